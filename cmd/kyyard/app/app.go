@@ -1,0 +1,113 @@
+// Package app builds kyyard's command line: kubectl's connection flags from
+// k8s.io/cli-runtime, kyyard's own flags, and the subcommands.
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+
+	"github.com/kyyard/kyyard/assets"
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/kinds"
+	"github.com/kyyard/kyyard/ui"
+	"github.com/kyyard/kyyard/views"
+)
+
+// Version is kyyard's version, set at link time with
+// -ldflags "-X github.com/kyyard/kyyard/cmd/kyyard/app.Version=v1.2.3".
+var Version = "dev"
+
+const longHelp = `kyyard is a terminal dashboard for Kubernetes.
+
+It connects the way kubectl does (the same flags, the same kubeconfig rules)
+and shows the current namespace's pods, refreshed every --refresh interval.
+
+Keys:
+  :          command prompt: :pods :deploy :nodes :ns, :<kind> <namespace>, :<kind> all, :q
+  ↑/↓ j/k    move; pgup/pgdn page; g/G top/bottom
+  enter      open (a namespace opens its pods)
+  w          toggle kubectl's -o wide columns
+  ctrl+r     refresh now
+  esc        back to the previous screen, at the row you left
+  ?          help
+  q          quit
+
+Rows carry a health marker as well as a colour: x failed, ! warning,
+~ progressing, blank ok.`
+
+type options struct {
+	refresh  time.Duration
+	command  string
+	all      bool
+	readOnly bool
+}
+
+// NewCommand returns the root command. Output goes to out, diagnostics to errOut.
+func NewCommand(out, errOut io.Writer) *cobra.Command {
+	flags := genericclioptions.NewConfigFlags(true)
+	opts := options{}
+	cmd := &cobra.Command{
+		Use:           "kyyard",
+		Short:         "A terminal dashboard for Kubernetes",
+		Long:          longHelp,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return run(flags, opts)
+		},
+	}
+	cmd.SetOut(out)
+	cmd.SetErr(errOut)
+	flags.AddFlags(cmd.PersistentFlags())
+	f := cmd.Flags()
+	f.DurationVar(&opts.refresh, "refresh", 2*time.Second, "how often screens read the cluster again")
+	f.StringVarP(&opts.command, "command", "c", "pods", "the kind to show first (pods, deploy, nodes, ns, or any alias)")
+	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "start in all namespaces")
+	f.BoolVar(&opts.readOnly, "readonly", false, "disable every action that changes the cluster")
+	cmd.AddCommand(&cobra.Command{
+		Use:   "version",
+		Short: "Print kyyard's version",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			fmt.Fprintln(cmd.OutOrStdout(), "kyyard", Version)
+		},
+	})
+	return cmd
+}
+
+func run(flags *genericclioptions.ConfigFlags, opts options) error {
+	if opts.refresh <= 0 {
+		return errors.New("--refresh must be positive")
+	}
+	registry := kinds.Builtin()
+	if _, ok := registry.Lookup(opts.command); !ok {
+		return fmt.Errorf("unknown kind %q for --command (known: %v)", opts.command, registry.Names())
+	}
+	client, err := kube.New(flags, kube.Options{Registry: registry})
+	if err != nil {
+		return err
+	}
+	vc := &views.Context{
+		Client: client,
+		Styles: views.NewStyles(assets.DefaultTheme()),
+		Keys:   views.DefaultGlobalKeys(),
+		Config: views.Config{RefreshInterval: opts.refresh, ReadOnly: opts.readOnly},
+	}
+	ns := client.Namespace()
+	if opts.all {
+		ns = ""
+	}
+	root, err := ui.New(vc, kube.Kind(opts.command), ns)
+	if err != nil {
+		return err
+	}
+	_, err = tea.NewProgram(root, tea.WithAltScreen()).Run()
+	return err
+}

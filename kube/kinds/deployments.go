@@ -1,0 +1,113 @@
+package kinds
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kyyard/kyyard/kube"
+)
+
+// Deployments serves deployments: NAME READY UP-TO-DATE AVAILABLE AGE, and
+// with -o wide CONTAINERS IMAGES SELECTOR, as `kubectl get deployments`.
+type Deployments struct{}
+
+// Info describes deployments.
+func (Deployments) Info() kube.KindInfo {
+	return kube.KindInfo{
+		ID: "deployments", Group: "apps", Version: "v1", Resource: "deployments", Namespaced: true,
+		Aliases: []string{"deployment", "deploy"},
+		Columns: []kube.Column{
+			{Name: "NAME"}, {Name: "READY"}, {Name: "UP-TO-DATE"}, {Name: "AVAILABLE"}, {Name: "AGE"},
+			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
+		},
+		Capabilities: kube.CanLogs | kube.CanEdit | kube.CanScale | kube.CanRestart | kube.CanDelete,
+		DrillDown:    "pods",
+	}
+}
+
+// List lists deployments in namespace ("" for all) and returns their rows.
+func (Deployments) List(ctx context.Context, cs kubernetes.Interface, namespace string) ([]kube.Row, error) {
+	list, err := cs.AppsV1().Deployments(namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]kube.Row, len(list.Items))
+	for i := range list.Items {
+		rows[i] = DeploymentRow(&list.Items[i])
+	}
+	return rows, nil
+}
+
+// DeploymentRow turns a Deployment into its row (kubectl's printDeployment).
+// Its Status and Health come from the rollout: see deploymentState.
+func DeploymentRow(d *appsv1.Deployment) kube.Row {
+	desired := int32(1) // the API server defaults spec.replicas to 1
+	if d.Spec.Replicas != nil {
+		desired = *d.Spec.Replicas
+	}
+	selector := "<invalid>"
+	if sel, err := metav1.LabelSelectorAsSelector(d.Spec.Selector); err == nil {
+		selector = sel.String()
+	}
+	names, images := containerCells(d.Spec.Template.Spec.Containers)
+	status, health := deploymentState(d, desired)
+	return kube.Row{
+		Namespace: d.Namespace, Name: d.Name, UID: string(d.UID),
+		Status: status, Health: health, Created: d.CreationTimestamp.Time,
+		Cells: []kube.Cell{
+			kube.Text(d.Name),
+			kube.Text(fmt.Sprintf("%d/%d", d.Status.ReadyReplicas, desired)),
+			kube.Text(strconv.Itoa(int(d.Status.UpdatedReplicas))),
+			kube.Text(strconv.Itoa(int(d.Status.AvailableReplicas))),
+			kube.Age(d.CreationTimestamp.Time),
+			kube.Text(names), kube.Text(images), kube.Text(selector),
+		},
+	}
+}
+
+// deploymentState names a Deployment's rollout state the way `kubectl
+// rollout status` reasons about it: ProgressDeadlineExceeded is failed; all
+// replicas updated, ready and available is ok; a rollout still replacing
+// pods (observedGeneration behind, or fewer updated than desired) is
+// progressing; no available replica is failed; fewer is a warning.
+func deploymentState(d *appsv1.Deployment, desired int32) (string, kube.Health) {
+	st := d.Status
+	for _, c := range st.Conditions {
+		if c.Type == appsv1.DeploymentProgressing && c.Status == corev1.ConditionFalse && c.Reason == "ProgressDeadlineExceeded" {
+			return "ProgressDeadlineExceeded", kube.HealthFailed
+		}
+	}
+	switch {
+	case d.Spec.Paused:
+		return "Paused", kube.HealthWarning
+	case desired == 0 && st.Replicas == 0:
+		return "ScaledToZero", kube.HealthOK
+	case st.ObservedGeneration >= d.Generation && st.UpdatedReplicas == desired &&
+		st.ReadyReplicas == desired && st.AvailableReplicas == desired && st.Replicas == desired:
+		return "Available", kube.HealthOK
+	case st.ObservedGeneration < d.Generation || st.UpdatedReplicas < desired || st.Replicas > desired:
+		return "Progressing", kube.HealthProgressing
+	case st.AvailableReplicas == 0:
+		return "Unavailable", kube.HealthFailed
+	default:
+		return "Degraded", kube.HealthWarning
+	}
+}
+
+// containerCells joins container names and images with commas, as kubectl's
+// layoutContainerCells does.
+func containerCells(containers []corev1.Container) (names, images string) {
+	n := make([]string, len(containers))
+	im := make([]string, len(containers))
+	for i, c := range containers {
+		n[i], im[i] = c.Name, c.Image
+	}
+	return strings.Join(n, ","), strings.Join(im, ",")
+}

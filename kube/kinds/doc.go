@@ -1,0 +1,20 @@
+// Package kinds holds kyyard's built-in kind plugins: each turns one kind's
+// objects into kube.Rows whose cells match what `kubectl get` prints for the
+// same object (the printers of k8s.io/kubernetes/pkg/printers/internalversion
+// are the rule; the API server's Table answer is the oracle in tests).
+//
+// Package kube never imports this package: cmd builds Builtin() and hands it
+// to the client.
+package kinds
+
+import "github.com/kyyard/kyyard/kube"
+
+// Builtin returns a registry of every built-in kind plugin. It panics only if
+// two built-in plugins claim the same name, which a unit test rules out.
+func Builtin() *kube.Registry {
+	r, err := kube.NewRegistry(Pods{}, Deployments{}, Nodes{}, Namespaces{})
+	if err != nil {
+		panic(err)
+	}
+	return r
+}

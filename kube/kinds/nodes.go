@@ -1,0 +1,129 @@
+package kinds
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kyyard/kyyard/kube"
+)
+
+// Nodes serves nodes: NAME STATUS ROLES AGE VERSION, and with -o wide
+// INTERNAL-IP EXTERNAL-IP OS-IMAGE KERNEL-VERSION CONTAINER-RUNTIME.
+type Nodes struct{}
+
+// Info describes nodes.
+func (Nodes) Info() kube.KindInfo {
+	return kube.KindInfo{
+		ID: "nodes", Version: "v1", Resource: "nodes",
+		Aliases: []string{"node", "no"},
+		Columns: []kube.Column{
+			{Name: "NAME"}, {Name: "STATUS"}, {Name: "ROLES"}, {Name: "AGE"}, {Name: "VERSION"},
+			{Name: "INTERNAL-IP", Wide: true}, {Name: "EXTERNAL-IP", Wide: true}, {Name: "OS-IMAGE", Wide: true},
+			{Name: "KERNEL-VERSION", Wide: true}, {Name: "CONTAINER-RUNTIME", Wide: true},
+		},
+		DrillDown: "pods",
+	}
+}
+
+// List lists nodes and returns their rows; namespace is ignored.
+func (Nodes) List(ctx context.Context, cs kubernetes.Interface, _ string) ([]kube.Row, error) {
+	list, err := cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]kube.Row, len(list.Items))
+	for i := range list.Items {
+		rows[i] = NodeRow(&list.Items[i])
+	}
+	return rows, nil
+}
+
+// NodeRow turns a Node into its row (kubectl's printNode): STATUS is Ready,
+// NotReady or Unknown from the Ready condition, plus SchedulingDisabled when
+// cordoned; ROLES come from node-role.kubernetes.io/<role> labels and the
+// kubernetes.io/role label.
+func NodeRow(n *corev1.Node) kube.Row {
+	status := []string{}
+	health := kube.HealthFailed
+	for _, c := range n.Status.Conditions {
+		if c.Type != corev1.NodeReady {
+			continue
+		}
+		if c.Status == corev1.ConditionTrue {
+			status = append(status, "Ready")
+			health = kube.HealthOK
+		} else {
+			status = append(status, "NotReady")
+		}
+	}
+	if len(status) == 0 {
+		status = append(status, "Unknown")
+	}
+	if n.Spec.Unschedulable {
+		status = append(status, "SchedulingDisabled")
+		if health == kube.HealthOK {
+			health = kube.HealthWarning
+		}
+	}
+	roles := nodeRoles(n)
+	info := n.Status.NodeInfo
+	kernel := orUnknownValue(info.KernelVersion)
+	if info.Architecture != "" {
+		kernel += " (" + info.Architecture + ")"
+	}
+	text := strings.Join(status, ",")
+	return kube.Row{
+		Name: n.Name, UID: string(n.UID), Status: text, Health: health, Created: n.CreationTimestamp.Time,
+		Cells: []kube.Cell{
+			kube.Text(n.Name), kube.Text(text), kube.Text(roles), kube.Age(n.CreationTimestamp.Time),
+			kube.Text(info.KubeletVersion),
+			kube.Text(nodeAddress(n, corev1.NodeInternalIP)), kube.Text(nodeAddress(n, corev1.NodeExternalIP)),
+			kube.Text(orUnknownValue(info.OSImage)), kube.Text(kernel), kube.Text(orUnknownValue(info.ContainerRuntimeVersion)),
+		},
+	}
+}
+
+func nodeRoles(n *corev1.Node) string {
+	const prefix = "node-role.kubernetes.io/"
+	set := map[string]bool{}
+	for k, v := range n.Labels {
+		switch {
+		case strings.HasPrefix(k, prefix):
+			if role := strings.TrimPrefix(k, prefix); role != "" {
+				set[role] = true
+			}
+		case k == "kubernetes.io/role" && v != "":
+			set[v] = true
+		}
+	}
+	if len(set) == 0 {
+		return "<none>"
+	}
+	roles := make([]string, 0, len(set))
+	for r := range set {
+		roles = append(roles, r)
+	}
+	sort.Strings(roles)
+	return strings.Join(roles, ",")
+}
+
+func nodeAddress(n *corev1.Node, t corev1.NodeAddressType) string {
+	for _, a := range n.Status.Addresses {
+		if a.Type == t {
+			return a.Address
+		}
+	}
+	return "<none>"
+}
+
+func orUnknownValue(s string) string {
+	if s == "" {
+		return "<unknown>"
+	}
+	return s
+}

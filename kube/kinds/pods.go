@@ -1,0 +1,271 @@
+package kinds
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kyyard/kyyard/kube"
+)
+
+// Pods serves pods: NAME READY STATUS RESTARTS AGE, and with -o wide IP NODE
+// NOMINATED NODE READINESS GATES, as `kubectl get pods` prints them.
+type Pods struct{}
+
+var podColumns = []kube.Column{
+	{Name: "NAME"}, {Name: "READY"}, {Name: "STATUS"}, {Name: "RESTARTS"}, {Name: "AGE"},
+	{Name: "IP", Wide: true}, {Name: "NODE", Wide: true}, {Name: "NOMINATED NODE", Wide: true}, {Name: "READINESS GATES", Wide: true},
+}
+
+// Info describes pods.
+func (Pods) Info() kube.KindInfo {
+	return kube.KindInfo{
+		ID: "pods", Version: "v1", Resource: "pods", Namespaced: true,
+		Aliases:      []string{"pod", "po"},
+		Columns:      podColumns,
+		Capabilities: kube.CanLogs | kube.CanExec | kube.CanDelete,
+	}
+}
+
+// List lists pods in namespace ("" for all) and returns their rows.
+func (Pods) List(ctx context.Context, cs kubernetes.Interface, namespace string) ([]kube.Row, error) {
+	list, err := cs.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]kube.Row, len(list.Items))
+	for i := range list.Items {
+		rows[i] = PodRow(&list.Items[i])
+	}
+	return rows, nil
+}
+
+// PodRow turns a Pod into its row. READY, STATUS and RESTARTS follow kubectl's
+// printPod (k8s.io/kubernetes v1.37 pkg/printers/internalversion): native
+// sidecars (init containers with restartPolicy Always) count in READY and
+// RESTARTS, a failing init container shows as Init:<reason>, the last
+// container with a waiting or terminated reason names the status, and a pod
+// with a deletionTimestamp shows Terminating until its phase is terminal
+// (NodeLost pods show Unknown).
+func PodRow(pod *corev1.Pod) kube.Row {
+	s := podStatus(pod)
+	restarts := kube.Text(strconv.Itoa(s.restarts))
+	if s.restarts != 0 && !s.lastRestart.IsZero() {
+		restarts.Since = s.lastRestart
+	}
+	ip := "<none>"
+	if len(pod.Status.PodIPs) > 0 && pod.Status.PodIPs[0].IP != "" {
+		ip = pod.Status.PodIPs[0].IP
+	}
+	return kube.Row{
+		Namespace: pod.Namespace, Name: pod.Name, UID: string(pod.UID),
+		Status: s.reason, Health: podHealth(s), Created: pod.CreationTimestamp.Time,
+		Cells: []kube.Cell{
+			kube.Text(pod.Name),
+			kube.Text(fmt.Sprintf("%d/%d", s.ready, s.total)),
+			kube.Text(s.reason),
+			restarts,
+			kube.Age(pod.CreationTimestamp.Time),
+			kube.Text(ip),
+			kube.Text(orNone(pod.Spec.NodeName)),
+			kube.Text(orNone(pod.Status.NominatedNodeName)),
+			kube.Text(readinessGates(pod)),
+		},
+	}
+}
+
+type podSummary struct {
+	reason      string
+	ready       int
+	total       int
+	restarts    int
+	lastRestart time.Time
+}
+
+func isRestartableInit(c *corev1.Container) bool {
+	return c != nil && c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+}
+
+// podStatus computes READY, STATUS and RESTARTS the way kubectl's printPod does.
+func podStatus(pod *corev1.Pod) podSummary {
+	s := podSummary{total: len(pod.Spec.Containers), reason: string(pod.Status.Phase)}
+	if pod.Status.Reason != "" {
+		s.reason = pod.Status.Reason
+	}
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.PodScheduled && c.Reason == corev1.PodReasonSchedulingGated {
+			s.reason = corev1.PodReasonSchedulingGated
+		}
+	}
+	inits := make(map[string]*corev1.Container, len(pod.Spec.InitContainers))
+	for i := range pod.Spec.InitContainers {
+		c := &pod.Spec.InitContainers[i]
+		inits[c.Name] = c
+		if isRestartableInit(c) {
+			s.total++
+		}
+	}
+
+	var sidecarRestarts int
+	var lastSidecarRestart time.Time
+	initializing := false
+initLoop:
+	for i, cs := range pod.Status.InitContainerStatuses {
+		s.restarts += int(cs.RestartCount)
+		if t := cs.LastTerminationState.Terminated; t != nil && s.lastRestart.Before(t.FinishedAt.Time) {
+			s.lastRestart = t.FinishedAt.Time
+		}
+		sidecar := isRestartableInit(inits[cs.Name])
+		if sidecar {
+			sidecarRestarts += int(cs.RestartCount)
+			if t := cs.LastTerminationState.Terminated; t != nil && lastSidecarRestart.Before(t.FinishedAt.Time) {
+				lastSidecarRestart = t.FinishedAt.Time
+			}
+		}
+		term, wait := cs.State.Terminated, cs.State.Waiting
+		switch {
+		case term != nil && term.ExitCode == 0:
+			continue
+		case sidecar && cs.Started != nil && *cs.Started:
+			if cs.Ready {
+				s.ready++
+			}
+			continue
+		case term != nil:
+			switch {
+			case term.Reason != "":
+				s.reason = "Init:" + term.Reason
+			case term.Signal != 0:
+				s.reason = fmt.Sprintf("Init:Signal:%d", term.Signal)
+			default:
+				s.reason = fmt.Sprintf("Init:ExitCode:%d", term.ExitCode)
+			}
+		case wait != nil && wait.Reason != "" && wait.Reason != "PodInitializing":
+			s.reason = "Init:" + wait.Reason
+		default:
+			s.reason = fmt.Sprintf("Init:%d/%d", i, len(pod.Spec.InitContainers))
+		}
+		initializing = true
+		break initLoop
+	}
+
+	if !initializing || podConditionTrue(pod, corev1.PodInitialized) {
+		s.restarts = sidecarRestarts
+		s.lastRestart = lastSidecarRestart
+		hasRunning := false
+		errorReason := ""
+		for i := len(pod.Status.ContainerStatuses) - 1; i >= 0; i-- {
+			cs := pod.Status.ContainerStatuses[i]
+			s.restarts += int(cs.RestartCount)
+			if t := cs.LastTerminationState.Terminated; t != nil && s.lastRestart.Before(t.FinishedAt.Time) {
+				s.lastRestart = t.FinishedAt.Time
+			}
+			switch term := cs.State.Terminated; {
+			case cs.State.Waiting != nil && cs.State.Waiting.Reason != "":
+				s.reason = cs.State.Waiting.Reason
+			case term != nil:
+				switch {
+				case term.Reason != "":
+					s.reason = term.Reason
+				case term.Signal != 0:
+					s.reason = fmt.Sprintf("Signal:%d", term.Signal)
+				default:
+					s.reason = fmt.Sprintf("ExitCode:%d", term.ExitCode)
+				}
+				if term.ExitCode != 0 {
+					errorReason = s.reason
+				}
+			case cs.Ready && cs.State.Running != nil:
+				hasRunning = true
+				s.ready++
+			}
+		}
+		// A completed container next to a running one: the pod is still Running.
+		if s.reason == "Completed" {
+			switch {
+			case hasRunning && podConditionTrue(pod, corev1.PodReady):
+				s.reason = "Running"
+			case errorReason != "":
+				s.reason = errorReason
+			case hasRunning:
+				s.reason = "NotReady"
+			}
+		}
+	}
+
+	if pod.DeletionTimestamp != nil {
+		terminal := pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed
+		switch {
+		case pod.Status.Reason == "NodeLost":
+			s.reason = "Unknown"
+		case !terminal:
+			s.reason = "Terminating"
+		}
+	}
+	return s
+}
+
+// podConditionTrue reports whether the pod's condition of type t is True.
+// Like kubectl, only the first condition of that type counts.
+func podConditionTrue(pod *corev1.Pod, t corev1.PodConditionType) bool {
+	for _, c := range pod.Status.Conditions {
+		if c.Type == t {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+var initProgress = regexp.MustCompile(`^Init:\d+/\d+$`)
+
+// podHealth judges a pod by its STATUS: Running with every container ready
+// and Completed are ok; Pending, ContainerCreating, PodInitializing,
+// SchedulingGated and Init:n/m are progressing; Terminating, NotReady and
+// Running with unready containers are warnings; every other reason (CrashLoopBackOff,
+// ImagePullBackOff, ErrImagePull, CreateContainerConfigError, Error,
+// OOMKilled, Init:Error, Unknown, ...) is failed.
+func podHealth(s podSummary) kube.Health {
+	switch s.reason {
+	case "Running":
+		if s.ready == s.total {
+			return kube.HealthOK
+		}
+		return kube.HealthWarning
+	case "Completed", "Succeeded":
+		return kube.HealthOK
+	case "Pending", "ContainerCreating", "PodInitializing", corev1.PodReasonSchedulingGated:
+		return kube.HealthProgressing
+	case "Terminating", "NotReady":
+		return kube.HealthWarning
+	}
+	if initProgress.MatchString(s.reason) {
+		return kube.HealthProgressing
+	}
+	return kube.HealthFailed
+}
+
+func readinessGates(pod *corev1.Pod) string {
+	if len(pod.Spec.ReadinessGates) == 0 {
+		return "<none>"
+	}
+	ready := 0
+	for _, gate := range pod.Spec.ReadinessGates {
+		if podConditionTrue(pod, gate.ConditionType) {
+			ready++
+		}
+	}
+	return fmt.Sprintf("%d/%d", ready, len(pod.Spec.ReadinessGates))
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "<none>"
+	}
+	return s
+}

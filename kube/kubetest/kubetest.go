@@ -1,0 +1,159 @@
+// Package kubetest helps tests of kyyard: a kube.Client over client-go's fake
+// clientset for fast unit tests, and the connection to the local cluster of
+// hack/cluster for end-to-end tests. It never reads the machine's default
+// kubeconfig: the local cluster's kubeconfig is passed explicitly through
+// the environment (make test sets it).
+package kubetest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/kinds"
+)
+
+// Environment variables that point tests at the local cluster.
+const (
+	// KubeconfigEnv holds the path of the local cluster's admin kubeconfig.
+	KubeconfigEnv = "KYYARD_E2E_KUBECONFIG"
+	// ReadOnlyKubeconfigEnv holds the path of the kubeconfig of the demo
+	// namespace's ServiceAccount that may only get and list.
+	ReadOnlyKubeconfigEnv = "KYYARD_E2E_READONLY_KUBECONFIG"
+	// AuditLogEnv holds the path of the API server's audit log.
+	AuditLogEnv = "KYYARD_E2E_AUDIT_LOG"
+	// RequireEnv, when "1", turns a missing local cluster from a skip into
+	// a failure, so that `make test` cannot pass without running them.
+	RequireEnv = "KYYARD_E2E"
+	// DemoNamespace is where hack/cluster seeds its demo workloads.
+	DemoNamespace = "demo"
+)
+
+// FakeClient returns a kube.Client with the built-in kinds over a fake
+// clientset holding objs, and the clientset (to add reactors or objects).
+func FakeClient(objs ...runtime.Object) (*kube.Client, *fake.Clientset) {
+	cs := fake.NewSimpleClientset(objs...)
+	return kube.NewFromClientset(cs, kube.Options{Registry: kinds.Builtin()}), cs
+}
+
+// Local returns the REST config of the local cluster's admin. Without
+// $KYYARD_E2E_KUBECONFIG the test is skipped, or fails when KYYARD_E2E=1.
+func Local(t testing.TB) *rest.Config { return load(t, KubeconfigEnv) }
+
+// LocalReadOnly returns the REST config of the demo namespace's read-only
+// ServiceAccount, under the same rules as Local.
+func LocalReadOnly(t testing.TB) *rest.Config { return load(t, ReadOnlyKubeconfigEnv) }
+
+func load(t testing.TB, env string) *rest.Config {
+	t.Helper()
+	path := os.Getenv(env)
+	if path == "" {
+		if os.Getenv(RequireEnv) == "1" {
+			t.Fatalf("%s=1 but %s is not set: run the tests with `make test`", RequireEnv, env)
+		}
+		t.Skipf("no local cluster: %s is not set (make test sets it)", env)
+	}
+	// An explicit path only: never the default loading rules.
+	cfg, err := clientcmd.BuildConfigFromFlags("", path)
+	if err != nil {
+		t.Fatalf("load %s: %v", path, err)
+	}
+	if err := checkLoopback(cfg.Host); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// checkLoopback refuses any API server that is not on 127.0.0.1: tests use
+// only the project's local cluster.
+func checkLoopback(host string) error {
+	if len(host) < len("https://127.0.0.1") || host[:len("https://127.0.0.1")] != "https://127.0.0.1" {
+		return fmt.Errorf("refusing to test against %q: only the local cluster on 127.0.0.1 is allowed", host)
+	}
+	return nil
+}
+
+// Client returns a kube.Client with the built-in kinds for cfg.
+func Client(t testing.TB, cfg *rest.Config) *kube.Client {
+	t.Helper()
+	c, err := kube.NewFromConfig(cfg, kube.Options{Registry: kinds.Builtin()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// ServerTable asks the API server for its own Table rendering of a core
+// (group "") or apps resource in namespace, the answer `kubectl get`
+// prints: it returns the cells of each row by object name, as text.
+func ServerTable(t testing.TB, cfg *rest.Config, group, resource, namespace string) (columns []string, rows map[string][]string) {
+	t.Helper()
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := cs.CoreV1().RESTClient()
+	prefix := "/api/v1"
+	if group == "apps" {
+		rc, prefix = cs.AppsV1().RESTClient(), "/apis/apps/v1"
+	}
+	path := prefix
+	if namespace != "" {
+		path += "/namespaces/" + namespace
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	body, err := rc.Get().AbsPath(path, resource).
+		SetHeader("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").Do(ctx).Raw()
+	if err != nil {
+		t.Fatalf("table of %s: %v", resource, err)
+	}
+	var table metav1.Table
+	if err := json.Unmarshal(body, &table); err != nil {
+		t.Fatalf("decode table: %v", err)
+	}
+	for _, c := range table.ColumnDefinitions {
+		columns = append(columns, c.Name)
+	}
+	rows = map[string][]string{}
+	for _, r := range table.Rows {
+		cells := make([]string, len(r.Cells))
+		for i, c := range r.Cells {
+			cells[i] = cellText(c)
+		}
+		if len(cells) > 0 {
+			rows[cells[0]] = cells
+		}
+	}
+	return columns, rows
+}
+
+// cellText prints a Table cell as kubectl does: JSON numbers without a
+// fraction as integers.
+func cellText(v any) string {
+	switch v := v.(type) {
+	case float64:
+		if v == float64(int64(v)) {
+			return strconv.FormatInt(int64(v), 10)
+		}
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case string:
+		return v
+	case nil:
+		return ""
+	default:
+		return fmt.Sprint(v)
+	}
+}

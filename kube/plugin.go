@@ -1,0 +1,131 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"k8s.io/client-go/kubernetes"
+)
+
+// Kind is the id of a kind plugin: the plural resource name kubectl uses
+// ("pods", "deployments", "nodes"). It names a Table and a Truncation.
+type Kind string
+
+// Capability is a set of actions a kind supports, as bit flags.
+type Capability uint
+
+// Capabilities a kind plugin may declare.
+const (
+	// CanLogs: the kind's objects have container logs (pods/log).
+	CanLogs Capability = 1 << iota
+	// CanExec: a shell can be opened in the kind's objects (pods/exec).
+	CanExec
+	// CanEdit: the pod template can be edited through a form.
+	CanEdit
+	// CanScale: the kind has a scale subresource.
+	CanScale
+	// CanRestart: the kind can be restarted the way `kubectl rollout restart` does.
+	CanRestart
+	// CanDelete: objects of the kind can be deleted.
+	CanDelete
+)
+
+// Has reports whether every capability in want is in c.
+func (c Capability) Has(want Capability) bool { return c&want == want }
+
+// KindInfo describes what a plugin serves.
+type KindInfo struct {
+	// ID is the plugin id, also the resource's plural name.
+	ID Kind
+	// Group and Version of the resource ("" and "v1" for the core group).
+	Group, Version string
+	// Resource is the plural resource name as the API serves it.
+	Resource string
+	// Namespaced is false for cluster-scoped kinds (nodes, namespaces).
+	Namespaced bool
+	// Aliases are the other names a person may type: singular, short names
+	// (from the API server's discovery, e.g. "po", "deploy", "ns").
+	Aliases []string
+	// Columns are the table columns, as `kubectl get` prints them.
+	Columns []Column
+	// Capabilities are the actions the kind supports.
+	Capabilities Capability
+	// DrillDown is the kind shown when a person opens one of these objects
+	// (a Namespace opens its pods); empty when there is none.
+	DrillDown Kind
+}
+
+// Plugin turns one kind's objects into rows. Built-in plugins live in
+// package kube/kinds; the Client is handed a Registry of them when it is made.
+type Plugin interface {
+	// Info describes the kind. It is called often and must be cheap.
+	Info() KindInfo
+	// List reads the kind's objects in namespace ("" means all namespaces;
+	// ignored for cluster-scoped kinds) and returns one row per object at
+	// time now. Errors are the API server's, unwrapped, so that the
+	// Client can classify them (forbidden, unavailable, timeout).
+	List(ctx context.Context, cs kubernetes.Interface, namespace string) ([]Row, error)
+}
+
+// Registry holds the kind plugins a Client knows, looked up by id or alias.
+// It is read-only once built and safe for concurrent use.
+type Registry struct {
+	plugins []Plugin
+	byName  map[string]Plugin
+}
+
+// NewRegistry builds a registry of plugins. It fails when two plugins claim
+// the same id or alias (names are compared case-insensitively).
+func NewRegistry(plugins ...Plugin) (*Registry, error) {
+	r := &Registry{byName: map[string]Plugin{}}
+	for _, p := range plugins {
+		info := p.Info()
+		for _, name := range append([]string{string(info.ID)}, info.Aliases...) {
+			key := strings.ToLower(name)
+			if other, ok := r.byName[key]; ok {
+				return nil, fmt.Errorf("kind name %q claimed by both %s and %s", name, other.Info().ID, info.ID)
+			}
+			r.byName[key] = p
+		}
+		r.plugins = append(r.plugins, p)
+	}
+	return r, nil
+}
+
+// Lookup returns the plugin for a kind id or alias ("po", "Pods", "deploy").
+func (r *Registry) Lookup(name string) (Plugin, bool) {
+	if r == nil {
+		return nil, false
+	}
+	p, ok := r.byName[strings.ToLower(strings.TrimSpace(name))]
+	return p, ok
+}
+
+// Kinds returns the description of every registered kind, sorted by id.
+func (r *Registry) Kinds() []KindInfo {
+	if r == nil {
+		return nil
+	}
+	out := make([]KindInfo, 0, len(r.plugins))
+	for _, p := range r.plugins {
+		out = append(out, p.Info())
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Names returns every id and alias a person may type, sorted; the prompt
+// completes over them.
+func (r *Registry) Names() []string {
+	if r == nil {
+		return nil
+	}
+	out := make([]string, 0, len(r.byName))
+	for name := range r.byName {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}

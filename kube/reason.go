@@ -1,0 +1,87 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"net"
+	"syscall"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+)
+
+// Reason is a closed set of codes for why kyyard could not do or read
+// something, each with a sentence a person can act on (Reason.Sentence).
+type Reason string
+
+// Reasons for a failed read. Write reasons join them as writes arrive.
+const (
+	// ReasonForbidden: RBAC denied the request (HTTP 403).
+	ReasonForbidden Reason = "forbidden"
+	// ReasonUnauthorized: the API server rejected the credentials (HTTP 401).
+	ReasonUnauthorized Reason = "unauthorized"
+	// ReasonUnavailable: the API server could not be reached or answered 5xx/429.
+	ReasonUnavailable Reason = "unavailable"
+	// ReasonTimeout: the request did not finish within its budget.
+	ReasonTimeout Reason = "timeout"
+	// ReasonNotFound: the object or the resource type does not exist (HTTP 404).
+	ReasonNotFound Reason = "not_found"
+	// ReasonUnknownKind: kyyard has no plugin for the kind asked for.
+	ReasonUnknownKind Reason = "unknown_kind"
+	// ReasonError: any other error; its message says more.
+	ReasonError Reason = "error"
+)
+
+// Sentence returns a short explanation of the reason for people.
+func (r Reason) Sentence() string {
+	switch r {
+	case ReasonForbidden:
+		return "your account may not do this (RBAC forbids it); ask a cluster admin for access"
+	case ReasonUnauthorized:
+		return "the API server rejected your credentials; log in again or check the kubeconfig"
+	case ReasonUnavailable:
+		return "the API server cannot be reached right now; kyyard keeps retrying"
+	case ReasonTimeout:
+		return "the API server did not answer in time; kyyard keeps retrying"
+	case ReasonNotFound:
+		return "it does not exist on this cluster"
+	case ReasonUnknownKind:
+		return "kyyard does not know this kind"
+	default:
+		return "the request failed"
+	}
+}
+
+// ReasonOf classifies an error returned by client-go into a Reason. A nil
+// error has no reason (""); the classification follows the HTTP status the
+// API server answered (403, 401, 404, 5xx/429, 504) and, without one, the
+// transport error (connection refused or reset, DNS, context deadline).
+func ReasonOf(err error) Reason {
+	switch {
+	case err == nil:
+		return ""
+	case apierrors.IsForbidden(err):
+		return ReasonForbidden
+	case apierrors.IsUnauthorized(err):
+		return ReasonUnauthorized
+	case apierrors.IsNotFound(err):
+		return ReasonNotFound
+	case errors.Is(err, context.DeadlineExceeded), apierrors.IsTimeout(err), apierrors.IsServerTimeout(err):
+		return ReasonTimeout
+	case apierrors.IsServiceUnavailable(err), apierrors.IsInternalError(err), apierrors.IsTooManyRequests(err),
+		apierrors.IsUnexpectedServerError(err):
+		return ReasonUnavailable
+	}
+	var netErr net.Error
+	if errors.As(err, &netErr) && netErr.Timeout() {
+		return ReasonTimeout
+	}
+	var opErr *net.OpError
+	if errors.As(err, &opErr) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) {
+		return ReasonUnavailable
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return ReasonUnavailable
+	}
+	return ReasonError
+}

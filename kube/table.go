@@ -1,0 +1,110 @@
+package kube
+
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/duration"
+)
+
+// Health is kyyard's judgement of an object's state, shown by colour and by a
+// text marker. The zero value is HealthOK.
+type Health int
+
+// Health values, from best to worst.
+const (
+	// HealthOK: the object is where it should be (Running and ready, Complete, Active, Ready).
+	HealthOK Health = iota
+	// HealthProgressing: the object is moving towards its goal (Pending, ContainerCreating, a rollout).
+	HealthProgressing
+	// HealthWarning: the object works but needs attention (not all replicas ready, Terminating).
+	HealthWarning
+	// HealthFailed: the object is broken (CrashLoopBackOff, ImagePullBackOff, Failed, NotReady).
+	HealthFailed
+)
+
+// String returns the health as a lower-case word: "ok", "progressing", "warning" or "failed".
+func (h Health) String() string {
+	switch h {
+	case HealthProgressing:
+		return "progressing"
+	case HealthWarning:
+		return "warning"
+	case HealthFailed:
+		return "failed"
+	default:
+		return "ok"
+	}
+}
+
+// Column describes one column of a Table.
+type Column struct {
+	// Name is the header, upper case as kubectl prints it ("READY", "STATUS").
+	Name string
+	// Wide marks a column that kubectl shows only with -o wide.
+	Wide bool
+}
+
+// Cell is one value of a Row. A cell either holds static Text, or a moment
+// (Since) that is rendered relative to the time of drawing, the way kubectl
+// renders AGE ("5m") and a pod's RESTARTS ("3 (5m ago)"). Keeping the moment
+// instead of the text means a row only changes when its object changes.
+type Cell struct {
+	// Text is the static part of the cell.
+	Text string
+	// Since, when not zero, is a moment in the past: with empty Text the cell
+	// renders as its age ("5m"), otherwise as "Text (age ago)".
+	Since time.Time
+}
+
+// Render returns the cell's text as kubectl would print it at time now. Ages
+// use apimachinery's duration.HumanDuration, the formatter kubectl uses.
+func (c Cell) Render(now time.Time) string {
+	if c.Since.IsZero() {
+		return c.Text
+	}
+	age := duration.HumanDuration(now.Sub(c.Since))
+	if c.Text == "" {
+		return age
+	}
+	return c.Text + " (" + age + " ago)"
+}
+
+// Text returns a static cell.
+func Text(s string) Cell { return Cell{Text: s} }
+
+// Age returns a cell that renders as the time passed since t, or "<unknown>"
+// when t is zero (kubectl's translateTimestampSince).
+func Age(t time.Time) Cell {
+	if t.IsZero() {
+		return Cell{Text: "<unknown>"}
+	}
+	return Cell{Since: t}
+}
+
+// Row is one object in a Table.
+type Row struct {
+	// Namespace is empty for cluster-scoped objects.
+	Namespace string
+	// Name is the object's metadata.name.
+	Name string
+	// UID is the object's metadata.uid.
+	UID string
+	// Cells line up with the Table's Columns.
+	Cells []Cell
+	// Status is the object's status text (for pods, kubectl's STATUS column).
+	Status string
+	// Health is kyyard's judgement of the status.
+	Health Health
+	// Created is metadata.creationTimestamp.
+	Created time.Time
+}
+
+// Table holds the rows of one kind, as one screen shows them.
+type Table struct {
+	// Kind is the plugin id the rows come from.
+	Kind Kind
+	// Columns name the cells of every row, in order.
+	Columns []Column
+	// Rows are sorted by namespace, then name.
+	Rows []Row
+}

@@ -1,0 +1,226 @@
+// Package ui is kyyard's root Bubble Tea model: a small router holding a
+// stack of screens (the top one gets keys first), the header with the
+// cluster's facts, the command prompt, the help overlay and the status bar.
+// A screen's own logic lives in its package under views/.
+package ui
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/inventory"
+)
+
+// factsInterval is how often the header's facts are read again.
+const factsInterval = 30 * time.Second
+
+// chromeLines is the number of lines the root draws around the top screen:
+// two lines of facts, the title bar and the status line.
+const chromeLines = 4
+
+// Model is the root model. Use New.
+type Model struct {
+	vc        *views.Context
+	stack     []views.Screen
+	namespace string // the namespace `:` commands open kinds in
+
+	facts    kube.Facts
+	hasFacts bool
+
+	prompt    textinput.Model
+	prompting bool
+	help      bool
+	status    views.StatusMsg
+
+	width, height int
+}
+
+// factsMsg carries freshly read facts.
+type factsMsg kube.Facts
+
+// factsTickMsg asks for the facts to be read again.
+type factsTickMsg struct{}
+
+// New returns the root model showing kind in namespace ("" is all
+// namespaces). Errors: the kind is unknown.
+func New(vc *views.Context, kind kube.Kind, namespace string) (*Model, error) {
+	first, err := inventory.New(vc, kind, namespace)
+	if err != nil {
+		return nil, err
+	}
+	p := textinput.New()
+	p.Prompt = ":"
+	p.ShowSuggestions = true
+	p.SetSuggestions(commandSuggestions(vc.Client.Registry()))
+	p.PromptStyle = vc.Styles.Prompt
+	p.TextStyle = vc.Styles.Prompt
+	return &Model{vc: vc, stack: []views.Screen{first}, namespace: namespace, prompt: p}, nil
+}
+
+// Top returns the focused screen.
+func (m *Model) Top() views.Screen { return m.stack[len(m.stack)-1] }
+
+// Init reads the facts and starts the first screen.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.readFacts(), m.Top().Init())
+}
+
+func (m *Model) readFacts() tea.Cmd {
+	client := m.vc.Client
+	return func() tea.Msg { return factsMsg(client.Facts(context.Background())) }
+}
+
+// Update routes a message: window sizes to the context, keys to the prompt,
+// the help overlay, the top screen or the global bindings, and everything
+// else to the top screen.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.vc.Width, m.vc.Height = msg.Width, max(msg.Height-chromeLines, 1)
+		m.prompt.Width = max(msg.Width-2, 1)
+		return m, m.toTop(tea.WindowSizeMsg{Width: m.vc.Width, Height: m.vc.Height})
+	case factsMsg:
+		m.facts, m.hasFacts = kube.Facts(msg), true
+		return m, tea.Tick(factsInterval, func(time.Time) tea.Msg { return factsTickMsg{} })
+	case factsTickMsg:
+		return m, m.readFacts()
+	case views.StatusMsg:
+		m.status = msg
+		return m, nil
+	case views.OpenKindMsg:
+		return m, m.open(msg)
+	case views.BackMsg:
+		return m, m.back()
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	}
+	return m, m.toTop(msg)
+}
+
+func (m *Model) toTop(msg tea.Msg) tea.Cmd {
+	next, cmd := m.Top().Update(msg)
+	m.stack[len(m.stack)-1] = next
+	return cmd
+}
+
+func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	keys := m.vc.Keys
+	if msg.Type == tea.KeyCtrlC {
+		return tea.Quit
+	}
+	if m.prompting {
+		return m.promptKey(msg)
+	}
+	if m.help {
+		switch {
+		case key.Matches(msg, keys.Quit):
+			return tea.Quit
+		case key.Matches(msg, keys.Help), key.Matches(msg, keys.Back):
+			m.help = false
+		}
+		return nil
+	}
+	if m.Top().Capturing() {
+		return m.toTop(msg)
+	}
+	switch {
+	case key.Matches(msg, keys.Quit):
+		return tea.Quit
+	case key.Matches(msg, keys.Help):
+		m.help = true
+		return nil
+	case key.Matches(msg, keys.Command):
+		m.prompting = true
+		m.prompt.SetValue("")
+		m.status = views.StatusMsg{}
+		return m.prompt.Focus()
+	case key.Matches(msg, keys.Back):
+		return m.back()
+	}
+	return m.toTop(msg)
+}
+
+func (m *Model) promptKey(msg tea.KeyMsg) tea.Cmd {
+	switch msg.Type {
+	case tea.KeyEsc:
+		m.prompting = false
+		m.prompt.Blur()
+		return nil
+	case tea.KeyEnter:
+		m.prompting = false
+		m.prompt.Blur()
+		return m.run(m.prompt.Value())
+	}
+	var cmd tea.Cmd
+	m.prompt, cmd = m.prompt.Update(msg)
+	return cmd
+}
+
+// open shows a kind: a `:` command replaces the top screen, a drill-down
+// pushes a new one so that esc returns to the row it came from.
+func (m *Model) open(msg views.OpenKindMsg) tea.Cmd {
+	scr, err := inventory.New(m.vc, msg.Kind, msg.Namespace)
+	if err != nil {
+		m.status = views.StatusMsg{Text: err.Error(), Error: true}
+		return nil
+	}
+	if scr.Namespace() != "" || msg.Namespace == "" {
+		m.namespace = msg.Namespace
+	}
+	if msg.Replace {
+		m.stack[len(m.stack)-1] = scr
+	} else {
+		m.stack = append(m.stack, scr)
+	}
+	m.status = views.StatusMsg{}
+	return scr.Init()
+}
+
+// back closes the top screen; the one below resumes its refreshes.
+func (m *Model) back() tea.Cmd {
+	if len(m.stack) == 1 {
+		return nil
+	}
+	m.stack = m.stack[:len(m.stack)-1]
+	return m.Top().Init()
+}
+
+// run executes a `:` command: `<kind> [namespace|all|-A]` or `q`/`quit`.
+func (m *Model) run(line string) tea.Cmd {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return nil
+	}
+	switch fields[0] {
+	case "q", "q!", "quit", "exit":
+		return tea.Quit
+	}
+	plugin, ok := m.vc.Client.Registry().Lookup(fields[0])
+	if !ok || len(fields) > 2 {
+		m.status = views.StatusMsg{Error: true,
+			Text: "unknown command \"" + line + "\": try :pods, :deploy, :nodes, :ns, :pods <namespace>, :pods all"}
+		return nil
+	}
+	ns := m.namespace
+	if len(fields) == 2 {
+		ns = fields[1]
+		if ns == "all" || ns == "-A" {
+			ns = ""
+		}
+	}
+	return m.open(views.OpenKindMsg{Kind: plugin.Info().ID, Namespace: ns, Replace: true})
+}
+
+// commandSuggestions are the words the prompt completes: every kind id and
+// alias, and quit.
+func commandSuggestions(r *kube.Registry) []string {
+	return append(r.Names(), "quit")
+}

@@ -1,0 +1,234 @@
+package ui_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/version"
+	fakediscovery "k8s.io/client-go/discovery/fake"
+
+	"github.com/kyyard/kyyard/kube/kubetest"
+	"github.com/kyyard/kyyard/ui"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/inventory"
+	"github.com/kyyard/kyyard/views/viewtest"
+)
+
+const width, height = 80, 14
+
+func objects() []runtime.Object {
+	created := metav1.NewTime(viewtest.Now.Add(-time.Hour))
+	replicas := int32(3)
+	return []runtime.Object{
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "demo", CreationTimestamp: created}, Status: corev1.NamespaceStatus{Phase: corev1.NamespaceActive}},
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "other", CreationTimestamp: created}, Status: corev1.NamespaceStatus{Phase: corev1.NamespaceActive}},
+		&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "demo", Name: "web-1", UID: "u1", CreationTimestamp: created},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app"}}},
+			Status: corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{{Name: "app", Ready: true,
+				State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}}}},
+		&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "other", Name: "elsewhere", UID: "u2", CreationTimestamp: created},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app"}}}, Status: corev1.PodStatus{Phase: corev1.PodPending}},
+		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "demo", Name: "web", UID: "u3", CreationTimestamp: created},
+			Spec:   appsv1.DeploymentSpec{Replicas: &replicas, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}},
+			Status: appsv1.DeploymentStatus{Replicas: 3, UpdatedReplicas: 3, ReadyReplicas: 3, AvailableReplicas: 3}},
+		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "kwok-node-0", CreationTimestamp: created, Annotations: map[string]string{"kwok.x-k8s.io/node": "fake"}}},
+	}
+}
+
+// harness drives a root model: it runs commands once (never the ticks they
+// arm, which would sleep) and feeds their messages back.
+type harness struct {
+	t *testing.T
+	m *ui.Model
+}
+
+func start(t *testing.T) *harness {
+	t.Helper()
+	client, cs := kubetest.FakeClient(objects()...)
+	cs.Discovery().(*fakediscovery.FakeDiscovery).FakedServerVersion = &version.Info{GitVersion: "v1.37.2", Platform: "linux/amd64"}
+	vc := viewtest.Context(client, 0, 0)
+	m, err := ui.New(vc, "pods", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, m: m}
+	h.send(tea.WindowSizeMsg{Width: width, Height: height})
+	h.run(m.Init())
+	h.clock()
+	return h
+}
+
+// clock fixes the top screen's clock so that ages are stable.
+func (h *harness) clock() {
+	if inv, ok := h.m.Top().(*inventory.Model); ok {
+		inv.SetClock(func() time.Time { return viewtest.Now })
+	}
+}
+
+func (h *harness) send(msg tea.Msg) tea.Cmd {
+	_, cmd := h.m.Update(msg)
+	h.clock()
+	return cmd
+}
+
+// run executes cmd (and the commands of a batch) and sends their messages.
+func (h *harness) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	msg := cmd()
+	if batch, ok := msg.(tea.BatchMsg); ok {
+		for _, c := range batch {
+			h.run(c)
+		}
+		return
+	}
+	next := h.send(msg)
+	// Opening or returning to a screen starts its refresh: follow it. Other
+	// follow-ups are ticks, which would sleep.
+	switch msg.(type) {
+	case views.OpenKindMsg, views.BackMsg:
+		h.run(next)
+	}
+}
+
+func (h *harness) keys(keys ...string) tea.Cmd {
+	var last tea.Cmd
+	for _, k := range keys {
+		var msg tea.KeyMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyMsg{Type: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyMsg{Type: tea.KeyEsc}
+		case "tab":
+			msg = tea.KeyMsg{Type: tea.KeyTab}
+		default:
+			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+		}
+		last = h.send(msg)
+	}
+	return last
+}
+
+// command types a `:` command and runs what it starts.
+func (h *harness) command(text string) {
+	h.keys(":")
+	for _, r := range text {
+		h.keys(string(r))
+	}
+	h.runKey(h.keys("enter"))
+}
+
+// runKey runs the command of a key press, and the screen start it may open.
+func (h *harness) runKey(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	msg := cmd()
+	next := h.send(msg)
+	if _, ok := msg.(views.OpenKindMsg); ok {
+		h.run(next)
+	}
+}
+
+func TestRootView(t *testing.T) {
+	h := start(t)
+	view := h.m.View()
+	viewtest.Size(t, view, width, height)
+	viewtest.Golden(t, "root-pods", view)
+}
+
+func TestCommandSwitchesKind(t *testing.T) {
+	h := start(t)
+	h.command("deploy")
+	if got := h.m.Top().Title(); got != "deployments(demo)[1]" {
+		t.Fatalf("title %q", got)
+	}
+	view := h.m.View()
+	viewtest.Size(t, view, width, height)
+	viewtest.Golden(t, "root-deploy", view)
+
+	h.command("nodes")
+	if got := h.m.Top().Title(); got != "nodes[1]" {
+		t.Fatalf("title %q", got)
+	}
+	h.command("po all")
+	if got := h.m.Top().Title(); got != "pods(all)[2]" {
+		t.Fatalf("title %q", got)
+	}
+}
+
+func TestDrillDownAndBackKeepsRow(t *testing.T) {
+	h := start(t)
+	h.command("ns")
+	h.keys("j") // the second namespace: other
+	h.runKey(h.keys("enter"))
+	if got := h.m.Top().Title(); got != "pods(other)[1]" {
+		t.Fatalf("after enter on namespace other: title %q", got)
+	}
+	if !strings.Contains(h.m.View(), "namespaces[2] › pods(other)[1]") {
+		t.Fatalf("no breadcrumb in:\n%s", h.m.View())
+	}
+	h.run(h.keys("esc"))
+	if got := h.m.Top().Title(); got != "namespaces[2]" {
+		t.Fatalf("after esc: title %q", got)
+	}
+	view := h.m.View()
+	viewtest.Golden(t, "root-back-to-namespaces", view)
+}
+
+func TestHelpOverlay(t *testing.T) {
+	h := start(t)
+	h.keys("?")
+	view := h.m.View()
+	viewtest.Size(t, view, width, height)
+	for _, want := range []string{"quit", "command", "wide columns"} {
+		if !strings.Contains(view, want) {
+			t.Fatalf("help lacks %q:\n%s", want, view)
+		}
+	}
+	h.keys("esc")
+	if strings.Contains(h.m.View(), "wide columns") {
+		t.Fatal("esc did not close the help")
+	}
+}
+
+func TestQuit(t *testing.T) {
+	h := start(t)
+	cmd := h.keys("q")
+	if cmd == nil {
+		t.Fatal("q returned no command")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("q did not quit")
+	}
+	h = start(t)
+	h.command("quit")
+}
+
+func TestUnknownCommandSaysSo(t *testing.T) {
+	h := start(t)
+	h.command("widgets")
+	if !strings.Contains(h.m.View(), `unknown command "widgets"`) {
+		t.Fatalf("no error in:\n%s", h.m.View())
+	}
+	if got := h.m.Top().Title(); got != "pods(demo)[1]" {
+		t.Fatalf("an unknown command changed the screen to %q", got)
+	}
+}
+
+func TestPromptCompletesKinds(t *testing.T) {
+	h := start(t)
+	h.keys(":", "d", "e", "p", "tab")
+	h.runKey(h.keys("enter"))
+	if got := h.m.Top().Title(); !strings.HasPrefix(got, "deployments(") {
+		t.Fatalf("tab did not complete to a deployment kind: title %q", got)
+	}
+}

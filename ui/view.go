@@ -1,0 +1,137 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// View draws the facts line, the title bar, the top screen (or the help
+// overlay) and the status line, in exactly the terminal's size.
+func (m *Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	body := m.Top().View()
+	if m.help {
+		body = m.helpView()
+	}
+	parts := []string{m.header(), m.titleBar(), body, m.statusLine()}
+	return strings.Join(parts, "\n")
+}
+
+// header draws the facts in two lines: who and where (context, cluster,
+// user), then what (server version, platform, node count). A pair that does
+// not fit the width is left out rather than wrapped.
+func (m *Model) header() string {
+	f := m.facts
+	if !m.hasFacts {
+		f = kube.Facts{Context: "…", Cluster: "…", User: "…", ServerVersion: "…", Platform: "…", Nodes: "…"}
+	}
+	return m.factsLine([][2]string{{"ctx", f.Context}, {"cluster", f.Cluster}, {"user", f.User}}) + "\n" +
+		m.factsLine([][2]string{{"k8s", f.ServerVersion}, {"platform", f.Platform}, {"nodes", f.Nodes}})
+}
+
+func (m *Model) factsLine(pairs [][2]string) string {
+	st := m.vc.Styles
+	var b strings.Builder
+	width := 0
+	for i, p := range pairs {
+		value := views.Sanitize(p[1])
+		plain := p[0] + ": " + value
+		if i > 0 {
+			plain = "  " + plain
+		}
+		if width+ansi.StringWidth(plain) > m.width {
+			if i == 0 {
+				return st.HeaderKey.Render(ansi.Truncate(plain, m.width, "…"))
+			}
+			break
+		}
+		width += ansi.StringWidth(plain)
+		if i > 0 {
+			b.WriteString("  ")
+		}
+		b.WriteString(st.HeaderKey.Render(p[0]+":") + " " + st.HeaderValue.Render(value))
+	}
+	return b.String()
+}
+
+func (m *Model) titleBar() string {
+	titles := make([]string, len(m.stack))
+	for i, s := range m.stack {
+		titles[i] = s.Title()
+	}
+	t := strings.Join(titles, " › ")
+	if ansi.StringWidth(t) > m.width {
+		t = ansi.TruncateLeft(t, ansi.StringWidth(t)-m.width+1, "…")
+	}
+	return m.vc.Styles.Title.Render(t)
+}
+
+func (m *Model) statusLine() string {
+	st := m.vc.Styles
+	switch {
+	case m.prompting:
+		return m.prompt.View()
+	case m.status.Text != "" && m.status.Error:
+		return st.Error.Render(ansi.Truncate(m.status.Text, m.width, "…"))
+	case m.status.Text != "":
+		return ansi.Truncate(m.status.Text, m.width, "…")
+	}
+	return st.Muted.Render(ansi.Truncate("? help  : command  esc back  q quit", m.width, "…"))
+}
+
+// helpView lists the global bindings and the top screen's, generated from
+// their key.Binding help texts, flowed into as many columns as the height
+// needs.
+func (m *Model) helpView() string {
+	st := m.vc.Styles
+	var entries []string
+	section := func(title string, bindings []key.Binding) {
+		entries = append(entries, st.HeaderKey.Render(title))
+		for _, b := range bindings {
+			h := b.Help()
+			if h.Key == "" || !b.Enabled() {
+				continue
+			}
+			entries = append(entries, st.HelpKey.Render(padRight(h.Key, 8))+" "+st.HelpDescription.Render(h.Desc))
+		}
+	}
+	section("Global", m.vc.Keys.Bindings())
+	section("This screen", m.Top().Bindings())
+	footer := []string{
+		st.Muted.Render("Commands: :<kind> [namespace|all], e.g. :pods, :deploy demo, :po all, :nodes, :ns, :q"),
+		st.Muted.Render("Row markers: x failed  ! warning  ~ progressing  (blank) ok"),
+	}
+	rows := max(m.vc.Height-1-len(footer), 1)
+	var columns []string
+	for start := 0; start < len(entries); start += rows {
+		col := entries[start:min(start+rows, len(entries))]
+		columns = append(columns, lipgloss.NewStyle().PaddingRight(3).Render(strings.Join(col, "\n")))
+	}
+	lines := append([]string{st.Title.Render("Keys")}, strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, columns...), "\n")...)
+	lines = append(lines, footer...)
+	if len(lines) > m.vc.Height {
+		lines = lines[:m.vc.Height]
+	}
+	for len(lines) < m.vc.Height {
+		lines = append(lines, "")
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, m.width, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func padRight(s string, n int) string {
+	if w := ansi.StringWidth(s); w < n {
+		return s + strings.Repeat(" ", n-w)
+	}
+	return s
+}

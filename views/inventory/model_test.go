@@ -1,0 +1,236 @@
+package inventory_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	k8stypes "k8s.io/apimachinery/pkg/types"
+	k8stesting "k8s.io/client-go/testing"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/kubetest"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/inventory"
+	"github.com/kyyard/kyyard/views/viewtest"
+)
+
+func testPod(ns, name string, age time.Duration, state corev1.ContainerState, ready bool, restarts int32) *corev1.Pod {
+	p := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: k8stypes.UID(ns + "/" + name),
+			CreationTimestamp: metav1.NewTime(viewtest.Now.Add(-age))},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app"}}, NodeName: "kwok-node-0"},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIPs: []corev1.PodIP{{IP: "10.0.0.1"}},
+			ContainerStatuses: []corev1.ContainerStatus{{Name: "app", Ready: ready, State: state, RestartCount: restarts}}},
+	}
+	if restarts > 0 {
+		p.Status.ContainerStatuses[0].LastTerminationState = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
+			ExitCode: 1, Reason: "Error", FinishedAt: metav1.NewTime(viewtest.Now.Add(-3 * time.Minute))}}
+	}
+	return p
+}
+
+var (
+	run  = corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}
+	loop = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}}
+	pull = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ImagePullBackOff"}}
+)
+
+func demoObjects() []runtime.Object {
+	return []runtime.Object{
+		testPod("demo", "web-7d9f-abcde", 2*time.Hour, run, true, 0),
+		testPod("demo", "crashy-5c4b-xyz12", 30*time.Minute, loop, false, 7),
+		testPod("demo", "badimage-66f-qq9", 5*time.Minute, pull, false, 0),
+		testPod("other", "elsewhere", 49*time.Hour, run, true, 0),
+	}
+}
+
+// load builds a screen and feeds it its first snapshot.
+func load(t *testing.T, client views.Source, kind kube.Kind, ns string, w, h int) (*inventory.Model, *views.Context) {
+	t.Helper()
+	vc := viewtest.Context(client, w, h)
+	m, err := inventory.New(vc, kind, ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetClock(func() time.Time { return viewtest.Now })
+	refresh(t, m, m.Init())
+	return m, vc
+}
+
+// refresh runs a refresh command and hands its message to the screen.
+func refresh(t *testing.T, m *inventory.Model, cmd tea.Cmd) {
+	t.Helper()
+	if cmd == nil {
+		t.Fatal("no refresh command")
+	}
+	if _, next := m.Update(cmd()); next == nil {
+		t.Fatal("a snapshot did not arm the next refresh")
+	}
+}
+
+func press(m *inventory.Model, keys ...string) tea.Cmd {
+	var last tea.Cmd
+	for _, k := range keys {
+		var msg tea.KeyMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyMsg{Type: tea.KeyEnter}
+		case "pgdown":
+			msg = tea.KeyMsg{Type: tea.KeyPgDown}
+		case "ctrl+r":
+			msg = tea.KeyMsg{Type: tea.KeyCtrlR}
+		default:
+			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+		}
+		_, last = m.Update(msg)
+	}
+	return last
+}
+
+func TestPodsView(t *testing.T) {
+	client, _ := kubetest.FakeClient(demoObjects()...)
+	m, _ := load(t, client, "pods", "demo", 80, 8)
+	view := m.View()
+	viewtest.Size(t, view, 80, 8)
+	viewtest.Golden(t, "pods", view)
+	if got := m.Title(); got != "pods(demo)[3]" {
+		t.Fatalf("title %q", got)
+	}
+}
+
+func TestPodsViewWideAllNamespaces(t *testing.T) {
+	client, _ := kubetest.FakeClient(demoObjects()...)
+	m, _ := load(t, client, "po", "", 120, 8)
+	press(m, "w", "j")
+	view := m.View()
+	viewtest.Size(t, view, 120, 8)
+	viewtest.Golden(t, "pods-wide-all", view)
+	if got := m.Title(); got != "pods(all)[4]" {
+		t.Fatalf("title %q", got)
+	}
+}
+
+func TestNarrowTerminalCutsColumns(t *testing.T) {
+	client, _ := kubetest.FakeClient(demoObjects()...)
+	m, _ := load(t, client, "pods", "demo", 40, 6)
+	view := m.View()
+	viewtest.Size(t, view, 40, 6)
+	viewtest.Golden(t, "pods-narrow", view)
+}
+
+func TestForbiddenKindExplainsInsteadOfEmptyTable(t *testing.T) {
+	client, cs := kubetest.FakeClient()
+	cs.PrependReactor("list", "namespaces", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "namespaces"}, "",
+			errors.New(`User "system:serviceaccount:demo:viewer" cannot list resource "namespaces" at the cluster scope`))
+	})
+	m, _ := load(t, client, "ns", "demo", 80, 8)
+	view := m.View()
+	viewtest.Size(t, view, 80, 8)
+	viewtest.Golden(t, "namespaces-forbidden", view)
+	if !strings.Contains(view, "forbids it") || !strings.Contains(view, "cannot list") {
+		t.Fatalf("no explanation in:\n%s", view)
+	}
+}
+
+func TestFailedRefreshKeepsRowsAndSaysSo(t *testing.T) {
+	client, cs := kubetest.FakeClient(demoObjects()...)
+	m, _ := load(t, client, "pods", "demo", 80, 8)
+	cs.PrependReactor("list", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewServiceUnavailable("the server is shutting down")
+	})
+	refresh(t, m, press(m, "ctrl+r"))
+	view := m.View()
+	if !strings.Contains(view, "refresh failed (unavailable)") || !strings.Contains(view, "web-7d9f-abcde") {
+		t.Fatalf("rows or notice missing after a failed refresh:\n%s", view)
+	}
+}
+
+func TestOnlyVisibleRowsAreDrawnAndCursorScrolls(t *testing.T) {
+	var objs []runtime.Object
+	for i := range 1000 {
+		objs = append(objs, testPod("demo", fmt.Sprintf("pod-%04d", i), time.Hour, run, true, 0))
+	}
+	client, _ := kubetest.FakeClient(objs...)
+	m, _ := load(t, client, "pods", "demo", 60, 10)
+	press(m, "G")
+	view := m.View()
+	viewtest.Size(t, view, 60, 10)
+	if !strings.Contains(view, "pod-0999") || strings.Contains(view, "pod-0000") {
+		t.Fatalf("after G the last row must show and the first must not:\n%s", view)
+	}
+	press(m, "g", "pgdown")
+	view = m.View()
+	if !strings.Contains(view, "pod-0008") || !strings.Contains(view, "pod-0015") || strings.Contains(view, "pod-0007") {
+		t.Fatalf("after a page down rows 8..15 must show:\n%s", view)
+	}
+}
+
+func TestCursorFollowsItsObjectAcrossRefreshes(t *testing.T) {
+	client, cs := kubetest.FakeClient(demoObjects()...)
+	m, _ := load(t, client, "pods", "demo", 80, 8)
+	press(m, "j", "j") // web-... is the third row, sorted by name
+	if _, err := cs.CoreV1().Pods("demo").Create(t.Context(), testPod("demo", "aaa-first", time.Minute, run, true, 0), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	refresh(t, m, press(m, "ctrl+r"))
+	view := m.View()
+	for _, l := range strings.Split(view, "\n") {
+		if strings.Contains(l, "web-7d9f-abcde") {
+			return
+		}
+	}
+	t.Fatalf("web row missing:\n%s", view)
+}
+
+func TestHostileAndWideNamesStayAligned(t *testing.T) {
+	client, _ := kubetest.FakeClient(
+		testPod("demo", "\x1b]52;c;aGk=\x07evil\x1b[2J", time.Hour, run, true, 0),
+		testPod("demo", "数据库-primary", time.Hour, run, true, 0),
+		testPod("demo", "plain", time.Hour, run, true, 0),
+	)
+	m, _ := load(t, client, "pods", "demo", 70, 6)
+	view := m.View()
+	if strings.ContainsRune(view, 0x1b) || strings.ContainsRune(view, 0x07) {
+		t.Fatalf("control characters reached the view: %q", view)
+	}
+	viewtest.Size(t, view, 70, 6)
+	viewtest.Golden(t, "pods-hostile-wide", view)
+}
+
+func TestEnterOnNamespaceOpensItsPods(t *testing.T) {
+	client, _ := kubetest.FakeClient(&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "demo"}, Status: corev1.NamespaceStatus{Phase: corev1.NamespaceActive}})
+	m, _ := load(t, client, "namespaces", "", 80, 8)
+	cmd := press(m, "enter")
+	if cmd == nil {
+		t.Fatal("enter on a namespace did nothing")
+	}
+	msg, ok := cmd().(views.OpenKindMsg)
+	if !ok || msg.Kind != "pods" || msg.Namespace != "demo" || msg.Replace {
+		t.Fatalf("got %#v, want a push of pods in demo", msg)
+	}
+}
+
+func TestEmptyNamespace(t *testing.T) {
+	client, _ := kubetest.FakeClient()
+	m, _ := load(t, client, "pods", "empty", 60, 4)
+	if view := m.View(); !strings.Contains(view, "No pods in namespace empty.") {
+		t.Fatalf("view:\n%s", view)
+	}
+}
+
+func TestUnknownKind(t *testing.T) {
+	client, _ := kubetest.FakeClient()
+	if _, err := inventory.New(viewtest.Context(client, 80, 10), "widgets", "demo"); err == nil {
+		t.Fatal("an unknown kind was accepted")
+	}
+}

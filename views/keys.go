@@ -1,0 +1,30 @@
+package views
+
+import "github.com/charmbracelet/bubbles/key"
+
+// GlobalKeys are the bindings the root model handles on every screen.
+type GlobalKeys struct {
+	// Quit leaves kyyard (q, ctrl+c).
+	Quit key.Binding
+	// Help toggles the help overlay (?).
+	Help key.Binding
+	// Command opens the command prompt (:).
+	Command key.Binding
+	// Back closes the top screen (esc).
+	Back key.Binding
+}
+
+// DefaultGlobalKeys returns the default global bindings.
+func DefaultGlobalKeys() GlobalKeys {
+	return GlobalKeys{
+		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Command: key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command (:pods :deploy :nodes :ns)")),
+		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+	}
+}
+
+// Bindings lists the global bindings in help order.
+func (k GlobalKeys) Bindings() []key.Binding {
+	return []key.Binding{k.Command, k.Back, k.Help, k.Quit}
+}

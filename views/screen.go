@@ -1,0 +1,95 @@
+package views
+
+import (
+	"context"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+)
+
+// Source is what screens read the cluster through; *kube.Client is one.
+type Source interface {
+	// Snapshot reads the kinds a screen shows (see kube.Client.Snapshot).
+	Snapshot(ctx context.Context, req kube.SnapshotRequest) kube.Snapshot
+	// Facts reads the header's facts (see kube.Client.Facts).
+	Facts(ctx context.Context) kube.Facts
+	// Registry returns the kind plugins the source serves.
+	Registry() *kube.Registry
+	// Namespace returns the namespace kyyard starts in.
+	Namespace() string
+}
+
+// Config holds the user's settings for this run.
+type Config struct {
+	// RefreshInterval is how often a screen takes a new snapshot; it must be
+	// positive (cmd defaults it to 2s).
+	RefreshInterval time.Duration
+	// ReadOnly disables every destructive binding.
+	ReadOnly bool
+}
+
+// Context is shared by every screen of one program. The root model keeps
+// Width and Height current; screens read them when they draw.
+type Context struct {
+	// Client is the cluster the screens show.
+	Client Source
+	// Styles is the theme, built once.
+	Styles Styles
+	// Keys are the global bindings.
+	Keys GlobalKeys
+	// Config is the user's settings.
+	Config Config
+	// Width and Height are the size, in cells, of the area a screen draws
+	// in (the terminal less the header and the status line).
+	Width, Height int
+}
+
+// Screen is one page of the UI: an inventory table, a describe view, a log
+// viewer. The root model keeps a stack of them; the top one gets keys first.
+type Screen interface {
+	// Init starts the screen's I/O; it is called when the screen is pushed
+	// and again when it becomes the top screen after the one above it closed.
+	Init() tea.Cmd
+	// Update handles a message and returns the screen to keep.
+	Update(msg tea.Msg) (Screen, tea.Cmd)
+	// View draws the screen in Context.Width x Context.Height cells.
+	View() string
+	// Title is the short name shown in the title bar, e.g. "pods(demo)[12]".
+	Title() string
+	// Bindings are the screen's own keys, for the help overlay.
+	Bindings() []key.Binding
+	// Capturing reports whether the screen is taking text input (a filter
+	// being typed), in which case the root does not apply global keys.
+	Capturing() bool
+}
+
+// OpenKindMsg asks the root to push an inventory screen for Kind in
+// Namespace ("" is all namespaces; AllNamespaces says so explicitly).
+type OpenKindMsg struct {
+	// Kind is a plugin id or alias.
+	Kind kube.Kind
+	// Namespace scopes the screen.
+	Namespace string
+	// Replace swaps the top screen instead of pushing on top of it (a `:`
+	// command replaces; a drill-down pushes).
+	Replace bool
+}
+
+// BackMsg asks the root to close the top screen and return to the one below.
+type BackMsg struct{}
+
+// StatusMsg asks the root to show a line in the status bar.
+type StatusMsg struct {
+	// Text is the message.
+	Text string
+	// Error shows the message in the error style.
+	Error bool
+}
+
+// Status returns a command that shows text in the status bar.
+func Status(text string, isError bool) tea.Cmd {
+	return func() tea.Msg { return StatusMsg{Text: text, Error: isError} }
+}

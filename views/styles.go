@@ -1,0 +1,77 @@
+package views
+
+import (
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/kyyard/kyyard/assets"
+	"github.com/kyyard/kyyard/kube"
+)
+
+// Styles are the theme's colours made into lipgloss styles, built once.
+type Styles struct {
+	// HeaderKey and HeaderValue draw the facts line.
+	HeaderKey, HeaderValue lipgloss.Style
+	// Title draws the screen title bar.
+	Title lipgloss.Style
+	// ColumnHeader draws a table's header row.
+	ColumnHeader lipgloss.Style
+	// Selected draws the cursor row.
+	Selected lipgloss.Style
+	// Muted draws secondary text.
+	Muted lipgloss.Style
+	// Error draws errors and banners.
+	Error lipgloss.Style
+	// Prompt draws the command prompt.
+	Prompt lipgloss.Style
+	// HelpKey and HelpDescription draw the help overlay.
+	HelpKey, HelpDescription lipgloss.Style
+	// health draws rows by health; see Health.
+	health [4]lipgloss.Style
+}
+
+// NewStyles builds the styles of a theme.
+func NewStyles(t assets.Theme) Styles {
+	c := func(s string) lipgloss.Color { return lipgloss.Color(s) }
+	fg := lipgloss.NewStyle().Foreground(c(t.Foreground))
+	return Styles{
+		HeaderKey:       lipgloss.NewStyle().Foreground(c(t.HeaderKey)),
+		HeaderValue:     lipgloss.NewStyle().Foreground(c(t.HeaderValue)).Bold(true),
+		Title:           lipgloss.NewStyle().Foreground(c(t.Title)).Bold(true),
+		ColumnHeader:    lipgloss.NewStyle().Foreground(c(t.ColumnHeader)).Bold(true),
+		Selected:        lipgloss.NewStyle().Foreground(c(t.SelectedForeground)).Background(c(t.SelectedBackground)),
+		Muted:           lipgloss.NewStyle().Foreground(c(t.Muted)),
+		Error:           lipgloss.NewStyle().Foreground(c(t.Error)).Bold(true),
+		Prompt:          lipgloss.NewStyle().Foreground(c(t.PromptForeground)),
+		HelpKey:         lipgloss.NewStyle().Foreground(c(t.HelpKey)).Bold(true),
+		HelpDescription: lipgloss.NewStyle().Foreground(c(t.HelpDescription)),
+		health: [4]lipgloss.Style{
+			kube.HealthOK:          fg.Foreground(c(t.OK)),
+			kube.HealthProgressing: fg.Foreground(c(t.Progressing)),
+			kube.HealthWarning:     fg.Foreground(c(t.Warning)),
+			kube.HealthFailed:      fg.Foreground(c(t.Failed)),
+		},
+	}
+}
+
+// Health returns the style of rows with health h.
+func (s Styles) Health(h kube.Health) lipgloss.Style {
+	if h < 0 || int(h) >= len(s.health) {
+		return s.health[kube.HealthOK]
+	}
+	return s.health[h]
+}
+
+// HealthMarker is the text marker shown next to a row's colour, so health is
+// never told by colour alone: " " ok, "~" progressing, "!" warning, "x" failed.
+func HealthMarker(h kube.Health) string {
+	switch h {
+	case kube.HealthProgressing:
+		return "~"
+	case kube.HealthWarning:
+		return "!"
+	case kube.HealthFailed:
+		return "x"
+	default:
+		return " "
+	}
+}
