@@ -52,16 +52,22 @@ func start(t *testing.T) *harness {
 	t.Helper()
 	client, cs := kubetest.FakeClient(objects()...)
 	cs.Discovery().(*fakediscovery.FakeDiscovery).FakedServerVersion = &version.Info{GitVersion: "v1.37.2", Platform: "linux/amd64"}
+	return startWith(t, client, "demo", width, height)
+}
+
+// startWith starts a root model over any source at a fixed size.
+func startWith(t *testing.T, client views.Source, ns string, w, h int) *harness {
+	t.Helper()
 	vc := viewtest.Context(client, 0, 0)
-	m, err := ui.New(vc, "pods", "demo")
+	m, err := ui.New(vc, "pods", ns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, m: m}
-	h.send(tea.WindowSizeMsg{Width: width, Height: height})
-	h.run(m.Init())
-	h.clock()
-	return h
+	hs := &harness{t: t, m: m}
+	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
+	hs.run(m.Init())
+	hs.clock()
+	return hs
 }
 
 // clock fixes the top screen's clock so that ages are stable.

@@ -1,0 +1,60 @@
+# kyyard's tasks. The two set-up commands of the README are `make demo` and
+# `make test`; everything they need is built here from the Go module proxy.
+SHELL        := /bin/bash
+GO           ?= go
+CLUSTER_DIR  := hack/cluster
+CLUSTER      := $(CURDIR)/$(CLUSTER_DIR)/.cache/bin/kyyard-cluster
+ADMIN_KUBECONFIG := $(CURDIR)/$(CLUSTER_DIR)/.cache/kubeconfig/admin.kubeconfig
+VERSION      ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
+.PHONY: build demo test unit cluster-tool cluster-build cluster-up cluster-down cluster-status kubectl fmt vet
+
+## build: build bin/kyyard
+build:
+	$(GO) build -ldflags "-X github.com/kyyard/kyyard/cmd/kyyard/app.Version=$(VERSION)" -o bin/kyyard ./cmd/kyyard
+
+## cluster-tool: build the local cluster's manager (hack/cluster)
+cluster-tool:
+	@cd $(CLUSTER_DIR) && $(GO) build -o .cache/bin/kyyard-cluster .
+
+## cluster-build: build etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kubectl and kwok (first time ~15-20 min)
+cluster-build: cluster-tool
+	$(CLUSTER) build
+
+## cluster-up: start the local cluster on 127.0.0.1 and seed the demo namespace
+cluster-up: cluster-tool
+	$(CLUSTER) up
+	$(CLUSTER) seed
+
+## cluster-down: stop the local cluster (only the processes it started)
+cluster-down: cluster-tool
+	$(CLUSTER) down
+
+## cluster-status: say whether the local cluster is up
+cluster-status: cluster-tool
+	$(CLUSTER) status
+
+## kubectl: run the locally built kubectl, e.g. make kubectl ARGS="get pods -n demo"
+kubectl: cluster-tool
+	$(CLUSTER) kubectl $(ARGS)
+
+## demo: build everything, start and seed the local cluster, run kyyard on it
+demo: build cluster-up
+	./bin/kyyard --kubeconfig $(ADMIN_KUBECONFIG) --namespace demo
+
+## unit: formatting, vet and the unit tests only (no cluster)
+unit:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test ./...
+	cd $(CLUSTER_DIR) && $(GO) vet ./... && $(GO) test ./...
+
+## test: unit tests plus end-to-end tests on the local cluster (started if needed, and stopped if started here)
+test: cluster-tool
+	hack/test.sh
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+vet:
+	$(GO) vet ./...

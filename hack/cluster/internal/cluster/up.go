@@ -1,0 +1,209 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kyyard/kyyard/hack/cluster/internal/build"
+	"github.com/kyyard/kyyard/hack/cluster/internal/components"
+	"github.com/kyyard/kyyard/hack/cluster/internal/pki"
+	"github.com/kyyard/kyyard/hack/cluster/internal/proc"
+)
+
+// UpOptions tune Up.
+type UpOptions struct {
+	// Nodes is the number of fake nodes (kwok-node-0 ... kwok-node-N-1), at least 1.
+	Nodes int
+	// KeepOnFail leaves started processes running when Up fails (for debugging);
+	// by default they are stopped.
+	KeepOnFail bool
+}
+
+// Timeouts of the start-up phases.
+const (
+	etcdTimeout      = 30 * time.Second
+	apiServerTimeout = 90 * time.Second
+	componentTimeout = 60 * time.Second
+	clusterTimeout   = 90 * time.Second
+)
+
+// ErrAlreadyRunning is returned by Up when a cluster (ours, or something on our
+// ports) is already running; nothing was touched.
+var ErrAlreadyRunning = errors.New("cluster already running")
+
+// Up builds the binaries if needed, creates the PKI on first use, writes the
+// kubeconfigs and configuration, then starts etcd (fresh data), the API server,
+// the kwok CRDs, the controller-manager, scheduler and kwok, and the fake
+// nodes, waiting for each to be ready. When a component fails, the error names
+// it and carries the tail of its log.
+func (c *Cluster) Up(ctx context.Context, opt UpOptions) error {
+	if opt.Nodes < 1 {
+		return fmt.Errorf("--nodes must be at least 1, got %d", opt.Nodes)
+	}
+	if running := c.Running(); len(running) > 0 {
+		var parts []string
+		for _, r := range running {
+			parts = append(parts, fmt.Sprintf("%s (pid %d)", r.Name, r.PID))
+		}
+		fmt.Fprintf(c.Out, "up: already running: %s; not touching it (run `go run . down` first)\n", strings.Join(parts, ", "))
+		return ErrAlreadyRunning
+	}
+	if busy := c.BusyPorts(); len(busy) > 0 {
+		fmt.Fprintf(c.Out, "up: ports %v on 127.0.0.1 are in use: a cluster is already running (or something else uses them); not touching it\n", busy)
+		return ErrAlreadyRunning
+	}
+	if err := build.Run(ctx, c.L, build.Options{Out: c.Out}); err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := c.prepare(); err != nil {
+		return err
+	}
+	s := &starter{c: c}
+	err := s.run(ctx, opt, start)
+	if err != nil && !opt.KeepOnFail {
+		fmt.Fprintln(c.Out, "up: failed; stopping what was started (use --keep-on-fail to keep it)")
+		if derr := c.Down(); derr != nil {
+			fmt.Fprintf(c.Out, "up: stopping: %v\n", derr)
+		}
+	}
+	return err
+}
+
+// prepare creates folders, PKI, kubeconfigs and configuration, and clears the
+// previous cluster's etcd data and audit log.
+func (c *Cluster) prepare() error {
+	if err := c.L.Ensure(); err != nil {
+		return err
+	}
+	made, err := pki.Ensure(c.L.PKI, time.Now())
+	if err != nil {
+		return fmt.Errorf("pki: %w", err)
+	}
+	if made {
+		fmt.Fprintf(c.Out, "up: generated PKI in %s\n", c.L.PKI)
+	}
+	if err := c.writeKubeconfigs(); err != nil {
+		return err
+	}
+	if err := c.writeConfigs(); err != nil {
+		return err
+	}
+	for _, p := range []string{components.EtcdDataDir(c.L), c.L.AuditLog()} {
+		if err := os.RemoveAll(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// starter runs one start-up and remembers the processes it started.
+type starter struct {
+	c      *Cluster
+	probe  *prober
+	client *kubernetes.Clientset
+}
+
+func (s *starter) run(ctx context.Context, opt UpOptions, start time.Time) error {
+	c := s.c
+	var err error
+	if s.probe, err = newProber(c.L.PKIPath("ca.crt"), c.L.PKIPath("admin.crt"), c.L.PKIPath("admin.key")); err != nil {
+		return err
+	}
+	if s.client, _, err = AdminClient(c.L); err != nil {
+		return err
+	}
+	if err := s.startAndWait(ctx, etcdTimeout, components.Etcd(c.L, c.Ports)); err != nil {
+		return err
+	}
+	if err := s.startAndWait(ctx, apiServerTimeout, components.APIServer(c.L, c.Ports)); err != nil {
+		return err
+	}
+	apiReady := time.Since(start)
+	fmt.Fprintf(c.Out, "up: kube-apiserver ready %s after start\n", apiReady.Round(10*time.Millisecond))
+	if err := s.installCRDs(ctx); err != nil {
+		return err
+	}
+	if err := s.startAndWait(ctx, componentTimeout,
+		components.ControllerManager(c.L, c.Ports), components.Scheduler(c.L, c.Ports), components.Kwok(c.L, c.Ports)); err != nil {
+		return err
+	}
+	if err := s.createNodes(ctx, opt.Nodes); err != nil {
+		return err
+	}
+	if err := s.waitClusterReady(ctx, opt.Nodes); err != nil {
+		return err
+	}
+	total := time.Since(start)
+	fmt.Fprintf(c.Out, "up: cluster ready %s after start (kube-apiserver ready after %s; %d node(s))\n",
+		total.Round(10*time.Millisecond), apiReady.Round(10*time.Millisecond), opt.Nodes)
+	fmt.Fprintf(c.Out, "up: API server %s\nup: export KUBECONFIG=%s\n", c.Ports.ServerURL(), c.L.AdminKubeconfig())
+	return nil
+}
+
+// startAndWait starts the components together and waits until each answers
+// its readiness URL, failing early when one exits.
+func (s *starter) startAndWait(ctx context.Context, timeout time.Duration, comps ...components.Component) error {
+	c := s.c
+	procs := make([]*proc.Process, len(comps))
+	for i, comp := range comps {
+		p, err := proc.Start(proc.Spec{
+			Name:    comp.Name,
+			Binary:  c.L.BinaryPath(comp.Name),
+			Args:    comp.Args,
+			Env:     c.processEnv(),
+			Dir:     c.L.Cache,
+			LogFile: c.L.LogPath(comp.Name),
+			PIDFile: c.L.PIDPath(comp.Name),
+		})
+		if err != nil {
+			return err
+		}
+		procs[i] = p
+		fmt.Fprintf(c.Out, "up: started %s (pid %d, log %s)\n", comp.Name, p.PID, c.L.LogPath(comp.Name))
+	}
+	for i, comp := range comps {
+		if err := s.waitReady(ctx, timeout, comp, procs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *starter) waitReady(ctx context.Context, timeout time.Duration, comp components.Component, p *proc.Process) error {
+	start := time.Now()
+	deadline := start.Add(timeout)
+	var last error
+	for {
+		select {
+		case <-p.Exited:
+			return s.failure(comp.Name, fmt.Errorf("exited before it was ready: %v", p.Err))
+		case <-ctx.Done():
+			return ctx.Err()
+		default:
+		}
+		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		last = s.probe.check(cctx, comp)
+		cancel()
+		if last == nil {
+			fmt.Fprintf(s.c.Out, "up: %s ready in %s\n", comp.Name, time.Since(start).Round(10*time.Millisecond))
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return s.failure(comp.Name, fmt.Errorf("not ready after %s: %v", timeout, last))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// failure wraps err with the component's name and the tail of its log.
+func (s *starter) failure(name string, err error) error {
+	return fmt.Errorf("%s %w\n--- last lines of %s ---\n%s", name, err, s.c.L.LogPath(name), proc.Tail(s.c.L.LogPath(name), 25))
+}

@@ -1,0 +1,49 @@
+package components_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kyyard/kyyard/hack/cluster/internal/components"
+	"github.com/kyyard/kyyard/hack/cluster/internal/layout"
+)
+
+func TestEverythingBindsToLoopback(t *testing.T) {
+	l, err := layout.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range components.All(l, components.DefaultPorts) {
+		if !strings.Contains(c.ReadyURL, "://127.0.0.1:") {
+			t.Errorf("%s: ready URL %s", c.Name, c.ReadyURL)
+		}
+		for _, a := range c.Args {
+			name, value, ok := strings.Cut(a, "=")
+			if !ok {
+				continue
+			}
+			if strings.HasSuffix(name, "-address") || strings.HasSuffix(name, "-urls") || name == "--node-ip" {
+				if !strings.Contains(value, "127.0.0.1") {
+					t.Errorf("%s: %s does not bind to 127.0.0.1", c.Name, a)
+				}
+			}
+			isPath := strings.HasSuffix(name, "-file") || strings.HasSuffix(name, "-dir") || strings.HasSuffix(name, "kubeconfig") || name == "--config"
+			if isPath && !strings.HasPrefix(value, l.Cache+"/") {
+				t.Errorf("%s: %s points outside %s", c.Name, a, l.Cache)
+			}
+		}
+	}
+}
+
+func TestAPIServerAudit(t *testing.T) {
+	l, _ := layout.New(t.TempDir())
+	args := strings.Join(components.APIServer(l, components.DefaultPorts).Args, " ")
+	for _, want := range []string{"--audit-log-path=" + l.AuditLog(), "--audit-log-mode=blocking", "--audit-policy-file=", "--authorization-mode=Node,RBAC"} {
+		if !strings.Contains(args, want) {
+			t.Errorf("kube-apiserver args lack %s", want)
+		}
+	}
+	if !strings.Contains(components.AuditPolicy, "level: Request") || !strings.Contains(components.AuditPolicy, "level: Metadata") {
+		t.Error("audit policy lacks Request or Metadata level")
+	}
+}

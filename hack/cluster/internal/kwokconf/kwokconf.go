@@ -1,0 +1,145 @@
+// Package kwokconf writes kwok's configuration file: a KwokConfiguration with
+// every option spelled out, followed by kyyard's own Stage objects.
+//
+// Every option must be explicit: kwok applies its defaults only when no
+// KwokConfiguration is given at all, so a partial one silently turns off the
+// debugging handlers (pods/log and pods/exec then answer 405) and sets the
+// worker counts to zero.
+package kwokconf
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+
+	"sigs.k8s.io/yaml"
+)
+
+// DemoStateLabel selects a pod's simulated failure: "crashloop" gives
+// CrashLoopBackOff, "imagepull" gives ImagePullBackOff. The default pod-ready
+// stage ignores pods that carry it, so stage selection is deterministic.
+const DemoStateLabel = "kyyard.dev/demo-state"
+
+// Values of DemoStateLabel.
+const (
+	DemoStateCrashLoop = "crashloop"
+	DemoStateImagePull = "imagepull"
+)
+
+//go:embed stages/*.yaml
+var stageFiles embed.FS
+
+// Options are kwok's settings; they mirror the command-line flags kwok is
+// started with.
+type Options struct {
+	// CIDR is the pod IP range.
+	CIDR string
+	// NodeIP is the InternalIP kwok reports for its nodes.
+	NodeIP string
+	// NodePort is the kubelet port kwok reports (its own server port).
+	NodePort int
+	// ServerAddress is where kwok's kubelet-like server listens.
+	ServerAddress string
+	// TLSCertFile and TLSPrivateKeyFile are that server's certificate and key.
+	TLSCertFile, TLSPrivateKeyFile string
+	// NodeLeaseDurationSeconds is the node Lease duration kwok renews.
+	NodeLeaseDurationSeconds int
+	// EnableCRDs lists the kwok CRDs kwok watches.
+	EnableCRDs []string
+}
+
+// options is KwokConfiguration.options with kwok's defaults made explicit.
+type options struct {
+	EnableCRDs                      []string `json:"enableCRDs"`
+	CIDR                            string   `json:"cidr"`
+	NodeIP                          string   `json:"nodeIP"`
+	NodePort                        int      `json:"nodePort"`
+	TLSCertFile                     string   `json:"tlsCertFile"`
+	TLSPrivateKeyFile               string   `json:"tlsPrivateKeyFile"`
+	ManageAllNodes                  bool     `json:"manageAllNodes"`
+	ServerAddress                   string   `json:"serverAddress"`
+	EnableDebuggingHandlers         bool     `json:"enableDebuggingHandlers"`
+	EnableContentionProfiling       bool     `json:"enableContentionProfiling"`
+	EnableProfilingHandler          bool     `json:"enableProfilingHandler"`
+	PodPlayStageParallelism         int      `json:"podPlayStageParallelism"`
+	NodePlayStageParallelism        int      `json:"nodePlayStageParallelism"`
+	NodeLeaseDurationSeconds        int      `json:"nodeLeaseDurationSeconds"`
+	NodeLeaseParallelism            int      `json:"nodeLeaseParallelism"`
+	PodsOnNodeSyncParallelism       int      `json:"podsOnNodeSyncParallelism"`
+	EnablePodsOnNodeSyncListPager   bool     `json:"enablePodsOnNodeSyncListPager"`
+	EnablePodsOnNodeSyncStreamWatch bool     `json:"enablePodsOnNodeSyncStreamWatch"`
+}
+
+type configuration struct {
+	APIVersion string            `json:"apiVersion"`
+	Kind       string            `json:"kind"`
+	Metadata   map[string]string `json:"metadata"`
+	Options    options           `json:"options"`
+}
+
+// Render returns the multi-document YAML for kwok's --config: the
+// KwokConfiguration, then every embedded Stage (sorted by file name).
+func Render(o Options) ([]byte, error) {
+	cfg := configuration{
+		APIVersion: "config.kwok.x-k8s.io/v1alpha1",
+		Kind:       "KwokConfiguration",
+		Metadata:   map[string]string{"name": "kyyard-local"},
+		Options: options{
+			EnableCRDs:                      o.EnableCRDs,
+			CIDR:                            o.CIDR,
+			NodeIP:                          o.NodeIP,
+			NodePort:                        o.NodePort,
+			TLSCertFile:                     o.TLSCertFile,
+			TLSPrivateKeyFile:               o.TLSPrivateKeyFile,
+			ManageAllNodes:                  true,
+			ServerAddress:                   o.ServerAddress,
+			EnableDebuggingHandlers:         true,
+			EnableContentionProfiling:       false,
+			EnableProfilingHandler:          true,
+			PodPlayStageParallelism:         4,
+			NodePlayStageParallelism:        4,
+			NodeLeaseDurationSeconds:        o.NodeLeaseDurationSeconds,
+			NodeLeaseParallelism:            4,
+			PodsOnNodeSyncParallelism:       1,
+			EnablePodsOnNodeSyncListPager:   true,
+			EnablePodsOnNodeSyncStreamWatch: false,
+		},
+	}
+	head, err := yaml.Marshal(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.Write(head)
+	names, stages, err := Stages()
+	if err != nil {
+		return nil, err
+	}
+	for i, s := range stages {
+		fmt.Fprintf(&b, "---\n# stage file %s\n", names[i])
+		b.Write(bytes.TrimRight(s, "\n"))
+		b.WriteString("\n")
+	}
+	return b.Bytes(), nil
+}
+
+// Stages returns the embedded Stage documents and their file names, sorted by
+// name. Each is a single YAML document of kind Stage.
+func Stages() (names []string, docs [][]byte, err error) {
+	entries, err := fs.Glob(stageFiles, "stages/*.yaml")
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.Strings(entries)
+	for _, e := range entries {
+		data, err := stageFiles.ReadFile(e)
+		if err != nil {
+			return nil, nil, err
+		}
+		names = append(names, e)
+		docs = append(docs, data)
+	}
+	return names, docs, nil
+}

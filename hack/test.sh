@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs kyyard's whole test suite: formatting, vet, unit tests, then the
+# end-to-end tests against the local cluster of hack/cluster. The cluster is
+# started (and built, the first time) when it is not already up, and stopped
+# again only if this script started it. Usage: hack/test.sh [go test flags]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+cluster="$root/hack/cluster/.cache/bin/kyyard-cluster"
+if [ ! -x "$cluster" ]; then
+  (cd hack/cluster && go build -o .cache/bin/kyyard-cluster .)
+fi
+
+echo "== gofmt, vet, unit tests"
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt needed:"; echo "$unformatted"; exit 1
+fi
+go vet ./...
+(cd hack/cluster && go vet ./... && go test ./...)
+
+started=0
+stop() {
+  if [ "$started" = 1 ]; then
+    echo "== stopping the local cluster this run started"
+    "$cluster" down || true
+  fi
+}
+trap stop EXIT
+
+if "$cluster" status >/dev/null 2>&1; then
+  echo "== the local cluster is already up: using it"
+else
+  echo "== starting the local cluster (the first build of the control plane takes 15-20 minutes)"
+  started=1
+  "$cluster" up
+fi
+"$cluster" seed
+
+cache="$root/hack/cluster/.cache"
+export KYYARD_E2E=1
+export KYYARD_E2E_KUBECONFIG="$cache/kubeconfig/admin.kubeconfig"
+export KYYARD_E2E_READONLY_KUBECONFIG="$cache/kubeconfig/readonly.kubeconfig"
+export KYYARD_E2E_AUDIT_LOG="$cache/logs/audit.log"
+
+echo "== go test ./... (unit and end-to-end)"
+go test -count=1 "$@" ./...

@@ -1,0 +1,95 @@
+package ui_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kyyard/kyyard/kube/kubetest"
+)
+
+// lineOf returns the view line that shows the object name as a whole word.
+func lineOf(view, name string) string {
+	for _, l := range strings.Split(view, "\n") {
+		for _, f := range strings.Fields(l) {
+			if f == name {
+				return l
+			}
+		}
+	}
+	return ""
+}
+
+// TestE2ERootShowsDemoPodsAsServerTable drives kyyard's root model against
+// the local cluster and checks that every demo pod's line shows the READY
+// and STATUS the API server's own Table answer gives for it.
+func TestE2ERootShowsDemoPodsAsServerTable(t *testing.T) {
+	cfg := kubetest.Local(t)
+	client := kubetest.Client(t, cfg)
+	var problems []string
+	for attempt := 0; attempt < 5; attempt++ {
+		if attempt > 0 {
+			time.Sleep(time.Second)
+		}
+		h := startWith(t, client, kubetest.DemoNamespace, 160, 60)
+		view := h.m.View()
+		cols, rows := kubetest.ServerTable(t, cfg, "", "pods", kubetest.DemoNamespace)
+		if len(rows) == 0 {
+			t.Fatal("the demo namespace has no pods: was the cluster seeded?")
+		}
+		ready, status := indexOf(cols, "Ready"), indexOf(cols, "Status")
+		problems = nil
+		for name, cells := range rows {
+			l := lineOf(view, name)
+			fields := strings.Fields(l)
+			if l == "" || !contains(fields, cells[ready]) || !contains(fields, cells[status]) {
+				problems = append(problems, name+": server says "+cells[ready]+" "+cells[status]+", kyyard shows "+strings.TrimSpace(l))
+			}
+		}
+		if len(problems) == 0 {
+			if !strings.Contains(view, "k8s: v1.37.2") || !strings.Contains(view, "platform: kwok") {
+				t.Fatalf("header lacks the server's facts:\n%s", view)
+			}
+			return
+		}
+	}
+	t.Fatalf("kyyard's view differs from the API server's Table:\n%s", strings.Join(problems, "\n"))
+}
+
+// TestE2EReadOnlyUserSeesPodsAndExplanations: the ServiceAccount that may
+// only get and list in demo sees demo's pods refreshing, and :ns explains
+// that namespaces cannot be listed instead of showing an empty table.
+func TestE2EReadOnlyUserSeesPodsAndExplanations(t *testing.T) {
+	client := kubetest.Client(t, kubetest.LocalReadOnly(t))
+	h := startWith(t, client, kubetest.DemoNamespace, 120, 30)
+	view := h.m.View()
+	if lineOf(view, "sidecar-demo") == "" {
+		t.Fatalf("the read-only user does not see demo's pods:\n%s", view)
+	}
+	if !strings.Contains(view, "user: system:serviceaccount:demo:viewer") || !strings.Contains(view, "nodes: unknown") {
+		t.Fatalf("header facts for the read-only user:\n%s", view)
+	}
+	h.command("ns")
+	view = h.m.View()
+	if !strings.Contains(view, "Cannot show namespaces") || !strings.Contains(view, "forbidden") {
+		t.Fatalf(":ns for a user who may not list namespaces:\n%s", view)
+	}
+}
+
+func indexOf(cols []string, name string) int {
+	for i, c := range cols {
+		if c == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func contains(fields []string, s string) bool {
+	for _, f := range fields {
+		if f == s {
+			return true
+		}
+	}
+	return false
+}
