@@ -1,0 +1,89 @@
+package inventory_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/kinds"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/inventory"
+	"github.com/kyyard/kyyard/views/viewtest"
+)
+
+// staticSource serves one prebuilt snapshot, so that benchmarks measure the
+// screen, not a fake clientset.
+type staticSource struct {
+	snap kube.Snapshot
+	reg  *kube.Registry
+}
+
+func (s staticSource) Snapshot(context.Context, kube.SnapshotRequest) kube.Snapshot { return s.snap }
+func (s staticSource) Facts(context.Context) kube.Facts                             { return kube.Facts{} }
+func (s staticSource) Registry() *kube.Registry                                     { return s.reg }
+func (s staticSource) Namespace() string                                            { return "demo" }
+
+func bigSnapshot(n int) kube.Snapshot {
+	info := kinds.Pods{}.Info()
+	rows := make([]kube.Row, n)
+	for i := range rows {
+		rows[i] = kube.Row{Namespace: "demo", Name: fmt.Sprintf("pod-%06d", i), UID: fmt.Sprint(i), Status: "Running",
+			Cells: []kube.Cell{kube.Text(fmt.Sprintf("pod-%06d", i)), kube.Text("1/1"), kube.Text("Running"), kube.Text("0"),
+				kube.Age(viewtest.Now.Add(-time.Hour)), kube.Text("10.0.0.1"), kube.Text("kwok-node-0"), kube.Text("<none>"), kube.Text("<none>")}}
+	}
+	return kube.Snapshot{Namespace: "demo", Generation: 1, Tables: []kube.Table{{Kind: info.ID, Columns: info.Columns, Rows: rows}}}
+}
+
+// BenchmarkView measures drawing one 200x50 frame; it must stay flat in the
+// number of rows, since only the visible rows are drawn.
+func BenchmarkView(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
+			src := staticSource{snap: bigSnapshot(n), reg: kinds.Builtin()}
+			vc := viewtest.Context(src, 200, 50)
+			m, err := inventory.New(vc, "pods", "demo")
+			if err != nil {
+				b.Fatal(err)
+			}
+			m.SetClock(func() time.Time { return viewtest.Now })
+			m.Update(m.Init()())
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// countingSource serves the same rows under a new generation each time,
+// as if every refresh found a change.
+type countingSource struct{ staticSource }
+
+func (s *countingSource) Snapshot(context.Context, kube.SnapshotRequest) kube.Snapshot {
+	s.snap.Generation++
+	return s.snap
+}
+
+// BenchmarkApply measures taking in a snapshot of 100k rows: "unchanged" is
+// an idle refresh (same generation, no work), "changed" rebuilds the layout.
+func BenchmarkApply(b *testing.B) {
+	for _, changed := range []bool{false, true} {
+		b.Run(fmt.Sprintf("changed=%v", changed), func(b *testing.B) {
+			var src views.Source = staticSource{snap: bigSnapshot(100_000), reg: kinds.Builtin()}
+			if changed {
+				src = &countingSource{staticSource{snap: bigSnapshot(100_000), reg: kinds.Builtin()}}
+			}
+			m, err := inventory.New(viewtest.Context(src, 200, 50), "pods", "demo")
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				m.Update(m.Init()())
+			}
+		})
+	}
+}
