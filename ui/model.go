@@ -100,9 +100,29 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case views.BackMsg:
 		return m, m.back()
 	case tea.KeyMsg:
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.prompting {
+			return m, m.keyBurst(msg)
+		}
 		return m, m.key(msg)
 	}
 	return m, m.toTop(msg)
+}
+
+// keyBurst handles several runes that arrived in one read (fast typing, a
+// terminal multiplexer sending keys) as the separate key presses they were:
+// ":ns" opens the prompt, then types "ns" into it.
+func (m *Model) keyBurst(msg tea.KeyMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	for i, r := range msg.Runes {
+		if m.prompting {
+			rest := msg
+			rest.Runes = msg.Runes[i:]
+			cmds = append(cmds, m.key(rest))
+			break
+		}
+		cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
+	}
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) toTop(msg tea.Msg) tea.Cmd {

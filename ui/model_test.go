@@ -219,6 +219,21 @@ func TestQuit(t *testing.T) {
 	h.command("quit")
 }
 
+// TestKeyBurstIsSplit: runes that arrive in one read are separate key
+// presses, so ":ns" typed fast still opens the prompt.
+func TestKeyBurstIsSplit(t *testing.T) {
+	h := start(t)
+	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":ns")})
+	h.runKey(h.keys("enter"))
+	if got := h.m.Top().Title(); got != "namespaces[2]" {
+		t.Fatalf("after a burst \":ns\" and enter: title %q", got)
+	}
+	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
+	if !strings.Contains(h.m.View(), ">   other") {
+		t.Fatalf("a burst \"jj\" did not move the cursor:\n%s", h.m.View())
+	}
+}
+
 func TestUnknownCommandSaysSo(t *testing.T) {
 	h := start(t)
 	h.command("widgets")

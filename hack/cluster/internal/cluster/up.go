@@ -34,9 +34,14 @@ const (
 	clusterTimeout   = 90 * time.Second
 )
 
-// ErrAlreadyRunning is returned by Up when a cluster (ours, or something on our
-// ports) is already running; nothing was touched.
+// ErrAlreadyRunning is returned by Up when this checkout's cluster is already
+// running; nothing was touched.
 var ErrAlreadyRunning = errors.New("cluster already running")
+
+// ErrPortsInUse is returned by Up when processes that are not this checkout's
+// cluster (another checkout's cluster, or anything else) listen on the
+// cluster's ports; nothing was touched, and no cluster of ours is up.
+var ErrPortsInUse = errors.New("the cluster's ports are in use by other processes")
 
 // Up builds the binaries if needed, creates the PKI on first use, writes the
 // kubeconfigs and configuration, then starts etcd (fresh data), the API server,
@@ -56,8 +61,7 @@ func (c *Cluster) Up(ctx context.Context, opt UpOptions) error {
 		return ErrAlreadyRunning
 	}
 	if busy := c.BusyPorts(); len(busy) > 0 {
-		fmt.Fprintf(c.Out, "up: ports %v on 127.0.0.1 are in use: a cluster is already running (or something else uses them); not touching it\n", busy)
-		return ErrAlreadyRunning
+		return fmt.Errorf("%w: %v on 127.0.0.1 (another checkout's cluster, or another program); stop it first", ErrPortsInUse, busy)
 	}
 	if err := build.Run(ctx, c.L, build.Options{Out: c.Out}); err != nil {
 		return err
