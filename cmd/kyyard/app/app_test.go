@@ -1,0 +1,58 @@
+package app_test
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kyyard/kyyard/cmd/kyyard/app"
+)
+
+func execute(args ...string) (string, error) {
+	var out, errOut bytes.Buffer
+	cmd := app.NewCommand(&out, &errOut)
+	cmd.SetArgs(args)
+	err := cmd.Execute()
+	return out.String() + errOut.String(), err
+}
+
+func TestHelpNamesKeysAndKubectlFlags(t *testing.T) {
+	out, err := execute("--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{":pods", "esc", "--kubeconfig", "--context", "--namespace", "--as", "--token", "--refresh", "--all-namespaces", "x failed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--help lacks %q", want)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	out, err := execute("version")
+	if err != nil || !strings.HasPrefix(out, "kyyard ") {
+		t.Fatalf("version: %q, %v", out, err)
+	}
+}
+
+// TestBadInputFailsBeforeTheTerminalIsTaken: every bad flag is refused with
+// a clear message before the TUI starts.
+func TestBadInputFailsBeforeTheTerminalIsTaken(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "absent")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--refresh", "0s", "--kubeconfig", missing}, "--refresh must be positive"},
+		{[]string{"-c", "widgets", "--kubeconfig", missing}, `unknown kind "widgets"`},
+		{[]string{"--kubeconfig", missing}, "absent"},
+		{[]string{"stray"}, "unknown command"},
+	}
+	for _, tt := range tests {
+		_, err := execute(tt.args...)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("kyyard %v: error %v, want one mentioning %q", tt.args, err, tt.want)
+		}
+	}
+}
