@@ -107,18 +107,7 @@ func (h *harness) run(cmd tea.Cmd) {
 func (h *harness) keys(keys ...string) tea.Cmd {
 	var last tea.Cmd
 	for _, k := range keys {
-		var msg tea.KeyMsg
-		switch k {
-		case "enter":
-			msg = tea.KeyMsg{Type: tea.KeyEnter}
-		case "esc":
-			msg = tea.KeyMsg{Type: tea.KeyEsc}
-		case "tab":
-			msg = tea.KeyMsg{Type: tea.KeyTab}
-		default:
-			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
-		}
-		last = h.send(msg)
+		last = h.send(viewtest.Key(k))
 	}
 	return last
 }

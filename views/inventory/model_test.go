@@ -80,18 +80,7 @@ func refresh(t *testing.T, m *inventory.Model, cmd tea.Cmd) {
 func press(m *inventory.Model, keys ...string) tea.Cmd {
 	var last tea.Cmd
 	for _, k := range keys {
-		var msg tea.KeyMsg
-		switch k {
-		case "enter":
-			msg = tea.KeyMsg{Type: tea.KeyEnter}
-		case "pgdown":
-			msg = tea.KeyMsg{Type: tea.KeyPgDown}
-		case "ctrl+r":
-			msg = tea.KeyMsg{Type: tea.KeyCtrlR}
-		default:
-			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
-		}
-		_, last = m.Update(msg)
+		_, last = m.Update(viewtest.Key(k))
 	}
 	return last
 }

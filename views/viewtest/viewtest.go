@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
@@ -76,4 +77,21 @@ func Size(t *testing.T, view string, width, height int) {
 			t.Fatalf("line %d is %d cells wide, more than %d: %q", i, w, width, l)
 		}
 	}
+}
+
+// namedKeys are the special keys Key knows by bubbletea's names.
+var namedKeys = map[string]tea.KeyType{
+	"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "up": tea.KeyUp, "down": tea.KeyDown,
+	"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
+	"ctrl+r": tea.KeyCtrlR, "ctrl+c": tea.KeyCtrlC,
+}
+
+// Key returns the key press a person makes for name: a special key by its
+// bubbletea name ("enter", "esc", "pgdown", "ctrl+r"), else the runes of
+// name typed as one key.
+func Key(name string) tea.KeyMsg {
+	if t, ok := namedKeys[name]; ok {
+		return tea.KeyMsg{Type: t}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
 }
