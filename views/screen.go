@@ -27,8 +27,6 @@ type Config struct {
 	// RefreshInterval is how often a screen takes a new snapshot; it must be
 	// positive (cmd defaults it to 2s).
 	RefreshInterval time.Duration
-	// ReadOnly disables every destructive binding.
-	ReadOnly bool
 }
 
 // Context is shared by every screen of one program. The root model keeps

@@ -42,10 +42,9 @@ Rows carry a health marker as well as a colour: x failed, ! warning,
 ~ progressing, blank ok.`
 
 type options struct {
-	refresh  time.Duration
-	command  string
-	all      bool
-	readOnly bool
+	refresh time.Duration
+	command string
+	all     bool
 }
 
 // NewCommand returns the root command. Output goes to out, diagnostics to errOut.
@@ -70,7 +69,6 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f.DurationVar(&opts.refresh, "refresh", 2*time.Second, "how often screens read the cluster again")
 	f.StringVarP(&opts.command, "command", "c", "pods", "the kind to show first (pods, deploy, nodes, ns, or any alias)")
 	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "start in all namespaces")
-	f.BoolVar(&opts.readOnly, "readonly", false, "disable every action that changes the cluster")
 	cmd.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print kyyard's version",
@@ -98,7 +96,7 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		Client: client,
 		Styles: views.NewStyles(assets.DefaultTheme()),
 		Keys:   views.DefaultGlobalKeys(),
-		Config: views.Config{RefreshInterval: opts.refresh, ReadOnly: opts.readOnly},
+		Config: views.Config{RefreshInterval: opts.refresh},
 	}
 	ns := client.Namespace()
 	if opts.all {
