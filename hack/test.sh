@@ -31,7 +31,7 @@ trap stop EXIT
 if "$cluster" status >/dev/null 2>&1; then
   echo "== the local cluster is already up: using it"
 else
-  echo "== starting the local cluster (the first build of the control plane takes 15-20 minutes)"
+  echo "== starting the local cluster (building the control plane first if its binaries are missing or out of date)"
   started=1
   "$cluster" up
 fi

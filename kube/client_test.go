@@ -57,7 +57,7 @@ func TestNewReadsContextNamespaceAndUser(t *testing.T) {
 	// what the kubeconfig says is still shown.
 	f := c.Facts(context.Background())
 	want := kube.Facts{ServerVersion: kube.Unknown, Platform: kube.Unknown, Nodes: kube.Unknown,
-		Context: "prod-ctx", Cluster: "prod", User: "alice"}
+		Context: "prod-ctx", Cluster: "prod", User: "alice (kubeconfig)"}
 	if f != want {
 		t.Errorf("Facts() = %+v, want %+v", f, want)
 	}

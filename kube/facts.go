@@ -35,7 +35,9 @@ type Facts struct {
 	// Cluster is the kubeconfig cluster name, else the API server's URL.
 	Cluster string
 	// User is who the API server says we are (a SelfSubjectReview, what
-	// `kubectl auth whoami` prints), else the kubeconfig user's name.
+	// `kubectl auth whoami` prints). When the server cannot say, it is the
+	// kubeconfig user's name marked as such ("admin (kubeconfig)"), else
+	// Unknown.
 	User string
 }
 
@@ -48,7 +50,7 @@ func (c *Client) Facts(ctx context.Context) Facts {
 	f := Facts{
 		ServerVersion: Unknown, Platform: Unknown, Nodes: Unknown,
 		Context: orUnknown(c.contextName), Cluster: orUnknown(firstNonEmpty(c.clusterName, c.host)),
-		User: orUnknown(c.userName),
+		User: Unknown,
 	}
 	ctx, cancel := context.WithTimeout(ctx, factsTimeout)
 	defer cancel()
@@ -106,8 +108,11 @@ func (c *Client) Facts(ctx context.Context) Facts {
 	if nodes >= 0 {
 		f.Nodes = strconv.Itoa(nodes)
 	}
-	if username != "" {
+	switch {
+	case username != "":
 		f.User = username
+	case c.userName != "":
+		f.User = c.userName + " (kubeconfig)"
 	}
 	return f
 }

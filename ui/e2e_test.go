@@ -31,12 +31,14 @@ func TestE2ERootShowsDemoPodsAsServerTable(t *testing.T) {
 		if attempt > 0 {
 			time.Sleep(time.Second)
 		}
-		h := startWith(t, client, kubetest.DemoNamespace, 160, 60)
-		view := h.m.View()
 		cols, rows := kubetest.ServerTable(t, cfg, "", "pods", kubetest.DemoNamespace)
 		if len(rows) == 0 {
 			t.Fatal("the demo namespace has no pods: was the cluster seeded?")
 		}
+		// Wide and tall enough for every pod, whatever else a person has
+		// added to demo (names are at most 253 characters).
+		h := startWith(t, client, kubetest.DemoNamespace, 400, len(rows)+20)
+		view := h.m.View()
 		ready, status := indexOf(cols, "Ready"), indexOf(cols, "Status")
 		problems = nil
 		for name, cells := range rows {

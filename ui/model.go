@@ -19,7 +19,7 @@ import (
 )
 
 // factsInterval is how often the header's facts are read again.
-const factsInterval = 30 * time.Second
+const factsInterval = 10 * time.Second
 
 // chromeLines is the number of lines the root draws around the top screen:
 // two lines of facts, the title bar and the status line.
@@ -33,6 +33,10 @@ type Model struct {
 
 	facts    kube.Facts
 	hasFacts bool
+	// factsStale is set when the last read of the facts could not reach the
+	// server: the header keeps the facts read at factsAt and says so.
+	factsStale bool
+	factsAt    time.Time
 
 	prompt    textinput.Model
 	prompting bool
@@ -88,7 +92,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.prompt.Width = max(msg.Width-2, 1)
 		return m, m.toTop(tea.WindowSizeMsg{Width: m.vc.Width, Height: m.vc.Height})
 	case factsMsg:
-		m.facts, m.hasFacts = kube.Facts(msg), true
+		m.takeFacts(kube.Facts(msg))
 		return m, tea.Tick(factsInterval, func(time.Time) tea.Msg { return factsTickMsg{} })
 	case factsTickMsg:
 		return m, m.readFacts()
@@ -123,6 +127,17 @@ func (m *Model) keyBurst(msg tea.KeyMsg) tea.Cmd {
 		cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
 	}
 	return tea.Batch(cmds...)
+}
+
+// takeFacts shows newly read facts, unless the server could not be reached
+// (no version) after it once was: then the facts read before stay, marked
+// stale, rather than turning into "unknown" or kubeconfig guesses.
+func (m *Model) takeFacts(f kube.Facts) {
+	if f.ServerVersion == kube.Unknown && m.hasFacts && m.facts.ServerVersion != kube.Unknown {
+		m.factsStale = true
+		return
+	}
+	m.facts, m.hasFacts, m.factsStale, m.factsAt = f, true, false, time.Now()
 }
 
 func (m *Model) toTop(msg tea.Msg) tea.Cmd {
@@ -177,7 +192,7 @@ func (m *Model) promptKey(msg tea.KeyMsg) tea.Cmd {
 	case tea.KeyEnter:
 		m.prompting = false
 		m.prompt.Blur()
-		return m.run(m.prompt.Value())
+		return m.run(m.completed())
 	}
 	var cmd tea.Cmd
 	m.prompt, cmd = m.prompt.Update(msg)
@@ -211,6 +226,22 @@ func (m *Model) back() tea.Cmd {
 	}
 	m.stack = m.stack[:len(m.stack)-1]
 	return m.Top().Init()
+}
+
+// completed returns the prompt's text with the completion it shows taken:
+// ":d" shows "deploy", and enter runs ":deploy", as tab would have.
+func (m *Model) completed() string {
+	value := m.prompt.Value()
+	if strings.Contains(value, " ") {
+		return value
+	}
+	if _, ok := m.vc.Client.Registry().Lookup(value); ok {
+		return value
+	}
+	if s := m.prompt.CurrentSuggestion(); s != "" && strings.HasPrefix(s, value) {
+		return s
+	}
+	return value
 }
 
 // run executes a `:` command: `<kind> [namespace|all|-A]` or `q`/`quit`.

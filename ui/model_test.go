@@ -223,6 +223,14 @@ func TestKeyBurstIsSplit(t *testing.T) {
 	}
 }
 
+func TestEnterTakesTheShownCompletion(t *testing.T) {
+	h := start(t)
+	h.command("d")
+	if got := h.m.Top().Title(); !strings.HasPrefix(got, "deployments(") {
+		t.Fatalf(":d + enter: title %q, want deployments", got)
+	}
+}
+
 func TestUnknownCommandSaysSo(t *testing.T) {
 	h := start(t)
 	h.command("widgets")

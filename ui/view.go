@@ -33,8 +33,11 @@ func (m *Model) header() string {
 	if !m.hasFacts {
 		f = kube.Facts{Context: "…", Cluster: "…", User: "…", ServerVersion: "…", Platform: "…", Nodes: "…"}
 	}
-	return m.factsLine([][2]string{{"ctx", f.Context}, {"cluster", f.Cluster}, {"user", f.User}}) + "\n" +
-		m.factsLine([][2]string{{"k8s", f.ServerVersion}, {"platform", f.Platform}, {"nodes", f.Nodes}})
+	what := [][2]string{{"k8s", f.ServerVersion}, {"platform", f.Platform}, {"nodes", f.Nodes}}
+	if m.factsStale {
+		what = append([][2]string{{"stale", "server unreachable, facts read " + m.factsAt.Format("15:04:05")}}, what...)
+	}
+	return m.factsLine([][2]string{{"ctx", f.Context}, {"cluster", f.Cluster}, {"user", f.User}}) + "\n" + m.factsLine(what)
 }
 
 func (m *Model) factsLine(pairs [][2]string) string {

@@ -81,11 +81,14 @@ func PodRow(pod *corev1.Pod) kube.Row {
 }
 
 type podSummary struct {
-	reason      string
-	ready       int
-	total       int
-	restarts    int
-	lastRestart time.Time
+	// unschedulable: the scheduler found no node (PodScheduled False,
+	// reason Unschedulable); such a Pending pod is not progressing.
+	unschedulable bool
+	reason        string
+	ready         int
+	total         int
+	restarts      int
+	lastRestart   time.Time
 }
 
 func isRestartableInit(c *corev1.Container) bool {
@@ -101,6 +104,9 @@ func podStatus(pod *corev1.Pod) podSummary {
 	for _, c := range pod.Status.Conditions {
 		if c.Type == corev1.PodScheduled && c.Reason == corev1.PodReasonSchedulingGated {
 			s.reason = corev1.PodReasonSchedulingGated
+		}
+		if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse && c.Reason == corev1.PodReasonUnschedulable {
+			s.unschedulable = true
 		}
 	}
 	inits := make(map[string]*corev1.Container, len(pod.Spec.InitContainers))
@@ -225,12 +231,16 @@ func podConditionTrue(pod *corev1.Pod, t corev1.PodConditionType) bool {
 var initProgress = regexp.MustCompile(`^Init:\d+/\d+$`)
 
 // podHealth judges a pod by its STATUS: Running with every container ready
-// and Completed are ok; Pending, ContainerCreating, PodInitializing,
+// and Completed are ok; Pending that the scheduler cannot place is a
+// warning; other Pending, ContainerCreating, PodInitializing,
 // SchedulingGated and Init:n/m are progressing; Terminating, NotReady and
 // Running with unready containers are warnings; every other reason (CrashLoopBackOff,
 // ImagePullBackOff, ErrImagePull, CreateContainerConfigError, Error,
 // OOMKilled, Init:Error, Unknown, ...) is failed.
 func podHealth(s podSummary) kube.Health {
+	if s.reason == "Pending" && s.unschedulable {
+		return kube.HealthWarning
+	}
 	switch s.reason {
 	case "Running":
 		if s.ready == s.total {

@@ -211,6 +211,15 @@ func TestPodStatusMainContainers(t *testing.T) {
 	}
 }
 
+func TestPodUnschedulableIsAWarning(t *testing.T) {
+	p := pod("stuck", corev1.PodPending)
+	p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable}}
+	row := kinds.PodRow(p)
+	if _, status, _ := cells(row); status != "Pending" || row.Health != kube.HealthWarning {
+		t.Fatalf("got %q/%v, want Pending/warning", status, row.Health)
+	}
+}
+
 func TestPodSchedulingGated(t *testing.T) {
 	p := pod("gated", corev1.PodPending)
 	p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonSchedulingGated}}

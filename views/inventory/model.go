@@ -15,6 +15,15 @@ import (
 	"github.com/kyyard/kyyard/views"
 )
 
+// minWidth and minHeight are the smallest area a table is drawn in: the
+// notice line, the header and one row. chromeAllowance is what the root
+// draws around a screen, for the message.
+const (
+	minWidth        = 20
+	minHeight       = 3
+	chromeAllowance = 4
+)
+
 // snapshotTimeout bounds one refresh; each list inside it has the client's
 // own, shorter budget.
 const snapshotTimeout = 30 * time.Second
@@ -231,16 +240,19 @@ func (m *Model) scroll() {
 }
 
 // Title names the kind, the namespace and the row count, k9s style:
-// "pods(demo)[12]".
+// "pods(demo)[12]"; the count is "?" until rows could be read.
 func (m *Model) Title() string {
-	scope := m.namespace
+	count := "?"
+	if m.loaded {
+		count = fmt.Sprint(len(m.table.Rows))
+	}
 	switch {
 	case !m.info.Namespaced:
-		return fmt.Sprintf("%s[%d]", m.info.ID, len(m.table.Rows))
-	case scope == "":
-		scope = "all"
+		return fmt.Sprintf("%s[%s]", m.info.ID, count)
+	case m.namespace == "":
+		return fmt.Sprintf("%s(all)[%s]", m.info.ID, count)
 	}
-	return fmt.Sprintf("%s(%s)[%d]", m.info.ID, scope, len(m.table.Rows))
+	return fmt.Sprintf("%s(%s)[%s]", m.info.ID, m.namespace, count)
 }
 
 // Bindings lists the screen's keys for the help overlay.
@@ -258,6 +270,10 @@ func (m *Model) View() string {
 	st := m.vc.Styles
 	if w <= 0 || h <= 0 {
 		return ""
+	}
+	if w < minWidth || h < minHeight {
+		return fill(st.Error.Render(wrap(fmt.Sprintf("Terminal too small: %dx%d, kyyard needs %dx%d.",
+			w, h+chromeAllowance, minWidth, minHeight+chromeAllowance), w)), w, h)
 	}
 	scope := "namespace " + m.namespace
 	if m.namespace == "" || !m.info.Namespaced {

@@ -129,6 +129,9 @@ func TestForbiddenKindExplainsInsteadOfEmptyTable(t *testing.T) {
 	if !strings.Contains(view, "forbids it") || !strings.Contains(view, "cannot list") {
 		t.Fatalf("no explanation in:\n%s", view)
 	}
+	if got := m.Title(); got != "namespaces[?]" {
+		t.Fatalf("title %q: a kind that could not be read has no count", got)
+	}
 }
 
 func TestFailedRefreshKeepsRowsAndSaysSo(t *testing.T) {
@@ -221,5 +224,31 @@ func TestUnknownKind(t *testing.T) {
 	client, _ := kubetest.FakeClient()
 	if _, err := inventory.New(viewtest.Context(client, 80, 10), "widgets", "demo"); err == nil {
 		t.Fatal("an unknown kind was accepted")
+	}
+}
+
+// TestLongNameGivesWayBeforeStatus: one very long pod name must not squeeze
+// STATUS and RESTARTS of every row; NAME is cut instead.
+func TestLongNameGivesWayBeforeStatus(t *testing.T) {
+	long := strings.Repeat("a-very-long-pod-name-", 12)[:240]
+	client, _ := kubetest.FakeClient(append(demoObjects(), testPod("demo", long, time.Hour, run, true, 0))...)
+	m, _ := load(t, client, "pods", "demo", 100, 8)
+	view := m.View()
+	viewtest.Size(t, view, 100, 8)
+	for _, want := range []string{"ImagePullBackOff", "CrashLoopBackOff", "7 (3m ago)", "a-very-long-pod-name-a-very-long-pod-name-a-very-lon…"} {
+		if !strings.Contains(view, want) {
+			t.Fatalf("%q is not shown whole:\n%s", want, view)
+		}
+	}
+	viewtest.Golden(t, "pods-long-name", view)
+}
+
+func TestTooSmallSaysSo(t *testing.T) {
+	client, _ := kubetest.FakeClient(demoObjects()...)
+	m, _ := load(t, client, "pods", "demo", 19, 2)
+	view := m.View()
+	viewtest.Size(t, view, 19, 2)
+	if !strings.Contains(view, "Terminal too") {
+		t.Fatalf("no message in a 19x2 area:\n%s", view)
 	}
 }

@@ -24,6 +24,11 @@ type layout struct {
 	// static is the widest text per shown column, counting headers and the
 	// cells that are not relative times.
 	static []int
+	// flexible marks the columns that give way first when the table is too
+	// wide: NAMESPACE, NAME and kubectl's -o wide columns. The others (READY,
+	// STATUS, RESTARTS, AGE, ...) are short and stay whole for as long as
+	// they can.
+	flexible []bool
 }
 
 const (
@@ -35,10 +40,11 @@ const (
 // newLayout arranges the columns of table t; wide adds kubectl's -o wide
 // columns, withNamespace a leading NAMESPACE column (all-namespaces view).
 func newLayout(t kube.Table, wide, withNamespace bool) layout {
-	l := layout{headers: []string{"  "}, source: []int{markerColumn}}
+	l := layout{headers: []string{"  "}, source: []int{markerColumn}, flexible: []bool{false}}
 	if withNamespace {
 		l.headers = append(l.headers, "NAMESPACE")
 		l.source = append(l.source, namespaceColumn)
+		l.flexible = append(l.flexible, true)
 	}
 	for i, c := range t.Columns {
 		if c.Wide && !wide {
@@ -46,6 +52,7 @@ func newLayout(t kube.Table, wide, withNamespace bool) layout {
 		}
 		l.headers = append(l.headers, c.Name)
 		l.source = append(l.source, i)
+		l.flexible = append(l.flexible, i == 0 || c.Wide)
 	}
 	l.static = make([]int, len(l.headers))
 	for i, h := range l.headers {
@@ -91,9 +98,10 @@ func (l layout) cells(row *kube.Row, marker string, now time.Time) []string {
 
 // widths fits the columns into width cells: each column is as wide as its
 // widest text (static widths, and the given visible rows for relative
-// times). When they do not fit, columns give way in three rounds, the
-// widest first in each: the other columns down to their header's width (at
-// least 6 cells), then NAME down to 12, then every column down to 3.
+// times). When they do not fit, columns give way in rounds, the widest
+// first in each: the flexible columns (NAME and NAMESPACE down to 12 cells,
+// wide columns down to 8), then the others down to their header (at least
+// 6 cells), then every column down to 3. The marker column never shrinks.
 func (l layout) widths(visible [][]string, width int) []int {
 	w := append([]int(nil), l.static...)
 	for _, cells := range visible {
@@ -108,15 +116,18 @@ func (l layout) widths(visible [][]string, width int) []int {
 		excess += x
 	}
 	floor := func(round, i int) int {
+		header := ansi.StringWidth(l.headers[i])
 		switch {
 		case l.source[i] == markerColumn:
-			return w[i] // never shrunk
-		case round == 0 && l.source[i] != 0:
-			return max(ansi.StringWidth(l.headers[i]), 6)
+			return w[i]
+		case round == 0 && l.flexible[i] && l.source[i] <= 0:
+			return 12 // NAME, NAMESPACE
+		case round == 0 && l.flexible[i]:
+			return 8 // a wide column, header included
 		case round == 0:
-			return w[i] // NAME waits for round 1
-		case round == 1 && l.source[i] == 0:
-			return 12
+			return w[i]
+		case round == 1 && !l.flexible[i]:
+			return max(header, 6)
 		case round == 1:
 			return w[i]
 		default:

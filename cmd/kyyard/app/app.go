@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -30,11 +32,12 @@ and shows the current namespace's pods, refreshed every --refresh interval.
 
 Keys:
   :          command prompt: :pods :deploy :nodes :ns, :<kind> <namespace>, :<kind> all, :q
+             (tab completes kind names; enter takes the completion shown)
   ↑/↓ j/k    move; pgup/pgdn page; g/G top/bottom
   enter      open (a namespace opens its pods)
   w          toggle kubectl's -o wide columns
   ctrl+r     refresh now
-  esc        back to the previous screen, at the row you left
+  esc        after enter, back to the previous screen at the row you left
   ?          help
   q          quit
 
@@ -86,7 +89,10 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	}
 	registry := kinds.Builtin()
 	if _, ok := registry.Lookup(opts.command); !ok {
-		return fmt.Errorf("unknown kind %q for --command (known: %v)", opts.command, registry.Names())
+		return fmt.Errorf("unknown kind %q for --command (known: %s)", opts.command, strings.Join(registry.Names(), ", "))
+	}
+	if err := checkConfigured(flags); err != nil {
+		return err
 	}
 	client, err := kube.New(flags, kube.Options{Registry: registry})
 	if err != nil {
@@ -108,4 +114,26 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	}
 	_, err = tea.NewProgram(root, tea.WithAltScreen()).Run()
 	return err
+}
+
+// checkConfigured refuses to start without any cluster to talk to: no
+// cluster in the kubeconfig files, no --server, and not inside a pod.
+// client-go would otherwise fall back to http://localhost:8080 and every
+// screen would say "connection refused" without saying why.
+func checkConfigured(flags *genericclioptions.ConfigFlags) error {
+	if flags.APIServer != nil && *flags.APIServer != "" {
+		return nil
+	}
+	if os.Getenv("KUBERNETES_SERVICE_HOST") != "" {
+		return nil // in-cluster configuration
+	}
+	raw, err := flags.ToRawKubeConfigLoader().RawConfig()
+	if err != nil || len(raw.Clusters) > 0 {
+		return nil // kube.New reports a broken kubeconfig with its own error
+	}
+	where := "$KUBECONFIG or ~/.kube/config"
+	if flags.KubeConfig != nil && *flags.KubeConfig != "" {
+		where = *flags.KubeConfig
+	}
+	return fmt.Errorf("no cluster configured: %s names no cluster; pass --kubeconfig, or --server with credentials", where)
 }

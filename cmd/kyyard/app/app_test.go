@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,7 +40,12 @@ func TestVersion(t *testing.T) {
 // TestBadInputFailsBeforeTheTerminalIsTaken: every bad flag is refused with
 // a clear message before the TUI starts.
 func TestBadInputFailsBeforeTheTerminalIsTaken(t *testing.T) {
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
 	missing := filepath.Join(t.TempDir(), "absent")
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		args []string
 		want string
@@ -48,6 +54,7 @@ func TestBadInputFailsBeforeTheTerminalIsTaken(t *testing.T) {
 		{[]string{"-c", "widgets", "--kubeconfig", missing}, `unknown kind "widgets"`},
 		{[]string{"--kubeconfig", missing}, "absent"},
 		{[]string{"stray"}, "unknown command"},
+		{[]string{"--kubeconfig", empty}, "no cluster configured"},
 	}
 	for _, tt := range tests {
 		_, err := execute(tt.args...)

@@ -57,7 +57,7 @@ func (c *Cluster) Up(ctx context.Context, opt UpOptions) error {
 		for _, r := range running {
 			parts = append(parts, fmt.Sprintf("%s (pid %d)", r.Name, r.PID))
 		}
-		fmt.Fprintf(c.Out, "up: already running: %s; not touching it (run `go run . down` first)\n", strings.Join(parts, ", "))
+		fmt.Fprintf(c.Out, "up: already running: %s; not touching it (stop it with `make cluster-down`, or `go run . down` in hack/cluster)\n", strings.Join(parts, ", "))
 		return ErrAlreadyRunning
 	}
 	if busy := c.BusyPorts(); len(busy) > 0 {
