@@ -1,12 +1,19 @@
 package views
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
-// Sanitize replaces control characters (C0 including ESC, DEL, and C1) with
-// U+FFFD, so that text from the cluster or a kubeconfig is drawn, never
-// interpreted by the terminal (no cursor moves, colours, titles or
-// clipboard writes from object names or messages).
+// Sanitize replaces control characters (C0 including ESC, DEL, and C1) and
+// bytes that are not UTF-8 with U+FFFD, so that text from the cluster or a
+// kubeconfig is drawn, never interpreted by the terminal (no cursor moves,
+// colours, titles or clipboard writes from object names or messages), and
+// is measured as wide as it is drawn.
 func Sanitize(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
 	if strings.IndexFunc(s, isControl) < 0 {
 		return s
 	}

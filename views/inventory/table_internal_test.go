@@ -1,0 +1,47 @@
+package inventory
+
+import (
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// FuzzLineKeepsColumnsAligned: whatever names a cluster holds (wide
+// characters, combining marks, control characters, very long text), a
+// drawn line is exactly the screen's width, so columns stay aligned.
+func FuzzLineKeepsColumnsAligned(f *testing.F) {
+	f.Add("web-1", "Running", 80)
+	f.Add("数据库-primary-数据库-primary", "CrashLoopBackOff", 30)
+	f.Add("e\u0301\u0301\u0301", "\x1b[2J", 12)
+	f.Add("a-very-long-pod-name-a-very-long-pod-name-a-very-long-pod-name", "Init:CrashLoopBackOff", 200)
+	f.Fuzz(func(t *testing.T, name, status string, width int) {
+		if width < 24 || width > 400 {
+			return
+		}
+		table := kube.Table{Kind: "pods", Columns: []kube.Column{{Name: "NAME"}, {Name: "STATUS"}}, Rows: []kube.Row{
+			{Name: name, Cells: []kube.Cell{kube.Text(name), kube.Text(status)}},
+			{Name: "x", Cells: []kube.Cell{kube.Text("x"), kube.Text("ok")}},
+		}}
+		l := newLayout(table, false, false)
+		var visible [][]string
+		for i := range table.Rows {
+			visible = append(visible, l.cells(&table.Rows[i], "  ", fuzzNow))
+		}
+		widths := l.widths(visible, width)
+		for _, cells := range append(visible, l.headers) {
+			got := line(cells, widths, width)
+			if w := ansi.StringWidth(got); w != width {
+				t.Fatalf("line %q is %d cells wide, want %d", got, w, width)
+			}
+			if got != views.Sanitize(got) {
+				t.Fatalf("control characters in %q", got)
+			}
+		}
+	})
+}
+
+var fuzzNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
