@@ -70,7 +70,7 @@ func (m *Model) titleBar() string {
 	for i, s := range m.stack {
 		titles[i] = s.Title()
 	}
-	t := strings.Join(titles, " › ")
+	t := views.Sanitize(strings.Join(titles, " › "))
 	if ansi.StringWidth(t) > m.width {
 		t = ansi.TruncateLeft(t, ansi.StringWidth(t)-m.width+1, "…")
 	}
@@ -83,9 +83,9 @@ func (m *Model) statusLine() string {
 	case m.prompting:
 		return m.prompt.View()
 	case m.status.Text != "" && m.status.Error:
-		return st.Error.Render(ansi.Truncate(m.status.Text, m.width, "…"))
+		return st.Error.Render(ansi.Truncate(views.Sanitize(m.status.Text), m.width, "…"))
 	case m.status.Text != "":
-		return ansi.Truncate(m.status.Text, m.width, "…")
+		return ansi.Truncate(views.Sanitize(m.status.Text), m.width, "…")
 	}
 	return st.Muted.Render(ansi.Truncate("? help  : command  esc back  q quit", m.width, "…"))
 }
