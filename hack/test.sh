@@ -42,6 +42,7 @@ export KYYARD_E2E=1
 export KYYARD_E2E_KUBECONFIG="$cache/kubeconfig/admin.kubeconfig"
 export KYYARD_E2E_READONLY_KUBECONFIG="$cache/kubeconfig/readonly.kubeconfig"
 export KYYARD_E2E_AUDIT_LOG="$cache/logs/audit.log"
+export KYYARD_E2E_KUBECTL="$cache/bin/kubectl"
 
 echo "== go test ./... (unit and end-to-end)"
 go test -count=1 "$@" ./...

@@ -34,6 +34,9 @@ const (
 	ReadOnlyKubeconfigEnv = "KYYARD_E2E_READONLY_KUBECONFIG"
 	// AuditLogEnv holds the path of the API server's audit log.
 	AuditLogEnv = "KYYARD_E2E_AUDIT_LOG"
+	// KubectlEnv holds the path of the kubectl built from the same
+	// Kubernetes release as the local cluster (a test oracle).
+	KubectlEnv = "KYYARD_E2E_KUBECTL"
 	// RequireEnv, when "1", turns a missing local cluster from a skip into
 	// a failure, so that `make test` cannot pass without running them.
 	RequireEnv = "KYYARD_E2E"
