@@ -139,34 +139,44 @@ func APIServer(l layout.Layout, p Ports) Component {
 	}
 }
 
+// controlPlaneArgs are the flags kube-controller-manager and kube-scheduler
+// share: one kubeconfig for the API and for delegated authn/authz, health
+// paths open, a serving port on 127.0.0.1, no leader election, and client
+// QPS high enough that mass pod creation is not throttled (kwokctl's
+// values; for the scheduler these flags are deprecated but honoured without
+// --config).
+func controlPlaneArgs(kubeconfig string, port int) []string {
+	return []string{
+		"--kubeconfig=" + kubeconfig,
+		"--authentication-kubeconfig=" + kubeconfig,
+		"--authorization-kubeconfig=" + kubeconfig,
+		"--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics",
+		"--bind-address=127.0.0.1",
+		"--secure-port=" + strconv.Itoa(port),
+		"--leader-elect=false",
+		"--kube-api-qps=5000",
+		"--kube-api-burst=10000",
+		"--v=2",
+	}
+}
+
 // ControllerManager is kube-controller-manager with its own identity
 // (system:kube-controller-manager), per-controller ServiceAccount credentials,
 // the cluster CA as signer, kwokctl's node-monitor timings and client QPS high
 // enough that mass pod creation is not throttled.
 func ControllerManager(l layout.Layout, p Ports) Component {
-	kc := l.KubeconfigPath("controller-manager")
 	return Component{
 		Name: "kube-controller-manager",
-		Args: []string{
-			"--kubeconfig=" + kc,
-			"--authentication-kubeconfig=" + kc,
-			"--authorization-kubeconfig=" + kc,
-			"--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics",
-			"--bind-address=127.0.0.1",
-			"--secure-port=" + strconv.Itoa(p.ControllerManager),
-			"--leader-elect=false",
+		Args: append(controlPlaneArgs(l.KubeconfigPath("controller-manager"), p.ControllerManager),
 			"--use-service-account-credentials=true",
-			"--root-ca-file=" + l.PKIPath("ca.crt"),
-			"--service-account-private-key-file=" + l.PKIPath("sa.key"),
-			"--cluster-signing-cert-file=" + l.PKIPath("ca.crt"),
-			"--cluster-signing-key-file=" + l.PKIPath("ca.key"),
+			"--root-ca-file="+l.PKIPath("ca.crt"),
+			"--service-account-private-key-file="+l.PKIPath("sa.key"),
+			"--cluster-signing-cert-file="+l.PKIPath("ca.crt"),
+			"--cluster-signing-key-file="+l.PKIPath("ca.key"),
 			"--service-cluster-ip-range=10.96.0.0/16",
 			"--node-monitor-period=25s",
 			"--node-monitor-grace-period=3m20s",
-			"--kube-api-qps=5000",
-			"--kube-api-burst=10000",
-			"--v=2",
-		},
+		),
 		ReadyURL: fmt.Sprintf("https://127.0.0.1:%d/healthz", p.ControllerManager),
 		Probe:    ProbeHTTPSInsecure,
 	}
@@ -174,21 +184,9 @@ func ControllerManager(l layout.Layout, p Ports) Component {
 
 // Scheduler is kube-scheduler with its own identity (system:kube-scheduler).
 func Scheduler(l layout.Layout, p Ports) Component {
-	kc := l.KubeconfigPath("scheduler")
 	return Component{
-		Name: "kube-scheduler",
-		Args: []string{
-			"--kubeconfig=" + kc,
-			"--authentication-kubeconfig=" + kc,
-			"--authorization-kubeconfig=" + kc,
-			"--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics",
-			"--bind-address=127.0.0.1",
-			"--secure-port=" + strconv.Itoa(p.Scheduler),
-			"--leader-elect=false",
-			"--kube-api-qps=5000",
-			"--kube-api-burst=10000",
-			"--v=2",
-		},
+		Name:     "kube-scheduler",
+		Args:     controlPlaneArgs(l.KubeconfigPath("scheduler"), p.Scheduler),
 		ReadyURL: fmt.Sprintf("https://127.0.0.1:%d/healthz", p.Scheduler),
 		Probe:    ProbeHTTPSInsecure,
 	}

@@ -66,16 +66,26 @@ type LeafSpec struct {
 	IPs []net.IP
 }
 
+// newKeyAndSerial makes what every certificate needs: a fresh ECDSA P-256
+// key and a random serial number.
+func newKeyAndSerial() (*ecdsa.PrivateKey, *big.Int, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, nil, err
+	}
+	serial, err := newSerial()
+	if err != nil {
+		return nil, nil, err
+	}
+	return key, serial, nil
+}
+
 // NewCA creates a self-signed certificate authority named commonName, valid
 // from now (minus one hour for clock skew) for Validity. crypto/x509 derives
 // its subject key ID from the public key, and the authority key ID of every
 // certificate it issues.
 func NewCA(commonName string, now time.Time) (KeyPair, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return KeyPair{}, err
-	}
-	serial, err := newSerial()
+	key, serial, err := newKeyAndSerial()
 	if err != nil {
 		return KeyPair{}, err
 	}
@@ -93,11 +103,7 @@ func NewCA(commonName string, now time.Time) (KeyPair, error) {
 
 // Issue creates a leaf certificate signed by ca.
 func (ca KeyPair) Issue(spec LeafSpec, now time.Time) (KeyPair, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return KeyPair{}, err
-	}
-	serial, err := newSerial()
+	key, serial, err := newKeyAndSerial()
 	if err != nil {
 		return KeyPair{}, err
 	}
