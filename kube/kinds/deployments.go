@@ -28,7 +28,6 @@ func (Deployments) Info() kube.KindInfo {
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
 		},
 		Capabilities: kube.CanLogs | kube.CanEdit | kube.CanScale | kube.CanRestart | kube.CanDelete,
-		DrillDown:    "pods",
 	}
 }
 
