@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -19,6 +20,19 @@ type Options struct {
 	Registry *Registry
 	// ListTimeout bounds each list call of a Snapshot; 0 means 15 seconds.
 	ListTimeout time.Duration
+	// NoCache turns informers off: every Snapshot lists directly. A
+	// one-shot reader (`kyyard get`) sets it, since a list is cheaper than
+	// a list plus a watch.
+	NoCache bool
+	// SyncBudget is how long a Snapshot waits for a new informer to sync
+	// before it lists directly instead; 0 means 10 seconds.
+	SyncBudget time.Duration
+	// CacheIdle is how long an informer no Snapshot needs keeps running;
+	// 0 means 2 minutes.
+	CacheIdle time.Duration
+	// NoWatchRetry is how long a kind the user may not watch is listed
+	// directly before kyyard asks again; 0 means 5 minutes.
+	NoWatchRetry time.Duration
 }
 
 // Client is kyyard's connection to one cluster. It is safe for concurrent use.
@@ -35,6 +49,12 @@ type Client struct {
 
 	mu          sync.Mutex
 	generations map[string]generation
+	caches      map[cacheKey]*kindCache
+	noWatch     map[cacheKey]time.Time // listed directly until then
+	janitorStop chan struct{}
+	closed      atomic.Bool
+	discovered  atomic.Pointer[Registry]
+	revisions   atomic.Uint64 // shared by every cache, so versions never repeat
 }
 
 type generation struct {
@@ -134,12 +154,23 @@ func NewFromClientset(cs kubernetes.Interface, opts Options) *Client {
 	if opts.ListTimeout <= 0 {
 		opts.ListTimeout = 15 * time.Second
 	}
+	if opts.SyncBudget <= 0 {
+		opts.SyncBudget = defaultSyncBudget
+	}
+	if opts.CacheIdle <= 0 {
+		opts.CacheIdle = defaultCacheIdle
+	}
+	if opts.NoWatchRetry <= 0 {
+		opts.NoWatchRetry = defaultNoWatchRetry
+	}
 	return &Client{
 		cs:          cs,
 		registry:    opts.Registry,
 		opts:        opts,
 		namespace:   "default",
 		generations: map[string]generation{},
+		caches:      map[cacheKey]*kindCache{},
+		noWatch:     map[cacheKey]time.Time{},
 	}
 }
 

@@ -183,8 +183,9 @@ type auditEvent struct {
 }
 
 // TestE2ESnapshotOnlyReads uses the API server's audit log as the oracle:
-// snapshots and facts list and get, and the only thing they create is a
-// SelfSubjectReview (which stores nothing).
+// snapshots and facts list, watch (informers; client-go's watch-list sync
+// reads with a watch) and get, and the only things they create are
+// SelfSubjectReviews and SelfSubjectAccessReviews (which store nothing).
 func TestE2ESnapshotOnlyReads(t *testing.T) {
 	cfg := kubetest.Local(t)
 	logPath := os.Getenv(kubetest.AuditLogEnv)
@@ -201,15 +202,17 @@ func TestE2ESnapshotOnlyReads(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		events = readAudit(t, logPath, agent)
-		lists := map[string]bool{}
+		reads := map[string]bool{}
 		for _, e := range events {
-			if e.Verb == "list" && e.ObjectRef != nil {
-				lists[e.ObjectRef.Resource] = true
+			if (e.Verb == "list" || e.Verb == "watch") && e.ObjectRef != nil {
+				reads[e.ObjectRef.Resource] = true
 			}
 		}
-		if (lists["pods"] && lists["deployments"] && lists["nodes"] && lists["namespaces"]) || time.Now().After(deadline) {
-			if !lists["pods"] {
-				t.Fatalf("the audit log has no list of pods by %s (%d events)", agent, len(events))
+		if (reads["pods"] && reads["deployments"] && reads["nodes"] && reads["namespaces"]) || time.Now().After(deadline) {
+			for _, r := range []string{"pods", "deployments", "nodes", "namespaces"} {
+				if !reads[r] {
+					t.Errorf("the audit log has no list or watch of %s by %s (%d events)", r, agent, len(events))
+				}
 			}
 			break
 		}
@@ -217,8 +220,9 @@ func TestE2ESnapshotOnlyReads(t *testing.T) {
 	}
 	for _, e := range events {
 		switch {
-		case e.Verb == "list" || e.Verb == "get":
-		case e.Verb == "create" && e.ObjectRef != nil && e.ObjectRef.Resource == "selfsubjectreviews":
+		case e.Verb == "list" || e.Verb == "get" || e.Verb == "watch":
+		case e.Verb == "create" && e.ObjectRef != nil &&
+			(e.ObjectRef.Resource == "selfsubjectreviews" || e.ObjectRef.Resource == "selfsubjectaccessreviews"):
 		default:
 			t.Errorf("a read issued %s %+v", e.Verb, e.ObjectRef)
 		}
@@ -243,7 +247,9 @@ func readAudit(t *testing.T, path, agent string) []auditEvent {
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatalf("audit line: %v", err)
 		}
-		if e.UserAgent == agent && e.Stage == "ResponseComplete" {
+		// A watch is logged when it starts (ResponseStarted) and again when
+		// it ends; every other request once, when complete.
+		if e.UserAgent == agent && (e.Stage == "ResponseComplete" || (e.Stage == "ResponseStarted" && e.Verb == "watch")) {
 			out = append(out, e)
 		}
 	}

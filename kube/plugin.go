@@ -53,20 +53,72 @@ type KindInfo struct {
 	// Capabilities are the actions the kind supports.
 	Capabilities Capability
 	// DrillDown is the kind shown when a person opens one of these objects
-	// (a Namespace opens its pods); empty when there is none.
+	// (a Namespace opens its pods, a Deployment the pods it selects); empty
+	// when there is none. Plugins other than namespaces' implement Driller.
 	DrillDown Kind
+	// PartOf, for a kind whose rows are parts of another kind's object
+	// (containers of a pod), names that kind; the plugin implements Expander.
+	// Such a kind cannot be listed on its own and is left out of completion.
+	PartOf Kind
 }
+
+// Selector narrows the objects of a read, in the API server's own syntax.
+// The zero value selects everything.
+type Selector struct {
+	// Labels is a label selector ("app=web,tier!=db", "env in (a,b)").
+	Labels string
+	// Fields is a field selector ("spec.nodeName=n1", "metadata.name=web-0"):
+	// metadata.name and metadata.namespace work for every kind, other fields
+	// only where the kind's plugin fills Row.Fields (and the API server
+	// supports them).
+	Fields string
+	// Owner, when set, keeps only objects whose ownerReferences name this
+	// UID (a CronJob's Jobs). The API server cannot select on it; it is
+	// applied after the read.
+	Owner string
+}
+
+// IsZero reports whether the selector selects everything.
+func (s Selector) IsZero() bool { return s == Selector{} }
 
 // Plugin turns one kind's objects into rows. Built-in plugins live in
 // package kube/kinds; the Client is handed a Registry of them when it is made.
+//
+// The Client reads objects through a shared informer when it can (the kind's
+// group/version/resource is one client-go's informer factory serves, and
+// the user may watch it) and through the plugin's List otherwise; either way
+// every object goes through Row.
 type Plugin interface {
 	// Info describes the kind. It is called often and must be cheap.
 	Info() KindInfo
-	// List reads the kind's objects in namespace ("" means all namespaces;
-	// ignored for cluster-scoped kinds) and returns one row per object at
-	// time now. Errors are the API server's, unwrapped, so that the
-	// Client can classify them (forbidden, unavailable, timeout).
-	List(ctx context.Context, cs kubernetes.Interface, namespace string) ([]Row, error)
+	// Row turns one object of the kind into its row. obj is the typed
+	// pointer the informer or List gives (*corev1.Pod for pods); ok is false
+	// when obj is not of this kind. Row must not keep obj's mutable parts
+	// beyond its labels map, which it may share.
+	Row(obj any) (row Row, ok bool)
+	// List reads the kind's objects straight from the API server, in
+	// namespace ("" means all namespaces; ignored for cluster-scoped kinds),
+	// passing sel's label and field selectors to the server. It returns the
+	// typed pointers Row accepts. Errors are the API server's, unwrapped, so
+	// that the Client can classify them (forbidden, unavailable, timeout).
+	List(ctx context.Context, cs kubernetes.Interface, namespace string, sel Selector) ([]any, error)
+}
+
+// Driller is implemented by plugins whose objects open another kind's rows
+// (KindInfo.DrillDown): a Deployment opens the pods its selector matches.
+type Driller interface {
+	// DrillSelector returns the selector of the DrillDown kind's objects that
+	// belong to obj; ok is false when obj selects nothing (a Service without
+	// a selector).
+	DrillSelector(obj any) (sel Selector, ok bool)
+}
+
+// Expander is implemented by the plugin of a kind whose rows are parts of
+// another kind's object (a Pod's containers): KindInfo.PartOf names that
+// kind, and a Snapshot of it must select one object by name.
+type Expander interface {
+	// Expand returns the rows of the parts of obj, an object of the PartOf kind.
+	Expand(obj any) []Row
 }
 
 // Registry holds the kind plugins a Client knows, looked up by id or alias.

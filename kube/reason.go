@@ -27,6 +27,8 @@ const (
 	ReasonNotFound Reason = "not_found"
 	// ReasonUnknownKind: kyyard has no plugin for the kind asked for.
 	ReasonUnknownKind Reason = "unknown_kind"
+	// ReasonInvalid: the request itself is malformed (a bad selector, HTTP 400).
+	ReasonInvalid Reason = "invalid"
 	// ReasonError: any other error; its message says more.
 	ReasonError Reason = "error"
 )
@@ -46,6 +48,8 @@ func (r Reason) Sentence() string {
 		return "it does not exist on this cluster"
 	case ReasonUnknownKind:
 		return "kyyard does not know this kind"
+	case ReasonInvalid:
+		return "the request is not valid; correct it and try again"
 	default:
 		return "the request failed"
 	}
@@ -59,12 +63,16 @@ func ReasonOf(err error) Reason {
 	switch {
 	case err == nil:
 		return ""
+	case errors.Is(err, errInvalid):
+		return ReasonInvalid
 	case apierrors.IsForbidden(err):
 		return ReasonForbidden
 	case apierrors.IsUnauthorized(err):
 		return ReasonUnauthorized
 	case apierrors.IsNotFound(err):
 		return ReasonNotFound
+	case apierrors.IsBadRequest(err), apierrors.IsInvalid(err):
+		return ReasonInvalid
 	case errors.Is(err, context.DeadlineExceeded), apierrors.IsTimeout(err), apierrors.IsServerTimeout(err):
 		return ReasonTimeout
 	case apierrors.IsServiceUnavailable(err), apierrors.IsInternalError(err), apierrors.IsTooManyRequests(err),

@@ -3,6 +3,8 @@ package kube
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
+	"hash"
 	"hash/fnv"
 	"sort"
 	"strings"
@@ -16,6 +18,10 @@ type SnapshotRequest struct {
 	Kinds []Kind
 	// Namespace scopes namespaced kinds; "" means all namespaces.
 	Namespace string
+	// Selector narrows every kind's objects (a drill-down: a Deployment's
+	// pods, a Node's pods). A kind that is part of another (containers)
+	// needs Fields "metadata.name=<parent>".
+	Selector Selector
 }
 
 // Truncation names a kind a Snapshot could not read, and why.
@@ -65,20 +71,28 @@ func (s Snapshot) Truncation(kind Kind) (Truncation, bool) {
 	return Truncation{}, false
 }
 
-// Snapshot lists every kind of the request at once (a slow API server costs
-// the slowest list, not their sum), each bounded by Options.ListTimeout. A
-// kind that cannot be read, or that no plugin serves, is named in Truncated
-// with its Reason; it never fails the others. Rows are sorted by namespace
-// then name. Only a cancelled ctx ends it early, with every kind truncated.
+// Snapshot reads every kind of the request at once (a slow API server costs
+// the slowest read, not their sum). Each kind is read from its informer when
+// it can be cached (see Client.cached), else listed directly within
+// Options.ListTimeout. A kind that cannot be read, or that no plugin serves,
+// is named in Truncated with its Reason; it never fails the others. Rows are
+// sorted by namespace then name and are shared with the cache: read only.
+// Only a cancelled ctx ends it early, with every kind truncated.
 func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) Snapshot {
 	type result struct {
-		table Table
-		trunc *Truncation
+		table   Table
+		version uint64
+		trunc   *Truncation
 	}
 	results := make([]result, len(req.Kinds))
+	match, err := compileSelector(req.Selector)
 	var wg sync.WaitGroup
 	for i, kind := range req.Kinds {
-		plugin, ok := c.registry.Lookup(string(kind))
+		if err != nil {
+			results[i].trunc = &Truncation{Kind: kind, Reason: ReasonInvalid, Message: err.Error()}
+			continue
+		}
+		plugin, ok := c.Lookup(string(kind))
 		if !ok {
 			results[i].trunc = &Truncation{Kind: kind, Reason: ReasonUnknownKind, Message: "no plugin serves " + string(kind)}
 			continue
@@ -91,29 +105,93 @@ func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) Snapshot {
 			if !info.Namespaced {
 				ns = ""
 			}
-			lctx, cancel := context.WithTimeout(ctx, c.opts.ListTimeout)
-			defer cancel()
-			rows, err := plugin.List(lctx, c.cs, ns)
+			rows, version, cached, err := c.read(ctx, plugin, info, ns, req.Selector, match)
 			if err != nil {
 				results[i].trunc = &Truncation{Kind: kind, Reason: ReasonOf(err), Message: err.Error()}
 				return
 			}
-			sortRows(rows)
-			results[i].table = Table{Kind: info.ID, Columns: info.Columns, Rows: rows}
+			results[i].table = Table{Kind: info.ID, Columns: info.Columns, Rows: rows, Cached: cached}
+			results[i].version = version
 		}()
 	}
 	wg.Wait()
 
 	snap := Snapshot{Namespace: req.Namespace, Taken: time.Now()}
+	h := fnv.New64a()
+	var buf [8]byte
 	for _, r := range results {
 		if r.trunc != nil {
 			snap.Truncated = append(snap.Truncated, *r.trunc)
+			hashString(h, string(r.trunc.Kind), string(r.trunc.Reason), r.trunc.Message)
 			continue
 		}
 		snap.Tables = append(snap.Tables, r.table)
+		hashString(h, string(r.table.Kind))
+		binary.LittleEndian.PutUint64(buf[:], r.version)
+		h.Write(buf[:])
 	}
-	snap.Generation = c.nextGeneration(requestKey(req), hashSnapshot(snap))
+	snap.Generation = c.nextGeneration(requestKey(req), h.Sum64())
 	return snap
+}
+
+// read returns one kind's rows: from its informer when cached (version is
+// the cache's revision), else from a direct list (version hashes the rows).
+func (c *Client) read(ctx context.Context, plugin Plugin, info KindInfo, ns string, sel Selector, match rowMatcher) (rows []Row, version uint64, cached bool, err error) {
+	if info.PartOf != "" {
+		rows, err = c.expand(ctx, plugin, info, ns, sel)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		return rows, hashRows(rows), false, nil
+	}
+	if rows, version, ok := c.cached(ctx, plugin, info, ns); ok {
+		if match != nil {
+			rows = filterRows(rows, match)
+			version ^= hashRows(nil) // a filtered view of the same revision
+		}
+		return rows, version, true, nil
+	}
+	lctx, cancel := context.WithTimeout(ctx, c.opts.ListTimeout)
+	defer cancel()
+	objs, err := plugin.List(lctx, c.cs, ns, sel)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	rows = make([]Row, 0, len(objs))
+	for _, obj := range objs {
+		if row, ok := plugin.Row(obj); ok {
+			rows = append(rows, row)
+		}
+	}
+	if sel.Owner != "" {
+		rows = filterRows(rows, func(r *Row) bool { return ownedBy(r, sel.Owner) })
+	}
+	sortRows(rows)
+	return rows, hashRows(rows), false, nil
+}
+
+// expand reads the rows of a kind that is part of another (a Pod's
+// containers): the parent object named by sel's metadata.name, expanded by
+// the plugin.
+func (c *Client) expand(ctx context.Context, plugin Plugin, info KindInfo, ns string, sel Selector) ([]Row, error) {
+	exp, ok := plugin.(Expander)
+	if !ok {
+		return nil, fmt.Errorf("%s: plugin cannot expand %s", info.ID, info.PartOf)
+	}
+	name, ok := selectedName(sel)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s are part of %s: select one by metadata.name", errInvalid, info.ID, info.PartOf)
+	}
+	parent, ok := c.Lookup(string(info.PartOf))
+	if !ok {
+		return nil, fmt.Errorf("%s: no plugin serves %s", info.ID, info.PartOf)
+	}
+	obj, err := c.object(ctx, parent, ns, name)
+	if err != nil {
+		return nil, err
+	}
+	rows := exp.Expand(obj)
+	return rows, nil
 }
 
 func sortRows(rows []Row) {
@@ -131,6 +209,7 @@ func requestKey(req SnapshotRequest) string {
 	for _, k := range req.Kinds {
 		parts = append(parts, string(k))
 	}
+	parts = append(parts, req.Selector.Labels, req.Selector.Fields, req.Selector.Owner)
 	return strings.Join(parts, "\x00")
 }
 
@@ -148,39 +227,31 @@ func (c *Client) nextGeneration(key string, hash uint64) uint64 {
 	return g.n
 }
 
-// hashSnapshot hashes everything a screen draws from a snapshot, except the
-// time it was taken: ages are drawn from Cell.Since, which is hashed.
-func hashSnapshot(s Snapshot) uint64 {
+// hashRows hashes everything a screen draws from rows, except the time:
+// ages are drawn from Cell.Since, which is hashed.
+func hashRows(rows []Row) uint64 {
 	h := fnv.New64a()
 	var buf [8]byte
-	str := func(v string) {
-		h.Write([]byte(v))
-		h.Write([]byte{0})
-	}
 	num := func(v int64) {
 		binary.LittleEndian.PutUint64(buf[:], uint64(v))
 		h.Write(buf[:])
 	}
-	for _, t := range s.Tables {
-		str(string(t.Kind))
-		num(int64(len(t.Rows)))
-		for _, r := range t.Rows {
-			str(r.Namespace)
-			str(r.Name)
-			str(r.UID)
-			str(r.Status)
-			num(int64(r.Health))
-			num(r.Created.UnixNano())
-			for _, cell := range r.Cells {
-				str(cell.Text)
-				num(cell.Since.UnixNano())
-			}
+	num(int64(len(rows)))
+	for _, r := range rows {
+		hashString(h, r.Namespace, r.Name, r.UID, r.Status)
+		num(int64(r.Health))
+		num(r.Created.UnixNano())
+		for _, cell := range r.Cells {
+			hashString(h, cell.Text)
+			num(cell.Since.UnixNano())
 		}
 	}
-	for _, t := range s.Truncated {
-		str(string(t.Kind))
-		str(string(t.Reason))
-		str(t.Message)
-	}
 	return h.Sum64()
+}
+
+func hashString(h hash.Hash64, values ...string) {
+	for _, v := range values {
+		h.Write([]byte(v))
+		h.Write([]byte{0})
+	}
 }

@@ -109,11 +109,16 @@ func (p blockingPlugin) Info() kube.KindInfo {
 	return kube.KindInfo{ID: p.id, Version: "v1", Resource: string(p.id), Columns: []kube.Column{{Name: "NAME"}}}
 }
 
-func (p blockingPlugin) List(ctx context.Context, _ kubernetes.Interface, _ string) ([]kube.Row, error) {
+func (p blockingPlugin) Row(obj any) (kube.Row, bool) {
+	name, ok := obj.(string)
+	return kube.Row{Name: name}, ok
+}
+
+func (p blockingPlugin) List(ctx context.Context, _ kubernetes.Interface, _ string, _ kube.Selector) ([]any, error) {
 	p.started <- p.id
 	select {
 	case <-p.release:
-		return []kube.Row{{Name: string(p.id)}}, nil
+		return []any{string(p.id)}, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -178,7 +183,8 @@ func TestReasonOf(t *testing.T) {
 		{&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}, kube.ReasonUnavailable},
 		{fmt.Errorf("wrapped: %w", syscall.ECONNRESET), kube.ReasonUnavailable},
 		{&net.DNSError{Err: "no such host", Name: "api.example"}, kube.ReasonUnavailable},
-		{apierrors.NewBadRequest("bad"), kube.ReasonError},
+		{apierrors.NewBadRequest("bad"), kube.ReasonInvalid},
+		{errors.New("boom"), kube.ReasonError},
 	}
 	for _, tt := range tests {
 		if got := kube.ReasonOf(tt.err); got != tt.want {

@@ -97,6 +97,15 @@ type Row struct {
 	Health Health
 	// Created is metadata.creationTimestamp.
 	Created time.Time
+	// Labels are metadata.labels, shared with the cached object: read only.
+	// A label selector (Selector.Labels, the `/-l` filter) matches them.
+	Labels map[string]string
+	// Fields holds the selectable fields the plugin fills besides
+	// metadata.name and metadata.namespace ("spec.nodeName" for pods); a
+	// field selector matches them when rows come from the cache.
+	Fields map[string]string
+	// Owners are the UIDs in metadata.ownerReferences.
+	Owners []string
 }
 
 // Table holds the rows of one kind, as one screen shows them.
@@ -105,6 +114,10 @@ type Table struct {
 	Kind Kind
 	// Columns name the cells of every row, in order.
 	Columns []Column
-	// Rows are sorted by namespace, then name.
+	// Rows are sorted by namespace, then name. They may be shared with the
+	// Client's cache and with earlier Snapshots: read only.
 	Rows []Row
+	// Cached is true when the rows came from an informer, false when from
+	// a direct list (the kind cannot be watched, or caching is off).
+	Cached bool
 }

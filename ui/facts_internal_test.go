@@ -15,7 +15,7 @@ import (
 // header keeps what it read and says it is stale, instead of turning the
 // server's answers into unknowns or kubeconfig guesses.
 func TestUnreachableServerKeepsFactsMarkedStale(t *testing.T) {
-	client, _ := kubetest.FakeClient()
+	client, _ := kubetest.FakeClient(t)
 	m, err := New(viewtest.Context(client, 100, 10), "pods", "demo")
 	if err != nil {
 		t.Fatal(err)

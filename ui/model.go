@@ -62,7 +62,7 @@ func New(vc *views.Context, kind kube.Kind, namespace string) (*Model, error) {
 	p := textinput.New()
 	p.Prompt = ":"
 	p.ShowSuggestions = true
-	p.SetSuggestions(commandSuggestions(vc.Client.Registry()))
+	p.SetSuggestions(commandSuggestions(vc.Client.Names()))
 	p.PromptStyle = vc.Styles.Prompt
 	p.TextStyle = vc.Styles.Prompt
 	return &Model{vc: vc, stack: []views.Screen{first}, namespace: namespace, prompt: p}, nil
@@ -235,7 +235,7 @@ func (m *Model) completed() string {
 	if strings.Contains(value, " ") {
 		return value
 	}
-	if _, ok := m.vc.Client.Registry().Lookup(value); ok {
+	if _, ok := m.vc.Client.Kind(value); ok {
 		return value
 	}
 	if s := m.prompt.CurrentSuggestion(); s != "" && strings.HasPrefix(s, value) {
@@ -254,7 +254,7 @@ func (m *Model) run(line string) tea.Cmd {
 	case "q", "q!", "quit", "exit":
 		return tea.Quit
 	}
-	plugin, ok := m.vc.Client.Registry().Lookup(fields[0])
+	info, ok := m.vc.Client.Kind(fields[0])
 	if !ok || len(fields) > 2 {
 		m.status = views.StatusMsg{Error: true,
 			Text: "unknown command \"" + line + "\": try :pods, :deploy, :nodes, :ns, :pods <namespace>, :pods all"}
@@ -267,11 +267,11 @@ func (m *Model) run(line string) tea.Cmd {
 			ns = ""
 		}
 	}
-	return m.open(views.OpenKindMsg{Kind: plugin.Info().ID, Namespace: ns, Replace: true})
+	return m.open(views.OpenKindMsg{Kind: info.ID, Namespace: ns, Replace: true})
 }
 
 // commandSuggestions are the words the prompt completes: every kind id and
 // alias, and quit.
-func commandSuggestions(r *kube.Registry) []string {
-	return append(r.Names(), "quit")
+func commandSuggestions(names []string) []string {
+	return append(names, "quit")
 }

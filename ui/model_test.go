@@ -50,7 +50,7 @@ type harness struct {
 
 func start(t *testing.T) *harness {
 	t.Helper()
-	client, cs := kubetest.FakeClient(objects()...)
+	client, cs := kubetest.FakeClient(t, objects()...)
 	cs.Discovery().(*fakediscovery.FakeDiscovery).FakedServerVersion = &version.Info{GitVersion: "v1.37.2", Platform: "linux/amd64"}
 	return startWith(t, client, "demo", width, height)
 }

@@ -16,8 +16,12 @@ type Source interface {
 	Snapshot(ctx context.Context, req kube.SnapshotRequest) kube.Snapshot
 	// Facts reads the header's facts (see kube.Client.Facts).
 	Facts(ctx context.Context) kube.Facts
-	// Registry returns the kind plugins the source serves.
-	Registry() *kube.Registry
+	// Kind describes the kind a name (id or alias) stands for.
+	Kind(name string) (kube.KindInfo, bool)
+	// Names returns every kind id and alias, sorted, for completion.
+	Names() []string
+	// DrillDown returns what opening an object shows (see kube.Client.DrillDown).
+	DrillDown(ctx context.Context, kind kube.Kind, namespace, name string) (kube.SnapshotRequest, error)
 	// Namespace returns the namespace kyyard starts in.
 	Namespace() string
 }

@@ -28,20 +28,26 @@ func (Deployments) Info() kube.KindInfo {
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
 		},
 		Capabilities: kube.CanLogs | kube.CanEdit | kube.CanScale | kube.CanRestart | kube.CanDelete,
+		DrillDown:    "pods",
 	}
 }
 
-// List lists deployments in namespace ("" for all) and returns their rows.
-func (Deployments) List(ctx context.Context, cs kubernetes.Interface, namespace string) ([]kube.Row, error) {
-	list, err := cs.AppsV1().Deployments(namespace).List(ctx, metav1.ListOptions{})
+// List lists deployments in namespace ("" for all) as *appsv1.Deployment.
+func (Deployments) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+	list, err := cs.AppsV1().Deployments(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
 	}
-	rows := make([]kube.Row, len(list.Items))
-	for i := range list.Items {
-		rows[i] = DeploymentRow(&list.Items[i])
+	return pointers(list.Items), nil
+}
+
+// Row turns a *appsv1.Deployment into its row (DeploymentRow).
+func (Deployments) Row(obj any) (kube.Row, bool) {
+	d, ok := obj.(*appsv1.Deployment)
+	if !ok {
+		return kube.Row{}, false
 	}
-	return rows, nil
+	return DeploymentRow(d), true
 }
 
 // DeploymentRow turns a Deployment into its row (kubectl's printDeployment).
@@ -57,18 +63,27 @@ func DeploymentRow(d *appsv1.Deployment) kube.Row {
 	}
 	names, images := containerCells(d.Spec.Template.Spec.Containers)
 	status, health := deploymentState(d, desired)
-	return kube.Row{
-		Namespace: d.Namespace, Name: d.Name, UID: string(d.UID),
-		Status: status, Health: health, Created: d.CreationTimestamp.Time,
-		Cells: []kube.Cell{
-			kube.Text(d.Name),
-			kube.Text(fmt.Sprintf("%d/%d", d.Status.ReadyReplicas, desired)),
-			kube.Text(strconv.Itoa(int(d.Status.UpdatedReplicas))),
-			kube.Text(strconv.Itoa(int(d.Status.AvailableReplicas))),
-			kube.Age(d.CreationTimestamp.Time),
-			kube.Text(names), kube.Text(images), kube.Text(selector),
-		},
+	row := identity(&d.ObjectMeta)
+	row.Status, row.Health = status, health
+	row.Cells = []kube.Cell{
+		kube.Text(d.Name),
+		kube.Text(fmt.Sprintf("%d/%d", d.Status.ReadyReplicas, desired)),
+		kube.Text(strconv.Itoa(int(d.Status.UpdatedReplicas))),
+		kube.Text(strconv.Itoa(int(d.Status.AvailableReplicas))),
+		kube.Age(d.CreationTimestamp.Time),
+		kube.Text(names), kube.Text(images), kube.Text(selector),
 	}
+	return row
+}
+
+// DrillSelector selects the pods the Deployment's spec.selector matches
+// (what `kubectl get pods -l` with that selector lists).
+func (Deployments) DrillSelector(obj any) (kube.Selector, bool) {
+	d, ok := obj.(*appsv1.Deployment)
+	if !ok {
+		return kube.Selector{}, false
+	}
+	return labelSelector(d.Spec.Selector)
 }
 
 // deploymentState names a Deployment's rollout state the way `kubectl

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kyyard/kyyard/kube"
@@ -23,17 +22,22 @@ func (Namespaces) Info() kube.KindInfo {
 	}
 }
 
-// List lists namespaces and returns their rows; namespace is ignored.
-func (Namespaces) List(ctx context.Context, cs kubernetes.Interface, _ string) ([]kube.Row, error) {
-	list, err := cs.CoreV1().Namespaces().List(ctx, metav1.ListOptions{})
+// List lists namespaces as *corev1.Namespace; namespace is ignored.
+func (Namespaces) List(ctx context.Context, cs kubernetes.Interface, _ string, sel kube.Selector) ([]any, error) {
+	list, err := cs.CoreV1().Namespaces().List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
 	}
-	rows := make([]kube.Row, len(list.Items))
-	for i := range list.Items {
-		rows[i] = NamespaceRow(&list.Items[i])
+	return pointers(list.Items), nil
+}
+
+// Row turns a *corev1.Namespace into its row (NamespaceRow).
+func (Namespaces) Row(obj any) (kube.Row, bool) {
+	ns, ok := obj.(*corev1.Namespace)
+	if !ok {
+		return kube.Row{}, false
 	}
-	return rows, nil
+	return NamespaceRow(ns), true
 }
 
 // NamespaceRow turns a Namespace into its row: Active is ok, Terminating a warning.
@@ -43,8 +47,8 @@ func NamespaceRow(ns *corev1.Namespace) kube.Row {
 	if ns.Status.Phase == corev1.NamespaceTerminating {
 		health = kube.HealthWarning
 	}
-	return kube.Row{
-		Name: ns.Name, UID: string(ns.UID), Status: phase, Health: health, Created: ns.CreationTimestamp.Time,
-		Cells: []kube.Cell{kube.Text(ns.Name), kube.Text(phase), kube.Age(ns.CreationTimestamp.Time)},
-	}
+	row := identity(&ns.ObjectMeta)
+	row.Status, row.Health = phase, health
+	row.Cells = []kube.Cell{kube.Text(ns.Name), kube.Text(phase), kube.Age(ns.CreationTimestamp.Time)}
+	return row
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kyyard/kyyard/kube"
@@ -29,17 +28,31 @@ func (Nodes) Info() kube.KindInfo {
 	}
 }
 
-// List lists nodes and returns their rows; namespace is ignored.
-func (Nodes) List(ctx context.Context, cs kubernetes.Interface, _ string) ([]kube.Row, error) {
-	list, err := cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+// List lists nodes as *corev1.Node; namespace is ignored.
+func (Nodes) List(ctx context.Context, cs kubernetes.Interface, _ string, sel kube.Selector) ([]any, error) {
+	list, err := cs.CoreV1().Nodes().List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
 	}
-	rows := make([]kube.Row, len(list.Items))
-	for i := range list.Items {
-		rows[i] = NodeRow(&list.Items[i])
+	return pointers(list.Items), nil
+}
+
+// Row turns a *corev1.Node into its row (NodeRow).
+func (Nodes) Row(obj any) (kube.Row, bool) {
+	n, ok := obj.(*corev1.Node)
+	if !ok {
+		return kube.Row{}, false
 	}
-	return rows, nil
+	return NodeRow(n), true
+}
+
+// DrillSelector selects the pods bound to the node (spec.nodeName).
+func (Nodes) DrillSelector(obj any) (kube.Selector, bool) {
+	n, ok := obj.(*corev1.Node)
+	if !ok {
+		return kube.Selector{}, false
+	}
+	return kube.Selector{Fields: "spec.nodeName=" + n.Name}, true
 }
 
 // NodeRow turns a Node into its row (kubectl's printNode): STATUS is Ready,
@@ -76,15 +89,15 @@ func NodeRow(n *corev1.Node) kube.Row {
 		kernel += " (" + info.Architecture + ")"
 	}
 	text := strings.Join(status, ",")
-	return kube.Row{
-		Name: n.Name, UID: string(n.UID), Status: text, Health: health, Created: n.CreationTimestamp.Time,
-		Cells: []kube.Cell{
-			kube.Text(n.Name), kube.Text(text), kube.Text(roles), kube.Age(n.CreationTimestamp.Time),
-			kube.Text(info.KubeletVersion),
-			kube.Text(nodeAddress(n, corev1.NodeInternalIP)), kube.Text(nodeAddress(n, corev1.NodeExternalIP)),
-			kube.Text(orUnknownValue(info.OSImage)), kube.Text(kernel), kube.Text(orUnknownValue(info.ContainerRuntimeVersion)),
-		},
+	row := identity(&n.ObjectMeta)
+	row.Status, row.Health = text, health
+	row.Cells = []kube.Cell{
+		kube.Text(n.Name), kube.Text(text), kube.Text(roles), kube.Age(n.CreationTimestamp.Time),
+		kube.Text(info.KubeletVersion),
+		kube.Text(nodeAddress(n, corev1.NodeInternalIP)), kube.Text(nodeAddress(n, corev1.NodeExternalIP)),
+		kube.Text(orUnknownValue(info.OSImage)), kube.Text(kernel), kube.Text(orUnknownValue(info.ContainerRuntimeVersion)),
 	}
+	return row
 }
 
 func nodeRoles(n *corev1.Node) string {

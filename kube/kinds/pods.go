@@ -8,7 +8,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kyyard/kyyard/kube"
@@ -33,17 +32,22 @@ func (Pods) Info() kube.KindInfo {
 	}
 }
 
-// List lists pods in namespace ("" for all) and returns their rows.
-func (Pods) List(ctx context.Context, cs kubernetes.Interface, namespace string) ([]kube.Row, error) {
-	list, err := cs.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{})
+// List lists pods in namespace ("" for all) as *corev1.Pod.
+func (Pods) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+	list, err := cs.CoreV1().Pods(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
 	}
-	rows := make([]kube.Row, len(list.Items))
-	for i := range list.Items {
-		rows[i] = PodRow(&list.Items[i])
+	return pointers(list.Items), nil
+}
+
+// Row turns a *corev1.Pod into its row (PodRow).
+func (Pods) Row(obj any) (kube.Row, bool) {
+	pod, ok := obj.(*corev1.Pod)
+	if !ok {
+		return kube.Row{}, false
 	}
-	return rows, nil
+	return PodRow(pod), true
 }
 
 // PodRow turns a Pod into its row. READY, STATUS and RESTARTS follow kubectl's
@@ -63,21 +67,21 @@ func PodRow(pod *corev1.Pod) kube.Row {
 	if len(pod.Status.PodIPs) > 0 && pod.Status.PodIPs[0].IP != "" {
 		ip = pod.Status.PodIPs[0].IP
 	}
-	return kube.Row{
-		Namespace: pod.Namespace, Name: pod.Name, UID: string(pod.UID),
-		Status: s.reason, Health: podHealth(s), Created: pod.CreationTimestamp.Time,
-		Cells: []kube.Cell{
-			kube.Text(pod.Name),
-			kube.Text(fmt.Sprintf("%d/%d", s.ready, s.total)),
-			kube.Text(s.reason),
-			restarts,
-			kube.Age(pod.CreationTimestamp.Time),
-			kube.Text(ip),
-			kube.Text(orNone(pod.Spec.NodeName)),
-			kube.Text(orNone(pod.Status.NominatedNodeName)),
-			kube.Text(readinessGates(pod)),
-		},
+	row := identity(&pod.ObjectMeta)
+	row.Status, row.Health = s.reason, podHealth(s)
+	row.Fields = map[string]string{"spec.nodeName": pod.Spec.NodeName, "status.phase": string(pod.Status.Phase)}
+	row.Cells = []kube.Cell{
+		kube.Text(pod.Name),
+		kube.Text(fmt.Sprintf("%d/%d", s.ready, s.total)),
+		kube.Text(s.reason),
+		restarts,
+		kube.Age(pod.CreationTimestamp.Time),
+		kube.Text(ip),
+		kube.Text(orNone(pod.Spec.NodeName)),
+		kube.Text(orNone(pod.Status.NominatedNodeName)),
+		kube.Text(readinessGates(pod)),
 	}
+	return row
 }
 
 type podSummary struct {

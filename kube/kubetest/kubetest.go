@@ -14,11 +14,13 @@ import (
 	"testing"
 	"time"
 
+	authorizationv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/rest"
+	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kyyard/kyyard/kube"
@@ -46,9 +48,32 @@ const (
 
 // FakeClient returns a kube.Client with the built-in kinds over a fake
 // clientset holding objs, and the clientset (to add reactors or objects).
-func FakeClient(objs ...runtime.Object) (*kube.Client, *fake.Clientset) {
-	cs := fake.NewSimpleClientset(objs...)
-	return kube.NewFromClientset(cs, kube.Options{Registry: kinds.Builtin()}), cs
+// The fake answers every SelfSubjectAccessReview with allowed, so kinds are
+// cached by informers as on a cluster where the user may watch; prepend a
+// reactor to deny. The client is closed when the test ends.
+func FakeClient(t testing.TB, objs ...runtime.Object) (*kube.Client, *fake.Clientset) {
+	cs := fake.NewClientset(objs...)
+	cs.PrependReactor("create", "selfsubjectaccessreviews", AllowAccessReviews)
+	c := kube.NewFromClientset(cs, kube.Options{Registry: kinds.Builtin()})
+	t.Cleanup(c.Close)
+	return c, cs
+}
+
+// AllowAccessReviews is a fake clientset reactor that answers every
+// SelfSubjectAccessReview with allowed.
+func AllowAccessReviews(action k8stesting.Action) (bool, runtime.Object, error) {
+	review := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).DeepCopy()
+	review.Status.Allowed = true
+	return true, review, nil
+}
+
+// DenyAccessReviews is a fake clientset reactor that answers every
+// SelfSubjectAccessReview with denied (a user who may list but not watch).
+func DenyAccessReviews(action k8stesting.Action) (bool, runtime.Object, error) {
+	review := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).DeepCopy()
+	review.Status.Allowed = false
+	review.Status.Reason = "RBAC: not allowed"
+	return true, review, nil
 }
 
 // Local returns the REST config of the local cluster's admin. Without

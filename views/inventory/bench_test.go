@@ -22,8 +22,18 @@ type staticSource struct {
 
 func (s staticSource) Snapshot(context.Context, kube.SnapshotRequest) kube.Snapshot { return s.snap }
 func (s staticSource) Facts(context.Context) kube.Facts                             { return kube.Facts{} }
-func (s staticSource) Registry() *kube.Registry                                     { return s.reg }
-func (s staticSource) Namespace() string                                            { return "demo" }
+func (s staticSource) Names() []string                                              { return s.reg.Names() }
+func (s staticSource) Kind(name string) (kube.KindInfo, bool) {
+	p, ok := s.reg.Lookup(name)
+	if !ok {
+		return kube.KindInfo{}, false
+	}
+	return p.Info(), true
+}
+func (s staticSource) DrillDown(context.Context, kube.Kind, string, string) (kube.SnapshotRequest, error) {
+	return kube.SnapshotRequest{}, fmt.Errorf("static source opens nothing")
+}
+func (s staticSource) Namespace() string { return "demo" }
 
 func bigSnapshot(n int) kube.Snapshot {
 	info := kinds.Pods{}.Info()

@@ -85,11 +85,10 @@ type tickMsg struct {
 // New returns an inventory screen for a kind (plugin id or alias) in
 // namespace ("" for all namespaces). Errors: the kind is unknown.
 func New(vc *views.Context, kind kube.Kind, namespace string) (*Model, error) {
-	p, ok := vc.Client.Registry().Lookup(string(kind))
+	info, ok := vc.Client.Kind(string(kind))
 	if !ok {
 		return nil, fmt.Errorf("unknown kind %q", kind)
 	}
-	info := p.Info()
 	if !info.Namespaced {
 		namespace = ""
 	}

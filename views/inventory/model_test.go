@@ -86,7 +86,7 @@ func press(m *inventory.Model, keys ...string) tea.Cmd {
 }
 
 func TestPodsView(t *testing.T) {
-	client, _ := kubetest.FakeClient(demoObjects()...)
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
 	m, _ := load(t, client, "pods", "demo", 80, 8)
 	view := m.View()
 	viewtest.Size(t, view, 80, 8)
@@ -97,7 +97,7 @@ func TestPodsView(t *testing.T) {
 }
 
 func TestPodsViewWideAllNamespaces(t *testing.T) {
-	client, _ := kubetest.FakeClient(demoObjects()...)
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
 	m, _ := load(t, client, "po", "", 120, 8)
 	press(m, "w", "j")
 	view := m.View()
@@ -109,7 +109,7 @@ func TestPodsViewWideAllNamespaces(t *testing.T) {
 }
 
 func TestNarrowTerminalCutsColumns(t *testing.T) {
-	client, _ := kubetest.FakeClient(demoObjects()...)
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
 	m, _ := load(t, client, "pods", "demo", 40, 6)
 	view := m.View()
 	viewtest.Size(t, view, 40, 6)
@@ -117,7 +117,7 @@ func TestNarrowTerminalCutsColumns(t *testing.T) {
 }
 
 func TestForbiddenKindExplainsInsteadOfEmptyTable(t *testing.T) {
-	client, cs := kubetest.FakeClient()
+	client, cs := kubetest.FakeClient(t)
 	cs.PrependReactor("list", "namespaces", func(k8stesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "namespaces"}, "",
 			errors.New(`User "system:serviceaccount:demo:viewer" cannot list resource "namespaces" at the cluster scope`))
@@ -135,7 +135,9 @@ func TestForbiddenKindExplainsInsteadOfEmptyTable(t *testing.T) {
 }
 
 func TestFailedRefreshKeepsRowsAndSaysSo(t *testing.T) {
-	client, cs := kubetest.FakeClient(demoObjects()...)
+	client, cs := kubetest.FakeClient(t, demoObjects()...)
+	// A user who may not watch: pods are listed on each refresh.
+	cs.PrependReactor("create", "selfsubjectaccessreviews", kubetest.DenyAccessReviews)
 	m, _ := load(t, client, "pods", "demo", 80, 8)
 	cs.PrependReactor("list", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewServiceUnavailable("the server is shutting down")
@@ -152,7 +154,7 @@ func TestOnlyVisibleRowsAreDrawnAndCursorScrolls(t *testing.T) {
 	for i := range 1000 {
 		objs = append(objs, testPod("demo", fmt.Sprintf("pod-%04d", i), time.Hour, run, true, 0))
 	}
-	client, _ := kubetest.FakeClient(objs...)
+	client, _ := kubetest.FakeClient(t, objs...)
 	m, _ := load(t, client, "pods", "demo", 60, 10)
 	press(m, "G")
 	view := m.View()
@@ -168,7 +170,7 @@ func TestOnlyVisibleRowsAreDrawnAndCursorScrolls(t *testing.T) {
 }
 
 func TestCursorFollowsItsObjectAcrossRefreshes(t *testing.T) {
-	client, cs := kubetest.FakeClient(demoObjects()...)
+	client, cs := kubetest.FakeClient(t, demoObjects()...)
 	m, _ := load(t, client, "pods", "demo", 80, 8)
 	press(m, "j", "j") // web-... is the third row, sorted by name
 	if _, err := cs.CoreV1().Pods("demo").Create(t.Context(), testPod("demo", "aaa-first", time.Minute, run, true, 0), metav1.CreateOptions{}); err != nil {
@@ -185,7 +187,7 @@ func TestCursorFollowsItsObjectAcrossRefreshes(t *testing.T) {
 }
 
 func TestHostileAndWideNamesStayAligned(t *testing.T) {
-	client, _ := kubetest.FakeClient(
+	client, _ := kubetest.FakeClient(t,
 		testPod("demo", "\x1b]52;c;aGk=\x07evil\x1b[2J", time.Hour, run, true, 0),
 		testPod("demo", "数据库-primary", time.Hour, run, true, 0),
 		testPod("demo", "plain", time.Hour, run, true, 0),
@@ -200,7 +202,7 @@ func TestHostileAndWideNamesStayAligned(t *testing.T) {
 }
 
 func TestEnterOnNamespaceOpensItsPods(t *testing.T) {
-	client, _ := kubetest.FakeClient(&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "demo"}, Status: corev1.NamespaceStatus{Phase: corev1.NamespaceActive}})
+	client, _ := kubetest.FakeClient(t, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "demo"}, Status: corev1.NamespaceStatus{Phase: corev1.NamespaceActive}})
 	m, _ := load(t, client, "namespaces", "", 80, 8)
 	cmd := press(m, "enter")
 	if cmd == nil {
@@ -213,7 +215,7 @@ func TestEnterOnNamespaceOpensItsPods(t *testing.T) {
 }
 
 func TestEmptyNamespace(t *testing.T) {
-	client, _ := kubetest.FakeClient()
+	client, _ := kubetest.FakeClient(t)
 	m, _ := load(t, client, "pods", "empty", 60, 4)
 	if view := m.View(); !strings.Contains(view, "No pods in namespace empty.") {
 		t.Fatalf("view:\n%s", view)
@@ -221,7 +223,7 @@ func TestEmptyNamespace(t *testing.T) {
 }
 
 func TestUnknownKind(t *testing.T) {
-	client, _ := kubetest.FakeClient()
+	client, _ := kubetest.FakeClient(t)
 	if _, err := inventory.New(viewtest.Context(client, 80, 10), "widgets", "demo"); err == nil {
 		t.Fatal("an unknown kind was accepted")
 	}
@@ -231,7 +233,7 @@ func TestUnknownKind(t *testing.T) {
 // STATUS and RESTARTS of every row; NAME is cut instead.
 func TestLongNameGivesWayBeforeStatus(t *testing.T) {
 	long := strings.Repeat("a-very-long-pod-name-", 12)[:240]
-	client, _ := kubetest.FakeClient(append(demoObjects(), testPod("demo", long, time.Hour, run, true, 0))...)
+	client, _ := kubetest.FakeClient(t, append(demoObjects(), testPod("demo", long, time.Hour, run, true, 0))...)
 	m, _ := load(t, client, "pods", "demo", 100, 8)
 	view := m.View()
 	viewtest.Size(t, view, 100, 8)
@@ -244,7 +246,7 @@ func TestLongNameGivesWayBeforeStatus(t *testing.T) {
 }
 
 func TestTooSmallSaysSo(t *testing.T) {
-	client, _ := kubetest.FakeClient(demoObjects()...)
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
 	m, _ := load(t, client, "pods", "demo", 19, 2)
 	view := m.View()
 	viewtest.Size(t, view, 19, 2)

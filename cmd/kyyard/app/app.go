@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/klog/v2"
 
 	"github.com/kyyard/kyyard/assets"
 	"github.com/kyyard/kyyard/kube"
@@ -48,6 +49,7 @@ type options struct {
 	refresh time.Duration
 	command string
 	all     bool
+	logFile string
 }
 
 // NewCommand returns the root command. Output goes to out, diagnostics to errOut.
@@ -72,6 +74,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f.DurationVar(&opts.refresh, "refresh", 2*time.Second, "how often screens read the cluster again")
 	f.StringVarP(&opts.command, "command", "c", "pods", "the kind to show first (pods, deploy, nodes, ns, or any alias)")
 	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "start in all namespaces")
+	cmd.PersistentFlags().StringVar(&opts.logFile, "log-file", "", "write client-go's diagnostics (watch errors, retries) to this file; by default they are dropped, since they would tear the screen")
 	cmd.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print kyyard's version",
@@ -94,10 +97,16 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	if err := checkConfigured(flags); err != nil {
 		return err
 	}
+	closeLog, err := routeClientLogs(opts.logFile)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
 	client, err := kube.New(flags, kube.Options{Registry: registry})
 	if err != nil {
 		return err
 	}
+	defer client.Close()
 	vc := &views.Context{
 		Client: client,
 		Styles: views.NewStyles(assets.DefaultTheme()),
@@ -136,4 +145,22 @@ func checkConfigured(flags *genericclioptions.ConfigFlags) error {
 		where = *flags.KubeConfig
 	}
 	return fmt.Errorf("no cluster configured: %s names no cluster; pass --kubeconfig, or --server with credentials", where)
+}
+
+// routeClientLogs sends client-go's klog output (reflector and watch errors,
+// which client-go prints on its own) to path, or drops it when path is
+// empty: written to stderr it would tear the full-screen UI. The returned
+// func closes the file.
+func routeClientLogs(path string) (func(), error) {
+	klog.LogToStderr(false)
+	if path == "" {
+		klog.SetOutput(io.Discard)
+		return func() {}, nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("--log-file: %w", err)
+	}
+	klog.SetOutput(f)
+	return func() { klog.Flush(); _ = f.Close() }, nil
 }

@@ -1,0 +1,368 @@
+package kube
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	authorizationv1 "k8s.io/api/authorization/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/tools/cache"
+)
+
+// Cache defaults; Options overrides them.
+const (
+	defaultSyncBudget   = 10 * time.Second
+	defaultCacheIdle    = 2 * time.Minute
+	defaultNoWatchRetry = 5 * time.Minute
+)
+
+// lastAppliedAnnotation is kubectl apply's copy of the last applied object:
+// often the largest part of an object's metadata, and shown by no screen.
+const lastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
+
+// cacheKey names one informer: a kind in one namespace ("" for all, and
+// always "" for cluster-scoped kinds).
+type cacheKey struct {
+	kind      Kind
+	namespace string
+}
+
+// kindCache is one kind's informer and the rows of its objects, kept up to
+// date by the informer's event handler so that a Snapshot costs a sort at
+// most, and nothing at all when no object changed.
+type kindCache struct {
+	plugin   Plugin
+	seq      *atomic.Uint64 // the Client's revision counter
+	informer cache.SharedIndexInformer
+	stop     chan struct{}
+	stopOnce sync.Once
+
+	mu       sync.Mutex
+	rows     map[string]Row // by namespace/name
+	rev      uint64         // counts changes to rows
+	sorted   []Row          // rows sorted by namespace then name, at sortedAt
+	sortedAt uint64
+	lastUsed time.Time
+	// watchErr is the last error the reflector reported, and errRV the
+	// resource version the informer had then; the cache is trusted again
+	// once the informer has moved past errRV (an event, a relist or a
+	// bookmark arrived). forbidden marks a watch RBAC refused.
+	watchErr  error
+	errRV     string
+	forbidden bool
+}
+
+// stripForCache is the informers' transform: it drops what no screen uses
+// before an object is stored (managedFields, kubectl's last-applied
+// annotation), which is most of a small object's memory.
+func stripForCache(obj any) (any, error) {
+	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		return d, nil
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return obj, nil
+	}
+	m.SetManagedFields(nil)
+	if ann := m.GetAnnotations(); ann != nil {
+		if _, ok := ann[lastAppliedAnnotation]; ok {
+			kept := make(map[string]string, len(ann)-1)
+			for k, v := range ann {
+				if k != lastAppliedAnnotation {
+					kept[k] = v
+				}
+			}
+			m.SetAnnotations(kept)
+		}
+	}
+	return obj, nil
+}
+
+// cached returns the rows of a kind from its informer, starting it on first
+// use. ok is false when the kind must be read with a direct list instead:
+// caching is off, client-go's informer factory does not serve the kind, the
+// user may not watch it, the cache has not synced within its budget, or its
+// watch is failing. The version identifies the rows: it changes only when
+// they changed.
+func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns string) (rows []Row, version uint64, ok bool) {
+	if c.opts.NoCache || c.closed.Load() {
+		return nil, 0, false
+	}
+	key := cacheKey{kind: info.ID, namespace: ns}
+	kc := c.kindCache(ctx, key, plugin, info)
+	if kc == nil {
+		return nil, 0, false
+	}
+	if !kc.informer.HasSynced() && !kc.waitSynced(ctx, c.opts.SyncBudget) {
+		return nil, 0, false
+	}
+	kc.mu.Lock()
+	defer kc.mu.Unlock()
+	kc.lastUsed = time.Now()
+	if kc.forbidden {
+		return nil, 0, false
+	}
+	if kc.watchErr != nil {
+		if kc.informer.LastSyncResourceVersion() == kc.errRV {
+			return nil, 0, false
+		}
+		kc.watchErr = nil
+	}
+	if kc.sorted == nil || kc.sortedAt != kc.rev {
+		kc.sorted = make([]Row, 0, len(kc.rows))
+		for _, r := range kc.rows {
+			kc.sorted = append(kc.sorted, r)
+		}
+		sortRows(kc.sorted)
+		kc.sortedAt = kc.rev
+	}
+	return kc.sorted, kc.rev, true
+}
+
+// kindCache returns the running cache of key, starting it when the user may
+// watch the kind; nil when the kind must be listed directly.
+func (c *Client) kindCache(ctx context.Context, key cacheKey, plugin Plugin, info KindInfo) *kindCache {
+	c.mu.Lock()
+	kc := c.caches[key]
+	until, refused := c.noWatch[key]
+	c.mu.Unlock()
+	if kc != nil {
+		kc.mu.Lock()
+		forbidden := kc.forbidden
+		kc.mu.Unlock()
+		if !forbidden {
+			return kc
+		}
+		c.dropCache(key, kc, time.Now().Add(c.opts.NoWatchRetry))
+		return nil
+	}
+	if refused && time.Now().Before(until) {
+		return nil
+	}
+	gvr := schema.GroupVersionResource{Group: info.Group, Version: info.Version, Resource: info.Resource}
+	if !c.mayWatch(ctx, gvr, key.namespace) {
+		c.mu.Lock()
+		c.noWatch[key] = time.Now().Add(c.opts.NoWatchRetry)
+		c.mu.Unlock()
+		return nil
+	}
+	factory := informers.NewSharedInformerFactoryWithOptions(c.cs, 0,
+		informers.WithNamespace(key.namespace), informers.WithTransform(stripForCache))
+	generic, err := factory.ForResource(gvr)
+	if err != nil {
+		// Not a resource client-go's factory serves: always listed.
+		c.mu.Lock()
+		c.noWatch[key] = time.Now().Add(100 * 365 * 24 * time.Hour)
+		c.mu.Unlock()
+		return nil
+	}
+	kc = &kindCache{plugin: plugin, seq: &c.revisions, informer: generic.Informer(), stop: make(chan struct{}), rows: map[string]Row{}, lastUsed: time.Now()}
+	_ = kc.informer.SetWatchErrorHandler(kc.onWatchError)
+	_, _ = kc.informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    kc.put,
+		UpdateFunc: func(_, obj any) { kc.put(obj) },
+		DeleteFunc: kc.remove,
+	})
+
+	c.mu.Lock()
+	if other := c.caches[key]; other != nil { // another snapshot won the race
+		c.mu.Unlock()
+		return other
+	}
+	c.caches[key] = kc
+	if c.janitorStop == nil {
+		c.janitorStop = make(chan struct{})
+		go c.janitor(c.janitorStop)
+	}
+	c.mu.Unlock()
+	factory.Start(kc.stop)
+	return kc
+}
+
+// mayWatch asks the API server (SelfSubjectAccessReview) whether the user
+// may watch the resource in namespace ("" for all namespaces). When the
+// review itself fails it answers yes: the informer's watch error handler
+// then finds out the slow way.
+func (c *Client) mayWatch(ctx context.Context, gvr schema.GroupVersionResource, namespace string) bool {
+	review := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
+		ResourceAttributes: &authorizationv1.ResourceAttributes{
+			Namespace: namespace, Verb: "watch", Group: gvr.Group, Version: gvr.Version, Resource: gvr.Resource,
+		},
+	}}
+	rctx, cancel := context.WithTimeout(ctx, c.opts.ListTimeout)
+	defer cancel()
+	got, err := c.cs.AuthorizationV1().SelfSubjectAccessReviews().Create(rctx, review, metav1.CreateOptions{})
+	if err != nil {
+		return true
+	}
+	return got.Status.Allowed
+}
+
+// waitSynced waits until the informer has synced, at most budget or until
+// ctx ends or its list fails, and reports whether it synced.
+func (kc *kindCache) waitSynced(ctx context.Context, budget time.Duration) bool {
+	wctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for !kc.informer.HasSynced() {
+		kc.mu.Lock()
+		failed := kc.watchErr != nil || kc.forbidden
+		kc.mu.Unlock()
+		if failed {
+			return false
+		}
+		select {
+		case <-wctx.Done():
+			return kc.informer.HasSynced()
+		case <-tick.C:
+		}
+	}
+	return true
+}
+
+func (kc *kindCache) put(obj any) {
+	key, err := cache.MetaNamespaceKeyFunc(obj)
+	if err != nil {
+		return
+	}
+	row, ok := kc.plugin.Row(obj)
+	if !ok {
+		return
+	}
+	kc.mu.Lock()
+	kc.rows[key] = row
+	kc.rev = kc.seq.Add(1)
+	kc.mu.Unlock()
+}
+
+func (kc *kindCache) remove(obj any) {
+	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		return
+	}
+	kc.mu.Lock()
+	if _, ok := kc.rows[key]; ok {
+		delete(kc.rows, key)
+		kc.rev = kc.seq.Add(1)
+	}
+	kc.mu.Unlock()
+}
+
+// onWatchError records a failing list or watch: until the informer gets
+// past it, Snapshots read the kind with direct lists (which then say
+// whether the API server is reachable at all). A forbidden watch stops the
+// informer for good (until Options.NoWatchRetry has passed).
+func (kc *kindCache) onWatchError(r *cache.Reflector, err error) {
+	kc.mu.Lock()
+	defer kc.mu.Unlock()
+	kc.watchErr = err
+	kc.errRV = kc.informer.LastSyncResourceVersion()
+	if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
+		kc.forbidden = true
+	}
+}
+
+func (kc *kindCache) shutdown() {
+	kc.stopOnce.Do(func() { close(kc.stop) })
+}
+
+// dropCache stops a cache and keeps its kind listed directly until retry.
+func (c *Client) dropCache(key cacheKey, kc *kindCache, retry time.Time) {
+	c.mu.Lock()
+	if c.caches[key] == kc {
+		delete(c.caches, key)
+	}
+	if !retry.IsZero() {
+		c.noWatch[key] = retry
+	}
+	c.mu.Unlock()
+	kc.shutdown()
+}
+
+// janitor stops the informers no Snapshot has needed for Options.CacheIdle.
+func (c *Client) janitor(stop chan struct{}) {
+	period := c.opts.CacheIdle / 4
+	if period < 10*time.Millisecond {
+		period = 10 * time.Millisecond
+	}
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case now := <-tick.C:
+			c.mu.Lock()
+			var idle []cacheKey
+			for key, kc := range c.caches {
+				kc.mu.Lock()
+				if now.Sub(kc.lastUsed) > c.opts.CacheIdle {
+					idle = append(idle, key)
+				}
+				kc.mu.Unlock()
+			}
+			c.mu.Unlock()
+			for _, key := range idle {
+				c.mu.Lock()
+				kc := c.caches[key]
+				c.mu.Unlock()
+				if kc != nil {
+					c.dropCache(key, kc, time.Time{})
+				}
+			}
+		}
+	}
+}
+
+// CacheStats describes the informers a Client runs, for tests and the
+// scale benchmark.
+type CacheStats struct {
+	// Kinds lists "kind" or "kind/namespace" for every running informer, sorted.
+	Kinds []string
+	// Objects is the number of objects the informers hold.
+	Objects int
+}
+
+// CacheStats returns what the Client caches right now.
+func (c *Client) CacheStats() CacheStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var s CacheStats
+	for key, kc := range c.caches {
+		name := string(key.kind)
+		if key.namespace != "" {
+			name += "/" + key.namespace
+		}
+		s.Kinds = append(s.Kinds, name)
+		kc.mu.Lock()
+		s.Objects += len(kc.rows)
+		kc.mu.Unlock()
+	}
+	sort.Strings(s.Kinds)
+	return s
+}
+
+// Close stops every informer of the Client. Snapshots after Close list
+// directly. It is safe to call more than once.
+func (c *Client) Close() {
+	c.mu.Lock()
+	caches := c.caches
+	c.caches = map[cacheKey]*kindCache{}
+	if c.janitorStop != nil {
+		close(c.janitorStop)
+		c.janitorStop = nil
+	}
+	c.closed.Store(true)
+	c.mu.Unlock()
+	for _, kc := range caches {
+		kc.shutdown()
+	}
+}

@@ -1,0 +1,149 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// errInvalid marks a request kyyard refuses before sending it; ReasonOf
+// classifies it as ReasonInvalid.
+var errInvalid = errors.New("invalid request")
+
+// rowMatcher reports whether a row is selected.
+type rowMatcher func(*Row) bool
+
+// compileSelector parses a Selector once for matching cached rows; nil
+// when it selects everything. Errors: a malformed label or field selector
+// (the messages are apimachinery's, as kubectl prints them).
+func compileSelector(s Selector) (rowMatcher, error) {
+	if s.IsZero() {
+		return nil, nil
+	}
+	var ls labels.Selector
+	if s.Labels != "" {
+		var err error
+		if ls, err = labels.Parse(s.Labels); err != nil {
+			return nil, fmt.Errorf("%w: label selector %q: %v", errInvalid, s.Labels, err)
+		}
+	}
+	var fs fields.Selector
+	if s.Fields != "" {
+		var err error
+		if fs, err = fields.ParseSelector(s.Fields); err != nil {
+			return nil, fmt.Errorf("%w: field selector %q: %v", errInvalid, s.Fields, err)
+		}
+	}
+	owner := s.Owner
+	return func(r *Row) bool {
+		if ls != nil && !ls.Matches(labels.Set(r.Labels)) {
+			return false
+		}
+		if fs != nil && !fs.Matches(rowFields{r}) {
+			return false
+		}
+		return owner == "" || ownedBy(r, owner)
+	}, nil
+}
+
+// rowFields is fields.Fields over a row: metadata.name and
+// metadata.namespace, then what the plugin put in Row.Fields.
+type rowFields struct{ r *Row }
+
+func (f rowFields) Has(field string) bool {
+	_, ok := f.lookup(field)
+	return ok
+}
+
+func (f rowFields) Get(field string) string {
+	v, _ := f.lookup(field)
+	return v
+}
+
+func (f rowFields) lookup(field string) (string, bool) {
+	switch field {
+	case "metadata.name":
+		return f.r.Name, true
+	case "metadata.namespace":
+		return f.r.Namespace, true
+	}
+	v, ok := f.r.Fields[field]
+	return v, ok
+}
+
+func ownedBy(r *Row, uid string) bool { return slices.Contains(r.Owners, uid) }
+
+// filterRows returns the rows match selects, in a new slice.
+func filterRows(rows []Row, match rowMatcher) []Row {
+	out := make([]Row, 0, len(rows)/4)
+	for i := range rows {
+		if match(&rows[i]) {
+			out = append(out, rows[i])
+		}
+	}
+	return out
+}
+
+// selectedName returns the name a selector's fields pin down exactly.
+func selectedName(s Selector) (string, bool) {
+	if s.Fields == "" {
+		return "", false
+	}
+	fs, err := fields.ParseSelector(s.Fields)
+	if err != nil {
+		return "", false
+	}
+	return fs.RequiresExactMatch("metadata.name")
+}
+
+// object returns one object of a plugin's kind, from its informer when one
+// runs and is healthy, else with a direct list of that one name. Errors:
+// the API server's, or NotFound when no object has the name.
+func (c *Client) object(ctx context.Context, plugin Plugin, ns, name string) (any, error) {
+	info := plugin.Info()
+	if !info.Namespaced {
+		ns = ""
+	}
+	c.mu.Lock()
+	kc := c.caches[cacheKey{kind: info.ID, namespace: ns}]
+	if kc == nil && ns != "" {
+		kc = c.caches[cacheKey{kind: info.ID}]
+	}
+	c.mu.Unlock()
+	if kc != nil && kc.healthy() {
+		key := name
+		if ns != "" {
+			key = ns + "/" + name
+		}
+		if obj, ok, err := kc.informer.GetStore().GetByKey(key); err == nil && ok {
+			return obj, nil
+		}
+	}
+	lctx, cancel := context.WithTimeout(ctx, c.opts.ListTimeout)
+	defer cancel()
+	objs, err := plugin.List(lctx, c.cs, ns, Selector{Fields: "metadata.name=" + name})
+	if err != nil {
+		return nil, err
+	}
+	if len(objs) == 0 {
+		gr := schema.GroupResource{Group: info.Group, Resource: info.Resource}
+		return nil, apierrors.NewNotFound(gr, name)
+	}
+	return objs[0], nil
+}
+
+// healthy reports whether the cache has synced and its watch is not failing.
+func (kc *kindCache) healthy() bool {
+	if !kc.informer.HasSynced() {
+		return false
+	}
+	kc.mu.Lock()
+	defer kc.mu.Unlock()
+	return !kc.forbidden && (kc.watchErr == nil || kc.informer.LastSyncResourceVersion() != kc.errRV)
+}
