@@ -8,6 +8,7 @@ import (
 	"time"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -61,10 +62,18 @@ type kindCache struct {
 
 // stripForCache is the informers' transform: it drops what no screen uses
 // before an object is stored (managedFields, kubectl's last-applied
-// annotation), which is most of a small object's memory.
+// annotation), which is most of a small object's memory, and a Secret's
+// values: rows show only its keys (the design's "Secrets are never read for
+// display"), and the YAML view reads the object afresh.
 func stripForCache(obj any) (any, error) {
 	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		return d, nil
+	}
+	if s, ok := obj.(*corev1.Secret); ok {
+		for k := range s.Data {
+			s.Data[k] = nil
+		}
+		s.StringData = nil
 	}
 	m, err := meta.Accessor(obj)
 	if err != nil {
@@ -147,19 +156,20 @@ func (c *Client) kindCache(ctx context.Context, key cacheKey, plugin Plugin, inf
 		return nil
 	}
 	gvr := schema.GroupVersionResource{Group: info.Group, Version: info.Version, Resource: info.Resource}
-	if !c.mayWatch(ctx, gvr, key.namespace) {
-		c.mu.Lock()
-		c.noWatch[key] = time.Now().Add(c.opts.NoWatchRetry)
-		c.mu.Unlock()
-		return nil
-	}
 	factory := informers.NewSharedInformerFactoryWithOptions(c.cs, 0,
 		informers.WithNamespace(key.namespace), informers.WithTransform(stripForCache))
 	generic, err := factory.ForResource(gvr)
 	if err != nil {
-		// Not a resource client-go's factory serves: always listed.
+		// Not a resource client-go's factory serves (a CRD, an aggregated
+		// API): always listed.
 		c.mu.Lock()
 		c.noWatch[key] = time.Now().Add(100 * 365 * 24 * time.Hour)
+		c.mu.Unlock()
+		return nil
+	}
+	if !c.mayWatch(ctx, gvr, key.namespace) {
+		c.mu.Lock()
+		c.noWatch[key] = time.Now().Add(c.opts.NoWatchRetry)
 		c.mu.Unlock()
 		return nil
 	}

@@ -56,6 +56,11 @@ type KindInfo struct {
 	// (a Namespace opens its pods, a Deployment the pods it selects); empty
 	// when there is none. Plugins other than namespaces' implement Driller.
 	DrillDown Kind
+	// SortColumn names the column rows are first sorted by on screen
+	// ("LAST SEEN" for events); empty means by namespace and name.
+	SortColumn string
+	// SortDescending sorts SortColumn newest or largest first.
+	SortDescending bool
 	// PartOf, for a kind whose rows are parts of another kind's object
 	// (containers of a pod), names that kind; the plugin implements Expander.
 	// Such a kind cannot be listed on its own and is left out of completion.

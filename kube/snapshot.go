@@ -110,7 +110,9 @@ func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) Snapshot {
 				results[i].trunc = &Truncation{Kind: kind, Reason: ReasonOf(err), Message: err.Error()}
 				return
 			}
-			results[i].table = Table{Kind: info.ID, Columns: info.Columns, Rows: rows, Cached: cached}
+			// Columns are read after the rows: a plugin that takes them from the
+			// API server's answer (the default Table plugin) knows them only then.
+			results[i].table = Table{Kind: info.ID, Columns: plugin.Info().Columns, Rows: rows, Cached: cached}
 			results[i].version = version
 		}()
 	}

@@ -207,7 +207,8 @@ func (m *Model) open(msg views.OpenKindMsg) tea.Cmd {
 		m.status = views.StatusMsg{Text: err.Error(), Error: true}
 		return nil
 	}
-	if scr.Namespace() != "" || msg.Namespace == "" {
+	scr.Narrow(msg.Selector, msg.Parent)
+	if msg.Selector.IsZero() && (scr.Namespace() != "" || msg.Namespace == "") {
 		m.namespace = msg.Namespace
 	}
 	if msg.Replace {

@@ -78,6 +78,34 @@ type OpenKindMsg struct {
 	// Replace swaps the top screen instead of pushing on top of it (a `:`
 	// command replaces; a drill-down pushes).
 	Replace bool
+	// Selector narrows the screen to the objects of a drill-down (a
+	// Deployment's pods); the zero value shows all.
+	Selector kube.Selector
+	// Parent names what was opened, "<kind>/<name>" ("deployments/web"),
+	// for the title; empty when not a drill-down.
+	Parent string
+}
+
+// ObjectView names a view of one object.
+type ObjectView int
+
+// Views of one object.
+const (
+	// DescribeView is `kubectl describe`'s text.
+	DescribeView ObjectView = iota
+	// YAMLView is the object as YAML (managedFields hidden unless asked;
+	// Secret data shown as keys and sizes only).
+	YAMLView
+)
+
+// OpenObjectMsg asks the root to push a view of one object.
+type OpenObjectMsg struct {
+	// View is which view to open.
+	View ObjectView
+	// Kind is the object's plugin id.
+	Kind kube.Kind
+	// Namespace is empty for cluster-scoped objects.
+	Namespace, Name string
 }
 
 // BackMsg asks the root to close the top screen and return to the one below.

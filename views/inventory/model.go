@@ -42,7 +42,7 @@ func DefaultKeys() Keys {
 		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down")),
 		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
 		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
-		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open (namespace → its pods)")),
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open: namespace → pods, workload/node/service → its pods, pod → containers")),
 		Wide:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wide columns")),
 		Refresh:  key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "refresh now")),
 	}
@@ -54,6 +54,8 @@ type Model struct {
 	keys      Keys
 	info      kube.KindInfo
 	namespace string
+	selector  kube.Selector // a drill-down's narrowing
+	parent    string        // "<kind>/<name>" of a drill-down
 	now       func() time.Time
 
 	token   int // refresh chain id; bumped by Init so old ticks die
@@ -95,6 +97,12 @@ func New(vc *views.Context, kind kube.Kind, namespace string) (*Model, error) {
 	return &Model{vc: vc, keys: DefaultKeys(), info: info, namespace: namespace, now: time.Now}, nil
 }
 
+// Narrow limits the screen to a drill-down's objects: sel selects them, and
+// parent ("deployments/web") names what they belong to in the title.
+func (m *Model) Narrow(sel kube.Selector, parent string) {
+	m.selector, m.parent = sel, parent
+}
+
 // SetClock replaces the clock ages are drawn with (fixed in tests).
 func (m *Model) SetClock(now func() time.Time) { m.now = now }
 
@@ -112,7 +120,7 @@ func (m *Model) Init() tea.Cmd {
 
 func (m *Model) fetch() tea.Cmd {
 	owner, token := m, m.token
-	req := kube.SnapshotRequest{Kinds: []kube.Kind{m.info.ID}, Namespace: m.namespace}
+	req := kube.SnapshotRequest{Kinds: []kube.Kind{m.info.ID}, Namespace: m.namespace, Selector: m.selector}
 	client := m.vc.Client
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
@@ -210,16 +218,29 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// open drills down from the selected row: a Namespace opens its pods.
+// open drills down from the selected row (a Namespace opens its pods, a
+// Deployment the pods it selects, a Pod its containers). The Source works
+// out the target off the UI goroutine; a failure becomes a status line.
 func (m *Model) open() tea.Cmd {
 	if m.info.DrillDown == "" || m.cursor >= len(m.table.Rows) {
 		return nil
 	}
 	row := m.table.Rows[m.cursor]
-	if m.info.ID == "namespaces" {
-		return func() tea.Msg { return views.OpenKindMsg{Kind: m.info.DrillDown, Namespace: row.Name} }
+	kind, client := m.info.ID, m.vc.Client
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
+		defer cancel()
+		req, err := client.DrillDown(ctx, kind, row.Namespace, row.Name)
+		if err != nil {
+			reason := kube.ReasonOf(err)
+			return views.StatusMsg{Error: true, Text: fmt.Sprintf("cannot open %s/%s: %s (%s)", kind, row.Name, reason.Sentence(), err)}
+		}
+		msg := views.OpenKindMsg{Kind: req.Kinds[0], Namespace: req.Namespace, Selector: req.Selector}
+		if !req.Selector.IsZero() {
+			msg.Parent = string(kind) + "/" + row.Name
+		}
+		return msg
 	}
-	return nil
 }
 
 // bodyHeight is the number of table rows that fit: the screen less the
@@ -245,13 +266,23 @@ func (m *Model) Title() string {
 	if m.loaded {
 		count = fmt.Sprint(len(m.table.Rows))
 	}
+	scope := m.namespace
 	switch {
 	case !m.info.Namespaced:
-		return fmt.Sprintf("%s[%s]", m.info.ID, count)
+		scope = ""
 	case m.namespace == "":
-		return fmt.Sprintf("%s(all)[%s]", m.info.ID, count)
+		scope = "all"
 	}
-	return fmt.Sprintf("%s(%s)[%s]", m.info.ID, m.namespace, count)
+	if m.parent != "" {
+		if scope != "" {
+			scope += " "
+		}
+		scope += m.parent
+	}
+	if scope == "" {
+		return fmt.Sprintf("%s[%s]", m.info.ID, count)
+	}
+	return fmt.Sprintf("%s(%s)[%s]", m.info.ID, scope, count)
 }
 
 // Bindings lists the screen's keys for the help overlay.
