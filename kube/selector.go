@@ -131,11 +131,13 @@ func (c *Client) object(ctx context.Context, plugin Plugin, ns, name string) (an
 	if err != nil {
 		return nil, err
 	}
-	if len(objs) == 0 {
-		gr := schema.GroupResource{Group: info.Group, Resource: info.Resource}
-		return nil, apierrors.NewNotFound(gr, name)
+	for _, obj := range objs {
+		if row, ok := plugin.Row(obj); ok && row.Name == name {
+			return obj, nil
+		}
 	}
-	return objs[0], nil
+	gr := schema.GroupResource{Group: info.Group, Resource: info.Resource}
+	return nil, apierrors.NewNotFound(gr, name)
 }
 
 // healthy reports whether the cache has synced and its watch is not failing.

@@ -165,8 +165,11 @@ func (c *Client) read(ctx context.Context, plugin Plugin, info KindInfo, ns stri
 			rows = append(rows, row)
 		}
 	}
-	if sel.Owner != "" {
-		rows = filterRows(rows, func(r *Row) bool { return ownedBy(r, sel.Owner) })
+	// The server applied the label and field selectors; the owner is ours
+	// to apply. Matching again costs little and also covers the fields a
+	// server ignores.
+	if match != nil {
+		rows = filterRows(rows, match)
 	}
 	sortRows(rows)
 	return rows, hashRows(rows), false, nil

@@ -25,6 +25,7 @@ func (Nodes) Info() kube.KindInfo {
 			{Name: "INTERNAL-IP", Wide: true}, {Name: "EXTERNAL-IP", Wide: true}, {Name: "OS-IMAGE", Wide: true},
 			{Name: "KERNEL-VERSION", Wide: true}, {Name: "CONTAINER-RUNTIME", Wide: true},
 		},
+		DrillDown: "pods",
 	}
 }
 
