@@ -173,9 +173,10 @@ func TestE2EReadOnlyUser(t *testing.T) {
 
 // auditEvent is the part of an audit.k8s.io/v1 Event the tests read.
 type auditEvent struct {
-	Verb      string `json:"verb"`
-	UserAgent string `json:"userAgent"`
-	Stage     string `json:"stage"`
+	Verb      string    `json:"verb"`
+	UserAgent string    `json:"userAgent"`
+	Stage     string    `json:"stage"`
+	Received  time.Time `json:"requestReceivedTimestamp"`
 	ObjectRef *struct {
 		Resource  string `json:"resource"`
 		Namespace string `json:"namespace"`
@@ -255,6 +256,18 @@ func readAudit(t *testing.T, path, agent string) []auditEvent {
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
+	}
+	return out
+}
+
+// readAuditAfter returns the agent's audit events received at or after since.
+func readAuditAfter(t *testing.T, path, agent string, since time.Time) []auditEvent {
+	t.Helper()
+	var out []auditEvent
+	for _, e := range readAudit(t, path, agent) {
+		if !e.Received.Before(since) {
+			out = append(out, e)
+		}
 	}
 	return out
 }

@@ -121,6 +121,16 @@ func (a *app) seed(ctx context.Context, args []string) (int, error) {
 	return exitCode(err), err
 }
 
+func (a *app) restartAPIServer(ctx context.Context, args []string) (int, error) {
+	fs := newFlags("restart-apiserver")
+	down := fs.Duration("down", 5*time.Second, "how long the API server stays stopped")
+	if err := noArgs(fs, args); err != nil {
+		return 2, err
+	}
+	err := a.c.RestartAPIServer(ctx, *down)
+	return exitCode(err), err
+}
+
 func (a *app) env(args []string) (int, error) {
 	if err := noArgs(newFlags("env"), args); err != nil {
 		return 2, err

@@ -12,6 +12,7 @@
 //	go run . down                  stop the cluster
 //	go run . env                   print shell exports (KUBECONFIG, ...)
 //	go run . kubectl ARGS...       run the built kubectl with the admin kubeconfig
+//	go run . restart-apiserver [--down D]  stop the API server for D, then start it again
 package main
 
 import (
@@ -36,6 +37,8 @@ commands:
   env                             print shell exports: KUBECONFIG, KYYARD_READONLY_KUBECONFIG,
                                   KYYARD_AUDIT_LOG
   kubectl ARGS...                 run .cache/bin/kubectl with the admin kubeconfig
+  restart-apiserver [--down D]    stop the API server, wait D (5s), start it again on the
+                                  same etcd data: an outage for clients to survive
 `
 
 func main() {
@@ -77,6 +80,8 @@ func run(ctx context.Context, args []string) int {
 		code, err = app.env(rest)
 	case "kubectl":
 		code, err = app.kubectl(ctx, rest)
+	case "restart-apiserver":
+		code, err = app.restartAPIServer(ctx, rest)
 	default:
 		fmt.Fprintf(os.Stderr, "unknown command %q\n\n%s", cmd, usage)
 		return 2

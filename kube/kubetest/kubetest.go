@@ -42,6 +42,11 @@ const (
 	// RequireEnv, when "1", turns a missing local cluster from a skip into
 	// a failure, so that `make test` cannot pass without running them.
 	RequireEnv = "KYYARD_E2E"
+	// DisruptiveEnv, when "1", lets tests that stop and start the local
+	// cluster's API server run (see Disruptive).
+	DisruptiveEnv = "KYYARD_E2E_DISRUPTIVE"
+	// ClusterToolEnv holds the path of the built hack/cluster tool.
+	ClusterToolEnv = "KYYARD_E2E_CLUSTER"
 	// DemoNamespace is where hack/cluster seeds its demo workloads.
 	DemoNamespace = "demo"
 )
@@ -113,14 +118,32 @@ func checkLoopback(host string) error {
 	return nil
 }
 
-// Client returns a kube.Client with the built-in kinds for cfg.
+// Client returns a kube.Client with the built-in kinds for cfg, closed
+// (its informers stopped) when the test ends.
 func Client(t testing.TB, cfg *rest.Config) *kube.Client {
 	t.Helper()
 	c, err := kube.NewFromConfig(cfg, kube.Options{Registry: kinds.Builtin()})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(c.Close)
 	return c
+}
+
+// Disruptive returns the path of the hack/cluster tool for a test that
+// disrupts the local cluster (stops and starts its API server). Such tests
+// run only when $KYYARD_E2E_DISRUPTIVE is "1": `make test` runs them on
+// their own, after every other test, so that they break no one's requests.
+func Disruptive(t testing.TB) string {
+	t.Helper()
+	if os.Getenv(DisruptiveEnv) != "1" {
+		t.Skipf("disrupts the local cluster: runs only with %s=1 (make test runs it last)", DisruptiveEnv)
+	}
+	tool := os.Getenv(ClusterToolEnv)
+	if tool == "" {
+		t.Fatalf("%s=1 but %s is not set", DisruptiveEnv, ClusterToolEnv)
+	}
+	return tool
 }
 
 // ServerTable asks the API server for its own Table rendering of a core

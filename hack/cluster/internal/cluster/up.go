@@ -211,3 +211,34 @@ func (s *starter) waitReady(ctx context.Context, timeout time.Duration, comp com
 func (s *starter) failure(name string, err error) error {
 	return fmt.Errorf("%s %w\n--- last lines of %s ---\n%s", name, err, s.c.L.LogPath(name), proc.Tail(s.c.L.LogPath(name), 25))
 }
+
+// RestartAPIServer stops the running kube-apiserver (ours, by its PID
+// file), keeps it down for the given time, then starts it again on the same
+// etcd data and waits until it is ready: an outage that clients must
+// survive. Errors: the API server is not running, or does not come back.
+func (c *Cluster) RestartAPIServer(ctx context.Context, down time.Duration) error {
+	name := components.APIServer(c.L, c.Ports).Name
+	stopped, err := proc.Stop(c.L.PIDPath(name), c.L.BinaryPath(name), StopGrace)
+	if err != nil {
+		return fmt.Errorf("stop %s: %w", name, err)
+	}
+	if !stopped {
+		return fmt.Errorf("%s is not running", name)
+	}
+	fmt.Fprintf(c.Out, "restart-apiserver: stopped; down for %s\n", down)
+	select {
+	case <-time.After(down):
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	s := &starter{c: c}
+	if s.probe, err = newProber(c.L.PKIPath("ca.crt"), c.L.PKIPath("admin.crt"), c.L.PKIPath("admin.key")); err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := s.startAndWait(ctx, apiServerTimeout, components.APIServer(c.L, c.Ports)); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.Out, "restart-apiserver: ready again %s after start\n", time.Since(start).Round(10*time.Millisecond))
+	return nil
+}
