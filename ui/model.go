@@ -21,6 +21,13 @@ import (
 // factsInterval is how often the header's facts are read again.
 const factsInterval = 10 * time.Second
 
+// While the API server cannot be reached, the facts are read again after
+// retryFirst, doubling up to retryMax: the banner's retries.
+const (
+	retryFirst = time.Second
+	retryMax   = 30 * time.Second
+)
+
 // chromeLines is the number of lines the root draws around the top screen:
 // two lines of facts, the title bar and the status line.
 const chromeLines = 4
@@ -37,6 +44,10 @@ type Model struct {
 	// server: the header keeps the facts read at factsAt and says so.
 	factsStale bool
 	factsAt    time.Time
+	// unreachableSince is when the API server stopped answering (zero while
+	// it answers); retry is the current wait before the next attempt.
+	unreachableSince time.Time
+	retry            time.Duration
 
 	prompt    textinput.Model
 	prompting bool
@@ -92,8 +103,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.prompt.Width = max(msg.Width-2, 1)
 		return m, m.toTop(tea.WindowSizeMsg{Width: m.vc.Width, Height: m.vc.Height})
 	case factsMsg:
-		m.takeFacts(kube.Facts(msg))
-		return m, tea.Tick(factsInterval, func(time.Time) tea.Msg { return factsTickMsg{} })
+		f := kube.Facts(msg)
+		m.takeFacts(f)
+		next, cmd := m.trackReachability(f, time.Now())
+		return m, tea.Batch(cmd, tea.Tick(next, func(time.Time) tea.Msg { return factsTickMsg{} }))
 	case factsTickMsg:
 		return m, m.readFacts()
 	case views.StatusMsg:
@@ -138,6 +151,29 @@ func (m *Model) takeFacts(f kube.Facts) {
 		return
 	}
 	m.facts, m.hasFacts, m.factsStale, m.factsAt = f, true, false, time.Now()
+}
+
+// trackReachability keeps the banner's state from the facts: a read that
+// could not get the server's version means the API server cannot be
+// reached. While it cannot, the facts are read again with a doubling
+// backoff (1 s to 30 s); when it answers again, the banner goes and the top
+// screen refreshes at once, so screens recover without a restart. It
+// returns when to read the facts next, and the refresh command if any.
+func (m *Model) trackReachability(f kube.Facts, now time.Time) (time.Duration, tea.Cmd) {
+	if f.ServerVersion == kube.Unknown {
+		if m.unreachableSince.IsZero() {
+			m.unreachableSince, m.retry = now, retryFirst
+		} else {
+			m.retry = min(2*m.retry, retryMax)
+		}
+		return m.retry, nil
+	}
+	if m.unreachableSince.IsZero() {
+		return factsInterval, nil
+	}
+	m.unreachableSince, m.retry = time.Time{}, 0
+	m.status = views.StatusMsg{Text: "the API server answers again"}
+	return factsInterval, m.Top().Init()
 }
 
 func (m *Model) toTop(msg tea.Msg) tea.Cmd {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -37,7 +38,20 @@ func (m *Model) header() string {
 	if m.factsStale {
 		what = append([][2]string{{"stale", "server unreachable, facts read " + m.factsAt.Format("15:04:05")}}, what...)
 	}
-	return m.factsLine([][2]string{{"ctx", f.Context}, {"cluster", f.Cluster}, {"user", f.User}}) + "\n" + m.factsLine(what)
+	who := m.factsLine([][2]string{{"ctx", f.Context}, {"cluster", f.Cluster}, {"user", f.User}})
+	if !m.unreachableSince.IsZero() {
+		who = m.banner()
+	}
+	return who + "\n" + m.factsLine(what)
+}
+
+// banner replaces the first header line while the API server cannot be
+// reached: since when, and that kyyard keeps retrying (the screens keep the
+// rows they last read, each saying how old they are).
+func (m *Model) banner() string {
+	text := fmt.Sprintf("! API server unreachable since %s; retrying every %s (rows shown are the last read)",
+		m.unreachableSince.Format("15:04:05"), m.retry)
+	return m.vc.Styles.Error.Render(padRight(ansi.Truncate(text, m.width, "…"), m.width))
 }
 
 func (m *Model) factsLine(pairs [][2]string) string {
