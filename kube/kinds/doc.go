@@ -12,7 +12,15 @@ import "github.com/kyyard/kyyard/kube"
 // Builtin returns a registry of every built-in kind plugin. It panics only if
 // two built-in plugins claim the same name, which a unit test rules out.
 func Builtin() *kube.Registry {
-	r, err := kube.NewRegistry(Pods{}, Deployments{}, Nodes{}, Namespaces{})
+	r, err := kube.NewRegistry(
+		Pods{}, Deployments{}, Nodes{}, Namespaces{},
+		// Networking, configuration, storage, events and RBAC.
+		Services{}, EndpointSlices{}, Ingresses{}, NetworkPolicies{},
+		ConfigMaps{}, Secrets{}, ServiceAccounts{},
+		PersistentVolumeClaims{}, PersistentVolumes{}, StorageClasses{},
+		Events{},
+		Roles{}, RoleBindings{}, ClusterRoles{}, ClusterRoleBindings{},
+	)
 	if err != nil {
 		panic(err)
 	}

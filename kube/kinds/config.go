@@ -1,0 +1,140 @@
+package kinds
+
+import (
+	"context"
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kyyard/kyyard/kube"
+)
+
+// ConfigMaps serves configmaps: NAME DATA AGE, as `kubectl get configmaps`
+// prints them.
+type ConfigMaps struct{}
+
+// Info describes configmaps.
+func (ConfigMaps) Info() kube.KindInfo {
+	return kube.KindInfo{
+		ID: "configmaps", Version: "v1", Resource: "configmaps", Namespaced: true,
+		Aliases:      []string{"configmap", "cm"},
+		Columns:      []kube.Column{{Name: "NAME"}, {Name: "DATA"}, {Name: "AGE"}},
+		Capabilities: kube.CanDelete,
+	}
+}
+
+// List lists configmaps in namespace ("" for all) as *corev1.ConfigMap.
+func (ConfigMaps) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+	list, err := cs.CoreV1().ConfigMaps(namespace).List(ctx, listOptions(sel))
+	if err != nil {
+		return nil, err
+	}
+	return pointers(list.Items), nil
+}
+
+// Row turns a *corev1.ConfigMap into its row (ConfigMapRow).
+func (ConfigMaps) Row(obj any) (kube.Row, bool) {
+	cm, ok := obj.(*corev1.ConfigMap)
+	if !ok {
+		return kube.Row{}, false
+	}
+	return ConfigMapRow(cm), true
+}
+
+// ConfigMapRow turns a ConfigMap into its row (kubectl's printConfigMap):
+// DATA counts the keys of data and binaryData together. Health is always ok.
+func ConfigMapRow(cm *corev1.ConfigMap) kube.Row {
+	row := identity(&cm.ObjectMeta)
+	row.Cells = []kube.Cell{
+		kube.Text(cm.Name), kube.Text(strconv.Itoa(len(cm.Data) + len(cm.BinaryData))), kube.Age(cm.CreationTimestamp.Time),
+	}
+	return row
+}
+
+// Secrets serves secrets: NAME TYPE DATA AGE, as `kubectl get secrets`
+// prints them. The resource has no short name. Rows never hold a Secret's
+// values, only how many keys it has.
+type Secrets struct{}
+
+// Info describes secrets.
+func (Secrets) Info() kube.KindInfo {
+	return kube.KindInfo{
+		ID: "secrets", Version: "v1", Resource: "secrets", Namespaced: true,
+		Aliases:      []string{"secret"},
+		Columns:      []kube.Column{{Name: "NAME"}, {Name: "TYPE"}, {Name: "DATA"}, {Name: "AGE"}},
+		Capabilities: kube.CanDelete,
+	}
+}
+
+// List lists secrets in namespace ("" for all) as *corev1.Secret. The API
+// has no way to list Secrets without their values; the Client's cache drops
+// them, and Row never reads them.
+func (Secrets) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+	list, err := cs.CoreV1().Secrets(namespace).List(ctx, listOptions(sel))
+	if err != nil {
+		return nil, err
+	}
+	return pointers(list.Items), nil
+}
+
+// Row turns a *corev1.Secret into its row (SecretRow).
+func (Secrets) Row(obj any) (kube.Row, bool) {
+	s, ok := obj.(*corev1.Secret)
+	if !ok {
+		return kube.Row{}, false
+	}
+	return SecretRow(s), true
+}
+
+// SecretRow turns a Secret into its row (kubectl's printSecret): TYPE is the
+// secret's type, DATA the number of keys in data (stringData is write-only
+// and never counted). Only the keys are looked at, never the values, so the
+// row is the same whether or not the values were stripped. Health is always ok.
+func SecretRow(s *corev1.Secret) kube.Row {
+	row := identity(&s.ObjectMeta)
+	row.Cells = []kube.Cell{
+		kube.Text(s.Name), kube.Text(string(s.Type)), kube.Text(strconv.Itoa(len(s.Data))), kube.Age(s.CreationTimestamp.Time),
+	}
+	return row
+}
+
+// ServiceAccounts serves serviceaccounts: NAME AGE, as `kubectl get
+// serviceaccounts` prints them.
+type ServiceAccounts struct{}
+
+// Info describes serviceaccounts.
+func (ServiceAccounts) Info() kube.KindInfo {
+	return kube.KindInfo{
+		ID: "serviceaccounts", Version: "v1", Resource: "serviceaccounts", Namespaced: true,
+		Aliases:      []string{"serviceaccount", "sa"},
+		Columns:      []kube.Column{{Name: "NAME"}, {Name: "AGE"}},
+		Capabilities: kube.CanDelete,
+	}
+}
+
+// List lists serviceaccounts in namespace ("" for all) as *corev1.ServiceAccount.
+func (ServiceAccounts) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+	list, err := cs.CoreV1().ServiceAccounts(namespace).List(ctx, listOptions(sel))
+	if err != nil {
+		return nil, err
+	}
+	return pointers(list.Items), nil
+}
+
+// Row turns a *corev1.ServiceAccount into its row (ServiceAccountRow).
+func (ServiceAccounts) Row(obj any) (kube.Row, bool) {
+	sa, ok := obj.(*corev1.ServiceAccount)
+	if !ok {
+		return kube.Row{}, false
+	}
+	return ServiceAccountRow(sa), true
+}
+
+// ServiceAccountRow turns a ServiceAccount into its row (kubectl's
+// printServiceAccount). Health is always ok.
+func ServiceAccountRow(sa *corev1.ServiceAccount) kube.Row {
+	row := identity(&sa.ObjectMeta)
+	row.Cells = []kube.Cell{kube.Text(sa.Name), kube.Age(sa.CreationTimestamp.Time)}
+	return row
+}
