@@ -72,6 +72,10 @@ func (c *Client) Facts(ctx context.Context) Facts {
 	}()
 	go func() {
 		defer wg.Done()
+		if n, first, ok := c.cachedNodes(ctx); ok {
+			nodes, node = n, first
+			return
+		}
 		list, err := c.cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{Limit: 1})
 		if err != nil {
 			return
@@ -193,4 +197,33 @@ func firstNonEmpty(ss ...string) string {
 		}
 	}
 	return ""
+}
+
+// cachedNodes counts the Nodes from the nodes informer (started on first
+// use, like a screen's), so that the header's periodic facts issue no list
+// once the cache has synced; first is any one Node, for the platform's
+// labels. ok is false when nodes cannot be cached (the user may not watch
+// them, or the cache is not healthy): the caller lists instead.
+func (c *Client) cachedNodes(ctx context.Context) (n int, first *corev1.Node, ok bool) {
+	plugin, found := c.registry.Lookup("nodes")
+	if !found {
+		return 0, nil, false
+	}
+	info := plugin.Info()
+	rows, _, ok := c.cached(ctx, plugin, info, "")
+	if !ok {
+		return 0, nil, false
+	}
+	c.mu.Lock()
+	kc := c.caches[cacheKey{kind: info.ID}]
+	c.mu.Unlock()
+	if kc != nil {
+		for _, obj := range kc.informer.GetStore().List() {
+			if node, isNode := obj.(*corev1.Node); isNode {
+				first = node
+				break
+			}
+		}
+	}
+	return len(rows), first, true
 }
