@@ -12,7 +12,8 @@ import "github.com/kyyard/kyyard/kube"
 // Builtin returns a registry of every built-in kind plugin. It panics only if
 // two built-in plugins claim the same name, which a unit test rules out.
 func Builtin() *kube.Registry {
-	r, err := kube.NewRegistry(Pods{}, Deployments{}, Nodes{}, Namespaces{})
+	r, err := kube.NewRegistry(Pods{}, Containers{}, Deployments{}, ReplicaSets{}, StatefulSets{},
+		Jobs{}, CronJobs{}, HorizontalPodAutoscalers{}, PodDisruptionBudgets{}, Nodes{}, Namespaces{})
 	if err != nil {
 		panic(err)
 	}
