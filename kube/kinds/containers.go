@@ -104,10 +104,11 @@ func containerStatus(statuses []corev1.ContainerStatus, name string) *corev1.Con
 // Health: Running is ok when ready, progressing for an init container
 // (it runs to completion) or a sidecar not yet started, else a warning (a
 // failing readiness probe); Terminated with exit code 0 is ok (Completed),
-// any other exit failed; Waiting for ContainerCreating, PodInitializing or
-// no reason (not yet started) is progressing, for any other reason
-// (CrashLoopBackOff, ImagePullBackOff, ErrImagePull,
-// CreateContainerConfigError, ...) failed.
+// any other exit failed, except a sidecar's 143 (stopped by SIGTERM once
+// the main containers ended, KEP-753), which is ok; Waiting for
+// ContainerCreating, PodInitializing or no reason (not yet started) is
+// progressing, for any other reason (CrashLoopBackOff, ImagePullBackOff,
+// ErrImagePull, CreateContainerConfigError, ...) failed.
 func ContainerRow(pod *corev1.Pod, c *corev1.Container, st *corev1.ContainerStatus, init string) kube.Row {
 	row := kube.Row{
 		Namespace: pod.Namespace, Name: c.Name, UID: string(pod.UID) + "/" + c.Name,
@@ -138,6 +139,11 @@ func ContainerRow(pod *corev1.Pod, c *corev1.Container, st *corev1.ContainerStat
 	return row
 }
 
+// sigtermExit is the exit code of a process ended by SIGTERM (128+15): how
+// the kubelet stops a native sidecar once the main containers have exited
+// (KEP-753), so for a sidecar it is no failure.
+const sigtermExit = 143
+
 // containerState names a reported container's state and judges it (see
 // ContainerRow), and returns when its current run started.
 func containerState(st *corev1.ContainerStatus, init string) (string, kube.Health, time.Time) {
@@ -162,7 +168,7 @@ func containerState(st *corev1.ContainerStatus, init string) (string, kube.Healt
 			reason = fmt.Sprintf("ExitCode:%d", t.ExitCode)
 		}
 		health := kube.HealthFailed
-		if t.ExitCode == 0 {
+		if t.ExitCode == 0 || (init == "sidecar" && t.ExitCode == sigtermExit) {
 			health = kube.HealthOK
 		}
 		return "Terminated:" + reason, health, t.StartedAt.Time

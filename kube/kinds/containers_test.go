@@ -97,6 +97,8 @@ func TestContainerStates(t *testing.T) {
 		{"exit code", "false", &corev1.ContainerStatus{State: terminated(3, "")}, "Terminated:ExitCode:3", kube.HealthFailed},
 		{"signal", "false", &corev1.ContainerStatus{State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 137, Signal: 9}}},
 			"Terminated:Signal:9", kube.HealthFailed},
+		{"sidecar stopped after the main containers", "sidecar", &corev1.ContainerStatus{State: terminated(143, "Error")}, "Terminated:Error", kube.HealthOK},
+		{"main container ended by SIGTERM", "false", &corev1.ContainerStatus{State: terminated(143, "Error")}, "Terminated:Error", kube.HealthFailed},
 		{"completed", "true", &corev1.ContainerStatus{State: terminated(0, "Completed")}, "Terminated:Completed", kube.HealthOK},
 	}
 	for _, tt := range tests {
