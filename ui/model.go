@@ -307,8 +307,35 @@ func (m *Model) run(line string) tea.Cmd {
 	return m.open(views.OpenKindMsg{Kind: info.ID, Namespace: ns, Replace: true})
 }
 
-// commandSuggestions are the words the prompt completes: every kind id and
-// alias, and quit.
+// preferredNames are completed before any other kind name that shares
+// their prefix: the kinds people open most (":d" is deploy, ":s" svc, ":p"
+// pods), as k9s and kubectl users expect.
+var preferredNames = []string{
+	"pods", "po", "deployments", "deploy", "services", "svc", "nodes", "no", "namespaces", "ns",
+	"events", "ev", "statefulsets", "sts", "daemonsets", "ds", "jobs", "cronjobs", "cj",
+	"configmaps", "cm", "secrets", "ingresses", "ing", "persistentvolumeclaims", "pvc",
+}
+
+// commandSuggestions are the words the prompt completes, in the order it
+// offers them: the preferred kind names, every other kind id and alias
+// (sorted), and quit.
 func commandSuggestions(names []string) []string {
-	return append(names, "quit")
+	known := map[string]bool{}
+	for _, n := range names {
+		known[n] = true
+	}
+	out := make([]string, 0, len(names)+1)
+	taken := map[string]bool{}
+	for _, n := range preferredNames {
+		if known[n] {
+			out = append(out, n)
+			taken[n] = true
+		}
+	}
+	for _, n := range names {
+		if !taken[n] {
+			out = append(out, n)
+		}
+	}
+	return append(out, "quit")
 }

@@ -13,7 +13,10 @@ import "github.com/kyyard/kyyard/kube"
 // two built-in plugins claim the same name, which a unit test rules out.
 func Builtin() *kube.Registry {
 	r, err := kube.NewRegistry(
-		Pods{}, Deployments{}, Nodes{}, Namespaces{},
+		Pods{}, Containers{}, Deployments{}, Nodes{}, Namespaces{},
+		// Workloads.
+		ReplicaSets{}, StatefulSets{}, DaemonSets{}, Jobs{}, CronJobs{},
+		HorizontalPodAutoscalers{}, PodDisruptionBudgets{},
 		// Networking, configuration, storage, events and RBAC.
 		Services{}, EndpointSlices{}, Ingresses{}, NetworkPolicies{},
 		ConfigMaps{}, Secrets{}, ServiceAccounts{},

@@ -22,13 +22,14 @@ var podColumns = []kube.Column{
 	{Name: "IP", Wide: true}, {Name: "NODE", Wide: true}, {Name: "NOMINATED NODE", Wide: true}, {Name: "READINESS GATES", Wide: true},
 }
 
-// Info describes pods.
+// Info describes pods; opening one shows its containers.
 func (Pods) Info() kube.KindInfo {
 	return kube.KindInfo{
 		ID: "pods", Version: "v1", Resource: "pods", Namespaced: true,
 		Aliases:      []string{"pod", "po"},
 		Columns:      podColumns,
 		Capabilities: kube.CanLogs | kube.CanExec | kube.CanDelete,
+		DrillDown:    "containers",
 	}
 }
 

@@ -1,0 +1,116 @@
+package kinds
+
+import (
+	"context"
+	"strconv"
+
+	batchv1 "k8s.io/api/batch/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kyyard/kyyard/kube"
+)
+
+// CronJobs serves cronjobs: NAME SCHEDULE TIMEZONE SUSPEND ACTIVE LAST
+// SCHEDULE AGE, and with -o wide CONTAINERS IMAGES SELECTOR, as `kubectl get
+// cronjobs` prints them (printCronJob in k8s.io/kubernetes
+// pkg/printers/internalversion).
+type CronJobs struct{}
+
+// Info describes cronjobs: they are deleted, and opening one shows the Jobs
+// it created (those whose ownerReferences name it).
+func (CronJobs) Info() kube.KindInfo {
+	return kube.KindInfo{
+		ID: "cronjobs", Group: "batch", Version: "v1", Resource: "cronjobs", Namespaced: true,
+		Aliases: []string{"cronjob", "cj"},
+		Columns: []kube.Column{
+			{Name: "NAME"}, {Name: "SCHEDULE"}, {Name: "TIMEZONE"}, {Name: "SUSPEND"}, {Name: "ACTIVE"},
+			{Name: "LAST SCHEDULE"}, {Name: "AGE"},
+			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
+		},
+		Capabilities: kube.CanDelete,
+		DrillDown:    "jobs",
+	}
+}
+
+// List lists cronjobs in namespace ("" for all) as *batchv1.CronJob.
+func (CronJobs) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+	list, err := cs.BatchV1().CronJobs(namespace).List(ctx, listOptions(sel))
+	if err != nil {
+		return nil, err
+	}
+	return pointers(list.Items), nil
+}
+
+// Row turns a *batchv1.CronJob into its row (CronJobRow).
+func (CronJobs) Row(obj any) (kube.Row, bool) {
+	cj, ok := obj.(*batchv1.CronJob)
+	if !ok {
+		return kube.Row{}, false
+	}
+	return CronJobRow(cj), true
+}
+
+// DrillSelector selects the Jobs the CronJob owns: the API server cannot
+// select on ownerReferences, so the selector names the CronJob's UID for
+// the Client to match against each Job row's Owners. ok is false for a
+// CronJob without a UID (never stored).
+func (CronJobs) DrillSelector(obj any) (kube.Selector, bool) {
+	cj, ok := obj.(*batchv1.CronJob)
+	if !ok || cj.UID == "" {
+		return kube.Selector{}, false
+	}
+	return kube.Selector{Owner: string(cj.UID)}, true
+}
+
+// CronJobRow turns a CronJob into its row, as kubectl's printCronJob:
+// TIMEZONE is spec.timeZone or "<none>"; SUSPEND is True, False, or
+// "<unset>"; ACTIVE counts status.active; LAST SCHEDULE is the age of
+// status.lastScheduleTime or "<none>".
+//
+// Status and Health (kyyard's, kubectl prints none): suspended is Suspended
+// (warning: nothing will run); a Job running is Active (progressing); a
+// last scheduled run with no successful finish since (lastSuccessfulTime
+// unset or before lastScheduleTime, and no Job active) is LastRunFailed
+// (warning); else Scheduled (ok).
+func CronJobRow(cj *batchv1.CronJob) kube.Row {
+	tz := "<none>"
+	if cj.Spec.TimeZone != nil {
+		tz = *cj.Spec.TimeZone
+	}
+	suspend := "<unset>"
+	if cj.Spec.Suspend != nil {
+		suspend = "False"
+		if *cj.Spec.Suspend {
+			suspend = "True"
+		}
+	}
+	last := kube.Text("<none>")
+	if cj.Status.LastScheduleTime != nil {
+		last = kube.Age(cj.Status.LastScheduleTime.Time)
+	}
+	tmpl := cj.Spec.JobTemplate.Spec
+	names, images := containerCells(tmpl.Template.Spec.Containers)
+	row := identity(&cj.ObjectMeta)
+	row.Status, row.Health = cronJobState(cj)
+	row.Cells = []kube.Cell{
+		kube.Text(cj.Name), kube.Text(cj.Spec.Schedule), kube.Text(tz), kube.Text(suspend),
+		kube.Text(strconv.Itoa(len(cj.Status.Active))), last, kube.Age(cj.CreationTimestamp.Time),
+		kube.Text(names), kube.Text(images), kube.Text(metav1.FormatLabelSelector(tmpl.Selector)),
+	}
+	return row
+}
+
+func cronJobState(cj *batchv1.CronJob) (string, kube.Health) {
+	st := cj.Status
+	switch {
+	case cj.Spec.Suspend != nil && *cj.Spec.Suspend:
+		return "Suspended", kube.HealthWarning
+	case len(st.Active) > 0:
+		return "Active", kube.HealthProgressing
+	case st.LastScheduleTime != nil && (st.LastSuccessfulTime == nil || st.LastSuccessfulTime.Before(st.LastScheduleTime)):
+		return "LastRunFailed", kube.HealthWarning
+	default:
+		return "Scheduled", kube.HealthOK
+	}
+}

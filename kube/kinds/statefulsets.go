@@ -1,0 +1,90 @@
+package kinds
+
+import (
+	"context"
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kyyard/kyyard/kube"
+)
+
+// StatefulSets serves statefulsets: NAME READY AGE, and with -o wide
+// CONTAINERS IMAGES, as `kubectl get statefulsets` prints them
+// (printStatefulSet in k8s.io/kubernetes pkg/printers/internalversion).
+type StatefulSets struct{}
+
+// Info describes statefulsets: their pod template can be edited, they
+// scale, restart (`kubectl rollout restart`) and are deleted; opening one
+// shows the pods its selector matches.
+func (StatefulSets) Info() kube.KindInfo {
+	return kube.KindInfo{
+		ID: "statefulsets", Group: "apps", Version: "v1", Resource: "statefulsets", Namespaced: true,
+		Aliases: []string{"statefulset", "sts"},
+		Columns: []kube.Column{
+			{Name: "NAME"}, {Name: "READY"}, {Name: "AGE"},
+			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true},
+		},
+		Capabilities: kube.CanLogs | kube.CanEdit | kube.CanScale | kube.CanRestart | kube.CanDelete,
+		DrillDown:    "pods",
+	}
+}
+
+// List lists statefulsets in namespace ("" for all) as *appsv1.StatefulSet.
+func (StatefulSets) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+	list, err := cs.AppsV1().StatefulSets(namespace).List(ctx, listOptions(sel))
+	if err != nil {
+		return nil, err
+	}
+	return pointers(list.Items), nil
+}
+
+// Row turns a *appsv1.StatefulSet into its row (StatefulSetRow).
+func (StatefulSets) Row(obj any) (kube.Row, bool) {
+	s, ok := obj.(*appsv1.StatefulSet)
+	if !ok {
+		return kube.Row{}, false
+	}
+	return StatefulSetRow(s), true
+}
+
+// DrillSelector selects the pods the StatefulSet's spec.selector matches.
+func (StatefulSets) DrillSelector(obj any) (kube.Selector, bool) {
+	s, ok := obj.(*appsv1.StatefulSet)
+	if !ok {
+		return kube.Selector{}, false
+	}
+	return labelSelector(s.Spec.Selector)
+}
+
+// StatefulSetRow turns a StatefulSet into its row: READY is
+// status.readyReplicas/spec.replicas (1 when unset). Its Status and Health
+// follow replicaState, where a rollout is what `kubectl rollout status`
+// waits for under the RollingUpdate strategy: fewer updated replicas than
+// spec.replicas minus the partition, or, without a partition, a
+// currentRevision that is not yet the updateRevision. Under OnDelete there
+// is no rollout to wait for (kubectl refuses to report one).
+func StatefulSetRow(s *appsv1.StatefulSet) kube.Row {
+	desired := replicas(s.Spec.Replicas)
+	st := s.Status
+	rolling := false
+	if s.Spec.UpdateStrategy.Type != appsv1.OnDeleteStatefulSetStrategyType {
+		var partition int32
+		if ru := s.Spec.UpdateStrategy.RollingUpdate; ru != nil && ru.Partition != nil {
+			partition = *ru.Partition
+		}
+		rolling = st.UpdatedReplicas < desired-partition ||
+			(partition == 0 && st.UpdateRevision != "" && st.CurrentRevision != st.UpdateRevision)
+	}
+	names, images := containerCells(s.Spec.Template.Spec.Containers)
+	row := identity(&s.ObjectMeta)
+	row.Status, row.Health = replicaState(desired, st.Replicas, st.ReadyReplicas, st.ObservedGeneration < s.Generation, rolling)
+	row.Cells = []kube.Cell{
+		kube.Text(s.Name),
+		kube.Text(fmt.Sprintf("%d/%d", st.ReadyReplicas, desired)),
+		kube.Age(s.CreationTimestamp.Time),
+		kube.Text(names), kube.Text(images),
+	}
+	return row
+}
