@@ -70,9 +70,7 @@ func (t *Table) Info() kube.KindInfo {
 
 // tableColumn is one column definition of a Table answer.
 type tableColumn struct {
-	name   string // as the server names it ("Age", "Last Seen")
-	typ    string // OpenAPI type: string, integer, number, boolean, date
-	format string // OpenAPI format: name, date-time, ...
+	name string // as the server names it ("Age", "Last Seen")
 }
 
 // TableRow is one row of the API server's Table answer, as List returns it
@@ -130,7 +128,7 @@ func (t *Table) List(ctx context.Context, cs kubernetes.Interface, namespace str
 		if columns == nil || len(table.ColumnDefinitions) > 0 {
 			columns = make([]tableColumn, len(table.ColumnDefinitions))
 			for i, d := range table.ColumnDefinitions {
-				columns[i] = tableColumn{name: d.Name, typ: d.Type, format: d.Format}
+				columns[i] = tableColumn{name: d.Name}
 			}
 			t.learn(table.ColumnDefinitions)
 		}
@@ -213,10 +211,13 @@ func (t *Table) Row(obj any) (kube.Row, bool) {
 // tableCell prints one Table cell the way kubectl's table printer does
 // (k8s.io/cli-runtime/pkg/printers/tableprinter.go): a string as is, cut at
 // its first line break with "..." appended; an integer in decimal; any
-// other value with fmt's %v; nil as nothing. Times stay live: a column
-// named Age is the object's age (created), and a date-time cell that holds
-// a timestamp renders as the time since it, as kubectl would at the same
-// moment.
+// other value with fmt's %v; nil as nothing. The one exception is a column
+// named Age: the server rendered it from metadata.creationTimestamp at the
+// moment it answered ("10m"), so the cell is the object's age (created),
+// rendered when it is drawn, as kubectl would print it then. Other date
+// columns stay as the server wrote them: kubectl prints a date-time cell
+// (a CRD's "Created At") as the timestamp text, and a server-rendered
+// duration ("Last Seen") as that text.
 func tableCell(col tableColumn, v any, created time.Time) kube.Cell {
 	if strings.EqualFold(col.name, "age") && !created.IsZero() {
 		return kube.Age(created)
@@ -225,11 +226,6 @@ func tableCell(col tableColumn, v any, created time.Time) kube.Cell {
 	case nil:
 		return kube.Text("")
 	case string:
-		if col.format == "date-time" || col.typ == "date" {
-			if ts, err := time.Parse(time.RFC3339, v); err == nil {
-				return kube.Age(ts)
-			}
-		}
 		if i := strings.IndexAny(v, "\f\n\r"); i >= 0 {
 			v = v[:i] + "..."
 		}

@@ -68,7 +68,7 @@ func (s *tableServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // page returns one page of the widgets Table: columns Name, Status, Ready,
 // Replicas (integer), Ratio (number, wide), Enabled (boolean, wide),
-// Expires (date-time, wide), Note (string with a line break, wide) and Age.
+// Expires (date-time, wide, as text), Note (string with a line break, wide) and Age.
 func (s *tableServer) page(cont string) string {
 	created := s.created.Format(time.RFC3339)
 	expires := s.created.Add(-90 * time.Minute).Format(time.RFC3339)
@@ -143,12 +143,13 @@ func TestTablePluginRendersTheServersTable(t *testing.T) {
 	}
 
 	now := created.Add(10 * time.Minute)
+	expires := created.Add(-90 * time.Minute).Format(time.RFC3339) // kubectl prints date-time cells as they come
 	want := map[string]struct {
 		cells  string
 		status string
 		health kube.Health
 	}{
-		"alpha": {"alpha|Running|1/1|3|0.5|true|100m|line one...|10m", "Running", kube.HealthOK},
+		"alpha": {"alpha|Running|1/1|3|0.5|true|" + expires + "|line one...|10m", "Running", kube.HealthOK},
 		"beta":  {"beta|CrashLoopBackOff|0/1|12345678901|2|false|||10m", "CrashLoopBackOff", kube.HealthFailed},
 		"gamma": {"gamma|Pending|False|0|1e-07|true|not a time|x|10m", "Pending", kube.HealthProgressing},
 	}
