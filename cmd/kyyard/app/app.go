@@ -199,27 +199,39 @@ func routeClientLogs(path string) (func(), error) {
 	return func() { klog.Flush(); _ = f.Close() }, nil
 }
 
+// startDiscoveryWait is how long the dashboard waits for discovery before it
+// opens a built-in first kind: long enough for a healthy API server (a few
+// milliseconds on the local cluster), short enough that a slow one does not
+// hold the screen.
+const startDiscoveryWait = 2 * time.Second
+
 // discoverAtStart finds the cluster's own kinds (CRDs and every resource
 // without a built-in plugin) so that the prompt completes them. When the
-// first kind is built-in it runs in the background and the screen opens at
-// once; otherwise the first kind may be a discovered one, so it runs first,
-// and a kind it does not find is refused before the terminal is taken.
-// Discovery errors go to the client-go log (--log-file).
+// first kind is built-in it waits at most startDiscoveryWait and lets a
+// slower discovery finish in the background (its kinds then open, but the
+// prompt, which takes its names when the screen is made, does not complete
+// them). Otherwise the first kind may be a discovered one: it waits for the
+// answer and refuses a kind discovery did not find before the terminal is
+// taken. Discovery errors go to the client-go log (--log-file).
 func discoverAtStart(client *kube.Client, command string, builtin bool) error {
-	discover := func() error {
+	done := make(chan error, 1)
+	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), discoverTimeout)
 		defer cancel()
 		err := client.Discover(ctx)
 		if err != nil {
 			klog.ErrorS(err, "discovery")
 		}
-		return err
-	}
+		done <- err
+	}()
 	if builtin {
-		go func() { _ = discover() }()
+		select {
+		case <-done:
+		case <-time.After(startDiscoveryWait):
+		}
 		return nil
 	}
-	err := discover()
+	err := <-done
 	if _, ok := client.Kind(command); !ok {
 		return unknownKind(command, client.Kinds(), err)
 	}

@@ -221,3 +221,22 @@ func TestHelpDocumentsGet(t *testing.T) {
 		}
 	}
 }
+
+func TestDiscoverAtStart(t *testing.T) {
+	cs := fake.NewClientset()
+	cs.Resources = []*metav1.APIResourceList{{GroupVersion: "v1", APIResources: []metav1.APIResource{
+		{Name: "configmaps", SingularName: "configmap", Kind: "ConfigMap", Namespaced: true, Verbs: metav1.Verbs{"list"}, ShortNames: []string{"cm"}},
+	}}}
+	c := kube.NewFromClientset(cs, kube.Options{Registry: kinds.Builtin(), TablePlugin: kinds.NewTable})
+	defer c.Close()
+	if err := discoverAtStart(c, "cm", false); err != nil {
+		t.Errorf("-c cm: %v", err)
+	}
+	if err := discoverAtStart(c, "widgets", false); err == nil || !strings.Contains(err.Error(), `unknown kind "widgets"`) ||
+		!strings.Contains(err.Error(), "configmaps") {
+		t.Errorf("-c widgets: %v", err)
+	}
+	if err := discoverAtStart(c, "pods", true); err != nil {
+		t.Errorf("-c pods: %v", err)
+	}
+}
