@@ -96,12 +96,12 @@ func stripForCache(obj any) (any, error) {
 
 // cached returns the rows of a kind from its informer, starting it on first
 // use. ok is false when the kind must be read with a direct list instead:
-// caching is off, client-go's informer factory does not serve the kind, the
-// user may not watch it, the cache has not synced within its budget, or its
-// watch is failing. The version identifies the rows: it changes only when
-// they changed.
+// caching is off, the kind was discovered (listedOnly), client-go's informer
+// factory does not serve the kind, the user may not watch it, the cache has
+// not synced within its budget, or its watch is failing. The version
+// identifies the rows: it changes only when they changed.
 func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns string) (rows []Row, version uint64, ok bool) {
-	if c.opts.NoCache || c.closed.Load() {
+	if c.opts.NoCache || c.closed.Load() || c.listedOnly(info) {
 		return nil, 0, false
 	}
 	key := cacheKey{kind: info.ID, namespace: ns}

@@ -18,6 +18,12 @@ import (
 type Options struct {
 	// Registry holds the kind plugins the client serves (kinds.Builtin()).
 	Registry *Registry
+	// TablePlugin makes the default plugin of a kind Discover found that no
+	// Registry plugin serves (CRDs, aggregated APIs, built-in resources
+	// without a plugin of their own): kinds.NewTable, which renders the API
+	// server's own Table answer. It is a field because package kube never
+	// imports kube/kinds. Nil makes Discover fail.
+	TablePlugin func(info KindInfo) Plugin
 	// ListTimeout bounds each list call of a Snapshot; 0 means 15 seconds.
 	ListTimeout time.Duration
 	// NoCache turns informers off: every Snapshot lists directly. A

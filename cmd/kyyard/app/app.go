@@ -3,6 +3,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -33,7 +34,9 @@ and shows the current namespace's pods, refreshed every --refresh interval.
 
 Keys:
   :          command prompt: :pods :deploy :nodes :ns, :<kind> <namespace>, :<kind> all, :q
-             (tab completes kind names; enter takes the completion shown)
+             (tab completes kind names; enter takes the completion shown). Any kind
+             the API server serves works too, CRDs included: :crd, :cm,
+             :clusterlogs.kwok.x-k8s.io, with the columns kubectl get prints.
   ↑/↓ j/k    move; pgup/pgdn page; g/G top/bottom
   enter      open (a namespace opens its pods)
   w          toggle kubectl's -o wide columns
@@ -43,7 +46,12 @@ Keys:
   q          quit
 
 Rows carry a health marker as well as a colour: x failed, ! warning,
-~ progressing, blank ok.`
+~ progressing, blank ok.
+
+Without the dashboard:
+  kyyard get KIND [-n NS | -A] [-o table|wide|json] [-l SELECTOR]
+             prints one kind's rows once, as kubectl get does, and exits;
+             a kind that cannot be read exits 1 with the reason on stderr.`
 
 type options struct {
 	refresh time.Duration
@@ -75,6 +83,21 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f.StringVarP(&opts.command, "command", "c", "pods", "the kind to show first (pods, deploy, nodes, ns, or any alias)")
 	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "start in all namespaces")
 	cmd.PersistentFlags().StringVar(&opts.logFile, "log-file", "", "write client-go's diagnostics (watch errors, retries) to this file; by default they are dropped, since they would tear the screen")
+	cmd.AddCommand(newGetCommand(func() (*kube.Client, func(), error) {
+		if err := checkConfigured(flags); err != nil {
+			return nil, nil, err
+		}
+		closeLog, err := routeClientLogs(opts.logFile)
+		if err != nil {
+			return nil, nil, err
+		}
+		client, err := kube.New(flags, kube.Options{Registry: kinds.Builtin(), NoCache: true, TablePlugin: kinds.NewTable})
+		if err != nil {
+			closeLog()
+			return nil, nil, err
+		}
+		return client, closeLog, nil
+	}))
 	cmd.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print kyyard's version",
@@ -91,10 +114,15 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		return errors.New("--refresh must be positive")
 	}
 	registry := kinds.Builtin()
-	if _, ok := registry.Lookup(opts.command); !ok {
-		return fmt.Errorf("unknown kind %q for --command (known: %s)", opts.command, strings.Join(registry.Names(), ", "))
+	_, builtin := registry.Lookup(opts.command)
+	unknown := func(cause error) error {
+		return fmt.Errorf("unknown kind %q for --command (known: %s; the cluster's own kinds could not be read: %v)",
+			opts.command, strings.Join(registry.Names(), ", "), cause)
 	}
 	if err := checkConfigured(flags); err != nil {
+		if !builtin {
+			return unknown(err)
+		}
 		return err
 	}
 	closeLog, err := routeClientLogs(opts.logFile)
@@ -102,11 +130,17 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		return err
 	}
 	defer closeLog()
-	client, err := kube.New(flags, kube.Options{Registry: registry})
+	client, err := kube.New(flags, kube.Options{Registry: registry, TablePlugin: kinds.NewTable})
 	if err != nil {
+		if !builtin {
+			return unknown(err)
+		}
 		return err
 	}
 	defer client.Close()
+	if err := discoverAtStart(client, opts.command, builtin); err != nil {
+		return err
+	}
 	vc := &views.Context{
 		Client: client,
 		Styles: views.NewStyles(assets.DefaultTheme()),
@@ -163,4 +197,43 @@ func routeClientLogs(path string) (func(), error) {
 	}
 	klog.SetOutput(f)
 	return func() { klog.Flush(); _ = f.Close() }, nil
+}
+
+// startDiscoveryWait is how long the dashboard waits for discovery before it
+// opens a built-in first kind: long enough for a healthy API server (a few
+// milliseconds on the local cluster), short enough that a slow one does not
+// hold the screen.
+const startDiscoveryWait = 2 * time.Second
+
+// discoverAtStart finds the cluster's own kinds (CRDs and every resource
+// without a built-in plugin) so that the prompt completes them. When the
+// first kind is built-in it waits at most startDiscoveryWait and lets a
+// slower discovery finish in the background (its kinds then open, but the
+// prompt, which takes its names when the screen is made, does not complete
+// them). Otherwise the first kind may be a discovered one: it waits for the
+// answer and refuses a kind discovery did not find before the terminal is
+// taken. Discovery errors go to the client-go log (--log-file).
+func discoverAtStart(client *kube.Client, command string, builtin bool) error {
+	done := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), discoverTimeout)
+		defer cancel()
+		err := client.Discover(ctx)
+		if err != nil {
+			klog.ErrorS(err, "discovery")
+		}
+		done <- err
+	}()
+	if builtin {
+		select {
+		case <-done:
+		case <-time.After(startDiscoveryWait):
+		}
+		return nil
+	}
+	err := <-done
+	if _, ok := client.Kind(command); !ok {
+		return unknownKind(command, client.Kinds(), err)
+	}
+	return nil
 }

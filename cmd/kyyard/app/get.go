@@ -1,0 +1,241 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// discoverTimeout bounds the discovery a command runs before it resolves a
+// kind name.
+const discoverTimeout = 15 * time.Second
+
+// kubectl's table layout (k8s.io/cli-runtime/pkg/printers/tabwriter.go): a
+// column is at least 6 wide, and 3 spaces pad every cell but the last.
+const (
+	tableMinWidth = 6
+	tableTabWidth = 4
+	tablePadding  = 3
+)
+
+type getOptions struct {
+	output   string
+	all      bool
+	selector string
+}
+
+// connectFunc makes the Client a one-shot command reads with, and what to
+// call when the command ends (close the log file); the get command's tests
+// hand it a client over client-go's fake clientset.
+type connectFunc func() (client *kube.Client, done func(), err error)
+
+// newGetCommand returns `kyyard get`: one Snapshot of one kind, printed the
+// way `kubectl get` prints it. connect is called once the flags are parsed.
+func newGetCommand(connect connectFunc) *cobra.Command {
+	opts := getOptions{}
+	cmd := &cobra.Command{
+		Use:   "get KIND",
+		Short: "Print one kind's rows as kubectl get does, without the dashboard",
+		Long: `Print one kind's rows once, the columns kubectl get prints, and exit.
+
+KIND is any name the dashboard's : prompt takes: a built-in kind or alias
+(pods, po, deploy), or any kind the API server serves (configmaps, crd,
+clusterlogs.kwok.x-k8s.io). A kind that cannot be read (forbidden, not
+found, unreachable) is reported on stderr with the reason, and the exit code
+is 1.`,
+		Example: `  kyyard get pods -n demo
+  kyyard get po -A -o wide
+  kyyard get deploy -l app=web -o json
+  kyyard get crd`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runGet(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), connect, args[0], opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.output, "output", "o", "table", "output format: table, wide (kubectl's -o wide columns) or json")
+	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "list the kind in all namespaces, with a NAMESPACE column")
+	f.StringVarP(&opts.selector, "selector", "l", "", "label selector, in kubectl's syntax (app=web,tier!=db)")
+	return cmd
+}
+
+func runGet(ctx context.Context, out, errOut io.Writer, connect connectFunc, name string, opts getOptions) error {
+	switch opts.output {
+	case "", "table", "wide", "json":
+	default:
+		return fmt.Errorf("unknown output format %q: use table, wide or json", opts.output)
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	client, done, err := connect()
+	if err != nil {
+		return err
+	}
+	defer done()
+	defer client.Close()
+	dctx, cancel := context.WithTimeout(ctx, discoverTimeout)
+	discoverErr := client.Discover(dctx)
+	cancel()
+	info, ok := client.Kind(name)
+	if !ok {
+		return unknownKind(name, client.Kinds(), discoverErr)
+	}
+	ns := client.Namespace()
+	if opts.all {
+		ns = ""
+	}
+	snap := client.Snapshot(ctx, kube.SnapshotRequest{
+		Kinds: []kube.Kind{info.ID}, Namespace: ns, Selector: kube.Selector{Labels: opts.selector},
+	})
+	table, _ := snap.Table(info.ID)
+	if table.Kind == "" {
+		table.Kind = info.ID
+	}
+	now := time.Now()
+	if opts.output == "json" {
+		if err := writeJSON(out, table, snap, now); err != nil {
+			return err
+		}
+	} else if len(snap.Truncated) == 0 {
+		withNS := opts.all && info.Namespaced
+		if len(table.Rows) == 0 {
+			fmt.Fprintln(errOut, noResources(ns, info.Namespaced))
+			return nil
+		}
+		if err := writeTable(out, table, opts.output == "wide", withNS, now); err != nil {
+			return err
+		}
+	}
+	if len(snap.Truncated) > 0 {
+		tr := snap.Truncated[0]
+		return fmt.Errorf("cannot read %s (%s): %s: %s", info.ID, tr.Reason, tr.Reason.Sentence(), views.Sanitize(tr.Message))
+	}
+	return nil
+}
+
+// unknownKind names the kinds the client serves; when discovery failed its
+// error is added, since the kind may be one the server could not describe.
+func unknownKind(name string, known []kube.KindInfo, discoverErr error) error {
+	ids := make([]string, len(known))
+	for i, k := range known {
+		ids[i] = string(k.ID)
+	}
+	sort.Strings(ids)
+	msg := fmt.Sprintf("unknown kind %q (known: %s)", name, strings.Join(ids, ", "))
+	if discoverErr != nil {
+		msg += "; " + discoverErr.Error()
+	}
+	return errors.New(msg)
+}
+
+// noResources is kubectl's message for an empty list.
+func noResources(ns string, namespaced bool) string {
+	if namespaced && ns != "" {
+		return "No resources found in " + ns + " namespace."
+	}
+	return "No resources found"
+}
+
+// writeTable prints a table the way `kubectl get` does: upper-case headers,
+// the Wide columns only when wide, NAMESPACE first when withNS, cells
+// rendered at now, aligned with kubectl's tabwriter settings. Cluster text is
+// sanitized (views.Sanitize) so that it is printed, never interpreted by the
+// terminal.
+func writeTable(out io.Writer, table kube.Table, wide, withNS bool, now time.Time) error {
+	tw := tabwriter.NewWriter(out, tableMinWidth, tableTabWidth, tablePadding, ' ', 0)
+	var shown []int
+	for i, col := range table.Columns {
+		if wide || !col.Wide {
+			shown = append(shown, i)
+		}
+	}
+	line := make([]string, 0, len(shown)+1)
+	if withNS {
+		line = append(line, "NAMESPACE")
+	}
+	for _, i := range shown {
+		line = append(line, table.Columns[i].Name)
+	}
+	fmt.Fprintln(tw, strings.Join(line, "\t"))
+	for _, row := range table.Rows {
+		line = line[:0]
+		if withNS {
+			line = append(line, views.Sanitize(row.Namespace))
+		}
+		for _, i := range shown {
+			text := ""
+			if i < len(row.Cells) {
+				text = row.Cells[i].Render(now)
+			}
+			line = append(line, views.Sanitize(text))
+		}
+		fmt.Fprintln(tw, strings.Join(line, "\t"))
+	}
+	return tw.Flush()
+}
+
+// getDocument is `kyyard get -o json`'s output.
+type getDocument struct {
+	Kind      string          `json:"kind"`
+	Namespace string          `json:"namespace"`
+	Columns   []getColumn     `json:"columns"`
+	Rows      []getRow        `json:"rows"`
+	Truncated []getTruncation `json:"truncated"`
+}
+
+type getColumn struct {
+	Name string `json:"name"`
+	Wide bool   `json:"wide"`
+}
+
+type getRow struct {
+	Namespace string   `json:"namespace"`
+	Name      string   `json:"name"`
+	Status    string   `json:"status"`
+	Health    string   `json:"health"`
+	Cells     []string `json:"cells"`
+}
+
+type getTruncation struct {
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+// writeJSON prints the table as one JSON document: every column (Wide ones
+// marked), each row's cells rendered at now, and why the kind could not be
+// read, if it could not.
+func writeJSON(out io.Writer, table kube.Table, snap kube.Snapshot, now time.Time) error {
+	doc := getDocument{
+		Kind: string(table.Kind), Namespace: snap.Namespace,
+		Columns: []getColumn{}, Rows: []getRow{}, Truncated: []getTruncation{},
+	}
+	for _, col := range table.Columns {
+		doc.Columns = append(doc.Columns, getColumn{Name: col.Name, Wide: col.Wide})
+	}
+	for _, row := range table.Rows {
+		r := getRow{Namespace: row.Namespace, Name: row.Name, Status: row.Status, Health: row.Health.String(), Cells: make([]string, len(row.Cells))}
+		for i, cell := range row.Cells {
+			r.Cells[i] = cell.Render(now)
+		}
+		doc.Rows = append(doc.Rows, r)
+	}
+	for _, tr := range snap.Truncated {
+		doc.Truncated = append(doc.Truncated, getTruncation{Reason: string(tr.Reason), Message: tr.Message})
+	}
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}

@@ -1,0 +1,276 @@
+package kinds
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kyyard/kyyard/kube"
+)
+
+// tableAccept asks the API server for its Table rendering of a list (what
+// `kubectl get` prints), falling back to plain JSON for a server that has
+// none (the fallback fails to decode as a Table, and List says so).
+const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"
+
+// tablePageSize is how many objects one request of a Table list asks for,
+// kubectl's default --chunk-size.
+const tablePageSize = 500
+
+// Table is the default plugin: it serves any kind without a plugin of its
+// own (CRDs, aggregated APIs, built-in resources such as ConfigMaps) from
+// the API server's own Table answer, the columns `kubectl get` prints for
+// the kind, additionalPrinterColumns included. Make one per kind with
+// NewTable; Options.TablePlugin takes NewTable, and Client.Discover calls it.
+//
+// Its columns are learned from the server: before the first List it names
+// NAME and AGE, afterwards the Table's columnDefinitions (priority 0 a
+// normal column, above 0 a Wide one, as `kubectl get -o wide`). A Table
+// plugin is safe for concurrent use.
+type Table struct {
+	info kube.KindInfo
+
+	mu      sync.Mutex
+	columns []kube.Column // from the last answer; nil before the first
+}
+
+// NewTable returns the default plugin for the kind info describes (ID,
+// Group, Version, Resource, Namespaced, Aliases, Capabilities; its Columns
+// are ignored and learned from the server).
+func NewTable(info kube.KindInfo) kube.Plugin {
+	info.Columns = nil
+	return &Table{info: info}
+}
+
+// defaultTableColumns are the columns of a kind the server has not yet
+// answered for: every Table the API server builds starts with Name, and
+// most end with Age.
+var defaultTableColumns = []kube.Column{{Name: "NAME"}, {Name: "AGE"}}
+
+// Info describes the kind, with the columns of the last List's answer.
+func (t *Table) Info() kube.KindInfo {
+	info := t.info
+	t.mu.Lock()
+	info.Columns = t.columns
+	t.mu.Unlock()
+	if info.Columns == nil {
+		info.Columns = defaultTableColumns
+	}
+	return info
+}
+
+// tableColumn is one column definition of a Table answer.
+type tableColumn struct {
+	name string // as the server names it ("Age", "Last Seen")
+}
+
+// TableRow is one row of the API server's Table answer, as List returns it
+// and Row accepts it: the cells as the server sent them (strings,
+// json.Number, booleans, nil) with the column definitions of the same
+// answer, and the object's metadata (includeObject=Metadata).
+type TableRow struct {
+	cells   []any
+	columns []tableColumn
+	meta    metav1.PartialObjectMetadata
+}
+
+// List reads the kind's Table in namespace ("" for all; ignored for
+// cluster-scoped kinds) through the clientset's discovery REST client, in
+// pages of 500 as kubectl does, with sel's label and field selectors as
+// query parameters. It returns one *TableRow per row. Errors: the API
+// server's (forbidden, not found, ...), an answer that is not a Table, and a
+// clientset without a discovery REST client (client-go's fake clientset).
+func (t *Table) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+	rc := cs.Discovery().RESTClient()
+	if rc == nil {
+		return nil, fmt.Errorf("%s: the clientset has no discovery REST client to ask for the server's Table (a fake clientset has none)", t.info.ID)
+	}
+	path := "/api/" + t.info.Version
+	if t.info.Group != "" {
+		path = "/apis/" + t.info.Group + "/" + t.info.Version
+	}
+	if t.info.Namespaced && namespace != "" {
+		path += "/namespaces/" + namespace
+	}
+	path += "/" + t.info.Resource
+	var out []any
+	var columns []tableColumn
+	cont := ""
+	for {
+		req := rc.Get().AbsPath(path).SetHeader("Accept", tableAccept).
+			Param("includeObject", "Metadata").Param("limit", strconv.Itoa(tablePageSize))
+		if sel.Labels != "" {
+			req = req.Param("labelSelector", sel.Labels)
+		}
+		if sel.Fields != "" {
+			req = req.Param("fieldSelector", sel.Fields)
+		}
+		if cont != "" {
+			req = req.Param("continue", cont)
+		}
+		body, err := req.Do(ctx).Raw()
+		if err != nil {
+			return nil, err
+		}
+		table, err := decodeTable(body)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", t.info.ID, err)
+		}
+		if columns == nil || len(table.ColumnDefinitions) > 0 {
+			columns = make([]tableColumn, len(table.ColumnDefinitions))
+			for i, d := range table.ColumnDefinitions {
+				columns[i] = tableColumn{name: d.Name}
+			}
+			t.learn(table.ColumnDefinitions)
+		}
+		for _, r := range table.Rows {
+			row := &TableRow{cells: r.Cells, columns: columns}
+			if len(r.Object.Raw) > 0 {
+				if err := json.Unmarshal(r.Object.Raw, &row.meta); err != nil {
+					return nil, fmt.Errorf("%s: decode row metadata: %w", t.info.ID, err)
+				}
+			}
+			out = append(out, row)
+		}
+		cont = table.Continue
+		if cont == "" {
+			return out, nil
+		}
+	}
+}
+
+// decodeTable decodes a Table answer, numbers kept as json.Number so that
+// integers print as integers. An answer of another kind (a server that
+// ignored the Table media type) is an error.
+func decodeTable(body []byte) (*metav1.Table, error) {
+	var table metav1.Table
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&table); err != nil {
+		return nil, fmt.Errorf("decode Table: %w", err)
+	}
+	if table.Kind != "Table" {
+		return nil, errors.New("the API server did not answer with a Table (kind " + strconv.Quote(table.Kind) + ")")
+	}
+	return &table, nil
+}
+
+// learn records the columns of an answer: upper case as kubectl prints
+// them, priority above 0 a Wide column.
+func (t *Table) learn(defs []metav1.TableColumnDefinition) {
+	cols := make([]kube.Column, len(defs))
+	for i, d := range defs {
+		cols[i] = kube.Column{Name: strings.ToUpper(d.Name), Wide: d.Priority > 0}
+	}
+	t.mu.Lock()
+	t.columns = cols
+	t.mu.Unlock()
+}
+
+// Row turns a *TableRow into a kube.Row: the identity from the row's
+// metadata (name, namespace, UID, creation time, labels, owners) and one
+// cell per column of its answer, printed as kubectl prints Table cells
+// (tableCell). Status and Health come from tableHealth.
+func (t *Table) Row(obj any) (kube.Row, bool) {
+	r, ok := obj.(*TableRow)
+	if !ok {
+		return kube.Row{}, false
+	}
+	row := identity(&r.meta.ObjectMeta)
+	row.Cells = make([]kube.Cell, len(r.columns))
+	status, ready := "", ""
+	for i, col := range r.columns {
+		var v any
+		if i < len(r.cells) {
+			v = r.cells[i]
+		}
+		row.Cells[i] = tableCell(col, v, row.Created)
+		switch {
+		case strings.EqualFold(col.name, "status"):
+			status = row.Cells[i].Text
+		case strings.EqualFold(col.name, "ready"):
+			ready = row.Cells[i].Text
+		}
+	}
+	if row.Name == "" && len(row.Cells) > 0 {
+		row.Name = row.Cells[0].Text
+	}
+	row.Status, row.Health = tableHealth(status, ready)
+	return row, true
+}
+
+// tableCell prints one Table cell the way kubectl's table printer does
+// (k8s.io/cli-runtime/pkg/printers/tableprinter.go): a string as is, cut at
+// its first line break with "..." appended; an integer in decimal; any
+// other value with fmt's %v; nil as nothing. The one exception is a column
+// named Age: the server rendered it from metadata.creationTimestamp at the
+// moment it answered ("10m"), so the cell is the object's age (created),
+// rendered when it is drawn, as kubectl would print it then. Other date
+// columns stay as the server wrote them: kubectl prints a date-time cell
+// (a CRD's "Created At") as the timestamp text, and a server-rendered
+// duration ("Last Seen") as that text.
+func tableCell(col tableColumn, v any, created time.Time) kube.Cell {
+	if strings.EqualFold(col.name, "age") && !created.IsZero() {
+		return kube.Age(created)
+	}
+	switch v := v.(type) {
+	case nil:
+		return kube.Text("")
+	case string:
+		if i := strings.IndexAny(v, "\f\n\r"); i >= 0 {
+			v = v[:i] + "..."
+		}
+		return kube.Text(v)
+	case json.Number:
+		if n, err := v.Int64(); err == nil {
+			return kube.Text(strconv.FormatInt(n, 10))
+		}
+		if f, err := v.Float64(); err == nil {
+			return kube.Text(fmt.Sprint(f))
+		}
+		return kube.Text(v.String())
+	default:
+		return kube.Text(fmt.Sprint(v))
+	}
+}
+
+// tableHealth judges a row of a kind kyyard knows nothing about from its
+// STATUS and READY cells, and only where they clearly say something: a
+// STATUS naming a failure (Failed, Error, CrashLoopBackOff, ImagePullBackOff,
+// Unhealthy, Degraded, NotReady, Lost) is failed; Pending, Progressing,
+// Creating or Provisioning is progressing; Terminating, a READY of "False"
+// or "n/m" with n < m is a warning (kube.Health's own words). Anything else is ok. The status text is
+// the STATUS cell ("" without one).
+func tableHealth(status, ready string) (string, kube.Health) {
+	s := strings.ToLower(status)
+	for _, word := range []string{"fail", "error", "crashloop", "backoff", "unhealthy", "degraded", "notready", "not ready", "lost"} {
+		if strings.Contains(s, word) {
+			return status, kube.HealthFailed
+		}
+	}
+	for _, word := range []string{"pending", "progressing", "creating", "provisioning"} {
+		if strings.Contains(s, word) {
+			return status, kube.HealthProgressing
+		}
+	}
+	if strings.Contains(s, "terminating") || strings.EqualFold(ready, "false") {
+		return status, kube.HealthWarning
+	}
+	if have, want, ok := strings.Cut(ready, "/"); ok {
+		h, err1 := strconv.Atoi(have)
+		w, err2 := strconv.Atoi(want)
+		if err1 == nil && err2 == nil && h < w {
+			return status, kube.HealthWarning
+		}
+	}
+	return status, kube.HealthOK
+}

@@ -1,0 +1,214 @@
+package kinds_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/kinds"
+)
+
+// tableServer is a tiny API server: legacy discovery for the core group
+// and example.com/v1 (widgets), and a widgets Table answer in two pages.
+type tableServer struct {
+	t       *testing.T
+	created time.Time
+	mu      sync.Mutex
+	queries []string // of every widgets request
+	plain   bool     // answer widgets with a list, not a Table
+}
+
+func (s *tableServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	write := func(v any) {
+		if err := json.NewEncoder(w).Encode(v); err != nil {
+			s.t.Error(err)
+		}
+	}
+	switch r.URL.Path {
+	case "/api":
+		write(metav1.APIVersions{TypeMeta: metav1.TypeMeta{Kind: "APIVersions"}, Versions: []string{"v1"}})
+	case "/apis":
+		v := metav1.GroupVersionForDiscovery{GroupVersion: "example.com/v1", Version: "v1"}
+		write(metav1.APIGroupList{TypeMeta: metav1.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"},
+			Groups: []metav1.APIGroup{{Name: "example.com", Versions: []metav1.GroupVersionForDiscovery{v}, PreferredVersion: v}}})
+	case "/api/v1":
+		write(metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList"}, GroupVersion: "v1", APIResources: []metav1.APIResource{
+			{Name: "pods", SingularName: "pod", Kind: "Pod", Namespaced: true, Verbs: metav1.Verbs{"list"}, ShortNames: []string{"po"}},
+		}})
+	case "/apis/example.com/v1":
+		write(metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList"}, GroupVersion: "example.com/v1", APIResources: []metav1.APIResource{
+			{Name: "widgets", SingularName: "widget", Kind: "Widget", Namespaced: true, Verbs: metav1.Verbs{"list", "delete"}, ShortNames: []string{"wd"}},
+		}})
+	case "/apis/example.com/v1/namespaces/ns1/widgets":
+		s.mu.Lock()
+		s.queries = append(s.queries, r.URL.RawQuery)
+		s.mu.Unlock()
+		if !strings.Contains(r.Header.Get("Accept"), "as=Table;v=v1;g=meta.k8s.io") {
+			s.t.Errorf("Accept %q asks for no Table", r.Header.Get("Accept"))
+		}
+		if s.plain {
+			write(map[string]any{"kind": "WidgetList", "apiVersion": "example.com/v1", "items": []any{}})
+			return
+		}
+		w.Write([]byte(s.page(r.URL.Query().Get("continue"))))
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// page returns one page of the widgets Table: columns Name, Status, Ready,
+// Replicas (integer), Ratio (number, wide), Enabled (boolean, wide),
+// Expires (date-time, wide, as text), Note (string with a line break, wide) and Age.
+func (s *tableServer) page(cont string) string {
+	created := s.created.Format(time.RFC3339)
+	expires := s.created.Add(-90 * time.Minute).Format(time.RFC3339)
+	columns := `"columnDefinitions":[
+	  {"name":"Name","type":"string","format":"name","priority":0},
+	  {"name":"Status","type":"string","format":"","priority":0},
+	  {"name":"Ready","type":"string","format":"","priority":0},
+	  {"name":"Replicas","type":"integer","format":"","priority":0},
+	  {"name":"Ratio","type":"number","format":"","priority":1},
+	  {"name":"Enabled","type":"boolean","format":"","priority":1},
+	  {"name":"Expires","type":"string","format":"date-time","priority":1},
+	  {"name":"Note","type":"string","format":"","priority":2},
+	  {"name":"Age","type":"date","format":"","priority":0}]`
+	meta := func(name, uid string) string {
+		return `{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"` + name +
+			`","namespace":"ns1","uid":"` + uid + `","creationTimestamp":"` + created +
+			`","labels":{"app":"x"},"ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"o","uid":"owner-1"}]}}`
+	}
+	if cont == "" {
+		return `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"continue":"page2"},` + columns + `,"rows":[
+		  {"cells":["alpha","Running","1/1",3,0.5,true,"` + expires + `","line one\nline two","10m"],"object":` + meta("alpha", "uid-a") + `},
+		  {"cells":["beta","CrashLoopBackOff","0/1",12345678901,2,false,null,"",  "10m"],"object":` + meta("beta", "uid-b") + `}]}`
+	}
+	return `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{},` + columns + `,"rows":[
+	  {"cells":["gamma","Pending","False",0,1e-7,true,"not a time","x","10m"],"object":` + meta("gamma", "uid-g") + `}]}`
+}
+
+func tableClient(t *testing.T, s *tableServer) *kube.Client {
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	c, err := kube.NewFromConfig(&rest.Config{Host: srv.URL}, kube.Options{Registry: kinds.Builtin(), TablePlugin: kinds.NewTable})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	if err := c.Discover(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestTablePluginRendersTheServersTable(t *testing.T) {
+	created := time.Now().Add(-10 * time.Minute).Truncate(time.Second)
+	s := &tableServer{t: t, created: created}
+	c := tableClient(t, s)
+	if _, ok := c.Kind("po"); !ok {
+		t.Fatal("built-in pods lost")
+	}
+	before, ok := c.Kind("wd")
+	if !ok || before.ID != "widgets" || before.Group != "example.com" || len(before.Columns) != 2 {
+		t.Fatalf("widgets before the first list: %+v, %v", before, ok)
+	}
+
+	snap := c.Snapshot(context.Background(), kube.SnapshotRequest{Kinds: []kube.Kind{"wd"}, Namespace: "ns1", Selector: kube.Selector{Labels: "app=x", Fields: "metadata.name!=z"}})
+	if len(snap.Truncated) > 0 {
+		t.Fatalf("truncated: %+v", snap.Truncated)
+	}
+	table, _ := snap.Table("widgets")
+	var cols []string
+	for _, col := range table.Columns {
+		name := col.Name
+		if col.Wide {
+			name += "*"
+		}
+		cols = append(cols, name)
+	}
+	if got, want := strings.Join(cols, " "), "NAME STATUS READY REPLICAS RATIO* ENABLED* EXPIRES* NOTE* AGE"; got != want {
+		t.Errorf("columns %q, want %q", got, want)
+	}
+	if info, _ := c.Kind("widgets"); len(info.Columns) != 9 {
+		t.Errorf("Info().Columns after the list: %+v", info.Columns)
+	}
+
+	now := created.Add(10 * time.Minute)
+	expires := created.Add(-90 * time.Minute).Format(time.RFC3339) // kubectl prints date-time cells as they come
+	want := map[string]struct {
+		cells  string
+		status string
+		health kube.Health
+	}{
+		"alpha": {"alpha|Running|1/1|3|0.5|true|" + expires + "|line one...|10m", "Running", kube.HealthOK},
+		"beta":  {"beta|CrashLoopBackOff|0/1|12345678901|2|false|||10m", "CrashLoopBackOff", kube.HealthFailed},
+		"gamma": {"gamma|Pending|False|0|1e-07|true|not a time|x|10m", "Pending", kube.HealthProgressing},
+	}
+	if len(table.Rows) != len(want) {
+		t.Fatalf("%d rows, want %d (both pages)", len(table.Rows), len(want))
+	}
+	for _, row := range table.Rows {
+		w, ok := want[row.Name]
+		if !ok {
+			t.Errorf("unexpected row %q", row.Name)
+			continue
+		}
+		texts := make([]string, len(row.Cells))
+		for i, cell := range row.Cells {
+			texts[i] = cell.Render(now)
+		}
+		if got := strings.Join(texts, "|"); got != w.cells {
+			t.Errorf("%s cells %q, want %q", row.Name, got, w.cells)
+		}
+		if row.Status != w.status || row.Health != w.health {
+			t.Errorf("%s status %q health %v, want %q %v", row.Name, row.Status, row.Health, w.status, w.health)
+		}
+		if row.Namespace != "ns1" || row.UID == "" || !row.Created.Equal(created) || row.Labels["app"] != "x" ||
+			len(row.Owners) != 1 || row.Owners[0] != "owner-1" {
+			t.Errorf("%s identity: %+v", row.Name, row)
+		}
+		if !row.Cells[8].Since.Equal(created) {
+			t.Errorf("%s AGE is not live: %+v", row.Name, row.Cells[8])
+		}
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.queries) != 2 {
+		t.Fatalf("%d widget requests, want 2 pages", len(s.queries))
+	}
+	for _, q := range []string{"includeObject=Metadata", "labelSelector=app%3Dx", "fieldSelector=metadata.name%21%3Dz", "limit=500"} {
+		if !strings.Contains(s.queries[0], q) {
+			t.Errorf("query %q lacks %q", s.queries[0], q)
+		}
+	}
+	if !strings.Contains(s.queries[1], "continue=page2") {
+		t.Errorf("second page query %q has no continue token", s.queries[1])
+	}
+}
+
+func TestTablePluginRefusesAnAnswerThatIsNoTable(t *testing.T) {
+	s := &tableServer{t: t, created: time.Now(), plain: true}
+	c := tableClient(t, s)
+	snap := c.Snapshot(context.Background(), kube.SnapshotRequest{Kinds: []kube.Kind{"widgets"}, Namespace: "ns1"})
+	tr, ok := snap.Truncation("widgets")
+	if !ok || !strings.Contains(tr.Message, "did not answer with a Table") {
+		t.Errorf("a list answer: %+v", snap)
+	}
+}
+
+func TestTablePluginRowRefusesOtherObjects(t *testing.T) {
+	p := kinds.NewTable(kube.KindInfo{ID: "widgets", Resource: "widgets"})
+	if _, ok := p.Row(&metav1.PartialObjectMetadata{}); ok {
+		t.Error("Row took an object that is no table row")
+	}
+}
