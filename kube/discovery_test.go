@@ -89,7 +89,7 @@ func clusterResources() []*metav1.APIResourceList {
 		{GroupVersion: "v1", APIResources: []metav1.APIResource{
 			listable("pods", "pod", "Pod", true, "po"),
 			{Name: "pods/log", Kind: "Pod", Namespaced: true, Verbs: metav1.Verbs{"get"}},
-			listable("configmaps", "configmap", "ConfigMap", true, "cm"),
+			listable("limitranges", "limitrange", "LimitRange", true, "limits"),
 			listable("events", "event", "Event", true, "ev"),
 			{Name: "bindings", SingularName: "binding", Kind: "Binding", Namespaced: true, Verbs: metav1.Verbs{"create"}},
 		}},
@@ -134,9 +134,9 @@ func TestDiscoverRegistersListableKindsWithoutAPlugin(t *testing.T) {
 		group, ver string
 		namespaced bool
 	}{
-		{"cm", "configmaps", "", "v1", true},
-		{"configmap", "configmaps", "", "v1", true},
-		{"ConfigMap", "configmaps", "", "v1", true},
+		{"limits", "limitranges", "", "v1", true},
+		{"limitrange", "limitranges", "", "v1", true},
+		{"LimitRange", "limitranges", "", "v1", true},
 		{"crd", "customresourcedefinitions", "apiextensions.k8s.io", "v1", false},
 		{"crds", "customresourcedefinitions", "apiextensions.k8s.io", "v1", false},
 		{"customresourcedefinitions.apiextensions.k8s.io", "customresourcedefinitions", "apiextensions.k8s.io", "v1", false},
@@ -181,7 +181,7 @@ func TestDiscoverRegistersListableKindsWithoutAPlugin(t *testing.T) {
 	// Names() completes discovered short names and dotted ids; each name
 	// is claimed once.
 	names := c.Names()
-	for _, want := range []string{"cm", "crd", "crds", "stages.kwok.x-k8s.io", "wd", "sts", "po"} {
+	for _, want := range []string{"limits", "crd", "crds", "stages.kwok.x-k8s.io", "wd", "sts", "po"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("Names() lacks %q", want)
 		}
@@ -200,7 +200,7 @@ func TestDiscoverRegistersListableKindsWithoutAPlugin(t *testing.T) {
 			t.Errorf("Kinds() lists %s %d times", id, n)
 		}
 	}
-	if seen["configmaps"] != 1 || seen["pods"] != 1 || seen["widgets"] != 1 {
+	if seen["limitranges"] != 1 || seen["pods"] != 1 || seen["widgets"] != 1 {
 		t.Errorf("Kinds() = %v", seen)
 	}
 }
@@ -228,7 +228,7 @@ func TestDiscoverPartialFailureRegistersTheRestAndKeepsEarlierKinds(t *testing.T
 		!strings.Contains(err.Error(), "kwok.x-k8s.io/v1alpha1: stale") {
 		t.Errorf("error %q does not name both failed groups", err)
 	}
-	for _, name := range []string{"th", "things", "cm", "crd", "stage", "stages.kwok.x-k8s.io", "pods.metrics.k8s.io", "podmetrics"} {
+	for _, name := range []string{"th", "things", "limits", "crd", "stage", "stages.kwok.x-k8s.io", "pods.metrics.k8s.io", "podmetrics"} {
 		if _, ok := c.Kind(name); !ok {
 			t.Errorf("after a partial failure Kind(%q) is not served", name)
 		}
@@ -268,8 +268,8 @@ func TestDiscoveredKindOverAFakeClientsetIsTruncated(t *testing.T) {
 	if err := c.Discover(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	snap := c.Snapshot(context.Background(), kube.SnapshotRequest{Kinds: []kube.Kind{"cm"}})
-	tr, ok := snap.Truncation("cm")
+	snap := c.Snapshot(context.Background(), kube.SnapshotRequest{Kinds: []kube.Kind{"limits"}})
+	tr, ok := snap.Truncation("limits")
 	if !ok || !strings.Contains(tr.Message, "no discovery REST client") {
 		t.Errorf("snapshot of cm over a fake clientset: %+v", snap)
 	}

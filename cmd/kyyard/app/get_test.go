@@ -73,7 +73,7 @@ func pod(ns, name string, labels map[string]string) *corev1.Pod {
 }
 
 // fakeGet runs `get args...` over a fake clientset holding the demo pods,
-// where deployments are forbidden and configmaps are a discovered kind (that
+// where deployments are forbidden and limitranges are a discovered kind (that
 // the fake, having no REST client, cannot list).
 func fakeGet(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
@@ -87,7 +87,7 @@ func fakeGet(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	})
 	cs.Resources = []*metav1.APIResourceList{{GroupVersion: "v1", APIResources: []metav1.APIResource{
 		{Name: "pods", SingularName: "pod", Kind: "Pod", Namespaced: true, Verbs: metav1.Verbs{"list"}},
-		{Name: "configmaps", SingularName: "configmap", Kind: "ConfigMap", Namespaced: true, Verbs: metav1.Verbs{"list"}, ShortNames: []string{"cm"}},
+		{Name: "limitranges", SingularName: "limitrange", Kind: "LimitRange", Namespaced: true, Verbs: metav1.Verbs{"list"}, ShortNames: []string{"limits"}},
 	}}}
 	connect := func() (*kube.Client, func(), error) {
 		c := kube.NewFromClientset(cs, kube.Options{Registry: kinds.Builtin(), NoCache: true, TablePlugin: kinds.NewTable})
@@ -178,11 +178,11 @@ func TestGetErrors(t *testing.T) {
 		stdout  string // a prefix of stdout; "" means empty
 		wantDoc bool
 	}{
-		{args: []string{"widgets"}, want: []string{`unknown kind "widgets"`, "pods", "deployments", "configmaps"}},
+		{args: []string{"widgets"}, want: []string{`unknown kind "widgets"`, "pods", "deployments", "limitranges"}},
 		{args: []string{"po", "-o", "yaml"}, want: []string{`unknown output format "yaml"`}},
 		{args: []string{"deploy"}, want: []string{"cannot read deployments (forbidden)", "RBAC forbids it", "deployments.apps is forbidden"}},
 		{args: []string{"deploy", "-o", "json"}, want: []string{"forbidden"}, wantDoc: true},
-		{args: []string{"cm"}, want: []string{"cannot read configmaps", "no discovery REST client"}},
+		{args: []string{"limits"}, want: []string{"cannot read limitranges", "no discovery REST client"}},
 		{args: []string{}, want: []string{"accepts 1 arg"}},
 	}
 	for _, tt := range tests {
@@ -225,15 +225,15 @@ func TestHelpDocumentsGet(t *testing.T) {
 func TestDiscoverAtStart(t *testing.T) {
 	cs := fake.NewClientset()
 	cs.Resources = []*metav1.APIResourceList{{GroupVersion: "v1", APIResources: []metav1.APIResource{
-		{Name: "configmaps", SingularName: "configmap", Kind: "ConfigMap", Namespaced: true, Verbs: metav1.Verbs{"list"}, ShortNames: []string{"cm"}},
+		{Name: "limitranges", SingularName: "limitrange", Kind: "LimitRange", Namespaced: true, Verbs: metav1.Verbs{"list"}, ShortNames: []string{"limits"}},
 	}}}
 	c := kube.NewFromClientset(cs, kube.Options{Registry: kinds.Builtin(), TablePlugin: kinds.NewTable})
 	defer c.Close()
-	if err := discoverAtStart(c, "cm", false); err != nil {
+	if err := discoverAtStart(c, "limits", false); err != nil {
 		t.Errorf("-c cm: %v", err)
 	}
 	if err := discoverAtStart(c, "widgets", false); err == nil || !strings.Contains(err.Error(), `unknown kind "widgets"`) ||
-		!strings.Contains(err.Error(), "configmaps") {
+		!strings.Contains(err.Error(), "limitranges") {
 		t.Errorf("-c widgets: %v", err)
 	}
 	if err := discoverAtStart(c, "pods", true); err != nil {
