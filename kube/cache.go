@@ -42,6 +42,7 @@ type kindCache struct {
 	plugin   Plugin
 	seq      *atomic.Uint64 // the Client's revision counter
 	informer cache.SharedIndexInformer
+	handler  cache.ResourceEventHandlerRegistration
 	stop     chan struct{}
 	stopOnce sync.Once
 
@@ -109,7 +110,7 @@ func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns st
 	if kc == nil {
 		return nil, 0, false
 	}
-	if !kc.informer.HasSynced() && !kc.waitSynced(ctx, c.opts.SyncBudget) {
+	if !kc.synced() && !kc.waitSynced(ctx, c.opts.SyncBudget) {
 		return nil, 0, false
 	}
 	kc.mu.Lock()
@@ -175,11 +176,14 @@ func (c *Client) kindCache(ctx context.Context, key cacheKey, plugin Plugin, inf
 	}
 	kc = &kindCache{plugin: plugin, seq: &c.revisions, informer: generic.Informer(), stop: make(chan struct{}), rows: map[string]Row{}, lastUsed: time.Now()}
 	_ = kc.informer.SetWatchErrorHandler(kc.onWatchError)
-	_, _ = kc.informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+	kc.handler, err = kc.informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    kc.put,
 		UpdateFunc: func(_, obj any) { kc.put(obj) },
 		DeleteFunc: kc.remove,
 	})
+	if err != nil {
+		return nil
+	}
 
 	c.mu.Lock()
 	if other := c.caches[key]; other != nil { // another snapshot won the race
@@ -222,7 +226,7 @@ func (kc *kindCache) waitSynced(ctx context.Context, budget time.Duration) bool 
 	defer cancel()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
-	for !kc.informer.HasSynced() {
+	for !kc.synced() {
 		kc.mu.Lock()
 		failed := kc.watchErr != nil || kc.forbidden
 		kc.mu.Unlock()
@@ -231,7 +235,7 @@ func (kc *kindCache) waitSynced(ctx context.Context, budget time.Duration) bool 
 		}
 		select {
 		case <-wctx.Done():
-			return kc.informer.HasSynced()
+			return kc.synced()
 		case <-tick.C:
 		}
 	}
@@ -375,4 +379,11 @@ func (c *Client) Close() {
 	for _, kc := range caches {
 		kc.shutdown()
 	}
+}
+
+// synced reports whether the rows are complete: the informer has synced and
+// its handler has received every object of the initial list (the store
+// fills before the handler has seen it all).
+func (kc *kindCache) synced() bool {
+	return kc.informer.HasSynced() && kc.handler.HasSynced()
 }
