@@ -1,14 +1,16 @@
 // Package inventory is the table screen: one kind's objects in a namespace,
-// refreshed by periodic snapshots, with a cursor, paging and drill-down.
+// refreshed by periodic snapshots, with a cursor, paging, drill-down, a `/`
+// filter, sorting by any column, marks, horizontal scrolling and the way
+// to the describe and YAML views of a row.
 package inventory
 
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/kube"
@@ -28,25 +30,9 @@ const (
 // own, shorter budget.
 const snapshotTimeout = 30 * time.Second
 
-// Keys are the inventory screen's bindings.
-type Keys struct {
-	Up, Down, PageUp, PageDown, Top, Bottom, Open, Wide, Refresh key.Binding
-}
-
-// DefaultKeys returns the inventory screen's default bindings.
-func DefaultKeys() Keys {
-	return Keys{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
-		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open: namespace → pods, workload/node/service → its pods, pod → containers")),
-		Wide:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wide columns")),
-		Refresh:  key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "refresh now")),
-	}
-}
+// maxBackoff is the longest wait between refreshes while the API server is
+// unavailable or slow; each failed refresh doubles the wait up to it.
+const maxBackoff = 30 * time.Second
 
 // Model is an inventory screen. Use New; the zero value is not usable.
 type Model struct {
@@ -58,24 +44,49 @@ type Model struct {
 	parent    string        // "<kind>/<name>" of a drill-down
 	now       func() time.Time
 
-	token   int // refresh chain id; bumped by Init so old ticks die
-	loaded  bool
-	gen     uint64
-	table   kube.Table
-	failure *kube.Truncation // last refresh's failure for this kind, if any
-	taken   time.Time        // when the shown rows were read
+	token     int // refresh chain id; bumped by Init so old ticks die
+	loaded    bool
+	gen       uint64
+	reqLabels string // the filter's label selector the rows were read with
+	table     kube.Table
+	failure   *kube.Truncation // last refresh's failure for this kind, if any
+	taken     time.Time        // when the shown rows were read
+	delay     time.Duration    // the wait before the next refresh
+
+	ix    *index
+	order []int32 // every row, sorted
+	shown []int32 // the rows that pass the filter, in display order
+
+	sortColumn   string // header of the sort column; "" is the snapshot's order
+	ascending    bool   // as the cells read: ages ascending is youngest first
+	sortFromKind bool   // the kind's default order, direction not yet resolved
+
+	filter    filter // in force (while typing: as typed so far)
+	before    filter // in force when `/` was pressed
+	fallback  filter // in force before the label selector now asked for
+	labels    string // the filter's label selector, sent with each refresh
+	typing    bool
+	input     textinput.Model
+	unhealthy bool   // only warning and failed rows show
+	note      string // an error about the filter (a malformed selector)
+
+	marks       map[string]bool // by rowKey
+	anchor      string          // the last row marked, for ranges
+	markedShown int             // marked rows among shown
 
 	wide   bool
+	hidden int // columns right of NAME scrolled out
 	lay    layout
-	cursor int
+	cursor int // index into shown
 	offset int
 }
 
 // snapshotMsg carries a finished refresh to the screen that asked for it.
 type snapshotMsg struct {
-	owner *Model
-	token int
-	snap  kube.Snapshot
+	owner  *Model
+	token  int
+	labels string // the filter's label selector in the request
+	snap   kube.Snapshot
 }
 
 // tickMsg starts the next refresh of a screen's chain.
@@ -85,7 +96,9 @@ type tickMsg struct {
 }
 
 // New returns an inventory screen for a kind (plugin id or alias) in
-// namespace ("" for all namespaces). Errors: the kind is unknown.
+// namespace ("" for all namespaces). Rows are first ordered the way the
+// kind names (KindInfo.SortColumn, SortDescending: newest or largest first),
+// else by namespace and name. Errors: the kind is unknown.
 func New(vc *views.Context, kind kube.Kind, namespace string) (*Model, error) {
 	info, ok := vc.Client.Kind(string(kind))
 	if !ok {
@@ -94,7 +107,15 @@ func New(vc *views.Context, kind kube.Kind, namespace string) (*Model, error) {
 	if !info.Namespaced {
 		namespace = ""
 	}
-	return &Model{vc: vc, keys: DefaultKeys(), info: info, namespace: namespace, now: time.Now}, nil
+	in := textinput.New()
+	in.Prompt = "/"
+	in.PromptStyle = vc.Styles.Prompt
+	in.TextStyle = vc.Styles.Prompt
+	m := &Model{vc: vc, keys: DefaultKeys(), info: info, namespace: namespace, now: time.Now, input: in,
+		marks: map[string]bool{}, sortColumn: info.SortColumn, ascending: !info.SortDescending}
+	m.sortFromKind = info.SortColumn != ""
+	m.relayout()
+	return m, nil
 }
 
 // Narrow limits the screen to a drill-down's objects: sel selects them, and
@@ -112,6 +133,23 @@ func (m *Model) Kind() kube.Kind { return m.info.ID }
 // Namespace returns the namespace the screen shows ("" for all).
 func (m *Model) Namespace() string { return m.namespace }
 
+// Marked returns the marked rows that pass the filter, in display order
+// (rows hidden by the filter keep their marks but are not returned: a bulk
+// action acts on what the person sees). Marks follow objects across
+// refreshes by UID.
+func (m *Model) Marked() []kube.Row {
+	if len(m.marks) == 0 || m.ix == nil {
+		return nil
+	}
+	var out []kube.Row
+	for _, r := range m.shown {
+		if m.marks[rowKey(&m.ix.rows[r])] {
+			out = append(out, m.ix.rows[r])
+		}
+	}
+	return out
+}
+
 // Init starts (or restarts) the refresh chain with an immediate snapshot.
 func (m *Model) Init() tea.Cmd {
 	m.token++
@@ -119,14 +157,28 @@ func (m *Model) Init() tea.Cmd {
 }
 
 func (m *Model) fetch() tea.Cmd {
-	owner, token := m, m.token
-	req := kube.SnapshotRequest{Kinds: []kube.Kind{m.info.ID}, Namespace: m.namespace, Selector: m.selector}
+	owner, token, labels := m, m.token, m.labels
+	sel := m.selector
+	switch {
+	case labels == "":
+	case sel.Labels == "":
+		sel.Labels = labels
+	default:
+		sel.Labels += "," + labels
+	}
+	req := kube.SnapshotRequest{Kinds: []kube.Kind{m.info.ID}, Namespace: m.namespace, Selector: sel}
 	client := m.vc.Client
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
 		defer cancel()
-		return snapshotMsg{owner: owner, token: token, snap: client.Snapshot(ctx, req)}
+		return snapshotMsg{owner: owner, token: token, labels: labels, snap: client.Snapshot(ctx, req)}
 	}
+}
+
+// refetch restarts the refresh chain now (the request changed).
+func (m *Model) refetch() tea.Cmd {
+	m.token++
+	return m.fetch()
 }
 
 // Update handles keys and refresh messages.
@@ -136,111 +188,178 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		if msg.owner != m || msg.token != m.token {
 			return m, nil
 		}
-		m.apply(msg.snap)
+		if m.apply(msg) {
+			return m, m.refetch()
+		}
+		m.backoff()
 		owner, token := m, m.token
-		return m, tea.Tick(m.vc.Config.RefreshInterval, func(time.Time) tea.Msg { return tickMsg{owner: owner, token: token} })
+		return m, tea.Tick(m.delay, func(time.Time) tea.Msg { return tickMsg{owner: owner, token: token} })
 	case tickMsg:
 		if msg.owner != m || msg.token != m.token {
 			return m, nil
 		}
 		return m, m.fetch()
 	case tea.KeyMsg:
+		if m.typing {
+			return m, m.typeKey(msg)
+		}
 		return m, m.handleKey(msg)
 	case tea.WindowSizeMsg:
 		m.scroll()
+	default:
+		if m.typing { // the prompt's cursor blinks
+			var cmd tea.Cmd
+			m.input, cmd = m.input.Update(msg)
+			return m, cmd
+		}
 	}
 	return m, nil
 }
 
-// apply takes a snapshot in. Rows and layout are only rebuilt when the
-// snapshot's generation changed; a failed refresh keeps the rows it had.
-func (m *Model) apply(s kube.Snapshot) {
-	if t, ok := s.Truncation(m.info.ID); ok {
-		m.failure = &t
+// backoff sets the wait before the next refresh: the configured interval,
+// doubled after each refresh that failed because the API server was
+// unavailable or too slow, up to maxBackoff (or the interval, if longer).
+func (m *Model) backoff() {
+	interval := m.vc.Config.RefreshInterval
+	if m.failure == nil || (m.failure.Reason != kube.ReasonUnavailable && m.failure.Reason != kube.ReasonTimeout) {
+		m.delay = interval
 		return
+	}
+	m.delay = max(interval, min(2*max(m.delay, interval), maxBackoff))
+}
+
+// apply takes a snapshot in; it reports whether the request must be made
+// again at once (the filter's label selector was malformed and is dropped).
+// Rows, sort and layout are only rebuilt when the snapshot's generation (or
+// the request) changed; a failed refresh keeps the rows it had.
+func (m *Model) apply(msg snapshotMsg) bool {
+	s := msg.snap
+	if t, ok := s.Truncation(m.info.ID); ok {
+		if t.Reason == kube.ReasonInvalid && msg.labels != "" {
+			m.note = fmt.Sprintf("invalid label selector %q: %s", msg.labels, t.Message)
+			m.filter, m.labels = m.fallback, m.fallback.labels
+			m.refilter(nil)
+			return true
+		}
+		m.failure = &t
+		return false
 	}
 	m.failure = nil
 	t, _ := s.Table(m.info.ID)
-	if m.loaded && s.Generation == m.gen {
+	if m.loaded && s.Generation == m.gen && msg.labels == m.reqLabels {
 		m.taken = s.Taken
+		return false
+	}
+	m.loaded, m.gen, m.reqLabels, m.table, m.taken = true, s.Generation, msg.labels, t, s.Taken
+	m.ix = newIndex(t)
+	m.resort()
+	return false
+}
+
+// sortSlot returns the slot the rows are sorted by, -1 for none.
+func (m *Model) sortSlot() int {
+	if m.sortColumn == "" {
+		return -1
+	}
+	if m.sortColumn == "NAMESPACE" && m.withNamespace() {
+		return namespaceSlot
+	}
+	for i, c := range m.table.Columns {
+		if c.Name == m.sortColumn {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// resort orders every row by the sort column, then filters them.
+func (m *Model) resort() {
+	if m.ix == nil {
 		return
 	}
-	var selected string
-	if m.cursor < len(m.table.Rows) {
-		selected = m.table.Rows[m.cursor].UID
+	slot := m.sortSlot()
+	if m.sortFromKind && slot >= 0 && len(m.ix.rows) > 0 {
+		// KindInfo.SortDescending means newest first for a time column:
+		// the smallest ages, ascending as the cells read.
+		if m.ix.momentColumn(slot) {
+			m.ascending = m.info.SortDescending
+		}
+		m.sortFromKind = false
 	}
-	m.loaded, m.gen, m.table, m.taken = true, s.Generation, t, s.Taken
+	m.order = m.ix.sorted(slot, !m.ascending)
+	m.refilter(nil)
+}
+
+// refilter recomputes the shown rows and their layout, keeping the cursor
+// on its object. prev, when given, is the filter just replaced: if the new
+// one only narrows it, only the rows it showed are searched.
+func (m *Model) refilter(prev *filter) {
+	if m.ix == nil {
+		return
+	}
+	keep := m.cursorKey()
+	base := m.order
+	if prev != nil && m.filter.extends(*prev) {
+		base = m.shown
+	}
+	shown := m.filter.apply(m.ix, base)
+	if m.unhealthy {
+		kept := make([]int32, 0, len(shown)/8)
+		for _, r := range shown {
+			if m.ix.rows[r].Health >= kube.HealthWarning {
+				kept = append(kept, r)
+			}
+		}
+		shown = kept
+	}
+	m.shown = shown
+	m.countMarks()
 	m.relayout()
-	m.cursor = min(m.cursor, max(len(t.Rows)-1, 0))
-	if selected != "" {
-		for i := range t.Rows {
-			if t.Rows[i].UID == selected {
+	m.follow(keep)
+}
+
+// follow puts the cursor on the row with key k if it is shown, else keeps
+// it in range.
+func (m *Model) follow(k string) {
+	if k != "" {
+		for i, r := range m.shown {
+			if rowKey(&m.ix.rows[r]) == k {
 				m.cursor = i
-				break
+				m.scroll()
+				return
 			}
 		}
 	}
+	m.cursor = max(min(m.cursor, len(m.shown)-1), 0)
 	m.scroll()
 }
 
-func (m *Model) relayout() {
-	m.lay = newLayout(m.table, m.wide, m.info.Namespaced && m.namespace == "")
-}
-
-func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
-	page := m.bodyHeight()
-	switch {
-	case key.Matches(msg, m.keys.Up):
-		m.cursor--
-	case key.Matches(msg, m.keys.Down):
-		m.cursor++
-	case key.Matches(msg, m.keys.PageUp):
-		m.cursor -= page
-		m.offset -= page
-	case key.Matches(msg, m.keys.PageDown):
-		m.cursor += page
-		m.offset += page
-	case key.Matches(msg, m.keys.Top):
-		m.cursor = 0
-	case key.Matches(msg, m.keys.Bottom):
-		m.cursor = len(m.table.Rows) - 1
-	case key.Matches(msg, m.keys.Wide):
-		m.wide = !m.wide
-		m.relayout()
-	case key.Matches(msg, m.keys.Refresh):
-		m.token++
-		return m.fetch()
-	case key.Matches(msg, m.keys.Open):
-		return m.open()
+// cursorKey returns the key of the row under the cursor, "" if none.
+func (m *Model) cursorKey() string {
+	if row := m.current(); row != nil {
+		return rowKey(row)
 	}
-	m.cursor = max(min(m.cursor, len(m.table.Rows)-1), 0)
-	m.scroll()
-	return nil
+	return ""
 }
 
-// open drills down from the selected row (a Namespace opens its pods, a
-// Deployment the pods it selects, a Pod its containers). The Source works
-// out the target off the UI goroutine; a failure becomes a status line.
-func (m *Model) open() tea.Cmd {
-	if m.info.DrillDown == "" || m.cursor >= len(m.table.Rows) {
+// current returns the row under the cursor, nil if none shows.
+func (m *Model) current() *kube.Row {
+	if m.ix == nil || m.cursor < 0 || m.cursor >= len(m.shown) {
 		return nil
 	}
-	row := m.table.Rows[m.cursor]
-	kind, client := m.info.ID, m.vc.Client
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
-		defer cancel()
-		req, err := client.DrillDown(ctx, kind, row.Namespace, row.Name)
-		if err != nil {
-			reason := kube.ReasonOf(err)
-			return views.StatusMsg{Error: true, Text: fmt.Sprintf("cannot open %s/%s: %s (%s)", kind, row.Name, reason.Sentence(), err)}
-		}
-		msg := views.OpenKindMsg{Kind: req.Kinds[0], Namespace: req.Namespace, Selector: req.Selector}
-		if !req.Selector.IsZero() {
-			msg.Parent = string(kind) + "/" + row.Name
-		}
-		return msg
+	return &m.ix.rows[m.shown[m.cursor]]
+}
+
+func (m *Model) withNamespace() bool { return m.info.Namespaced && m.namespace == "" }
+
+func (m *Model) relayout() {
+	c := columns{cols: m.info.Columns, wide: m.wide, withNamespace: m.withNamespace(), sortSlot: -1, ascending: m.ascending}
+	if m.loaded {
+		c.cols = m.table.Columns
+		c.sortSlot = m.sortSlot()
 	}
+	m.lay = newLayout(c, m.ix, m.shown, m.hidden)
+	m.hidden = m.lay.hidden
 }
 
 // bodyHeight is the number of table rows that fit: the screen less the
@@ -256,15 +375,19 @@ func (m *Model) scroll() {
 	if m.cursor >= m.offset+h {
 		m.offset = m.cursor - h + 1
 	}
-	m.offset = max(min(m.offset, len(m.table.Rows)-h), 0)
+	m.offset = max(min(m.offset, len(m.shown)-h), 0)
 }
 
 // Title names the kind, the namespace and the row count, k9s style:
-// "pods(demo)[12]"; the count is "?" until rows could be read.
+// "pods(demo)[12]"; with a filter, the rows shown of all and the filter:
+// "pods(demo)[3/14] /web". The count is "?" until rows could be read.
 func (m *Model) Title() string {
 	count := "?"
 	if m.loaded {
 		count = fmt.Sprint(len(m.table.Rows))
+		if m.filter.narrows() || m.unhealthy {
+			count = fmt.Sprintf("%d/%d", len(m.shown), len(m.table.Rows))
+		}
 	}
 	scope := m.namespace
 	switch {
@@ -279,123 +402,39 @@ func (m *Model) Title() string {
 		}
 		scope += m.parent
 	}
-	if scope == "" {
-		return fmt.Sprintf("%s[%s]", m.info.ID, count)
+	title := fmt.Sprintf("%s[%s]", m.info.ID, count)
+	if scope != "" {
+		title = fmt.Sprintf("%s(%s)[%s]", m.info.ID, scope, count)
 	}
-	return fmt.Sprintf("%s(%s)[%s]", m.info.ID, scope, count)
+	if d := m.filterText(); d != "" {
+		title += " " + d
+	}
+	return title
+}
+
+// filterText describes the filter in force: "/web", "/web unhealthy".
+func (m *Model) filterText() string {
+	var d string
+	if m.filter.mode != modeNone {
+		d = "/" + views.Sanitize(m.filter.raw)
+	}
+	if m.unhealthy {
+		if d != "" {
+			d += " "
+		}
+		d += "unhealthy"
+	}
+	return d
 }
 
 // Bindings lists the screen's keys for the help overlay.
-func (m *Model) Bindings() []key.Binding {
-	k := m.keys
-	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Wide, k.Refresh}
-}
+func (m *Model) Bindings() []key.Binding { return m.keys.list() }
 
-// Capturing is false: the inventory takes no text input yet.
-func (m *Model) Capturing() bool { return false }
+// Capturing is true while a filter is being typed: every key goes to it.
+func (m *Model) Capturing() bool { return m.typing }
 
-// View draws the notice line, the column header and the visible rows.
-func (m *Model) View() string {
-	w, h := m.vc.Width, m.vc.Height
-	st := m.vc.Styles
-	if w <= 0 || h <= 0 {
-		return ""
-	}
-	if w < minWidth || h < minHeight {
-		return fill(st.Error.Render(wrap(fmt.Sprintf("Terminal too small: %dx%d, kyyard needs %dx%d.",
-			w, h+chromeAllowance, minWidth, minHeight+chromeAllowance), w)), w, h)
-	}
-	scope := "namespace " + m.namespace
-	if m.namespace == "" || !m.info.Namespaced {
-		scope = "the cluster"
-		if m.info.Namespaced {
-			scope = "all namespaces"
-		}
-	}
-	if !m.loaded {
-		if m.failure != nil {
-			return fill(explain(m.info.ID, scope, *m.failure, st.Error.Render, w), w, h)
-		}
-		return fill(st.Muted.Render(fmt.Sprintf("Loading %s in %s…", m.info.ID, scope)), w, h)
-	}
-	var notice string
-	if m.failure != nil {
-		age := m.now().Sub(m.taken).Round(time.Second)
-		notice = st.Error.Render(line([]string{fmt.Sprintf("! refresh failed (%s): %s; showing rows read %s ago",
-			m.failure.Reason, m.failure.Reason.Sentence(), age)}, []int{w}, w))
-	}
-	lines := []string{notice}
-	if len(m.table.Rows) == 0 {
-		lines = append(lines, st.Muted.Render(fmt.Sprintf("No %s in %s.", m.info.ID, scope)))
-		return fill(strings.Join(lines, "\n"), w, h)
-	}
-	now := m.now()
-	end := min(m.offset+m.bodyHeight(), len(m.table.Rows))
-	visible := make([][]string, 0, end-m.offset)
-	for i := m.offset; i < end; i++ {
-		row := &m.table.Rows[i]
-		cursor := " "
-		if i == m.cursor {
-			cursor = ">"
-		}
-		visible = append(visible, m.lay.cells(row, cursor+views.HealthMarker(row.Health), now))
-	}
-	widths := m.lay.widths(visible, w)
-	lines = append(lines, st.ColumnHeader.Render(line(m.lay.headers, widths, w)))
-	for i, cells := range visible {
-		text := line(cells, widths, w)
-		if m.offset+i == m.cursor {
-			lines = append(lines, st.Selected.Render(text))
-		} else {
-			lines = append(lines, st.Health(m.table.Rows[m.offset+i].Health).Render(text))
-		}
-	}
-	return fill(strings.Join(lines, "\n"), w, h)
-}
-
-// explain says why a kind cannot be shown, in place of an empty table.
-func explain(kind kube.Kind, scope string, t kube.Truncation, style func(...string) string, width int) string {
-	head := fmt.Sprintf("Cannot show %s in %s: %s.", kind, scope, t.Reason.Sentence())
-	return style(wrap(head, width)) + "\n\n" + wrap(views.Sanitize(t.Message), width)
-}
-
-// wrap breaks s into lines of at most width cells, at spaces where it can.
-func wrap(s string, width int) string {
-	if width <= 0 {
-		return s
-	}
-	var out []string
-	for _, para := range strings.Split(s, "\n") {
-		var cur string
-		for _, word := range strings.Fields(para) {
-			switch {
-			case cur == "":
-				cur = word
-			case len([]rune(cur))+1+len([]rune(word)) <= width:
-				cur += " " + word
-			default:
-				out = append(out, cur)
-				cur = word
-			}
-			for len([]rune(cur)) > width {
-				r := []rune(cur)
-				out = append(out, string(r[:width]))
-				cur = string(r[width:])
-			}
-		}
-		out = append(out, cur)
-	}
-	return strings.Join(out, "\n")
-}
-
-// fill pads s with blank lines to exactly h lines, cutting what is below.
-func fill(s string, _ int, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
+// CapturesBack is true while esc has something to clear: marks, a filter
+// or the unhealthy-only view (views.BackCapturer).
+func (m *Model) CapturesBack() bool {
+	return m.typing || len(m.marks) > 0 || m.filter.mode != modeNone || m.unhealthy
 }

@@ -11,15 +11,17 @@ import (
 )
 
 // layout is the column arrangement of one table: which columns show, and the
-// widest static text of each over all rows. It is computed once per
-// snapshot generation (O(rows)), so drawing a frame costs only the visible
-// rows.
+// widest static text of each over the rows that pass the filter. It is
+// rebuilt when the rows, the filter, the sort or the wide flag change, from
+// the index's cached widths (O(shown rows × columns), no text measured), so
+// drawing a frame costs only the visible rows.
 type layout struct {
 	// headers are the shown column names; the first is the marker column:
-	// the cursor (">") and the health marker.
+	// the cursor (">"), or the mark ("*"; "»" for a marked row under the
+	// cursor), and the health marker. The sort
+	// column's header ends in ↑ or ↓.
 	headers []string
-	// source maps a shown column to its index in Row.Cells; -1 is the
-	// marker, -2 the namespace.
+	// source maps a shown column to its slot (see markerSlot).
 	source []int
 	// static is the widest text per shown column, counting headers and the
 	// cells that are not relative times.
@@ -29,53 +31,102 @@ type layout struct {
 	// STATUS, RESTARTS, AGE, ...) are short and stay whole for as long as
 	// they can.
 	flexible []bool
+	// hidden is how many columns right of NAME are scrolled out of view.
+	hidden int
 }
 
 const (
-	markerColumn    = -1
-	namespaceColumn = -2
-	columnGap       = 2
+	columnGap   = 2
+	markerWidth = 2
 )
 
-// newLayout arranges the columns of table t; wide adds kubectl's -o wide
-// columns, withNamespace a leading NAMESPACE column (all-namespaces view).
-func newLayout(t kube.Table, wide, withNamespace bool) layout {
-	l := layout{headers: []string{"  "}, source: []int{markerColumn}, flexible: []bool{false}}
-	if withNamespace {
-		l.headers = append(l.headers, "NAMESPACE")
-		l.source = append(l.source, namespaceColumn)
-		l.flexible = append(l.flexible, true)
+// columns describes the columns a table may show, before scrolling.
+type columns struct {
+	cols          []kube.Column
+	wide          bool
+	withNamespace bool
+	sortSlot      int  // -1: none
+	ascending     bool // the sort's direction as the cells read
+}
+
+// scrollable returns the slots right of NAME that show, in order, and the
+// slots that never scroll (NAMESPACE, NAME).
+func (c columns) slots() (pinned, scrollable []int) {
+	if c.withNamespace {
+		pinned = append(pinned, namespaceSlot)
 	}
-	for i, c := range t.Columns {
-		if c.Wide && !wide {
-			continue
+	for i, col := range c.cols {
+		switch {
+		case col.Wide && !c.wide:
+		case i == 0:
+			pinned = append(pinned, nameSlot)
+		default:
+			scrollable = append(scrollable, i+1)
 		}
-		l.headers = append(l.headers, c.Name)
-		l.source = append(l.source, i)
-		l.flexible = append(l.flexible, i == 0 || c.Wide)
+	}
+	return pinned, scrollable
+}
+
+// header returns slot s's header text.
+func (c columns) header(s int) string {
+	name := "NAMESPACE"
+	if s > namespaceSlot {
+		name = c.cols[s-1].Name
+	}
+	if s == c.sortSlot {
+		if c.ascending {
+			return name + "↑"
+		}
+		return name + "↓"
+	}
+	return name
+}
+
+// newLayout arranges the columns with the first hidden columns right of
+// NAME scrolled out, measuring the rows shown (indexes into ix).
+func newLayout(c columns, ix *index, shown []int32, hidden int) layout {
+	pinned, scrollable := c.slots()
+	hidden = max(min(hidden, len(scrollable)-1), 0)
+	marker := strings.Repeat(" ", markerWidth)
+	if hidden > 0 {
+		marker = "«" + marker[1:]
+	}
+	l := layout{headers: []string{marker}, source: []int{markerSlot}, flexible: []bool{false}, hidden: hidden}
+	for _, s := range append(pinned, scrollable[min(hidden, len(scrollable)):]...) {
+		l.headers = append(l.headers, c.header(s))
+		l.source = append(l.source, s)
+		l.flexible = append(l.flexible, s <= nameSlot || c.cols[s-1].Wide)
 	}
 	l.static = make([]int, len(l.headers))
 	for i, h := range l.headers {
 		l.static[i] = ansi.StringWidth(h)
 	}
-	for r := range t.Rows {
-		row := &t.Rows[r]
-		for i, src := range l.source {
-			var w int
-			switch {
-			case src == markerColumn:
-				w = 2
-			case src == namespaceColumn:
-				w = ansi.StringWidth(row.Namespace)
-			case src < len(row.Cells) && row.Cells[src].Since.IsZero():
-				w = ansi.StringWidth(row.Cells[src].Text)
-			}
-			if w > l.static[i] {
-				l.static[i] = w
+	if ix == nil {
+		return l
+	}
+	for i, s := range l.source {
+		if s == markerSlot || s >= ix.slots {
+			continue
+		}
+		best := l.static[i]
+		stride, w := ix.slots, ix.widths
+		for _, r := range shown {
+			if x := int(w[int(r)*stride+s]); x > best {
+				best = x
 			}
 		}
+		l.static[i] = best
 	}
 	return l
+}
+
+// natural is the table's width when no column gives way.
+func (l layout) natural() int {
+	total := columnGap * (len(l.static) - 1)
+	for _, w := range l.static {
+		total += w
+	}
+	return total
 }
 
 // cells returns the texts of one row's shown columns at time now, with
@@ -85,12 +136,12 @@ func (l layout) cells(row *kube.Row, marker string, now time.Time) []string {
 	out := make([]string, len(l.source))
 	for i, src := range l.source {
 		switch {
-		case src == markerColumn:
+		case src == markerSlot:
 			out[i] = marker
-		case src == namespaceColumn:
+		case src == namespaceSlot:
 			out[i] = views.Sanitize(row.Namespace)
-		case src < len(row.Cells):
-			out[i] = views.Sanitize(row.Cells[src].Render(now))
+		case src-1 < len(row.Cells):
+			out[i] = views.Sanitize(row.Cells[src-1].Render(now))
 		}
 	}
 	return out
@@ -118,9 +169,9 @@ func (l layout) widths(visible [][]string, width int) []int {
 	floor := func(round, i int) int {
 		header := ansi.StringWidth(l.headers[i])
 		switch {
-		case l.source[i] == markerColumn:
+		case l.source[i] == markerSlot:
 			return w[i]
-		case round == 0 && l.flexible[i] && l.source[i] <= 0:
+		case round == 0 && l.flexible[i] && l.source[i] <= nameSlot:
 			return 12 // NAME, NAMESPACE
 		case round == 0 && l.flexible[i]:
 			return 8 // a wide column, header included

@@ -26,7 +26,7 @@ func FuzzLineKeepsColumnsAligned(f *testing.F) {
 			{Name: name, Cells: []kube.Cell{kube.Text(name), kube.Text(status)}},
 			{Name: "x", Cells: []kube.Cell{kube.Text("x"), kube.Text("ok")}},
 		}}
-		l := newLayout(table, false, false)
+		l := newLayout(columns{cols: table.Columns, sortSlot: -1}, newIndex(table), []int32{0, 1}, 0)
 		var visible [][]string
 		for i := range table.Rows {
 			visible = append(visible, l.cells(&table.Rows[i], "  ", fuzzNow))

@@ -1,0 +1,528 @@
+package inventory_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	k8stesting "k8s.io/client-go/testing"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/kubetest"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/inventory"
+	"github.com/kyyard/kyyard/views/viewtest"
+)
+
+// keyOf returns the key press for name: the few keys viewtest does not
+// know, else viewtest.Key.
+func keyOf(name string) tea.KeyMsg {
+	switch name {
+	case "space":
+		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+	case "ctrl+space":
+		return tea.KeyMsg{Type: tea.KeyCtrlAt}
+	case `ctrl+\`:
+		return tea.KeyMsg{Type: tea.KeyCtrlBackslash}
+	case "left":
+		return tea.KeyMsg{Type: tea.KeyLeft}
+	case "right":
+		return tea.KeyMsg{Type: tea.KeyRight}
+	case "backspace":
+		return tea.KeyMsg{Type: tea.KeyBackspace}
+	}
+	return viewtest.Key(name)
+}
+
+// keys presses each key in turn and returns the last command.
+func keys(m *inventory.Model, names ...string) tea.Cmd {
+	var last tea.Cmd
+	for _, k := range names {
+		_, last = m.Update(keyOf(k))
+	}
+	return last
+}
+
+// typeFilter opens the filter prompt and types text, one key per rune.
+func typeFilter(m *inventory.Model, text string) tea.Cmd {
+	last := keys(m, "/")
+	for _, r := range text {
+		_, last = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	return last
+}
+
+// names returns the pod names in the view, top to bottom.
+func names(view string) []string {
+	var out []string
+	for _, l := range strings.Split(view, "\n") {
+		r := []rune(l)
+		if len(r) < 4 {
+			continue
+		}
+		f := strings.Fields(string(r[4:])) // after the marker column and the gap
+		if len(f) > 1 && (strings.Contains(l, "/1") || strings.Contains(l, "/2")) {
+			out = append(out, f[0])
+		}
+	}
+	return out
+}
+
+func labelled(p *corev1.Pod, labels map[string]string) *corev1.Pod {
+	p.Labels = labels
+	return p
+}
+
+func TestFilterTextAppliesWhileTypingAndStays(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	m, _ := load(t, client, "pods", "demo", 80, 8)
+	typeFilter(m, "CRASH")
+	if !m.Capturing() {
+		t.Fatal("the screen does not capture keys while a filter is typed")
+	}
+	if got := m.Title(); got != "pods(demo)[1/3] /CRASH" {
+		t.Fatalf("title while typing %q", got)
+	}
+	view := m.View()
+	if !strings.HasPrefix(view, "/CRASH") || !slices.Equal(names(view), []string{"crashy-5c4b-xyz12"}) {
+		t.Fatalf("typing /CRASH shows:\n%s", view)
+	}
+	keys(m, "enter")
+	if m.Capturing() || !m.CapturesBack() {
+		t.Fatal("after enter the prompt must close and esc must clear the filter")
+	}
+	refresh(t, m, keys(m, "ctrl+r"))
+	if got := m.Title(); got != "pods(demo)[1/3] /CRASH" {
+		t.Fatalf("the filter did not survive a refresh: %q", got)
+	}
+	keys(m, "backspace") // not typing: backspace does nothing
+	if cmd := keys(m, "esc"); cmd != nil {
+		t.Fatalf("esc with a filter must clear it, not %#v", cmd())
+	}
+	if got := m.Title(); got != "pods(demo)[3]" || m.CapturesBack() {
+		t.Fatalf("after esc: %q", got)
+	}
+	cmd := keys(m, "esc")
+	if cmd == nil {
+		t.Fatal("esc with nothing to clear did nothing")
+	}
+	if _, ok := cmd().(views.BackMsg); !ok {
+		t.Fatal("esc with nothing to clear must go back")
+	}
+}
+
+func TestFilterModes(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	for _, c := range []struct {
+		filter string
+		want   []string
+		notice string
+	}{
+		{"web", []string{"web-7d9f-abcde"}, ""},
+		{"^(web|bad)", []string{"badimage-66f-qq9", "web-7d9f-abcde"}, ""},
+		{"backoff$", []string{"badimage-66f-qq9", "crashy-5c4b-xyz12"}, ""}, // $ ends each cell (STATUS)
+		{"!crash", []string{"badimage-66f-qq9", "web-7d9f-abcde"}, ""},
+		{"!^c.*y", []string{"badimage-66f-qq9", "web-7d9f-abcde"}, ""},
+		{"-f wbd", []string{"web-7d9f-abcde"}, ""},
+		{"~bdmg", []string{"badimage-66f-qq9"}, ""},
+		{"kwok-node", []string{"badimage-66f-qq9", "crashy-5c4b-xyz12", "web-7d9f-abcde"}, ""}, // a hidden wide column
+		{"x(", []string{}, "not a regular expression (missing closing )); matching as text"},
+	} {
+		t.Run(c.filter, func(t *testing.T) {
+			m, _ := load(t, client, "pods", "demo", 80, 8)
+			typeFilter(m, c.filter)
+			keys(m, "enter")
+			view := m.View()
+			if got := names(view); !slices.Equal(got, c.want) && !(len(got) == 0 && len(c.want) == 0) {
+				t.Fatalf("/%s shows %q, want %q:\n%s", c.filter, got, c.want, view)
+			}
+			if first := strings.Split(view, "\n")[0]; !strings.Contains(first, c.notice) || (c.notice == "" && strings.TrimSpace(first) != "") {
+				t.Fatalf("notice %q, want %q", first, c.notice)
+			}
+		})
+	}
+}
+
+func TestFilterMatchingNothingSaysSo(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	m, _ := load(t, client, "pods", "demo", 80, 6)
+	typeFilter(m, "xyz9")
+	keys(m, "enter")
+	view := m.View()
+	viewtest.Size(t, view, 80, 6)
+	if !strings.Contains(view, "No rows match /xyz9 (3 pods hidden") || strings.Contains(view, "NAME") {
+		t.Fatalf("an empty table instead of a message:\n%s", view)
+	}
+	if got := m.Title(); got != "pods(demo)[0/3] /xyz9" {
+		t.Fatalf("title %q", got)
+	}
+	if keys(m, "d") != nil || keys(m, "space") != nil || keys(m, "u") == nil {
+		t.Fatal("keys on no rows must do nothing but say so")
+	}
+	// An invalid expression falls back to text, which matches nothing.
+	typeFilter(m, "web[")
+	view = m.View()
+	if !strings.Contains(view, "missing closing ]") {
+		t.Fatalf("an invalid regex is not explained while typing:\n%s", view)
+	}
+}
+
+func TestEmptyFilterAndEscWhileTyping(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	m, _ := load(t, client, "pods", "demo", 80, 8)
+	typeFilter(m, "")
+	keys(m, "enter")
+	if got := m.Title(); got != "pods(demo)[3]" || m.CapturesBack() {
+		t.Fatalf("an empty filter is no filter: %q", got)
+	}
+	typeFilter(m, "web")
+	keys(m, "enter")
+	typeFilter(m, "x") // edits the filter in force: "webx"
+	if got := m.Title(); got != "pods(demo)[0/3] /webx" {
+		t.Fatalf("`/` does not edit the filter in force: %q", got)
+	}
+	keys(m, "esc")
+	if m.Capturing() || m.Title() != "pods(demo)[3]" {
+		t.Fatalf("esc while typing must close the prompt and clear the filter: %q", m.Title())
+	}
+	if len(names(m.View())) != 3 {
+		t.Fatalf("rows missing after esc:\n%s", m.View())
+	}
+}
+
+// recorder remembers the requests a screen makes.
+type recorder struct {
+	views.Source
+	reqs []kube.SnapshotRequest
+}
+
+func (r *recorder) Snapshot(ctx context.Context, req kube.SnapshotRequest) kube.Snapshot {
+	r.reqs = append(r.reqs, req)
+	return r.Source.Snapshot(ctx, req)
+}
+
+func TestLabelFilterGoesToTheRequest(t *testing.T) {
+	client, _ := kubetest.FakeClient(t,
+		labelled(testPod("demo", "web-1", time.Hour, run, true, 0), map[string]string{"app": "web", "tier": "front"}),
+		labelled(testPod("demo", "web-db", time.Hour, run, true, 0), map[string]string{"app": "web", "tier": "db"}),
+		labelled(testPod("demo", "other", time.Hour, run, true, 0), map[string]string{"app": "other"}),
+	)
+	rec := &recorder{Source: client}
+	vc := viewtest.Context(rec, 80, 8)
+	m, err := inventory.New(vc, "pods", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetClock(func() time.Time { return viewtest.Now })
+	m.Narrow(kube.Selector{Labels: "app=web"}, "deployments/web")
+	refresh(t, m, m.Init())
+	if got := m.Title(); got != "pods(demo deployments/web)[2]" {
+		t.Fatalf("title %q", got)
+	}
+	if typeFilter(m, "-l tier!=db"); len(names(m.View())) != 2 {
+		t.Fatalf("a label selector must not apply before enter:\n%s", m.View())
+	}
+	if !strings.Contains(m.View(), "enter reads the objects with this label selector") {
+		t.Fatalf("no hint while typing -l:\n%s", m.View())
+	}
+	refresh(t, m, keys(m, "enter"))
+	if got := rec.reqs[len(rec.reqs)-1].Selector.Labels; got != "app=web,tier!=db" {
+		t.Fatalf("request selector %q, want the drill-down's and the filter's", got)
+	}
+	if got := names(m.View()); !slices.Equal(got, []string{"web-1"}) {
+		t.Fatalf("rows %q", got)
+	}
+	if got := m.Title(); got != "pods(demo deployments/web)[1] /-l tier!=db" {
+		t.Fatalf("title %q", got)
+	}
+
+	// A malformed selector: the message shows, the rows and the filter
+	// before it stay, and the next request goes without it.
+	typeFilter(m, "x") // "-l tier!=dbx" is fine; start over with a bad one
+	for range len("-l tier!=dbx") {
+		keys(m, "backspace")
+	}
+	for _, r := range "-l app in (" {
+		m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	cmd := keys(m, "enter")
+	if got := rec.Snapshot; got == nil {
+		t.Fatal("unreachable")
+	}
+	_, again := m.Update(cmd())
+	if again == nil {
+		t.Fatal("after a malformed selector the screen must read again without it")
+	}
+	view := m.View()
+	if !strings.Contains(view, `invalid label selector "app in ("`) || !slices.Equal(names(view), []string{"web-1"}) {
+		t.Fatalf("a malformed selector must be explained over the old rows:\n%s", view)
+	}
+	if got := m.Title(); got != "pods(demo deployments/web)[1] /-l tier!=db" {
+		t.Fatalf("the filter before the malformed one is not back: %q", got)
+	}
+	refresh(t, m, again)
+	if got := rec.reqs[len(rec.reqs)-1].Selector.Labels; got != "app=web,tier!=db" {
+		t.Fatalf("request selector after the malformed one %q", got)
+	}
+	// esc clears the label filter: all the drill-down's rows return.
+	refresh(t, m, keys(m, "esc"))
+	if got := rec.reqs[len(rec.reqs)-1].Selector.Labels; got != "app=web" || len(names(m.View())) != 2 {
+		t.Fatalf("after esc: selector %q, view:\n%s", got, m.View())
+	}
+}
+
+func TestSortKeys(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	m, _ := load(t, client, "pods", "demo", 80, 8)
+	byName := []string{"badimage-66f-qq9", "crashy-5c4b-xyz12", "web-7d9f-abcde"}
+	youngest := []string{"badimage-66f-qq9", "crashy-5c4b-xyz12", "web-7d9f-abcde"}
+	for _, c := range []struct {
+		keys   []string
+		want   []string
+		header string
+	}{
+		{nil, byName, "NAME "},
+		{[]string{"A"}, youngest, "AGE↑"},
+		{[]string{"A"}, reversed(youngest), "AGE↓"},
+		{[]string{"N"}, byName, "NAME↑"},
+		{[]string{"S"}, reversed(byName), "NAME↓"},
+		{[]string{">"}, []string{"badimage-66f-qq9", "crashy-5c4b-xyz12", "web-7d9f-abcde"}, "READY↑"},         // 0/1 0/1 1/1
+		{[]string{">", ">"}, []string{"badimage-66f-qq9", "web-7d9f-abcde", "crashy-5c4b-xyz12"}, "RESTARTS↑"}, // 0, 0, 7; ties by name
+		{[]string{"S"}, []string{"crashy-5c4b-xyz12", "badimage-66f-qq9", "web-7d9f-abcde"}, "RESTARTS↓"},
+		{[]string{"<"}, []string{"crashy-5c4b-xyz12", "badimage-66f-qq9", "web-7d9f-abcde"}, "STATUS↑"},
+		{[]string{">", ">", ">"}, byName, " NAME "}, // past AGE: back to the snapshot's order
+		{[]string{"<"}, youngest, "AGE↑"},
+	} {
+		keys(m, c.keys...)
+		view := m.View()
+		if got := names(view); !slices.Equal(got, c.want) || !strings.Contains(view, c.header) {
+			t.Fatalf("after %q: rows %q, want %q with %q:\n%s", c.keys, got, c.want, c.header, view)
+		}
+	}
+}
+
+func reversed(s []string) []string {
+	out := slices.Clone(s)
+	slices.Reverse(out)
+	return out
+}
+
+func TestMarks(t *testing.T) {
+	var objs []runtime.Object
+	for _, n := range []string{"a", "b", "c", "d", "e", "f"} {
+		objs = append(objs, testPod("demo", "pod-"+n, time.Hour, run, true, 0))
+	}
+	client, _ := kubetest.FakeClient(t, objs...)
+	m, _ := load(t, client, "pods", "demo", 60, 10)
+	keys(m, "space")                // marks a, cursor to b
+	keys(m, "j", "j", "ctrl+space") // marks a..d
+	if got := marked(m); !slices.Equal(got, []string{"pod-a", "pod-b", "pod-c", "pod-d"}) {
+		t.Fatalf("marked %q", got)
+	}
+	keys(m, "k", "space") // unmarks c
+	if got := marked(m); !slices.Equal(got, []string{"pod-a", "pod-b", "pod-d"}) {
+		t.Fatalf("marked %q", got)
+	}
+	view := m.View()
+	if !strings.Contains(view, "*   pod-a") || !strings.Contains(view, "»   pod-d") || !strings.Contains(view, "3 marked") {
+		t.Fatalf("marks not shown:\n%s", view)
+	}
+	refresh(t, m, keys(m, "ctrl+r"))
+	if got := marked(m); len(got) != 3 {
+		t.Fatalf("marks lost on refresh: %q", got)
+	}
+	typeFilter(m, "pod-[ab]")
+	keys(m, "enter")
+	if got := marked(m); !slices.Equal(got, []string{"pod-a", "pod-b"}) {
+		t.Fatalf("Marked must return only shown rows: %q", got)
+	}
+	keys(m, "esc") // marks first
+	if got := marked(m); got != nil || m.Title() != "pods(demo)[2/6] /pod-[ab]" {
+		t.Fatalf("esc must clear the marks first: %q %q", got, m.Title())
+	}
+	keys(m, "V", `ctrl+\`)
+	if marked(m) != nil {
+		t.Fatal(`ctrl+\ did not clear the marks`)
+	}
+}
+
+func marked(m *inventory.Model) []string {
+	var out []string
+	for _, r := range m.Marked() {
+		out = append(out, r.Name)
+	}
+	return out
+}
+
+func TestUnhealthyKeys(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	m, _ := load(t, client, "pods", "demo", 80, 8)
+	keys(m, "G") // web, healthy
+	keys(m, "u")
+	if !strings.Contains(m.View(), ">x  badimage") {
+		t.Fatalf("u did not wrap to the first unhealthy row:\n%s", m.View())
+	}
+	keys(m, "u")
+	if !strings.Contains(m.View(), ">x  crashy") {
+		t.Fatalf("u did not move to the next unhealthy row:\n%s", m.View())
+	}
+	keys(m, "U")
+	if got := m.Title(); got != "pods(demo)[2/3] unhealthy" {
+		t.Fatalf("title %q", got)
+	}
+	typeFilter(m, "crash")
+	keys(m, "enter")
+	if got := m.Title(); got != "pods(demo)[1/3] /crash unhealthy" {
+		t.Fatalf("title %q", got)
+	}
+	keys(m, "esc", "U")
+	if got := m.Title(); got != "pods(demo)[2/3] unhealthy" {
+		t.Fatalf("title %q", got)
+	}
+	keys(m, "U")
+	if got := m.Title(); got != "pods(demo)[3]" {
+		t.Fatalf("title %q", got)
+	}
+
+	healthy, _ := kubetest.FakeClient(t, testPod("demo", "fine", time.Hour, run, true, 0))
+	m, _ = load(t, healthy, "pods", "demo", 80, 8)
+	cmd := keys(m, "u")
+	if cmd == nil {
+		t.Fatal("u without unhealthy rows says nothing")
+	}
+	if msg, ok := cmd().(views.StatusMsg); !ok || msg.Text != "no unhealthy pods shown" {
+		t.Fatalf("got %#v", msg)
+	}
+}
+
+func TestDescribeAndYAMLOpenTheCursorRow(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	m, _ := load(t, client, "pods", "", 80, 8)
+	keys(m, "j")
+	for key, want := range map[string]views.ObjectView{"d": views.DescribeView, "y": views.YAMLView} {
+		cmd := keys(m, key)
+		if cmd == nil {
+			t.Fatalf("%s did nothing", key)
+		}
+		got, ok := cmd().(views.OpenObjectMsg)
+		if !ok || got != (views.OpenObjectMsg{View: want, Kind: "pods", Namespace: "demo", Name: "crashy-5c4b-xyz12"}) {
+			t.Fatalf("%s: got %#v", key, got)
+		}
+	}
+}
+
+func TestHorizontalScrollKeepsNamePinned(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	m, _ := load(t, client, "pods", "demo", 40, 6)
+	keys(m, "l")
+	view := m.View()
+	if !strings.Contains(view, "«   NAME") || strings.Contains(view, "READY") || !strings.Contains(view, "1 column scrolled") {
+		t.Fatalf("l must scroll READY out and keep NAME:\n%s", view)
+	}
+	keys(m, "right", "right", "right", "right", "right")
+	view = m.View()
+	if !strings.Contains(view, "NAME") || !strings.Contains(view, "AGE") || !strings.Contains(view, "badimage-66f-qq9") {
+		t.Fatalf("scrolling past the end must keep the last column:\n%s", view)
+	}
+	keys(m, "h", "left", "left", "left", "left", "left")
+	if view := m.View(); !strings.Contains(view, "READY") || strings.Contains(view, "«") {
+		t.Fatalf("h must scroll back:\n%s", view)
+	}
+	wide, _ := load(t, client, "pods", "demo", 120, 6)
+	keys(wide, "l")
+	if view := wide.View(); !strings.Contains(view, "READY") {
+		t.Fatalf("a table that fits must not scroll:\n%s", view)
+	}
+}
+
+func TestFilteredSortedMarkedScrolledGolden(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, append(demoObjects(),
+		testPod("demo", "数据库-primary", 3*time.Hour, loop, false, 2),
+		testPod("demo", strings.Repeat("long-name-", 8), 10*time.Minute, run, true, 0),
+	)...)
+	m, _ := load(t, client, "pods", "demo", 50, 8)
+	typeFilter(m, "!web")
+	keys(m, "enter", "A", "space", "space", "l")
+	view := m.View()
+	viewtest.Size(t, view, 50, 8)
+	viewtest.Golden(t, "pods-filtered-sorted-marked-scrolled", view)
+	if got := m.Title(); got != "pods(demo)[4/5] /!web" {
+		t.Fatalf("title %q", got)
+	}
+}
+
+func TestRefreshBacksOffWhileUnavailable(t *testing.T) {
+	client, cs := kubetest.FakeClient(t, demoObjects()...)
+	cs.PrependReactor("create", "selfsubjectaccessreviews", kubetest.DenyAccessReviews)
+	m, vc := load(t, client, "pods", "demo", 120, 8)
+	vc.Config.RefreshInterval = 2 * time.Second
+	refresh(t, m, keys(m, "ctrl+r")) // waits the new interval from now on
+	failing := true
+	cs.PrependReactor("list", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
+		if failing {
+			return true, nil, apierrors.NewServiceUnavailable("the server is shutting down")
+		}
+		return false, nil, nil
+	})
+	for _, want := range []string{"retrying in 4s", "retrying in 8s", "retrying in 16s", "retrying in 30s", "retrying in 30s"} {
+		refresh(t, m, keys(m, "ctrl+r"))
+		if first := strings.Split(m.View(), "\n")[0]; !strings.Contains(first, want) {
+			t.Fatalf("notice %q, want %q", first, want)
+		}
+	}
+	failing = false
+	refresh(t, m, keys(m, "ctrl+r"))
+	if first := strings.Split(m.View(), "\n")[0]; strings.TrimSpace(first) != "" {
+		t.Fatalf("notice after a successful refresh: %q", first)
+	}
+}
+
+func TestBindingsListEveryKey(t *testing.T) {
+	client, _ := kubetest.FakeClient(t)
+	m, _ := load(t, client, "pods", "demo", 80, 8)
+	seen := map[string]bool{}
+	for _, b := range m.Bindings() {
+		if b.Help().Key == "" || b.Help().Desc == "" || len(b.Keys()) == 0 {
+			t.Fatalf("binding %q without help", b.Keys())
+		}
+		for _, k := range b.Keys() {
+			if seen[k] {
+				t.Fatalf("key %q bound twice", k)
+			}
+			seen[k] = true
+		}
+	}
+	for _, k := range []string{"/", "<", ">", "S", "N", "A", " ", "ctrl+@", `ctrl+\`, "u", "U", "d", "y", "h", "l", "esc", "w", "enter"} {
+		if !seen[k] {
+			t.Errorf("key %q missing from Bindings", k)
+		}
+	}
+	for _, k := range views.DefaultGlobalKeys().Bindings() {
+		for _, name := range k.Keys() {
+			if seen[name] && name != "esc" {
+				t.Errorf("key %q is global and the screen's", name)
+			}
+		}
+	}
+}
+
+func TestFuzzyRanksByScore(t *testing.T) {
+	var objs []runtime.Object
+	for _, n := range []string{"a-web-x", "w-e-b", "webapp", "xxwxexb", "other"} {
+		objs = append(objs, testPod("demo", n, time.Hour, run, true, 0))
+	}
+	client, _ := kubetest.FakeClient(t, objs...)
+	m, _ := load(t, client, "pods", "demo", 60, 10)
+	typeFilter(m, "-f web")
+	keys(m, "enter")
+	// sahilm/fuzzy's scores: separators and adjacent letters count.
+	if got := names(m.View()); !slices.Equal(got, []string{"w-e-b", "webapp", "a-web-x", "xxwxexb"}) {
+		t.Fatalf("fuzzy order %q", got)
+	}
+}

@@ -1,0 +1,264 @@
+package inventory
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sahilm/fuzzy"
+)
+
+// filterMode is how a filter's text matches rows.
+type filterMode int
+
+const (
+	modeNone   filterMode = iota
+	modeText              // case-insensitive substring
+	modeRegex             // case-insensitive regular expression, ^ and $ at each cell
+	modeFuzzy             // subsequence of the name, ranked by score
+	modeLabels            // a label selector the Source applies
+)
+
+// filter is what a person typed after `/`, parsed:
+//
+//	web            rows whose cells contain "web" (any case)
+//	^web-\d+$      a regular expression (Go syntax, case-insensitive; ^ and $
+//	               match at every cell's ends); text that is not a valid
+//	               expression is matched as plain text, and note says so
+//	!web           rows that do not match (text or expression)
+//	-f wb / ~wb    fuzzy: names holding w then b, best matches first
+//	-l app=web     a label selector, in the API server's syntax, read by
+//	               the Source (server-side when listing, in memory when cached)
+//
+// Cells are every cell of the row, NAME first, the namespace and kubectl's
+// -o wide columns included (so that /kwok-node-0 finds a node's pods even
+// when NODE is hidden); ages are not matched, since they change by the clock.
+type filter struct {
+	raw    string
+	mode   filterMode
+	invert bool
+	needle []byte // lower-cased text (modeText), or the fuzzy pattern
+	re     *regexp.Regexp
+	lits   [][]byte // lower-cased ASCII literals every match of re holds
+	labels string
+	note   string // why the filter is not what it looks like
+}
+
+// parseFilter reads a filter's text; empty text is no filter.
+func parseFilter(raw string) filter {
+	f := filter{raw: raw}
+	s := strings.TrimSpace(raw)
+	switch {
+	case s == "":
+		return f
+	case strings.HasPrefix(s, "-l ") || s == "-l":
+		f.labels = strings.TrimSpace(s[2:])
+		if f.labels != "" {
+			f.mode = modeLabels
+		}
+		return f
+	case strings.HasPrefix(s, "-f ") || s == "-f":
+		return f.fuzzy(strings.TrimSpace(s[2:]))
+	case strings.HasPrefix(s, "~"):
+		return f.fuzzy(strings.TrimSpace(s[1:]))
+	case strings.HasPrefix(s, "!"):
+		f.invert = true
+		s = s[1:]
+		if s == "" {
+			f.invert = false
+			return f
+		}
+	}
+	f.mode = modeText
+	f.needle = []byte(strings.ToLower(s))
+	if regexp.QuoteMeta(s) == s {
+		return f // plain text: a substring search is the same and faster
+	}
+	re, err := regexp.Compile("(?im)" + s)
+	if err != nil {
+		f.note = fmt.Sprintf("not a regular expression (%s); matching as text", regexError(err))
+		return f
+	}
+	f.mode, f.re, f.lits = modeRegex, re, requiredLiterals("(?im)"+s)
+	return f
+}
+
+func (f filter) fuzzy(pattern string) filter {
+	if pattern != "" {
+		f.mode, f.needle = modeFuzzy, []byte(pattern)
+	}
+	return f
+}
+
+// regexError shortens regexp's message: "missing closing ]" rather than
+// "error parsing regexp: missing closing ]: `[`".
+func regexError(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
+	if i := strings.LastIndex(msg, ": `"); i > 0 {
+		msg = msg[:i]
+	}
+	return msg
+}
+
+// narrows reports whether the filter hides rows in memory.
+func (f filter) narrows() bool {
+	return f.mode == modeText || f.mode == modeRegex || f.mode == modeFuzzy
+}
+
+// extends reports whether every row f keeps was kept by prev: typing one
+// more letter of a substring only narrows what is shown.
+func (f filter) extends(prev filter) bool {
+	return f.mode == modeText && prev.mode == modeText && !f.invert && !prev.invert &&
+		bytes.HasPrefix(f.needle, prev.needle)
+}
+
+// apply returns the rows of order (in order) that f keeps; when f is fuzzy
+// they are ranked by score, ties in order's order.
+func (f filter) apply(ix *index, order []int32) []int32 {
+	switch f.mode {
+	case modeRegex:
+		return f.applyRegex(ix, order)
+	case modeText:
+		out := make([]int32, 0, len(order)/4)
+		for _, r := range order {
+			text := ix.text(r)
+			if bytes.Contains(text, f.needle) != f.invert {
+				out = append(out, r)
+			}
+		}
+		return out
+	case modeFuzzy:
+		matches := fuzzy.FindFrom(string(f.needle), names{ix, order})
+		out := make([]int32, len(matches))
+		for i, m := range matches {
+			out[i] = order[m.Index]
+		}
+		return out
+	}
+	return order
+}
+
+// applyRegex matches the expression once over every row's text (one scan
+// costs far less than 100k calls) and maps the matches to rows. A match
+// that runs from one row into the next (an expression like `a\sb` can
+// cross the '\n' that ends a row) proves nothing: the rows it touches are
+// matched one by one.
+func (f filter) applyRegex(ix *index, order []int32) []int32 {
+	if len(f.lits) > 0 {
+		return f.applyPrefiltered(ix, order)
+	}
+	hit := make([]bool, len(ix.rows))
+	r := int32(0)
+	for _, loc := range f.re.FindAllIndex(ix.hay, -1) {
+		for r < int32(len(ix.rows)) && int(ix.hayEnd[r]) <= loc[0] {
+			r++
+		}
+		if r == int32(len(ix.rows)) {
+			break
+		}
+		if loc[1] < int(ix.hayEnd[r]) { // not into the '\n' that ends the row
+			hit[r] = true
+			continue
+		}
+		for x := r; x < int32(len(ix.rows)); x++ {
+			hit[x] = hit[x] || f.re.Match(ix.text(x))
+			if int(ix.hayEnd[x]) >= loc[1] {
+				break
+			}
+		}
+	}
+	out := make([]int32, 0, len(order)/4)
+	for _, x := range order {
+		if hit[x] != f.invert {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// applyPrefiltered runs the expression only on the rows that hold every
+// literal it requires, found by a fast scan for the longest one.
+func (f filter) applyPrefiltered(ix *index, order []int32) []int32 {
+	hit := make([]bool, len(ix.rows))
+	first := f.lits[0]
+	r, at := int32(0), 0
+	for {
+		i := bytes.Index(ix.hay[at:], first)
+		if i < 0 {
+			break
+		}
+		at += i
+		for int(ix.hayEnd[r]) <= at {
+			r++
+		}
+		text := ix.text(r)
+		ok := true
+		for _, lit := range f.lits[1:] {
+			ok = ok && bytes.Contains(text, lit)
+		}
+		hit[r] = ok && f.re.Match(text)
+		at = int(ix.hayEnd[r]) // the next row
+		if r++; int(r) >= len(ix.rows) {
+			break
+		}
+	}
+	out := make([]int32, 0, len(order)/4)
+	for _, x := range order {
+		if hit[x] != f.invert {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// requiredLiterals returns the ASCII literals, lower-cased and longest
+// first, that every match of pattern contains: those of its top-level
+// concatenation (and of parts that must occur at least once). Literals of
+// alternatives and optional parts are left out; none means no prefilter.
+func requiredLiterals(pattern string) [][]byte {
+	t, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	var out [][]byte
+	var walk func(n *syntax.Regexp)
+	walk = func(n *syntax.Regexp) {
+		switch n.Op {
+		case syntax.OpLiteral:
+			lit := strings.ToLower(string(n.Rune))
+			ascii := true
+			for i := 0; i < len(lit); i++ {
+				ascii = ascii && lit[i] < utf8.RuneSelf && lit[i] != '\n'
+			}
+			if ascii && lit != "" {
+				out = append(out, []byte(lit))
+			}
+		case syntax.OpConcat:
+			for _, c := range n.Sub {
+				walk(c)
+			}
+		case syntax.OpCapture, syntax.OpPlus:
+			walk(n.Sub[0])
+		case syntax.OpRepeat:
+			if n.Min >= 1 {
+				walk(n.Sub[0])
+			}
+		}
+	}
+	walk(t.Simplify())
+	slices.SortStableFunc(out, func(a, b []byte) int { return len(b) - len(a) })
+	return out
+}
+
+// names is a fuzzy.Source over the names of some rows.
+type names struct {
+	ix    *index
+	order []int32
+}
+
+func (n names) String(i int) string { return n.ix.rows[n.order[i]].Name }
+func (n names) Len() int            { return len(n.order) }

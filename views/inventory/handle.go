@@ -1,0 +1,269 @@
+package inventory
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// handleKey handles a key while no filter is being typed.
+func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	page := m.bodyHeight()
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		m.cursor--
+	case key.Matches(msg, k.Down):
+		m.cursor++
+	case key.Matches(msg, k.PageUp):
+		m.cursor -= page
+		m.offset -= page
+	case key.Matches(msg, k.PageDown):
+		m.cursor += page
+		m.offset += page
+	case key.Matches(msg, k.Top):
+		m.cursor = 0
+	case key.Matches(msg, k.Bottom):
+		m.cursor = len(m.shown) - 1
+	case key.Matches(msg, k.Wide):
+		m.wide = !m.wide
+		m.relayout()
+	case key.Matches(msg, k.Refresh):
+		return m.refetch()
+	case key.Matches(msg, k.Open):
+		return m.open()
+	case key.Matches(msg, k.Describe):
+		return m.openObject(views.DescribeView)
+	case key.Matches(msg, k.YAML):
+		return m.openObject(views.YAMLView)
+	case key.Matches(msg, k.Filter):
+		return m.startTyping()
+	case key.Matches(msg, k.Clear):
+		return m.clear()
+	case key.Matches(msg, k.SortNext):
+		m.sortStep(1)
+	case key.Matches(msg, k.SortPrevious):
+		m.sortStep(-1)
+	case key.Matches(msg, k.SortReverse):
+		if m.sortColumn != "" {
+			m.ascending = !m.ascending
+			m.resort()
+		}
+	case key.Matches(msg, k.SortName):
+		return m.sortBy("NAME")
+	case key.Matches(msg, k.SortAge):
+		return m.sortBy("AGE")
+	case key.Matches(msg, k.Mark):
+		m.toggleMark()
+	case key.Matches(msg, k.MarkRange):
+		m.markRange()
+	case key.Matches(msg, k.ClearMarks):
+		m.clearMarks()
+	case key.Matches(msg, k.NextUnhealthy):
+		return m.nextUnhealthy()
+	case key.Matches(msg, k.Unhealthy):
+		m.unhealthy = !m.unhealthy
+		m.refilter(nil)
+	case key.Matches(msg, k.Left):
+		if m.hidden > 0 {
+			m.hidden--
+			m.relayout()
+		}
+	case key.Matches(msg, k.Right):
+		if m.lay.natural() > m.vc.Width {
+			m.hidden++
+			m.relayout()
+		}
+	}
+	m.cursor = max(min(m.cursor, len(m.shown)-1), 0)
+	m.scroll()
+	return nil
+}
+
+// startTyping opens the filter prompt on the filter in force, to edit it.
+func (m *Model) startTyping() tea.Cmd {
+	m.typing, m.before, m.note = true, m.filter, ""
+	m.input.SetValue(m.filter.raw)
+	m.input.CursorEnd()
+	m.sizeInput()
+	return m.input.Focus()
+}
+
+// typeKey handles a key while the filter is typed: text filters apply as
+// they are typed, a label selector when enter is pressed; esc clears.
+func (m *Model) typeKey(msg tea.KeyMsg) tea.Cmd {
+	switch msg.Type {
+	case tea.KeyEnter:
+		m.typing = false
+		m.input.Blur()
+		return m.setLabels(m.filter)
+	case tea.KeyEsc:
+		m.typing = false
+		m.input.Blur()
+		prev := m.filter
+		m.filter = filter{}
+		if prev.narrows() {
+			m.refilter(nil)
+		}
+		return m.setLabels(m.filter)
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	if m.input.Value() == m.filter.raw {
+		return cmd
+	}
+	prev := m.filter
+	m.filter = parseFilter(m.input.Value())
+	m.sizeInput()
+	if m.filter.narrows() || prev.narrows() {
+		m.refilter(&prev)
+	}
+	return cmd
+}
+
+// setLabels sends f's label selector (none unless f is a `-l` filter) with
+// the next refresh, at once if it changed. A malformed selector comes back
+// as an invalid truncation; apply then restores the filter in force before.
+func (m *Model) setLabels(f filter) tea.Cmd {
+	if f.labels == m.labels {
+		return nil
+	}
+	if f.labels != "" {
+		m.fallback = m.before
+	}
+	m.labels = f.labels
+	return m.refetch()
+}
+
+// clear is esc: it clears marks first, then the filter and the
+// unhealthy-only view; with nothing to clear it asks to go back.
+func (m *Model) clear() tea.Cmd {
+	switch {
+	case len(m.marks) > 0:
+		m.clearMarks()
+		return nil
+	case m.filter.mode != modeNone || m.unhealthy:
+		narrowed := m.filter.narrows() || m.unhealthy
+		m.filter, m.unhealthy, m.note = filter{}, false, ""
+		if narrowed {
+			m.refilter(nil)
+		}
+		return m.setLabels(m.filter)
+	}
+	return func() tea.Msg { return views.BackMsg{} }
+}
+
+// sortStep sorts by the shown column dir steps right (or left) of the sort
+// column; past either end the rows return to the snapshot's order.
+func (m *Model) sortStep(dir int) {
+	if !m.loaded {
+		return
+	}
+	var names []string
+	if m.withNamespace() {
+		names = append(names, "NAMESPACE")
+	}
+	for _, c := range m.table.Columns {
+		if !c.Wide || m.wide {
+			names = append(names, c.Name)
+		}
+	}
+	pos := -1
+	for i, n := range names {
+		if n == m.sortColumn {
+			pos = i
+		}
+	}
+	// positions -1 and len(names) are both "no column".
+	pos += dir
+	if pos < -1 {
+		pos = len(names) - 1
+	}
+	m.sortColumn, m.ascending, m.sortFromKind = "", true, false
+	if pos >= 0 && pos < len(names) {
+		m.sortColumn = names[pos]
+	}
+	m.resort()
+}
+
+// sortBy sorts by the named column, ascending as the cells read (AGE:
+// youngest first); if it is already the sort column, the order flips.
+func (m *Model) sortBy(name string) tea.Cmd {
+	if !m.loaded {
+		return nil
+	}
+	found := false
+	for _, c := range m.table.Columns {
+		found = found || c.Name == name
+	}
+	if !found {
+		return views.Status(fmt.Sprintf("%s have no %s column", m.info.ID, name), false)
+	}
+	if m.sortColumn == name {
+		m.ascending = !m.ascending
+	} else {
+		m.sortColumn, m.ascending = name, true
+	}
+	m.sortFromKind = false
+	m.resort()
+	return nil
+}
+
+// nextUnhealthy moves the cursor to the next shown row whose health is
+// warning or failed, wrapping past the end.
+func (m *Model) nextUnhealthy() tea.Cmd {
+	n := len(m.shown)
+	for i := 1; i <= n; i++ {
+		at := (m.cursor + i) % n
+		if m.ix.rows[m.shown[at]].Health >= kube.HealthWarning {
+			m.cursor = at
+			m.scroll()
+			return nil
+		}
+	}
+	return views.Status(fmt.Sprintf("no unhealthy %s shown", m.info.ID), false)
+}
+
+// openObject asks the root to show the cursor row's object in view v.
+func (m *Model) openObject(v views.ObjectView) tea.Cmd {
+	row := m.current()
+	if row == nil {
+		return nil
+	}
+	if m.info.PartOf != "" {
+		return views.Status(fmt.Sprintf("%s are parts of %s: open the %s to see them", m.info.ID, m.info.PartOf, m.info.PartOf), false)
+	}
+	msg := views.OpenObjectMsg{View: v, Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name}
+	return func() tea.Msg { return msg }
+}
+
+// open drills down from the selected row (a Namespace opens its pods, a
+// Deployment the pods it selects, a Pod its containers). The Source works
+// out the target off the UI goroutine; a failure becomes a status line.
+func (m *Model) open() tea.Cmd {
+	cur := m.current()
+	if m.info.DrillDown == "" || cur == nil {
+		return nil
+	}
+	row := *cur
+	kind, client := m.info.ID, m.vc.Client
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
+		defer cancel()
+		req, err := client.DrillDown(ctx, kind, row.Namespace, row.Name)
+		if err != nil {
+			reason := kube.ReasonOf(err)
+			return views.StatusMsg{Error: true, Text: fmt.Sprintf("cannot open %s/%s: %s (%s)", kind, row.Name, reason.Sentence(), err)}
+		}
+		msg := views.OpenKindMsg{Kind: req.Kinds[0], Namespace: req.Namespace, Selector: req.Selector}
+		if !req.Selector.IsZero() {
+			msg.Parent = string(kind) + "/" + row.Name
+		}
+		return msg
+	}
+}

@@ -1,0 +1,69 @@
+package inventory
+
+import "github.com/charmbracelet/bubbles/key"
+
+// Keys are the inventory screen's bindings.
+type Keys struct {
+	// Cursor movement.
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	// Open drills down; Wide toggles kubectl's -o wide columns; Refresh
+	// takes a snapshot now.
+	Open, Wide, Refresh key.Binding
+	// Filter opens the `/` filter prompt.
+	Filter key.Binding
+	// SortNext and SortPrevious sort by the column right or left of the
+	// current sort column; SortReverse flips the order; SortName and SortAge
+	// are k9s's shortcuts (pressed again, they flip the order).
+	SortNext, SortPrevious, SortReverse, SortName, SortAge key.Binding
+	// Mark toggles the cursor row's mark and moves down; MarkRange marks
+	// the rows from the last marked one to the cursor; ClearMarks unmarks all.
+	Mark, MarkRange, ClearMarks key.Binding
+	// NextUnhealthy moves to the next warning or failed row; Unhealthy shows
+	// only those rows (again: all).
+	NextUnhealthy, Unhealthy key.Binding
+	// Describe and YAML open the cursor row's object.
+	Describe, YAML key.Binding
+	// Left and Right scroll the columns right of NAME.
+	Left, Right key.Binding
+	// Clear is esc on this screen: it clears marks, then the filter, then
+	// goes back.
+	Clear key.Binding
+}
+
+// DefaultKeys returns the inventory screen's default bindings.
+func DefaultKeys() Keys {
+	return Keys{
+		Up:            key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:          key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:        key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
+		PageDown:      key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down")),
+		Top:           key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
+		Bottom:        key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
+		Open:          key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open: namespace → pods, workload/node/service → its pods, pod → containers")),
+		Wide:          key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wide columns")),
+		Refresh:       key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "refresh now")),
+		Filter:        key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter: text, regex, !text, -f fuzzy, -l app=web")),
+		SortNext:      key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "sort: next column")),
+		SortPrevious:  key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "sort: previous column")),
+		SortReverse:   key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "sort: reverse")),
+		SortName:      key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "sort: name")),
+		SortAge:       key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "sort: age, youngest first")),
+		Mark:          key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark row")),
+		MarkRange:     key.NewBinding(key.WithKeys("ctrl+@", "V"), key.WithHelp("V", "mark range")),
+		ClearMarks:    key.NewBinding(key.WithKeys(`ctrl+\`), key.WithHelp(`ctrl+\`, "clear marks")),
+		NextUnhealthy: key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "next unhealthy row")),
+		Unhealthy:     key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "only unhealthy rows")),
+		Describe:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "describe")),
+		YAML:          key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "YAML")),
+		Left:          key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "scroll left")),
+		Right:         key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "scroll right")),
+		Clear:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear marks, filter; back")),
+	}
+}
+
+// list returns the bindings in help order.
+func (k Keys) list() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Wide, k.Refresh,
+		k.Describe, k.YAML, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
+		k.SortName, k.SortAge, k.Mark, k.MarkRange, k.ClearMarks, k.Left, k.Right, k.Clear}
+}

@@ -1,0 +1,115 @@
+package inventory
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// Cells are addressed by slot: slot 0 is the row's namespace, slot c+1 is
+// Row.Cells[c] (slot 1 is NAME). The marker column has no slot.
+const (
+	markerSlot    = -1
+	namespaceSlot = 0
+	nameSlot      = 1
+)
+
+// index is what one snapshot generation's rows yield once, so that neither
+// a filter keystroke nor a frame touches every row's text again: the width
+// of every static cell, each row's lower-cased text for the filter, and
+// sort keys per column as they are asked for.
+type index struct {
+	rows  []kube.Row
+	slots int // columns + 1 (the namespace)
+	// widths[r*slots+s] is the drawn width of row r's slot s; 0 for a
+	// relative time, whose width depends on the clock.
+	widths []uint16
+	// hay holds every row's cells lower-cased, NAME first, then the
+	// namespace and the other cells, each ended by '\n'; row r's text is
+	// hay[hayEnd[r-1]:hayEnd[r]] (from 0 for row 0). Relative times are
+	// left out: they change without the row changing.
+	hay    []byte
+	hayEnd []int32
+	keys   map[int][]sortKey
+}
+
+// newIndex measures and lower-cases every row of t: O(rows × columns),
+// once per generation.
+func newIndex(t kube.Table) *index {
+	slots := len(t.Columns) + 1
+	ix := &index{rows: t.Rows, slots: slots, widths: make([]uint16, len(t.Rows)*slots),
+		hayEnd: make([]int32, len(t.Rows)), keys: map[int][]sortKey{}}
+	hay := make([]byte, 0, len(t.Rows)*64)
+	for r := range t.Rows {
+		row := &t.Rows[r]
+		w := ix.widths[r*slots : (r+1)*slots]
+		w[namespaceSlot] = cellWidth(row.Namespace)
+		for c := 0; c < len(row.Cells) && c+1 < slots; c++ {
+			if row.Cells[c].Since.IsZero() {
+				w[c+1] = cellWidth(row.Cells[c].Text)
+			}
+		}
+		if len(row.Cells) > 0 {
+			hay = appendLower(hay, row.Cells[0].Text)
+		}
+		hay = appendLower(hay, row.Namespace)
+		for c := 1; c < len(row.Cells); c++ {
+			hay = appendLower(hay, row.Cells[c].Text)
+		}
+		ix.hayEnd[r] = int32(len(hay))
+	}
+	ix.hay = hay
+	return ix
+}
+
+// text returns row r's lower-cased filter text, cells separated by '\n'
+// (without the one that ends the row).
+func (ix *index) text(r int32) []byte {
+	start := int32(0)
+	if r > 0 {
+		start = ix.hayEnd[r-1]
+	}
+	return ix.hay[start : ix.hayEnd[r]-1]
+}
+
+// width returns the static width of row r's slot s.
+func (ix *index) width(r int32, s int) int { return int(ix.widths[int(r)*ix.slots+s]) }
+
+// appendLower appends s lower-cased and a '\n'. Text that is not empty is
+// kept whole; an empty cell adds only the separator.
+func appendLower(b []byte, s string) []byte {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if !ascii {
+		b = append(b, strings.ToLower(s)...)
+		return append(b, '\n')
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return append(b, '\n')
+}
+
+// cellWidth is the width s is drawn at once sanitized, in cells (capped at
+// 65535): its length for printable ASCII, else what the terminal shows.
+func cellWidth(s string) uint16 {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return uint16(min(ansi.StringWidth(views.Sanitize(s)), 1<<16-1))
+		}
+	}
+	return uint16(min(len(s), 1<<16-1))
+}

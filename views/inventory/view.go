@@ -1,0 +1,205 @@
+package inventory
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// View draws the notice line (or the filter prompt), the column header and
+// the visible rows; its cost does not grow with the number of rows.
+func (m *Model) View() string {
+	w, h := m.vc.Width, m.vc.Height
+	st := m.vc.Styles
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	if w < minWidth || h < minHeight {
+		return fill(st.Error.Render(wrap(fmt.Sprintf("Terminal too small: %dx%d, kyyard needs %dx%d.",
+			w, h+chromeAllowance, minWidth, minHeight+chromeAllowance), w)), h)
+	}
+	scope := "namespace " + m.namespace
+	if m.namespace == "" || !m.info.Namespaced {
+		scope = "the cluster"
+		if m.info.Namespaced {
+			scope = "all namespaces"
+		}
+	}
+	if !m.loaded {
+		if m.failure != nil {
+			text := explain(m.info.ID, scope, *m.failure, st.Error.Render, w)
+			if m.retrying() {
+				text += "\n\n" + st.Muted.Render(fmt.Sprintf("Retrying in %s.", m.delay))
+			}
+			return fill(text, h)
+		}
+		return fill(st.Muted.Render(fmt.Sprintf("Loading %s in %s…", m.info.ID, scope)), h)
+	}
+	lines := []string{m.notice(w)}
+	switch {
+	case len(m.table.Rows) == 0:
+		lines = append(lines, st.Muted.Render(wrap(fmt.Sprintf("No %s in %s.", m.info.ID, scope), w)))
+		return fill(strings.Join(lines, "\n"), h)
+	case len(m.shown) == 0:
+		lines = append(lines, st.Muted.Render(wrap(fmt.Sprintf("No rows match %s (%d %s hidden; / edits the filter, esc clears it).",
+			m.filterText(), len(m.table.Rows), m.info.ID), w)))
+		return fill(strings.Join(lines, "\n"), h)
+	}
+	now := m.now()
+	end := min(m.offset+m.bodyHeight(), len(m.shown))
+	visible := make([][]string, 0, end-m.offset)
+	for i := m.offset; i < end; i++ {
+		row := &m.ix.rows[m.shown[i]]
+		marked := len(m.marks) > 0 && m.marks[rowKey(row)]
+		marker := " "
+		switch {
+		case i == m.cursor && marked:
+			marker = "»"
+		case i == m.cursor:
+			marker = ">"
+		case marked:
+			marker = "*"
+		}
+		visible = append(visible, m.lay.cells(row, marker+views.HealthMarker(row.Health), now))
+	}
+	widths := m.lay.widths(visible, w)
+	lines = append(lines, st.ColumnHeader.Render(line(m.lay.headers, widths, w)))
+	for i, cells := range visible {
+		text := line(cells, widths, w)
+		if m.offset+i == m.cursor {
+			lines = append(lines, st.Selected.Render(text))
+		} else {
+			lines = append(lines, st.Health(m.ix.rows[m.shown[m.offset+i]].Health).Render(text))
+		}
+	}
+	return fill(strings.Join(lines, "\n"), h)
+}
+
+// retrying reports whether refreshes are backing off.
+func (m *Model) retrying() bool {
+	return m.failure != nil && m.delay > m.vc.Config.RefreshInterval
+}
+
+// notice is the line above the header: the filter prompt while typing,
+// else a failed refresh or a malformed filter (error style), else what the
+// filter, the marks and the scrolled columns do (muted).
+func (m *Model) notice(w int) string {
+	st := m.vc.Styles
+	if m.typing {
+		text := m.input.View()
+		if hint := m.typingHint(); hint != "" {
+			style := st.Muted
+			if m.filter.note != "" {
+				style = st.Error
+			}
+			text += "  " + style.Render(hint)
+		}
+		return line([]string{text}, []int{w}, w)
+	}
+	var errs []string
+	if m.failure != nil {
+		age := m.now().Sub(m.taken).Round(time.Second)
+		text := fmt.Sprintf("! refresh failed (%s)", m.failure.Reason)
+		if m.retrying() {
+			text += fmt.Sprintf(", retrying in %s", m.delay)
+		}
+		text += fmt.Sprintf(": %s; showing rows read %s ago", m.failure.Reason.Sentence(), age)
+		errs = append(errs, text)
+	}
+	if m.note != "" {
+		errs = append(errs, views.Sanitize(m.note))
+	}
+	if len(errs) > 0 {
+		return st.Error.Render(line([]string{strings.Join(errs, "; ")}, []int{w}, w))
+	}
+	var info []string
+	if m.filter.note != "" {
+		info = append(info, m.filter.note)
+	}
+	if m.markedShown > 0 {
+		info = append(info, fmt.Sprintf("%d marked", m.markedShown))
+	}
+	if m.lay.hidden > 0 {
+		plural := "s"
+		if m.lay.hidden == 1 {
+			plural = ""
+		}
+		info = append(info, fmt.Sprintf("« %d column%s scrolled (h/←)", m.lay.hidden, plural))
+	}
+	if len(info) == 0 {
+		return ""
+	}
+	return st.Muted.Render(line([]string{strings.Join(info, "; ")}, []int{w}, w))
+}
+
+// typingHint is what the prompt line says after the filter being typed.
+func (m *Model) typingHint() string {
+	switch {
+	case m.filter.note != "":
+		return m.filter.note
+	case m.filter.mode == modeLabels:
+		return "enter reads the objects with this label selector"
+	}
+	return ""
+}
+
+// sizeInput leaves room for the hint after the filter prompt.
+func (m *Model) sizeInput() {
+	room := m.vc.Width - 2
+	if hint := m.typingHint(); hint != "" {
+		room -= ansi.StringWidth(hint) + 2
+	}
+	m.input.Width = max(room, 8)
+}
+
+// explain says why a kind cannot be shown, in place of an empty table.
+func explain(kind kube.Kind, scope string, t kube.Truncation, style func(...string) string, width int) string {
+	head := fmt.Sprintf("Cannot show %s in %s: %s.", kind, scope, t.Reason.Sentence())
+	return style(wrap(head, width)) + "\n\n" + wrap(views.Sanitize(t.Message), width)
+}
+
+// wrap breaks s into lines of at most width cells, at spaces where it can.
+func wrap(s string, width int) string {
+	if width <= 0 {
+		return s
+	}
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		var cur string
+		for _, word := range strings.Fields(para) {
+			switch {
+			case cur == "":
+				cur = word
+			case len([]rune(cur))+1+len([]rune(word)) <= width:
+				cur += " " + word
+			default:
+				out = append(out, cur)
+				cur = word
+			}
+			for len([]rune(cur)) > width {
+				r := []rune(cur)
+				out = append(out, string(r[:width]))
+				cur = string(r[width:])
+			}
+		}
+		out = append(out, cur)
+	}
+	return strings.Join(out, "\n")
+}
+
+// fill pads s with blank lines to exactly h lines, cutting what is below.
+func fill(s string, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
