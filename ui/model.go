@@ -211,9 +211,14 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, keys.Command):
 		m.prompting = true
 		m.prompt.SetValue("")
+		// Kinds found by discovery after start-up complete too.
+		m.prompt.SetSuggestions(commandSuggestions(m.vc.Client.Names()))
 		m.status = views.StatusMsg{}
 		return m.prompt.Focus()
 	case key.Matches(msg, keys.Back):
+		if bc, ok := m.Top().(views.BackCapturer); ok && bc.CapturesBack() {
+			return m.toTop(msg) // marks or a filter to clear first
+		}
 		return m.back()
 	}
 	return m.toTop(msg)

@@ -250,3 +250,28 @@ func TestPromptCompletesKinds(t *testing.T) {
 		t.Fatalf("tab did not complete to a deployment kind: title %q", got)
 	}
 }
+
+// TestEscClearsTheFilterBeforeGoingBack: with a filter applied, esc clears
+// it (the screen captures back); the next esc returns to the screen below.
+func TestEscClearsTheFilterBeforeGoingBack(t *testing.T) {
+	h := start(t)
+	h.command("ns")
+	h.keys("j")
+	h.runKey(h.keys("enter"))
+	if got := h.m.Top().Title(); got != "pods(other)[1]" {
+		t.Fatalf("after enter on namespace other: title %q", got)
+	}
+	h.keys("/", "z", "z", "z")
+	h.run(h.keys("enter"))
+	if got := h.m.Top().Title(); !strings.Contains(got, "/zzz") {
+		t.Fatalf("filter not applied: title %q", got)
+	}
+	h.run(h.keys("esc"))
+	if got := h.m.Top().Title(); got != "pods(other)[1]" {
+		t.Fatalf("first esc: title %q, want the filter cleared on the same screen", got)
+	}
+	h.run(h.keys("esc"))
+	if got := h.m.Top().Title(); got != "namespaces[2]" {
+		t.Fatalf("second esc: title %q, want back to namespaces", got)
+	}
+}
