@@ -42,6 +42,10 @@ type kindCache struct {
 	plugin   Plugin
 	seq      *atomic.Uint64 // the Client's revision counter
 	informer cache.SharedIndexInformer
+	// handler is the event handler's registration: it has synced once the
+	// handler has seen every object of the first list, which the
+	// informer's own HasSynced (its store) does not promise.
+	handler  cache.ResourceEventHandlerRegistration
 	stop     chan struct{}
 	stopOnce sync.Once
 
@@ -109,7 +113,7 @@ func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns st
 	if kc == nil {
 		return nil, 0, false
 	}
-	if !kc.informer.HasSynced() && !kc.waitSynced(ctx, c.opts.SyncBudget) {
+	if !kc.hasSynced() && !kc.waitSynced(ctx, c.opts.SyncBudget) {
 		return nil, 0, false
 	}
 	kc.mu.Lock()
@@ -175,7 +179,7 @@ func (c *Client) kindCache(ctx context.Context, key cacheKey, plugin Plugin, inf
 	}
 	kc = &kindCache{plugin: plugin, seq: &c.revisions, informer: generic.Informer(), stop: make(chan struct{}), rows: map[string]Row{}, lastUsed: time.Now()}
 	_ = kc.informer.SetWatchErrorHandler(kc.onWatchError)
-	_, _ = kc.informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+	kc.handler, _ = kc.informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    kc.put,
 		UpdateFunc: func(_, obj any) { kc.put(obj) },
 		DeleteFunc: kc.remove,
@@ -222,7 +226,7 @@ func (kc *kindCache) waitSynced(ctx context.Context, budget time.Duration) bool 
 	defer cancel()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
-	for !kc.informer.HasSynced() {
+	for !kc.hasSynced() {
 		kc.mu.Lock()
 		failed := kc.watchErr != nil || kc.forbidden
 		kc.mu.Unlock()
@@ -231,12 +235,15 @@ func (kc *kindCache) waitSynced(ctx context.Context, budget time.Duration) bool 
 		}
 		select {
 		case <-wctx.Done():
-			return kc.informer.HasSynced()
+			return kc.hasSynced()
 		case <-tick.C:
 		}
 	}
 	return true
 }
+
+// hasSynced reports whether the rows hold every object of the first list.
+func (kc *kindCache) hasSynced() bool { return kc.handler != nil && kc.handler.HasSynced() }
 
 func (kc *kindCache) put(obj any) {
 	key, err := cache.MetaNamespaceKeyFunc(obj)

@@ -140,7 +140,7 @@ func (c *Client) object(ctx context.Context, plugin Plugin, ns, name string) (an
 
 // healthy reports whether the cache has synced and its watch is not failing.
 func (kc *kindCache) healthy() bool {
-	if !kc.informer.HasSynced() {
+	if !kc.hasSynced() {
 		return false
 	}
 	kc.mu.Lock()
