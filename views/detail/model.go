@@ -22,6 +22,8 @@ const readTimeout = 30 * time.Second
 
 // Keys are the detail screen's bindings. esc (back) is the root's.
 type Keys struct {
+	// Up, Down, PageUp, PageDown, Top and Bottom scroll by a line, a page or
+	// to an end; Left and Right scroll long lines sideways by half a screen.
 	Up, Down, PageUp, PageDown, Top, Bottom, Left, Right key.Binding
 	// Wrap toggles wrapping long lines (otherwise Left/Right scroll).
 	Wrap key.Binding
