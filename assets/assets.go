@@ -33,6 +33,10 @@ type Theme struct {
 	PromptForeground string
 	// HelpKey and HelpDescription colour the help overlay.
 	HelpKey, HelpDescription string
+	// MatchBackground marks search matches in a text view (describe, YAML);
+	// CurrentMatchBackground the match n/N moved to. Both are drawn under
+	// SelectedForeground.
+	MatchBackground, CurrentMatchBackground string
 }
 
 // LoadTheme returns the embedded theme of that name. Errors: no such theme,

@@ -61,6 +61,11 @@ type Client struct {
 	closed      atomic.Bool
 	discovered  atomic.Pointer[Registry]
 	revisions   atomic.Uint64 // shared by every cache, so versions never repeat
+
+	// restConfig is the connection NewFromConfig was given, speaking JSON;
+	// nil for NewFromClientset. Describe and YAML build their clients from it.
+	restConfig *rest.Config
+	objects    objectClients
 }
 
 type generation struct {
@@ -133,6 +138,8 @@ func NewFromConfig(cfg *rest.Config, opts Options) (*Client, error) {
 	}
 	c := NewFromClientset(cs, opts)
 	c.host = cfg.Host
+	c.restConfig = rest.CopyConfig(cfg)
+	c.restConfig.ContentType, c.restConfig.AcceptContentTypes = "", ""
 	return c, nil
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/detail"
 	"github.com/kyyard/kyyard/views/inventory"
 )
 
@@ -114,6 +115,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case views.OpenKindMsg:
 		return m, m.open(msg)
+	case views.OpenObjectMsg:
+		scr := detail.New(m.vc, msg)
+		m.stack = append(m.stack, scr)
+		m.status = views.StatusMsg{}
+		return m, scr.Init()
 	case views.BackMsg:
 		return m, m.back()
 	case tea.KeyMsg:

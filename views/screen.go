@@ -24,6 +24,12 @@ type Source interface {
 	DrillDown(ctx context.Context, kind kube.Kind, namespace, name string) (kube.SnapshotRequest, error)
 	// Namespace returns the namespace kyyard starts in.
 	Namespace() string
+	// Describe returns `kubectl describe`'s text for one object (see
+	// kube.Client.Describe); errors carry a kube.ReasonOf reason.
+	Describe(ctx context.Context, kind kube.Kind, namespace, name string) (string, error)
+	// YAML returns one object as YAML, read fresh, Secret values shown as
+	// sizes (see kube.Client.YAML); errors carry a kube.ReasonOf reason.
+	YAML(ctx context.Context, kind kube.Kind, namespace, name string, opts kube.YAMLOptions) (string, error)
 }
 
 // Config holds the user's settings for this run.

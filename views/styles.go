@@ -25,6 +25,9 @@ type Styles struct {
 	Prompt lipgloss.Style
 	// HelpKey and HelpDescription draw the help overlay.
 	HelpKey, HelpDescription lipgloss.Style
+	// Match draws a search match in a text view; CurrentMatch the one n/N
+	// moved to.
+	Match, CurrentMatch lipgloss.Style
 	// health draws rows by health; see Health.
 	health [4]lipgloss.Style
 }
@@ -44,6 +47,8 @@ func NewStyles(t assets.Theme) Styles {
 		Prompt:          lipgloss.NewStyle().Foreground(c(t.PromptForeground)),
 		HelpKey:         lipgloss.NewStyle().Foreground(c(t.HelpKey)).Bold(true),
 		HelpDescription: lipgloss.NewStyle().Foreground(c(t.HelpDescription)),
+		Match:           lipgloss.NewStyle().Foreground(c(t.SelectedForeground)).Background(c(t.MatchBackground)),
+		CurrentMatch:    lipgloss.NewStyle().Foreground(c(t.SelectedForeground)).Background(c(t.CurrentMatchBackground)).Bold(true),
 		health: [4]lipgloss.Style{
 			kube.HealthOK:          fg.Foreground(c(t.OK)),
 			kube.HealthProgressing: fg.Foreground(c(t.Progressing)),

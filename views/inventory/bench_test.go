@@ -36,6 +36,12 @@ func (s staticSource) DrillDown(context.Context, kube.Kind, string, string) (kub
 	return kube.SnapshotRequest{}, fmt.Errorf("static source opens nothing")
 }
 func (s staticSource) Namespace() string { return "demo" }
+func (s staticSource) Describe(context.Context, kube.Kind, string, string) (string, error) {
+	return "", fmt.Errorf("static source describes nothing")
+}
+func (s staticSource) YAML(context.Context, kube.Kind, string, string, kube.YAMLOptions) (string, error) {
+	return "", fmt.Errorf("static source has no YAML")
+}
 
 func bigSnapshot(n int) kube.Snapshot {
 	info := kinds.Pods{}.Info()

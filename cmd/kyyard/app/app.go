@@ -41,6 +41,8 @@ Keys:
   enter      open (a namespace opens its pods)
   w          toggle kubectl's -o wide columns
   ctrl+r     refresh now
+  d          describe the selected object (kubectl describe, with events)
+  y          the selected object as YAML (m: managedFields; Secret values shown as sizes)
   esc        after enter, back to the previous screen at the row you left
   ?          help
   q          quit
