@@ -29,7 +29,12 @@ func fakeNode(name string) *corev1.Node {
 			Labels: map[string]string{"kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
 				"type": "kwok", scaleLabel: "true"},
 		},
-		Spec: corev1.NodeSpec{Taints: []corev1.Taint{{Key: "kwok.x-k8s.io/node", Value: "fake", Effect: corev1.TaintEffectNoSchedule}}},
+		// The second taint keeps the demo DaemonSet (which tolerates only
+		// kwok's) off the scale nodes: the run adds pods nowhere else.
+		Spec: corev1.NodeSpec{Taints: []corev1.Taint{
+			{Key: "kwok.x-k8s.io/node", Value: "fake", Effect: corev1.TaintEffectNoSchedule},
+			{Key: scaleLabel, Value: "true", Effect: corev1.TaintEffectNoSchedule},
+		}},
 		Status: corev1.NodeStatus{Allocatable: res, Capacity: res, Phase: corev1.NodeRunning,
 			NodeInfo: corev1.NodeSystemInfo{Architecture: "amd64", OperatingSystem: "linux", KubeletVersion: "fake"}},
 	}
@@ -41,7 +46,10 @@ func scalePod(ns, name, node string) *corev1.Pod {
 			Labels: map[string]string{"app": "scale", scaleLabel: "true"}},
 		Spec: corev1.PodSpec{
 			NodeName:    node, // bound directly: the run measures kyyard, not the scheduler
-			Tolerations: []corev1.Toleration{{Key: "kwok.x-k8s.io/node", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}},
+			Tolerations: []corev1.Toleration{
+				{Key: "kwok.x-k8s.io/node", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule},
+				{Key: scaleLabel, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule},
+			},
 			Containers: []corev1.Container{{Name: "app", Image: "registry.invalid/scale:1",
 				Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
 					corev1.ResourceCPU: resource.MustParse("10m"), corev1.ResourceMemory: resource.MustParse("16Mi")}}}},
