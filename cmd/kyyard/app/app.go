@@ -36,6 +36,9 @@ Keys:
              (tab completes kind names; enter takes the completion shown)
   ↑/↓ j/k    move; pgup/pgdn page; g/G top/bottom
   enter      open (a namespace opens its pods)
+  ctrl+n     pick this screen's namespace (type to filter; when namespaces
+             cannot be listed, type the name); :ns <name>|all does it at once
+  :ctx       pick a kubeconfig context; :ctx <name> switches to it
   w          toggle kubectl's -o wide columns
   ctrl+r     refresh now
   esc        after enter, back to the previous screen at the row you left
@@ -102,7 +105,8 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		return err
 	}
 	defer closeLog()
-	client, err := kube.New(flags, kube.Options{Registry: registry})
+	kopts := kube.Options{Registry: registry}
+	client, err := kube.New(flags, kopts)
 	if err != nil {
 		return err
 	}
@@ -117,7 +121,7 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	if opts.all {
 		ns = ""
 	}
-	root, err := ui.New(vc, kube.Kind(opts.command), ns)
+	root, err := ui.New(vc, kube.Kind(opts.command), ns, ui.WithKubeconfig(kubeconfigContexts{flags: flags, opts: kopts}))
 	if err != nil {
 		return err
 	}
