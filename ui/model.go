@@ -1,6 +1,7 @@
 // Package ui is kyyard's root Bubble Tea model: a small router holding a
 // stack of screens (the top one gets keys first), the header with the
-// cluster's facts, the command prompt, the help overlay and the status bar.
+// cluster's facts, the command prompt, the pickers (namespace, kubeconfig
+// context) drawn over the top screen, the help overlay and the status bar.
 // A screen's own logic lives in its package under views/.
 package ui
 
@@ -140,10 +141,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status = msg
 		return m, nil
 	case views.OpenKindMsg:
-		// A pick in the namespace picker is the person's choice of
-		// namespace: it is remembered whatever the kind.
-		picked := m.overlay != nil
-		m.overlay = nil
+		// A pick in the namespace picker (it replaces the top screen) is
+		// the person's choice of namespace: it is remembered whatever the
+		// kind. A drill-down that lands meanwhile leaves the picker open.
+		picked := m.overlay != nil && msg.Replace
+		if picked {
+			m.overlay = nil
+		}
 		return m, m.open(msg, picked)
 	case views.BackMsg:
 		if m.overlay != nil {
