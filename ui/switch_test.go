@@ -341,3 +341,22 @@ func TestC13RestrictedUserPicksNamespaceByName(t *testing.T) {
 		t.Fatalf(":ns (with a trailing space) opened %q, not the namespaces inventory", got)
 	}
 }
+
+// TestDrillDownUnderAPickerLeavesItOpen: a drill-down that was under way
+// when the picker opened lands below it; only a pick (a replacement)
+// closes the picker.
+func TestDrillDownUnderAPickerLeavesItOpen(t *testing.T) {
+	h := start(t)
+	h.runKey(h.send(pickKey))
+	h.run(func() tea.Msg { return views.OpenKindMsg{Kind: "pods", Namespace: "other", Parent: "namespaces/other"} })
+	if h.m.Overlay() == nil {
+		t.Fatal("a drill-down closed the picker")
+	}
+	if !strings.Contains(h.m.View(), "pods(demo)[1] › ") {
+		t.Fatalf("the drill-down did not land below the picker:\n%s", h.m.View())
+	}
+	h.command("deploy") // typed into the picker's filter, not run
+	if h.m.Overlay() == nil || !strings.Contains(h.m.View(), "namespace: :deploy") {
+		t.Fatalf("the prompt opened over the picker:\n%s", h.m.View())
+	}
+}
