@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"k8s.io/client-go/rest"
+
 	"github.com/kyyard/kyyard/kube/kubetest"
 )
 
@@ -62,8 +65,9 @@ func TestE2ERootShowsDemoPodsAsServerTable(t *testing.T) {
 // only get and list in demo sees demo's pods refreshing, and :ns explains
 // that namespaces cannot be listed instead of showing an empty table.
 func TestE2EReadOnlyUserSeesPodsAndExplanations(t *testing.T) {
-	client := kubetest.Client(t, kubetest.LocalReadOnly(t))
-	h := startWith(t, client, kubetest.DemoNamespace, 120, 30)
+	cfg := kubetest.LocalReadOnly(t)
+	client := kubetest.Client(t, cfg)
+	h := startWith(t, client, kubetest.DemoNamespace, 120, tallEnough(t, cfg))
 	view := h.m.View()
 	if lineOf(view, "sidecar-demo") == "" {
 		t.Fatalf("the read-only user does not see demo's pods:\n%s", view)
@@ -76,6 +80,13 @@ func TestE2EReadOnlyUserSeesPodsAndExplanations(t *testing.T) {
 	if !strings.Contains(view, "Cannot show namespaces") || !strings.Contains(view, "forbidden") {
 		t.Fatalf(":ns for a user who may not list namespaces:\n%s", view)
 	}
+}
+
+// tallEnough returns a terminal height that shows every pod of demo, however
+// many the DaemonSet's pods on the cluster's (fake) nodes make them.
+func tallEnough(t *testing.T, cfg *rest.Config) int {
+	_, rows := kubetest.ServerTable(t, cfg, "", "pods", kubetest.DemoNamespace)
+	return len(rows) + 20
 }
 
 func indexOf(cols []string, name string) int {
@@ -94,4 +105,37 @@ func contains(fields []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestE2EC13ReadOnlyUserPicksNamespaceByName is casebook C13 on the local
+// cluster: the ServiceAccount that may list pods in demo but not
+// namespaces, started in demo, sees demo's pods; the namespace picker says
+// that namespaces cannot be listed and why, and takes "demo" typed.
+func TestE2EC13ReadOnlyUserPicksNamespaceByName(t *testing.T) {
+	cfg := kubetest.LocalReadOnly(t)
+	client := kubetest.Client(t, cfg)
+	h := startWith(t, client, kubetest.DemoNamespace, 120, tallEnough(t, cfg))
+	if lineOf(h.m.View(), "sidecar-demo") == "" {
+		t.Fatalf("the read-only user does not see demo's pods:\n%s", h.m.View())
+	}
+	h.runKey(h.send(pickKey))
+	view := h.m.View()
+	flat := strings.Join(strings.Fields(view), " ")
+	if !strings.Contains(flat, "Namespaces cannot be listed") || !strings.Contains(flat, "RBAC forbids it") {
+		t.Fatalf("the picker does not explain why namespaces are missing:\n%s", view)
+	}
+	h.typeText("Demo")
+	h.runKey(h.keys("enter"))
+	if h.m.Overlay() == nil || !strings.Contains(h.m.View(), "not a valid namespace name") {
+		t.Fatalf("an invalid name was not refused:\n%s", h.m.View())
+	}
+	for range "Demo" {
+		h.send(tea.KeyMsg{Type: tea.KeyBackspace})
+	}
+	h.typeText("demo")
+	h.runKey(h.keys("enter"))
+	view = h.m.View()
+	if h.m.Overlay() != nil || !strings.HasPrefix(h.title(), "pods(demo)") || lineOf(view, "sidecar-demo") == "" {
+		t.Fatalf("picking demo by name: title %q\n%s", h.title(), view)
+	}
 }

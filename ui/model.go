@@ -1,11 +1,13 @@
 // Package ui is kyyard's root Bubble Tea model: a small router holding a
 // stack of screens (the top one gets keys first), the header with the
-// cluster's facts, the command prompt, the help overlay and the status bar.
+// cluster's facts, the command prompt, the pickers (namespace, kubeconfig
+// context) drawn over the top screen, the help overlay and the status bar.
 // A screen's own logic lives in its package under views/.
 package ui
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,18 +57,39 @@ type Model struct {
 	help      bool
 	status    views.StatusMsg
 
+	// overlay is a picker open over the top screen (nil when none): it
+	// gets every key, and messages as the top screen does.
+	overlay views.Screen
+	// pickKey opens the namespace picker.
+	pickKey key.Binding
+
+	// kubeconfig switches contexts; nil when kyyard has none. context is
+	// the context switched to ("" until a switch: the kubeconfig's own).
+	kubeconfig views.Kubeconfig
+	context    string
+	// epoch counts connections: facts and names read through an earlier
+	// one are dropped.
+	epoch int
+	// nsNames and ctxNames are what the prompt completes after a command
+	// word; suggestedFor is the first word they were set for.
+	nsNames, ctxNames []string
+	suggestedFor      string
+
 	width, height int
 }
 
-// factsMsg carries freshly read facts.
-type factsMsg kube.Facts
+// factsMsg carries freshly read facts, read through connection epoch.
+type factsMsg struct {
+	epoch int
+	facts kube.Facts
+}
 
-// factsTickMsg asks for the facts to be read again.
-type factsTickMsg struct{}
+// factsTickMsg asks for the facts of connection epoch to be read again.
+type factsTickMsg struct{ epoch int }
 
 // New returns the root model showing kind in namespace ("" is all
-// namespaces). Errors: the kind is unknown.
-func New(vc *views.Context, kind kube.Kind, namespace string) (*Model, error) {
+// namespaces), configured by opts. Errors: the kind is unknown.
+func New(vc *views.Context, kind kube.Kind, namespace string, opts ...Option) (*Model, error) {
 	first, err := inventory.New(vc, kind, namespace)
 	if err != nil {
 		return nil, err
@@ -74,23 +97,27 @@ func New(vc *views.Context, kind kube.Kind, namespace string) (*Model, error) {
 	p := textinput.New()
 	p.Prompt = ":"
 	p.ShowSuggestions = true
-	p.SetSuggestions(commandSuggestions(vc.Client.Names()))
 	p.PromptStyle = vc.Styles.Prompt
 	p.TextStyle = vc.Styles.Prompt
-	return &Model{vc: vc, stack: []views.Screen{first}, namespace: namespace, prompt: p}, nil
+	m := &Model{vc: vc, stack: []views.Screen{first}, namespace: namespace, prompt: p, pickKey: pickNamespaceKey()}
+	for _, o := range opts {
+		o(m)
+	}
+	return m, nil
 }
 
 // Top returns the focused screen.
 func (m *Model) Top() views.Screen { return m.stack[len(m.stack)-1] }
 
-// Init reads the facts and starts the first screen.
+// Init reads the facts and the names the prompt completes, and starts the
+// first screen.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.readFacts(), m.Top().Init())
+	return tea.Batch(m.readFacts(), m.Top().Init(), m.loadNames())
 }
 
 func (m *Model) readFacts() tea.Cmd {
-	client := m.vc.Client
-	return func() tea.Msg { return factsMsg(client.Facts(context.Background())) }
+	client, epoch := m.vc.Client, m.epoch
+	return func() tea.Msg { return factsMsg{epoch: epoch, facts: client.Facts(context.Background())} }
 }
 
 // Update routes a message: window sizes to the context, keys to the prompt,
@@ -102,33 +129,60 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.vc.Width, m.vc.Height = msg.Width, max(msg.Height-chromeLines, 1)
 		m.prompt.Width = max(msg.Width-2, 1)
-		return m, m.toTop(tea.WindowSizeMsg{Width: m.vc.Width, Height: m.vc.Height})
+		return m, m.toScreens(tea.WindowSizeMsg{Width: m.vc.Width, Height: m.vc.Height})
 	case factsMsg:
-		f := kube.Facts(msg)
-		m.takeFacts(f)
-		next, cmd := m.trackReachability(f, time.Now())
-		return m, tea.Batch(cmd, tea.Tick(next, func(time.Time) tea.Msg { return factsTickMsg{} }))
+		if msg.epoch != m.epoch {
+			return m, nil
+		}
+		m.takeFacts(msg.facts)
+		next, cmd := m.trackReachability(msg.facts, time.Now())
+		epoch := m.epoch
+		return m, tea.Batch(cmd, tea.Tick(next, func(time.Time) tea.Msg { return factsTickMsg{epoch: epoch} }))
 	case factsTickMsg:
+		if msg.epoch != m.epoch {
+			return m, nil
+		}
 		return m, m.readFacts()
+	case namesMsg:
+		m.takeNames(msg)
+		return m, nil
+	case contextsMsg:
+		return m, m.openContextPicker(msg)
+	case connectedMsg:
+		return m, m.connected(msg)
 	case views.StatusMsg:
 		m.status = msg
 		return m, nil
 	case views.OpenKindMsg:
-		return m, m.open(msg)
+		// A pick in the namespace picker (it replaces the top screen) is
+		// the person's choice of namespace: it is remembered whatever the
+		// kind. A drill-down that lands meanwhile leaves the picker open.
+		picked := m.overlay != nil && msg.Replace
+		if picked {
+			m.overlay = nil
+		}
+		return m, m.open(msg, picked)
 	case views.OpenObjectMsg:
 		scr := detail.New(m.vc, msg)
 		m.stack = append(m.stack, scr)
 		m.status = views.StatusMsg{}
 		return m, scr.Init()
 	case views.BackMsg:
+		if m.overlay != nil {
+			m.overlay = nil
+			return m, nil
+		}
 		return m, m.back()
+	case views.SwitchContextMsg:
+		m.overlay = nil
+		return m, m.switchContext(msg.Context)
 	case tea.KeyMsg:
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.prompting {
 			return m, m.keyBurst(msg)
 		}
 		return m, m.key(msg)
 	}
-	return m, m.toTop(msg)
+	return m, m.toScreens(msg)
 }
 
 // keyBurst handles several runes that arrived in one read (fast typing, a
@@ -188,6 +242,19 @@ func (m *Model) toTop(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
+// toScreens sends a message that is not a key to the top screen and to the
+// overlay: each takes only its own replies, and the top screen keeps
+// refreshing under a picker.
+func (m *Model) toScreens(msg tea.Msg) tea.Cmd {
+	cmd := m.toTop(msg)
+	if m.overlay == nil {
+		return cmd
+	}
+	next, ocmd := m.overlay.Update(msg)
+	m.overlay = next
+	return tea.Batch(cmd, ocmd)
+}
+
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	keys := m.vc.Keys
 	if msg.Type == tea.KeyCtrlC {
@@ -195,6 +262,11 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.prompting {
 		return m.promptKey(msg)
+	}
+	if m.overlay != nil {
+		next, cmd := m.overlay.Update(msg)
+		m.overlay = next
+		return cmd
 	}
 	if m.help {
 		switch {
@@ -217,15 +289,16 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, keys.Command):
 		m.prompting = true
 		m.prompt.SetValue("")
-		// Kinds found by discovery after start-up complete too.
-		m.prompt.SetSuggestions(commandSuggestions(m.vc.Client.Names()))
+		m.suggest(true)
 		m.status = views.StatusMsg{}
-		return m.prompt.Focus()
+		return tea.Batch(m.prompt.Focus(), m.loadNames())
 	case key.Matches(msg, keys.Back):
 		if bc, ok := m.Top().(views.BackCapturer); ok && bc.CapturesBack() {
 			return m.toTop(msg) // marks or a filter to clear first
 		}
 		return m.back()
+	case key.Matches(msg, m.pickKey):
+		return m.openNamespacePicker()
 	}
 	return m.toTop(msg)
 }
@@ -243,19 +316,22 @@ func (m *Model) promptKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	m.prompt, cmd = m.prompt.Update(msg)
+	m.suggest(false)
 	return cmd
 }
 
 // open shows a kind: a `:` command replaces the top screen, a drill-down
-// pushes a new one so that esc returns to the row it came from.
-func (m *Model) open(msg views.OpenKindMsg) tea.Cmd {
+// pushes a new one so that esc returns to the row it came from. chosen
+// says the namespace was chosen as such (the picker, `:ns <name>`): it
+// becomes the one `:` commands open kinds in, whatever the kind.
+func (m *Model) open(msg views.OpenKindMsg, chosen bool) tea.Cmd {
 	scr, err := inventory.New(m.vc, msg.Kind, msg.Namespace)
 	if err != nil {
 		m.status = views.StatusMsg{Text: err.Error(), Error: true}
 		return nil
 	}
 	scr.Narrow(msg.Selector, msg.Parent)
-	if msg.Selector.IsZero() && (scr.Namespace() != "" || msg.Namespace == "") {
+	if chosen || msg.Selector.IsZero() && (scr.Namespace() != "" || msg.Namespace == "") {
 		m.namespace = msg.Namespace
 	}
 	if msg.Replace {
@@ -277,13 +353,23 @@ func (m *Model) back() tea.Cmd {
 }
 
 // completed returns the prompt's text with the completion it shows taken:
-// ":d" shows "deploy", and enter runs ":deploy", as tab would have.
+// ":d" shows "deploy", and enter runs ":deploy", as tab would have; ":ns de"
+// shows "ns demo" and runs it. A word typed in full (a kind, a listed
+// namespace or context) is kept as typed, and so is a trailing space: ":ns "
+// is ":ns".
 func (m *Model) completed() string {
 	value := m.prompt.Value()
-	if strings.Contains(value, " ") {
+	fields := strings.Fields(value)
+	if len(fields) == 0 || strings.HasSuffix(value, " ") {
 		return value
 	}
-	if _, ok := m.vc.Client.Kind(value); ok {
+	last := fields[len(fields)-1]
+	switch {
+	case len(fields) == 1:
+		if _, ok := m.vc.Client.Kind(last); ok {
+			return value
+		}
+	case last == "all" || last == "-A" || slices.Contains(m.nsNames, last) || slices.Contains(m.ctxNames, last):
 		return value
 	}
 	if s := m.prompt.CurrentSuggestion(); s != "" && strings.HasPrefix(s, value) {
@@ -292,30 +378,43 @@ func (m *Model) completed() string {
 	return value
 }
 
-// run executes a `:` command: `<kind> [namespace|all|-A]` or `q`/`quit`.
+// run executes a `:` command: `<kind> [namespace|all|-A]`; `ns
+// <namespace>|all|-A`, the top screen's kind in that namespace (`:ns`
+// alone is the namespaces inventory, as in k9s); `ctx [context]`, the
+// context picker or a switch; or `q`/`quit`.
 func (m *Model) run(line string) tea.Cmd {
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
 		return nil
 	}
-	switch fields[0] {
-	case "q", "q!", "quit", "exit":
+	switch {
+	case fields[0] == "q", fields[0] == "q!", fields[0] == "quit", fields[0] == "exit":
 		return tea.Quit
+	case contextCommand(fields[0]) && len(fields) == 1:
+		return m.listContexts()
+	case contextCommand(fields[0]) && len(fields) == 2:
+		return m.switchContext(fields[1])
 	}
 	info, ok := m.vc.Client.Kind(fields[0])
 	if !ok || len(fields) > 2 {
 		m.status = views.StatusMsg{Error: true,
-			Text: "unknown command \"" + line + "\": try :pods, :deploy, :nodes, :ns, :pods <namespace>, :pods all"}
+			Text: "unknown command \"" + line + "\": try :pods, :deploy, :nodes, :ns, :pods <namespace>, :pods all, :ns <namespace>, :ctx"}
 		return nil
 	}
-	ns := m.namespace
-	if len(fields) == 2 {
-		ns = fields[1]
-		if ns == "all" || ns == "-A" {
-			ns = ""
-		}
+	if len(fields) == 1 {
+		return m.open(views.OpenKindMsg{Kind: info.ID, Namespace: m.namespace, Replace: true}, false)
 	}
-	return m.open(views.OpenKindMsg{Kind: info.ID, Namespace: ns, Replace: true})
+	ns := fields[1]
+	if ns == "all" || ns == "-A" {
+		ns = ""
+	} else if err := views.ValidateNamespaceName(ns); err != nil {
+		m.status = views.StatusMsg{Error: true, Text: err.Error()}
+		return nil
+	}
+	if info.ID == "namespaces" {
+		return m.open(views.OpenKindMsg{Kind: m.topKind(), Namespace: ns, Replace: true}, true)
+	}
+	return m.open(views.OpenKindMsg{Kind: info.ID, Namespace: ns, Replace: true}, false)
 }
 
 // preferredNames are completed before any other kind name that shares
@@ -329,7 +428,7 @@ var preferredNames = []string{
 
 // commandSuggestions are the words the prompt completes, in the order it
 // offers them: the preferred kind names, every other kind id and alias
-// (sorted), and quit.
+// (sorted), ctx and quit.
 func commandSuggestions(names []string) []string {
 	known := map[string]bool{}
 	for _, n := range names {
@@ -348,5 +447,5 @@ func commandSuggestions(names []string) []string {
 			out = append(out, n)
 		}
 	}
-	return append(out, "quit")
+	return append(out, "ctx", "quit")
 }

@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -56,10 +57,10 @@ func start(t *testing.T) *harness {
 }
 
 // startWith starts a root model over any source at a fixed size.
-func startWith(t *testing.T, client views.Source, ns string, w, h int) *harness {
+func startWith(t *testing.T, client views.Source, ns string, w, h int, opts ...ui.Option) *harness {
 	t.Helper()
 	vc := viewtest.Context(client, 0, 0)
-	m, err := ui.New(vc, "pods", ns)
+	m, err := ui.New(vc, "pods", ns, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,12 +97,25 @@ func (h *harness) run(cmd tea.Cmd) {
 		return
 	}
 	next := h.send(msg)
-	// Opening or returning to a screen starts its refresh: follow it. Other
-	// follow-ups are ticks, which would sleep.
-	switch msg.(type) {
-	case views.OpenKindMsg, views.BackMsg:
+	if follows(msg) {
 		h.run(next)
 	}
+}
+
+// follows reports whether what the root answers a message with must run
+// too: opening or returning to a screen starts its refresh, and so do a
+// context switch and its connection, and the contexts read for the picker.
+// Other follow-ups are ticks, which would sleep.
+func follows(msg tea.Msg) bool {
+	switch msg.(type) {
+	case views.OpenKindMsg, views.BackMsg, views.SwitchContextMsg:
+		return true
+	}
+	switch fmt.Sprintf("%T", msg) {
+	case "ui.connectedMsg", "ui.contextsMsg":
+		return true
+	}
+	return false
 }
 
 func (h *harness) keys(keys ...string) tea.Cmd {
@@ -128,7 +142,7 @@ func (h *harness) runKey(cmd tea.Cmd) {
 	}
 	msg := cmd()
 	next := h.send(msg)
-	if _, ok := msg.(views.OpenKindMsg); ok {
+	if follows(msg) {
 		h.run(next)
 	}
 }
@@ -184,10 +198,15 @@ func TestHelpOverlay(t *testing.T) {
 	h.keys("?")
 	view := h.m.View()
 	viewtest.Size(t, view, width, height)
-	for _, want := range []string{"quit", "command", "wide columns"} {
+	for _, want := range []string{"quit", "command", "ctrl+n", "pick namespace", ":ns <ns>|all", ":ctx [context]"} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("help lacks %q:\n%s", want, view)
 		}
+	}
+	// The screen's own keys flow into more columns than 80 cells hold.
+	h.send(tea.WindowSizeMsg{Width: 160, Height: height})
+	if view = h.m.View(); !strings.Contains(view, "wide columns") {
+		t.Fatalf("help lacks the screen's keys:\n%s", view)
 	}
 	h.keys("esc")
 	if strings.Contains(h.m.View(), "wide columns") {

@@ -12,14 +12,17 @@ import (
 	"github.com/kyyard/kyyard/views"
 )
 
-// View draws the facts line, the title bar, the top screen (or the help
-// overlay) and the status line, in exactly the terminal's size.
+// View draws the facts line, the title bar, the top screen (or the picker
+// or help overlay) and the status line, in exactly the terminal's size.
 func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
 	body := m.Top().View()
-	if m.help {
+	switch {
+	case m.overlay != nil:
+		body = m.overlay.View()
+	case m.help:
 		body = m.helpView()
 	}
 	parts := []string{m.header(), m.titleBar(), body, m.statusLine()}
@@ -80,9 +83,12 @@ func (m *Model) factsLine(pairs [][2]string) string {
 }
 
 func (m *Model) titleBar() string {
-	titles := make([]string, len(m.stack))
+	titles := make([]string, len(m.stack), len(m.stack)+1)
 	for i, s := range m.stack {
 		titles[i] = s.Title()
+	}
+	if m.overlay != nil {
+		titles = append(titles, m.overlay.Title())
 	}
 	t := views.Sanitize(strings.Join(titles, " › "))
 	if ansi.StringWidth(t) > m.width {
@@ -100,6 +106,8 @@ func (m *Model) statusLine() string {
 		return st.Error.Render(ansi.Truncate(views.Sanitize(m.status.Text), m.width, "…"))
 	case m.status.Text != "":
 		return ansi.Truncate(views.Sanitize(m.status.Text), m.width, "…")
+	case m.overlay != nil:
+		return st.Muted.Render(ansi.Truncate("type to filter  enter pick  esc cancel  ctrl+c quit", m.width, "…"))
 	}
 	return st.Muted.Render(ansi.Truncate("? help  : command  esc back  q quit", m.width, "…"))
 }
@@ -120,10 +128,10 @@ func (m *Model) helpView() string {
 			entries = append(entries, st.HelpKey.Render(padRight(h.Key, 8))+" "+st.HelpDescription.Render(h.Desc))
 		}
 	}
-	section("Global", m.vc.Keys.Bindings())
+	section("Global", append(m.vc.Keys.Bindings(), m.pickKey))
 	section("This screen", m.Top().Bindings())
 	footer := []string{
-		st.Muted.Render("Commands: :<kind> [namespace|all], e.g. :pods, :deploy demo, :po all, :nodes, :ns, :q"),
+		st.Muted.Render("Commands: :<kind> [ns|all]  :ns <ns>|all  :ctx [context]  :q   e.g. :pods, :deploy demo, :po all, :ns"),
 		st.Muted.Render("Row markers: x failed  ! warning  ~ progressing  (blank) ok"),
 	}
 	rows := max(m.vc.Height-1-len(footer), 1)

@@ -45,7 +45,7 @@ func scalePod(ns, name, node string) *corev1.Pod {
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name,
 			Labels: map[string]string{"app": "scale", scaleLabel: "true"}},
 		Spec: corev1.PodSpec{
-			NodeName:    node, // bound directly: the run measures kyyard, not the scheduler
+			NodeName: node, // bound directly: the run measures kyyard, not the scheduler
 			Tolerations: []corev1.Toleration{
 				{Key: "kwok.x-k8s.io/node", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule},
 				{Key: scaleLabel, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule},

@@ -39,6 +39,9 @@ Keys:
              :clusterlogs.kwok.x-k8s.io, with the columns kubectl get prints.
   ↑/↓ j/k    move; pgup/pgdn page; g/G top/bottom
   enter      open (a namespace opens its pods)
+  ctrl+n     pick this screen's namespace (type to filter; when namespaces
+             cannot be listed, type the name); :ns <name>|all does it at once
+  :ctx       pick a kubeconfig context; :ctx <name> switches to it
   w          toggle kubectl's -o wide columns
   ctrl+r     refresh now
   d          describe the selected object (kubectl describe, with events)
@@ -132,7 +135,8 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		return err
 	}
 	defer closeLog()
-	client, err := kube.New(flags, kube.Options{Registry: registry, TablePlugin: kinds.NewTable})
+	kopts := kube.Options{Registry: registry, TablePlugin: kinds.NewTable}
+	client, err := kube.New(flags, kopts)
 	if err != nil {
 		if !builtin {
 			return unknown(err)
@@ -153,7 +157,7 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	if opts.all {
 		ns = ""
 	}
-	root, err := ui.New(vc, kube.Kind(opts.command), ns)
+	root, err := ui.New(vc, kube.Kind(opts.command), ns, ui.WithKubeconfig(kubeconfigContexts{flags: flags, opts: kopts}))
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,58 @@
+package app
+
+import (
+	"context"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// kubeconfigContexts is views.Kubeconfig over kubectl's connection flags:
+// the root switches contexts (`:ctx`) through it.
+type kubeconfigContexts struct {
+	flags *genericclioptions.ConfigFlags
+	opts  kube.Options
+}
+
+// Contexts lists the kubeconfig's contexts and the one in use (kube.Contexts).
+func (k kubeconfigContexts) Contexts() ([]string, string, error) {
+	return kube.Contexts(k.flags)
+}
+
+// Connect builds a client for context name as `kubectl --context name`
+// with the other flags kyyard was started with would (see withContext).
+// Errors: the context does not exist or its entries are unusable.
+func (k kubeconfigContexts) Connect(name string) (views.Source, error) {
+	c, err := kube.New(withContext(k.flags, name), k.opts)
+	if err != nil {
+		return nil, err
+	}
+	// The root connects off the UI goroutine: find the new cluster's own
+	// kinds (CRDs) now. A failed discovery leaves the built-in kinds, as at
+	// start-up.
+	ctx, cancel := context.WithTimeout(context.Background(), discoverTimeout)
+	defer cancel()
+	_ = c.Discover(ctx)
+	return c, nil
+}
+
+// withContext returns new flags that select context name and keep every
+// other connection flag of f (--kubeconfig, --server, --token, --as, TLS,
+// --request-timeout, ...), except the three a context itself chooses:
+// --namespace, --cluster and --user are dropped, so that the new context's
+// namespace (else "default") and entries apply. f is not changed: its
+// loader caches the kubeconfig of the context it was made for.
+func withContext(f *genericclioptions.ConfigFlags, name string) *genericclioptions.ConfigFlags {
+	empty := func() *string { s := ""; return &s }
+	c := genericclioptions.NewConfigFlags(true)
+	c.Context = &name
+	c.Namespace, c.ClusterName, c.AuthInfoName = empty(), empty(), empty()
+	c.CacheDir, c.KubeConfig = f.CacheDir, f.KubeConfig
+	c.APIServer, c.TLSServerName, c.Insecure = f.APIServer, f.TLSServerName, f.Insecure
+	c.CertFile, c.KeyFile, c.CAFile, c.BearerToken = f.CertFile, f.KeyFile, f.CAFile, f.BearerToken
+	c.Impersonate, c.ImpersonateUID, c.ImpersonateGroup, c.ImpersonateUserExtra = f.Impersonate, f.ImpersonateUID, f.ImpersonateGroup, f.ImpersonateUserExtra
+	c.Username, c.Password, c.Timeout = f.Username, f.Password, f.Timeout
+	c.DisableCompression, c.ProxyURL, c.WrapConfigFn = f.DisableCompression, f.ProxyURL, f.WrapConfigFn
+	return c
+}

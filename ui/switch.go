@@ -1,0 +1,253 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/inventory"
+	"github.com/kyyard/kyyard/views/pickers"
+)
+
+// namesTimeout bounds the read of the namespace names the prompt completes.
+const namesTimeout = 15 * time.Second
+
+// Option configures a root model made by New.
+type Option func(*Model)
+
+// WithKubeconfig lets the root switch kubeconfig contexts (`:ctx`, the
+// context picker) through k. Without it `:ctx` says that there is no
+// kubeconfig to switch in (kyyard runs in a pod, or a test).
+func WithKubeconfig(k views.Kubeconfig) Option {
+	return func(m *Model) { m.kubeconfig = k }
+}
+
+// kindScreen is a screen that shows one kind in one namespace (an
+// inventory screen): the namespace picker and `:ns <name>` replace it with
+// the same kind elsewhere.
+type kindScreen interface {
+	Kind() kube.Kind
+	Namespace() string
+}
+
+// namesMsg carries the names the prompt completes: namespaces (none when
+// they cannot be listed) and kubeconfig contexts.
+type namesMsg struct {
+	epoch      int
+	namespaces []string
+	contexts   []string
+}
+
+// contextsMsg carries the kubeconfig's contexts to open the context picker.
+type contextsMsg struct {
+	names   []string
+	current string
+	err     error
+}
+
+// connectedMsg carries a connection to another kubeconfig context, or why
+// there is none.
+type connectedMsg struct {
+	context string
+	source  views.Source
+	err     error
+}
+
+// Overlay returns the picker open over the top screen, or nil.
+func (m *Model) Overlay() views.Screen { return m.overlay }
+
+// topKind returns the kind the top screen shows, "pods" when it shows no
+// single kind.
+func (m *Model) topKind() kube.Kind {
+	if ks, ok := m.Top().(kindScreen); ok {
+		return ks.Kind()
+	}
+	return "pods"
+}
+
+// openNamespacePicker opens the namespace picker for the top screen's kind,
+// the namespace shown marked.
+func (m *Model) openNamespacePicker() tea.Cmd {
+	current := m.namespace
+	if ks, ok := m.Top().(kindScreen); ok && ks.Namespace() != "" {
+		current = ks.Namespace()
+	}
+	m.overlay = pickers.NewNamespaces(m.vc, m.topKind(), current)
+	m.status = views.StatusMsg{}
+	return m.overlay.Init()
+}
+
+// listContexts reads the kubeconfig's contexts for the context picker.
+func (m *Model) listContexts() tea.Cmd {
+	if m.kubeconfig == nil {
+		m.status = noKubeconfig
+		return nil
+	}
+	k := m.kubeconfig
+	return func() tea.Msg {
+		names, current, err := k.Contexts()
+		return contextsMsg{names: names, current: current, err: err}
+	}
+}
+
+var noKubeconfig = views.StatusMsg{Error: true, Text: "kyyard was not started from a kubeconfig: there are no contexts to switch to"}
+
+// openContextPicker opens the context picker, the context in use marked.
+func (m *Model) openContextPicker(msg contextsMsg) tea.Cmd {
+	if msg.err != nil {
+		m.status = views.StatusMsg{Error: true, Text: "cannot list contexts: " + msg.err.Error()}
+		return nil
+	}
+	current := m.context
+	if current == "" {
+		current = msg.current
+	}
+	m.overlay = pickers.NewContexts(m.vc, msg.names, current)
+	m.status = views.StatusMsg{}
+	return m.overlay.Init()
+}
+
+// switchContext connects to the kubeconfig context name, off the Update
+// loop; connected takes the result. A context the kubeconfig does not
+// name is refused before anything changes.
+func (m *Model) switchContext(name string) tea.Cmd {
+	if m.kubeconfig == nil {
+		m.status = noKubeconfig
+		return nil
+	}
+	k := m.kubeconfig
+	return func() tea.Msg {
+		names, _, err := k.Contexts()
+		if err != nil {
+			return connectedMsg{context: name, err: err}
+		}
+		if !slices.Contains(names, name) {
+			return connectedMsg{context: name, err: fmt.Errorf("unknown context %q (the kubeconfig has %s)", name, strings.Join(names, ", "))}
+		}
+		src, err := k.Connect(name)
+		return connectedMsg{context: name, source: src, err: err}
+	}
+}
+
+// connected switches to a new connection: the same kind in the new
+// context's namespace replaces the whole stack, the old connection is
+// closed (its informers stopped), and the header's facts and the prompt's
+// names are read again. An error changes nothing but the status line.
+func (m *Model) connected(msg connectedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.status = views.StatusMsg{Error: true, Text: "cannot switch to context " + msg.context + ": " + msg.err.Error()}
+		return nil
+	}
+	old := m.vc.Client
+	ns := msg.source.Namespace()
+	m.vc.Client = msg.source
+	scr, err := inventory.New(m.vc, m.topKind(), ns)
+	if err != nil { // a kind the new cluster does not serve
+		scr, err = inventory.New(m.vc, "pods", ns)
+	}
+	if err != nil {
+		m.vc.Client = old
+		closeSource(msg.source)
+		m.status = views.StatusMsg{Error: true, Text: "cannot switch to context " + msg.context + ": " + err.Error()}
+		return nil
+	}
+	closeSource(old)
+	m.epoch++
+	m.context = msg.context
+	m.facts, m.hasFacts, m.factsStale = kube.Facts{}, false, false
+	m.namespace = ns
+	m.stack = []views.Screen{scr}
+	m.overlay = nil
+	m.nsNames, m.ctxNames = nil, nil
+	m.status = views.StatusMsg{Text: "switched to context " + msg.context + ", namespace " + ns}
+	return tea.Batch(scr.Init(), m.readFacts(), m.loadNames())
+}
+
+// closeSource stops a connection's informers, when it has any.
+func closeSource(s views.Source) {
+	if c, ok := s.(interface{ Close() }); ok {
+		c.Close()
+	}
+}
+
+// loadNames reads what the prompt completes after a command word: the
+// namespaces (none when they cannot be listed: the prompt then completes
+// nothing, and typed names still work) and the kubeconfig's contexts.
+func (m *Model) loadNames() tea.Cmd {
+	client, k, epoch := m.vc.Client, m.kubeconfig, m.epoch
+	return func() tea.Msg {
+		msg := namesMsg{epoch: epoch}
+		ctx, cancel := context.WithTimeout(context.Background(), namesTimeout)
+		defer cancel()
+		snap := client.Snapshot(ctx, kube.SnapshotRequest{Kinds: []kube.Kind{"namespaces"}})
+		if t, ok := snap.Table("namespaces"); ok {
+			for _, r := range t.Rows {
+				msg.namespaces = append(msg.namespaces, r.Name)
+			}
+		}
+		if k != nil {
+			msg.contexts, _, _ = k.Contexts()
+		}
+		return msg
+	}
+}
+
+// takeNames keeps the names the prompt completes.
+func (m *Model) takeNames(msg namesMsg) {
+	if msg.epoch != m.epoch {
+		return
+	}
+	m.nsNames, m.ctxNames = msg.namespaces, msg.contexts
+	if m.prompting {
+		m.suggest(true)
+	}
+}
+
+// contextCommand reports whether a command word switches contexts.
+func contextCommand(word string) bool {
+	return word == "ctx" || word == "context" || word == "contexts"
+}
+
+// suggest sets the prompt's completions for what is typed: command words
+// (kinds, ctx, quit) for the first word; after `<kind> ` or `ns ` the
+// namespaces and "all" (nothing when namespaces cannot be listed); after
+// `ctx ` the contexts. They are rebuilt only
+// when the first word changed, unless force.
+func (m *Model) suggest(force bool) {
+	first, _, spaced := strings.Cut(m.prompt.Value(), " ")
+	scope := ""
+	if spaced {
+		scope = " " + first
+	}
+	if !force && scope == m.suggestedFor {
+		return
+	}
+	m.suggestedFor = scope
+	if !spaced {
+		m.prompt.SetSuggestions(commandSuggestions(m.vc.Client.Names()))
+		return
+	}
+	var args []string
+	if contextCommand(first) {
+		args = m.ctxNames
+	} else if info, ok := m.vc.Client.Kind(first); ok && len(m.nsNames) > 0 && (info.Namespaced || info.ID == "namespaces") {
+		args = append([]string{"all"}, m.nsNames...)
+	}
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = first + " " + a
+	}
+	m.prompt.SetSuggestions(out)
+}
+
+// pickNamespaceKey is the root's binding that opens the namespace picker.
+func pickNamespaceKey() key.Binding {
+	return key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "pick namespace"))
+}

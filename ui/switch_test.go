@@ -1,0 +1,362 @@
+package ui_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/version"
+	fakediscovery "k8s.io/client-go/discovery/fake"
+	k8stesting "k8s.io/client-go/testing"
+
+	authorizationv1 "k8s.io/api/authorization/v1"
+
+	"github.com/kyyard/kyyard/kube/kubetest"
+	"github.com/kyyard/kyyard/ui"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/viewtest"
+)
+
+// pickKey is the key that opens the namespace picker.
+var pickKey = tea.KeyMsg{Type: tea.KeyCtrlN}
+
+func (h *harness) title() string { return h.m.Top().Title() }
+
+// typeText types text into whatever has the keys (the prompt, a picker).
+func (h *harness) typeText(text string) {
+	for _, r := range text {
+		h.keys(string(r))
+	}
+}
+
+func TestNsCommandSwitchesTheScreensNamespace(t *testing.T) {
+	h := start(t)
+	h.command("ns other")
+	if got := h.title(); got != "pods(other)[1]" {
+		t.Fatalf(":ns other: title %q", got)
+	}
+	if !strings.Contains(h.m.View(), "pods(other)[1]") || lineOf(h.m.View(), "elsewhere") == "" {
+		t.Fatalf(":ns other does not show other's pods:\n%s", h.m.View())
+	}
+	// The namespace is remembered for the next kind.
+	h.command("deploy")
+	if got := h.title(); got != "deployments(other)[0]" {
+		t.Fatalf(":deploy after :ns other: title %q", got)
+	}
+	// :ns keeps the kind shown.
+	h.command("ns demo")
+	if got := h.title(); got != "deployments(demo)[1]" {
+		t.Fatalf(":ns demo on deployments: title %q", got)
+	}
+	for _, all := range []string{"ns all", "ns -A"} {
+		h.command("po")
+		h.command(all)
+		if got := h.title(); got != "pods(all)[2]" {
+			t.Fatalf(":%s: title %q", all, got)
+		}
+	}
+	// :ns alone is still the namespaces inventory, as in k9s.
+	h.command("ns")
+	if got := h.title(); got != "namespaces[2]" {
+		t.Fatalf(":ns: title %q", got)
+	}
+}
+
+func TestNsCommandRefusesInvalidNames(t *testing.T) {
+	h := start(t)
+	for _, cmd := range []string{"ns Demo", "ns my_ns", "pods -bad"} {
+		h.command(cmd)
+		if got := h.title(); got != "pods(demo)[1]" {
+			t.Fatalf(":%s changed the screen to %q", cmd, got)
+		}
+		if !strings.Contains(h.m.View(), "not a valid namespace name") {
+			t.Fatalf(":%s: no refusal in:\n%s", cmd, h.m.View())
+		}
+	}
+}
+
+func TestNamespacePickerKey(t *testing.T) {
+	h := start(t)
+	h.runKey(h.send(pickKey))
+	if h.m.Overlay() == nil {
+		t.Fatal("ctrl+n opened no picker")
+	}
+	view := h.m.View()
+	viewtest.Size(t, view, width, height)
+	viewtest.Golden(t, "root-namespace-picker", view)
+	// q and : are filter text while the picker is open.
+	h.typeText("q:")
+	if h.m.Overlay() == nil || !strings.Contains(h.m.View(), "namespace: q:") {
+		t.Fatalf("q and : were not typed into the picker:\n%s", h.m.View())
+	}
+	h.keys("esc")
+	if h.m.Overlay() == nil {
+		// esc is the picker's: it answers BackMsg, which the root takes.
+		t.Fatal("the picker closed before its BackMsg arrived")
+	}
+	h.run(h.keys("esc"))
+	if h.m.Overlay() != nil || h.title() != "pods(demo)[1]" {
+		t.Fatalf("esc: overlay %v, title %q", h.m.Overlay(), h.title())
+	}
+
+	h.runKey(h.send(pickKey))
+	h.typeText("oth")
+	h.runKey(h.keys("enter"))
+	if h.m.Overlay() != nil || h.title() != "pods(other)[1]" {
+		t.Fatalf("picking other: overlay %v, title %q", h.m.Overlay(), h.title())
+	}
+	// The picked namespace is remembered even from a cluster-scoped kind.
+	h.command("nodes")
+	h.runKey(h.send(pickKey))
+	h.typeText("demo")
+	h.runKey(h.keys("enter"))
+	h.command("pods")
+	if got := h.title(); got != "pods(demo)[1]" {
+		t.Fatalf("namespace picked on nodes not remembered: title %q", got)
+	}
+}
+
+// TestPickerKeepsTheScreenBelowRefreshing: the screen under a picker still
+// takes its refreshes; the picker takes only its own.
+func TestPickerKeepsTheScreenBelowRefreshing(t *testing.T) {
+	client, cs := kubetest.FakeClient(t, objects()...)
+	h := startWith(t, client, "demo", width, height)
+	h.runKey(h.send(pickKey))
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "demo", Name: "web-2", UID: "u9", CreationTimestamp: metav1.NewTime(viewtest.Now)}}
+	if err := cs.Tracker().Add(pod); err != nil {
+		t.Fatal(err)
+	}
+	var title string
+	for i := 0; i < 100; i++ { // the informer delivers the add shortly
+		h.run(h.m.Top().Init())
+		if title = h.title(); title == "pods(demo)[2]" {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if title != "pods(demo)[2]" || h.m.Overlay() == nil {
+		t.Fatalf("under the picker: title %q, overlay %v", title, h.m.Overlay())
+	}
+}
+
+func TestPromptCompletesNamespacesAndContexts(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	k := newKubeconfig(t, "prod")
+	h := startWith(t, client, "demo", width, height, ui.WithKubeconfig(k))
+	h.keys(":")
+	h.typeText("po ot")
+	h.keys("tab")
+	if !strings.Contains(h.m.View(), ":po other") {
+		t.Fatalf("tab after :po ot did not complete other:\n%s", h.m.View())
+	}
+	h.runKey(h.keys("enter"))
+	if got := h.title(); got != "pods(other)[1]" {
+		t.Fatalf(":po other: title %q", got)
+	}
+	// enter takes the completion shown, as for kinds.
+	h.command("ns de")
+	if got := h.title(); got != "pods(demo)[1]" {
+		t.Fatalf(":ns de + enter: title %q", got)
+	}
+	h.command("deploy al")
+	if got := h.title(); got != "deployments(all)[1]" {
+		t.Fatalf(":deploy al + enter: title %q", got)
+	}
+	h.keys(":")
+	h.typeText("ctx d")
+	h.keys("tab")
+	if !strings.Contains(h.m.View(), ":ctx dev") {
+		t.Fatalf("tab after :ctx d did not complete dev:\n%s", h.m.View())
+	}
+	h.keys("esc")
+}
+
+// fakeKubeconfig is a kubeconfig with contexts whose connections are fake
+// clients, each reporting its own server version and closing visibly.
+type fakeKubeconfig struct {
+	t         *testing.T
+	current   string
+	names     []string
+	sources   map[string]*closingSource
+	connected []string
+}
+
+type closingSource struct {
+	views.Source
+	closed bool
+}
+
+func (s *closingSource) Close() { s.closed = true }
+
+func newKubeconfig(t *testing.T, current string) *fakeKubeconfig {
+	k := &fakeKubeconfig{t: t, current: current, names: []string{"dev", "prod"}, sources: map[string]*closingSource{}}
+	for _, name := range k.names {
+		client, cs := kubetest.FakeClient(t, objects()...)
+		client.SetNamespace(map[string]string{"dev": "other", "prod": "demo"}[name])
+		cs.Discovery().(*fakediscovery.FakeDiscovery).FakedServerVersion = &version.Info{GitVersion: "v1.37.2-" + name}
+		k.sources[name] = &closingSource{Source: client}
+	}
+	return k
+}
+
+func (k *fakeKubeconfig) Contexts() ([]string, string, error) { return k.names, k.current, nil }
+
+func (k *fakeKubeconfig) Connect(name string) (views.Source, error) {
+	k.connected = append(k.connected, name)
+	s, ok := k.sources[name]
+	if !ok {
+		return nil, errors.New("context " + name + " has no cluster")
+	}
+	return s, nil
+}
+
+func TestContextPickerSwitches(t *testing.T) {
+	k := newKubeconfig(t, "prod")
+	first := k.sources["prod"]
+	h := startWith(t, first, "demo", width, height, ui.WithKubeconfig(k))
+	h.command("ns")
+	h.runKey(h.keys("enter")) // namespace demo's pods, over the namespaces
+	if got := h.m.View(); !strings.Contains(got, "namespaces[2] › pods(demo)[1]") {
+		t.Fatalf("no drill-down to switch from:\n%s", got)
+	}
+	h.command("ctx")
+	if h.m.Overlay() == nil {
+		t.Fatalf(":ctx opened no picker:\n%s", h.m.View())
+	}
+	view := h.m.View()
+	viewtest.Size(t, view, width, height)
+	viewtest.Golden(t, "root-context-picker", view)
+	if !strings.Contains(view, "prod  (current)") {
+		t.Fatalf("the context in use is not marked:\n%s", view)
+	}
+	h.typeText("dev")
+	h.runKey(h.keys("enter"))
+	if h.m.Overlay() != nil {
+		t.Fatal("the picker stayed open after the switch")
+	}
+	// The same kind, in the new context's namespace, alone on the stack.
+	if got, n := h.title(), len(strings.Split(h.m.View(), "›")); got != "pods(other)[1]" || n != 1 {
+		t.Fatalf("after switching to dev: title %q (%d crumbs)", got, n)
+	}
+	if !first.closed {
+		t.Fatal("the old connection was not closed")
+	}
+	if !strings.Contains(h.m.View(), "k8s: v1.37.2-dev") {
+		t.Fatalf("the header's facts were not read again:\n%s", h.m.View())
+	}
+	// And back with :ctx <name>, marked as the one in use meanwhile.
+	h.command("ctx")
+	if !strings.Contains(h.m.View(), "dev  (current)") {
+		t.Fatalf("after the switch dev is not marked current:\n%s", h.m.View())
+	}
+	h.run(h.keys("esc"))
+	h.command("ctx prod")
+	if got := h.title(); got != "pods(demo)[1]" || !k.sources["dev"].closed {
+		t.Fatalf(":ctx prod: title %q, dev closed %v", got, k.sources["dev"].closed)
+	}
+}
+
+func TestContextSwitchErrorsChangeNothing(t *testing.T) {
+	k := newKubeconfig(t, "prod")
+	k.names = append(k.names, "broken") // listed, but Connect fails
+	first := k.sources["prod"]
+	h := startWith(t, first, "demo", width, height, ui.WithKubeconfig(k))
+	h.command("ctx nope")
+	if !strings.Contains(h.m.View(), `unknown context "nope"`) || len(k.connected) != 0 {
+		t.Fatalf(":ctx nope: connected %q, view:\n%s", k.connected, h.m.View())
+	}
+	h.command("ctx broken")
+	if !strings.Contains(h.m.View(), "cannot switch to context broken") {
+		t.Fatalf(":ctx broken: no error in:\n%s", h.m.View())
+	}
+	if got := h.title(); got != "pods(demo)[1]" || first.closed {
+		t.Fatalf("a failed switch changed things: title %q, old closed %v", got, first.closed)
+	}
+
+	// Without a kubeconfig there is nothing to switch.
+	h = start(t)
+	for _, cmd := range []string{"ctx", "ctx prod"} {
+		h.command(cmd)
+		if !strings.Contains(h.m.View(), "not started from a kubeconfig") {
+			t.Fatalf(":%s without a kubeconfig:\n%s", cmd, h.m.View())
+		}
+	}
+}
+
+// restrictedClient is a user bound to namespace demo (casebook C13): listing
+// namespaces answers 403, and no SelfSubjectAccessReview allows watching
+// them.
+func restrictedClient(t *testing.T, objs ...runtime.Object) views.Source {
+	client, cs := kubetest.FakeClient(t, objs...)
+	cs.PrependReactor("create", "selfsubjectaccessreviews", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		review := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview)
+		if review.Spec.ResourceAttributes.Resource == "namespaces" {
+			return kubetest.DenyAccessReviews(action)
+		}
+		return kubetest.AllowAccessReviews(action)
+	})
+	cs.PrependReactor("list", "namespaces", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "namespaces"}, "",
+			errors.New(`User "jane" cannot list resource "namespaces" in API group "" at the cluster scope`))
+	})
+	return client
+}
+
+// TestC13RestrictedUserPicksNamespaceByName: a user who may not list
+// namespaces, started in demo, sees demo's pods; the picker says why it
+// has no list, takes a typed name and switches; the prompt completes no
+// namespace and does not fail.
+func TestC13RestrictedUserPicksNamespaceByName(t *testing.T) {
+	h := startWith(t, restrictedClient(t, objects()...), "demo", width, height)
+	if got := h.title(); got != "pods(demo)[1]" || lineOf(h.m.View(), "web-1") == "" {
+		t.Fatalf("the restricted user does not see demo's pods: title %q\n%s", got, h.m.View())
+	}
+	h.runKey(h.send(pickKey))
+	view := h.m.View()
+	flat := strings.Join(strings.Fields(view), " ")
+	if !strings.Contains(flat, "Namespaces cannot be listed") || !strings.Contains(flat, "RBAC forbids it") {
+		t.Fatalf("the picker does not say that namespaces cannot be listed:\n%s", view)
+	}
+	h.typeText("other")
+	viewtest.Golden(t, "root-c13-picker", h.m.View())
+	h.runKey(h.keys("enter"))
+	if got := h.title(); got != "pods(other)[1]" || h.m.Overlay() != nil {
+		t.Fatalf("typed namespace other: title %q", got)
+	}
+	h.keys(":")
+	h.typeText("ns ")
+	h.keys("tab")
+	if !strings.Contains(h.m.View(), "\n:ns ") || strings.Contains(h.m.View(), ":ns all") {
+		t.Fatalf(":ns + tab completed something with no names to complete:\n%s", h.m.View())
+	}
+	h.runKey(h.keys("enter"))
+	if got := h.title(); !strings.HasPrefix(got, "namespaces") {
+		t.Fatalf(":ns (with a trailing space) opened %q, not the namespaces inventory", got)
+	}
+}
+
+// TestDrillDownUnderAPickerLeavesItOpen: a drill-down that was under way
+// when the picker opened lands below it; only a pick (a replacement)
+// closes the picker.
+func TestDrillDownUnderAPickerLeavesItOpen(t *testing.T) {
+	h := start(t)
+	h.runKey(h.send(pickKey))
+	h.run(func() tea.Msg { return views.OpenKindMsg{Kind: "pods", Namespace: "other", Parent: "namespaces/other"} })
+	if h.m.Overlay() == nil {
+		t.Fatal("a drill-down closed the picker")
+	}
+	if !strings.Contains(h.m.View(), "pods(demo)[1] › ") {
+		t.Fatalf("the drill-down did not land below the picker:\n%s", h.m.View())
+	}
+	h.command("deploy") // typed into the picker's filter, not run
+	if h.m.Overlay() == nil || !strings.Contains(h.m.View(), "namespace: :deploy") {
+		t.Fatalf("the prompt opened over the picker:\n%s", h.m.View())
+	}
+}
