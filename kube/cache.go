@@ -119,6 +119,11 @@ func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns st
 	if kc.forbidden {
 		return nil, 0, false
 	}
+	if c.reach != nil && c.reach.down() && kc.watchErr == nil {
+		// The server stopped answering; the informer retries quietly. Trust
+		// the cache again only once it has moved past this point.
+		kc.watchErr, kc.errRV = errUnreachable, kc.informer.LastSyncResourceVersion()
+	}
 	if kc.watchErr != nil {
 		if kc.informer.LastSyncResourceVersion() == kc.errRV {
 			return nil, 0, false

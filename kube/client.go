@@ -60,6 +60,7 @@ type Client struct {
 	janitorStop chan struct{}
 	closed      atomic.Bool
 	discovered  atomic.Pointer[Registry]
+	reach       *reachability // nil for a clientset handed in (tests)
 	revisions   atomic.Uint64 // shared by every cache, so versions never repeat
 
 	// restConfig is the connection NewFromConfig was given, speaking JSON;
@@ -132,11 +133,14 @@ func NewFromConfig(cfg *rest.Config, opts Options) (*Client, error) {
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "kyyard"
 	}
+	reach := &reachability{}
+	cfg.Wrap(reach.transport)
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("build clientset: %w", err)
 	}
 	c := NewFromClientset(cs, opts)
+	c.reach = reach
 	c.host = cfg.Host
 	c.restConfig = rest.CopyConfig(cfg)
 	c.restConfig.ContentType, c.restConfig.AcceptContentTypes = "", ""
