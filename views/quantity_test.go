@@ -1,6 +1,7 @@
 package views_test
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"testing"
@@ -84,4 +85,30 @@ func FuzzParseQuantity(f *testing.F) {
 			t.Fatalf("ParseQuantity(%q) = %v, Kubernetes says %v", s, got, want)
 		}
 	})
+}
+
+// TestC11QuantitiesCompareAsQuantities is casebook C11: quantities compare
+// as quantities, never as bare numbers.
+func TestC11QuantitiesCompareAsQuantities(t *testing.T) {
+	used, ok1 := views.ParseQuantity("8349Mi")
+	hard, ok2 := views.ParseQuantity("22Gi")
+	if !ok1 || !ok2 {
+		t.Fatal("8349Mi or 22Gi did not parse")
+	}
+	if pct := fmt.Sprintf("%.1f%%", 100*used/hard); pct != "37.1%" {
+		t.Errorf("8349Mi of 22Gi = %s, want 37.1%%", pct)
+	}
+	for in, want := range map[string]float64{"500m": 0.5, "1.5Gi": 1610612736, "1e3": 1000, "129M": 129000000} {
+		if got, ok := views.ParseQuantity(in); !ok || got != want {
+			t.Errorf("%s = %v (ok %v), want %v", in, got, ok, want)
+		}
+	}
+	// As bare numbers 500 > 1 and 129 < 1.5: as quantities the order flips.
+	a, _ := views.ParseQuantity("500m")
+	b, _ := views.ParseQuantity("1")
+	c, _ := views.ParseQuantity("129M")
+	d, _ := views.ParseQuantity("1.5Gi")
+	if !(a < b) || !(c < d) {
+		t.Errorf("500m < 1 and 129M < 1.5Gi must hold as quantities")
+	}
 }
