@@ -7,7 +7,7 @@ CLUSTER      := $(CURDIR)/$(CLUSTER_DIR)/.cache/bin/kyyard-cluster
 ADMIN_KUBECONFIG := $(CURDIR)/$(CLUSTER_DIR)/.cache/kubeconfig/admin.kubeconfig
 VERSION      ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build demo test unit cluster-tool cluster-build cluster-up cluster-down cluster-status kubectl fmt vet
+.PHONY: build demo test unit bench bench-scale cluster-tool cluster-build cluster-up cluster-down cluster-status kubectl fmt vet
 
 ## build: build bin/kyyard
 build:
@@ -52,6 +52,14 @@ unit:
 ## test: unit tests plus end-to-end tests on the local cluster (started if needed, and stopped if started here)
 test: cluster-tool
 	hack/test.sh
+
+## bench: the benchmarks (go test -bench) of the adapter, the kinds and the screens
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./kube/... ./views/...
+
+## bench-scale: the scale run on the local cluster: 10,000 pods on 100 fake nodes, kyyard -A measured (needs tmux)
+bench-scale: build
+	hack/bench-scale.sh
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -38,7 +38,12 @@ Keys:
              the API server serves works too, CRDs included: :crd, :cm,
              :clusterlogs.kwok.x-k8s.io, with the columns kubectl get prints.
   ↑/↓ j/k    move; pgup/pgdn page; g/G top/bottom
-  enter      open (a namespace opens its pods)
+  enter      open: namespace → pods; workload, service, node → its pods;
+             cronjob → its jobs; pod → its containers
+  /          filter: text, regex, !inverse, -f fuzzy, -l label selector
+  > < S N A  sort by next/previous column, reverse, by name, by age
+  space V    mark a row, a range (ctrl+\ clears); u/U next unhealthy / only unhealthy
+  h/l ←/→    scroll the columns right of NAME
   ctrl+n     pick this screen's namespace (type to filter; when namespaces
              cannot be listed, type the name); :ns <name>|all does it at once
   :ctx       pick a kubeconfig context; :ctx <name> switches to it
@@ -46,12 +51,13 @@ Keys:
   ctrl+r     refresh now
   d          describe the selected object (kubectl describe, with events)
   y          the selected object as YAML (m: managedFields; Secret values shown as sizes)
-  esc        after enter, back to the previous screen at the row you left
+  esc        clear marks, then the filter; then back to the row you left
   ?          help
   q          quit
 
 Rows carry a health marker as well as a colour: x failed, ! warning,
-~ progressing, blank ok.
+~ progressing, blank ok. When the API server cannot be reached, a banner
+says so and kyyard keeps retrying; screens recover by themselves.
 
 Without the dashboard:
   kyyard get KIND [-n NS | -A] [-o table|wide|json] [-l SELECTOR]
