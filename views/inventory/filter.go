@@ -110,9 +110,10 @@ func (f filter) narrows() bool {
 }
 
 // extends reports whether every row f keeps was kept by prev: typing one
-// more letter of a substring only narrows what is shown.
+// more letter of a substring, or of a fuzzy pattern (a name holding the
+// letters of "wbs" in order holds those of "wb"), only narrows what is shown.
 func (f filter) extends(prev filter) bool {
-	return f.mode == modeText && prev.mode == modeText && !f.invert && !prev.invert &&
+	return f.mode == prev.mode && (f.mode == modeText || f.mode == modeFuzzy) && !f.invert && !prev.invert &&
 		bytes.HasPrefix(f.needle, prev.needle)
 }
 

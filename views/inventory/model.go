@@ -40,8 +40,9 @@ type Model struct {
 	keys      Keys
 	info      kube.KindInfo
 	namespace string
-	selector  kube.Selector // a drill-down's narrowing
-	parent    string        // "<kind>/<name>" of a drill-down
+	selector  kube.Selector      // a drill-down's narrowing
+	memo      map[string][]int32 // filter text → rows it kept, while the rows and order stay
+	parent    string             // "<kind>/<name>" of a drill-down
 	now       func() time.Time
 
 	token     int // refresh chain id; bumped by Init so old ticks die
@@ -298,11 +299,25 @@ func (m *Model) refilter(prev *filter) {
 		return
 	}
 	keep := m.cursorKey()
-	base := m.order
-	if prev != nil && m.filter.extends(*prev) {
-		base = m.shown
+	if prev == nil || len(m.memo) >= memoSize {
+		m.memo = map[string][]int32{} // the rows or their order changed
 	}
-	shown := m.filter.apply(m.ix, base)
+	base := m.order
+	shown, seen := m.memo[m.filter.raw]
+	if seen {
+		// Typed back to a filter of this session (backspace): no search.
+	} else if prev != nil && m.filter.extends(*prev) {
+		base = m.shown
+		if prev.mode == modeFuzzy {
+			// Fuzzy rows are ranked by score; search them in the sort
+			// order, so that ties rank exactly as a search of all rows would.
+			base = inOrder(m.order, m.shown, len(m.ix.rows))
+		}
+	}
+	if !seen {
+		shown = m.filter.apply(m.ix, base)
+		m.memo[m.filter.raw] = shown
+	}
 	if m.unhealthy {
 		kept := make([]int32, 0, len(shown)/8)
 		for _, r := range shown {
@@ -438,3 +453,23 @@ func (m *Model) Capturing() bool { return m.typing }
 func (m *Model) CapturesBack() bool {
 	return m.typing || len(m.marks) > 0 || m.filter.mode != modeNone || m.unhealthy
 }
+
+// inOrder returns the rows of subset in the order they have in order (n is
+// the number of rows indexed).
+func inOrder(order, subset []int32, n int) []int32 {
+	in := make([]bool, n)
+	for _, r := range subset {
+		in[r] = true
+	}
+	out := make([]int32, 0, len(subset))
+	for _, r := range order {
+		if in[r] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// memoSize bounds the filter results a screen remembers while a filter is
+// typed (each at most 4 bytes per row).
+const memoSize = 32
