@@ -526,3 +526,33 @@ func TestFuzzyRanksByScore(t *testing.T) {
 		t.Fatalf("fuzzy order %q", got)
 	}
 }
+
+// TestNarrowedFuzzyAndBackspaceEqualAFreshSearch: typing a fuzzy pattern
+// letter by letter (each letter searching only what the last one kept) and
+// backspacing (reusing the session's results) show exactly the rows, in
+// exactly the order, that a fresh search for the same pattern shows.
+func TestNarrowedFuzzyAndBackspaceEqualAFreshSearch(t *testing.T) {
+	var objs []runtime.Object
+	for _, n := range []string{"web-1", "web-2", "we-b", "wxeb", "bew", "a-web-x", "webapp", "ebw", "w-e-b", "web-10"} {
+		objs = append(objs, testPod("demo", n, time.Hour, run, true, 0))
+	}
+	client, _ := kubetest.FakeClient(t, objs...)
+	fresh := func(pattern string) []string {
+		m, _ := load(t, client, "pods", "demo", 60, 16)
+		keys(m, "/")
+		m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(pattern)}) // one keystroke: a full search
+		return names(m.View())
+	}
+	m, _ := load(t, client, "pods", "demo", 60, 16)
+	typeFilter(m, "-f w")
+	for _, next := range []rune{'e', 'b'} {
+		m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{next}})
+	}
+	if got, want := names(m.View()), fresh("-f web"); !slices.Equal(got, want) {
+		t.Fatalf("narrowed -f web shows %q, a fresh search %q", got, want)
+	}
+	keys(m, "backspace")
+	if got, want := names(m.View()), fresh("-f we"); !slices.Equal(got, want) {
+		t.Fatalf("after backspace -f we shows %q, a fresh search %q", got, want)
+	}
+}
