@@ -88,6 +88,18 @@ type snapshotMsg struct {
 	token  int
 	labels string // the filter's label selector in the request
 	snap   kube.Snapshot
+	prep   *prepared // the rows indexed and sorted off the UI goroutine, if they changed
+}
+
+// prepared is the costly part of taking in changed rows (measuring every
+// cell, the filter text, the sort), done in the refresh's goroutine so that
+// a big, busy table does not stall key presses. It is used when the sort
+// asked for is still the screen's when it arrives.
+type prepared struct {
+	ix         *index
+	slot       int  // the sort slot order is sorted by
+	descending bool // and its direction
+	order      []int32
 }
 
 // tickMsg starts the next refresh of a screen's chain.
@@ -169,10 +181,21 @@ func (m *Model) fetch() tea.Cmd {
 	}
 	req := kube.SnapshotRequest{Kinds: []kube.Kind{m.info.ID}, Namespace: m.namespace, Selector: sel}
 	client := m.vc.Client
+	// What the goroutine needs to know of the screen, copied now.
+	kind, loaded, gen, reqLabels := m.info.ID, m.loaded, m.gen, m.reqLabels
+	sortColumn, withNS, descending, sortNow := m.sortColumn, m.withNamespace(), !m.ascending, !m.sortFromKind
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
 		defer cancel()
-		return snapshotMsg{owner: owner, token: token, labels: labels, snap: client.Snapshot(ctx, req)}
+		msg := snapshotMsg{owner: owner, token: token, labels: labels, snap: client.Snapshot(ctx, req)}
+		if t, ok := msg.snap.Table(kind); ok && !(loaded && msg.snap.Generation == gen && labels == reqLabels) {
+			p := &prepared{ix: newIndex(t), slot: slotOf(t.Columns, sortColumn, withNS), descending: descending}
+			if sortNow {
+				p.order = p.ix.sorted(p.slot, descending)
+			}
+			msg.prep = p
+		}
+		return msg
 	}
 }
 
@@ -252,21 +275,36 @@ func (m *Model) apply(msg snapshotMsg) bool {
 		return false
 	}
 	m.loaded, m.gen, m.reqLabels, m.table, m.taken = true, s.Generation, msg.labels, t, s.Taken
-	m.ix = newIndex(t)
+	if p := msg.prep; p != nil && p.order != nil && p.slot == m.sortSlot() && p.descending == !m.ascending && !m.sortFromKind {
+		m.ix, m.order = p.ix, p.order
+		m.refilter(nil)
+		return false
+	}
+	if msg.prep != nil {
+		m.ix = msg.prep.ix
+	} else {
+		m.ix = newIndex(t)
+	}
 	m.resort()
 	return false
 }
 
 // sortSlot returns the slot the rows are sorted by, -1 for none.
 func (m *Model) sortSlot() int {
-	if m.sortColumn == "" {
+	return slotOf(m.table.Columns, m.sortColumn, m.withNamespace())
+}
+
+// slotOf returns the slot of the column named name among columns (the
+// namespace's slot when the screen shows a NAMESPACE column), -1 for none.
+func slotOf(columns []kube.Column, name string, withNamespace bool) int {
+	if name == "" {
 		return -1
 	}
-	if m.sortColumn == "NAMESPACE" && m.withNamespace() {
+	if name == "NAMESPACE" && withNamespace {
 		return namespaceSlot
 	}
-	for i, c := range m.table.Columns {
-		if c.Name == m.sortColumn {
+	for i, c := range columns {
+		if c.Name == name {
 			return i + 1
 		}
 	}
