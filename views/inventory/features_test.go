@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	k8stesting "k8s.io/client-go/testing"
 
@@ -554,5 +555,36 @@ func TestNarrowedFuzzyAndBackspaceEqualAFreshSearch(t *testing.T) {
 	keys(m, "backspace")
 	if got, want := names(m.View()), fresh("-f we"); !slices.Equal(got, want) {
 		t.Fatalf("after backspace -f we shows %q, a fresh search %q", got, want)
+	}
+}
+
+// TestSortChangedWhileRefreshingIsKept: changed rows are sorted in the
+// refresh's goroutine by the sort asked for then; when the person changed
+// the sort before they arrive, the screen sorts them by the new one.
+func TestSortChangedWhileRefreshingIsKept(t *testing.T) {
+	client, cs := kubetest.FakeClient(t,
+		testPod("demo", "a", time.Hour, run, true, 0), testPod("demo", "b", 2*time.Hour, run, true, 0),
+		testPod("demo", "c", 30*time.Minute, run, true, 0))
+	m, _ := load(t, client, "pods", "demo", 60, 10)
+	keys(m, "N") // by name
+	if _, err := cs.CoreV1().Pods("demo").Create(t.Context(), testPod("demo", "d", 10*time.Minute, run, true, 0), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		snap := client.Snapshot(t.Context(), kube.SnapshotRequest{Kinds: []kube.Kind{"pods"}, Namespace: "demo"})
+		if tb, _ := snap.Table("pods"); len(tb.Rows) == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the new pod never reached the cache")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	msg := m.Init()() // sorted by name in the refresh
+	keys(m, "A")      // the person sorts by age meanwhile
+	m.Update(msg)
+	if got := names(m.View()); !slices.Equal(got, []string{"d", "c", "a", "b"}) {
+		t.Fatalf("rows %q, want the youngest first (sorted by age)", got)
 	}
 }
