@@ -55,7 +55,10 @@ type Model struct {
 	prompt    textinput.Model
 	prompting bool
 	help      bool
-	status    views.StatusMsg
+	// helpOffset is the first line of the help overlay shown, when it is
+	// longer than the screen (clamped when drawn).
+	helpOffset int
+	status     views.StatusMsg
 
 	// overlay is a picker open over the top screen (nil when none): it
 	// gets every key, and messages as the top screen does.
@@ -274,6 +277,16 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			return tea.Quit
 		case key.Matches(msg, keys.Help), key.Matches(msg, keys.Back):
 			m.help = false
+		case msg.String() == "down", msg.String() == "j":
+			m.helpOffset++
+		case msg.String() == "up", msg.String() == "k":
+			m.helpOffset--
+		case msg.String() == "pgdown", msg.String() == " ":
+			m.helpOffset += max(m.vc.Height-4, 1)
+		case msg.String() == "pgup":
+			m.helpOffset -= max(m.vc.Height-4, 1)
+		case msg.String() == "home", msg.String() == "g":
+			m.helpOffset = 0
 		}
 		return nil
 	}
@@ -284,7 +297,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, keys.Quit):
 		return tea.Quit
 	case key.Matches(msg, keys.Help):
-		m.help = true
+		m.help, m.helpOffset = true, 0
 		return nil
 	case key.Matches(msg, keys.Command):
 		m.prompting = true

@@ -203,10 +203,23 @@ func TestHelpOverlay(t *testing.T) {
 			t.Fatalf("help lacks %q:\n%s", want, view)
 		}
 	}
-	// The screen's own keys flow into more columns than 80 cells hold.
-	h.send(tea.WindowSizeMsg{Width: 160, Height: height})
-	if view = h.m.View(); !strings.Contains(view, "wide columns") {
-		t.Fatalf("help lacks the screen's keys:\n%s", view)
+	// Every key of the screen is in the overlay: shown at once, or reached
+	// by scrolling it.
+	seen := view
+	for range 20 {
+		h.keys("pgdown")
+		v := h.m.View()
+		viewtest.Size(t, v, width, height)
+		seen += v
+	}
+	for _, b := range h.m.Top().Bindings() {
+		if d := b.Help().Desc; d != "" && !strings.Contains(seen, d) {
+			t.Errorf("help never shows %q (%s)", d, b.Help().Key)
+		}
+	}
+	h.keys("g")
+	if v := h.m.View(); !strings.Contains(v, "Global") {
+		t.Fatalf("g did not scroll the help back to the top:\n%s", v)
 	}
 	h.keys("esc")
 	if strings.Contains(h.m.View(), "wide columns") {

@@ -134,13 +134,42 @@ func (m *Model) helpView() string {
 		st.Muted.Render("Commands: :<kind> [ns|all]  :ns <ns>|all  :ctx [context]  :q   e.g. :pods, :deploy demo, :po all, :ns"),
 		st.Muted.Render("Row markers: x failed  ! warning  ~ progressing  (blank) ok"),
 	}
-	rows := max(m.vc.Height-1-len(footer), 1)
+	// As many columns as fit the width, each as wide as its widest entry
+	// (entries wider than the screen are cut with "…").
+	colWidth := 0
+	for _, e := range entries {
+		colWidth = max(colWidth, ansi.StringWidth(e))
+	}
+	// Two columns at least when the screen is 60 cells or wider: an entry
+	// longer than half the screen is cut.
+	colWidth = max(min(colWidth, m.width), 1)
+	if m.width >= 60 {
+		colWidth = min(colWidth, (m.width-3)/2)
+	}
+	ncols := max((m.width+3)/(colWidth+3), 1)
+	perCol := (len(entries) + ncols - 1) / ncols
 	var columns []string
-	for start := 0; start < len(entries); start += rows {
-		col := entries[start:min(start+rows, len(entries))]
+	for start := 0; start < len(entries); start += perCol {
+		col := entries[start:min(start+perCol, len(entries))]
+		for i, e := range col {
+			col[i] = padRight(ansi.Truncate(e, colWidth, "…"), colWidth)
+		}
 		columns = append(columns, lipgloss.NewStyle().PaddingRight(3).Render(strings.Join(col, "\n")))
 	}
-	lines := append([]string{st.Title.Render("Keys")}, strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, columns...), "\n")...)
+	body := strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, columns...), "\n")
+	// Keys that do not fit scroll (↑/↓, pgup/pgdn); a line says so.
+	room := max(m.vc.Height-1-len(footer), 1)
+	title := st.Title.Render("Keys")
+	if len(body) > room {
+		room = max(room-1, 1)
+		m.helpOffset = max(min(m.helpOffset, len(body)-room), 0)
+		hidden := len(body) - room
+		title += st.Muted.Render(fmt.Sprintf("  (%d more lines: ↑/↓ pgup/pgdn scroll)", hidden))
+		body = body[m.helpOffset : m.helpOffset+room]
+	} else {
+		m.helpOffset = 0
+	}
+	lines := append([]string{title}, body...)
 	lines = append(lines, footer...)
 	if len(lines) > m.vc.Height {
 		lines = lines[:m.vc.Height]

@@ -19,7 +19,7 @@ func DefaultGlobalKeys() GlobalKeys {
 	return GlobalKeys{
 		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Command: key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command (:pods :deploy :nodes :ns)")),
+		Command: key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command: :pods :deploy ...")),
 		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 	}
 }
