@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/sahilm/fuzzy"
@@ -133,12 +135,7 @@ func (f filter) apply(ix *index, order []int32) []int32 {
 		}
 		return out
 	case modeFuzzy:
-		matches := fuzzy.FindFrom(string(f.needle), names{ix, order})
-		out := make([]int32, len(matches))
-		for i, m := range matches {
-			out[i] = order[m.Index]
-		}
-		return out
+		return fuzzyRank(string(f.needle), ix, order)
 	}
 	return order
 }
@@ -263,3 +260,59 @@ type names struct {
 
 func (n names) String(i int) string { return n.ix.rows[n.order[i]].Name }
 func (n names) Len() int            { return len(n.order) }
+
+// fuzzyChunk is the fewest rows worth a goroutine of their own.
+const fuzzyChunk = 16384
+
+// fuzzyRank returns the rows of order whose names match pattern, best
+// score first, ties in order's order: exactly what one fuzzy.FindFrom over
+// all of them returns (it sorts stably by score). Big tables are searched
+// in chunks on every core and the chunks' matches merged by score, then
+// position.
+func fuzzyRank(pattern string, ix *index, order []int32) []int32 {
+	chunks := min(runtime.GOMAXPROCS(0), (len(order)+fuzzyChunk-1)/fuzzyChunk)
+	if chunks <= 1 {
+		matches := fuzzy.FindFrom(pattern, names{ix, order})
+		out := make([]int32, len(matches))
+		for i, m := range matches {
+			out[i] = order[m.Index]
+		}
+		return out
+	}
+	type hit struct {
+		pos   int // position in order
+		score int
+	}
+	parts := make([][]hit, chunks)
+	size := (len(order) + chunks - 1) / chunks
+	var wg sync.WaitGroup
+	for c := range chunks {
+		lo, hi := c*size, min((c+1)*size, len(order))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			matches := fuzzy.FindFrom(pattern, names{ix, order[lo:hi]})
+			hits := make([]hit, len(matches))
+			for i, m := range matches {
+				hits[i] = hit{pos: lo + m.Index, score: m.Score}
+			}
+			parts[c] = hits
+		}()
+	}
+	wg.Wait()
+	var all []hit
+	for _, p := range parts {
+		all = append(all, p...)
+	}
+	slices.SortFunc(all, func(a, b hit) int {
+		if a.score != b.score {
+			return b.score - a.score
+		}
+		return a.pos - b.pos
+	})
+	out := make([]int32, len(all))
+	for i, h := range all {
+		out[i] = order[h.pos]
+	}
+	return out
+}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/sahilm/fuzzy"
+
 	"github.com/kyyard/kyyard/kube"
 )
 
@@ -92,6 +94,30 @@ func TestSortKeysCompareByType(t *testing.T) {
 		}
 		if got := ix.sorted(nameSlot, true); (c.more != "<none>" && got[0] != 0) || (c.more == "<none>" && got[0] != 1) {
 			t.Errorf("descending: %q, %q in order %v", c.less, c.more, got)
+		}
+	}
+}
+
+// TestFuzzyRankInChunksEqualsOneSearch: the chunked, parallel fuzzy search
+// of a big table ranks exactly as one fuzzy.FindFrom over all rows.
+func TestFuzzyRankInChunksEqualsOneSearch(t *testing.T) {
+	rows := make([]kube.Row, 3*fuzzyChunk+7)
+	for i := range rows {
+		// Names that tie often and score differently: w-e-b, web, xwxexb...
+		name := []string{"web", "w-e-b", "xwxexb", "a-web", "webapp", "bew", "we-b"}[i%7] + fmt.Sprint(i%13)
+		rows[i] = kube.Row{Name: name, Cells: []kube.Cell{kube.Text(name)}}
+	}
+	ix := newIndex(kube.Table{Columns: []kube.Column{{Name: "NAME"}}, Rows: rows})
+	order := ix.sorted(-1, false)
+	slices.Reverse(order) // an order that is not the rows' own
+	for _, pattern := range []string{"w", "web", "wb1", "zz"} {
+		matches := fuzzy.FindFrom(pattern, names{ix, order})
+		want := make([]int32, len(matches))
+		for i, m := range matches {
+			want[i] = order[m.Index]
+		}
+		if got := fuzzyRank(pattern, ix, order); !slices.Equal(got, want) {
+			t.Errorf("%q: chunked ranking differs from one search (%d vs %d rows)", pattern, len(got), len(want))
 		}
 	}
 }
