@@ -2,6 +2,7 @@ package inventory_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -586,5 +587,26 @@ func TestSortChangedWhileRefreshingIsKept(t *testing.T) {
 	m.Update(msg)
 	if got := names(m.View()); !slices.Equal(got, []string{"d", "c", "a", "b"}) {
 		t.Fatalf("rows %q, want the youngest first (sorted by age)", got)
+	}
+}
+
+// TestLabelFilterWithTheCursorDownTheList: a label selector that leaves
+// fewer rows than the cursor's position (the trial's crash) shows them.
+func TestLabelFilterWithTheCursorDownTheList(t *testing.T) {
+	var objs []runtime.Object
+	for i := range 12 {
+		app := "other"
+		if i%4 == 0 {
+			app = "web"
+		}
+		objs = append(objs, labelled(testPod("demo", fmt.Sprintf("pod-%02d", i), time.Hour, run, true, 0), map[string]string{"app": app}))
+	}
+	client, _ := kubetest.FakeClient(t, objs...)
+	m, _ := load(t, client, "pods", "demo", 80, 16)
+	keys(m, "G")
+	typeFilter(m, "-l app=web")
+	refresh(t, m, keys(m, "enter"))
+	if got := names(m.View()); !slices.Equal(got, []string{"pod-00", "pod-04", "pod-08"}) {
+		t.Fatalf("rows %q after -l app=web", got)
 	}
 }

@@ -42,7 +42,11 @@ type Model struct {
 	namespace string
 	selector  kube.Selector      // a drill-down's narrowing
 	memo      map[string][]int32 // filter text → rows it kept, while the rows and order stay
-	parent    string             // "<kind>/<name>" of a drill-down
+	// followKey is the key of the cursor's object while new rows replace the
+	// old (following says it is set): the next refilter keeps the cursor on it.
+	followKey string
+	following bool
+	parent    string // "<kind>/<name>" of a drill-down
 	now       func() time.Time
 
 	token     int // refresh chain id; bumped by Init so old ticks die
@@ -274,6 +278,10 @@ func (m *Model) apply(msg snapshotMsg) bool {
 		m.taken = s.Taken
 		return false
 	}
+	// The cursor's object, read from the rows it points into before they
+	// are replaced; the new rows are then shown around it.
+	m.followKey, m.following = m.cursorKey(), true
+	m.shown = nil
 	m.loaded, m.gen, m.reqLabels, m.table, m.taken = true, s.Generation, msg.labels, t, s.Taken
 	if p := msg.prep; p != nil && p.order != nil && p.slot == m.sortSlot() && p.descending == !m.ascending && !m.sortFromKind {
 		m.ix, m.order = p.ix, p.order
@@ -337,6 +345,9 @@ func (m *Model) refilter(prev *filter) {
 		return
 	}
 	keep := m.cursorKey()
+	if m.following {
+		keep, m.followKey, m.following = m.followKey, "", false
+	}
 	if prev == nil || len(m.memo) >= memoSize {
 		m.memo = map[string][]int32{} // the rows or their order changed
 	}

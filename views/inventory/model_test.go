@@ -169,21 +169,64 @@ func TestOnlyVisibleRowsAreDrawnAndCursorScrolls(t *testing.T) {
 	}
 }
 
+// refreshUntil refreshes the screen until its title holds want (informers
+// deliver changes asynchronously), for at most five seconds.
+func refreshUntil(t *testing.T, m *inventory.Model, want string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(m.Title(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("title %q never showed %q", m.Title(), want)
+		}
+		time.Sleep(20 * time.Millisecond)
+		refresh(t, m, m.Init())
+	}
+}
+
+// cursorLine returns the view line the cursor marker starts.
+func cursorLine(view string) string {
+	for _, l := range strings.Split(view, "\n") {
+		if strings.HasPrefix(l, ">") || strings.HasPrefix(l, "»") {
+			return l
+		}
+	}
+	return ""
+}
+
 func TestCursorFollowsItsObjectAcrossRefreshes(t *testing.T) {
 	client, cs := kubetest.FakeClient(t, demoObjects()...)
 	m, _ := load(t, client, "pods", "demo", 80, 8)
 	press(m, "j", "j") // web-... is the third row, sorted by name
+	if l := cursorLine(m.View()); !strings.Contains(l, "web-7d9f-abcde") {
+		t.Fatalf("cursor not on web before the refresh: %q", l)
+	}
 	if _, err := cs.CoreV1().Pods("demo").Create(t.Context(), testPod("demo", "aaa-first", time.Minute, run, true, 0), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	refresh(t, m, press(m, "ctrl+r"))
-	view := m.View()
-	for _, l := range strings.Split(view, "\n") {
-		if strings.Contains(l, "web-7d9f-abcde") {
-			return
-		}
+	refreshUntil(t, m, "[4]")
+	if l := cursorLine(m.View()); !strings.Contains(l, "web-7d9f-abcde") {
+		t.Fatalf("a row added above moved the cursor off its object:\n%s", m.View())
 	}
-	t.Fatalf("web row missing:\n%s", view)
+}
+
+// TestDeletedRowUnderTheCursor: the object under the cursor at the bottom
+// of the list is deleted (a rollout, a scale-down): the screen does not
+// fail, and the cursor stays on the list.
+func TestDeletedRowUnderTheCursor(t *testing.T) {
+	var objs []runtime.Object
+	for i := range 8 {
+		objs = append(objs, testPod("demo", fmt.Sprintf("run-%d", i), time.Hour, run, true, 0))
+	}
+	client, cs := kubetest.FakeClient(t, objs...)
+	m, _ := load(t, client, "pods", "demo", 80, 12)
+	press(m, "G")
+	if err := cs.CoreV1().Pods("demo").Delete(t.Context(), "run-7", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	refreshUntil(t, m, "[7]")
+	if l := cursorLine(m.View()); !strings.Contains(l, "run-6") {
+		t.Fatalf("cursor after its row went: %q\n%s", l, m.View())
+	}
 }
 
 func TestHostileAndWideNamesStayAligned(t *testing.T) {
