@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
@@ -119,7 +120,7 @@ func (t *Table) List(ctx context.Context, cs kubernetes.Interface, namespace str
 		}
 		body, err := req.Do(ctx).Raw()
 		if err != nil {
-			return nil, err
+			return nil, statusError(err, body)
 		}
 		table, err := decodeTable(body)
 		if err != nil {
@@ -273,4 +274,16 @@ func tableHealth(status, ready string) (string, kube.Health) {
 		}
 	}
 	return status, kube.HealthOK
+}
+
+// statusError returns the API server's own Status (its reason and message,
+// as kubectl prints them) when the body of a failed request holds one: the
+// discovery REST client, which asks for the Table, cannot decode it itself
+// and reports only "unknown". Other errors are returned as they are.
+func statusError(err error, body []byte) error {
+	var st metav1.Status
+	if len(body) == 0 || json.Unmarshal(body, &st) != nil || st.Kind != "Status" || st.Message == "" {
+		return err
+	}
+	return &apierrors.StatusError{ErrStatus: st}
 }

@@ -25,6 +25,7 @@ type tableServer struct {
 	mu      sync.Mutex
 	queries []string // of every widgets request
 	plain   bool     // answer widgets with a list, not a Table
+	forbid  bool     // answer widgets with 403 and the API server's Status
 }
 
 func (s *tableServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -58,6 +59,13 @@ func (s *tableServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if s.plain {
 			write(map[string]any{"kind": "WidgetList", "apiVersion": "example.com/v1", "items": []any{}})
+			return
+		}
+		if s.forbid {
+			w.WriteHeader(http.StatusForbidden)
+			write(metav1.Status{TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}, Status: metav1.StatusFailure,
+				Reason: metav1.StatusReasonForbidden, Code: http.StatusForbidden,
+				Message: `widgets.example.com is forbidden: User "jane" cannot list resource "widgets"`})
 			return
 		}
 		w.Write([]byte(s.page(r.URL.Query().Get("continue"))))
@@ -203,6 +211,18 @@ func TestTablePluginRefusesAnAnswerThatIsNoTable(t *testing.T) {
 	tr, ok := snap.Truncation("widgets")
 	if !ok || !strings.Contains(tr.Message, "did not answer with a Table") {
 		t.Errorf("a list answer: %+v", snap)
+	}
+}
+
+// TestTablePluginForbiddenSaysWhy: a refused Table list carries the API
+// server's own reason and message (kubectl prints them), not "unknown".
+func TestTablePluginForbiddenSaysWhy(t *testing.T) {
+	s := &tableServer{t: t, created: time.Now(), forbid: true}
+	c := tableClient(t, s)
+	snap := c.Snapshot(context.Background(), kube.SnapshotRequest{Kinds: []kube.Kind{"widgets"}, Namespace: "ns1"})
+	tr, ok := snap.Truncation("widgets")
+	if !ok || tr.Reason != kube.ReasonForbidden || !strings.Contains(tr.Message, `User "jane" cannot list resource "widgets"`) {
+		t.Errorf("a forbidden Table list: %+v", tr)
 	}
 }
 
