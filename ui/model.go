@@ -379,8 +379,8 @@ func (m *Model) completed() string {
 	last := fields[len(fields)-1]
 	switch {
 	case len(fields) == 1:
-		if _, ok := m.vc.Client.Kind(last); ok {
-			return value
+		if _, ok := m.vc.Client.Kind(last); ok || isCommandWord(last) {
+			return value // a whole kind or command: ":q" quits, never ":quota"
 		}
 	case last == "all" || last == "-A" || slices.Contains(m.nsNames, last) || slices.Contains(m.ctxNames, last):
 		return value
@@ -461,4 +461,14 @@ func commandSuggestions(names []string) []string {
 		}
 	}
 	return append(out, "ctx", "quit")
+}
+
+// isCommandWord reports whether a prompt word is one of the root's own
+// commands (quit, ctx), which are never completed into a kind's name.
+func isCommandWord(w string) bool {
+	switch w {
+	case "q", "q!", "quit", "exit":
+		return true
+	}
+	return contextCommand(w)
 }

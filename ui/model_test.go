@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/version"
 	fakediscovery "k8s.io/client-go/discovery/fake"
 
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kubetest"
 	"github.com/kyyard/kyyard/ui"
 	"github.com/kyyard/kyyard/views"
@@ -306,4 +307,35 @@ func TestEscClearsTheFilterBeforeGoingBack(t *testing.T) {
 	if got := h.m.Top().Title(); got != "namespaces[2]" {
 		t.Fatalf("second esc: title %q, want back to namespaces", got)
 	}
+}
+
+// TestColonQQuitsEvenWhenAKindStartsWithQ: ":q" + enter quits; the shown
+// completion (resourcequotas' "quota") is not taken for a command word.
+func TestColonQQuitsEvenWhenAKindStartsWithQ(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	h := startWith(t, quotaSource{client}, "demo", width, height)
+	h.keys(":", "q")
+	cmd := h.keys("enter")
+	if cmd == nil {
+		t.Fatal(":q + enter returned no command")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatalf(":q + enter did not quit; title %q", h.m.Top().Title())
+	}
+}
+
+// quotaSource adds a kind whose alias starts with q, as discovery adds
+// resourcequotas ("quota") on a real cluster.
+type quotaSource struct{ *kube.Client }
+
+func (q quotaSource) Names() []string {
+	return append([]string{"quota", "resourcequotas"}, q.Client.Names()...)
+}
+
+func (q quotaSource) Kind(name string) (kube.KindInfo, bool) {
+	if name == "quota" || name == "resourcequotas" {
+		return kube.KindInfo{ID: "resourcequotas", Version: "v1", Resource: "resourcequotas", Namespaced: true,
+			Columns: []kube.Column{{Name: "NAME"}}}, true
+	}
+	return q.Client.Kind(name)
 }
