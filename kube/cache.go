@@ -43,6 +43,7 @@ type kindCache struct {
 	seq      *atomic.Uint64 // the Client's revision counter
 	informer cache.SharedIndexInformer
 	handler  cache.ResourceEventHandlerRegistration
+	reach    *reachability // the Client's; nil for a clientset handed in
 	stop     chan struct{}
 	stopOnce sync.Once
 
@@ -179,7 +180,7 @@ func (c *Client) kindCache(ctx context.Context, key cacheKey, plugin Plugin, inf
 		c.mu.Unlock()
 		return nil
 	}
-	kc = &kindCache{plugin: plugin, seq: &c.revisions, informer: generic.Informer(), stop: make(chan struct{}), rows: map[string]Row{}, lastUsed: time.Now()}
+	kc = &kindCache{plugin: plugin, seq: &c.revisions, reach: c.reach, informer: generic.Informer(), stop: make(chan struct{}), rows: map[string]Row{}, lastUsed: time.Now()}
 	_ = kc.informer.SetWatchErrorHandler(kc.onWatchError)
 	kc.handler, err = kc.informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    kc.put,
@@ -235,8 +236,8 @@ func (kc *kindCache) waitSynced(ctx context.Context, budget time.Duration) bool 
 		kc.mu.Lock()
 		failed := kc.watchErr != nil || kc.forbidden
 		kc.mu.Unlock()
-		if failed {
-			return false
+		if failed || (kc.reach != nil && kc.reach.down()) {
+			return false // a direct list says why at once
 		}
 		select {
 		case <-wctx.Done():

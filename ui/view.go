@@ -43,16 +43,18 @@ func (m *Model) header() string {
 	}
 	who := m.factsLine([][2]string{{"ctx", f.Context}, {"cluster", f.Cluster}, {"user", f.User}})
 	if !m.unreachableSince.IsZero() {
-		who = m.banner()
+		// Where kyyard tried to connect stays in sight; the server's facts
+		// give way to the banner.
+		return who + "\n" + m.banner()
 	}
 	return who + "\n" + m.factsLine(what)
 }
 
-// banner replaces the first header line while the API server cannot be
+// banner replaces the second header line while the API server cannot be
 // reached: since when, and that kyyard keeps retrying (the screens keep the
 // rows they last read, each saying how old they are).
 func (m *Model) banner() string {
-	text := fmt.Sprintf("! API server unreachable since %s; retrying every %s (rows shown are the last read)",
+	text := fmt.Sprintf("! API server unreachable since %s; retrying every %s; screens keep what they last read",
 		m.unreachableSince.Format("15:04:05"), m.retry)
 	return m.vc.Styles.Error.Render(padRight(ansi.Truncate(text, m.width, "…"), m.width))
 }
