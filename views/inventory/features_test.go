@@ -421,7 +421,7 @@ func TestDescribeAndYAMLOpenTheCursorRow(t *testing.T) {
 
 func TestHorizontalScrollKeepsNamePinned(t *testing.T) {
 	client, _ := kubetest.FakeClient(t, demoObjects()...)
-	m, _ := load(t, client, "pods", "demo", 40, 6)
+	m, vc := load(t, client, "pods", "demo", 40, 6)
 	keys(m, "l")
 	view := m.View()
 	if !strings.Contains(view, "«   NAME") || strings.Contains(view, "READY") || !strings.Contains(view, "1 column scrolled") {
@@ -440,6 +440,14 @@ func TestHorizontalScrollKeepsNamePinned(t *testing.T) {
 	keys(wide, "l")
 	if view := wide.View(); !strings.Contains(view, "READY") {
 		t.Fatalf("a table that fits must not scroll:\n%s", view)
+	}
+	// Scrolled in a narrow terminal, then the terminal grows: every column
+	// is back.
+	keys(m, "l", "l")
+	vc.Width, vc.Height = 200, 10
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 10})
+	if view := m.View(); !strings.Contains(view, "READY") || strings.Contains(view, "scrolled") {
+		t.Fatalf("columns still scrolled after the terminal grew:\n%s", view)
 	}
 }
 
@@ -608,5 +616,22 @@ func TestLabelFilterWithTheCursorDownTheList(t *testing.T) {
 	refresh(t, m, keys(m, "enter"))
 	if got := names(m.View()); !slices.Equal(got, []string{"pod-00", "pod-04", "pod-08"}) {
 		t.Fatalf("rows %q after -l app=web", got)
+	}
+}
+
+// TestEmptyDrillDownNamesItsParent: a drill-down that selects nothing says
+// what it selected for ("No jobs of cronjobs/nightly"), not that the kind
+// has no objects at all.
+func TestEmptyDrillDownNamesItsParent(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	vc := viewtest.Context(client, 80, 8)
+	m, err := inventory.New(vc, "pods", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Narrow(kube.Selector{Labels: "app=nothing-has-this"}, "deployments/web")
+	refresh(t, m, m.Init())
+	if view := m.View(); !strings.Contains(view, "No pods of deployments/web in namespace demo.") {
+		t.Fatalf("empty drill-down:\n%s", view)
 	}
 }

@@ -233,6 +233,7 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		}
 		return m, m.handleKey(msg)
 	case tea.WindowSizeMsg:
+		m.relayout()
 		m.scroll()
 	default:
 		if m.typing { // the prompt's cursor blinks
@@ -423,6 +424,13 @@ func (m *Model) relayout() {
 		c.sortSlot = m.sortSlot()
 	}
 	m.lay = newLayout(c, m.ix, m.shown, m.hidden)
+	if m.lay.hidden > 0 {
+		// Scrolled columns come back once every column fits (a wider
+		// terminal, fewer rows shown).
+		if all := newLayout(c, m.ix, m.shown, 0); all.natural() <= m.vc.Width {
+			m.lay = all
+		}
+	}
 	m.hidden = m.lay.hidden
 }
 

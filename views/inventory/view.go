@@ -43,7 +43,11 @@ func (m *Model) View() string {
 	lines := []string{m.notice(w)}
 	switch {
 	case len(m.table.Rows) == 0:
-		lines = append(lines, st.Muted.Render(wrap(fmt.Sprintf("No %s in %s.", m.info.ID, scope), w)))
+		what := string(m.info.ID)
+		if m.parent != "" {
+			what += " of " + m.parent // a drill-down: what it selects, not the whole kind
+		}
+		lines = append(lines, st.Muted.Render(wrap(fmt.Sprintf("No %s in %s.", what, scope), w)))
 		return fill(strings.Join(lines, "\n"), h)
 	case len(m.shown) == 0:
 		lines = append(lines, st.Muted.Render(wrap(fmt.Sprintf("No rows match %s (%d %s hidden; / edits the filter, esc clears it).",
