@@ -15,6 +15,9 @@ func TestSanitize(t *testing.T) {
 		"\x1b]52;c;aGk=\x07x":         "\uFFFD]52;c;aGk=\uFFFDx",
 		"a\x1b[2Jb\r\nc\x9bd\x7fe\tf": "a\uFFFD[2Jb\uFFFD\uFFFDc\uFFFDd\uFFFDe\uFFFDf",
 		"bad\xd5utf8":                 "bad\uFFFDutf8",
+		// Bidirectional overrides would show "txt.exe" as "exe.txt".
+		"web\u202Eexe.txt\u202C": "web\uFFFDexe.txt\uFFFD",
+		"a\u2066b\u2069\u200fc":  "a\uFFFDb\uFFFD\uFFFDc",
 	}
 	for in, want := range tests {
 		if got := views.Sanitize(in); got != want {
@@ -31,7 +34,9 @@ func FuzzSanitize(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		got := views.Sanitize(s)
-		if strings.IndexFunc(got, func(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) }) >= 0 {
+		if strings.IndexFunc(got, func(r rune) bool {
+			return r < 0x20 || (r >= 0x7f && r < 0xa0) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+		}) >= 0 {
 			t.Fatalf("control character left in %q", got)
 		}
 		if !utf8.ValidString(got) {
