@@ -348,7 +348,9 @@ func (m *Model) open(msg views.OpenKindMsg, chosen bool) tea.Cmd {
 		m.namespace = msg.Namespace
 	}
 	if msg.Replace {
-		m.stack[len(m.stack)-1] = scr
+		// A command or a picked namespace starts afresh, as in k9s: the
+		// drill-downs it leaves are no longer what esc goes back to.
+		m.stack = []views.Screen{scr}
 	} else {
 		m.stack = append(m.stack, scr)
 	}

@@ -339,3 +339,21 @@ func (q quotaSource) Kind(name string) (kube.KindInfo, bool) {
 	}
 	return q.Client.Kind(name)
 }
+
+// TestCommandStartsAFreshStack: after a drill-down, a `:` command shows
+// only its own screen (k9s's behaviour): no stale breadcrumb, nothing for
+// esc to return to.
+func TestCommandStartsAFreshStack(t *testing.T) {
+	h := start(t)
+	h.command("ns")
+	h.keys("j")
+	h.runKey(h.keys("enter"))
+	h.command("deploy")
+	if view := h.m.View(); strings.Contains(view, "›") || !strings.Contains(view, "deployments(") {
+		t.Fatalf("breadcrumb after a command:\n%s", view)
+	}
+	h.run(h.keys("esc"))
+	if got := h.m.Top().Title(); !strings.HasPrefix(got, "deployments(") {
+		t.Fatalf("esc after a command left %q", got)
+	}
+}
