@@ -635,3 +635,42 @@ func TestEmptyDrillDownNamesItsParent(t *testing.T) {
 		t.Fatalf("empty drill-down:\n%s", view)
 	}
 }
+
+// TestAgeKeyOnAKindWithoutAGE: A sorts events by LAST SEEN, their first
+// column of moments.
+func TestAgeKeyOnAKindWithoutAGE(t *testing.T) {
+	info := kube.KindInfo{ID: "events", Version: "v1", Resource: "events", Namespaced: true,
+		Columns: []kube.Column{{Name: "LAST SEEN"}, {Name: "TYPE"}, {Name: "NAME"}}}
+	rows := []kube.Row{
+		{Namespace: "demo", Name: "old", Cells: []kube.Cell{kube.Age(viewtest.Now.Add(-time.Hour)), kube.Text("Normal"), kube.Text("old")}},
+		{Namespace: "demo", Name: "new", Cells: []kube.Cell{kube.Age(viewtest.Now.Add(-time.Minute)), kube.Text("Normal"), kube.Text("new")}},
+		{Namespace: "demo", Name: "mid", Cells: []kube.Cell{kube.Age(viewtest.Now.Add(-10 * time.Minute)), kube.Text("Normal"), kube.Text("mid")}},
+	}
+	src := fixedSource{info: info, snap: kube.Snapshot{Namespace: "demo", Generation: 1, Tables: []kube.Table{{Kind: "events", Columns: info.Columns, Rows: rows}}}}
+	m, err := inventory.New(viewtest.Context(src, 80, 8), "events", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetClock(func() time.Time { return viewtest.Now })
+	refresh(t, m, m.Init())
+	cmd := keys(m, "A")
+	if cmd != nil {
+		if msg, ok := cmd().(views.StatusMsg); ok && msg.Error {
+			t.Fatalf("A on events: %q", msg.Text)
+		}
+	}
+	view := m.View()
+	if !strings.Contains(view, "LAST SEEN↑") || strings.Index(view, "new") > strings.Index(view, "mid") || strings.Index(view, "mid") > strings.Index(view, "old") {
+		t.Fatalf("A on events must sort by LAST SEEN, youngest first:\n%s", view)
+	}
+}
+
+// fixedSource serves one snapshot of one kind.
+type fixedSource struct {
+	views.Source
+	info kube.KindInfo
+	snap kube.Snapshot
+}
+
+func (s fixedSource) Snapshot(context.Context, kube.SnapshotRequest) kube.Snapshot { return s.snap }
+func (s fixedSource) Kind(string) (kube.KindInfo, bool)                            { return s.info, true }

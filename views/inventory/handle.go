@@ -57,7 +57,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.SortName):
 		return m.sortBy("NAME")
 	case key.Matches(msg, k.SortAge):
-		return m.sortBy("AGE")
+		return m.sortBy(m.ageColumn())
 	case key.Matches(msg, k.Mark):
 		m.toggleMark()
 	case key.Matches(msg, k.MarkRange):
@@ -266,4 +266,22 @@ func (m *Model) open() tea.Cmd {
 		}
 		return msg
 	}
+}
+
+// ageColumn names the column A sorts by: AGE, else the first column of
+// moments ("LAST SEEN" for events), else AGE (which then says it is missing).
+func (m *Model) ageColumn() string {
+	for _, c := range m.table.Columns {
+		if c.Name == "AGE" {
+			return c.Name
+		}
+	}
+	if m.ix != nil {
+		for i, c := range m.table.Columns {
+			if m.ix.momentColumn(i + 1) {
+				return c.Name
+			}
+		}
+	}
+	return "AGE"
 }
