@@ -218,3 +218,15 @@ func TestDrillDown(t *testing.T) {
 		t.Fatalf("an unknown kind: %v, want invalid", err)
 	}
 }
+
+// TestSelectorViaNeedsAReadableOwnerKind: a Via selector without its
+// Owner, or through a kind no plugin serves, is refused as invalid.
+func TestSelectorViaNeedsAReadableOwnerKind(t *testing.T) {
+	c, _ := kubetest.FakeClient(t, readyPod("demo", "a"))
+	for _, sel := range []kube.Selector{{Via: "jobs"}, {Owner: "uid", Via: "widgets"}} {
+		snap := c.Snapshot(context.Background(), kube.SnapshotRequest{Kinds: []kube.Kind{"pods"}, Namespace: "demo", Selector: sel})
+		if tr, ok := snap.Truncation("pods"); !ok || tr.Reason != kube.ReasonInvalid {
+			t.Errorf("%+v: %+v, want an invalid truncation", sel, snap)
+		}
+	}
+}

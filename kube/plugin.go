@@ -81,6 +81,10 @@ type Selector struct {
 	// UID (a CronJob's Jobs). The API server cannot select on it; it is
 	// applied after the read.
 	Owner string
+	// Via, with Owner, keeps the objects owned by an object of kind Via
+	// that Owner owns, one generation further: a CronJob owns Jobs, which
+	// own the pods (Owner: the CronJob's UID, Via: "jobs").
+	Via Kind
 }
 
 // IsZero reports whether the selector selects everything.

@@ -20,9 +20,11 @@ var errInvalid = errors.New("invalid request")
 type rowMatcher func(*Row) bool
 
 // compileSelector parses a Selector once for matching cached rows; nil
-// when it selects everything. Errors: a malformed label or field selector
-// (the messages are apimachinery's, as kubectl prints them).
-func compileSelector(s Selector) (rowMatcher, error) {
+// when it selects everything. owners, when not nil, replaces the Owner
+// test: a row must be owned by one of them (a selector's Via, resolved).
+// Errors: a malformed label or field selector (the messages are
+// apimachinery's, as kubectl prints them).
+func compileSelector(s Selector, owners map[string]bool) (rowMatcher, error) {
 	if s.IsZero() {
 		return nil, nil
 	}
@@ -46,6 +48,14 @@ func compileSelector(s Selector) (rowMatcher, error) {
 			return false
 		}
 		if fs != nil && !fs.Matches(rowFields{r}) {
+			return false
+		}
+		if owners != nil {
+			for _, o := range r.Owners {
+				if owners[o] {
+					return true
+				}
+			}
 			return false
 		}
 		return owner == "" || ownedBy(r, owner)

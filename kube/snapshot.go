@@ -85,11 +85,15 @@ func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) Snapshot {
 		trunc   *Truncation
 	}
 	results := make([]result, len(req.Kinds))
-	match, err := compileSelector(req.Selector)
+	owners, ownersHash, err := c.ownersVia(ctx, req)
+	var match rowMatcher
+	if err == nil {
+		match, err = compileSelector(req.Selector, owners)
+	}
 	var wg sync.WaitGroup
 	for i, kind := range req.Kinds {
 		if err != nil {
-			results[i].trunc = &Truncation{Kind: kind, Reason: ReasonInvalid, Message: err.Error()}
+			results[i].trunc = &Truncation{Kind: kind, Reason: ReasonOf(err), Message: err.Error()}
 			continue
 		}
 		plugin, ok := c.Lookup(string(kind))
@@ -113,7 +117,7 @@ func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) Snapshot {
 			// Columns are read after the rows: a plugin that takes them from the
 			// API server's answer (the default Table plugin) knows them only then.
 			results[i].table = Table{Kind: info.ID, Columns: plugin.Info().Columns, Rows: rows, Cached: cached}
-			results[i].version = version
+			results[i].version = version ^ ownersHash
 		}()
 	}
 	wg.Wait()
@@ -214,7 +218,7 @@ func requestKey(req SnapshotRequest) string {
 	for _, k := range req.Kinds {
 		parts = append(parts, string(k))
 	}
-	parts = append(parts, req.Selector.Labels, req.Selector.Fields, req.Selector.Owner)
+	parts = append(parts, req.Selector.Labels, req.Selector.Fields, req.Selector.Owner, string(req.Selector.Via))
 	return strings.Join(parts, "\x00")
 }
 
@@ -259,4 +263,43 @@ func hashString(h hash.Hash64, values ...string) {
 		h.Write([]byte(v))
 		h.Write([]byte{0})
 	}
+}
+
+// ownersVia resolves a selector's Via: the UIDs of the objects of kind Via,
+// in the request's namespace, that Owner owns (a CronJob's Jobs), and a
+// hash of them so that the generation moves when they change. Without Via
+// it returns nil. Errors: Via cannot be read (its reason is kept).
+func (c *Client) ownersVia(ctx context.Context, req SnapshotRequest) (map[string]bool, uint64, error) {
+	sel := req.Selector
+	if sel.Via == "" {
+		return nil, 0, nil
+	}
+	if sel.Owner == "" {
+		return nil, 0, fmt.Errorf("%w: a selector's Via needs its Owner", errInvalid)
+	}
+	plugin, ok := c.Lookup(string(sel.Via))
+	if !ok {
+		return nil, 0, fmt.Errorf("%w: no plugin serves %s", errInvalid, sel.Via)
+	}
+	info := plugin.Info()
+	ns := req.Namespace
+	if !info.Namespaced {
+		ns = ""
+	}
+	first := Selector{Owner: sel.Owner}
+	match, _ := compileSelector(first, nil)
+	rows, _, _, err := c.read(ctx, plugin, info, ns, first, match)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read %s owned by %s: %w", info.ID, sel.Owner, err)
+	}
+	owners := make(map[string]bool, len(rows))
+	uids := make([]string, 0, len(rows))
+	for _, r := range rows {
+		owners[r.UID] = true
+		uids = append(uids, r.UID)
+	}
+	sort.Strings(uids)
+	h := fnv.New64a()
+	hashString(h, uids...)
+	return owners, h.Sum64(), nil
 }

@@ -157,15 +157,15 @@ func TestCronJobRow(t *testing.T) {
 	}
 }
 
-// TestCronJobDrillSelector: a CronJob opens the Jobs whose ownerReferences
-// name its UID, a selector the API server cannot apply.
+// TestCronJobDrillSelector: a CronJob opens the pods of the Jobs whose
+// ownerReferences name its UID, a selector the API server cannot apply.
 func TestCronJobDrillSelector(t *testing.T) {
-	if info := (kinds.CronJobs{}).Info(); info.DrillDown != "jobs" {
-		t.Fatalf("DrillDown %q, want jobs", info.DrillDown)
+	if info := (kinds.CronJobs{}).Info(); info.DrillDown != "pods" {
+		t.Fatalf("DrillDown %q, want pods", info.DrillDown)
 	}
 	sel, ok := kinds.CronJobs{}.DrillSelector(cronJob(nil, batchv1.CronJobStatus{}))
-	if !ok || sel != (kube.Selector{Owner: "uid-cron"}) {
-		t.Fatalf("got %+v %v, want Owner uid-cron", sel, ok)
+	if !ok || sel != (kube.Selector{Owner: "uid-cron", Via: "jobs"}) {
+		t.Fatalf("got %+v %v, want Owner uid-cron via jobs", sel, ok)
 	}
 	if sel, ok := (kinds.CronJobs{}).DrillSelector(&batchv1.CronJob{}); ok {
 		t.Errorf("a CronJob without UID opened %+v", sel)

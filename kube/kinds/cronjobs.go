@@ -29,7 +29,7 @@ func (CronJobs) Info() kube.KindInfo {
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
 		},
 		Capabilities: kube.CanDelete,
-		DrillDown:    "jobs",
+		DrillDown:    "pods",
 	}
 }
 
@@ -51,16 +51,17 @@ func (CronJobs) Row(obj any) (kube.Row, bool) {
 	return CronJobRow(cj), true
 }
 
-// DrillSelector selects the Jobs the CronJob owns: the API server cannot
-// select on ownerReferences, so the selector names the CronJob's UID for
-// the Client to match against each Job row's Owners. ok is false for a
-// CronJob without a UID (never stored).
+// DrillSelector selects the pods of the Jobs the CronJob owns (a CronJob
+// owns Jobs, a Job owns its pods): the API server cannot select on
+// ownerReferences, so the selector names the CronJob's UID and the kind in
+// between, and the Client matches rows' Owners. ok is false for a CronJob
+// without a UID (never stored).
 func (CronJobs) DrillSelector(obj any) (kube.Selector, bool) {
 	cj, ok := obj.(*batchv1.CronJob)
 	if !ok || cj.UID == "" {
 		return kube.Selector{}, false
 	}
-	return kube.Selector{Owner: string(cj.UID)}, true
+	return kube.Selector{Owner: string(cj.UID), Via: "jobs"}, true
 }
 
 // CronJobRow turns a CronJob into its row, as kubectl's printCronJob:

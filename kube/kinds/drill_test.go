@@ -8,6 +8,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	k8stypes "k8s.io/apimachinery/pkg/types"
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kinds"
@@ -42,8 +43,8 @@ func TestBuiltinAliases(t *testing.T) {
 }
 
 // TestDrillDownThroughClient: through a Client over the fake clientset, a
-// StatefulSet opens the pods its selector matches, a CronJob the Jobs it
-// owns (and no other Job), a Pod its containers.
+// StatefulSet opens the pods its selector matches, a CronJob the pods of
+// the Jobs it owns (and no other Job's), a Pod its containers.
 func TestDrillDownThroughClient(t *testing.T) {
 	labels := map[string]string{"app": "db"}
 	sts := &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "db", Namespace: "demo", UID: "uid-sts"},
@@ -54,7 +55,12 @@ func TestDrillDownThroughClient(t *testing.T) {
 	other := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: "migrate", Namespace: "demo", UID: "uid-j2"}}
 	db0 := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "db-0", Namespace: "demo", Labels: labels}}
 	web := sidecarPod()
-	c, _ := kubetest.FakeClient(t, sts, cj, owned, other, db0, web)
+	ownedBy := func(name, job, uid string) *corev1.Pod {
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "demo", OwnerReferences: []metav1.OwnerReference{{
+			APIVersion: "batch/v1", Kind: "Job", Name: job, UID: k8stypes.UID(uid)}}}}
+	}
+	nightlyPod, migratePod := ownedBy("nightly-1-abcde", "nightly-1", "uid-j1"), ownedBy("migrate-xyz12", "migrate", "uid-j2")
+	c, _ := kubetest.FakeClient(t, sts, cj, owned, other, db0, web, nightlyPod, migratePod)
 	ctx := context.Background()
 
 	names := func(req kube.SnapshotRequest, kind kube.Kind) []string {
@@ -84,10 +90,10 @@ func TestDrillDownThroughClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if req.Kinds[0] != "jobs" || req.Selector != (kube.Selector{Owner: "uid-cron"}) || req.Namespace != "demo" {
+	if req.Kinds[0] != "pods" || req.Selector != (kube.Selector{Owner: "uid-cron", Via: "jobs"}) || req.Namespace != "demo" {
 		t.Fatalf("cronjob opens %+v", req)
 	}
-	equal(t, names(req, "jobs"), []string{"nightly-1"})
+	equal(t, names(req, "pods"), []string{"nightly-1-abcde"})
 
 	req, err = c.DrillDown(ctx, "pods", "demo", "sidecar-demo")
 	if err != nil {

@@ -39,7 +39,7 @@ Keys:
              :clusterlogs.kwok.x-k8s.io, with the columns kubectl get prints.
   ↑/↓ j/k    move; pgup/pgdn page; g/G top/bottom
   enter      open: namespace → pods; workload, service, node → its pods;
-             cronjob → its jobs; pod → its containers
+             cronjob → its jobs' pods; pod → its containers
   /          filter: text, regex, !inverse, -f fuzzy, -l label selector
   > < S N A  sort by next/previous column, reverse, by name, by age
   space V    mark a row, a range (ctrl+\ clears); u/U next unhealthy / only unhealthy
