@@ -150,6 +150,10 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		return err
 	}
 	defer client.Close()
+	if err := views.ValidateNamespaceName(client.Namespace()); err != nil && !opts.all {
+		// kubectl would send it and get an empty answer; say so instead.
+		return fmt.Errorf("--namespace: %w", err)
+	}
 	if err := discoverAtStart(client, opts.command, builtin); err != nil {
 		return err
 	}

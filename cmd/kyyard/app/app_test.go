@@ -46,6 +46,14 @@ func TestBadInputFailsBeforeTheTerminalIsTaken(t *testing.T) {
 	if err := os.WriteFile(empty, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// A kubeconfig with a cluster (never contacted: the bad namespace is
+	// refused first).
+	server := filepath.Join(t.TempDir(), "server")
+	config := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: \"https://127.0.0.1:1\"}\n" +
+		"users:\n- name: u\n  user: {token: x}\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n"
+	if err := os.WriteFile(server, []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		args []string
 		want string
@@ -55,6 +63,7 @@ func TestBadInputFailsBeforeTheTerminalIsTaken(t *testing.T) {
 		{[]string{"--kubeconfig", missing}, "absent"},
 		{[]string{"stray"}, "unknown command"},
 		{[]string{"--kubeconfig", empty}, "no cluster configured"},
+		{[]string{"--kubeconfig", server, "-n", "BAD"}, `"BAD" is not a valid namespace name`},
 	}
 	for _, tt := range tests {
 		_, err := execute(tt.args...)
