@@ -90,7 +90,11 @@ func (Deployments) DrillSelector(obj any) (kube.Selector, bool) {
 // rollout status` reasons about it: ProgressDeadlineExceeded is failed; all
 // replicas updated, ready and available is ok; a rollout still replacing
 // pods (observedGeneration behind, or fewer updated than desired) is
-// progressing; no available replica is failed; fewer is a warning.
+// progressing, and so is one whose new pods are not available yet while the
+// Progressing condition says the rollout is still within its deadline (any
+// reason but NewReplicaSetAvailable, the controller's "rollout complete");
+// after a completed rollout, no available replica is failed and fewer is a
+// warning.
 func deploymentState(d *appsv1.Deployment, desired int32) (string, kube.Health) {
 	st := d.Status
 	for _, c := range st.Conditions {
@@ -106,7 +110,8 @@ func deploymentState(d *appsv1.Deployment, desired int32) (string, kube.Health) 
 	case st.ObservedGeneration >= d.Generation && st.UpdatedReplicas == desired &&
 		st.ReadyReplicas == desired && st.AvailableReplicas == desired && st.Replicas == desired:
 		return "Available", kube.HealthOK
-	case st.ObservedGeneration < d.Generation || st.UpdatedReplicas < desired || st.Replicas > desired:
+	case st.ObservedGeneration < d.Generation || st.UpdatedReplicas < desired || st.Replicas > desired,
+		rolloutUnderway(st):
 		return "Progressing", kube.HealthProgressing
 	case st.AvailableReplicas == 0:
 		return "Unavailable", kube.HealthFailed
@@ -124,4 +129,16 @@ func containerCells(containers []corev1.Container) (names, images string) {
 		n[i], im[i] = c.Name, c.Image
 	}
 	return strings.Join(n, ","), strings.Join(im, ",")
+}
+
+// rolloutUnderway reports a Progressing condition that is True for any
+// reason but NewReplicaSetAvailable: the controller is still waiting for
+// the new pods within spec.progressDeadlineSeconds.
+func rolloutUnderway(st appsv1.DeploymentStatus) bool {
+	for _, c := range st.Conditions {
+		if c.Type == appsv1.DeploymentProgressing {
+			return c.Status == corev1.ConditionTrue && c.Reason != "NewReplicaSetAvailable"
+		}
+	}
+	return false
 }

@@ -88,6 +88,15 @@ func TestDeploymentRow(t *testing.T) {
 		{"deadline", deployment(3, appsv1.DeploymentStatus{ObservedGeneration: 2, Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse, Reason: "ProgressDeadlineExceeded"}}}),
 			"ProgressDeadlineExceeded", kube.HealthFailed, nil},
 		{"scaled to zero", deployment(0, appsv1.DeploymentStatus{ObservedGeneration: 2}), "ScaledToZero", kube.HealthOK, nil},
+		// A new Deployment whose pods are not up yet is rolling out, not failed
+		// (Progressing True, ReplicaSetUpdated: within its deadline).
+		{"new, pods starting", deployment(2, appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: 2, UpdatedReplicas: 2, UnavailableReplicas: 2,
+			Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: "ReplicaSetUpdated"}}}),
+			"Progressing", kube.HealthProgressing, nil},
+		// After a completed rollout, losing every pod is a failure.
+		{"rolled out, then none available", deployment(2, appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: 2, UpdatedReplicas: 2, UnavailableReplicas: 2,
+			Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: "NewReplicaSetAvailable"}}}),
+			"Unavailable", kube.HealthFailed, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
