@@ -357,3 +357,18 @@ func TestCommandStartsAFreshStack(t *testing.T) {
 		t.Fatalf("esc after a command left %q", got)
 	}
 }
+
+// TestTooSmallTerminalGivesItsRealSize: below what kyyard needs, the whole
+// terminal says so, with the terminal's own size, cut to fit.
+func TestTooSmallTerminalGivesItsRealSize(t *testing.T) {
+	h := start(t)
+	for _, size := range [][2]int{{200, 2}, {10, 3}, {19, 40}, {1, 1}} {
+		h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		view := h.m.View()
+		viewtest.Size(t, view, size[0], size[1])
+		flat := strings.Join(strings.Fields(strings.ReplaceAll(view, "\n", "")), " ")
+		if want := fmt.Sprintf("%dx%d", size[0], size[1]); size[0] >= 10 && !strings.Contains(strings.ReplaceAll(view, "\n", ""), want) {
+			t.Errorf("%dx%d: %q lacks %s", size[0], size[1], flat, want)
+		}
+	}
+}

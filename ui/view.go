@@ -18,6 +18,9 @@ func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
+	if m.width < minTermWidth || m.height < minTermHeight {
+		return m.tooSmall()
+	}
 	body := m.Top().View()
 	switch {
 	case m.overlay != nil:
@@ -190,4 +193,27 @@ func padRight(s string, n int) string {
 		return s + strings.Repeat(" ", n-w)
 	}
 	return s
+}
+
+// The smallest terminal kyyard draws in: the header, title and status
+// lines, a column header and two rows.
+const (
+	minTermWidth  = 20
+	minTermHeight = chromeLines + 3
+)
+
+// tooSmall fills the terminal with a message giving its real size and the
+// size kyyard needs, cut to fit.
+func (m *Model) tooSmall() string {
+	text := fmt.Sprintf("Terminal too small: %dx%d, kyyard needs %dx%d.", m.width, m.height, minTermWidth, minTermHeight)
+	var lines []string
+	for len(text) > 0 && len(lines) < m.height {
+		cut := min(len(text), m.width)
+		lines = append(lines, padRight(text[:cut], m.width))
+		text = strings.TrimLeft(text[cut:], " ")
+	}
+	for len(lines) < m.height {
+		lines = append(lines, strings.Repeat(" ", m.width))
+	}
+	return m.vc.Styles.Error.Render(strings.Join(lines, "\n"))
 }
