@@ -674,3 +674,15 @@ type fixedSource struct {
 
 func (s fixedSource) Snapshot(context.Context, kube.SnapshotRequest) kube.Snapshot { return s.snap }
 func (s fixedSource) Kind(string) (kube.KindInfo, bool)                            { return s.info, true }
+
+// TestLabelFilterMatchingNothingSaysSo: rows read with a label selector
+// that matches nothing say so, not that the kind has no objects.
+func TestLabelFilterMatchingNothingSaysSo(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, labelled(testPod("demo", "web-1", time.Hour, run, true, 0), map[string]string{"app": "web"}))
+	m, _ := load(t, client, "pods", "demo", 100, 8)
+	typeFilter(m, "-l app=nothing")
+	refresh(t, m, keys(m, "enter"))
+	if view := m.View(); !strings.Contains(view, "No pods in namespace demo match -l app=nothing") {
+		t.Fatalf("empty label-selected rows:\n%s", view)
+	}
+}

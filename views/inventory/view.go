@@ -47,7 +47,11 @@ func (m *Model) View() string {
 		if m.parent != "" {
 			what += " of " + m.parent // a drill-down: what it selects, not the whole kind
 		}
-		lines = append(lines, st.Muted.Render(wrap(fmt.Sprintf("No %s in %s.", what, scope), w)))
+		text := fmt.Sprintf("No %s in %s.", what, scope)
+		if m.reqLabels != "" { // the rows were read with the filter's label selector
+			text = fmt.Sprintf("No %s in %s match -l %s (/ edits the filter, esc clears it).", what, scope, m.reqLabels)
+		}
+		lines = append(lines, st.Muted.Render(wrap(text, w)))
 		return fill(strings.Join(lines, "\n"), h)
 	case len(m.shown) == 0:
 		lines = append(lines, st.Muted.Render(wrap(fmt.Sprintf("No rows match %s (%d %s hidden; / edits the filter, esc clears it).",

@@ -93,8 +93,13 @@ func runGet(ctx context.Context, out, errOut io.Writer, connect connectFunc, nam
 		return unknownKind(name, client.Kinds(), discoverErr)
 	}
 	ns := client.Namespace()
-	if opts.all {
-		ns = ""
+	switch {
+	case opts.all || !info.Namespaced:
+		ns = "" // a cluster-scoped kind has no namespace, in the JSON either
+	default:
+		if err := views.ValidateNamespaceName(ns); err != nil {
+			return fmt.Errorf("--namespace: %w", err)
+		}
 	}
 	snap := client.Snapshot(ctx, kube.SnapshotRequest{
 		Kinds: []kube.Kind{info.ID}, Namespace: ns, Selector: kube.Selector{Labels: opts.selector},
@@ -120,7 +125,7 @@ func runGet(ctx context.Context, out, errOut io.Writer, connect connectFunc, nam
 	}
 	if len(snap.Truncated) > 0 {
 		tr := snap.Truncated[0]
-		return fmt.Errorf("cannot read %s (%s): %s: %s", info.ID, tr.Reason, tr.Reason.Sentence(), views.Sanitize(tr.Message))
+		return fmt.Errorf("cannot read %s (%s): %s: %s", info.ID, tr.Reason, onceSentence(tr.Reason), views.Sanitize(tr.Message))
 	}
 	return nil
 }
@@ -238,4 +243,16 @@ func writeJSON(out io.Writer, table kube.Table, snap kube.Snapshot, now time.Tim
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
+}
+
+// onceSentence is a reason's sentence for a command that reads once: the
+// dashboard keeps retrying an unreachable or slow API server, `get` does not.
+func onceSentence(r kube.Reason) string {
+	switch r {
+	case kube.ReasonUnavailable:
+		return "the API server cannot be reached right now"
+	case kube.ReasonTimeout:
+		return "the API server did not answer in time"
+	}
+	return r.Sentence()
 }

@@ -240,3 +240,28 @@ func TestDiscoverAtStart(t *testing.T) {
 		t.Errorf("-c pods: %v", err)
 	}
 }
+
+// TestGetClusterScopedHasNoNamespace: a cluster-scoped kind's JSON names
+// no namespace, whatever namespace the kubeconfig selects.
+func TestGetClusterScopedHasNoNamespace(t *testing.T) {
+	out, _, err := fakeGet(t, "nodes", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"namespace": ""`) {
+		t.Fatalf("nodes as JSON:\n%s", out)
+	}
+}
+
+// TestGetOnceSaysItDoesNotRetry: `get` reads once; its message for an
+// unreachable server does not promise retries the way the dashboard's does.
+func TestGetOnceSaysItDoesNotRetry(t *testing.T) {
+	for _, r := range []kube.Reason{kube.ReasonUnavailable, kube.ReasonTimeout} {
+		if s := onceSentence(r); strings.Contains(s, "retry") || s == "" {
+			t.Errorf("%s: %q", r, s)
+		}
+	}
+	if onceSentence(kube.ReasonForbidden) != kube.ReasonForbidden.Sentence() {
+		t.Error("other reasons keep their sentence")
+	}
+}
