@@ -686,3 +686,25 @@ func TestLabelFilterMatchingNothingSaysSo(t *testing.T) {
 		t.Fatalf("empty label-selected rows:\n%s", view)
 	}
 }
+
+// TestDescribeOnAContainerOpensItsPod: d and y on a pod's containers open
+// the pod (a container is no object of its own).
+func TestDescribeOnAContainerOpensItsPod(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	m, err := inventory.New(viewtest.Context(client, 80, 8), "containers", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Narrow(kube.Selector{Fields: "metadata.name=web-7d9f-abcde"}, "pods/web-7d9f-abcde")
+	refresh(t, m, m.Init())
+	for key, want := range map[string]views.ObjectView{"d": views.DescribeView, "y": views.YAMLView} {
+		cmd := keys(m, key)
+		if cmd == nil {
+			t.Fatalf("%s did nothing:\n%s", key, m.View())
+		}
+		got, ok := cmd().(views.OpenObjectMsg)
+		if !ok || got != (views.OpenObjectMsg{View: want, Kind: "pods", Namespace: "demo", Name: "web-7d9f-abcde"}) {
+			t.Fatalf("%s: got %#v", key, got)
+		}
+	}
+}

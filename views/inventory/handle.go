@@ -3,6 +3,7 @@ package inventory
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -235,10 +236,15 @@ func (m *Model) openObject(v views.ObjectView) tea.Cmd {
 	if row == nil {
 		return nil
 	}
-	if m.info.PartOf != "" {
-		return views.Status(fmt.Sprintf("%s are parts of %s: open the %s to see them", m.info.ID, m.info.PartOf, m.info.PartOf), false)
-	}
 	msg := views.OpenObjectMsg{View: v, Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name}
+	if m.info.PartOf != "" {
+		// A container is described by its pod: open the object it is part of.
+		_, parent, ok := strings.Cut(m.parent, "/")
+		if !ok {
+			return views.Status(fmt.Sprintf("%s are parts of %s: open the %s to see them", m.info.ID, m.info.PartOf, m.info.PartOf), false)
+		}
+		msg.Kind, msg.Name = m.info.PartOf, parent
+	}
 	return func() tea.Msg { return msg }
 }
 
