@@ -168,8 +168,7 @@ func (m *Model) helpView() string {
 	if len(body) > room {
 		room = max(room-1, 1)
 		m.helpOffset = max(min(m.helpOffset, len(body)-room), 0)
-		hidden := len(body) - room
-		title += st.Muted.Render(fmt.Sprintf("  (%d more lines: ↑/↓ pgup/pgdn scroll)", hidden))
+		title += st.Muted.Render(fmt.Sprintf("  (lines %d-%d of %d: ↑/↓ pgup/pgdn scroll)", m.helpOffset+1, m.helpOffset+room, len(body)))
 		body = body[m.helpOffset : m.helpOffset+room]
 	} else {
 		m.helpOffset = 0

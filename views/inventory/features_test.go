@@ -708,3 +708,16 @@ func TestDescribeOnAContainerOpensItsPod(t *testing.T) {
 		}
 	}
 }
+
+// TestReverseTheDefaultOrder: S on the snapshot's own order (by name)
+// reverses it, and the header says so.
+func TestReverseTheDefaultOrder(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	m, _ := load(t, client, "pods", "demo", 80, 8)
+	before := names(m.View())
+	keys(m, "S")
+	view := m.View()
+	if got := names(view); !slices.Equal(got, reversed(before)) || !strings.Contains(view, "NAME↓") {
+		t.Fatalf("S on the default order: %q (was %q)\n%s", got, before, view)
+	}
+}

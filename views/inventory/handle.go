@@ -51,10 +51,12 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.SortPrevious):
 		m.sortStep(-1)
 	case key.Matches(msg, k.SortReverse):
-		if m.sortColumn != "" {
-			m.ascending = !m.ascending
-			m.resort()
+		if m.sortColumn == "" {
+			// The snapshot's order is by name: reversing it is NAME, descending.
+			m.sortColumn, m.ascending = "NAME", true
 		}
+		m.ascending = !m.ascending
+		m.resort()
 	case key.Matches(msg, k.SortName):
 		return m.sortBy("NAME")
 	case key.Matches(msg, k.SortAge):

@@ -54,8 +54,12 @@ func (m *Model) View() string {
 		lines = append(lines, st.Muted.Render(wrap(text, w)))
 		return fill(strings.Join(lines, "\n"), h)
 	case len(m.shown) == 0:
-		lines = append(lines, st.Muted.Render(wrap(fmt.Sprintf("No rows match %s (%d %s hidden; / edits the filter, esc clears it).",
-			m.filterText(), len(m.table.Rows), m.info.ID), w)))
+		hidden := fmt.Sprintf("%d %s", len(m.table.Rows), m.info.ID)
+		if len(m.table.Rows) == 1 {
+			hidden = "1 row of " + string(m.info.ID)
+		}
+		lines = append(lines, st.Muted.Render(wrap(fmt.Sprintf("No rows match %s (%s hidden; / edits the filter, esc clears it).",
+			m.filterText(), hidden), w)))
 		return fill(strings.Join(lines, "\n"), h)
 	}
 	now := m.now()
