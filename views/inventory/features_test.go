@@ -721,3 +721,22 @@ func TestReverseTheDefaultOrder(t *testing.T) {
 		t.Fatalf("S on the default order: %q (was %q)\n%s", got, before, view)
 	}
 }
+
+// TestFilterOfNothingIsNotKept: "!", "-l" or "-f" alone filter nothing;
+// enter keeps no filter, and the next / starts empty.
+func TestFilterOfNothingIsNotKept(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	m, _ := load(t, client, "pods", "demo", 80, 8)
+	for _, text := range []string{"!", "-l", "-f", "~"} {
+		typeFilter(m, text)
+		keys(m, "enter")
+		if got := m.Title(); strings.Contains(got, "/") {
+			t.Errorf("%q kept as a filter: title %q", text, got)
+		}
+		keys(m, "/")
+		if view := m.View(); strings.Contains(view, "/"+text) {
+			t.Errorf("%q came back in the prompt:\n%s", text, view)
+		}
+		keys(m, "esc")
+	}
+}

@@ -104,6 +104,11 @@ func (m *Model) typeKey(msg tea.KeyMsg) tea.Cmd {
 	case tea.KeyEnter:
 		m.typing = false
 		m.input.Blur()
+		if m.filter.mode == modeNone {
+			// "!", "-l" or "-f" alone filter nothing: no filter is kept.
+			m.filter = filter{}
+			m.input.SetValue("")
+		}
 		return m.setLabels(m.filter)
 	case tea.KeyEsc:
 		m.typing = false
