@@ -61,7 +61,7 @@ func TestUnreachableServerBannerBacksOffAndRecovers(t *testing.T) {
 		}
 	}
 	header := m.header()
-	if !strings.Contains(header, "API server unreachable since "+viewtest.Now.Format("15:04:05")) || !strings.Contains(header, "retrying every 30s") {
+	if !strings.Contains(header, "API server unreachable since "+viewtest.Now.Format("15:04:05")) || !strings.Contains(header, "keeps retrying") {
 		t.Fatalf("no banner in the header:\n%s", header)
 	}
 	viewtest.Size(t, header, 120, 2)

@@ -55,10 +55,11 @@ func (m *Model) header() string {
 
 // banner replaces the second header line while the API server cannot be
 // reached: since when, and that kyyard keeps retrying (the screens keep the
-// rows they last read, each saying how old they are).
+// rows they last read, each saying how old they are and when it tries
+// again: one countdown on screen, not two).
 func (m *Model) banner() string {
-	text := fmt.Sprintf("! API server unreachable since %s; retrying every %s; screens keep what they last read",
-		m.unreachableSince.Format("15:04:05"), m.retry)
+	text := fmt.Sprintf("! API server unreachable since %s; kyyard keeps retrying; screens keep what they last read",
+		m.unreachableSince.Format("15:04:05"))
 	return m.vc.Styles.Error.Render(padRight(ansi.Truncate(text, m.width, "…"), m.width))
 }
 
