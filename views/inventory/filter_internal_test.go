@@ -121,3 +121,11 @@ func TestFuzzyRankInChunksEqualsOneSearch(t *testing.T) {
 		}
 	}
 }
+
+func TestKeepArrowsCutsBeforeTheArrow(t *testing.T) {
+	got := keepArrows([]string{"NAME", "NOMINATED NODE↑", "READINESS GATES↓", "AGE↑"}, []int{4, 8, 20, 4})
+	want := []string{"NAME", "NOMINA…↑", "READINESS GATES↓", "AGE↑"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("keepArrows = %q, want %q", got, want)
+	}
+}

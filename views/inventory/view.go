@@ -80,7 +80,7 @@ func (m *Model) View() string {
 		visible = append(visible, m.lay.cells(row, marker+views.HealthMarker(row.Health), now))
 	}
 	widths := m.lay.widths(visible, w)
-	lines = append(lines, st.ColumnHeader.Render(line(m.lay.headers, widths, w)))
+	lines = append(lines, st.ColumnHeader.Render(line(keepArrows(m.lay.headers, widths), widths, w)))
 	for i, cells := range visible {
 		text := line(cells, widths, w)
 		if m.offset+i == m.cursor {
@@ -214,4 +214,24 @@ func fill(s string, h int) string {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// keepArrows cuts a sort column's header that does not fit before its
+// arrow, so that the sort stays visible ("NOMINAT…↑", not "NOMINATED…").
+func keepArrows(headers []string, widths []int) []string {
+	out := headers
+	for i, h := range headers {
+		name, arrow := strings.TrimSuffix(strings.TrimSuffix(h, "↑"), "↓"), ""
+		if name != h {
+			arrow = h[len(name):]
+		}
+		if arrow == "" || i >= len(widths) || ansi.StringWidth(h) <= widths[i] || widths[i] < 2 {
+			continue
+		}
+		if &out[0] == &headers[0] {
+			out = append([]string(nil), headers...)
+		}
+		out[i] = ansi.Truncate(name, widths[i]-1, "…") + arrow
+	}
+	return out
 }
