@@ -740,3 +740,21 @@ func TestFilterOfNothingIsNotKept(t *testing.T) {
 		keys(m, "esc")
 	}
 }
+
+// TestLabelFilterOnContainersSaysWhy: containers have no labels; a -l
+// filter there is refused with a reason, not silently ignored.
+func TestLabelFilterOnContainersSaysWhy(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	m, err := inventory.New(viewtest.Context(client, 100, 8), "containers", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Narrow(kube.Selector{Fields: "metadata.name=web-7d9f-abcde"}, "pods/web-7d9f-abcde")
+	refresh(t, m, m.Init())
+	typeFilter(m, "-l app=zzz")
+	keys(m, "enter")
+	view := m.View()
+	if !strings.Contains(view, "containers have no labels") || strings.Contains(m.Title(), "-l") {
+		t.Fatalf("-l on containers:\n%s", view)
+	}
+}

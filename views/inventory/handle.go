@@ -104,6 +104,10 @@ func (m *Model) typeKey(msg tea.KeyMsg) tea.Cmd {
 	case tea.KeyEnter:
 		m.typing = false
 		m.input.Blur()
+		if m.filter.mode == modeLabels && m.info.PartOf != "" {
+			m.note = fmt.Sprintf("%s have no labels of their own: -l selects %s; open the %s list to use it", m.info.ID, m.info.PartOf, m.info.PartOf)
+			m.filter = filter{}
+		}
 		if m.filter.mode == modeNone {
 			// "!", "-l" or "-f" alone filter nothing: no filter is kept.
 			m.filter = filter{}
