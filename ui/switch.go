@@ -122,6 +122,11 @@ func (m *Model) switchContext(name string) tea.Cmd {
 		m.status = noKubeconfig
 		return nil
 	}
+	if m.hasFacts && name == m.facts.Context {
+		// Already connected there: keep the screens and their namespace.
+		m.status = views.StatusMsg{Text: "already in context " + name}
+		return nil
+	}
 	k := m.kubeconfig
 	return func() tea.Msg {
 		names, _, err := k.Contexts()

@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -18,6 +19,7 @@ import (
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kubetest"
 	"github.com/kyyard/kyyard/ui"
 	"github.com/kyyard/kyyard/views"
@@ -358,5 +360,30 @@ func TestDrillDownUnderAPickerLeavesItOpen(t *testing.T) {
 	h.command("deploy") // typed into the picker's filter, not run
 	if h.m.Overlay() == nil || !strings.Contains(h.m.View(), "namespace: :deploy") {
 		t.Fatalf("the prompt opened over the picker:\n%s", h.m.View())
+	}
+}
+
+// namedContext reports the context it was connected with in its facts, as
+// a kube.Client made from a kubeconfig does.
+type namedContext struct {
+	views.Source
+	name string
+}
+
+func (s namedContext) Facts(ctx context.Context) kube.Facts {
+	f := s.Source.Facts(ctx)
+	f.Context = s.name
+	return f
+}
+
+// TestSwitchToTheContextInUseKeepsTheScreens: picking the context already
+// in use does not reconnect, so the screens and their namespace stay.
+func TestSwitchToTheContextInUseKeepsTheScreens(t *testing.T) {
+	k := newKubeconfig(t, "prod")
+	h := startWith(t, namedContext{k.sources["prod"], "prod"}, "demo", width, height, ui.WithKubeconfig(k))
+	h.command("ns other")
+	h.command("ctx prod")
+	if got := h.title(); got != "pods(other)[1]" || len(k.connected) != 0 || !strings.Contains(h.m.View(), "already in context prod") {
+		t.Fatalf(":ctx prod while in prod: title %q, connected %q\n%s", got, k.connected, h.m.View())
 	}
 }
