@@ -6,17 +6,12 @@ package kube_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/kyyard/kyyard/kube"
@@ -41,61 +36,21 @@ func discoveredClient(t *testing.T, cfg *rest.Config) *kube.Client {
 	return c
 }
 
-// anyServerTable returns the API server's Table of any resource (kubetest's
-// ServerTable serves the core and apps groups only): the column names and
-// each row's cells as text, by name. Numbers print as kubectl prints them.
+// anyServerTable returns the API server's Table of any resource: the
+// column names upper-cased, " (wide)" after those -o wide adds, and each
+// row's cells as text, by name.
 func anyServerTable(t *testing.T, cfg *rest.Config, group, version, resource, namespace string) ([]string, map[string][]string) {
 	t.Helper()
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := "/apis/" + group + "/" + version
-	if group == "" {
-		path = "/api/" + version
-	}
-	if namespace != "" {
-		path += "/namespaces/" + namespace
-	}
-	path += "/" + resource
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	body, err := cs.Discovery().RESTClient().Get().AbsPath(path).
-		SetHeader("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").Do(ctx).Raw()
-	if err != nil {
-		t.Fatalf("table of %s: %v", path, err)
-	}
-	var table metav1.Table
-	if err := json.Unmarshal(body, &table); err != nil {
-		t.Fatal(err)
-	}
+	answer := kubetest.ServerTableOf(t, cfg, group, version, resource, namespace)
 	var cols []string
-	for _, d := range table.ColumnDefinitions {
+	for _, d := range answer.Columns {
 		name := strings.ToUpper(d.Name)
 		if d.Priority > 0 {
 			name += " (wide)"
 		}
 		cols = append(cols, name)
 	}
-	rows := map[string][]string{}
-	for _, r := range table.Rows {
-		cells := make([]string, len(r.Cells))
-		for i, v := range r.Cells {
-			switch v := v.(type) {
-			case nil:
-			case float64:
-				if v == float64(int64(v)) {
-					cells[i] = strconv.FormatInt(int64(v), 10)
-				} else {
-					cells[i] = fmt.Sprint(v)
-				}
-			default:
-				cells[i] = fmt.Sprint(v)
-			}
-		}
-		rows[cells[0]] = cells
-	}
-	return cols, rows
+	return cols, answer.ByFirstCell()
 }
 
 func TestE2EDiscoveredKindsEqualTheServersTable(t *testing.T) {

@@ -24,68 +24,7 @@ import (
 // before it fails.
 func compareWithServer(t *testing.T, c *kube.Client, kind kube.Kind, group, resource, ns string, columns []string) kube.Table {
 	t.Helper()
-	cfg := kubetest.Local(t)
-	var problems []string
-	for attempt := 0; attempt < 5; attempt++ {
-		if attempt > 0 {
-			time.Sleep(time.Second)
-		}
-		snap := c.Snapshot(context.Background(), kube.SnapshotRequest{Kinds: []kube.Kind{kind}, Namespace: ns})
-		now := time.Now()
-		serverCols, serverRows := kubetest.ServerTable(t, cfg, group, resource, ns)
-		table, ok := snap.Table(kind)
-		if !ok {
-			t.Fatalf("snapshot of %s truncated: %+v", kind, snap.Truncated)
-		}
-		problems = diffTable(table, columns, serverCols, serverRows, now)
-		if len(problems) == 0 {
-			return table
-		}
-	}
-	t.Fatalf("%s differ from the API server's Table:\n%s", kind, strings.Join(problems, "\n"))
-	return kube.Table{}
-}
-
-func diffTable(table kube.Table, columns, serverCols []string, serverRows map[string][]string, now time.Time) []string {
-	var problems []string
-	index := func(cols []string, name string) int {
-		for i, c := range cols {
-			if strings.EqualFold(c, name) {
-				return i
-			}
-		}
-		return -1
-	}
-	ours := map[string]bool{}
-	for _, row := range table.Rows {
-		ours[row.Name] = true
-		server, ok := serverRows[row.Name]
-		if !ok {
-			problems = append(problems, fmt.Sprintf("%s: not in the server's Table", row.Name))
-			continue
-		}
-		for _, col := range columns {
-			oi, si := -1, index(serverCols, col)
-			for i, c := range table.Columns {
-				if c.Name == strings.ToUpper(col) {
-					oi = i
-				}
-			}
-			if oi < 0 || si < 0 {
-				problems = append(problems, fmt.Sprintf("column %s missing (ours %d, server %d)", col, oi, si))
-				continue
-			}
-			if got, want := row.Cells[oi].Render(now), server[si]; got != want {
-				problems = append(problems, fmt.Sprintf("%s %s: kyyard %q, server %q", row.Name, col, got, want))
-			}
-		}
-	}
-	for name := range serverRows {
-		if !ours[name] {
-			problems = append(problems, fmt.Sprintf("%s: in the server's Table, not in kyyard's", name))
-		}
-	}
-	return problems
+	return kubetest.CompareWithServer(t, c, kubetest.Local(t), kind, group, "v1", resource, ns, columns, 5)
 }
 
 func TestE2EPodsMatchServerTable(t *testing.T) {

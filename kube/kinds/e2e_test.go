@@ -7,7 +7,6 @@ package kinds_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -29,71 +28,17 @@ import (
 var ageColumns = map[string]bool{"AGE": true, "LAST SEEN": true, "FIRST SEEN": true}
 
 // serverRows is the API server's Table of a resource: its column names
-// upper-cased as kubectl prints them, and each row's cells as text, keyed
-// by namespace/name from the row's object metadata (the first cell is not
+// upper-cased as kubectl prints them, and each row's cells keyed by
+// namespace/name from the row's object metadata (the first cell is not
 // always the name: events lead with LAST SEEN, the default StorageClass's
 // name carries " (default)").
 func serverRows(t *testing.T, cfg *rest.Config, group, version, resource, namespace string) (columns []string, rows map[string][]string) {
 	t.Helper()
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := "/apis/" + group + "/" + version
-	if group == "" {
-		path = "/api/" + version
-	}
-	if namespace != "" {
-		path += "/namespaces/" + namespace
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	body, err := cs.Discovery().RESTClient().Get().AbsPath(path, resource).Param("includeObject", "Metadata").
-		SetHeader("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").Do(ctx).Raw()
-	if err != nil {
-		t.Fatalf("table of %s: %v", resource, err)
-	}
-	var table struct {
-		ColumnDefinitions []struct{ Name string } `json:"columnDefinitions"`
-		Rows              []struct {
-			Cells  []any `json:"cells"`
-			Object struct {
-				Metadata metav1.ObjectMeta `json:"metadata"`
-			} `json:"object"`
-		} `json:"rows"`
-	}
-	if err := json.Unmarshal(body, &table); err != nil {
-		t.Fatalf("decode table: %v", err)
-	}
-	for _, c := range table.ColumnDefinitions {
+	answer := kubetest.ServerTableOf(t, cfg, group, version, resource, namespace)
+	for _, c := range answer.Columns {
 		columns = append(columns, strings.ToUpper(c.Name))
 	}
-	rows = map[string][]string{}
-	for _, r := range table.Rows {
-		cells := make([]string, len(r.Cells))
-		for i, c := range r.Cells {
-			cells[i] = cellText(c)
-		}
-		m := r.Object.Metadata
-		rows[m.Namespace+"/"+m.Name] = cells
-	}
-	return columns, rows
-}
-
-// cellText prints a Table cell as kubectl does: numbers without a fraction
-// as integers, booleans as true/false.
-func cellText(v any) string {
-	switch v := v.(type) {
-	case float64:
-		if v == float64(int64(v)) {
-			return fmt.Sprint(int64(v))
-		}
-		return fmt.Sprint(v)
-	case nil:
-		return ""
-	default:
-		return fmt.Sprint(v)
-	}
+	return columns, answer.ByKey()
 }
 
 // compareKind snapshots kind in namespace right around the server's Table

@@ -8,11 +8,9 @@ package kinds_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -51,103 +49,11 @@ func e2eClient(t *testing.T, cfg *rest.Config) *kube.Client {
 	return c
 }
 
-// serverTable asks the API server for its Table of resource under apiPath
-// ("/apis/batch/v1") in namespace: the column names and each row's cells
-// as kubectl prints them, by object name.
-func serverTable(t *testing.T, cs kubernetes.Interface, apiPath, resource, namespace string) ([]string, map[string][]string) {
+// compareWorkload compares one kind's rows with the API server's Table of
+// group/version (kubetest.CompareWithServer), every named column.
+func compareWorkload(t *testing.T, c *kube.Client, cfg *rest.Config, kind kube.Kind, group, version, ns string, columns []string) kube.Table {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	body, err := cs.Discovery().RESTClient().Get().AbsPath(apiPath, "namespaces", namespace, resource).
-		SetHeader("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").Do(ctx).Raw()
-	if err != nil {
-		t.Fatalf("table of %s: %v", resource, err)
-	}
-	var table metav1.Table
-	if err := json.Unmarshal(body, &table); err != nil {
-		t.Fatalf("decode table: %v", err)
-	}
-	var columns []string
-	for _, c := range table.ColumnDefinitions {
-		columns = append(columns, c.Name)
-	}
-	rows := map[string][]string{}
-	for _, r := range table.Rows {
-		cells := make([]string, len(r.Cells))
-		for i, c := range r.Cells {
-			switch v := c.(type) {
-			case float64:
-				cells[i] = strconv.FormatFloat(v, 'f', -1, 64)
-			case nil:
-			default:
-				cells[i] = fmt.Sprint(v)
-			}
-		}
-		if len(cells) > 0 {
-			rows[cells[0]] = cells
-		}
-	}
-	return columns, rows
-}
-
-// compareKind snapshots one kind and takes the server's Table back to back,
-// and compares the named columns (every one but the ages) of every row;
-// objects move (controllers, kwok), so a mismatch is retried before it
-// fails. It returns the compared table.
-func compareWorkload(t *testing.T, c *kube.Client, cs kubernetes.Interface, kind kube.Kind, apiPath, ns string, columns []string) kube.Table {
-	t.Helper()
-	var problems []string
-	for attempt := 0; attempt < 10; attempt++ {
-		if attempt > 0 {
-			time.Sleep(time.Second)
-		}
-		snap := c.Snapshot(context.Background(), kube.SnapshotRequest{Kinds: []kube.Kind{kind}, Namespace: ns})
-		now := time.Now()
-		table, ok := snap.Table(kind)
-		if !ok {
-			t.Fatalf("snapshot of %s truncated: %+v", kind, snap.Truncated)
-		}
-		serverCols, serverRows := serverTable(t, cs, apiPath, string(kind), ns)
-		if problems = diffWorkloadRows(table, columns, serverCols, serverRows, now); len(problems) == 0 {
-			return table
-		}
-	}
-	t.Fatalf("%s differ from the API server's Table:\n%s", kind, strings.Join(problems, "\n"))
-	return kube.Table{}
-}
-
-func diffWorkloadRows(table kube.Table, columns, serverCols []string, serverRows map[string][]string, now time.Time) []string {
-	var problems []string
-	ours := map[string]bool{}
-	for _, row := range table.Rows {
-		ours[row.Name] = true
-		server, ok := serverRows[row.Name]
-		if !ok {
-			problems = append(problems, row.Name+": not in the server's Table")
-			continue
-		}
-		if len(row.Cells) != len(table.Columns) {
-			problems = append(problems, fmt.Sprintf("%s: %d cells for %d columns", row.Name, len(row.Cells), len(table.Columns)))
-			continue
-		}
-		for _, col := range columns {
-			oi := slices.IndexFunc(table.Columns, func(c kube.Column) bool { return c.Name == strings.ToUpper(col) })
-			si := slices.IndexFunc(serverCols, func(c string) bool { return strings.EqualFold(c, col) })
-			if oi < 0 || si < 0 {
-				problems = append(problems, fmt.Sprintf("column %s missing (ours %d, server %d)", col, oi, si))
-				continue
-			}
-			if got, want := row.Cells[oi].Render(now), server[si]; got != want {
-				problems = append(problems, fmt.Sprintf("%s %s: kyyard %q, server %q", row.Name, col, got, want))
-			}
-		}
-	}
-	for name := range serverRows {
-		if !ours[name] {
-			problems = append(problems, name+": in the server's Table, not in kyyard's")
-		}
-	}
-	return problems
+	return kubetest.CompareWithServer(t, c, cfg, kind, group, version, string(kind), ns, columns, 10)
 }
 
 // TestE2EWorkloadsMatchServerTable compares the demo namespace's
@@ -156,24 +62,23 @@ func diffWorkloadRows(table kube.Table, columns, serverCols []string, serverRows
 func TestE2EWorkloadsMatchServerTable(t *testing.T) {
 	cfg := kubetest.Local(t)
 	c := e2eClient(t, cfg)
-	cs := kubernetes.NewForConfigOrDie(cfg)
 	ns := kubetest.DemoNamespace
 	wide := []string{"Containers", "Images", "Selector"}
 	tests := []struct {
-		kind    kube.Kind
-		apiPath string
-		columns []string
-		want    string // an object the seeded demo must hold
+		kind           kube.Kind
+		group, version string
+		columns        []string
+		want           string // an object the seeded demo must hold
 	}{
-		{"replicasets", "/apis/apps/v1", append([]string{"Name", "Desired", "Current", "Ready"}, wide...), ""},
-		{"statefulsets", "/apis/apps/v1", []string{"Name", "Ready", "Containers", "Images"}, "db"},
-		{"daemonsets", "/apis/apps/v1", append([]string{"Name", "Desired", "Current", "Ready", "Up-to-date", "Available", "Node Selector"}, wide...), "node-agent"},
-		{"jobs", "/apis/batch/v1", append([]string{"Name", "Status", "Completions", "Duration"}, wide...), "migrate"},
-		{"cronjobs", "/apis/batch/v1", append([]string{"Name", "Schedule", "Timezone", "Suspend", "Active"}, wide...), "nightly-report"},
+		{"replicasets", "apps", "v1", append([]string{"Name", "Desired", "Current", "Ready"}, wide...), ""},
+		{"statefulsets", "apps", "v1", []string{"Name", "Ready", "Containers", "Images"}, "db"},
+		{"daemonsets", "apps", "v1", append([]string{"Name", "Desired", "Current", "Ready", "Up-to-date", "Available", "Node Selector"}, wide...), "node-agent"},
+		{"jobs", "batch", "v1", append([]string{"Name", "Status", "Completions", "Duration"}, wide...), "migrate"},
+		{"cronjobs", "batch", "v1", append([]string{"Name", "Schedule", "Timezone", "Suspend", "Active"}, wide...), "nightly-report"},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.kind), func(t *testing.T) {
-			table := compareWorkload(t, c, cs, tt.kind, tt.apiPath, ns, tt.columns)
+			table := compareWorkload(t, c, cfg, tt.kind, tt.group, tt.version, ns, tt.columns)
 			if len(table.Rows) == 0 {
 				t.Fatalf("no %s in %s: is the demo seeded?", tt.kind, ns)
 			}
@@ -285,9 +190,9 @@ func TestE2EAutoscalersAndBudgetsMatchServerTable(t *testing.T) {
 	}
 
 	c := e2eClient(t, cfg)
-	hpas := compareWorkload(t, c, cs, "horizontalpodautoscalers", "/apis/autoscaling/v2", ns,
+	hpas := compareWorkload(t, c, cfg, "horizontalpodautoscalers", "autoscaling", "v2", ns,
 		[]string{"Name", "Reference", "Targets", "MinPods", "MaxPods", "Replicas"})
-	pdbs := compareWorkload(t, c, cs, "poddisruptionbudgets", "/apis/policy/v1", ns,
+	pdbs := compareWorkload(t, c, cfg, "poddisruptionbudgets", "policy", "v1", ns,
 		[]string{"Name", "Min Available", "Max Unavailable", "Allowed Disruptions"})
 	if len(hpas.Rows) != 1 || len(pdbs.Rows) != 1 {
 		t.Fatalf("%d HPAs and %d PDBs, want one each", len(hpas.Rows), len(pdbs.Rows))

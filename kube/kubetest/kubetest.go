@@ -6,18 +6,12 @@
 package kubetest
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"os"
-	"strconv"
 	"testing"
-	"time"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/rest"
 	k8stesting "k8s.io/client-go/testing"
@@ -144,67 +138,4 @@ func Disruptive(t testing.TB) string {
 		t.Fatalf("%s=1 but %s is not set", DisruptiveEnv, ClusterToolEnv)
 	}
 	return tool
-}
-
-// ServerTable asks the API server for its own Table rendering of a core
-// (group "") or apps resource in namespace, the answer `kubectl get`
-// prints: it returns the cells of each row by object name, as text.
-func ServerTable(t testing.TB, cfg *rest.Config, group, resource, namespace string) (columns []string, rows map[string][]string) {
-	t.Helper()
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc := cs.CoreV1().RESTClient()
-	prefix := "/api/v1"
-	if group == "apps" {
-		rc, prefix = cs.AppsV1().RESTClient(), "/apis/apps/v1"
-	}
-	path := prefix
-	if namespace != "" {
-		path += "/namespaces/" + namespace
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	body, err := rc.Get().AbsPath(path, resource).
-		SetHeader("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").Do(ctx).Raw()
-	if err != nil {
-		t.Fatalf("table of %s: %v", resource, err)
-	}
-	var table metav1.Table
-	if err := json.Unmarshal(body, &table); err != nil {
-		t.Fatalf("decode table: %v", err)
-	}
-	for _, c := range table.ColumnDefinitions {
-		columns = append(columns, c.Name)
-	}
-	rows = map[string][]string{}
-	for _, r := range table.Rows {
-		cells := make([]string, len(r.Cells))
-		for i, c := range r.Cells {
-			cells[i] = cellText(c)
-		}
-		if len(cells) > 0 {
-			rows[cells[0]] = cells
-		}
-	}
-	return columns, rows
-}
-
-// cellText prints a Table cell as kubectl does: JSON numbers without a
-// fraction as integers.
-func cellText(v any) string {
-	switch v := v.(type) {
-	case float64:
-		if v == float64(int64(v)) {
-			return strconv.FormatInt(int64(v), 10)
-		}
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	case string:
-		return v
-	case nil:
-		return ""
-	default:
-		return fmt.Sprint(v)
-	}
 }
