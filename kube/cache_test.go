@@ -31,20 +31,21 @@ func labelled(pod *corev1.Pod, node string, labels map[string]string, owner stri
 	return pod
 }
 
-// eventually polls a snapshot until cond holds, for at most five seconds:
-// informers deliver changes asynchronously.
-func eventually(t *testing.T, c *kube.Client, req kube.SnapshotRequest, cond func(kube.Snapshot) bool) kube.Snapshot {
+// eventually polls a snapshot until cond holds, every pause, for at most
+// within: informers deliver changes asynchronously, and a real cluster
+// takes its time.
+func eventually(t *testing.T, c *kube.Client, req kube.SnapshotRequest, within, pause time.Duration, cond func(kube.Snapshot) bool) kube.Snapshot {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(within)
 	for {
 		snap := c.Snapshot(context.Background(), req)
 		if cond(snap) {
 			return snap
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("condition not met; last snapshot %+v", snap)
+			t.Fatalf("condition not met; last snapshot: tables %+v, truncated %+v", snap.Tables, snap.Truncated)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(pause)
 	}
 }
 
@@ -67,14 +68,14 @@ func TestSnapshotReadsFromInformerAndIdleCostsNothing(t *testing.T) {
 	if _, err := cs.CoreV1().Pods("demo").Create(context.Background(), readyPod("demo", "b"), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	third := eventually(t, c, req, func(s kube.Snapshot) bool { p, _ := s.Table("pods"); return len(p.Rows) == 2 })
+	third := eventually(t, c, req, 5*time.Second, 20*time.Millisecond, func(s kube.Snapshot) bool { p, _ := s.Table("pods"); return len(p.Rows) == 2 })
 	if third.Generation == first.Generation {
 		t.Fatal("generation did not move when a pod was added")
 	}
 	if err := cs.CoreV1().Pods("demo").Delete(context.Background(), "a", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, c, req, func(s kube.Snapshot) bool {
+	eventually(t, c, req, 5*time.Second, 20*time.Millisecond, func(s kube.Snapshot) bool {
 		p, _ := s.Table("pods")
 		return len(p.Rows) == 1 && p.Rows[0].Name == "b"
 	})
@@ -107,11 +108,11 @@ func TestForbiddenWatchFallsBackToList(t *testing.T) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "", errors.New("may not watch"))
 	})
 	req := kube.SnapshotRequest{Kinds: []kube.Kind{"pods"}, Namespace: "demo"}
-	snap := eventually(t, c, req, func(s kube.Snapshot) bool { p, ok := s.Table("pods"); return ok && !p.Cached })
+	snap := eventually(t, c, req, 5*time.Second, 20*time.Millisecond, func(s kube.Snapshot) bool { p, ok := s.Table("pods"); return ok && !p.Cached })
 	if p, _ := snap.Table("pods"); len(p.Rows) != 1 {
 		t.Fatalf("rows %+v after the watch was refused", p.Rows)
 	}
-	eventually(t, c, req, func(kube.Snapshot) bool { return len(c.CacheStats().Kinds) == 0 })
+	eventually(t, c, req, 5*time.Second, 20*time.Millisecond, func(kube.Snapshot) bool { return len(c.CacheStats().Kinds) == 0 })
 }
 
 func TestIdleInformerStops(t *testing.T) {

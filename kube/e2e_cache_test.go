@@ -43,20 +43,11 @@ func hasRow(s kube.Snapshot, kind kube.Kind, name string) bool {
 	return false
 }
 
-// waitSnapshot takes snapshots until cond holds (at most 20 s).
+// waitSnapshot takes snapshots of the local cluster until cond holds (at
+// most 20 s).
 func waitSnapshot(t *testing.T, c *kube.Client, req kube.SnapshotRequest, cond func(kube.Snapshot) bool) kube.Snapshot {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		s := c.Snapshot(context.Background(), req)
-		if cond(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("condition not met; last snapshot: tables %d, truncated %+v", len(s.Tables), s.Truncated)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	return eventually(t, c, req, 20*time.Second, 200*time.Millisecond, cond)
 }
 
 // TestE2EReadOnlyUserRefreshesWithoutWatch is casebook C13's related kind:
