@@ -10,36 +10,14 @@ import (
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kinds"
+	"github.com/kyyard/kyyard/kube/kubetest"
 )
-
-const kubeconfig = `apiVersion: v1
-kind: Config
-clusters:
-- name: prod
-  cluster: {server: "https://127.0.0.1:1"}
-- name: staging
-  cluster: {server: "https://127.0.0.1:2"}
-users:
-- name: alice
-  user: {token: abc}
-- name: bob
-  user: {token: def}
-contexts:
-- name: prod-ctx
-  context: {cluster: prod, user: alice, namespace: payments}
-- name: staging-ctx
-  context: {cluster: staging, user: bob}
-current-context: prod-ctx
-`
 
 // flags returns kubectl-style flags for a kubeconfig file written to a
 // temporary folder: the machine's default kubeconfig is never read.
 func flags(t *testing.T) *genericclioptions.ConfigFlags {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "config")
-	if err := os.WriteFile(path, []byte(kubeconfig), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := kubetest.TwoContextKubeconfig(t)
 	f := genericclioptions.NewConfigFlags(false)
 	f.KubeConfig = &path
 	return f

@@ -8,6 +8,7 @@ package kubetest
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
@@ -138,4 +139,39 @@ func Disruptive(t testing.TB) string {
 		t.Fatalf("%s=1 but %s is not set", DisruptiveEnv, ClusterToolEnv)
 	}
 	return tool
+}
+
+// twoContexts is a kubeconfig of two clusters nothing listens on
+// (127.0.0.1:1 and :2), so connecting never reaches a server.
+const twoContexts = `apiVersion: v1
+kind: Config
+clusters:
+- name: prod
+  cluster: {server: "https://127.0.0.1:1"}
+- name: staging
+  cluster: {server: "https://127.0.0.1:2"}
+users:
+- name: alice
+  user: {token: abc}
+- name: bob
+  user: {token: def}
+contexts:
+- name: prod-ctx
+  context: {cluster: prod, user: alice, namespace: payments}
+- name: staging-ctx
+  context: {cluster: staging, user: bob}
+current-context: prod-ctx
+`
+
+// TwoContextKubeconfig writes a kubeconfig to a temporary folder and returns
+// its path: contexts prod-ctx (current; cluster prod, user alice, namespace
+// payments) and staging-ctx (cluster staging, user bob), on servers nothing
+// listens on. Tests of kubeconfig handling use it, never the machine's.
+func TwoContextKubeconfig(t testing.TB) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(path, []byte(twoContexts), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kyyard/kyyard/cmd/kyyard/app"
+	"github.com/kyyard/kyyard/kube/kubetest"
 )
 
 func execute(args ...string) (string, error) {
@@ -48,12 +49,7 @@ func TestBadInputFailsBeforeTheTerminalIsTaken(t *testing.T) {
 	}
 	// A kubeconfig with a cluster (never contacted: the bad namespace is
 	// refused first).
-	server := filepath.Join(t.TempDir(), "server")
-	config := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: \"https://127.0.0.1:1\"}\n" +
-		"users:\n- name: u\n  user: {token: x}\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n"
-	if err := os.WriteFile(server, []byte(config), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	server := kubetest.TwoContextKubeconfig(t)
 	tests := []struct {
 		args []string
 		want string

@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,37 +10,14 @@ import (
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kinds"
+	"github.com/kyyard/kyyard/kube/kubetest"
 )
-
-// Nothing listens on 127.0.0.1:1 and :2: connecting never reaches a server.
-const twoContexts = `apiVersion: v1
-kind: Config
-clusters:
-- name: prod
-  cluster: {server: "https://127.0.0.1:1"}
-- name: staging
-  cluster: {server: "https://127.0.0.1:2"}
-users:
-- name: alice
-  user: {token: abc}
-- name: bob
-  user: {token: def}
-contexts:
-- name: prod-ctx
-  context: {cluster: prod, user: alice, namespace: payments}
-- name: staging-ctx
-  context: {cluster: staging, user: bob}
-current-context: prod-ctx
-`
 
 // testFlags returns kubectl's flags for a temporary kubeconfig (never the
 // machine's), as if started with -n started-ns and --as auditor.
 func testFlags(t *testing.T) *genericclioptions.ConfigFlags {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "config")
-	if err := os.WriteFile(path, []byte(twoContexts), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := kubetest.TwoContextKubeconfig(t)
 	f := genericclioptions.NewConfigFlags(true)
 	ns, as := "started-ns", "auditor"
 	f.KubeConfig, f.Namespace, f.Impersonate = &path, &ns, &as
