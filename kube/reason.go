@@ -33,7 +33,9 @@ const (
 	ReasonError Reason = "error"
 )
 
-// Sentence returns a short explanation of the reason for people.
+// Sentence returns a short explanation of the reason for people. It states
+// what happened only: whether kyyard tries again, and when, is said by the
+// screen that does (an inventory's "retrying in 4s").
 func (r Reason) Sentence() string {
 	switch r {
 	case ReasonForbidden:
@@ -41,9 +43,9 @@ func (r Reason) Sentence() string {
 	case ReasonUnauthorized:
 		return "the API server rejected your credentials; log in again or check the kubeconfig"
 	case ReasonUnavailable:
-		return "the API server cannot be reached right now; kyyard keeps retrying"
+		return "the API server cannot be reached right now"
 	case ReasonTimeout:
-		return "the API server did not answer in time; kyyard keeps retrying"
+		return "the API server did not answer in time"
 	case ReasonNotFound:
 		return "it does not exist on this cluster"
 	case ReasonUnknownKind:

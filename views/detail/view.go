@@ -153,10 +153,8 @@ func sentence(r kube.Reason) string {
 	switch r {
 	case kube.ReasonNotFound:
 		return "the object was deleted"
-	case kube.ReasonUnavailable:
-		return "the API server cannot be reached right now; ctrl+r tries again"
-	case kube.ReasonTimeout:
-		return "the API server did not answer in time; ctrl+r tries again"
+	case kube.ReasonUnavailable, kube.ReasonTimeout:
+		return r.Sentence() + "; ctrl+r tries again"
 	}
 	return r.Sentence()
 }

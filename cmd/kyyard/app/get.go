@@ -125,7 +125,7 @@ func runGet(ctx context.Context, out, errOut io.Writer, connect connectFunc, nam
 	}
 	if len(snap.Truncated) > 0 {
 		tr := snap.Truncated[0]
-		return fmt.Errorf("cannot read %s (%s): %s: %s", info.ID, tr.Reason, onceSentence(tr.Reason), views.Sanitize(tr.Message))
+		return fmt.Errorf("cannot read %s (%s): %s: %s", info.ID, tr.Reason, tr.Reason.Sentence(), views.Sanitize(tr.Message))
 	}
 	return nil
 }
@@ -243,16 +243,4 @@ func writeJSON(out io.Writer, table kube.Table, snap kube.Snapshot, now time.Tim
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
-}
-
-// onceSentence is a reason's sentence for a command that reads once: the
-// dashboard keeps retrying an unreachable or slow API server, `get` does not.
-func onceSentence(r kube.Reason) string {
-	switch r {
-	case kube.ReasonUnavailable:
-		return "the API server cannot be reached right now"
-	case kube.ReasonTimeout:
-		return "the API server did not answer in time"
-	}
-	return r.Sentence()
 }
