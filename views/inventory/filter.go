@@ -169,13 +169,7 @@ func (f filter) applyRegex(ix *index, order []int32) []int32 {
 			}
 		}
 	}
-	out := make([]int32, 0, len(order)/4)
-	for _, x := range order {
-		if hit[x] != f.invert {
-			out = append(out, x)
-		}
-	}
-	return out
+	return pick(order, hit, f.invert)
 }
 
 // applyPrefiltered runs the expression only on the rows that hold every
@@ -204,13 +198,7 @@ func (f filter) applyPrefiltered(ix *index, order []int32) []int32 {
 			break
 		}
 	}
-	out := make([]int32, 0, len(order)/4)
-	for _, x := range order {
-		if hit[x] != f.invert {
-			out = append(out, x)
-		}
-	}
-	return out
+	return pick(order, hit, f.invert)
 }
 
 // requiredLiterals returns the ASCII literals, lower-cased and longest
@@ -313,6 +301,17 @@ func fuzzyRank(pattern string, ix *index, order []int32) []int32 {
 	out := make([]int32, len(all))
 	for i, h := range all {
 		out[i] = order[h.pos]
+	}
+	return out
+}
+
+// pick returns the rows of order whose hit differs from invert, in order.
+func pick(order []int32, hit []bool, invert bool) []int32 {
+	out := make([]int32, 0, len(order)/4)
+	for _, x := range order {
+		if hit[x] != invert {
+			out = append(out, x)
+		}
 	}
 	return out
 }

@@ -440,14 +440,7 @@ func (m *Model) bodyHeight() int { return max(m.vc.Height-2, 1) }
 
 // scroll keeps the cursor inside the visible window.
 func (m *Model) scroll() {
-	h := m.bodyHeight()
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+h {
-		m.offset = m.cursor - h + 1
-	}
-	m.offset = max(min(m.offset, len(m.shown)-h), 0)
+	m.offset = views.Window(m.cursor, m.offset, m.bodyHeight(), len(m.shown))
 }
 
 // Title names the kind, the namespace and the row count, k9s style:

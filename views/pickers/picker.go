@@ -204,14 +204,7 @@ func (m *Model) filter() {
 // scroll keeps the cursor within the list and on the screen.
 func (m *Model) scroll() {
 	m.cursor = max(min(m.cursor, len(m.shown)-1), 0)
-	h := m.listHeight()
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+h {
-		m.offset = m.cursor - h + 1
-	}
-	m.offset = max(min(m.offset, len(m.shown)-h), 0)
+	m.offset = views.Window(m.cursor, m.offset, m.listHeight(), len(m.shown))
 }
 
 // messageLines returns the lines drawn between the input and the list: the
