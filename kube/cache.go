@@ -60,6 +60,22 @@ type kindCache struct {
 	watchErr  error
 	errRV     string
 	forbidden bool
+	// outage marks a cache whose watch failed while the API server could
+	// not be reached at all.
+	outage bool
+}
+
+// afterOutage reports whether the cache lost its watch in an outage that
+// is now over (the server answers again) and the informer has not moved
+// since: its rows cannot be shown as current until it has, so the caller
+// replaces it with a fresh informer.
+func (kc *kindCache) afterOutage() bool {
+	if kc.reach == nil || kc.reach.down() {
+		return false
+	}
+	kc.mu.Lock()
+	defer kc.mu.Unlock()
+	return kc.outage && kc.watchErr != nil && kc.informer.LastSyncResourceVersion() == kc.errRV
 }
 
 // stripForCache is the informers' transform: it drops what no screen uses
@@ -108,6 +124,13 @@ func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns st
 	}
 	key := cacheKey{kind: info.ID, namespace: ns}
 	kc := c.kindCache(ctx, key, plugin, info)
+	if kc != nil && kc.afterOutage() {
+		// The informer may well have resumed its watch, but a quiet kind
+		// gives no event to prove it for a minute or more: start afresh,
+		// which costs one list.
+		c.dropCache(key, kc, time.Time{})
+		kc = c.kindCache(ctx, key, plugin, info)
+	}
 	if kc == nil {
 		return nil, 0, false
 	}
@@ -120,16 +143,20 @@ func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns st
 	if kc.forbidden {
 		return nil, 0, false
 	}
-	if c.reach != nil && c.reach.down() && kc.watchErr == nil {
+	if c.reach != nil && c.reach.down() {
 		// The server stopped answering; the informer retries quietly. Trust
-		// the cache again only once it has moved past this point.
-		kc.watchErr, kc.errRV = errUnreachable, kc.informer.LastSyncResourceVersion()
+		// the cache again only once it has moved past this point, or once
+		// it was started afresh after the server came back.
+		kc.outage = true
+		if kc.watchErr == nil {
+			kc.watchErr, kc.errRV = errUnreachable, kc.informer.LastSyncResourceVersion()
+		}
 	}
 	if kc.watchErr != nil {
 		if kc.informer.LastSyncResourceVersion() == kc.errRV {
 			return nil, 0, false
 		}
-		kc.watchErr = nil
+		kc.watchErr, kc.outage = nil, false
 	}
 	if kc.sorted == nil || kc.sortedAt != kc.rev {
 		kc.sorted = make([]Row, 0, len(kc.rows))
@@ -285,6 +312,9 @@ func (kc *kindCache) onWatchError(r *cache.Reflector, err error) {
 	defer kc.mu.Unlock()
 	kc.watchErr = err
 	kc.errRV = kc.informer.LastSyncResourceVersion()
+	if kc.reach != nil && kc.reach.down() {
+		kc.outage = true
+	}
 	if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
 		kc.forbidden = true
 	}

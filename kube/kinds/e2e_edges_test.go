@@ -6,7 +6,7 @@ package kinds_test
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,12 +38,8 @@ func TestE2EResourceKindsEdgeCases(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	suffix := fmt.Sprintf("%06x", rand.Uint32()&0xffffff)
-	ns := "kyyard-e2e-kinds-b-" + suffix
-	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{}) })
+	ns := kubetest.TempNamespace(t, cs, "kyyard-e2e-kinds-b")
+	suffix := strings.TrimPrefix(ns, "kyyard-e2e-kinds-b-")
 	class := "kyyard-e2e-kinds-b-" + suffix
 	must := func(_ any, err error) {
 		t.Helper()

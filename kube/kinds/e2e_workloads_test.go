@@ -8,8 +8,6 @@ package kinds_test
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -109,23 +107,6 @@ func TestE2EWorkloadsMatchServerTable(t *testing.T) {
 	}
 }
 
-// tempNamespace creates a namespace of this helper's own and deletes it
-// when the test ends.
-func tempNamespace(t *testing.T, cs kubernetes.Interface) string {
-	t.Helper()
-	name := fmt.Sprintf("kyyard-e2e-kinds-a-%06d", rand.IntN(1000000))
-	ctx := context.Background()
-	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := cs.CoreV1().Namespaces().Delete(context.Background(), name, metav1.DeleteOptions{}); err != nil {
-			t.Errorf("delete namespace %s: %v", name, err)
-		}
-	})
-	return name
-}
-
 // kwokPodSpec is a pod that kwok's fake nodes run.
 func kwokPodSpec(name string) corev1.PodSpec {
 	return corev1.PodSpec{
@@ -143,7 +124,7 @@ func kwokPodSpec(name string) corev1.PodSpec {
 func TestE2EAutoscalersAndBudgetsMatchServerTable(t *testing.T) {
 	cfg := kubetest.Local(t)
 	cs := kubernetes.NewForConfigOrDie(cfg)
-	ns := tempNamespace(t, cs)
+	ns := kubetest.TempNamespace(t, cs, "kyyard-e2e-kinds-a")
 	ctx := context.Background()
 	labels := map[string]string{"app": "web"}
 	dep := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web"}, Spec: appsv1.DeploymentSpec{
@@ -268,7 +249,7 @@ func TestE2EDrillDown(t *testing.T) {
 	rows(req, "pods") // it may never have run: no pods, but no truncation either
 
 	// A CronJob of our own, suspended, with one Job it owns and one it does not.
-	ns := tempNamespace(t, cs)
+	ns := kubetest.TempNamespace(t, cs, "kyyard-e2e-kinds-a")
 	tmpl := batchv1.JobSpec{Suspend: truePointer, Template: corev1.PodTemplateSpec{Spec: kwokPodSpec("report")}}
 	tmpl.Template.Spec.RestartPolicy = corev1.RestartPolicyNever
 	own, err := cs.BatchV1().CronJobs(ns).Create(ctx, &batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{Name: "report"},

@@ -6,13 +6,19 @@
 package kubetest
 
 import (
+	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/rest"
 	k8stesting "k8s.io/client-go/testing"
@@ -174,4 +180,36 @@ func TwoContextKubeconfig(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// TempNamespace creates a namespace named prefix plus a random suffix on
+// the cluster behind cs and deletes it (with everything in it) when the
+// test ends. Tests that need objects of their own, or a namespace where
+// nothing else happens, use one.
+func TempNamespace(t testing.TB, cs kubernetes.Interface, prefix string) string {
+	t.Helper()
+	name := fmt.Sprintf("%s-%06x", prefix, rand.Uint32()&0xffffff)
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
+	if _, err := cs.CoreV1().Namespaces().Create(context.Background(), ns, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create namespace %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		if err := cs.CoreV1().Namespaces().Delete(context.Background(), name, metav1.DeleteOptions{}); err != nil {
+			t.Errorf("delete namespace %s: %v", name, err)
+		}
+	})
+	// Pods are refused until the controller manager has made the
+	// namespace's default ServiceAccount, which takes longer right after
+	// an API server restart.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		_, err := cs.CoreV1().ServiceAccounts(name).Get(context.Background(), "default", metav1.GetOptions{})
+		if err == nil {
+			return name
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("namespace %s has no default ServiceAccount after 60 s: %v", name, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
