@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
@@ -114,12 +115,13 @@ func stripForCache(obj any) (any, error) {
 
 // cached returns the rows of a kind from its informer, starting it on first
 // use. ok is false when the kind must be read with a direct list instead:
-// caching is off, the kind was discovered (listedOnly), client-go's informer
-// factory does not serve the kind, the user may not watch it, the cache has
-// not synced within its budget, or its watch is failing. The version
+// caching is off, the kind was discovered (listedOnly) and its plugin is
+// no Watcher or the server does not watch it, client-go's informer factory
+// does not serve the kind, the user may not watch it, the cache has not
+// synced within its budget, or its watch is failing. The version
 // identifies the rows: it changes only when they changed.
 func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns string) (rows []Row, version uint64, ok bool) {
-	if c.opts.NoCache || c.closed.Load() || c.listedOnly(info) {
+	if c.opts.NoCache || c.closed.Load() || (c.listedOnly(info) && !watchable(plugin, info)) {
 		return nil, 0, false
 	}
 	key := cacheKey{kind: info.ID, namespace: ns}
@@ -190,16 +192,34 @@ func (c *Client) kindCache(ctx context.Context, key cacheKey, plugin Plugin, inf
 		return nil
 	}
 	gvr := schema.GroupVersionResource{Group: info.Group, Version: info.Version, Resource: info.Resource}
-	factory := informers.NewSharedInformerFactoryWithOptions(c.cs, 0,
-		informers.WithNamespace(key.namespace), informers.WithTransform(stripForCache))
-	generic, err := factory.ForResource(gvr)
-	if err != nil {
-		// Not a resource client-go's factory serves (a CRD, an aggregated
-		// API): always listed.
-		c.mu.Lock()
-		c.noWatch[key] = time.Now().Add(100 * 365 * 24 * time.Hour)
-		c.mu.Unlock()
-		return nil
+	var informer cache.SharedIndexInformer
+	var start func(stop chan struct{})
+	if w, ok := plugin.(Watcher); ok && c.listedOnly(info) {
+		anyLW, anyExample := w.ListWatch(c.cs, key.namespace)
+		lw, ok1 := anyLW.(cache.ListerWatcher)
+		example, ok2 := anyExample.(runtime.Object)
+		if !ok1 || !ok2 {
+			return nil
+		}
+		informer = cache.NewSharedIndexInformer(lw, example, 0, cache.Indexers{})
+		if err := informer.SetTransform(stripForCache); err != nil {
+			return nil
+		}
+		start = func(stop chan struct{}) { go informer.Run(stop) }
+	} else {
+		factory := informers.NewSharedInformerFactoryWithOptions(c.cs, 0,
+			informers.WithNamespace(key.namespace), informers.WithTransform(stripForCache))
+		generic, err := factory.ForResource(gvr)
+		if err != nil {
+			// Not a resource client-go's factory serves, and no plugin that
+			// watches it otherwise: always listed.
+			c.mu.Lock()
+			c.noWatch[key] = time.Now().Add(100 * 365 * 24 * time.Hour)
+			c.mu.Unlock()
+			return nil
+		}
+		informer = generic.Informer()
+		start = func(stop chan struct{}) { factory.Start(stop) }
 	}
 	if !c.mayWatch(ctx, gvr, key.namespace) {
 		c.mu.Lock()
@@ -207,8 +227,9 @@ func (c *Client) kindCache(ctx context.Context, key cacheKey, plugin Plugin, inf
 		c.mu.Unlock()
 		return nil
 	}
-	kc = &kindCache{plugin: plugin, seq: &c.revisions, reach: c.reach, informer: generic.Informer(), stop: make(chan struct{}), rows: map[string]Row{}, lastUsed: time.Now()}
+	kc = &kindCache{plugin: plugin, seq: &c.revisions, reach: c.reach, informer: informer, stop: make(chan struct{}), rows: map[string]Row{}, lastUsed: time.Now()}
 	_ = kc.informer.SetWatchErrorHandler(kc.onWatchError)
+	var err error
 	kc.handler, err = kc.informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    kc.put,
 		UpdateFunc: func(_, obj any) { kc.put(obj) },
@@ -229,8 +250,15 @@ func (c *Client) kindCache(ctx context.Context, key cacheKey, plugin Plugin, inf
 		go c.janitor(c.janitorStop)
 	}
 	c.mu.Unlock()
-	factory.Start(kc.stop)
+	start(kc.stop)
 	return kc
+}
+
+// watchable reports whether a kind without a built-in plugin can still be
+// cached: its plugin is a Watcher and the API server serves watch for it.
+func watchable(plugin Plugin, info KindInfo) bool {
+	_, ok := plugin.(Watcher)
+	return ok && info.Capabilities.Has(CanWatch)
 }
 
 // mayWatch asks the API server (SelfSubjectAccessReview) whether the user

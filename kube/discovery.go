@@ -129,6 +129,9 @@ func resourceCandidates(lists []*metav1.APIResourceList) []candidate {
 			if hasVerb(r.Verbs, "delete") {
 				info.Capabilities |= CanDelete
 			}
+			if hasVerb(r.Verbs, "watch") {
+				info.Capabilities |= CanWatch
+			}
 			names := []string{r.SingularName}
 			names = append(names, r.ShortNames...)
 			names = append(names, strings.ToLower(r.Kind))
@@ -228,10 +231,11 @@ func (c *Client) nameKinds(candidates []candidate) []KindInfo {
 	return infos
 }
 
-// listedOnly reports whether a kind's rows can only come from its plugin's
-// List: a kind Discover found is served by the default Table plugin, whose
-// Row takes only the rows of the API server's Table answer, never the typed
-// objects an informer would hand it.
+// listedOnly reports whether a kind is served by a plugin Discover made
+// (the default Table plugin), whose Row takes only the rows of the API
+// server's Table answer, never the typed objects client-go's informer
+// factory would hand it: such a kind is cached only through its plugin's
+// own list and watch (Watcher), or else listed.
 func (c *Client) listedOnly(info KindInfo) bool {
 	_, builtin := c.registry.Lookup(string(info.ID))
 	return !builtin

@@ -30,6 +30,10 @@ const (
 	CanRestart
 	// CanDelete: objects of the kind can be deleted.
 	CanDelete
+	// CanWatch: the API server serves watch for the kind (discovery lists
+	// the verb). Set on the kinds Discover finds; a discovered kind is
+	// cached only when it has it.
+	CanWatch
 )
 
 // Has reports whether every capability in want is in c.
@@ -120,6 +124,20 @@ type Driller interface {
 	// belong to obj; ok is false when obj selects nothing (a Service without
 	// a selector).
 	DrillSelector(obj any) (sel Selector, ok bool)
+}
+
+// Watcher is implemented by a plugin whose objects client-go's informer
+// factory does not serve (the default Table plugin, for CRDs and
+// aggregated APIs) but which can still be cached. ListWatch gives what an
+// informer of the kind in namespace ("" for all) runs: lw a client-go
+// cache.ListerWatcher and example a runtime.Object of the type it yields,
+// which Row accepts. They are typed any, like List's objects, so that no
+// client-go type is part of kube's API; values of other types leave the
+// kind uncached. Rows read this way cannot be narrowed by field selectors
+// other than metadata.name and metadata.namespace, so the Client lists
+// such requests directly.
+type Watcher interface {
+	ListWatch(cs kubernetes.Interface, namespace string) (lw, example any)
 }
 
 // Expander is implemented by the plugin of a kind whose rows are parts of

@@ -150,12 +150,16 @@ func (c *Client) read(ctx context.Context, plugin Plugin, info KindInfo, ns stri
 		}
 		return rows, hashRows(rows), false, nil
 	}
-	if rows, version, ok := c.cached(ctx, plugin, info, ns); ok {
-		if match != nil {
-			rows = filterRows(rows, match)
-			version ^= hashRows(nil) // a filtered view of the same revision
+	// A Watcher's cached rows know no fields but the name and namespace:
+	// a field selector goes to the server.
+	if _, watcher := plugin.(Watcher); !watcher || sel.Fields == "" {
+		if rows, version, ok := c.cached(ctx, plugin, info, ns); ok {
+			if match != nil {
+				rows = filterRows(rows, match)
+				version ^= hashRows(nil) // a filtered view of the same revision
+			}
+			return rows, version, true, nil
 		}
-		return rows, version, true, nil
 	}
 	lctx, cancel := context.WithTimeout(ctx, c.opts.ListTimeout)
 	defer cancel()

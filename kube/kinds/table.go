@@ -72,6 +72,9 @@ func (t *Table) Info() kube.KindInfo {
 // tableColumn is one column definition of a Table answer.
 type tableColumn struct {
 	name string // as the server names it ("Age", "Last Seen")
+	// date marks a column of type date: the server renders it as the
+	// time since the value, at the moment it answers ("5m").
+	date bool
 }
 
 // TableRow is one row of the API server's Table answer, as List returns it
@@ -79,9 +82,10 @@ type tableColumn struct {
 // json.Number, booleans, nil) with the column definitions of the same
 // answer, and the object's metadata (includeObject=Metadata).
 type TableRow struct {
-	cells   []any
-	columns []tableColumn
-	meta    metav1.PartialObjectMetadata
+	cells    []any
+	columns  []tableColumn
+	meta     metav1.PartialObjectMetadata
+	answered time.Time // when the server's answer was read
 }
 
 // List reads the kind's Table in namespace ("" for all; ignored for
@@ -91,10 +95,28 @@ type TableRow struct {
 // server's (forbidden, not found, ...), an answer that is not a Table, and a
 // clientset without a discovery REST client (client-go's fake clientset).
 func (t *Table) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
-	rc := cs.Discovery().RESTClient()
-	if rc == nil {
-		return nil, fmt.Errorf("%s: the clientset has no discovery REST client to ask for the server's Table (a fake clientset has none)", t.info.ID)
+	lw := &tableListWatch{t: t, rc: cs.Discovery().RESTClient(), path: t.path(namespace)}
+	var out []any
+	opts := metav1.ListOptions{LabelSelector: sel.Labels, FieldSelector: sel.Fields, Limit: tablePageSize}
+	for {
+		page, err := lw.ListWithContext(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		list := page.(*tableRowList)
+		for _, row := range list.Items {
+			out = append(out, row)
+		}
+		opts.Continue = list.Continue
+		if opts.Continue == "" {
+			return out, nil
+		}
 	}
+}
+
+// path is the URL path of the kind's objects in namespace ("" for all;
+// ignored for cluster-scoped kinds).
+func (t *Table) path(namespace string) string {
 	path := "/api/" + t.info.Version
 	if t.info.Group != "" {
 		path = "/apis/" + t.info.Group + "/" + t.info.Version
@@ -102,51 +124,7 @@ func (t *Table) List(ctx context.Context, cs kubernetes.Interface, namespace str
 	if t.info.Namespaced && namespace != "" {
 		path += "/namespaces/" + namespace
 	}
-	path += "/" + t.info.Resource
-	var out []any
-	var columns []tableColumn
-	cont := ""
-	for {
-		req := rc.Get().AbsPath(path).SetHeader("Accept", tableAccept).
-			Param("includeObject", "Metadata").Param("limit", strconv.Itoa(tablePageSize))
-		if sel.Labels != "" {
-			req = req.Param("labelSelector", sel.Labels)
-		}
-		if sel.Fields != "" {
-			req = req.Param("fieldSelector", sel.Fields)
-		}
-		if cont != "" {
-			req = req.Param("continue", cont)
-		}
-		body, err := req.Do(ctx).Raw()
-		if err != nil {
-			return nil, statusError(err, body)
-		}
-		table, err := decodeTable(body)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", t.info.ID, err)
-		}
-		if columns == nil || len(table.ColumnDefinitions) > 0 {
-			columns = make([]tableColumn, len(table.ColumnDefinitions))
-			for i, d := range table.ColumnDefinitions {
-				columns[i] = tableColumn{name: d.Name}
-			}
-			t.learn(table.ColumnDefinitions)
-		}
-		for _, r := range table.Rows {
-			row := &TableRow{cells: r.Cells, columns: columns}
-			if len(r.Object.Raw) > 0 {
-				if err := json.Unmarshal(r.Object.Raw, &row.meta); err != nil {
-					return nil, fmt.Errorf("%s: decode row metadata: %w", t.info.ID, err)
-				}
-			}
-			out = append(out, row)
-		}
-		cont = table.Continue
-		if cont == "" {
-			return out, nil
-		}
-	}
+	return path + "/" + t.info.Resource
 }
 
 // decodeTable decodes a Table answer, numbers kept as json.Number so that
@@ -194,7 +172,7 @@ func (t *Table) Row(obj any) (kube.Row, bool) {
 		if i < len(r.cells) {
 			v = r.cells[i]
 		}
-		row.Cells[i] = tableCell(col, v, row.Created)
+		row.Cells[i] = tableCell(col, v, row.Created, r.answered)
 		switch {
 		case strings.EqualFold(col.name, "status"):
 			status = row.Cells[i].Text
@@ -219,9 +197,14 @@ func (t *Table) Row(obj any) (kube.Row, bool) {
 // columns stay as the server wrote them: kubectl prints a date-time cell
 // (a CRD's "Created At") as the timestamp text, and a server-rendered
 // duration ("Last Seen") as that text.
-func tableCell(col tableColumn, v any, created time.Time) kube.Cell {
+func tableCell(col tableColumn, v any, created, answered time.Time) kube.Cell {
 	if strings.EqualFold(col.name, "age") && !created.IsZero() {
 		return kube.Age(created)
+	}
+	if text, ok := v.(string); ok && col.date && !answered.IsZero() {
+		if d, ok := parseHumanDuration(text); ok {
+			return kube.Cell{Since: answered.Add(-d)}
+		}
 	}
 	switch v := v.(type) {
 	case nil:
@@ -286,4 +269,33 @@ func statusError(err error, body []byte) error {
 		return err
 	}
 	return &apierrors.StatusError{ErrStatus: st}
+}
+
+// parseHumanDuration reads back what apimachinery's duration.HumanDuration
+// writes ("45s", "3m20s", "5h", "2d3h", "3y12d"), with a year of 365 days;
+// ok is false for anything else ("<invalid>", "<unknown>", a timestamp).
+// The result is as precise as the text: a date column the server rendered
+// as "5d" comes back as exactly five days.
+func parseHumanDuration(s string) (d time.Duration, ok bool) {
+	if s == "" {
+		return 0, false
+	}
+	units := map[byte]time.Duration{'s': time.Second, 'm': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour, 'y': 365 * 24 * time.Hour}
+	for s != "" {
+		i := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == 0 || i == len(s) || i > 9 {
+			return 0, false
+		}
+		unit, known := units[s[i]]
+		if !known {
+			return 0, false
+		}
+		n, _ := strconv.Atoi(s[:i])
+		d += time.Duration(n) * unit
+		s = s[i+1:]
+	}
+	return d, true
 }

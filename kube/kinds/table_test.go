@@ -11,6 +11,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/duration"
 	"k8s.io/client-go/rest"
 
 	"github.com/kyyard/kyyard/kube"
@@ -26,6 +27,10 @@ type tableServer struct {
 	queries []string // of every widgets request
 	plain   bool     // answer widgets with a list, not a Table
 	forbid  bool     // answer widgets with 403 and the API server's Status
+	// watchable lists the watch verb for widgets; a watch of them then
+	// streams what the test sends on events, one JSON event each.
+	watchable bool
+	events    chan string
 }
 
 func (s *tableServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -48,7 +53,7 @@ func (s *tableServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}})
 	case "/apis/example.com/v1":
 		write(metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList"}, GroupVersion: "example.com/v1", APIResources: []metav1.APIResource{
-			{Name: "widgets", SingularName: "widget", Kind: "Widget", Namespaced: true, Verbs: metav1.Verbs{"list", "delete"}, ShortNames: []string{"wd"}},
+			{Name: "widgets", SingularName: "widget", Kind: "Widget", Namespaced: true, Verbs: s.widgetVerbs(), ShortNames: []string{"wd"}},
 		}})
 	case "/apis/example.com/v1/namespaces/ns1/widgets":
 		s.mu.Lock()
@@ -56,6 +61,10 @@ func (s *tableServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.mu.Unlock()
 		if !strings.Contains(r.Header.Get("Accept"), "as=Table;v=v1;g=meta.k8s.io") {
 			s.t.Errorf("Accept %q asks for no Table", r.Header.Get("Accept"))
+		}
+		if r.URL.Query().Get("watch") == "true" {
+			s.watch(w, r)
+			return
 		}
 		if s.plain {
 			write(map[string]any{"kind": "WidgetList", "apiVersion": "example.com/v1", "items": []any{}})
@@ -74,13 +83,49 @@ func (s *tableServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+func (s *tableServer) widgetVerbs() metav1.Verbs {
+	if s.watchable {
+		return metav1.Verbs{"list", "watch", "delete"}
+	}
+	return metav1.Verbs{"list", "delete"}
+}
+
+// watch streams the test's events until the request ends.
+func (s *tableServer) watch(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusOK)
+	w.(http.Flusher).Flush()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case ev := <-s.events:
+			if _, err := w.Write([]byte(ev + "\n")); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+		}
+	}
+}
+
 // page returns one page of the widgets Table: columns Name, Status, Ready,
 // Replicas (integer), Ratio (number, wide), Enabled (boolean, wide),
 // Expires (date-time, wide, as text), Note (string with a line break, wide) and Age.
 func (s *tableServer) page(cont string) string {
 	created := s.created.Format(time.RFC3339)
 	expires := s.created.Add(-90 * time.Minute).Format(time.RFC3339)
-	columns := `"columnDefinitions":[
+	columns := widgetColumns
+	meta := func(name, uid string) string { return widgetMeta(created, name, uid) }
+	if cont == "" {
+		return `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"continue":"page2","resourceVersion":"10"},` + columns + `,"rows":[
+		  {"cells":["alpha","Running","1/1",3,0.5,true,"` + expires + `","line one\nline two","10m"],"object":` + meta("alpha", "uid-a") + `},
+		  {"cells":["beta","CrashLoopBackOff","0/1",12345678901,2,false,null,"",  "10m"],"object":` + meta("beta", "uid-b") + `}]}`
+	}
+	return `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"10"},` + columns + `,"rows":[
+	  {"cells":["gamma","Pending","False",0,1e-7,true,"not a time","x","10m"],"object":` + meta("gamma", "uid-g") + `}]}`
+}
+
+// widgetColumns are the column definitions of every widgets Table.
+const widgetColumns = `"columnDefinitions":[
 	  {"name":"Name","type":"string","format":"name","priority":0},
 	  {"name":"Status","type":"string","format":"","priority":0},
 	  {"name":"Ready","type":"string","format":"","priority":0},
@@ -90,18 +135,25 @@ func (s *tableServer) page(cont string) string {
 	  {"name":"Expires","type":"string","format":"date-time","priority":1},
 	  {"name":"Note","type":"string","format":"","priority":2},
 	  {"name":"Age","type":"date","format":"","priority":0}]`
-	meta := func(name, uid string) string {
-		return `{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"` + name +
-			`","namespace":"ns1","uid":"` + uid + `","creationTimestamp":"` + created +
-			`","labels":{"app":"x"},"ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"o","uid":"owner-1"}]}}`
+
+// widgetMeta is a row's object: a widget's metadata in namespace ns1.
+func widgetMeta(created, name, uid string) string {
+	return `{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"` + name +
+		`","namespace":"ns1","uid":"` + uid + `","creationTimestamp":"` + created +
+		`","labels":{"app":"x"},"ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"o","uid":"owner-1"}]}}`
+}
+
+// widgetEvent is one event of a widgets Table watch: a Table of one row
+// (name, status, resourceVersion), with the column definitions only when
+// first (the API server sends them in the first event only).
+func widgetEvent(typ, name, status, rv string, first bool, created time.Time) string {
+	columns := ""
+	if first {
+		columns = widgetColumns + ","
 	}
-	if cont == "" {
-		return `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"continue":"page2"},` + columns + `,"rows":[
-		  {"cells":["alpha","Running","1/1",3,0.5,true,"` + expires + `","line one\nline two","10m"],"object":` + meta("alpha", "uid-a") + `},
-		  {"cells":["beta","CrashLoopBackOff","0/1",12345678901,2,false,null,"",  "10m"],"object":` + meta("beta", "uid-b") + `}]}`
-	}
-	return `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{},` + columns + `,"rows":[
-	  {"cells":["gamma","Pending","False",0,1e-7,true,"not a time","x","10m"],"object":` + meta("gamma", "uid-g") + `}]}`
+	meta := strings.Replace(widgetMeta(created.Format(time.RFC3339), name, "uid-"+name), `"metadata":{`, `"metadata":{"resourceVersion":"`+rv+`",`, 1)
+	return `{"type":"` + typ + `","object":{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{},` + columns + `"rows":[
+	  {"cells":["` + name + `","` + status + `","1/1",1,1,true,null,"","1m"],"object":` + meta + `}]}}`
 }
 
 func tableClient(t *testing.T, s *tableServer) *kube.Client {
@@ -230,5 +282,121 @@ func TestTablePluginRowRefusesOtherObjects(t *testing.T) {
 	p := kinds.NewTable(kube.KindInfo{ID: "widgets", Resource: "widgets"})
 	if _, ok := p.Row(&metav1.PartialObjectMetadata{}); ok {
 		t.Error("Row took an object that is no table row")
+	}
+}
+
+// TestTablePluginCachesAWatchableKind: a discovered kind whose verbs include
+// watch is read through an informer over the Table: listed once (both
+// pages), then followed by the Table watch, whose events but the first
+// carry no column definitions. A watch ERROR (410 Gone) makes the informer
+// list again, and so do column definitions that changed.
+func TestTablePluginCachesAWatchableKind(t *testing.T) {
+	created := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
+	s := &tableServer{t: t, created: created, watchable: true, events: make(chan string, 8)}
+	c := tableClient(t, s)
+	req := kube.SnapshotRequest{Kinds: []kube.Kind{"widgets"}, Namespace: "ns1"}
+	rowsOf := func(snap kube.Snapshot) map[string]kube.Row {
+		tb, ok := snap.Table("widgets")
+		if !ok {
+			t.Fatalf("truncated: %+v", snap.Truncated)
+		}
+		if !tb.Cached {
+			t.Fatalf("widgets were listed, not cached")
+		}
+		out := map[string]kube.Row{}
+		for _, r := range tb.Rows {
+			out[r.Name] = r
+		}
+		return out
+	}
+	until := func(what string, cond func(map[string]kube.Row) bool) map[string]kube.Row {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			rows := rowsOf(c.Snapshot(context.Background(), req))
+			if cond(rows) {
+				return rows
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not seen; rows %+v", what, rows)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	rows := until("the listed rows", func(r map[string]kube.Row) bool { return len(r) == 3 })
+	if rows["beta"].Status != "CrashLoopBackOff" || rows["beta"].Health != kube.HealthFailed {
+		t.Errorf("beta before the watch: %+v", rows["beta"])
+	}
+	lists := func() int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		n := 0
+		for _, q := range s.queries {
+			if !strings.Contains(q, "watch=true") {
+				n++
+			}
+		}
+		return n
+	}
+	listed := lists()
+	if listed != 2 {
+		t.Errorf("%d list requests for two pages", listed)
+	}
+
+	s.events <- widgetEvent("MODIFIED", "beta", "Running", "11", true, created)
+	s.events <- widgetEvent("ADDED", "delta", "Pending", "12", false, created)
+	s.events <- widgetEvent("DELETED", "alpha", "Running", "13", false, created)
+	rows = until("the watched changes", func(r map[string]kube.Row) bool {
+		_, alpha := r["alpha"]
+		return !alpha && r["beta"].Status == "Running" && r["delta"].Status == "Pending"
+	})
+	if d := rows["delta"]; len(d.Cells) != 9 || d.Cells[0].Text != "delta" || d.Cells[3].Text != "1" || d.Health != kube.HealthProgressing || d.UID != "uid-delta" {
+		t.Errorf("delta, from an event without columns: %+v", d)
+	}
+	if lists() != listed {
+		t.Errorf("the watch's events caused %d lists", lists()-listed)
+	}
+
+	s.events <- `{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Expired","code":410,"message":"too old resource version: 11 (12)"}}`
+	until("the rows of a new list", func(r map[string]kube.Row) bool {
+		_, alpha := r["alpha"]
+		_, delta := r["delta"]
+		return alpha && !delta && lists() > listed
+	})
+
+	// A watch whose columns differ from the listed ones (a CRD's printer
+	// columns edited) makes the informer list again, so that no row keeps
+	// the old layout.
+	listed = lists()
+	s.events <- strings.Replace(widgetEvent("MODIFIED", "beta", "Running", "14", true, created), `"priority":2`, `"priority":3`, 1)
+	until("a list after the columns changed", func(map[string]kube.Row) bool { return lists() > listed })
+}
+
+// TestParseHumanDuration: a date column's cell, which the API server
+// renders with duration.HumanDuration, is read back into the duration it
+// says, so that the cell can go on ageing while its row is cached; what
+// HumanDuration prints for the result is what it printed for the server.
+func TestParseHumanDuration(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want time.Duration
+		ok   bool
+	}{
+		{"45s", 45 * time.Second, true}, {"3m20s", 200 * time.Second, true}, {"5h", 5 * time.Hour, true},
+		{"2d3h", 51 * time.Hour, true}, {"3y12d", (3*365 + 12) * 24 * time.Hour, true}, {"0s", 0, true},
+		{"", 0, false}, {"5", 0, false}, {"m", 0, false}, {"5x", 0, false}, {"<invalid>", 0, false},
+		{"<unknown>", 0, false}, {"2020-01-02T03:04:05Z", 0, false}, {"-5s", 0, false}, {"1234567890s", 0, false},
+	} {
+		got, ok := kinds.ParseHumanDuration(tc.text)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("ParseHumanDuration(%q) = %v, %v; want %v, %v", tc.text, got, ok, tc.want, tc.ok)
+		}
+	}
+	for d := time.Duration(0); d < 20*365*24*time.Hour; d += d/20 + time.Second {
+		text := duration.HumanDuration(d)
+		back, ok := kinds.ParseHumanDuration(text)
+		if !ok || duration.HumanDuration(back) != text {
+			t.Fatalf("%v prints %q, read back as %v (%v), which prints %q", d, text, back, ok, duration.HumanDuration(back))
+		}
 	}
 }

@@ -1,0 +1,188 @@
+package kube_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/kubetest"
+)
+
+var (
+	crdGVR    = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+	widgetGVR = schema.GroupVersionResource{Group: "e2e.kyyard.dev", Version: "v1", Resource: "widgets"}
+)
+
+// widgetCRD installs the CRD widgets.e2e.kyyard.dev (namespaced; printer
+// columns Color, a string, and Since, a date) unless it is there, and waits
+// until it is established. It is left installed: other test processes may
+// use it at the same moment, and the cluster is thrown away after the run.
+func widgetCRD(t *testing.T, dyn dynamic.Interface) {
+	t.Helper()
+	crd := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": "widgets.e2e.kyyard.dev"},
+		"spec": map[string]any{
+			"group": "e2e.kyyard.dev", "scope": "Namespaced",
+			"names": map[string]any{"plural": "widgets", "singular": "widget", "kind": "Widget", "shortNames": []any{"wdg"}},
+			"versions": []any{map[string]any{
+				"name": "v1", "served": true, "storage": true,
+				"schema": map[string]any{"openAPIV3Schema": map[string]any{
+					"type": "object", "x-kubernetes-preserve-unknown-fields": true,
+				}},
+				"additionalPrinterColumns": []any{
+					map[string]any{"name": "Color", "type": "string", "jsonPath": ".spec.color"},
+					map[string]any{"name": "Since", "type": "date", "jsonPath": ".spec.since"},
+				},
+			}},
+		},
+	}}
+	ctx := context.Background()
+	if _, err := dyn.Resource(crdGVR).Create(ctx, crd, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatalf("create CRD: %v", err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got, err := dyn.Resource(crdGVR).Get(ctx, "widgets.e2e.kyyard.dev", metav1.GetOptions{})
+		if err == nil {
+			conds, _, _ := unstructured.NestedSlice(got.Object, "status", "conditions")
+			for _, c := range conds {
+				if m, ok := c.(map[string]any); ok && m["type"] == "Established" && m["status"] == "True" {
+					return
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("CRD widgets.e2e.kyyard.dev not established after 30 s (last error %v)", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func widget(name, color string) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "e2e.kyyard.dev/v1", "kind": "Widget",
+		"metadata": map[string]any{"name": name},
+		"spec":     map[string]any{"color": color, "since": "2020-01-02T03:04:05Z"},
+	}}
+}
+
+// TestE2EDiscoveredKindIsCachedAndFollowsChanges: a CRD's objects come from
+// an informer over the API server's Table (list, then a Table watch), which
+// follows creations, changes and deletions with no list after it synced
+// (the audit log is the oracle). The date column keeps ageing as kubectl
+// would print it.
+func TestE2EDiscoveredKindIsCachedAndFollowsChanges(t *testing.T) {
+	cfg := kubetest.Local(t)
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	widgetCRD(t, dyn)
+	ns := kubetest.TempNamespace(t, admin, "kyyard-e2e-crdcache")
+	widgets := dyn.Resource(widgetGVR).Namespace(ns)
+	ctx := context.Background()
+	if _, err := widgets.Create(ctx, widget("w1", "red"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	agent := fmt.Sprintf("kyyard-e2e-crdcache-%d", time.Now().UnixNano())
+	withAgent := *cfg
+	withAgent.UserAgent = agent
+	c := discoveredClient(t, &withAgent)
+	info, ok := c.Kind("widgets.e2e.kyyard.dev")
+	if !ok || !info.Capabilities.Has(kube.CanWatch) {
+		t.Fatalf("widgets: %+v, %v", info, ok)
+	}
+	req := kube.SnapshotRequest{Kinds: []kube.Kind{info.ID}, Namespace: ns}
+	first := waitSnapshot(t, c, req, func(s kube.Snapshot) bool { return hasRow(s, info.ID, "w1") })
+	table := mustTable(t, first, info.ID)
+	if !table.Cached {
+		t.Fatalf("widgets were listed, not cached")
+	}
+	// The cells equal the server's Table, the date column included, and
+	// that one is an age, not frozen text.
+	cols, rows := anyServerTable(t, cfg, widgetGVR.Group, widgetGVR.Version, widgetGVR.Resource, ns)
+	now := time.Now()
+	for i, col := range table.Columns {
+		if col.Name != cols[i] {
+			t.Fatalf("columns %+v, server's %v", table.Columns, cols)
+		}
+		if col.Name == "AGE" {
+			continue
+		}
+		if got := table.Rows[0].Cells[i].Render(now); got != rows["w1"][i] {
+			t.Errorf("w1 %s = %q, server's %q", col.Name, got, rows["w1"][i])
+		}
+		if col.Name == "SINCE" && table.Rows[0].Cells[i].Since.IsZero() {
+			t.Errorf("SINCE is text %q, not an age", table.Rows[0].Cells[i].Text)
+		}
+	}
+
+	synced := time.Now()
+	if _, err := widgets.Create(ctx, widget("w2", "green"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitSnapshot(t, c, req, func(s kube.Snapshot) bool { return hasRow(s, info.ID, "w2") })
+	blue := widget("w1", "blue")
+	got, err := widgets.Get(ctx, "w1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	blue.SetResourceVersion(got.GetResourceVersion())
+	if _, err := widgets.Update(ctx, blue, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	color := slices.IndexFunc(table.Columns, func(c kube.Column) bool { return c.Name == "COLOR" })
+	waitSnapshot(t, c, req, func(s kube.Snapshot) bool {
+		tb, _ := s.Table(info.ID)
+		for _, r := range tb.Rows {
+			if r.Name == "w1" {
+				return r.Cells[color].Text == "blue"
+			}
+		}
+		return false
+	})
+	if err := widgets.Delete(ctx, "w2", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	last := waitSnapshot(t, c, req, func(s kube.Snapshot) bool { return !hasRow(s, info.ID, "w2") })
+	if tb := mustTable(t, last, info.ID); !tb.Cached || len(tb.Rows) != 1 {
+		t.Errorf("after the deletion: cached %v, %d rows", tb.Cached, len(tb.Rows))
+	}
+
+	logPath := os.Getenv(kubetest.AuditLogEnv)
+	if logPath == "" {
+		t.Fatalf("%s is not set", kubetest.AuditLogEnv)
+	}
+	watched := false
+	for _, e := range readAuditAfter(t, logPath, agent, synced.Add(-time.Minute)) {
+		if e.ObjectRef == nil || e.ObjectRef.Resource != "widgets" {
+			continue
+		}
+		if e.Verb == "watch" {
+			watched = true
+		}
+		if e.Verb == "list" && !e.Received.Before(synced) {
+			t.Errorf("a list of widgets after the cache synced")
+		}
+	}
+	if !watched {
+		t.Error("the audit log shows no watch of widgets")
+	}
+}

@@ -1,0 +1,4 @@
+package kinds
+
+// ParseHumanDuration exposes parseHumanDuration to the external tests.
+var ParseHumanDuration = parseHumanDuration
