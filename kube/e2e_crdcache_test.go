@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -19,23 +19,23 @@ import (
 	"github.com/kyyard/kyyard/kube/kubetest"
 )
 
-var (
-	crdGVR    = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
-	widgetGVR = schema.GroupVersionResource{Group: "e2e.kyyard.dev", Version: "v1", Resource: "widgets"}
-)
+var crdGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
 
-// widgetCRD installs the CRD widgets.e2e.kyyard.dev (namespaced; printer
-// columns Color, a string, and Since, a date) unless it is there, and waits
-// until it is established. It is left installed: other test processes may
-// use it at the same moment, and the cluster is thrown away after the run.
-func widgetCRD(t *testing.T, dyn dynamic.Interface) {
+// widgetCRD installs a CRD of its own, widgets<suffix>.e2e.kyyard.dev
+// (namespaced; printer columns Color, a string, and Since, a date), waits
+// until it is established, and deletes it when the test ends. It returns
+// the resource; its kind is Widget<suffix>.
+func widgetCRD(t *testing.T, dyn dynamic.Interface) schema.GroupVersionResource {
 	t.Helper()
+	suffix := fmt.Sprintf("%x", time.Now().UnixNano()&0xffffff)
+	gvr := schema.GroupVersionResource{Group: "e2e.kyyard.dev", Version: "v1", Resource: "widgets" + suffix}
+	name := gvr.Resource + "." + gvr.Group
 	crd := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-		"metadata": map[string]any{"name": "widgets.e2e.kyyard.dev"},
+		"metadata": map[string]any{"name": name},
 		"spec": map[string]any{
-			"group": "e2e.kyyard.dev", "scope": "Namespaced",
-			"names": map[string]any{"plural": "widgets", "singular": "widget", "kind": "Widget", "shortNames": []any{"wdg"}},
+			"group": gvr.Group, "scope": "Namespaced",
+			"names": map[string]any{"plural": gvr.Resource, "singular": "widget" + suffix, "kind": "Widget" + suffix},
 			"versions": []any{map[string]any{
 				"name": "v1", "served": true, "storage": true,
 				"schema": map[string]any{"openAPIV3Schema": map[string]any{
@@ -49,30 +49,35 @@ func widgetCRD(t *testing.T, dyn dynamic.Interface) {
 		},
 	}}
 	ctx := context.Background()
-	if _, err := dyn.Resource(crdGVR).Create(ctx, crd, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+	if _, err := dyn.Resource(crdGVR).Create(ctx, crd, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create CRD: %v", err)
 	}
+	t.Cleanup(func() {
+		if err := dyn.Resource(crdGVR).Delete(context.Background(), name, metav1.DeleteOptions{}); err != nil {
+			t.Errorf("delete CRD: %v", err)
+		}
+	})
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		got, err := dyn.Resource(crdGVR).Get(ctx, "widgets.e2e.kyyard.dev", metav1.GetOptions{})
+		got, err := dyn.Resource(crdGVR).Get(ctx, name, metav1.GetOptions{})
 		if err == nil {
 			conds, _, _ := unstructured.NestedSlice(got.Object, "status", "conditions")
 			for _, c := range conds {
 				if m, ok := c.(map[string]any); ok && m["type"] == "Established" && m["status"] == "True" {
-					return
+					return gvr
 				}
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("CRD widgets.e2e.kyyard.dev not established after 30 s (last error %v)", err)
+			t.Fatalf("CRD %s not established after 30 s (last error %v)", name, err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 }
 
-func widget(name, color string) *unstructured.Unstructured {
+func widget(gvr schema.GroupVersionResource, name, color string) *unstructured.Unstructured {
 	return &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "e2e.kyyard.dev/v1", "kind": "Widget",
+		"apiVersion": gvr.GroupVersion().String(), "kind": "Widget" + strings.TrimPrefix(gvr.Resource, "widgets"),
 		"metadata": map[string]any{"name": name},
 		"spec":     map[string]any{"color": color, "since": "2020-01-02T03:04:05Z"},
 	}}
@@ -93,11 +98,11 @@ func TestE2EDiscoveredKindIsCachedAndFollowsChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	widgetCRD(t, dyn)
+	widgetGVR := widgetCRD(t, dyn)
 	ns := kubetest.TempNamespace(t, admin, "kyyard-e2e-crdcache")
 	widgets := dyn.Resource(widgetGVR).Namespace(ns)
 	ctx := context.Background()
-	if _, err := widgets.Create(ctx, widget("w1", "red"), metav1.CreateOptions{}); err != nil {
+	if _, err := widgets.Create(ctx, widget(widgetGVR, "w1", "red"), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -105,7 +110,7 @@ func TestE2EDiscoveredKindIsCachedAndFollowsChanges(t *testing.T) {
 	withAgent := *cfg
 	withAgent.UserAgent = agent
 	c := discoveredClient(t, &withAgent)
-	info, ok := c.Kind("widgets.e2e.kyyard.dev")
+	info, ok := c.Kind(widgetGVR.Resource + "." + widgetGVR.Group)
 	if !ok || !info.Capabilities.Has(kube.CanWatch) {
 		t.Fatalf("widgets: %+v, %v", info, ok)
 	}
@@ -135,11 +140,11 @@ func TestE2EDiscoveredKindIsCachedAndFollowsChanges(t *testing.T) {
 	}
 
 	synced := time.Now()
-	if _, err := widgets.Create(ctx, widget("w2", "green"), metav1.CreateOptions{}); err != nil {
+	if _, err := widgets.Create(ctx, widget(widgetGVR, "w2", "green"), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	waitSnapshot(t, c, req, func(s kube.Snapshot) bool { return hasRow(s, info.ID, "w2") })
-	blue := widget("w1", "blue")
+	blue := widget(widgetGVR, "w1", "blue")
 	got, err := widgets.Get(ctx, "w1", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +177,7 @@ func TestE2EDiscoveredKindIsCachedAndFollowsChanges(t *testing.T) {
 	}
 	watched := false
 	for _, e := range readAuditAfter(t, logPath, agent, synced.Add(-time.Minute)) {
-		if e.ObjectRef == nil || e.ObjectRef.Resource != "widgets" {
+		if e.ObjectRef == nil || e.ObjectRef.Resource != widgetGVR.Resource {
 			continue
 		}
 		if e.Verb == "watch" {
