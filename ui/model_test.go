@@ -372,3 +372,23 @@ func TestTooSmallTerminalGivesItsRealSize(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptHintIsWhatEnterRuns: the hint after the typed text is the
+// command enter runs. ":deploy" is a kind in full, so it shows no
+// completion to "deployments"; ":d" shows "deploy" (found by a fresh-user
+// trial: ":pv" hinted ":pvc" and enter opened persistentvolumes).
+func TestPromptHintIsWhatEnterRuns(t *testing.T) {
+	h := start(t)
+	h.keys(":", "d")
+	if !strings.Contains(h.m.View(), ":deploy") {
+		t.Fatalf(":d shows no completion:\n%s", h.m.View())
+	}
+	h.typeText("eploy")
+	if strings.Contains(h.m.View(), ":deployments") {
+		t.Fatalf(":deploy hints deployments, but enter runs deploy:\n%s", h.m.View())
+	}
+	h.runKey(h.keys("enter"))
+	if got := h.m.Top().Title(); !strings.HasPrefix(got, "deployments(") {
+		t.Fatalf(":deploy + enter: title %q", got)
+	}
+}

@@ -387,3 +387,24 @@ func TestSwitchToTheContextInUseKeepsTheScreens(t *testing.T) {
 		t.Fatalf(":ctx prod while in prod: title %q, connected %q\n%s", got, k.connected, h.m.View())
 	}
 }
+
+// TestPromptHintIsSanitized: a kubeconfig context whose name holds an
+// escape sequence is offered as a completion after ":ctx "; the hint shows
+// it cleaned, so the screen is never cleared (a fresh-user trial found
+// "\x1b[2J" in a context name blanking the screen).
+func TestPromptHintIsSanitized(t *testing.T) {
+	k := newKubeconfig(t, "prod")
+	k.names = append(k.names, "evil\x1b[2Jctx")
+	h := startWith(t, k.sources["prod"], "demo", width, height, ui.WithKubeconfig(k))
+	h.keys(":")
+	h.typeText("ctx e")
+	view := h.m.View()
+	if strings.Contains(view, "\x1b[2J") || strings.Contains(view, "\x1b]") {
+		t.Fatalf("the prompt draws the context name raw: %q", view)
+	}
+	if !strings.Contains(view, ":ctx evil") || !strings.Contains(view, "[2Jctx") {
+		t.Fatalf("the hint does not show the cleaned context name:\n%s", view)
+	}
+	viewtest.Size(t, view, width, height)
+	h.keys("esc")
+}

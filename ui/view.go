@@ -107,7 +107,7 @@ func (m *Model) statusLine() string {
 	st := m.vc.Styles
 	switch {
 	case m.prompting:
-		return m.prompt.View()
+		return m.promptView()
 	case m.status.Text != "" && m.status.Error:
 		return st.Error.Render(ansi.Truncate(views.Sanitize(m.status.Text), m.width, "…"))
 	case m.status.Text != "":
@@ -216,4 +216,41 @@ func (m *Model) tooSmall() string {
 		lines = append(lines, strings.Repeat(" ", m.width))
 	}
 	return m.vc.Styles.Error.Render(strings.Join(lines, "\n"))
+}
+
+// promptView draws the `:` prompt: what is typed, the cursor, and, muted,
+// the rest of the command enter would run (completed), so the hint never
+// differs from what runs (":pv" shows nothing more and opens
+// persistentvolumes). Every part is cleaned with views.Sanitize: the
+// completions are kubeconfig context names and the cluster's namespace
+// names, which may hold control characters (a context named "evil\x1b[2J"
+// must not clear the screen). A line wider than the screen keeps the
+// cursor in view and cuts the text before it.
+func (m *Model) promptView() string {
+	st := m.vc.Styles
+	value := []rune(m.prompt.Value())
+	pos := min(max(m.prompt.Position(), 0), len(value))
+	before := views.Sanitize(string(value[:pos]))
+	var under, after, rest string
+	if pos < len(value) {
+		under, after = views.Sanitize(string(value[pos])), views.Sanitize(string(value[pos+1:]))
+	} else if run := []rune(m.completed()); len(run) > len(value) && string(run[:len(value)]) == string(value) {
+		completion := run[len(value):]
+		under, rest = views.Sanitize(string(completion[0])), views.Sanitize(string(completion[1:]))
+	}
+	if under == "" {
+		under = " "
+	}
+	avail := max(m.width-1, 1) // after ":"
+	if w := ansi.StringWidth(before) + ansi.StringWidth(under); w > avail {
+		before = ansi.TruncateLeft(before, w-avail+1, "…")
+	}
+	room := avail - ansi.StringWidth(before) - ansi.StringWidth(under)
+	after = ansi.Truncate(after, max(room, 0), "")
+	rest = ansi.Truncate(rest, max(room-ansi.StringWidth(after), 0), "")
+	cursor := st.Prompt.Reverse(true)
+	if rest != "" || (pos == len(value) && under != " ") {
+		cursor = st.Muted.Reverse(true)
+	}
+	return st.Prompt.Render(":"+before) + cursor.Render(under) + st.Prompt.Render(after) + st.Muted.Render(rest)
 }
