@@ -758,3 +758,30 @@ func TestLabelFilterOnContainersSaysWhy(t *testing.T) {
 		t.Fatalf("-l on containers:\n%s", view)
 	}
 }
+
+// TestContainersOfADeletedPod: when the pod whose containers are shown is
+// deleted, its containers are no longer shown as running, and the notice
+// says the pod was deleted, not that the kind does not exist (found by a
+// fresh-user trial).
+func TestContainersOfADeletedPod(t *testing.T) {
+	client, cs := kubetest.FakeClient(t, demoObjects()...)
+	m, err := inventory.New(viewtest.Context(client, 100, 8), "containers", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Narrow(kube.Selector{Fields: "metadata.name=web-7d9f-abcde"}, "pods/web-7d9f-abcde")
+	refresh(t, m, m.Init())
+	if view := m.View(); !strings.Contains(view, "Running") {
+		t.Fatalf("before the deletion:\n%s", view)
+	}
+	if err := cs.CoreV1().Pods("demo").Delete(context.Background(), "web-7d9f-abcde", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	refresh(t, m, keys(m, "ctrl+r"))
+	view := m.View()
+	viewtest.Size(t, view, 100, 8)
+	viewtest.Golden(t, "containers-of-deleted-pod", view)
+	if !strings.Contains(view, "pods/web-7d9f-abcde was deleted") || strings.Contains(view, "Running") || strings.Contains(view, "does not exist") {
+		t.Fatalf("after the pod was deleted:\n%s", view)
+	}
+}

@@ -47,7 +47,10 @@ type Model struct {
 	followKey string
 	following bool
 	parent    string // "<kind>/<name>" of a drill-down
-	now       func() time.Time
+	// parentGone: the object a part-of screen's rows belong to (parent)
+	// was deleted; the rows were dropped.
+	parentGone bool
+	now        func() time.Time
 
 	token     int // refresh chain id; bumped by Init so old ticks die
 	loaded    bool
@@ -271,9 +274,19 @@ func (m *Model) apply(msg snapshotMsg) bool {
 			return true
 		}
 		m.failure = &t
+		if t.Reason == kube.ReasonNotFound && m.info.PartOf != "" && m.parent != "" && m.loaded {
+			// The object these rows are parts of (a Pod's containers) was
+			// deleted: its parts went with it, so none is shown as current.
+			m.parentGone = true
+			m.followKey, m.following = m.cursorKey(), true
+			m.shown, m.gen = nil, 0
+			m.table = kube.Table{Kind: m.table.Kind, Columns: m.table.Columns}
+			m.ix = newIndex(m.table)
+			m.resort()
+		}
 		return false
 	}
-	m.failure = nil
+	m.failure, m.parentGone = nil, false
 	t, _ := s.Table(m.info.ID)
 	if m.loaded && s.Generation == m.gen && msg.labels == m.reqLabels {
 		m.taken = s.Taken

@@ -114,7 +114,9 @@ func (m *Model) notice(w int) string {
 		return line([]string{text}, []int{w}, w)
 	}
 	var errs []string
-	if m.failure != nil {
+	if m.failure != nil && m.parentGone {
+		errs = append(errs, fmt.Sprintf("! %s was deleted; esc goes back", views.Sanitize(m.parent)))
+	} else if m.failure != nil {
 		age := m.now().Sub(m.taken).Round(time.Second)
 		text := fmt.Sprintf("! refresh failed (%s)", m.failure.Reason)
 		if m.retrying() {
