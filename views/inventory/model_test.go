@@ -273,14 +273,14 @@ func TestUnknownKind(t *testing.T) {
 }
 
 // TestLongNameGivesWayBeforeStatus: one very long pod name must not squeeze
-// STATUS and RESTARTS of every row; NAME is cut instead.
+// STATUS and RESTARTS of every row; NAME is cut instead, in the middle.
 func TestLongNameGivesWayBeforeStatus(t *testing.T) {
 	long := strings.Repeat("a-very-long-pod-name-", 12)[:240]
 	client, _ := kubetest.FakeClient(t, append(demoObjects(), testPod("demo", long, time.Hour, run, true, 0))...)
 	m, _ := load(t, client, "pods", "demo", 100, 8)
 	view := m.View()
 	viewtest.Size(t, view, 100, 8)
-	for _, want := range []string{"ImagePullBackOff", "CrashLoopBackOff", "7 (3m ago)", "a-very-long-pod-name-a-very-long-pod-name-a-very-lon…"} {
+	for _, want := range []string{"ImagePullBackOff", "CrashLoopBackOff", "7 (3m ago)", "a-very-long-pod-name-a-very-long-pod-name-a-ve…ery-lo"} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("%q is not shown whole:\n%s", want, view)
 		}
@@ -296,4 +296,20 @@ func TestTooSmallSaysSo(t *testing.T) {
 	if !strings.Contains(view, "Terminal too") {
 		t.Fatalf("no message in a 19x2 area:\n%s", view)
 	}
+}
+
+// TestNarrowNamesKeepTheirSuffix: two pods of one ReplicaSet differ only
+// in their generated suffix; cut to fit a narrow terminal, their names
+// must still differ (a fresh-user trial saw two identical "crashy-7699…").
+func TestNarrowNamesKeepTheirSuffix(t *testing.T) {
+	client, _ := kubetest.FakeClient(t,
+		testPod("demo", "crashy-76995c8594-t6nxd", time.Hour, run, true, 0),
+		testPod("demo", "crashy-76995c8594-x2x26", time.Hour, run, true, 0))
+	m, _ := load(t, client, "pods", "demo", 50, 6)
+	view := m.View()
+	viewtest.Size(t, view, 50, 6)
+	if !strings.Contains(view, "t6nxd") || !strings.Contains(view, "x2x26") {
+		t.Fatalf("the names' suffixes are cut off:\n%s", view)
+	}
+	viewtest.Golden(t, "pods-narrow-suffix", view)
 }

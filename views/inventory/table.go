@@ -218,6 +218,20 @@ func secondWidest(w []int, skip int) int {
 // line joins cells padded to widths; a cell too long is cut with "…". The
 // result is exactly width cells wide (or narrower, if even the minimum
 // widths do not fit).
+// middle shortens a name to n cells by cutting out its middle, keeping at
+// most its last 6 cells ("crashy…t6nxd"): names of objects made by a controller differ at the end (a
+// Pod's generated suffix), which a cut at the end would hide. A name that
+// fits, or a width under 5 cells, is left to line's cut at the end.
+func middle(s string, n int) string {
+	w := ansi.StringWidth(s)
+	if w <= n || n < 5 {
+		return s
+	}
+	tail := min(6, (n-1)/2) // a generated suffix ("-t6nxd")
+	head := n - 1 - tail
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, w-tail, "")
+}
+
 func line(cells []string, widths []int, width int) string {
 	var b strings.Builder
 	for i, c := range cells {

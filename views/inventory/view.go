@@ -82,6 +82,11 @@ func (m *Model) View() string {
 	widths := m.lay.widths(visible, w)
 	lines = append(lines, st.ColumnHeader.Render(line(keepArrows(m.lay.headers, widths), widths, w)))
 	for i, cells := range visible {
+		for c, src := range m.lay.source {
+			if src == nameSlot || src == namespaceSlot {
+				cells[c] = middle(cells[c], widths[c])
+			}
+		}
 		text := line(cells, widths, w)
 		if m.offset+i == m.cursor {
 			lines = append(lines, st.Selected.Render(text))
