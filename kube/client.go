@@ -53,15 +53,16 @@ type Client struct {
 	namespace   string
 	host        string
 
-	mu          sync.Mutex
-	generations map[string]generation
-	caches      map[cacheKey]*kindCache
-	noWatch     map[cacheKey]time.Time // listed directly until then
-	janitorStop chan struct{}
-	closed      atomic.Bool
-	discovered  atomic.Pointer[Registry]
-	reach       *reachability // nil for a clientset handed in (tests)
-	revisions   atomic.Uint64 // shared by every cache, so versions never repeat
+	mu             sync.Mutex
+	generations    map[string]generation
+	lastGeneration uint64 // the sequence all generations are drawn from
+	caches         map[cacheKey]*kindCache
+	noWatch        map[cacheKey]time.Time // listed directly until then
+	janitorStop    chan struct{}
+	closed         atomic.Bool
+	discovered     atomic.Pointer[Registry]
+	reach          *reachability // nil for a clientset handed in (tests)
+	revisions      atomic.Uint64 // shared by every cache, so versions never repeat
 
 	// restConfig is the connection NewFromConfig was given, speaking JSON;
 	// nil for NewFromClientset. Describe and YAML build their clients from it.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/fields"
@@ -127,6 +128,9 @@ func (c *Client) object(ctx context.Context, plugin Plugin, ns, name string) (an
 	}
 	c.mu.Unlock()
 	if kc != nil && kc.healthy() {
+		kc.mu.Lock()
+		kc.lastUsed = time.Now() // a drill-down re-reads its parent on each refresh
+		kc.mu.Unlock()
 		key := name
 		if ns != "" {
 			key = ns + "/" + name

@@ -45,7 +45,9 @@ type Snapshot struct {
 	Truncated []Truncation
 	// Generation changes only when the rows or truncations changed since the
 	// previous snapshot of the same request, so an idle screen does no work.
-	// It starts at 1.
+	// It is at least 1, and no two requests (another selector, namespace or
+	// kind) ever share one, so a screen whose request changed always sees a
+	// new generation.
 	Generation uint64
 	// Taken is when the reads finished.
 	Taken time.Time
@@ -227,14 +229,15 @@ func requestKey(req SnapshotRequest) string {
 }
 
 // nextGeneration returns the request's generation: unchanged when the
-// content hash is the one seen last, else one more.
+// content hash is the one seen last, else the next number of the Client's
+// one sequence.
 func (c *Client) nextGeneration(key string, hash uint64) uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	g := c.generations[key]
 	if g.n == 0 || g.hash != hash {
-		g.n++
-		g.hash = hash
+		c.lastGeneration++
+		g.n, g.hash = c.lastGeneration, hash
 		c.generations[key] = g
 	}
 	return g.n

@@ -90,10 +90,15 @@ func TestSnapshotGenerationChangesOnlyWithRows(t *testing.T) {
 	if third.Generation == second.Generation {
 		t.Fatal("generation did not move after a pod was added")
 	}
-	// Another request keeps its own generation.
-	other := c.Snapshot(context.Background(), kube.SnapshotRequest{Kinds: []kube.Kind{"pods"}})
-	if other.Generation != 1 {
-		t.Fatalf("first snapshot of a new request has generation %d, want 1", other.Generation)
+	// Another request never shares a generation with this one, even when
+	// both see the same rows: a screen whose selector changed must not
+	// take the new rows for the old (a drill-down following its parent).
+	other := c.Snapshot(context.Background(), kube.SnapshotRequest{Kinds: []kube.Kind{"pods"}, Namespace: "demo", Selector: kube.Selector{Labels: "app!=zzz"}})
+	if other.Generation == third.Generation || other.Generation == first.Generation || other.Generation == 0 {
+		t.Fatalf("a new request's generation %d; this one's were %d, %d", other.Generation, first.Generation, third.Generation)
+	}
+	if again := c.Snapshot(context.Background(), req); again.Generation != third.Generation {
+		t.Fatalf("the first request's generation moved from %d to %d without a change", third.Generation, again.Generation)
 	}
 }
 

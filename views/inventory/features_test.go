@@ -9,10 +9,12 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/kyyard/kyyard/kube"
@@ -210,7 +212,7 @@ func (r *recorder) Snapshot(ctx context.Context, req kube.SnapshotRequest) kube.
 }
 
 func TestLabelFilterGoesToTheRequest(t *testing.T) {
-	client, _ := kubetest.FakeClient(t,
+	client, _ := kubetest.FakeClient(t, deployment("demo", "web", map[string]string{"app": "web"}),
 		labelled(testPod("demo", "web-1", time.Hour, run, true, 0), map[string]string{"app": "web", "tier": "front"}),
 		labelled(testPod("demo", "web-db", time.Hour, run, true, 0), map[string]string{"app": "web", "tier": "db"}),
 		labelled(testPod("demo", "other", time.Hour, run, true, 0), map[string]string{"app": "other"}),
@@ -623,7 +625,7 @@ func TestLabelFilterWithTheCursorDownTheList(t *testing.T) {
 // what it selected for ("No jobs of cronjobs/nightly"), not that the kind
 // has no objects at all.
 func TestEmptyDrillDownNamesItsParent(t *testing.T) {
-	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	client, _ := kubetest.FakeClient(t, append(demoObjects(), deployment("demo", "web", map[string]string{"app": "nothing-has-this"}))...)
 	vc := viewtest.Context(client, 80, 8)
 	m, err := inventory.New(vc, "pods", "demo")
 	if err != nil {
@@ -783,5 +785,53 @@ func TestContainersOfADeletedPod(t *testing.T) {
 	viewtest.Golden(t, "containers-of-deleted-pod", view)
 	if !strings.Contains(view, "pods/web-7d9f-abcde was deleted") || strings.Contains(view, "Running") || strings.Contains(view, "does not exist") {
 		t.Fatalf("after the pod was deleted:\n%s", view)
+	}
+}
+
+// deployment is a Deployment whose pods carry selector's labels.
+func deployment(namespace, name string, selector map[string]string) *appsv1.Deployment {
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, UID: types.UID("uid-" + name)},
+		Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: selector},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: selector}}},
+	}
+}
+
+// TestDrillDownFollowsItsParent: a drill-down reads its parent again on
+// each refresh: a Service whose selector changed shows the pods it selects
+// now, and a deleted Service says so (found by a fresh-user trial: ctrl+r
+// kept the pods of the old selector).
+func TestDrillDownFollowsItsParent(t *testing.T) {
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "demo", Name: "sv"},
+		Spec: corev1.ServiceSpec{Selector: map[string]string{"app": "one"}}}
+	client, cs := kubetest.FakeClient(t, svc,
+		labelled(testPod("demo", "one-1", time.Hour, run, true, 0), map[string]string{"app": "one"}),
+		labelled(testPod("demo", "two-1", time.Hour, run, true, 0), map[string]string{"app": "two"}),
+	)
+	m, err := inventory.New(viewtest.Context(client, 80, 8), "pods", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Narrow(kube.Selector{Labels: "app=one"}, "services/sv")
+	refresh(t, m, m.Init())
+	if got := names(m.View()); !slices.Equal(got, []string{"one-1"}) {
+		t.Fatalf("before: %q", got)
+	}
+	svc.Spec.Selector = map[string]string{"app": "two"}
+	if _, err := cs.CoreV1().Services("demo").Update(context.Background(), svc, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	refresh(t, m, keys(m, "ctrl+r"))
+	if got := names(m.View()); !slices.Equal(got, []string{"two-1"}) {
+		t.Fatalf("after the selector changed: %q\n%s", got, m.View())
+	}
+	if err := cs.CoreV1().Services("demo").Delete(context.Background(), "sv", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	refresh(t, m, keys(m, "ctrl+r"))
+	view := m.View()
+	viewtest.Size(t, view, 80, 8)
+	if !strings.Contains(view, "services/sv was deleted") || len(names(view)) != 0 {
+		t.Fatalf("after the Service was deleted:\n%s", view)
 	}
 }

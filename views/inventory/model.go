@@ -7,6 +7,7 @@ package inventory
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -178,22 +179,32 @@ func (m *Model) Init() tea.Cmd {
 
 func (m *Model) fetch() tea.Cmd {
 	owner, token, labels := m, m.token, m.labels
-	sel := m.selector
-	switch {
-	case labels == "":
-	case sel.Labels == "":
-		sel.Labels = labels
-	default:
-		sel.Labels += "," + labels
-	}
+	sel := withLabels(m.selector, labels)
 	req := kube.SnapshotRequest{Kinds: []kube.Kind{m.info.ID}, Namespace: m.namespace, Selector: sel}
 	client := m.vc.Client
+	// A drill-down reads its parent again on each refresh: a Service's
+	// selector may have changed since it was opened, or the parent may be
+	// gone. A part of one object (a Pod's containers) needs no second read.
+	parentKind, parentName, redrill := strings.Cut(m.parent, "/")
+	redrill = redrill && m.info.PartOf == ""
 	// What the goroutine needs to know of the screen, copied now.
 	kind, loaded, gen, reqLabels := m.info.ID, m.loaded, m.gen, m.reqLabels
 	sortColumn, withNS, descending, sortNow := m.sortColumn, m.withNamespace(), !m.ascending, !m.sortFromKind
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
 		defer cancel()
+		if redrill {
+			fresh, err := client.DrillDown(ctx, kube.Kind(parentKind), req.Namespace, parentName)
+			switch {
+			case err == nil && len(fresh.Kinds) == 1 && fresh.Kinds[0] == kind:
+				req.Selector = withLabels(fresh.Selector, labels)
+			case kube.ReasonOf(err) == kube.ReasonNotFound:
+				gone := kube.Truncation{Kind: kind, Reason: kube.ReasonNotFound, Message: err.Error()}
+				return snapshotMsg{owner: owner, token: token, labels: labels,
+					snap: kube.Snapshot{Namespace: req.Namespace, Truncated: []kube.Truncation{gone}, Taken: time.Now()}}
+			}
+			// Any other failure keeps the selector read before.
+		}
 		msg := snapshotMsg{owner: owner, token: token, labels: labels, snap: client.Snapshot(ctx, req)}
 		if t, ok := msg.snap.Table(kind); ok && !(loaded && msg.snap.Generation == gen && labels == reqLabels) {
 			p := &prepared{ix: newIndex(t), slot: slotOf(t.Columns, sortColumn, withNS), descending: descending}
@@ -204,6 +215,19 @@ func (m *Model) fetch() tea.Cmd {
 		}
 		return msg
 	}
+}
+
+// withLabels adds the filter's label selector (labels, possibly empty) to
+// a screen's own selector.
+func withLabels(sel kube.Selector, labels string) kube.Selector {
+	switch {
+	case labels == "":
+	case sel.Labels == "":
+		sel.Labels = labels
+	default:
+		sel.Labels += "," + labels
+	}
+	return sel
 }
 
 // refetch restarts the refresh chain now (the request changed).
@@ -274,13 +298,13 @@ func (m *Model) apply(msg snapshotMsg) bool {
 			return true
 		}
 		m.failure = &t
-		if t.Reason == kube.ReasonNotFound && m.info.PartOf != "" && m.parent != "" && m.loaded {
-			// The object these rows are parts of (a Pod's containers) was
-			// deleted: its parts went with it, so none is shown as current.
+		if t.Reason == kube.ReasonNotFound && m.parent != "" {
+			// The object these rows belong to (a Pod's containers, a
+			// Service's pods) was deleted: none is shown as current.
 			m.parentGone = true
 			m.followKey, m.following = m.cursorKey(), true
-			m.shown, m.gen = nil, 0
-			m.table = kube.Table{Kind: m.table.Kind, Columns: m.table.Columns}
+			m.shown, m.gen, m.loaded = nil, 0, true
+			m.table = kube.Table{Kind: m.info.ID, Columns: m.table.Columns}
 			m.ix = newIndex(m.table)
 			m.resort()
 		}
