@@ -387,3 +387,15 @@ func TestSwitchToTheContextInUseKeepsTheScreens(t *testing.T) {
 		t.Fatalf(":ctx prod while in prod: title %q, connected %q\n%s", got, k.connected, h.m.View())
 	}
 }
+
+// TestCommandTakesGroupQualifiedKinds: as kubectl, `:deployments.apps`
+// names the built-in deployments.
+func TestCommandTakesGroupQualifiedKinds(t *testing.T) {
+	h := start(t)
+	for _, name := range []string{"deployments.apps", "Deployment.v1.apps"} {
+		h.command(name + " demo")
+		if got := h.title(); got != "deployments(demo)[1]" {
+			t.Fatalf(":%s demo: title %q", name, got)
+		}
+	}
+}
