@@ -52,10 +52,14 @@ func (e *PartialDiscoveryError) Error() string {
 // "resource.group" form kubectl accepts ("clusterlogs.kwok.x-k8s.io").
 // Registry names always win, then the resource met first: the server lists
 // groups by priority (core first), and the resources of one group/version
-// are taken in name order. A kind whose plural is already taken gets
-// "resource.group" as its id (a core-group kind whose plural clashes with a
-// Registry name is skipped: it has no other name); an alias already taken
-// is dropped.
+// are taken in name order. A kind whose plural a Registry name has, or
+// that another discovered kind shares, gets "resource.group" as its id, so
+// that its screen names the group it shows ("widgets.a.example"); of
+// kinds sharing a plural, the first keeps the bare plural as an alias, and
+// a core-group one keeps it as its id (a core-group kind whose plural
+// clashes with a Registry name is skipped: it has no other name). An alias
+// already taken is dropped, but stays a name of its kind qualified by the
+// group, as kubectl takes it: "wdg.b.example" (Registry.Lookup).
 //
 // Discover may be called again to refresh: the set is replaced atomically.
 // When some groups fail it still registers the rest, keeps the kinds an
@@ -82,11 +86,12 @@ func (c *Client) Discover(ctx context.Context) error {
 	if partial != nil {
 		candidates = append(candidates, c.keptCandidates(candidates, partial)...)
 	}
-	plugins := make([]Plugin, 0, len(candidates))
-	for _, info := range c.nameKinds(candidates) {
+	infos, claimed := c.nameKinds(candidates)
+	plugins := make([]Plugin, 0, len(infos))
+	for _, info := range infos {
 		plugins = append(plugins, c.opts.TablePlugin(info))
 	}
-	reg, rerr := NewRegistry(plugins...)
+	reg, rerr := newRegistry(plugins, claimed)
 	if rerr != nil { // nameKinds keeps names unique; a plugin that renames its kind breaks that
 		return fmt.Errorf("discovery: %w", rerr)
 	}
@@ -164,13 +169,7 @@ func (c *Client) keptCandidates(fresh []candidate, partial *PartialDiscoveryErro
 		if !failed[info.Group] || have[info.Group+"/"+info.Resource] {
 			continue
 		}
-		suffix := "." + info.Group
-		var names []string
-		for _, a := range info.Aliases {
-			if a != info.Resource+suffix {
-				names = append(names, a)
-			}
-		}
+		names := prev.claimed[info.ID]
 		info.ID, info.Aliases, info.Columns = Kind(info.Resource), nil, nil
 		out = append(out, candidate{info: info, names: names})
 	}
@@ -178,9 +177,12 @@ func (c *Client) keptCandidates(fresh []candidate, partial *PartialDiscoveryErro
 }
 
 // nameKinds gives every candidate that no Registry plugin serves its id and
-// aliases under the rules Discover documents. Plurals are given out before
-// any alias, so that a short name never takes another kind's plural.
-func (c *Client) nameKinds(candidates []candidate) []KindInfo {
+// aliases under the rules Discover documents, and returns with them, per
+// id, every name discovery gave the kind besides its plural (claimed), won
+// or not, which Registry.Lookup accepts qualified by the kind's group.
+// Plurals are given out before any alias, so that a short name never takes
+// another kind's plural.
+func (c *Client) nameKinds(candidates []candidate) ([]KindInfo, map[Kind][]string) {
 	builtin := map[string]bool{}
 	taken := map[string]bool{}
 	for _, k := range c.registry.Kinds() {
@@ -191,44 +193,64 @@ func (c *Client) nameKinds(candidates []candidate) []KindInfo {
 	for _, n := range c.registry.Names() {
 		taken[strings.ToLower(n)] = true
 	}
+	// claimants counts the discovered kinds of each plural: when there are
+	// several, none of them outside the core group is called by the bare
+	// plural alone.
+	claimants := map[string]int{}
+	for _, cand := range candidates {
+		if !builtin[cand.info.Group+"/"+cand.info.Resource] {
+			claimants[strings.ToLower(cand.info.Resource)]++
+		}
+	}
 	var infos []KindInfo
 	var names [][]string
+	claimed := map[Kind][]string{}
 	for _, cand := range candidates {
 		info := cand.info
 		if builtin[info.Group+"/"+info.Resource] {
 			continue
 		}
+		plural := strings.ToLower(info.Resource)
 		dotted := ""
 		if info.Group != "" {
-			dotted = strings.ToLower(info.Resource + "." + info.Group)
+			dotted = plural + "." + strings.ToLower(info.Group)
 		}
-		id := strings.ToLower(info.Resource)
-		if taken[id] {
-			if dotted == "" || taken[dotted] {
-				continue
-			}
+		id := plural
+		if (taken[plural] || claimants[plural] > 1) && dotted != "" {
 			id = dotted
+		}
+		if taken[id] { // a core-group kind whose plural a Registry plugin has
+			continue
 		}
 		taken[id] = true
 		info.ID = Kind(id)
 		infos = append(infos, info)
-		extra := append([]string(nil), cand.names...)
+		var extra []string
+		if id != plural {
+			extra = append(extra, plural) // the first claimant keeps it, below
+		}
+		extra = append(extra, cand.names...)
 		if dotted != "" && dotted != id {
 			extra = append(extra, dotted)
 		}
 		names = append(names, extra)
+		claimed[info.ID] = cand.names
 	}
-	for i := range infos {
-		for _, n := range names[i] {
-			n = strings.ToLower(strings.TrimSpace(n))
-			if n == "" || taken[n] {
-				continue
+	// The bare plurals of clashing kinds go first (to the first claimant),
+	// then the other names.
+	for _, pluralsOnly := range []bool{true, false} {
+		for i := range infos {
+			for _, n := range names[i] {
+				n = strings.ToLower(strings.TrimSpace(n))
+				if n == "" || taken[n] || pluralsOnly && n != strings.ToLower(infos[i].Resource) {
+					continue
+				}
+				taken[n] = true
+				infos[i].Aliases = append(infos[i].Aliases, n)
 			}
-			taken[n] = true
-			infos[i].Aliases = append(infos[i].Aliases, n)
 		}
 	}
-	return infos
+	return infos, claimed
 }
 
 // listedOnly reports whether a kind is served by a plugin Discover made

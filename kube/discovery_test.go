@@ -274,3 +274,127 @@ func TestDiscoveredKindOverAFakeClientsetIsTruncated(t *testing.T) {
 		t.Errorf("snapshot of cm over a fake clientset: %+v", snap)
 	}
 }
+
+// TestLookupTakesGroupQualifiedNames: as kubectl, every name of a kind may
+// be followed by ".group" or ".version.group", built-in kinds' too, and
+// only the kind's own group (and served version) matches.
+func TestLookupTakesGroupQualifiedNames(t *testing.T) {
+	c, _ := discoveryClient(t, clusterResources(), nil)
+	served := map[string]kube.Kind{
+		"deployments.apps": "deployments", "deployment.apps": "deployments", "Deployment.apps": "deployments",
+		"deploy.apps": "deployments", "DEPLOYMENTS.apps": "deployments", "deployments.v1.apps": "deployments",
+		"Deployment.v1.apps": "deployments", " deployments.apps ": "deployments",
+		"cronjobs.batch": "cronjobs", "cj.batch": "cronjobs", "ingresses.networking.k8s.io": "ingresses",
+		"ing.v1.networking.k8s.io": "ingresses", "horizontalpodautoscalers.v2.autoscaling": "horizontalpodautoscalers",
+		"services.v1.": "services", "svc.v1.": "services", "pods.": "pods",
+	}
+	notServed := []string{
+		"deployments.extensions", "deployments.v1beta1.apps", "deployments.batch", "deployments.v1", "services.v1",
+		"pods.apps", "containers.", "containers.v1.", "deployments.apps.", ".apps", "deployments..apps",
+	}
+	check := func(when string) {
+		t.Helper()
+		for name, want := range served {
+			if info, ok := c.Kind(name); !ok || info.ID != want {
+				t.Errorf("%s: Kind(%q) = %q, %v; want %q", when, name, info.ID, ok, want)
+			}
+		}
+		for _, name := range notServed {
+			if info, ok := c.Kind(name); ok {
+				t.Errorf("%s: Kind(%q) = %q; want none", when, name, info.ID)
+			}
+		}
+	}
+	check("before Discover")
+	if err := c.Discover(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	check("after Discover")
+	// Discovered kinds take the same forms.
+	for name, want := range map[string]kube.Kind{
+		"stages.kwok.x-k8s.io": "stages", "stage.kwok.x-k8s.io": "stages", "Stage.v1alpha1.kwok.x-k8s.io": "stages",
+		"pods.v1beta1.metrics.k8s.io": "pods.metrics.k8s.io", "podmetrics.metrics.k8s.io": "pods.metrics.k8s.io",
+		"limits.": "limitranges", "limitranges.v1.": "limitranges", "crd.apiextensions.k8s.io": "customresourcedefinitions",
+		// gadgets lost "wd" to widgets, but keep it within their group.
+		"wd.example.com": "widgets", "wd.v1.example.com": "gadgets", "widgets.v2.example.com": "widgets",
+	} {
+		if info, ok := c.Kind(name); !ok || info.ID != want {
+			t.Errorf("Kind(%q) = %q, %v; want %q", name, info.ID, ok, want)
+		}
+	}
+	// Completion is not flooded with the qualified forms of built-ins.
+	for _, n := range c.Names() {
+		if n == "deployments.apps" || n == "deploy.v1.apps" {
+			t.Errorf("Names() holds %q", n)
+		}
+	}
+	// The built-in registry alone (kyyard --command) takes them too.
+	if p, ok := kinds.Builtin().Lookup("deployments.apps"); !ok || p.Info().ID != "deployments" {
+		t.Errorf("Builtin().Lookup(deployments.apps) = %v", ok)
+	}
+}
+
+// TestDiscoverNamesClashingPluralsByGroup: two CRDs of one plural in two
+// groups both get "resource.group" ids, so that neither screen hides which
+// group it shows; the first (in discovery's order) keeps the bare plural
+// and a shared short name, and the other is reached by its group.
+func TestDiscoverNamesClashingPluralsByGroup(t *testing.T) {
+	resources := []*metav1.APIResourceList{
+		{GroupVersion: "v1", APIResources: []metav1.APIResource{
+			listable("limitranges", "limitrange", "LimitRange", true, "limits"),
+		}},
+		{GroupVersion: "a.example/v1", APIResources: []metav1.APIResource{
+			listable("widgets", "widget", "Widget", true, "wdg"),
+		}},
+		{GroupVersion: "b.example/v1", APIResources: []metav1.APIResource{
+			listable("widgets", "widget", "Widget", false, "wdg"),
+			listable("limitranges", "limitrange", "LimitRange", true, "limits"),
+		}},
+		{GroupVersion: "c.example/v1", APIResources: []metav1.APIResource{
+			listable("gizmos", "gizmo", "Gizmo", true, "wdg"),
+		}},
+	}
+	c, d := discoveryClient(t, resources, nil)
+	if err := c.Discover(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]kube.Kind{
+		"widgets": "widgets.a.example", "widget": "widgets.a.example", "wdg": "widgets.a.example",
+		"widgets.a.example": "widgets.a.example", "widgets.b.example": "widgets.b.example",
+		"wdg.b.example": "widgets.b.example", "Widget.v1.b.example": "widgets.b.example",
+		"gizmos": "gizmos", "wdg.c.example": "gizmos",
+		// A core kind keeps its plural: it has no other name.
+		"limitranges": "limitranges", "limits": "limitranges", "limitranges.b.example": "limitranges.b.example",
+		"limits.b.example": "limitranges.b.example",
+	}
+	check := func(when string) {
+		t.Helper()
+		for name, id := range want {
+			if info, ok := c.Kind(name); !ok || info.ID != id {
+				t.Errorf("%s: Kind(%q) = %q, %v; want %q", when, name, info.ID, ok, id)
+			}
+		}
+		var ids []string
+		for _, k := range c.Kinds() {
+			if strings.Contains(string(k.ID), "widgets") || strings.Contains(string(k.ID), "limitranges") {
+				ids = append(ids, string(k.ID))
+			}
+		}
+		if got := strings.Join(ids, " "); got != "limitranges limitranges.b.example widgets.a.example widgets.b.example" {
+			t.Errorf("%s: Kinds() ids %q", when, got)
+		}
+	}
+	check("Discover")
+	// The outcome does not depend on anything but discovery's order.
+	if err := c.Discover(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	check("a second Discover")
+	// A group that is briefly down keeps its names, the lost ones too.
+	d.failing = map[string]error{"b.example/v1": errors.New("down")}
+	var partial *kube.PartialDiscoveryError
+	if err := c.Discover(context.Background()); !errors.As(err, &partial) {
+		t.Fatalf("Discover = %v", err)
+	}
+	check("a partial Discover")
+}

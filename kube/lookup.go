@@ -6,9 +6,11 @@ import (
 	"sort"
 )
 
-// Lookup returns the plugin for a kind id or alias: the built-in registry
-// first, then the kinds Discover found (CRDs and every other served
-// resource).
+// Lookup returns the plugin for a kind id or alias, bare or qualified by
+// the kind's group as kubectl takes it ("deployments.apps",
+// "deploy.v1.apps", "Deployment.apps"; see Registry.Lookup): the built-in
+// registry first, then the kinds Discover found (CRDs and every other
+// served resource).
 func (c *Client) Lookup(name string) (Plugin, bool) {
 	if p, ok := c.registry.Lookup(name); ok {
 		return p, true

@@ -153,12 +153,25 @@ type Expander interface {
 type Registry struct {
 	plugins []Plugin
 	byName  map[string]Plugin
+	// qualified maps the forms kubectl accepts besides the bare names:
+	// "name.group" and "name.version.group" ("deployments.apps",
+	// "deploy.v1.apps", "services.v1."), for every name of a kind.
+	qualified map[string]Plugin
+	// claimed holds, per kind, the names discovery gave it besides its
+	// plural, kept or lost to another kind (Discover's registry only).
+	claimed map[Kind][]string
 }
 
 // NewRegistry builds a registry of plugins. It fails when two plugins claim
 // the same id or alias (names are compared case-insensitively).
 func NewRegistry(plugins ...Plugin) (*Registry, error) {
-	r := &Registry{byName: map[string]Plugin{}}
+	return newRegistry(plugins, nil)
+}
+
+// newRegistry builds a registry of plugins; claimed adds, per kind, names
+// it answers to only when qualified by its group (names another kind won).
+func newRegistry(plugins []Plugin, claimed map[Kind][]string) (*Registry, error) {
+	r := &Registry{byName: map[string]Plugin{}, qualified: map[string]Plugin{}, claimed: claimed}
 	for _, p := range plugins {
 		info := p.Info()
 		for _, name := range append([]string{string(info.ID)}, info.Aliases...) {
@@ -170,15 +183,45 @@ func NewRegistry(plugins ...Plugin) (*Registry, error) {
 		}
 		r.plugins = append(r.plugins, p)
 	}
+	// kubectl tries "resource.version.group" before "resource.group"; the
+	// first plugin to claim a form keeps it.
+	for _, withVersion := range []bool{true, false} {
+		for _, p := range plugins {
+			info := p.Info()
+			if info.Resource == "" || info.PartOf != "" {
+				continue
+			}
+			suffix := "." + strings.ToLower(info.Group)
+			if withVersion {
+				suffix = "." + strings.ToLower(info.Version) + suffix
+			}
+			names := append([]string{string(info.ID), info.Resource}, info.Aliases...)
+			for _, name := range append(names, claimed[info.ID]...) {
+				name = strings.ToLower(strings.TrimSpace(name))
+				if name == "" || strings.Contains(name, ".") {
+					continue
+				}
+				if _, ok := r.qualified[name+suffix]; !ok {
+					r.qualified[name+suffix] = p
+				}
+			}
+		}
+	}
 	return r, nil
 }
 
-// Lookup returns the plugin for a kind id or alias ("po", "Pods", "deploy").
+// Lookup returns the plugin for a kind id or alias ("po", "Pods", "deploy"),
+// or for one qualified by the kind's group, as kubectl accepts it:
+// "deployments.apps", "deploy.apps", "Deployment.v1.apps", "services.v1.".
 func (r *Registry) Lookup(name string) (Plugin, bool) {
 	if r == nil {
 		return nil, false
 	}
-	p, ok := r.byName[strings.ToLower(strings.TrimSpace(name))]
+	key := strings.ToLower(strings.TrimSpace(name))
+	if p, ok := r.byName[key]; ok {
+		return p, true
+	}
+	p, ok := r.qualified[key]
 	return p, ok
 }
 
@@ -196,7 +239,8 @@ func (r *Registry) Kinds() []KindInfo {
 }
 
 // Names returns every id and alias a person may type, sorted; the prompt
-// completes over them.
+// completes over them. The qualified forms Lookup also accepts
+// ("deployments.apps") are left out.
 func (r *Registry) Names() []string {
 	if r == nil {
 		return nil

@@ -408,3 +408,15 @@ func TestPromptHintIsSanitized(t *testing.T) {
 	viewtest.Size(t, view, width, height)
 	h.keys("esc")
 }
+
+// TestCommandTakesGroupQualifiedKinds: as kubectl, `:deployments.apps`
+// names the built-in deployments.
+func TestCommandTakesGroupQualifiedKinds(t *testing.T) {
+	h := start(t)
+	for _, name := range []string{"deployments.apps", "Deployment.v1.apps"} {
+		h.command(name + " demo")
+		if got := h.title(); got != "deployments(demo)[1]" {
+			t.Fatalf(":%s demo: title %q", name, got)
+		}
+	}
+}

@@ -262,3 +262,20 @@ func TestGetOnceSaysItDoesNotRetry(t *testing.T) {
 		}
 	}
 }
+
+// TestGetTakesGroupQualifiedKinds: as kubectl, a built-in kind may be named
+// with its group (and version); another group's name is no kind.
+func TestGetTakesGroupQualifiedKinds(t *testing.T) {
+	for _, kind := range []string{"deployments.apps", "Deployment.apps", "deployments.v1.apps"} {
+		if _, _, err := fakeGet(t, kind); err == nil || !strings.Contains(err.Error(), "cannot read deployments (forbidden)") {
+			t.Errorf("get %s: %v, want the deployments' forbidden", kind, err)
+		}
+	}
+	out, _, err := fakeGet(t, "pods.v1.", "-o", "json")
+	if err != nil || !strings.Contains(out, `"kind": "pods"`) || !strings.Contains(out, "web-1") {
+		t.Errorf("get pods.v1. -o json: %v\n%s", err, out)
+	}
+	if _, _, err := fakeGet(t, "deployments.extensions"); err == nil || !strings.Contains(err.Error(), `unknown kind "deployments.extensions"`) {
+		t.Errorf("get deployments.extensions: %v", err)
+	}
+}
