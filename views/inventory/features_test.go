@@ -758,3 +758,63 @@ func TestLabelFilterOnContainersSaysWhy(t *testing.T) {
 		t.Fatalf("-l on containers:\n%s", view)
 	}
 }
+
+// TestHidingTheSortColumnRestoresTheDefaultOrder: sorted by a wide column
+// (IP), w hides it: the rows return to the default order, the status line
+// says why, and the header's arrow is not lost with the column.
+func TestHidingTheSortColumnRestoresTheDefaultOrder(t *testing.T) {
+	withIP := func(p *corev1.Pod, ip string) *corev1.Pod {
+		p.Status.PodIPs = []corev1.PodIP{{IP: ip}}
+		return p
+	}
+	client, _ := kubetest.FakeClient(t,
+		withIP(testPod("demo", "a-pod", time.Hour, run, true, 0), "10.0.0.3"),
+		withIP(testPod("demo", "b-pod", time.Hour, run, true, 0), "10.0.0.1"),
+		withIP(testPod("demo", "c-pod", time.Hour, run, true, 0), "10.0.0.2"),
+	)
+	m, _ := load(t, client, "pods", "demo", 80, 6)
+	keys(m, "w")
+	for !strings.Contains(m.View(), "IP↑") {
+		if keys(m, ">"); strings.Contains(m.View(), " NAME ") && !strings.Contains(m.View(), "↑") {
+			t.Fatalf("> never sorted by IP:\n%s", m.View())
+		}
+	}
+	keys(m, "S")
+	if got := names(m.View()); !slices.Equal(got, []string{"a-pod", "c-pod", "b-pod"}) {
+		t.Fatalf("sorted by IP, descending: %q\n%s", got, m.View())
+	}
+	cmd := keys(m, "w")
+	view := m.View()
+	viewtest.Size(t, view, 80, 6)
+	if got := names(view); !slices.Equal(got, []string{"a-pod", "b-pod", "c-pod"}) {
+		t.Fatalf("after w hid IP the rows are not in name order: %q\n%s", got, view)
+	}
+	if strings.Contains(view, "IP") {
+		t.Fatalf("w did not hide IP:\n%s", view)
+	}
+	if cmd == nil {
+		t.Fatal("w hid the sort column and said nothing")
+	}
+	if msg, ok := cmd().(views.StatusMsg); !ok || msg.Error || !strings.Contains(msg.Text, "IP is a wide column, now hidden") {
+		t.Fatalf("w's message: %#v", cmd())
+	}
+	// Showing the wide columns again changes no order and says nothing.
+	if cmd := keys(m, "w"); cmd != nil || !slices.Equal(names(m.View()), []string{"a-pod", "b-pod", "c-pod"}) {
+		t.Fatalf("w again: %v\n%s", cmd, m.View())
+	}
+}
+
+// TestEnterWithNothingToOpenSaysSo: enter on a kind with no drill-down
+// (ConfigMaps) says what d and y do instead of doing nothing.
+func TestEnterWithNothingToOpenSaysSo(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "demo", Name: "settings", UID: "cm1"}})
+	m, _ := load(t, client, "configmaps", "demo", 80, 6)
+	cmd := keys(m, "enter")
+	if cmd == nil {
+		t.Fatal("enter on a ConfigMap said nothing")
+	}
+	msg, ok := cmd().(views.StatusMsg)
+	if !ok || msg.Error || msg.Text != "configmaps have nothing to open; d describes, y shows YAML" {
+		t.Fatalf("enter on a ConfigMap: %#v", cmd())
+	}
+}
