@@ -262,11 +262,11 @@ func TestLabelFilterGoesToTheRequest(t *testing.T) {
 		t.Fatal("after a malformed selector the screen must read again without it")
 	}
 	view := m.View()
-	if !strings.Contains(view, `invalid label selector "app in ("`) || !slices.Equal(names(view), []string{"web-1"}) {
+	if !strings.Contains(view, `not applied: found '', expected:`) || !slices.Equal(names(view), []string{"web-1"}) {
 		t.Fatalf("a malformed selector must be explained over the old rows:\n%s", view)
 	}
-	if got := m.Title(); got != "pods(demo deployments/web)[1] /-l tier!=db" {
-		t.Fatalf("the filter before the malformed one is not back: %q", got)
+	if got := m.Title(); got != "pods(demo deployments/web)[1] /-l tier!=db /-l app in ( (invalid)" {
+		t.Fatalf("the filter before the malformed one is not back, or the malformed one not shown: %q", got)
 	}
 	refresh(t, m, again)
 	if got := rec.reqs[len(rec.reqs)-1].Selector.Labels; got != "app=web,tier!=db" {
@@ -816,5 +816,48 @@ func TestEnterWithNothingToOpenSaysSo(t *testing.T) {
 	msg, ok := cmd().(views.StatusMsg)
 	if !ok || msg.Error || msg.Text != "configmaps have nothing to open; d describes, y shows YAML" {
 		t.Fatalf("enter on a ConfigMap: %#v", cmd())
+	}
+}
+
+// TestMalformedLabelFilterStaysInTheTitle: a -l filter the parser refuses
+// stays in the title as typed, marked invalid, over the unfiltered rows;
+// the line above the table says what is wrong first; / brings the text
+// back to be corrected, esc clears it.
+func TestMalformedLabelFilterStaysInTheTitle(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	m, _ := load(t, client, "pods", "demo", 100, 6)
+	typeFilter(m, "-l app in (web")
+	_, again := m.Update(keys(m, "enter")())
+	if again == nil {
+		t.Fatal("after a malformed selector the screen must read again without it")
+	}
+	refresh(t, m, again)
+	if got := m.Title(); got != "pods(demo)[3] /-l app in (web (invalid)" {
+		t.Fatalf("title %q", got)
+	}
+	view := m.View()
+	viewtest.Size(t, view, 100, 6)
+	if first := strings.Split(view, "\n")[0]; !strings.HasPrefix(first, "not applied: found '', expected: ',' or ')'") {
+		t.Fatalf("the problem is not first on the notice line:\n%s", view)
+	}
+	if len(names(view)) != 3 {
+		t.Fatalf("rows under a malformed selector:\n%s", view)
+	}
+	if !m.CapturesBack() {
+		t.Fatal("esc must clear a malformed filter first")
+	}
+	keys(m, "/")
+	if view := m.View(); !strings.HasPrefix(view, "/-l app in (web") {
+		t.Fatalf("/ does not bring the malformed filter back:\n%s", view)
+	}
+	keys(m, "esc")
+	if got := m.Title(); got != "pods(demo)[3]" || m.CapturesBack() {
+		t.Fatalf("after esc: title %q", got)
+	}
+	typeFilter(m, "-l app in (web")
+	refresh(t, m, func() tea.Msg { _, again := m.Update(keys(m, "enter")()); return again() })
+	keys(m, "esc")
+	if got := m.Title(); got != "pods(demo)[3]" {
+		t.Fatalf("esc on the malformed filter: title %q", got)
 	}
 }

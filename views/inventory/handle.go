@@ -97,6 +97,16 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 func (m *Model) startTyping() tea.Cmd {
 	m.typing, m.before, m.note = true, m.filter, ""
 	m.input.SetValue(m.filter.raw)
+	if m.invalid != "" {
+		// The malformed filter comes back to be corrected; esc still
+		// leaves no filter, enter the one typed.
+		prev := m.filter
+		m.input.SetValue(m.invalid)
+		m.filter, m.invalid = parseFilter(m.invalid), ""
+		if prev.narrows() {
+			m.refilter(nil)
+		}
+	}
 	m.input.CursorEnd()
 	m.sizeInput()
 	return m.input.Focus()
@@ -164,9 +174,9 @@ func (m *Model) clear() tea.Cmd {
 	case len(m.marks) > 0:
 		m.clearMarks()
 		return nil
-	case m.filter.mode != modeNone || m.unhealthy:
+	case m.filter.mode != modeNone || m.unhealthy || m.invalid != "":
 		narrowed := m.filter.narrows() || m.unhealthy
-		m.filter, m.unhealthy, m.note = filter{}, false, ""
+		m.filter, m.unhealthy, m.note, m.invalid = filter{}, false, "", ""
 		if narrowed {
 			m.refilter(nil)
 		}
