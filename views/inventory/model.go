@@ -516,8 +516,8 @@ func (m *Model) CapturesBack() bool {
 }
 
 // selectorProblem returns what is wrong with a malformed label selector,
-// the parser's own words first: `found ”, expected: ',' or ')' in label
-// selector "app in (web"`. message is the Source's, which may repeat the
+// the parser's own words first ("found ..., expected: ... in label
+// selector ..."). message is the Source's, which may repeat the
 // selector (joined with a drill-down's) in prefixes of its own.
 func selectorProblem(selector, message string) string {
 	problem := message
