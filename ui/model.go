@@ -7,6 +7,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -355,6 +356,10 @@ func (m *Model) open(msg views.OpenKindMsg, chosen bool) tea.Cmd {
 		m.stack = append(m.stack, scr)
 	}
 	m.status = views.StatusMsg{}
+	if info, ok := m.vc.Client.Kind(string(msg.Kind)); chosen && ok && !info.Namespaced {
+		// Remembered, but nothing on screen changes: say why.
+		m.status = views.StatusMsg{Text: fmt.Sprintf("%s are cluster-scoped: %s applies to namespaced kinds", info.ID, namespacePhrase(msg.Namespace))}
+	}
 	return scr.Init()
 }
 
@@ -429,7 +434,20 @@ func (m *Model) run(line string) tea.Cmd {
 	if info.ID == "namespaces" {
 		return m.open(views.OpenKindMsg{Kind: m.topKind(), Namespace: ns, Replace: true}, true)
 	}
-	return m.open(views.OpenKindMsg{Kind: info.ID, Namespace: ns, Replace: true}, false)
+	cmd := m.open(views.OpenKindMsg{Kind: info.ID, Namespace: ns, Replace: true}, false)
+	if !info.Namespaced && ns != "" && cmd != nil {
+		m.status = views.StatusMsg{Text: fmt.Sprintf("%s are cluster-scoped: %s does not apply to them", info.ID, namespacePhrase(ns))}
+	}
+	return cmd
+}
+
+// namespacePhrase names a namespace in messages: "namespace demo", or
+// "all namespaces" for "".
+func namespacePhrase(ns string) string {
+	if ns == "" {
+		return "all namespaces"
+	}
+	return "namespace " + ns
 }
 
 // preferredNames are completed before any other kind name that shares

@@ -2,6 +2,7 @@ package ui_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -390,5 +391,27 @@ func TestPromptHintIsWhatEnterRuns(t *testing.T) {
 	h.runKey(h.keys("enter"))
 	if got := h.m.Top().Title(); !strings.HasPrefix(got, "deployments(") {
 		t.Fatalf(":deploy + enter: title %q", got)
+	}
+}
+
+// TestTooSmallWrapsAtWords: the too-small message breaks at spaces, or
+// says less, but never cuts a size in two.
+func TestTooSmallWrapsAtWords(t *testing.T) {
+	h := start(t)
+	h.send(tea.WindowSizeMsg{Width: 20, Height: 5})
+	view := h.m.View()
+	viewtest.Size(t, view, 20, 5)
+	viewtest.Golden(t, "root-too-small", view)
+	for _, size := range [][2]int{{20, 5}, {19, 6}, {10, 3}, {12, 2}, {6, 1}, {5, 9}} {
+		h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		view := h.m.View()
+		viewtest.Size(t, view, size[0], size[1])
+		found := false
+		for _, l := range strings.Split(view, "\n") {
+			found = found || slices.Contains(strings.Fields(l), "20x7") || slices.Contains(strings.Fields(l), "20x7.")
+		}
+		if !found {
+			t.Errorf("%dx%d: the size kyyard needs is not whole on one line:\n%s", size[0], size[1], view)
+		}
 	}
 }

@@ -420,3 +420,41 @@ func TestCommandTakesGroupQualifiedKinds(t *testing.T) {
 		}
 	}
 }
+
+// statusLine returns the last line of the view: the root's status line.
+func statusLine(view string) string {
+	lines := strings.Split(view, "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// TestNamespaceOnAClusterScopedKindSaysSo: ctrl+n, `:ns <name>` and
+// `:<kind> <name>` on a cluster-scoped kind say that the namespace does not
+// apply to it; `:ns` and the picker still remember it for namespaced kinds.
+func TestNamespaceOnAClusterScopedKindSaysSo(t *testing.T) {
+	h := start(t)
+	h.command("nodes")
+	h.runKey(h.send(pickKey))
+	view := h.m.View()
+	viewtest.Size(t, view, width, height)
+	viewtest.Golden(t, "root-namespace-picker-cluster-scoped", view)
+	h.typeText("other")
+	h.runKey(h.keys("enter"))
+	if got := statusLine(h.m.View()); got != "nodes are cluster-scoped: namespace other applies to namespaced kinds" {
+		t.Fatalf("picking a namespace on nodes: status %q", got)
+	}
+	h.command("ns demo")
+	if got := statusLine(h.m.View()); got != "nodes are cluster-scoped: namespace demo applies to namespaced kinds" || h.title() != "nodes[1]" {
+		t.Fatalf(":ns demo on nodes: title %q, status %q", h.title(), got)
+	}
+	h.command("nodes other")
+	if got := statusLine(h.m.View()); got != "nodes are cluster-scoped: namespace other does not apply to them" || h.title() != "nodes[1]" {
+		t.Fatalf(":nodes other: title %q, status %q", h.title(), got)
+	}
+	h.command("pods")
+	if got := h.title(); got != "pods(demo)[1]" {
+		t.Fatalf(":pods after :ns demo on nodes: title %q", got)
+	}
+	if got := statusLine(h.m.View()); strings.Contains(got, "cluster-scoped") {
+		t.Fatalf(":pods: status %q", got)
+	}
+}

@@ -203,14 +203,11 @@ const (
 )
 
 // tooSmall fills the terminal with a message giving its real size and the
-// size kyyard needs, cut to fit.
+// size kyyard needs, wrapped at spaces (in fewer words when it does not fit).
 func (m *Model) tooSmall() string {
-	text := fmt.Sprintf("Terminal too small: %dx%d, kyyard needs %dx%d.", m.width, m.height, minTermWidth, minTermHeight)
-	var lines []string
-	for len(text) > 0 && len(lines) < m.height {
-		cut := min(len(text), m.width)
-		lines = append(lines, padRight(text[:cut], m.width))
-		text = strings.TrimLeft(text[cut:], " ")
+	lines := views.TooSmall(m.width, m.height, minTermWidth, minTermHeight, m.width, m.height)
+	for i, l := range lines {
+		lines[i] = padRight(l, m.width)
 	}
 	for len(lines) < m.height {
 		lines = append(lines, strings.Repeat(" ", m.width))

@@ -264,11 +264,11 @@ func TestLabelFilterGoesToTheRequest(t *testing.T) {
 		t.Fatal("after a malformed selector the screen must read again without it")
 	}
 	view := m.View()
-	if !strings.Contains(view, `invalid label selector "app in ("`) || !slices.Equal(names(view), []string{"web-1"}) {
+	if !strings.Contains(view, `not applied: found '', expected:`) || !slices.Equal(names(view), []string{"web-1"}) {
 		t.Fatalf("a malformed selector must be explained over the old rows:\n%s", view)
 	}
-	if got := m.Title(); got != "pods(demo deployments/web)[1] /-l tier!=db" {
-		t.Fatalf("the filter before the malformed one is not back: %q", got)
+	if got := m.Title(); got != "pods(demo deployments/web)[1] /-l tier!=db /-l app in ( (invalid)" {
+		t.Fatalf("the filter before the malformed one is not back, or the malformed one not shown: %q", got)
 	}
 	refresh(t, m, again)
 	if got := rec.reqs[len(rec.reqs)-1].Selector.Labels; got != "app=web,tier!=db" {
@@ -833,5 +833,108 @@ func TestDrillDownFollowsItsParent(t *testing.T) {
 	viewtest.Size(t, view, 80, 8)
 	if !strings.Contains(view, "services/sv was deleted") || len(names(view)) != 0 {
 		t.Fatalf("after the Service was deleted:\n%s", view)
+	}
+}
+
+// TestHidingTheSortColumnRestoresTheDefaultOrder: sorted by a wide column
+// (IP), w hides it: the rows return to the default order, the status line
+// says why, and the header's arrow is not lost with the column.
+func TestHidingTheSortColumnRestoresTheDefaultOrder(t *testing.T) {
+	withIP := func(p *corev1.Pod, ip string) *corev1.Pod {
+		p.Status.PodIPs = []corev1.PodIP{{IP: ip}}
+		return p
+	}
+	client, _ := kubetest.FakeClient(t,
+		withIP(testPod("demo", "a-pod", time.Hour, run, true, 0), "10.0.0.3"),
+		withIP(testPod("demo", "b-pod", time.Hour, run, true, 0), "10.0.0.1"),
+		withIP(testPod("demo", "c-pod", time.Hour, run, true, 0), "10.0.0.2"),
+	)
+	m, _ := load(t, client, "pods", "demo", 80, 6)
+	keys(m, "w")
+	for !strings.Contains(m.View(), "IP↑") {
+		if keys(m, ">"); strings.Contains(m.View(), " NAME ") && !strings.Contains(m.View(), "↑") {
+			t.Fatalf("> never sorted by IP:\n%s", m.View())
+		}
+	}
+	keys(m, "S")
+	if got := names(m.View()); !slices.Equal(got, []string{"a-pod", "c-pod", "b-pod"}) {
+		t.Fatalf("sorted by IP, descending: %q\n%s", got, m.View())
+	}
+	cmd := keys(m, "w")
+	view := m.View()
+	viewtest.Size(t, view, 80, 6)
+	if got := names(view); !slices.Equal(got, []string{"a-pod", "b-pod", "c-pod"}) {
+		t.Fatalf("after w hid IP the rows are not in name order: %q\n%s", got, view)
+	}
+	if strings.Contains(view, "IP") {
+		t.Fatalf("w did not hide IP:\n%s", view)
+	}
+	if cmd == nil {
+		t.Fatal("w hid the sort column and said nothing")
+	}
+	if msg, ok := cmd().(views.StatusMsg); !ok || msg.Error || !strings.Contains(msg.Text, "IP is a wide column, now hidden") {
+		t.Fatalf("w's message: %#v", cmd())
+	}
+	// Showing the wide columns again changes no order and says nothing.
+	if cmd := keys(m, "w"); cmd != nil || !slices.Equal(names(m.View()), []string{"a-pod", "b-pod", "c-pod"}) {
+		t.Fatalf("w again: %v\n%s", cmd, m.View())
+	}
+}
+
+// TestEnterWithNothingToOpenSaysSo: enter on a kind with no drill-down
+// (ConfigMaps) says what d and y do instead of doing nothing.
+func TestEnterWithNothingToOpenSaysSo(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "demo", Name: "settings", UID: "cm1"}})
+	m, _ := load(t, client, "configmaps", "demo", 80, 6)
+	cmd := keys(m, "enter")
+	if cmd == nil {
+		t.Fatal("enter on a ConfigMap said nothing")
+	}
+	msg, ok := cmd().(views.StatusMsg)
+	if !ok || msg.Error || msg.Text != "configmaps have nothing to open; d describes, y shows YAML" {
+		t.Fatalf("enter on a ConfigMap: %#v", cmd())
+	}
+}
+
+// TestMalformedLabelFilterStaysInTheTitle: a -l filter the parser refuses
+// stays in the title as typed, marked invalid, over the unfiltered rows;
+// the line above the table says what is wrong first; / brings the text
+// back to be corrected, esc clears it.
+func TestMalformedLabelFilterStaysInTheTitle(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	m, _ := load(t, client, "pods", "demo", 100, 6)
+	typeFilter(m, "-l app in (web")
+	_, again := m.Update(keys(m, "enter")())
+	if again == nil {
+		t.Fatal("after a malformed selector the screen must read again without it")
+	}
+	refresh(t, m, again)
+	if got := m.Title(); got != "pods(demo)[3] /-l app in (web (invalid)" {
+		t.Fatalf("title %q", got)
+	}
+	view := m.View()
+	viewtest.Size(t, view, 100, 6)
+	if first := strings.Split(view, "\n")[0]; !strings.HasPrefix(first, "not applied: found '', expected: ',' or ')'") {
+		t.Fatalf("the problem is not first on the notice line:\n%s", view)
+	}
+	if len(names(view)) != 3 {
+		t.Fatalf("rows under a malformed selector:\n%s", view)
+	}
+	if !m.CapturesBack() {
+		t.Fatal("esc must clear a malformed filter first")
+	}
+	keys(m, "/")
+	if view := m.View(); !strings.HasPrefix(view, "/-l app in (web") {
+		t.Fatalf("/ does not bring the malformed filter back:\n%s", view)
+	}
+	keys(m, "esc")
+	if got := m.Title(); got != "pods(demo)[3]" || m.CapturesBack() {
+		t.Fatalf("after esc: title %q", got)
+	}
+	typeFilter(m, "-l app in (web")
+	refresh(t, m, func() tea.Msg { _, again := m.Update(keys(m, "enter")()); return again() })
+	keys(m, "esc")
+	if got := m.Title(); got != "pods(demo)[3]" {
+		t.Fatalf("esc on the malformed filter: title %q", got)
 	}
 }

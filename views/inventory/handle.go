@@ -33,6 +33,11 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.cursor = len(m.shown) - 1
 	case key.Matches(msg, k.Wide):
 		m.wide = !m.wide
+		if cmd := m.sortShown(); cmd != nil {
+			m.cursor = max(min(m.cursor, len(m.shown)-1), 0)
+			m.scroll()
+			return cmd
+		}
 		m.relayout()
 	case key.Matches(msg, k.Refresh):
 		return m.refetch()
@@ -92,6 +97,16 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 func (m *Model) startTyping() tea.Cmd {
 	m.typing, m.before, m.note = true, m.filter, ""
 	m.input.SetValue(m.filter.raw)
+	if m.invalid != "" {
+		// The malformed filter comes back to be corrected; esc still
+		// leaves no filter, enter the one typed.
+		prev := m.filter
+		m.input.SetValue(m.invalid)
+		m.filter, m.invalid = parseFilter(m.invalid), ""
+		if prev.narrows() {
+			m.refilter(nil)
+		}
+	}
 	m.input.CursorEnd()
 	m.sizeInput()
 	return m.input.Focus()
@@ -159,9 +174,9 @@ func (m *Model) clear() tea.Cmd {
 	case len(m.marks) > 0:
 		m.clearMarks()
 		return nil
-	case m.filter.mode != modeNone || m.unhealthy:
+	case m.filter.mode != modeNone || m.unhealthy || m.invalid != "":
 		narrowed := m.filter.narrows() || m.unhealthy
-		m.filter, m.unhealthy, m.note = filter{}, false, ""
+		m.filter, m.unhealthy, m.note, m.invalid = filter{}, false, "", ""
 		if narrowed {
 			m.refilter(nil)
 		}
@@ -201,6 +216,37 @@ func (m *Model) sortStep(dir int) {
 		m.sortColumn = names[pos]
 	}
 	m.resort()
+}
+
+// sortShown returns the rows to the kind's default order when the sort
+// column is a wide one that w just hid (an order by a column out of sight
+// has no visible reason), and says so on the status line.
+func (m *Model) sortShown() tea.Cmd {
+	if m.wide || !m.loaded || m.sortColumn == "" {
+		return nil
+	}
+	hidden := false
+	for _, c := range m.table.Columns {
+		hidden = hidden || c.Name == m.sortColumn && c.Wide
+	}
+	if !hidden {
+		return nil
+	}
+	was := m.sortColumn
+	m.sortColumn, m.ascending, m.sortFromKind = m.info.SortColumn, !m.info.SortDescending, m.info.SortColumn != ""
+	m.resort()
+	return views.Status(fmt.Sprintf("sorted by %s again: %s is a wide column, now hidden (w shows it)", m.defaultOrder(), was), false)
+}
+
+// defaultOrder names the kind's default order, for messages.
+func (m *Model) defaultOrder() string {
+	if m.info.SortColumn != "" {
+		return m.info.SortColumn
+	}
+	if m.withNamespace() {
+		return "namespace and name"
+	}
+	return "name"
 }
 
 // sortBy sorts by the named column, ascending as the cells read (AGE:
@@ -261,11 +307,15 @@ func (m *Model) openObject(v views.ObjectView) tea.Cmd {
 
 // open drills down from the selected row (a Namespace opens its pods, a
 // Deployment the pods it selects, a Pod its containers). The Source works
-// out the target off the UI goroutine; a failure becomes a status line.
+// out the target off the UI goroutine; a failure becomes a status line,
+// and so does enter on a kind with nothing to open.
 func (m *Model) open() tea.Cmd {
 	cur := m.current()
-	if m.info.DrillDown == "" || cur == nil {
+	if cur == nil {
 		return nil
+	}
+	if m.info.DrillDown == "" {
+		return views.Status(fmt.Sprintf("%s have nothing to open; d describes, y shows YAML", m.info.ID), false)
 	}
 	row := *cur
 	kind, client := m.info.ID, m.vc.Client

@@ -78,6 +78,7 @@ type Model struct {
 	input     textinput.Model
 	unhealthy bool   // only warning and failed rows show
 	note      string // an error about the filter (a malformed selector)
+	invalid   string // the filter typed last, as typed, when its selector was malformed
 
 	marks       map[string]bool // by rowKey
 	anchor      string          // the last row marked, for ranges
@@ -292,7 +293,8 @@ func (m *Model) apply(msg snapshotMsg) bool {
 	s := msg.snap
 	if t, ok := s.Truncation(m.info.ID); ok {
 		if t.Reason == kube.ReasonInvalid && msg.labels != "" {
-			m.note = fmt.Sprintf("invalid label selector %q: %s", msg.labels, t.Message)
+			m.note = "not applied: " + selectorProblem(msg.labels, t.Message)
+			m.invalid = m.filter.raw
 			m.filter, m.labels = m.fallback, m.fallback.labels
 			m.refilter(nil)
 			return true
@@ -514,11 +516,19 @@ func (m *Model) Title() string {
 	return title
 }
 
-// filterText describes the filter in force: "/web", "/web unhealthy".
+// filterText describes the filter in force: "/web", "/web unhealthy";
+// a filter whose label selector was malformed follows as typed, marked:
+// "/-l app in (web (invalid)".
 func (m *Model) filterText() string {
 	var d string
 	if m.filter.mode != modeNone {
 		d = "/" + views.Sanitize(m.filter.raw)
+	}
+	if m.invalid != "" {
+		if d != "" {
+			d += " "
+		}
+		d += "/" + views.Sanitize(m.invalid) + " (invalid)"
 	}
 	if m.unhealthy {
 		if d != "" {
@@ -538,7 +548,23 @@ func (m *Model) Capturing() bool { return m.typing }
 // CapturesBack is true while esc has something to clear: marks, a filter
 // or the unhealthy-only view (views.BackCapturer).
 func (m *Model) CapturesBack() bool {
-	return m.typing || len(m.marks) > 0 || m.filter.mode != modeNone || m.unhealthy
+	return m.typing || len(m.marks) > 0 || m.filter.mode != modeNone || m.unhealthy || m.invalid != ""
+}
+
+// selectorProblem returns what is wrong with a malformed label selector,
+// the parser's own words first ("found ..., expected: ... in label
+// selector ..."). message is the Source's, which may repeat the
+// selector (joined with a drill-down's) in prefixes of its own.
+func selectorProblem(selector, message string) string {
+	problem := message
+	if i := strings.LastIndex(problem, `label selector "`); i >= 0 {
+		// `label selector "<the request's whole selector>": <problem>`
+		if _, rest, ok := strings.Cut(problem[i:], `": `); ok {
+			problem = rest
+		}
+	}
+	problem = strings.TrimPrefix(problem, "unable to parse requirement: ")
+	return fmt.Sprintf("%s in label selector %q", problem, selector)
 }
 
 // inOrder returns the rows of subset in the order they have in order (n is

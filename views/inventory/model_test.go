@@ -293,7 +293,7 @@ func TestTooSmallSaysSo(t *testing.T) {
 	m, _ := load(t, client, "pods", "demo", 19, 2)
 	view := m.View()
 	viewtest.Size(t, view, 19, 2)
-	if !strings.Contains(view, "Terminal too") {
+	if !strings.Contains(view, "Too small: 19x6,") || !strings.Contains(view, "20x7.") {
 		t.Fatalf("no message in a 19x2 area:\n%s", view)
 	}
 }
@@ -312,4 +312,18 @@ func TestNarrowNamesKeepTheirSuffix(t *testing.T) {
 		t.Fatalf("the names' suffixes are cut off:\n%s", view)
 	}
 	viewtest.Golden(t, "pods-narrow-suffix", view)
+}
+
+// TestTooSmallKeepsSizesWhole: the too-small message wraps at spaces, or
+// says less, and never cuts "20x7" in two.
+func TestTooSmallKeepsSizesWhole(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	for _, size := range [][2]int{{19, 2}, {16, 1}, {10, 2}, {5, 1}} {
+		m, _ := load(t, client, "pods", "demo", size[0], size[1])
+		view := m.View()
+		viewtest.Size(t, view, size[0], size[1])
+		if !strings.Contains(view, "20x7") {
+			t.Errorf("%dx%d: the size kyyard needs is cut:\n%s", size[0], size[1], view)
+		}
+	}
 }

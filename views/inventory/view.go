@@ -20,8 +20,7 @@ func (m *Model) View() string {
 		return ""
 	}
 	if w < minWidth || h < minHeight {
-		return fill(st.Error.Render(wrap(fmt.Sprintf("Terminal too small: %dx%d, kyyard needs %dx%d.",
-			w, h+chromeAllowance, minWidth, minHeight+chromeAllowance), w)), h)
+		return fill(st.Error.Render(strings.Join(views.TooSmall(w, h+chromeAllowance, minWidth, minHeight+chromeAllowance, w, h), "\n")), h)
 	}
 	scope := "namespace " + m.namespace
 	if m.namespace == "" || !m.info.Namespaced {
@@ -183,33 +182,7 @@ func explain(kind kube.Kind, scope string, t kube.Truncation, style func(...stri
 }
 
 // wrap breaks s into lines of at most width cells, at spaces where it can.
-func wrap(s string, width int) string {
-	if width <= 0 {
-		return s
-	}
-	var out []string
-	for _, para := range strings.Split(s, "\n") {
-		var cur string
-		for _, word := range strings.Fields(para) {
-			switch {
-			case cur == "":
-				cur = word
-			case len([]rune(cur))+1+len([]rune(word)) <= width:
-				cur += " " + word
-			default:
-				out = append(out, cur)
-				cur = word
-			}
-			for len([]rune(cur)) > width {
-				r := []rune(cur)
-				out = append(out, string(r[:width]))
-				cur = string(r[width:])
-			}
-		}
-		out = append(out, cur)
-	}
-	return strings.Join(out, "\n")
-}
+func wrap(s string, width int) string { return strings.Join(views.WrapWords(s, width), "\n") }
 
 // fill pads s with blank lines to exactly h lines, cutting what is below.
 func fill(s string, h int) string {

@@ -29,7 +29,8 @@ type snapshotMsg struct {
 // NewNamespaces returns the namespace picker for a screen showing kind in
 // current ("" is all namespaces; it is marked in the list). Picking sends
 // views.OpenKindMsg{Kind: kind, Namespace: picked, Replace: true}; esc
-// sends views.BackMsg. Init reads the list; when it cannot be read (any
+// sends views.BackMsg. On a cluster-scoped kind the picker says that the
+// namespace picked applies to namespaced kinds only. Init reads the list; when it cannot be read (any
 // Truncation: forbidden, unavailable, ...), the picker says why and enter
 // takes the typed text, refused unless it is a valid namespace name
 // (views.ValidateNamespaceName).
@@ -38,6 +39,11 @@ func NewNamespaces(vc *views.Context, kind kube.Kind, current string) *Model {
 		return func() tea.Msg { return views.OpenKindMsg{Kind: kind, Namespace: ns, Replace: true} }
 	})
 	m.title = "namespace for " + string(kind)
+	if info, ok := vc.Client.Kind(string(kind)); ok && !info.Namespaced {
+		// Picking still sets the namespace `:` commands open kinds in.
+		m.title = "namespace for namespaced kinds"
+		m.scope = string(info.ID) + " are cluster-scoped: the namespace picked applies to namespaced kinds"
+	}
 	m.validate = views.ValidateNamespaceName
 	m.loading = true
 	m.notice = "Reading namespaces… (type a name and press enter to go there now)"

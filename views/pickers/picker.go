@@ -61,6 +61,7 @@ type Model struct {
 	// not be: enter then takes the typed text.
 	loading, typed bool
 	notice         string // why the list is missing, or that it is loading
+	scope          string // a line above the others: the kind is cluster-scoped
 	problem        string // why the last enter was refused
 	// pick turns the chosen value into the message for the root;
 	// validate, when set, checks a typed value first.
@@ -208,12 +209,15 @@ func (m *Model) scroll() {
 }
 
 // messageLines returns the lines drawn between the input and the list: the
-// refusal of the last enter, the notice (wrapped to the width), or the
+// scope line, if any, the refusal of the last enter, the notice (wrapped to the width), or the
 // hint with the count.
 func (m *Model) messageLines() []string {
 	st := m.vc.Styles
 	w := max(m.vc.Width, 1)
 	var lines []string
+	if m.scope != "" {
+		lines = append(lines, strings.Split(ansi.Wrap(m.scope, w, ""), "\n")...)
+	}
 	if m.problem != "" {
 		for _, l := range strings.Split(ansi.Wrap(views.Sanitize(m.problem), w, ""), "\n") {
 			lines = append(lines, st.Error.Render(l))
