@@ -458,3 +458,19 @@ func TestNamespaceOnAClusterScopedKindSaysSo(t *testing.T) {
 		t.Fatalf(":pods: status %q", got)
 	}
 }
+
+// TestLongContextNameKeepsClusterAndUser: a long kubeconfig context name
+// is cut so that the cluster and the user stay on the header line (a
+// fresh-user trial saw only "ctx: longlong…").
+func TestLongContextNameKeepsClusterAndUser(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	long := "arn:aws:eks:eu-west-1:123456789012:cluster/a-very-long-production-cluster-name"
+	h := startWith(t, namedContext{Source: client, name: long}, "demo", 80, height)
+	view := h.m.View()
+	viewtest.Size(t, view, 80, height)
+	first := strings.Split(view, "\n")[0]
+	if !strings.Contains(first, "ctx: arn:aws") || !strings.Contains(first, "cluster: ") || !strings.Contains(first, "user: ") {
+		t.Fatalf("header line: %q", first)
+	}
+	viewtest.Golden(t, "root-long-context", view)
+}

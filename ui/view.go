@@ -63,12 +63,45 @@ func (m *Model) banner() string {
 	return m.vc.Styles.Error.Render(padRight(ansi.Truncate(text, m.width, "…"), m.width))
 }
 
+// factsLine draws "key: value" pairs on one line. When they do not fit,
+// the longest values are cut first (down to 8 cells each), so that a long
+// context name does not push the cluster and user off the line; pairs
+// that still do not fit are left out from the right.
 func (m *Model) factsLine(pairs [][2]string) string {
 	st := m.vc.Styles
+	values := make([]string, len(pairs))
+	excess := -m.width
+	for i, p := range pairs {
+		values[i] = views.Sanitize(p[1])
+		excess += ansi.StringWidth(p[0]+": "+values[i]) + 2*min(i, 1)
+	}
+	const floor = 8
+	for excess > 0 {
+		longest, second := -1, 0
+		for i, v := range values {
+			w := ansi.StringWidth(v)
+			if w > floor && (longest < 0 || w > ansi.StringWidth(values[longest])) {
+				longest = i
+			}
+		}
+		if longest < 0 {
+			break
+		}
+		for i, v := range values {
+			if i != longest {
+				second = max(second, ansi.StringWidth(v))
+			}
+		}
+		w := ansi.StringWidth(values[longest])
+		cut := min(excess, w-max(floor, second-1))
+		cut = max(cut, 1)
+		values[longest] = ansi.Truncate(values[longest], w-cut, "…")
+		excess -= w - ansi.StringWidth(values[longest])
+	}
 	var b strings.Builder
 	width := 0
 	for i, p := range pairs {
-		value := views.Sanitize(p[1])
+		value := values[i]
 		plain := p[0] + ": " + value
 		if i > 0 {
 			plain = "  " + plain
