@@ -178,6 +178,12 @@ func (c *Client) kindCache(ctx context.Context, key cacheKey, plugin Plugin, inf
 	kc := c.caches[key]
 	until, refused := c.noWatch[key]
 	c.mu.Unlock()
+	if kc != nil && kc.plugin != plugin {
+		// Discovery describes the kind anew (another version): its cache
+		// lists and watches what the old plugin named.
+		c.dropCache(key, kc, time.Time{})
+		kc = nil
+	}
 	if kc != nil {
 		kc.mu.Lock()
 		forbidden := kc.forbidden

@@ -209,8 +209,8 @@ func TestDrillDown(t *testing.T) {
 	if err != nil || req.Namespace != "demo" || !req.Selector.IsZero() {
 		t.Fatalf("namespace drill-down %+v, %v", req, err)
 	}
-	if _, err := c.DrillDown(ctx, "deploy", "demo", "empty"); kube.ReasonOf(err) != kube.ReasonInvalid {
-		t.Fatalf("a deployment without a selector: %v, want invalid", err)
+	if _, err := c.DrillDown(ctx, "deploy", "demo", "empty"); !errors.Is(err, kube.ErrSelectsNothing) {
+		t.Fatalf("a deployment without a selector: %v, want ErrSelectsNothing", err)
 	}
 	if _, err := c.DrillDown(ctx, "deploy", "demo", "gone"); kube.ReasonOf(err) != kube.ReasonNotFound {
 		t.Fatalf("a deleted deployment: %v, want not_found", err)

@@ -61,6 +61,8 @@ type Client struct {
 	janitorStop    chan struct{}
 	closed         atomic.Bool
 	discovered     atomic.Pointer[Registry]
+	rediscoverMu   sync.Mutex    // serialises Rediscover
+	rediscovered   time.Time     // when Rediscover last read discovery
 	reach          *reachability // nil for a clientset handed in (tests)
 	revisions      atomic.Uint64 // shared by every cache, so versions never repeat
 

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -88,7 +90,20 @@ func (c *Client) Discover(ctx context.Context) error {
 	}
 	infos, claimed := c.nameKinds(candidates)
 	plugins := make([]Plugin, 0, len(infos))
+	prev := map[Kind]Plugin{}
+	if old := c.discovered.Load(); old != nil {
+		for _, p := range old.plugins {
+			prev[p.Info().ID] = p
+		}
+	}
 	for _, info := range infos {
+		// A kind discovery describes as before keeps its plugin (and so
+		// its cache and the columns it learnt); a changed one gets a new
+		// plugin, and its cache is started afresh (Client.kindCache).
+		if p, ok := prev[info.ID]; ok && sameKind(p.Info(), info) {
+			plugins = append(plugins, p)
+			continue
+		}
 		plugins = append(plugins, c.opts.TablePlugin(info))
 	}
 	reg, rerr := newRegistry(plugins, claimed)
@@ -100,6 +115,50 @@ func (c *Client) Discover(ctx context.Context) error {
 		return partial
 	}
 	return nil
+}
+
+// sameKind reports whether two descriptions of a discovered kind name the
+// same resource the same way (columns aside, which a plugin learns).
+func sameKind(a, b KindInfo) bool {
+	return a.ID == b.ID && a.Group == b.Group && a.Version == b.Version && a.Resource == b.Resource &&
+		a.Namespaced == b.Namespaced && a.Capabilities == b.Capabilities && slices.Equal(a.Aliases, b.Aliases)
+}
+
+// rediscoverEvery is the least time between two discovery reads that
+// Rediscover starts.
+const rediscoverEvery = 5 * time.Second
+
+// Rediscover reads discovery again (Discover), unless a read it started
+// finished less than 5 s ago or one is under way; it waits for the read
+// (at most 10 s, or until ctx ends). It reports whether the set of kinds
+// changed: a CRD was installed, removed, or is served at another version.
+// Screens call it when a name is unknown; Snapshot calls it when a
+// discovered kind is no longer found. Discovery errors are dropped: the
+// previous set stays.
+func (c *Client) Rediscover(ctx context.Context) bool {
+	c.rediscoverMu.Lock()
+	defer c.rediscoverMu.Unlock()
+	if time.Since(c.rediscovered) < rediscoverEvery {
+		return false
+	}
+	before := c.discovered.Load()
+	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_ = c.Discover(dctx)
+	c.rediscovered = time.Now()
+	after := c.discovered.Load()
+	if before == nil || after == nil {
+		return before != after
+	}
+	if len(before.plugins) != len(after.plugins) {
+		return true
+	}
+	for i := range before.plugins {
+		if before.plugins[i] != after.plugins[i] {
+			return true
+		}
+	}
+	return false
 }
 
 // candidate is one listable resource discovery named, before it has a name

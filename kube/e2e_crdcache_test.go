@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -53,7 +54,7 @@ func widgetCRD(t *testing.T, dyn dynamic.Interface) schema.GroupVersionResource 
 		t.Fatalf("create CRD: %v", err)
 	}
 	t.Cleanup(func() {
-		if err := dyn.Resource(crdGVR).Delete(context.Background(), name, metav1.DeleteOptions{}); err != nil {
+		if err := dyn.Resource(crdGVR).Delete(context.Background(), name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 			t.Errorf("delete CRD: %v", err)
 		}
 	})
@@ -189,5 +190,54 @@ func TestE2EDiscoveredKindIsCachedAndFollowsChanges(t *testing.T) {
 	}
 	if !watched {
 		t.Error("the audit log shows no watch of widgets")
+	}
+}
+
+// TestE2ECRDInstalledAfterDiscoveryIsFound: a CRD installed after the
+// Client read discovery is found by Rediscover (what the `:` prompt does
+// for an unknown name), and once it is deleted, a Snapshot of it starts a
+// new discovery read by itself, after which the kind is gone.
+func TestE2ECRDInstalledAfterDiscoveryIsFound(t *testing.T) {
+	cfg := kubetest.Local(t)
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := discoveredClient(t, cfg)
+	gvr := widgetCRD(t, dyn)
+	name := gvr.Resource + "." + gvr.Group
+	if _, ok := c.Kind(name); ok {
+		t.Fatalf("%s known before discovery was read again", name)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if changed := c.Rediscover(context.Background()); changed {
+			if _, ok := c.Kind(name); ok {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s not found by Rediscover", name)
+		}
+		time.Sleep(time.Second)
+	}
+	info, _ := c.Kind(name)
+	req := kube.SnapshotRequest{Kinds: []kube.Kind{info.ID}, Namespace: "default"}
+	if s := c.Snapshot(context.Background(), req); len(s.Truncated) != 0 {
+		t.Fatalf("the new kind: %+v", s.Truncated)
+	}
+	if err := dyn.Resource(crdGVR).Delete(context.Background(), name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	deadline = time.Now().Add(40 * time.Second)
+	for {
+		s := c.Snapshot(context.Background(), req)
+		if tr, ok := s.Truncation(info.ID); ok && tr.Reason == kube.ReasonUnknownKind {
+			break // discovery was read again: the kind is no longer served
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the deleted CRD's kind is still served: %+v", s.Truncated)
+		}
+		time.Sleep(500 * time.Millisecond)
 	}
 }

@@ -2,6 +2,7 @@ package kube
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 )
@@ -56,11 +57,16 @@ func (c *Client) Names() []string {
 	return out
 }
 
+// ErrSelectsNothing is wrapped by DrillDown's error for an object whose
+// selector is absent or empty (a Service without one): it opens no rows,
+// which is a fact about the object, not a failure.
+var ErrSelectsNothing = errors.New("it selects nothing to open")
+
 // DrillDown returns what opening the object name (of kind, in namespace)
 // shows: a Namespace opens its pods; a Pod its containers; a Deployment,
 // Node, Service or Job the pods it selects (KindInfo.DrillDown, through the
 // plugin's Driller). Errors: the kind opens nothing, the object is gone
-// (not_found), it selects nothing, or the API server's own.
+// (not_found), it selects nothing (ErrSelectsNothing), or the API server's own.
 func (c *Client) DrillDown(ctx context.Context, kind Kind, namespace, name string) (SnapshotRequest, error) {
 	plugin, ok := c.Lookup(string(kind))
 	if !ok {
@@ -94,7 +100,7 @@ func (c *Client) DrillDown(ctx context.Context, kind Kind, namespace, name strin
 	}
 	sel, ok := driller.DrillSelector(obj)
 	if !ok {
-		return SnapshotRequest{}, fmt.Errorf("%w: %s %s selects no %s", errInvalid, info.ID, name, tinfo.ID)
+		return SnapshotRequest{}, fmt.Errorf("%s/%s has no selector: %w", info.ID, name, ErrSelectsNothing)
 	}
 	if !info.Namespaced {
 		req.Namespace = ""

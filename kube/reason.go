@@ -49,7 +49,7 @@ func (r Reason) Sentence() string {
 	case ReasonNotFound:
 		return "it does not exist on this cluster"
 	case ReasonUnknownKind:
-		return "kyyard does not know this kind"
+		return "the API server does not serve this kind (any more)"
 	case ReasonInvalid:
 		return "the request is not valid; correct it and try again"
 	default:

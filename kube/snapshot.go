@@ -114,6 +114,12 @@ func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) Snapshot {
 			rows, version, cached, err := c.read(ctx, plugin, info, ns, req.Selector, match)
 			if err != nil {
 				results[i].trunc = &Truncation{Kind: kind, Reason: ReasonOf(err), Message: err.Error()}
+				if results[i].trunc.Reason == ReasonNotFound && c.listedOnly(info) {
+					// A discovered kind the server no longer serves at this
+					// version (a CRD deleted, or its version changed): read
+					// discovery again, so the next Snapshot knows.
+					go c.Rediscover(context.Background())
+				}
 				return
 			}
 			// Columns are read after the rows: a plugin that takes them from the

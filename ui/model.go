@@ -59,6 +59,9 @@ type Model struct {
 	// helpOffset is the first line of the help overlay shown, when it is
 	// longer than the screen (clamped when drawn).
 	helpOffset int
+	// afterRediscovery is set while a command runs again after discovery
+	// was read for its unknown kind: it is not read a second time.
+	afterRediscovery bool
 	// helpPage is how many lines of keys the help overlay showed last, the
 	// step of pgup/pgdn.
 	helpPage int
@@ -84,6 +87,16 @@ type Model struct {
 
 	width, height int
 }
+
+// rediscoveredMsg says discovery was read again for a command naming an
+// unknown kind (line), through connection epoch: the command runs once more.
+type rediscoveredMsg struct {
+	epoch int
+	line  string
+}
+
+// rediscoverTimeout bounds the discovery read an unknown name starts.
+const rediscoverTimeout = 10 * time.Second
 
 // factsMsg carries freshly read facts, read through connection epoch.
 type factsMsg struct {
@@ -153,6 +166,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case namesMsg:
 		m.takeNames(msg)
 		return m, nil
+	case rediscoveredMsg:
+		if msg.epoch != m.epoch {
+			return m, nil
+		}
+		m.afterRediscovery = true
+		defer func() { m.afterRediscovery = false }()
+		return m, m.run(msg.line)
 	case contextsMsg:
 		return m, m.openContextPicker(msg)
 	case connectedMsg:
@@ -419,6 +439,18 @@ func (m *Model) run(line string) tea.Cmd {
 		return m.switchContext(fields[1])
 	}
 	info, ok := m.vc.Client.Kind(fields[0])
+	if !ok && len(fields) <= 2 && !m.afterRediscovery {
+		// The kind may be new (a CRD installed since kyyard started):
+		// read the API server's discovery again, then run the line again.
+		client, epoch := m.vc.Client, m.epoch
+		m.status = views.StatusMsg{Text: "looking for " + fields[0] + " in the API server's discovery…"}
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), rediscoverTimeout)
+			defer cancel()
+			client.Rediscover(ctx)
+			return rediscoveredMsg{epoch: epoch, line: line}
+		}
+	}
 	if !ok || len(fields) > 2 {
 		m.status = views.StatusMsg{Error: true,
 			Text: "unknown command \"" + line + "\": try :pods, :deploy, :nodes, :ns, :pods <namespace>, :pods all, :ns <namespace>, :ctx"}

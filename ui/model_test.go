@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -114,7 +115,7 @@ func follows(msg tea.Msg) bool {
 		return true
 	}
 	switch fmt.Sprintf("%T", msg) {
-	case "ui.connectedMsg", "ui.contextsMsg":
+	case "ui.connectedMsg", "ui.contextsMsg", "ui.rediscoveredMsg":
 		return true
 	}
 	return false
@@ -418,5 +419,41 @@ func TestTooSmallWrapsAtWords(t *testing.T) {
 		if !found {
 			t.Errorf("%dx%d: the size kyyard needs is not whole on one line:\n%s", size[0], size[1], view)
 		}
+	}
+}
+
+// laterKind hides configmaps until Rediscover is called, as a CRD
+// installed after kyyard read discovery is unknown until it reads again.
+type laterKind struct {
+	views.Source
+	found bool
+}
+
+func (s *laterKind) Kind(name string) (kube.KindInfo, bool) {
+	if !s.found && (name == "configmaps" || name == "cm") {
+		return kube.KindInfo{}, false
+	}
+	return s.Source.Kind(name)
+}
+
+func (s *laterKind) Rediscover(context.Context) bool {
+	s.found = true
+	return true
+}
+
+// TestUnknownKindIsLookedUpAgain: a command naming a kind kyyard does not
+// know reads discovery again and then opens it (found by a fresh-user
+// trial: a CRD installed after start could never be opened).
+func TestUnknownKindIsLookedUpAgain(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	src := &laterKind{Source: client}
+	h := startWith(t, src, "demo", width, height)
+	h.command("cm")
+	if got := h.m.Top().Title(); !strings.HasPrefix(got, "configmaps(") {
+		t.Fatalf(":cm after discovery was read again: title %q\n%s", got, h.m.View())
+	}
+	h.command("gizmos")
+	if !strings.Contains(h.m.View(), `unknown command "gizmos"`) {
+		t.Fatalf("a kind unknown after discovery:\n%s", h.m.View())
 	}
 }

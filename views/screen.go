@@ -20,6 +20,10 @@ type Source interface {
 	Kind(name string) (kube.KindInfo, bool)
 	// Names returns every kind id and alias, sorted, for completion.
 	Names() []string
+	// Rediscover reads the API server's kinds again when a name is unknown
+	// (a CRD installed since) and reports whether they changed (see
+	// kube.Client.Rediscover).
+	Rediscover(ctx context.Context) bool
 	// DrillDown returns what opening an object shows (see kube.Client.DrillDown).
 	DrillDown(ctx context.Context, kind kube.Kind, namespace, name string) (kube.SnapshotRequest, error)
 	// Namespace returns the namespace kyyard starts in.

@@ -34,6 +34,7 @@ func (s *source) Snapshot(context.Context, kube.SnapshotRequest) kube.Snapshot {
 func (s *source) Facts(context.Context) kube.Facts  { return kube.Facts{} }
 func (s *source) Kind(string) (kube.KindInfo, bool) { return kube.KindInfo{}, false }
 func (s *source) Names() []string                   { return nil }
+func (s *source) Rediscover(context.Context) bool   { return false }
 func (s *source) Namespace() string                 { return "demo" }
 func (s *source) DrillDown(context.Context, kube.Kind, string, string) (kube.SnapshotRequest, error) {
 	return kube.SnapshotRequest{}, errors.New("no drill-down here")

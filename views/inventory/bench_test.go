@@ -24,6 +24,7 @@ type staticSource struct {
 func (s staticSource) Snapshot(context.Context, kube.SnapshotRequest) kube.Snapshot { return s.snap }
 func (s staticSource) Facts(context.Context) kube.Facts                             { return kube.Facts{} }
 func (s staticSource) Names() []string                                              { return s.reg.Names() }
+func (s staticSource) Rediscover(context.Context) bool                              { return false }
 func (s staticSource) Kind(name string) (kube.KindInfo, bool) {
 	p, ok := s.reg.Lookup(name)
 	if !ok {

@@ -799,7 +799,8 @@ func deployment(namespace, name string, selector map[string]string) *appsv1.Depl
 
 // TestDrillDownFollowsItsParent: a drill-down reads its parent again on
 // each refresh: a Service whose selector changed shows the pods it selects
-// now, and a deleted Service says so (found by a fresh-user trial: ctrl+r
+// now, one whose selector was removed shows none, and a deleted Service
+// says so (found by a fresh-user trial: ctrl+r
 // kept the pods of the old selector).
 func TestDrillDownFollowsItsParent(t *testing.T) {
 	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "demo", Name: "sv"},
@@ -824,6 +825,14 @@ func TestDrillDownFollowsItsParent(t *testing.T) {
 	refresh(t, m, keys(m, "ctrl+r"))
 	if got := names(m.View()); !slices.Equal(got, []string{"two-1"}) {
 		t.Fatalf("after the selector changed: %q\n%s", got, m.View())
+	}
+	svc.Spec.Selector = nil
+	if _, err := cs.CoreV1().Services("demo").Update(context.Background(), svc, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	refresh(t, m, keys(m, "ctrl+r"))
+	if view := m.View(); !strings.Contains(view, "services/sv has no selector") || len(names(view)) != 0 {
+		t.Fatalf("after the selector was removed:\n%s", view)
 	}
 	if err := cs.CoreV1().Services("demo").Delete(context.Background(), "sv", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
@@ -936,5 +945,59 @@ func TestMalformedLabelFilterStaysInTheTitle(t *testing.T) {
 	keys(m, "esc")
 	if got := m.Title(); got != "pods(demo)[3]" {
 		t.Fatalf("esc on the malformed filter: title %q", got)
+	}
+}
+
+// goneKind answers every Snapshot after the first as the Client does once
+// a CRD was deleted: the kind is no longer served.
+type goneKind struct {
+	views.Source
+	calls int
+}
+
+func (g *goneKind) Snapshot(ctx context.Context, req kube.SnapshotRequest) kube.Snapshot {
+	g.calls++
+	if g.calls == 1 {
+		return g.Source.Snapshot(ctx, req)
+	}
+	return kube.Snapshot{Namespace: req.Namespace, Generation: 99, Taken: viewtest.Now,
+		Truncated: []kube.Truncation{{Kind: req.Kinds[0], Reason: kube.ReasonUnknownKind, Message: "no plugin serves " + string(req.Kinds[0])}}}
+}
+
+// TestKindNoLongerServed: when the kind shown stops being served (its CRD
+// deleted) and no row is left, the screen says so, rather than "No ... in
+// namespace" under a line about rows that are not there (found by a
+// fresh-user trial).
+func TestKindNoLongerServed(t *testing.T) {
+	client, _ := kubetest.FakeClient(t)
+	src := &goneKind{Source: client}
+	m, err := inventory.New(viewtest.Context(src, 100, 8), "configmaps", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetClock(func() time.Time { return viewtest.Now })
+	refresh(t, m, m.Init())
+	refresh(t, m, keys(m, "ctrl+r"))
+	view := m.View()
+	viewtest.Size(t, view, 100, 8)
+	if !strings.Contains(view, "does not serve this kind") || strings.Contains(view, "No configmaps in") || strings.Contains(view, "showing rows read") {
+		t.Fatalf("a kind no longer served:\n%s", view)
+	}
+	viewtest.Golden(t, "kind-no-longer-served", view)
+}
+
+// TestOpeningAServiceWithoutSelector: enter on a Service without a selector
+// says so plainly, not that the request was invalid.
+func TestOpeningAServiceWithoutSelector(t *testing.T) {
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "demo", Name: "external"}}
+	client, _ := kubetest.FakeClient(t, svc)
+	m, _ := load(t, client, "services", "demo", 80, 8)
+	cmd := keys(m, "enter")
+	if cmd == nil {
+		t.Fatal("enter did nothing")
+	}
+	st, ok := cmd().(views.StatusMsg)
+	if !ok || st.Error || st.Text != "services/external has no selector: it selects nothing to open" {
+		t.Fatalf("enter on a Service without a selector: %#v", st)
 	}
 }

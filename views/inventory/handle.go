@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -323,6 +324,9 @@ func (m *Model) open() tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
 		defer cancel()
 		req, err := client.DrillDown(ctx, kind, row.Namespace, row.Name)
+		if errors.Is(err, kube.ErrSelectsNothing) {
+			return views.StatusMsg{Text: views.Sanitize(err.Error())}
+		}
 		if err != nil {
 			reason := kube.ReasonOf(err)
 			return views.StatusMsg{Error: true, Text: fmt.Sprintf("cannot open %s/%s: %s (%s)", kind, row.Name, reason.Sentence(), err)}

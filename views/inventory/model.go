@@ -6,6 +6,7 @@ package inventory
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -48,9 +49,9 @@ type Model struct {
 	followKey string
 	following bool
 	parent    string // "<kind>/<name>" of a drill-down
-	// parentGone: the object a part-of screen's rows belong to (parent)
-	// was deleted; the rows were dropped.
-	parentGone bool
+	// parentNote, when set, says why a drill-down's rows were dropped: its
+	// parent was deleted, or no longer selects anything.
+	parentNote string
 	now        func() time.Time
 
 	token     int // refresh chain id; bumped by Init so old ticks die
@@ -98,6 +99,9 @@ type snapshotMsg struct {
 	labels string // the filter's label selector in the request
 	snap   kube.Snapshot
 	prep   *prepared // the rows indexed and sorted off the UI goroutine, if they changed
+	// selectsNothing, when set, says that the drill-down's parent has no
+	// selector any more (kube.ErrSelectsNothing); snap is then empty.
+	selectsNothing string
 }
 
 // prepared is the costly part of taking in changed rows (measuring every
@@ -203,6 +207,10 @@ func (m *Model) fetch() tea.Cmd {
 				gone := kube.Truncation{Kind: kind, Reason: kube.ReasonNotFound, Message: err.Error()}
 				return snapshotMsg{owner: owner, token: token, labels: labels,
 					snap: kube.Snapshot{Namespace: req.Namespace, Truncated: []kube.Truncation{gone}, Taken: time.Now()}}
+			case errors.Is(err, kube.ErrSelectsNothing):
+				// The parent's selector was removed: it selects no rows now.
+				return snapshotMsg{owner: owner, token: token, labels: labels, selectsNothing: err.Error(),
+					snap: kube.Snapshot{Namespace: req.Namespace, Taken: time.Now()}}
 			}
 			// Any other failure keeps the selector read before.
 		}
@@ -216,6 +224,17 @@ func (m *Model) fetch() tea.Cmd {
 		}
 		return msg
 	}
+}
+
+// dropRows empties the screen because of what happened to its parent
+// (note says what: "services/sv was deleted"), keeping the columns.
+func (m *Model) dropRows(note string) {
+	m.parentNote = note
+	m.followKey, m.following = m.cursorKey(), true
+	m.shown, m.gen, m.loaded = nil, 0, true
+	m.table = kube.Table{Kind: m.info.ID, Columns: m.table.Columns}
+	m.ix = newIndex(m.table)
+	m.resort()
 }
 
 // withLabels adds the filter's label selector (labels, possibly empty) to
@@ -291,6 +310,11 @@ func (m *Model) backoff() {
 // the request) changed; a failed refresh keeps the rows it had.
 func (m *Model) apply(msg snapshotMsg) bool {
 	s := msg.snap
+	if msg.selectsNothing != "" {
+		m.failure = nil
+		m.dropRows(msg.selectsNothing)
+		return false
+	}
 	if t, ok := s.Truncation(m.info.ID); ok {
 		if t.Reason == kube.ReasonInvalid && msg.labels != "" {
 			m.note = "not applied: " + selectorProblem(msg.labels, t.Message)
@@ -303,16 +327,11 @@ func (m *Model) apply(msg snapshotMsg) bool {
 		if t.Reason == kube.ReasonNotFound && m.parent != "" {
 			// The object these rows belong to (a Pod's containers, a
 			// Service's pods) was deleted: none is shown as current.
-			m.parentGone = true
-			m.followKey, m.following = m.cursorKey(), true
-			m.shown, m.gen, m.loaded = nil, 0, true
-			m.table = kube.Table{Kind: m.info.ID, Columns: m.table.Columns}
-			m.ix = newIndex(m.table)
-			m.resort()
+			m.dropRows(m.parent + " was deleted")
 		}
 		return false
 	}
-	m.failure, m.parentGone = nil, false
+	m.failure, m.parentNote = nil, ""
 	t, _ := s.Table(m.info.ID)
 	if m.loaded && s.Generation == m.gen && msg.labels == m.reqLabels {
 		m.taken = s.Taken

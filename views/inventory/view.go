@@ -41,6 +41,11 @@ func (m *Model) View() string {
 	}
 	lines := []string{m.notice(w)}
 	switch {
+	case len(m.table.Rows) == 0 && m.failure != nil && m.parentNote == "":
+		// Nothing read is left to show: say why the kind cannot be read
+		// (a CRD deleted), not that it has no objects.
+		lines = append(lines, explain(m.info.ID, scope, *m.failure, st.Error.Render, w))
+		return fill(strings.Join(lines, "\n"), h)
 	case len(m.table.Rows) == 0:
 		what := string(m.info.ID)
 		if m.parent != "" {
@@ -118,15 +123,18 @@ func (m *Model) notice(w int) string {
 		return line([]string{text}, []int{w}, w)
 	}
 	var errs []string
-	if m.failure != nil && m.parentGone {
-		errs = append(errs, fmt.Sprintf("! %s was deleted; esc goes back", views.Sanitize(m.parent)))
+	if m.parentNote != "" {
+		errs = append(errs, "! "+views.Sanitize(m.parentNote)+"; esc goes back")
 	} else if m.failure != nil {
 		age := m.now().Sub(m.taken).Round(time.Second)
 		text := fmt.Sprintf("! refresh failed (%s)", m.failure.Reason)
 		if m.retrying() {
 			text += fmt.Sprintf(", retrying in %s", m.delay)
 		}
-		text += fmt.Sprintf(": %s; showing rows read %s ago", m.failure.Reason.Sentence(), age)
+		text += ": " + m.failure.Reason.Sentence()
+		if len(m.table.Rows) > 0 {
+			text += fmt.Sprintf("; showing rows read %s ago", age)
+		}
 		errs = append(errs, text)
 	}
 	if m.note != "" {
