@@ -59,6 +59,9 @@ type Model struct {
 	// helpOffset is the first line of the help overlay shown, when it is
 	// longer than the screen (clamped when drawn).
 	helpOffset int
+	// helpPage is how many lines of keys the help overlay showed last, the
+	// step of pgup/pgdn.
+	helpPage int
 	status     views.StatusMsg
 
 	// overlay is a picker open over the top screen (nil when none): it
@@ -283,9 +286,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		case msg.String() == "up", msg.String() == "k":
 			m.helpOffset--
 		case msg.String() == "pgdown", msg.String() == " ":
-			m.helpOffset += max(m.vc.Height-4, 1)
+			m.helpOffset += max(m.helpPage, 1)
 		case msg.String() == "pgup":
-			m.helpOffset -= max(m.vc.Height-4, 1)
+			m.helpOffset -= max(m.helpPage, 1)
 		case msg.String() == "home", msg.String() == "g":
 			m.helpOffset = 0
 		}

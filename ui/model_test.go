@@ -200,7 +200,7 @@ func TestHelpOverlay(t *testing.T) {
 	h.keys("?")
 	view := h.m.View()
 	viewtest.Size(t, view, width, height)
-	for _, want := range []string{"quit", "command", "ctrl+n", "pick namespace", ":ns <ns>|all", ":ctx [context]"} {
+	for _, want := range []string{"quit", "ctrl+c", "command", ":ns <ns>|all", ":ctx [context]", "e.g. :pods, :deploy demo"} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("help lacks %q:\n%s", want, view)
 		}
@@ -217,6 +217,11 @@ func TestHelpOverlay(t *testing.T) {
 	for _, b := range h.m.Top().Bindings() {
 		if d := b.Help().Desc; d != "" && !strings.Contains(seen, d) {
 			t.Errorf("help never shows %q (%s)", d, b.Help().Key)
+		}
+	}
+	for _, want := range []string{"ctrl+n", "pick namespace", "ctrl+space"} {
+		if !strings.Contains(seen, want) {
+			t.Errorf("help never shows %q", want)
 		}
 	}
 	h.keys("g")

@@ -169,9 +169,14 @@ func (m *Model) helpView() string {
 	}
 	section("Global", append(m.vc.Keys.Bindings(), m.pickKey))
 	section("This screen", m.Top().Bindings())
-	footer := []string{
-		st.Muted.Render("Commands: :<kind> [ns|all]  :ns <ns>|all  :ctx [context]  :q   e.g. :pods, :deploy demo, :po all, :ns"),
-		st.Muted.Render("Row markers: x failed  ! warning  ~ progressing  (blank) ok"),
+	var footer []string
+	for _, items := range [][]string{
+		{"Commands:", ":<kind> [ns|all]", ":ns <ns>|all", ":ctx [context]", ":q", "e.g. :pods, :deploy demo, :po all, :ns"},
+		{"Row markers:", "x failed", "! warning", "~ progressing", "(blank) ok"},
+	} {
+		for _, l := range wrapItems(items, m.width) {
+			footer = append(footer, st.Muted.Render(l))
+		}
 	}
 	// As many columns as fit the width, each as wide as its widest entry
 	// (entries wider than the screen are cut with "…").
@@ -204,6 +209,7 @@ func (m *Model) helpView() string {
 		m.helpOffset = max(min(m.helpOffset, len(body)-room), 0)
 		title += st.Muted.Render(fmt.Sprintf("  (lines %d-%d of %d: ↑/↓ pgup/pgdn scroll)", m.helpOffset+1, m.helpOffset+room, len(body)))
 		body = body[m.helpOffset : m.helpOffset+room]
+		m.helpPage = room
 	} else {
 		m.helpOffset = 0
 	}
@@ -219,6 +225,31 @@ func (m *Model) helpView() string {
 		lines[i] = ansi.Truncate(l, m.width, "")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// wrapItems lays items out two spaces apart, in as many lines of width
+// cells as they need, never breaking an item unless it alone is wider.
+func wrapItems(items []string, width int) []string {
+	var lines []string
+	cur := ""
+	for _, it := range items {
+		switch {
+		case cur == "":
+			cur = it
+		case ansi.StringWidth(cur)+2+ansi.StringWidth(it) <= width:
+			cur += "  " + it
+		default:
+			lines = append(lines, cur)
+			cur = it
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, max(width, 1), "…")
+	}
+	return lines
 }
 
 func padRight(s string, n int) string {

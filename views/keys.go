@@ -17,7 +17,7 @@ type GlobalKeys struct {
 // DefaultGlobalKeys returns the default global bindings.
 func DefaultGlobalKeys() GlobalKeys {
 	return GlobalKeys{
-		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q ctrl+c", "quit")),
 		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Command: key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command: :pods :deploy ...")),
 		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),

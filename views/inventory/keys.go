@@ -49,7 +49,7 @@ func DefaultKeys() Keys {
 		SortName:      key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "sort: name")),
 		SortAge:       key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "sort: age, youngest first")),
 		Mark:          key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark row")),
-		MarkRange:     key.NewBinding(key.WithKeys("ctrl+@", "V"), key.WithHelp("V", "mark range")),
+		MarkRange:     key.NewBinding(key.WithKeys("ctrl+@", "V"), key.WithHelp("V ctrl+space", "mark range")),
 		ClearMarks:    key.NewBinding(key.WithKeys(`ctrl+\`), key.WithHelp(`ctrl+\`, "clear marks")),
 		NextUnhealthy: key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "next unhealthy row")),
 		Unhealthy:     key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "only unhealthy rows")),
