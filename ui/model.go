@@ -184,6 +184,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.overlay = nil
 		return m, m.switchContext(msg.Context)
 	case tea.KeyMsg:
+		// A status message is seen once, as k9s' flash: the next key press
+		// clears it. A key that has something to say sets its own (at once
+		// or through a StatusMsg that follows).
+		m.status = views.StatusMsg{}
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.prompting {
 			return m, m.keyBurst(msg)
 		}

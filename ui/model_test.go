@@ -420,3 +420,33 @@ func TestTooSmallWrapsAtWords(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusIsClearedByTheNextKey: a status message is seen once, as k9s'
+// flash: the next key clears it (found by a fresh-user trial: "sorted by
+// name again: …" stayed for over a minute, through other keys), unless
+// that key says something itself.
+func TestStatusIsClearedByTheNextKey(t *testing.T) {
+	h := start(t)
+	h.command("widgets")
+	if !strings.Contains(h.m.View(), `unknown command "widgets"`) {
+		t.Fatalf("no error after the command:\n%s", h.m.View())
+	}
+	h.keys("j")
+	if view := h.m.View(); strings.Contains(view, "unknown command") || !strings.Contains(view, "? help") {
+		t.Fatalf("the error outlived the next key:\n%s", view)
+	}
+	// A key with its own message shows it; the key after clears it.
+	h.runKey(h.keys("u"))
+	if !strings.Contains(h.m.View(), "no unhealthy pods shown") {
+		t.Fatalf("u did not say there is no unhealthy row:\n%s", h.m.View())
+	}
+	h.command("widgets")
+	h.runKey(h.keys("u"))
+	if view := h.m.View(); strings.Contains(view, "unknown command") || !strings.Contains(view, "no unhealthy pods shown") {
+		t.Fatalf("u after an error does not show its own message alone:\n%s", view)
+	}
+	h.keys("k")
+	if strings.Contains(h.m.View(), "no unhealthy") {
+		t.Fatalf("the info message outlived the next key:\n%s", h.m.View())
+	}
+}
