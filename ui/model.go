@@ -62,7 +62,7 @@ type Model struct {
 	// helpPage is how many lines of keys the help overlay showed last, the
 	// step of pgup/pgdn.
 	helpPage int
-	status     views.StatusMsg
+	status   views.StatusMsg
 
 	// overlay is a picker open over the top screen (nil when none): it
 	// gets every key, and messages as the top screen does.
