@@ -84,6 +84,11 @@ type Model struct {
 	// word; suggestedFor is the first word they were set for.
 	nsNames, ctxNames []string
 	suggestedFor      string
+	// cycle holds the completions that matched what was typed before the
+	// first of a run of tabs, and cycleAt the one the prompt holds; nil
+	// when the last key was not tab.
+	cycle   []string
+	cycleAt int
 
 	width, height int
 }
@@ -204,6 +209,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.overlay = nil
 		return m, m.switchContext(msg.Context)
 	case tea.KeyMsg:
+		// A status message is seen once, as k9s' flash: the next key press
+		// clears it. A key that has something to say sets its own (at once
+		// or through a StatusMsg that follows).
+		m.status = views.StatusMsg{}
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.prompting {
 			return m, m.keyBurst(msg)
 		}
@@ -326,6 +335,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, keys.Command):
 		m.prompting = true
 		m.prompt.SetValue("")
+		m.cycle = nil
 		m.suggest(true)
 		m.status = views.StatusMsg{}
 		return tea.Batch(m.prompt.Focus(), m.loadNames())
@@ -341,6 +351,11 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Model) promptKey(msg tea.KeyMsg) tea.Cmd {
+	if msg.Type == tea.KeyTab {
+		m.tab()
+		return nil
+	}
+	m.cycle = nil
 	switch msg.Type {
 	case tea.KeyEsc:
 		m.prompting = false
@@ -355,6 +370,34 @@ func (m *Model) promptKey(msg tea.KeyMsg) tea.Cmd {
 	m.prompt, cmd = m.prompt.Update(msg)
 	m.suggest(false)
 	return cmd
+}
+
+// tab completes the prompt as a shell does: the first tab takes the
+// completion shown (completed), each next one the next completion that
+// matched what was typed before the first, in the prompt's order, back to
+// the first after the last (":pods de" tab "default", tab "demo", tab
+// "default"). The prompt then holds the candidate itself, so enter runs
+// what is shown. Any other key ends the run.
+func (m *Model) tab() {
+	if len(m.cycle) > 0 {
+		m.cycleAt = (m.cycleAt + 1) % len(m.cycle)
+	} else {
+		value := m.prompt.Value()
+		candidates := m.prompt.MatchedSuggestions()
+		at := slices.Index(candidates, m.completed())
+		if at < 0 || candidates[at] == value {
+			// Nothing shown beyond a whole word (":po"): the first
+			// candidate that changes the text.
+			at = slices.IndexFunc(candidates, func(c string) bool { return c != value })
+		}
+		if at < 0 {
+			return
+		}
+		m.cycle, m.cycleAt = candidates, at
+	}
+	m.prompt.SetValue(m.cycle[m.cycleAt])
+	m.prompt.CursorEnd()
+	m.suggest(true)
 }
 
 // open shows a kind: a `:` command replaces the top screen, a drill-down

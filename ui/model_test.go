@@ -457,3 +457,101 @@ func TestUnknownKindIsLookedUpAgain(t *testing.T) {
 		t.Fatalf("a kind unknown after discovery:\n%s", h.m.View())
 	}
 }
+
+// TestStatusIsClearedByTheNextKey: a status message is seen once, as k9s'
+// flash: the next key clears it (found by a fresh-user trial: "sorted by
+// name again: …" stayed for over a minute, through other keys), unless
+// that key says something itself.
+func TestStatusIsClearedByTheNextKey(t *testing.T) {
+	h := start(t)
+	h.command("widgets")
+	if !strings.Contains(h.m.View(), `unknown command "widgets"`) {
+		t.Fatalf("no error after the command:\n%s", h.m.View())
+	}
+	h.keys("j")
+	if view := h.m.View(); strings.Contains(view, "unknown command") || !strings.Contains(view, "? help") {
+		t.Fatalf("the error outlived the next key:\n%s", view)
+	}
+	// A key with its own message shows it; the key after clears it.
+	h.runKey(h.keys("u"))
+	if !strings.Contains(h.m.View(), "no unhealthy pods shown") {
+		t.Fatalf("u did not say there is no unhealthy row:\n%s", h.m.View())
+	}
+	h.command("widgets")
+	h.runKey(h.keys("u"))
+	if view := h.m.View(); strings.Contains(view, "unknown command") || !strings.Contains(view, "no unhealthy pods shown") {
+		t.Fatalf("u after an error does not show its own message alone:\n%s", view)
+	}
+	h.keys("k")
+	if strings.Contains(h.m.View(), "no unhealthy") {
+		t.Fatalf("the info message outlived the next key:\n%s", h.m.View())
+	}
+}
+
+// promptLine returns the status line: the prompt while it is open.
+func (h *harness) promptLine() string {
+	lines := strings.Split(h.m.View(), "\n")
+	return strings.TrimRight(lines[len(lines)-1], " ")
+}
+
+// TestTabCyclesThroughCompletions: repeated tabs go through every
+// completion of what was typed before the first, as a shell's (found by a
+// fresh-user trial: ":pods de" tab gave "default", and "demo" was out of
+// reach of tab). The prompt holds the candidate, so the hint adds nothing
+// and enter runs it; any other key ends the run.
+func TestTabCyclesThroughCompletions(t *testing.T) {
+	created := metav1.NewTime(viewtest.Now.Add(-time.Hour))
+	objs := append(objects(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "default", CreationTimestamp: created},
+		Status: corev1.NamespaceStatus{Phase: corev1.NamespaceActive}})
+	client, _ := kubetest.FakeClient(t, objs...)
+	h := startWith(t, client, "demo", width, height)
+	h.keys(":")
+	h.typeText("pods de")
+	for i, want := range []string{":pods default", ":pods demo", ":pods default", ":pods demo"} {
+		h.keys("tab")
+		if got := h.promptLine(); got != want {
+			t.Fatalf("tab %d: prompt %q, want %q", i+1, got, want)
+		}
+	}
+	h.runKey(h.keys("enter"))
+	if got := h.title(); got != "pods(demo)[1]" {
+		t.Fatalf("enter after tabbing to demo: title %q", got)
+	}
+
+	// Another key ends the run: the next tab completes the new text.
+	h.keys(":")
+	h.typeText("pods de")
+	h.keys("tab", "tab", "backspace", "backspace", "f", "tab", "tab")
+	if got := h.promptLine(); got != ":pods default" {
+		t.Fatalf("tab after editing: prompt %q, want :pods default", got)
+	}
+	h.keys("esc")
+
+	// Kind names cycle the same way, in the order the prompt offers them.
+	h.keys(":")
+	h.typeText("de")
+	h.keys("tab")
+	if got := h.promptLine(); got != ":deployments" {
+		t.Fatalf(":de tab: prompt %q, want :deployments", got)
+	}
+	seen := []string{"deployments"}
+	for range 20 {
+		h.keys("tab")
+		got := strings.TrimPrefix(h.promptLine(), ":")
+		if got == "deployments" {
+			break
+		}
+		if !strings.HasPrefix(got, "de") || slices.Contains(seen, got) {
+			t.Fatalf(":de tab…: prompt %q after %q", got, seen)
+		}
+		seen = append(seen, got)
+	}
+	if len(seen) < 2 || seen[1] != "deploy" {
+		t.Fatalf(":de tabs went through %q, want deployments, deploy, …", seen)
+	}
+	h.keys("tab")
+	h.runKey(h.keys("enter"))
+	if got := h.title(); !strings.HasPrefix(got, "deployments(") {
+		t.Fatalf("enter after tabbing to deploy: title %q", got)
+	}
+}

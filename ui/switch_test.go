@@ -344,6 +344,23 @@ func TestC13RestrictedUserPicksNamespaceByName(t *testing.T) {
 	}
 }
 
+// TestC13RestrictedUserTypesAll: in the picker without a list, "all" is
+// all namespaces (as `:pods all`), not a namespace named "all", and the
+// status line says what typing does there.
+func TestC13RestrictedUserTypesAll(t *testing.T) {
+	h := startWith(t, restrictedClient(t, objects()...), "demo", width, height)
+	h.runKey(h.send(pickKey))
+	status := h.promptLine()
+	if !strings.Contains(status, "type a namespace name") || strings.Contains(status, "filter") {
+		t.Fatalf("status line in the picker without a list: %q", status)
+	}
+	h.typeText("all")
+	h.runKey(h.keys("enter"))
+	if got := h.title(); got != "pods(all)[2]" || lineOf(h.m.View(), "elsewhere") == "" {
+		t.Fatalf("all typed in the picker: title %q, want every namespace's pods\n%s", got, h.m.View())
+	}
+}
+
 // TestDrillDownUnderAPickerLeavesItOpen: a drill-down that was under way
 // when the picker opened lands below it; only a pick (a replacement)
 // closes the picker.

@@ -146,7 +146,11 @@ func (m *Model) statusLine() string {
 	case m.status.Text != "":
 		return ansi.Truncate(views.Sanitize(m.status.Text), m.width, "…")
 	case m.overlay != nil:
-		return st.Muted.Render(ansi.Truncate("type to filter  enter pick  esc cancel  ctrl+c quit", m.width, "…"))
+		hint := "type to filter  enter pick  esc cancel  ctrl+c quit"
+		if h, ok := m.overlay.(interface{ Hint() string }); ok {
+			hint = h.Hint()
+		}
+		return st.Muted.Render(ansi.Truncate(hint, m.width, "…"))
 	}
 	return st.Muted.Render(ansi.Truncate("? help  : command  esc back  q quit", m.width, "…"))
 }

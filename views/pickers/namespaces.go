@@ -33,7 +33,8 @@ type snapshotMsg struct {
 // namespace picked applies to namespaced kinds only. Init reads the list; when it cannot be read (any
 // Truncation: forbidden, unavailable, ...), the picker says why and enter
 // takes the typed text, refused unless it is a valid namespace name
-// (views.ValidateNamespaceName).
+// (views.ValidateNamespaceName); "all" (or "-A") typed there is all
+// namespaces, as in `:pods all`.
 func NewNamespaces(vc *views.Context, kind kube.Kind, current string) *Model {
 	m := newModel(vc, "namespace", current, func(ns string) tea.Cmd {
 		return func() tea.Msg { return views.OpenKindMsg{Kind: kind, Namespace: ns, Replace: true} }
@@ -45,6 +46,7 @@ func NewNamespaces(vc *views.Context, kind kube.Kind, current string) *Model {
 		m.scope = string(info.ID) + " are cluster-scoped: the namespace picked applies to namespaced kinds"
 	}
 	m.validate = views.ValidateNamespaceName
+	m.allWords = []string{"all", "-A"}
 	m.loading = true
 	m.notice = "Reading namespaces… (type a name and press enter to go there now)"
 	return m
@@ -70,7 +72,7 @@ func (m *Model) apply(msg snapshotMsg) {
 	if t, ok := msg.snap.Truncation(namespacesKind); ok {
 		m.typed = true
 		m.input.Placeholder = "type a namespace name"
-		m.notice = "Namespaces cannot be listed: " + t.Reason.Sentence() + ". Type a namespace name and press enter."
+		m.notice = "Namespaces cannot be listed: " + t.Reason.Sentence() + ". Type a namespace name (or all) and press enter."
 		m.setItems(nil)
 		return
 	}

@@ -7,6 +7,7 @@
 package pickers
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -67,6 +68,9 @@ type Model struct {
 	// validate, when set, checks a typed value first.
 	pick     func(value string) tea.Cmd
 	validate func(value string) error
+	// allWords are typed words that mean the value "" (a namespace
+	// picker's "all", as `:pods all`), taken before validate.
+	allWords []string
 }
 
 func newModel(vc *views.Context, noun string, current string, pick func(string) tea.Cmd) *Model {
@@ -170,6 +174,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 func (m *Model) choose() tea.Cmd {
 	typed := strings.TrimSpace(m.input.Value())
 	if m.typed || m.loading {
+		if slices.Contains(m.allWords, typed) {
+			return m.pick("")
+		}
 		if m.validate != nil {
 			if err := m.validate(typed); err != nil {
 				m.problem = err.Error()
@@ -187,6 +194,21 @@ func (m *Model) choose() tea.Cmd {
 		return nil
 	}
 	return m.pick(m.items[m.shown[m.cursor]].value)
+}
+
+// Hint is the status line's help while the picker is open: what typing,
+// enter and esc do. Without a list (it cannot be read, or is still being
+// read) typing is a name for enter to open, not a filter.
+func (m *Model) Hint() string {
+	switch {
+	case m.typed && len(m.allWords) > 0:
+		return "type a " + m.noun + " name (" + m.allWords[0] + ": all namespaces)  enter open  esc cancel  ctrl+c quit"
+	case m.typed:
+		return "type a " + m.noun + " name  enter open  esc cancel  ctrl+c quit"
+	case m.loading:
+		return "type a " + m.noun + " name or wait for the list  enter open  esc cancel  ctrl+c quit"
+	}
+	return "type to filter  enter pick  esc cancel  ctrl+c quit"
 }
 
 // filter keeps the items whose label contains the typed text, ignoring

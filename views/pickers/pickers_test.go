@@ -272,3 +272,31 @@ func TestPickerViewFitsAnySize(t *testing.T) {
 		viewtest.Size(t, p.View(), size[0], size[1])
 	}
 }
+
+// TestNamespacePickerTypedAllIsAllNamespaces: without a list, "all" typed
+// is all namespaces, as `:pods all` is (found by a fresh-user trial: it
+// opened a namespace named "all"), and the hint says that typing is a
+// name, not a filter.
+func TestNamespacePickerTypedAllIsAllNamespaces(t *testing.T) {
+	for _, word := range []string{"all", "-A"} {
+		m := open(t, true)
+		if h := m.Hint(); !strings.HasPrefix(h, "type a namespace name") || !strings.Contains(h, "all: all namespaces") || strings.Contains(h, "filter") {
+			t.Fatalf("hint without a list: %q", h)
+		}
+		typeText(m, word)
+		if msg := picked(t, press(m, "enter")); msg != (views.OpenKindMsg{Kind: "pods", Namespace: "", Replace: true}) {
+			t.Fatalf("%s typed: enter sent %#v, want all namespaces", word, msg)
+		}
+	}
+	// While the list is read, too.
+	client, _ := kubetest.FakeClient(t)
+	m := pickers.NewNamespaces(viewtest.Context(client, width, height), "pods", "demo")
+	typeText(m, "all")
+	if msg := picked(t, press(m, "enter")); msg != (views.OpenKindMsg{Kind: "pods", Namespace: "", Replace: true}) {
+		t.Fatalf("all typed while loading: enter sent %#v", msg)
+	}
+	// With a list, typing filters it.
+	if h := open(t, false).Hint(); !strings.HasPrefix(h, "type to filter") {
+		t.Fatalf("hint with a list: %q", h)
+	}
+}
