@@ -32,6 +32,9 @@ func FuzzLineKeepsColumnsAligned(f *testing.F) {
 			visible = append(visible, l.cells(&table.Rows[i], "  ", fuzzNow))
 		}
 		widths, shown := l.widths(visible, width)
+		if shown < 2 || len(widths) != shown {
+			t.Fatalf("%d columns drawn (%d widths): the marker and NAME are never cut off", shown, len(widths))
+		}
 		for _, cells := range append(visible, l.headers) {
 			got := line(cells[:shown], widths, width)
 			if w := ansi.StringWidth(got); w != width {
