@@ -84,7 +84,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 			m.relayout()
 		}
 	case key.Matches(msg, k.Right):
-		if m.lay.natural() > m.vc.Width {
+		if m.overflows(m.lay) { // narrowed or cut off
 			m.hidden++
 			m.relayout()
 		}

@@ -485,7 +485,7 @@ func (m *Model) relayout() {
 	if m.lay.hidden > 0 {
 		// Scrolled columns come back once every column fits (a wider
 		// terminal, fewer rows shown).
-		if all := newLayout(c, m.ix, m.shown, 0); all.natural() <= m.vc.Width {
+		if all := newLayout(c, m.ix, m.shown, 0); !m.overflows(all) {
 			m.lay = all
 		}
 	}

@@ -327,3 +327,36 @@ func TestTooSmallKeepsSizesWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrowWideColumnsAreCutOffNotSqueezed: a fresh-user trial saw every
+// column squeezed to 2-4 cells ("ba…") at 50x15 with the -o wide columns.
+// Columns on the right are left out instead, NAME stays readable (cut in
+// the middle), the notice says how many are cut off, and l brings them
+// into view.
+func TestNarrowWideColumnsAreCutOffNotSqueezed(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	m, _ := load(t, client, "pods", "demo", 50, 15)
+	press(m, "w")
+	view := m.View()
+	viewtest.Size(t, view, 50, 15)
+	viewtest.Golden(t, "pods-narrow-wide", view)
+	for _, want := range []string{"badima…f-qq9", "4 columns cut off (l/→ scrolls)", "RESTARTS"} {
+		if !strings.Contains(view, want) {
+			t.Fatalf("%q is not shown:\n%s", want, view)
+		}
+	}
+	for i := 0; strings.Contains(view, "cut off"); i++ {
+		if i == 8 {
+			t.Fatalf("l does not bring the cut-off columns into view:\n%s", view)
+		}
+		press(m, "l")
+		view = m.View()
+		viewtest.Size(t, view, 50, 15)
+	}
+	viewtest.Golden(t, "pods-narrow-wide-scrolled", view)
+	for _, want := range []string{"NAME", "NODE", "NOMINAT", "READINE", "badima…f-qq9", "scrolled (h/←)"} {
+		if !strings.Contains(view, want) {
+			t.Fatalf("%q is not shown after l:\n%s", want, view)
+		}
+	}
+}

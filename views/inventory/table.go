@@ -120,13 +120,33 @@ func newLayout(c columns, ix *index, shown []int32, hidden int) layout {
 	return l
 }
 
-// natural is the table's width when no column gives way.
-func (l layout) natural() int {
-	total := columnGap * (len(l.static) - 1)
-	for _, w := range l.static {
-		total += w
+// measure returns each column's width with nothing given way: its static
+// width, or wider for the visible rows' relative times.
+func (l layout) measure(visible [][]string) []int {
+	w := append([]int(nil), l.static...)
+	for _, cells := range visible {
+		for i, c := range cells {
+			if cw := ansi.StringWidth(c); cw > w[i] {
+				w[i] = cw
+			}
+		}
 	}
-	return total
+	return w
+}
+
+// total is the width of the first n columns of w with their gaps.
+func total(w []int, n int) int {
+	sum := columnGap * (n - 1)
+	for _, x := range w[:n] {
+		sum += x
+	}
+	return sum
+}
+
+// overflows reports whether the columns do not fit width whole, with the
+// visible rows' cells.
+func (l layout) overflows(visible [][]string, width int) bool {
+	return total(l.measure(visible), len(l.static)) > width
 }
 
 // cells returns the texts of one row's shown columns at time now, with
@@ -152,39 +172,43 @@ func (l layout) cells(row *kube.Row, marker string, now time.Time) []string {
 // times). When they do not fit, columns give way in rounds, the widest
 // first in each: the flexible columns (NAME and NAMESPACE down to 12 cells,
 // wide columns down to 8), then the others down to their header (at least
-// 6 cells), then every column down to 3. The marker column never shrinks.
-func (l layout) widths(visible [][]string, width int) []int {
-	w := append([]int(nil), l.static...)
-	for _, cells := range visible {
-		for i, c := range cells {
-			if cw := ansi.StringWidth(c); cw > w[i] {
-				w[i] = cw
-			}
-		}
-	}
-	excess := columnGap*(len(w)-1) - width
-	for _, x := range w {
-		excess += x
-	}
+// 6 cells). When even that is too wide, whole columns are left out from
+// the right (never the marker column, NAMESPACE or NAME): widths returns
+// how many columns are drawn, the first shown of them, and the rest give
+// way as before. Only when NAMESPACE and NAME alone do not fit do they go
+// down to 3 cells. The marker column never shrinks.
+func (l layout) widths(visible [][]string, width int) (w []int, shown int) {
+	w = l.measure(visible)
 	floor := func(round, i int) int {
 		header := ansi.StringWidth(l.headers[i])
 		switch {
 		case l.source[i] == markerSlot:
 			return w[i]
 		case round == 0 && l.flexible[i] && l.source[i] <= nameSlot:
-			return 12 // NAME, NAMESPACE
+			return min(w[i], 12) // NAME, NAMESPACE
 		case round == 0 && l.flexible[i]:
-			return 8 // a wide column, header included
+			return min(w[i], 8) // a wide column, header included
 		case round == 0:
 			return w[i]
 		case round == 1 && !l.flexible[i]:
-			return max(header, 6)
+			return min(w[i], max(header, 6))
 		case round == 1:
 			return w[i]
 		default:
-			return 3
+			return min(w[i], 3)
 		}
 	}
+	// The least each column takes after the first two rounds.
+	least := make([]int, len(w))
+	for i := range w {
+		least[i] = min(floor(0, i), floor(1, i))
+	}
+	shown = len(w)
+	for shown > 1 && l.source[shown-1] > nameSlot && total(least, shown) > width {
+		shown--
+	}
+	w = w[:shown]
+	excess := total(w, shown) - width
 	for round := 0; round < 3 && excess > 0; round++ {
 		for excess > 0 {
 			widest, slack := -1, 0
@@ -201,7 +225,7 @@ func (l layout) widths(visible [][]string, width int) []int {
 			excess -= cut
 		}
 	}
-	return w
+	return w, shown
 }
 
 // secondWidest returns the largest width other than w[skip].
@@ -215,9 +239,6 @@ func secondWidest(w []int, skip int) int {
 	return best
 }
 
-// line joins cells padded to widths; a cell too long is cut with "…". The
-// result is exactly width cells wide (or narrower, if even the minimum
-// widths do not fit).
 // middle shortens a name to n cells by cutting out its middle, keeping at
 // most its last 6 cells ("crashy…t6nxd"): names of objects made by a controller differ at the end (a
 // Pod's generated suffix), which a cut at the end would hide. A name that
@@ -232,6 +253,9 @@ func middle(s string, n int) string {
 	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, w-tail, "")
 }
 
+// line joins cells padded to widths; a cell too long is cut with "…". The
+// result is exactly width cells wide (or narrower, if even the minimum
+// widths do not fit).
 func line(cells []string, widths []int, width int) string {
 	var b strings.Builder
 	for i, c := range cells {

@@ -31,9 +31,12 @@ func FuzzLineKeepsColumnsAligned(f *testing.F) {
 		for i := range table.Rows {
 			visible = append(visible, l.cells(&table.Rows[i], "  ", fuzzNow))
 		}
-		widths := l.widths(visible, width)
+		widths, shown := l.widths(visible, width)
+		if shown < 2 || len(widths) != shown {
+			t.Fatalf("%d columns drawn (%d widths): the marker and NAME are never cut off", shown, len(widths))
+		}
 		for _, cells := range append(visible, l.headers) {
-			got := line(cells, widths, width)
+			got := line(cells[:shown], widths, width)
 			if w := ansi.StringWidth(got); w != width {
 				t.Fatalf("line %q is %d cells wide, want %d", got, w, width)
 			}

@@ -39,7 +39,7 @@ func (m *Model) View() string {
 		}
 		return fill(st.Muted.Render(fmt.Sprintf("Loading %s in %s…", m.info.ID, scope)), h)
 	}
-	lines := []string{m.notice(w)}
+	lines := []string{m.notice(w, 0)}
 	switch {
 	case len(m.table.Rows) == 0 && m.failure != nil && m.parentNote == "":
 		// Nothing read is left to show: say why the kind cannot be read
@@ -66,27 +66,15 @@ func (m *Model) View() string {
 			m.filterText(), hidden), w)))
 		return fill(strings.Join(lines, "\n"), h)
 	}
-	now := m.now()
-	end := min(m.offset+m.bodyHeight(), len(m.shown))
-	visible := make([][]string, 0, end-m.offset)
-	for i := m.offset; i < end; i++ {
-		row := &m.ix.rows[m.shown[i]]
-		marked := len(m.marks) > 0 && m.marks[rowKey(row)]
-		marker := " "
-		switch {
-		case i == m.cursor && marked:
-			marker = "»"
-		case i == m.cursor:
-			marker = ">"
-		case marked:
-			marker = "*"
-		}
-		visible = append(visible, m.lay.cells(row, marker+views.HealthMarker(row.Health), now))
+	visible := m.visibleCells(m.lay)
+	widths, shown := m.lay.widths(visible, w)
+	if cut := len(m.lay.headers) - shown; cut > 0 {
+		lines[0] = m.notice(w, cut)
 	}
-	widths := m.lay.widths(visible, w)
-	lines = append(lines, st.ColumnHeader.Render(line(keepArrows(m.lay.headers, widths), widths, w)))
+	lines = append(lines, st.ColumnHeader.Render(line(keepArrows(m.lay.headers[:shown], widths), widths, w)))
 	for i, cells := range visible {
-		for c, src := range m.lay.source {
+		cells = cells[:shown]
+		for c, src := range m.lay.source[:shown] {
 			if src == nameSlot || src == namespaceSlot {
 				cells[c] = middle(cells[c], widths[c])
 			}
@@ -101,6 +89,39 @@ func (m *Model) View() string {
 	return fill(strings.Join(lines, "\n"), h)
 }
 
+// visibleCells returns the texts of the rows on screen in layout l's
+// columns, the cursor and marks in the marker column.
+func (m *Model) visibleCells(l layout) [][]string {
+	now := m.now()
+	start := min(m.offset, len(m.shown))
+	end := min(start+m.bodyHeight(), len(m.shown))
+	visible := make([][]string, 0, end-start)
+	for i := start; i < end; i++ {
+		row := &m.ix.rows[m.shown[i]]
+		marked := len(m.marks) > 0 && m.marks[rowKey(row)]
+		marker := " "
+		switch {
+		case i == m.cursor && marked:
+			marker = "»"
+		case i == m.cursor:
+			marker = ">"
+		case marked:
+			marker = "*"
+		}
+		visible = append(visible, l.cells(row, marker+views.HealthMarker(row.Health), now))
+	}
+	return visible
+}
+
+// overflows reports whether layout l's columns do not all fit the screen
+// whole for the rows on it.
+func (m *Model) overflows(l layout) bool {
+	if m.ix == nil {
+		return false
+	}
+	return l.overflows(m.visibleCells(l), m.vc.Width)
+}
+
 // retrying reports whether refreshes are backing off.
 func (m *Model) retrying() bool {
 	return m.failure != nil && m.delay > m.vc.Config.RefreshInterval
@@ -108,8 +129,9 @@ func (m *Model) retrying() bool {
 
 // notice is the line above the header: the filter prompt while typing,
 // else a failed refresh or a malformed filter (error style), else what the
-// filter, the marks and the scrolled columns do (muted).
-func (m *Model) notice(w int) string {
+// filter, the marks and the columns scrolled out on the left and the cut
+// columns left out on the right do (muted).
+func (m *Model) notice(w, cut int) string {
 	st := m.vc.Styles
 	if m.typing {
 		text := m.input.View()
@@ -150,17 +172,34 @@ func (m *Model) notice(w int) string {
 	if m.markedShown > 0 {
 		info = append(info, fmt.Sprintf("%d marked", m.markedShown))
 	}
-	if m.lay.hidden > 0 {
-		plural := "s"
-		if m.lay.hidden == 1 {
-			plural = ""
-		}
-		info = append(info, fmt.Sprintf("« %d column%s scrolled (h/←)", m.lay.hidden, plural))
+	if cols := columnsNotice(m.lay.hidden, cut); cols != "" {
+		info = append(info, cols)
 	}
 	if len(info) == 0 {
 		return ""
 	}
 	return st.Muted.Render(line([]string{strings.Join(info, "; ")}, []int{w}, w))
+}
+
+// columnsNotice says how many columns are scrolled out on the left (h
+// brings them back) and left out on the right for want of room (l scrolls
+// to them).
+func columnsNotice(hidden, cut int) string {
+	plural := func(n int) string {
+		if n == 1 {
+			return ""
+		}
+		return "s"
+	}
+	switch {
+	case hidden > 0 && cut > 0:
+		return fmt.Sprintf("« %d column%s scrolled (h/←), %d cut off (l/→)", hidden, plural(hidden), cut)
+	case hidden > 0:
+		return fmt.Sprintf("« %d column%s scrolled (h/←)", hidden, plural(hidden))
+	case cut > 0:
+		return fmt.Sprintf("%d column%s cut off (l/→ scrolls)", cut, plural(cut))
+	}
+	return ""
 }
 
 // typingHint is what the prompt line says after the filter being typed.

@@ -268,7 +268,7 @@ func (m *Model) View() string {
 	st := m.vc.Styles
 	w, h := max(m.vc.Width, 1), max(m.vc.Height, 1)
 	m.input.Width = max(w-ansi.StringWidth(m.input.Prompt)-1, 1)
-	lines := []string{m.input.View()}
+	lines := []string{m.inputView(w)}
 	lines = append(lines, m.messageLines()...)
 	for i := m.offset; i < len(m.shown) && len(lines) < h; i++ {
 		it := m.items[m.shown[i]]
@@ -292,6 +292,28 @@ func (m *Model) View() string {
 		lines = append(lines, strings.Repeat(" ", w))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// inputView draws the input line in w cells. A placeholder that does not
+// fit ends in "…", or is left out when too little of it would show, so
+// that it never reads like typed text ("namespace: t").
+func (m *Model) inputView(w int) string {
+	if m.input.Value() != "" || m.input.Placeholder == "" {
+		return m.input.View()
+	}
+	in := m.input // a copy: the placeholder and width are for this frame only
+	room := w - ansi.StringWidth(in.Prompt)
+	if ansi.StringWidth(in.Placeholder) > room {
+		in.Placeholder = ""
+		if room >= 6 {
+			in.Placeholder = ansi.Truncate(m.input.Placeholder, room, "…")
+		}
+	}
+	if in.Placeholder != "" {
+		// textinput fits a placeholder into its width less the prompt's.
+		in.Width = max(w, 1)
+	}
+	return in.View()
 }
 
 func padRight(s string, n int) string {

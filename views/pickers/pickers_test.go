@@ -300,3 +300,30 @@ func TestNamespacePickerTypedAllIsAllNamespaces(t *testing.T) {
 		t.Fatalf("hint with a list: %q", h)
 	}
 }
+
+// TestNarrowPlaceholderDoesNotLookTyped: at 20x7 the placeholder was cut
+// to "namespace: t", which reads like a typed filter. Cut, it ends in
+// "…"; with too little room it is left out.
+func TestNarrowPlaceholderDoesNotLookTyped(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, namespaces("default", "demo")...)
+	for _, tc := range []struct {
+		width int
+		want  string
+	}{
+		{20, "namespace: type to …"},
+		{24, "namespace: type to filt…"},
+		{25, "namespace: type to filter"},
+		{14, "namespace:    "},
+	} {
+		m := pickers.NewNamespaces(viewtest.Context(client, tc.width, 7), "pods", "demo")
+		m.Update(m.Init()())
+		view := m.View()
+		viewtest.Size(t, view, tc.width, 7)
+		if tc.width == 20 {
+			viewtest.Golden(t, "namespaces-narrow", view)
+		}
+		if first := strings.Split(view, "\n")[0]; first != tc.want {
+			t.Errorf("at width %d the input line is %q, want %q", tc.width, first, tc.want)
+		}
+	}
+}
