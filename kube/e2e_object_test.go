@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
@@ -109,6 +110,29 @@ func TestE2EDescribeCrashingPod(t *testing.T) {
 	if name == "" {
 		t.Fatal("no crashy-... pod in demo: was the cluster seeded?")
 	}
+	// The kubelet's own back-off events expire (the API server keeps
+	// events for an hour), so one of the same kind is made for this run.
+	var pod *corev1.Pod
+	for i := range pods.Items {
+		if pods.Items[i].Name == name {
+			pod = &pods.Items[i]
+		}
+	}
+	now := metav1.Now()
+	ev := &corev1.Event{
+		ObjectMeta:     metav1.ObjectMeta{GenerateName: "kyyard-e2e-backoff-"},
+		InvolvedObject: corev1.ObjectReference{Kind: "Pod", APIVersion: "v1", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID},
+		Reason:         "BackOff", Type: corev1.EventTypeWarning, Count: 1, FirstTimestamp: now, LastTimestamp: now,
+		Message: "Back-off restarting failed container crashy in pod " + pod.Name,
+		Source:  corev1.EventSource{Component: "kyyard-e2e"},
+	}
+	created, err := cs.CoreV1().Events(pod.Namespace).Create(ctx, ev, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cs.CoreV1().Events(pod.Namespace).Delete(context.Background(), created.Name, metav1.DeleteOptions{})
+	})
 	out, err := c.Describe(ctx, "pods", kubetest.DemoNamespace, name)
 	if err != nil {
 		t.Fatal(err)
