@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
@@ -240,4 +241,44 @@ func TestE2ECRDInstalledAfterDiscoveryIsFound(t *testing.T) {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
+}
+
+// TestE2EEditedPrinterColumnsReachTheCache: when a CRD's printer columns
+// are edited, the API server ends the watches of its objects; the cache
+// then sees the new columns and lists again, although no object changed.
+func TestE2EEditedPrinterColumnsReachTheCache(t *testing.T) {
+	cfg := kubetest.Local(t)
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gvr := widgetCRD(t, dyn)
+	ns := kubetest.TempNamespace(t, admin, "kyyard-e2e-columns")
+	if _, err := dyn.Resource(gvr).Namespace(ns).Create(context.Background(), widget(gvr, "w1", "red"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	c := discoveredClient(t, cfg)
+	info, ok := c.Kind(gvr.Resource + "." + gvr.Group)
+	if !ok {
+		t.Fatal("the CRD's kind is not discovered")
+	}
+	req := kube.SnapshotRequest{Kinds: []kube.Kind{info.ID}, Namespace: ns}
+	waitSnapshot(t, c, req, func(s kube.Snapshot) bool {
+		tb, ok := s.Table(info.ID)
+		return ok && tb.Cached && hasRow(s, info.ID, "w1")
+	})
+	patch := []byte(`[{"op":"add","path":"/spec/versions/0/additionalPrinterColumns/-","value":{"name":"Shade","type":"string","jsonPath":".spec.color"}}]`)
+	if _, err := dyn.Resource(crdGVR).Patch(context.Background(), gvr.Resource+"."+gvr.Group, types.JSONPatchType, patch, metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	eventually(t, c, req, 90*time.Second, 500*time.Millisecond, func(s kube.Snapshot) bool {
+		tb, ok := s.Table(info.ID)
+		return ok && tb.Cached && slices.ContainsFunc(tb.Columns, func(col kube.Column) bool { return col.Name == "SHADE" })
+	})
+	t.Logf("the new column reached the cache after %s", time.Since(start).Round(time.Second))
 }

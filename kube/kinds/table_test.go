@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -31,6 +32,9 @@ type tableServer struct {
 	// streams what the test sends on events, one JSON event each.
 	watchable bool
 	events    chan string
+	// columns, when set, replaces widgetColumns in list answers (a CRD's
+	// printer columns edited).
+	columns string
 }
 
 func (s *tableServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -99,6 +103,9 @@ func (s *tableServer) watch(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case ev := <-s.events:
+			if ev == "CLOSE" { // the server ends the watch
+				return
+			}
 			if _, err := w.Write([]byte(ev + "\n")); err != nil {
 				return
 			}
@@ -113,7 +120,12 @@ func (s *tableServer) watch(w http.ResponseWriter, r *http.Request) {
 func (s *tableServer) page(cont string) string {
 	created := s.created.Format(time.RFC3339)
 	expires := s.created.Add(-90 * time.Minute).Format(time.RFC3339)
+	s.mu.Lock()
 	columns := widgetColumns
+	if s.columns != "" {
+		columns = s.columns
+	}
+	s.mu.Unlock()
 	meta := func(name, uid string) string { return widgetMeta(created, name, uid) }
 	if cont == "" {
 		return `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"continue":"page2","resourceVersion":"10"},` + columns + `,"rows":[
@@ -398,5 +410,75 @@ func TestParseHumanDuration(t *testing.T) {
 		if !ok || duration.HumanDuration(back) != text {
 			t.Fatalf("%v prints %q, read back as %v (%v), which prints %q", d, text, back, ok, duration.HumanDuration(back))
 		}
+	}
+}
+
+// TestTablePluginSeesEditedColumnsWhenTheWatchEnds: when the server ends a
+// Table watch, the next one starts with one row's Table to check the
+// columns: unchanged, the watch goes on without a list; changed (a CRD's
+// printer columns edited), the informer lists again and the rows take the
+// new columns, although no object changed.
+func TestTablePluginSeesEditedColumnsWhenTheWatchEnds(t *testing.T) {
+	s := &tableServer{t: t, created: time.Now().Add(-time.Hour), watchable: true, events: make(chan string, 8)}
+	c := tableClient(t, s)
+	req := kube.SnapshotRequest{Kinds: []kube.Kind{"widgets"}, Namespace: "ns1"}
+	fullLists := func() int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		n := 0
+		for _, q := range s.queries {
+			if strings.Contains(q, "limit=500") {
+				n++
+			}
+		}
+		return n
+	}
+	probes := func() int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		n := 0
+		for _, q := range s.queries {
+			if strings.Contains(q, "limit=1&") || strings.HasSuffix(q, "limit=1") {
+				n++
+			}
+		}
+		return n
+	}
+	until := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !cond() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not seen; queries %q", what, s.queries)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	until("the cached rows", func() bool {
+		tb, ok := c.Snapshot(context.Background(), req).Table("widgets")
+		return ok && tb.Cached && len(tb.Rows) == 3
+	})
+	lists := fullLists()
+
+	// client-go's reflector lists again after a watch that lasted under a
+	// second; these watches last longer, as a server's do.
+	time.Sleep(1100 * time.Millisecond)
+	s.events <- "CLOSE"
+	until("the probe of a new watch", func() bool { return probes() == 1 })
+	if fullLists() != lists {
+		t.Fatalf("unchanged columns caused a list: %q", s.queries)
+	}
+
+	s.mu.Lock()
+	s.columns = strings.Replace(widgetColumns, `"name":"Note"`, `"name":"Remark"`, 1)
+	s.mu.Unlock()
+	time.Sleep(1100 * time.Millisecond)
+	s.events <- "CLOSE"
+	until("the new columns", func() bool {
+		tb, _ := c.Snapshot(context.Background(), req).Table("widgets")
+		return slices.ContainsFunc(tb.Columns, func(col kube.Column) bool { return col.Name == "REMARK" })
+	})
+	if fullLists() <= lists {
+		t.Fatalf("changed columns caused no list: %q", s.queries)
 	}
 }

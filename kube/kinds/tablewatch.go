@@ -82,6 +82,17 @@ type tableListWatch struct {
 	mu      sync.Mutex
 	columns []tableColumn // of the latest answer; watch events but the first lack them
 	defs    []metav1.TableColumnDefinition
+	listed  bool // a list was read since the last watch started
+}
+
+// takeListed reports whether a list was read since the last watch
+// started, and starts a new watch's count.
+func (lw *tableListWatch) takeListed() bool {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	listed := lw.listed
+	lw.listed = false
+	return listed
 }
 
 // IsWatchListSemanticsUnSupported tells client-go's reflector to list and
@@ -112,6 +123,9 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 		return nil, fmt.Errorf("%s: %w", lw.t.info.ID, err)
 	}
 	columns := lw.learn(table.ColumnDefinitions)
+	lw.mu.Lock()
+	lw.listed = true
+	lw.mu.Unlock()
 	list := &tableRowList{ListMeta: table.ListMeta, Items: make([]*TableRow, 0, len(table.Rows))}
 	for _, r := range table.Rows {
 		row, err := tableRow(r, columns)
@@ -128,6 +142,24 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 func (lw *tableListWatch) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	if lw.rc == nil {
 		return nil, fmt.Errorf("%s: the clientset has no discovery REST client to ask for the server's Table", lw.t.info.ID)
+	}
+	if !lw.takeListed() {
+		// The watch starts again without a list before it (the server
+		// ended the last one): its first event would bring the columns,
+		// but a quiet kind sends none, so ask for one row's Table to see
+		// whether they changed (a CRD's printer columns edited), and if
+		// so make the reflector list again.
+		body, err := lw.request(metav1.ListOptions{Limit: 1}).Do(ctx).Raw()
+		if err != nil {
+			return nil, statusError(err, body)
+		}
+		table, err := decodeTable(body)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", lw.t.info.ID, err)
+		}
+		if _, changed := lw.learnChanged(table.ColumnDefinitions); changed {
+			return nil, apierrors.NewResourceExpired("the Table's columns changed; listing again")
+		}
 	}
 	opts.Watch, opts.AllowWatchBookmarks = true, false
 	stream, err := lw.request(opts).Stream(ctx)
