@@ -57,7 +57,9 @@ func NewTable(info kube.KindInfo) kube.Plugin {
 // most end with Age.
 var defaultTableColumns = []kube.Column{{Name: "NAME"}, {Name: "AGE"}}
 
-// Info describes the kind, with the columns of the last List's answer.
+// Info describes the kind, with the columns of the last List's answer. A
+// kind whose columns include LAST SEEN (events of the events.k8s.io group)
+// sorts by it, newest first, as the built-in events.
 func (t *Table) Info() kube.KindInfo {
 	info := t.info
 	t.mu.Lock()
@@ -65,6 +67,13 @@ func (t *Table) Info() kube.KindInfo {
 	t.mu.Unlock()
 	if info.Columns == nil {
 		info.Columns = defaultTableColumns
+	}
+	for _, c := range info.Columns {
+		if info.SortColumn == "" && c.Name == "LAST SEEN" {
+			// Events of another API group (events.events.k8s.io): newest
+			// first, as the built-in events.
+			info.SortColumn, info.SortDescending = c.Name, true
+		}
 	}
 	return info
 }
@@ -158,7 +167,8 @@ func (t *Table) learn(defs []metav1.TableColumnDefinition) {
 // Row turns a *TableRow into a kube.Row: the identity from the row's
 // metadata (name, namespace, UID, creation time, labels, owners) and one
 // cell per column of its answer, printed as kubectl prints Table cells
-// (tableCell). Status and Health come from tableHealth.
+// (tableCell). Status and Health come from tableHealth; a row with no
+// STATUS whose TYPE is Warning (an event) is a warning.
 func (t *Table) Row(obj any) (kube.Row, bool) {
 	r, ok := obj.(*TableRow)
 	if !ok {
@@ -166,7 +176,7 @@ func (t *Table) Row(obj any) (kube.Row, bool) {
 	}
 	row := identity(&r.meta.ObjectMeta)
 	row.Cells = make([]kube.Cell, len(r.columns))
-	status, ready := "", ""
+	status, ready, typ := "", "", ""
 	for i, col := range r.columns {
 		var v any
 		if i < len(r.cells) {
@@ -178,25 +188,32 @@ func (t *Table) Row(obj any) (kube.Row, bool) {
 			status = row.Cells[i].Text
 		case strings.EqualFold(col.name, "ready"):
 			ready = row.Cells[i].Text
+		case strings.EqualFold(col.name, "type"):
+			typ = row.Cells[i].Text
 		}
 	}
 	if row.Name == "" && len(row.Cells) > 0 {
 		row.Name = row.Cells[0].Text
 	}
 	row.Status, row.Health = tableHealth(status, ready)
+	if status == "" && typ == "Warning" {
+		// An event of another API group, judged as the built-in events.
+		row.Status, row.Health = typ, kube.HealthWarning
+	}
 	return row, true
 }
 
 // tableCell prints one Table cell the way kubectl's table printer does
 // (k8s.io/cli-runtime/pkg/printers/tableprinter.go): a string as is, cut at
 // its first line break with "..." appended; an integer in decimal; any
-// other value with fmt's %v; nil as nothing. The one exception is a column
-// named Age: the server rendered it from metadata.creationTimestamp at the
-// moment it answered ("10m"), so the cell is the object's age (created),
-// rendered when it is drawn, as kubectl would print it then. Other date
-// columns stay as the server wrote them: kubectl prints a date-time cell
-// (a CRD's "Created At") as the timestamp text, and a server-rendered
-// duration ("Last Seen") as that text.
+// other value with fmt's %v; nil as nothing. Two kinds of cells are ages
+// instead, rendered when they are drawn, as kubectl would print them then:
+// a column named Age is the object's age (created), which the server
+// rendered from metadata.creationTimestamp when it answered ("10m"); and a
+// cell of a date column (a CRD's date-typed printer column, an event's
+// "Last Seen") that reads as a duration is that long before answered. A
+// date-time text (a CRD's "Created At" of format date-time) stays as the
+// server wrote it.
 func tableCell(col tableColumn, v any, created, answered time.Time) kube.Cell {
 	if strings.EqualFold(col.name, "age") && !created.IsZero() {
 		return kube.Age(created)

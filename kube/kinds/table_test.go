@@ -482,3 +482,34 @@ func TestTablePluginSeesEditedColumnsWhenTheWatchEnds(t *testing.T) {
 		t.Fatalf("changed columns caused no list: %q", s.queries)
 	}
 }
+
+// TestTablePluginEventsOfAnotherGroup: events.events.k8s.io is served by
+// the Table plugin; like the built-in events, its rows sort newest first
+// by LAST SEEN, which is an age that keeps moving, and a Warning is a
+// warning (found by a fresh-user trial: oldest first, A refused, no
+// markers).
+func TestTablePluginEventsOfAnotherGroup(t *testing.T) {
+	p := kinds.NewTable(kube.KindInfo{ID: "events.events.k8s.io", Group: "events.k8s.io", Version: "v1", Resource: "events", Namespaced: true})
+	defs := []metav1.TableColumnDefinition{
+		{Name: "Last Seen", Type: "string"}, {Name: "Type", Type: "string"}, {Name: "Reason", Type: "string"},
+		{Name: "Object", Type: "string"}, {Name: "Message", Type: "string"},
+	}
+	answered := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	row, ok := p.Row(kinds.TableRowOf(p, defs, []any{"4m", "Warning", "BackOff", "pod/crashy", "Back-off restarting failed container"},
+		metav1.ObjectMeta{Namespace: "demo", Name: "crashy.1"}, answered))
+	if !ok {
+		t.Fatal("Row refused a table row")
+	}
+	if got := row.Cells[0].Since; !got.Equal(answered.Add(-4 * time.Minute)) {
+		t.Errorf("LAST SEEN since %v, want 4m before the answer", got)
+	}
+	if got := row.Cells[0].Render(answered.Add(time.Hour)); got != "64m" {
+		t.Errorf("LAST SEEN an hour later: %q", got)
+	}
+	if row.Status != "Warning" || row.Health != kube.HealthWarning {
+		t.Errorf("a Warning event: %q %v", row.Status, row.Health)
+	}
+	if info := p.Info(); info.SortColumn != "LAST SEEN" || !info.SortDescending {
+		t.Errorf("events sort by %q (descending %v), want LAST SEEN, newest first", info.SortColumn, info.SortDescending)
+	}
+}

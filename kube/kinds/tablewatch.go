@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -288,7 +289,14 @@ func (d *tableEventDecoder) Close() { _ = d.body.Close() }
 func tableColumns(defs []metav1.TableColumnDefinition) []tableColumn {
 	columns := make([]tableColumn, len(defs))
 	for i, def := range defs {
-		columns[i] = tableColumn{name: def.Name, date: def.Type == "date"}
+		columns[i] = tableColumn{name: def.Name, date: def.Type == "date" || seenColumn(def.Name)}
 	}
 	return columns
+}
+
+// seenColumn reports whether a column is one of the event printer's
+// "Last Seen" and "First Seen": typed string, but written like a date
+// column, as the time since a moment at the server's answer ("4m").
+func seenColumn(name string) bool {
+	return strings.EqualFold(name, "Last Seen") || strings.EqualFold(name, "First Seen")
 }
