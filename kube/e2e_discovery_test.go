@@ -77,16 +77,37 @@ func TestE2EDiscoveredKindsEqualTheServersTable(t *testing.T) {
 			if !ok || info.Resource != tt.resource || info.Group != tt.group {
 				t.Fatalf("Kind(%q) = %+v, %v", tt.name, info, ok)
 			}
-			snap := c.Snapshot(context.Background(), kube.SnapshotRequest{Kinds: []kube.Kind{kube.Kind(tt.name)}, Namespace: tt.namespace})
-			now := time.Now()
-			table, ok := snap.Table(info.ID)
-			if !ok {
-				t.Fatalf("truncated: %+v", snap.Truncated)
+			// The cache and the server's answer are two reads: while an
+			// object is going (a CRD another test deleted), they may differ
+			// for a moment, so both are read until they name the same rows.
+			var (
+				table kube.Table
+				now   time.Time
+				cols  []string
+				rows  map[string][]string
+			)
+			for attempt := 0; ; attempt++ {
+				snap := c.Snapshot(context.Background(), kube.SnapshotRequest{Kinds: []kube.Kind{kube.Kind(tt.name)}, Namespace: tt.namespace})
+				now = time.Now()
+				var ok bool
+				if table, ok = snap.Table(info.ID); !ok {
+					t.Fatalf("truncated: %+v", snap.Truncated)
+				}
+				cols, rows = anyServerTable(t, cfg, tt.group, tt.version, tt.resource, tt.namespace)
+				same := len(table.Rows) == len(rows)
+				for _, r := range table.Rows {
+					if _, ok := rows[r.Name]; !ok {
+						same = false
+					}
+				}
+				if same || attempt == 20 {
+					break
+				}
+				time.Sleep(500 * time.Millisecond)
 			}
 			if _, builtin := c.Registry().Lookup(tt.name); !builtin && !table.Cached {
 				t.Errorf("a discovered kind the server watches was listed, not cached (capabilities %b)", info.Capabilities)
 			}
-			cols, rows := anyServerTable(t, cfg, tt.group, tt.version, tt.resource, tt.namespace)
 			if len(table.Columns) != len(cols) {
 				t.Fatalf("columns %+v, server's %v", table.Columns, cols)
 			}
