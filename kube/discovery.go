@@ -150,15 +150,7 @@ func (c *Client) Rediscover(ctx context.Context) bool {
 	if before == nil || after == nil {
 		return before != after
 	}
-	if len(before.plugins) != len(after.plugins) {
-		return true
-	}
-	for i := range before.plugins {
-		if before.plugins[i] != after.plugins[i] {
-			return true
-		}
-	}
-	return false
+	return !slices.Equal(before.plugins, after.plugins)
 }
 
 // candidate is one listable resource discovery named, before it has a name

@@ -112,16 +112,9 @@ func (lw *tableListWatch) Watch(opts metav1.ListOptions) (watch.Interface, error
 // ListWithContext reads one page of the Table, with the reflector's
 // resourceVersion, limit and continue token.
 func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-	if lw.rc == nil {
-		return nil, fmt.Errorf("%s: the clientset has no discovery REST client to ask for the server's Table", lw.t.info.ID)
-	}
-	body, err := lw.request(opts).Do(ctx).Raw()
+	table, err := lw.readTable(ctx, opts)
 	if err != nil {
-		return nil, statusError(err, body)
-	}
-	table, err := decodeTable(body)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", lw.t.info.ID, err)
+		return nil, err
 	}
 	columns := lw.learn(table.ColumnDefinitions)
 	lw.mu.Lock()
@@ -142,7 +135,7 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 // Bookmarks are not asked for: a Table bookmark is an empty Table.
 func (lw *tableListWatch) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	if lw.rc == nil {
-		return nil, fmt.Errorf("%s: the clientset has no discovery REST client to ask for the server's Table", lw.t.info.ID)
+		return nil, lw.noRESTClient()
 	}
 	if !lw.takeListed() {
 		// The watch starts again without a list before it (the server
@@ -150,16 +143,12 @@ func (lw *tableListWatch) WatchWithContext(ctx context.Context, opts metav1.List
 		// but a quiet kind sends none, so ask for one row's Table to see
 		// whether they changed (a CRD's printer columns edited), and if
 		// so make the reflector list again.
-		body, err := lw.request(metav1.ListOptions{Limit: 1}).Do(ctx).Raw()
+		table, err := lw.readTable(ctx, metav1.ListOptions{Limit: 1})
 		if err != nil {
-			return nil, statusError(err, body)
-		}
-		table, err := decodeTable(body)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", lw.t.info.ID, err)
+			return nil, err
 		}
 		if _, changed := lw.learnChanged(table.ColumnDefinitions); changed {
-			return nil, apierrors.NewResourceExpired("the Table's columns changed; listing again")
+			return nil, errColumnsChanged()
 		}
 	}
 	opts.Watch, opts.AllowWatchBookmarks = true, false
@@ -172,6 +161,35 @@ func (lw *tableListWatch) WatchWithContext(ctx context.Context, opts metav1.List
 	dec := &tableEventDecoder{lw: lw, body: stream, dec: json.NewDecoder(stream)}
 	dec.dec.UseNumber()
 	return watch.NewStreamWatcher(dec, apierrors.NewClientErrorReporter(http.StatusInternalServerError, "GET", "TableWatchDecoding")), nil
+}
+
+// readTable reads one Table answer with opts as query parameters. Errors:
+// the API server's own Status, an answer that is not a Table, and a
+// clientset without a discovery REST client (client-go's fake clientset).
+func (lw *tableListWatch) readTable(ctx context.Context, opts metav1.ListOptions) (*metav1.Table, error) {
+	if lw.rc == nil {
+		return nil, lw.noRESTClient()
+	}
+	body, err := lw.request(opts).Do(ctx).Raw()
+	if err != nil {
+		return nil, statusError(err, body)
+	}
+	table, err := decodeTable(body)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", lw.t.info.ID, err)
+	}
+	return table, nil
+}
+
+func (lw *tableListWatch) noRESTClient() error {
+	return fmt.Errorf("%s: the clientset has no discovery REST client to ask for the server's Table", lw.t.info.ID)
+}
+
+// errColumnsChanged is a 410 Expired: the rows kept so far have columns
+// the server no longer sends, and client-go's reflector lists again after
+// an expired watch.
+func errColumnsChanged() *apierrors.StatusError {
+	return apierrors.NewResourceExpired("the Table's columns changed; listing again")
 }
 
 // request builds a Table request of the kind's path with opts as query
@@ -267,10 +285,8 @@ func (d *tableEventDecoder) Decode() (watch.EventType, runtime.Object, error) {
 		}
 		columns, changed := d.lw.learnChanged(table.ColumnDefinitions)
 		if changed {
-			// The rows kept so far have the old columns: an expired watch
-			// makes the reflector list them all again.
-			return watch.Error, &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusGone,
-				Reason: metav1.StatusReasonExpired, Message: "the Table's columns changed; listing again"}, nil
+			st := errColumnsChanged().Status()
+			return watch.Error, &st, nil
 		}
 		row, err := tableRow(table.Rows[0], columns)
 		if err != nil {
