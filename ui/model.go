@@ -59,9 +59,6 @@ type Model struct {
 	// helpOffset is the first line of the help overlay shown, when it is
 	// longer than the screen (clamped when drawn).
 	helpOffset int
-	// afterRediscovery is set while a command runs again after discovery
-	// was read for its unknown kind: it is not read a second time.
-	afterRediscovery bool
 	// helpPage is how many lines of keys the help overlay showed last, the
 	// step of pgup/pgdn.
 	helpPage int
@@ -175,9 +172,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.epoch != m.epoch {
 			return m, nil
 		}
-		m.afterRediscovery = true
-		defer func() { m.afterRediscovery = false }()
-		return m, m.run(msg.line)
+		return m, m.run(msg.line, true)
 	case contextsMsg:
 		return m, m.openContextPicker(msg)
 	case connectedMsg:
@@ -364,7 +359,7 @@ func (m *Model) promptKey(msg tea.KeyMsg) tea.Cmd {
 	case tea.KeyEnter:
 		m.prompting = false
 		m.prompt.Blur()
-		return m.run(m.completed())
+		return m.run(m.completed(), false)
 	}
 	var cmd tea.Cmd
 	m.prompt, cmd = m.prompt.Update(msg)
@@ -467,8 +462,10 @@ func (m *Model) completed() string {
 // run executes a `:` command: `<kind> [namespace|all|-A]`; `ns
 // <namespace>|all|-A`, the top screen's kind in that namespace (`:ns`
 // alone is the namespaces inventory, as in k9s); `ctx [context]`, the
-// context picker or a switch; or `q`/`quit`.
-func (m *Model) run(line string) tea.Cmd {
+// context picker or a switch; or `q`/`quit`. A kind kyyard does not know
+// makes it read discovery again and run the line once more, with
+// rediscovered set, unless rediscovered is set already.
+func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
 		return nil
@@ -482,7 +479,7 @@ func (m *Model) run(line string) tea.Cmd {
 		return m.switchContext(fields[1])
 	}
 	info, ok := m.vc.Client.Kind(fields[0])
-	if !ok && len(fields) <= 2 && !m.afterRediscovery {
+	if !ok && len(fields) <= 2 && !rediscovered {
 		// The kind may be new (a CRD installed since kyyard started):
 		// read the API server's discovery again, then run the line again.
 		client, epoch := m.vc.Client, m.epoch

@@ -99,9 +99,10 @@ type snapshotMsg struct {
 	labels string // the filter's label selector in the request
 	snap   kube.Snapshot
 	prep   *prepared // the rows indexed and sorted off the UI goroutine, if they changed
-	// selectsNothing, when set, says that the drill-down's parent has no
-	// selector any more (kube.ErrSelectsNothing); snap is then empty.
-	selectsNothing string
+	// dropped, when set, says why the drill-down's rows are dropped, as
+	// reading its parent again found: it was deleted, or has no selector
+	// any more (kube.ErrSelectsNothing). snap is then empty.
+	dropped string
 }
 
 // prepared is the costly part of taking in changed rows (measuring every
@@ -190,7 +191,8 @@ func (m *Model) fetch() tea.Cmd {
 	// A drill-down reads its parent again on each refresh: a Service's
 	// selector may have changed since it was opened, or the parent may be
 	// gone. A part of one object (a Pod's containers) needs no second read.
-	parentKind, parentName, redrill := strings.Cut(m.parent, "/")
+	parent := m.parent
+	parentKind, parentName, redrill := strings.Cut(parent, "/")
 	redrill = redrill && m.info.PartOf == ""
 	// What the goroutine needs to know of the screen, copied now.
 	kind, loaded, gen, reqLabels := m.info.ID, m.loaded, m.gen, m.reqLabels
@@ -204,13 +206,10 @@ func (m *Model) fetch() tea.Cmd {
 			case err == nil && len(fresh.Kinds) == 1 && fresh.Kinds[0] == kind:
 				req.Selector = withLabels(fresh.Selector, labels)
 			case kube.ReasonOf(err) == kube.ReasonNotFound:
-				gone := kube.Truncation{Kind: kind, Reason: kube.ReasonNotFound, Message: err.Error()}
-				return snapshotMsg{owner: owner, token: token, labels: labels,
-					snap: kube.Snapshot{Namespace: req.Namespace, Truncated: []kube.Truncation{gone}, Taken: time.Now()}}
+				return snapshotMsg{owner: owner, token: token, labels: labels, dropped: parent + " was deleted"}
 			case errors.Is(err, kube.ErrSelectsNothing):
 				// The parent's selector was removed: it selects no rows now.
-				return snapshotMsg{owner: owner, token: token, labels: labels, selectsNothing: err.Error(),
-					snap: kube.Snapshot{Namespace: req.Namespace, Taken: time.Now()}}
+				return snapshotMsg{owner: owner, token: token, labels: labels, dropped: err.Error()}
 			}
 			// Any other failure keeps the selector read before.
 		}
@@ -310,9 +309,9 @@ func (m *Model) backoff() {
 // the request) changed; a failed refresh keeps the rows it had.
 func (m *Model) apply(msg snapshotMsg) bool {
 	s := msg.snap
-	if msg.selectsNothing != "" {
+	if msg.dropped != "" {
 		m.failure = nil
-		m.dropRows(msg.selectsNothing)
+		m.dropRows(msg.dropped)
 		return false
 	}
 	if t, ok := s.Truncation(m.info.ID); ok {
@@ -325,8 +324,8 @@ func (m *Model) apply(msg snapshotMsg) bool {
 		}
 		m.failure = &t
 		if t.Reason == kube.ReasonNotFound && m.parent != "" {
-			// The object these rows belong to (a Pod's containers, a
-			// Service's pods) was deleted: none is shown as current.
+			// The object these rows are parts of (a Pod's containers) was
+			// deleted: none is shown as current.
 			m.dropRows(m.parent + " was deleted")
 		}
 		return false
