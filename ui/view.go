@@ -70,33 +70,18 @@ func (m *Model) banner() string {
 func (m *Model) factsLine(pairs [][2]string) string {
 	st := m.vc.Styles
 	values := make([]string, len(pairs))
+	widths := make([]int, len(pairs))
 	excess := -m.width
 	for i, p := range pairs {
 		values[i] = views.Sanitize(p[1])
-		excess += ansi.StringWidth(p[0]+": "+values[i]) + 2*min(i, 1)
+		widths[i] = ansi.StringWidth(values[i])
+		excess += ansi.StringWidth(p[0]+": ") + widths[i] + 2*min(i, 1)
 	}
-	const floor = 8
-	for excess > 0 {
-		longest, second := -1, 0
-		for i, v := range values {
-			w := ansi.StringWidth(v)
-			if w > floor && (longest < 0 || w > ansi.StringWidth(values[longest])) {
-				longest = i
-			}
+	views.GiveWay(widths, excess, func(int) int { return 8 })
+	for i, v := range values {
+		if ansi.StringWidth(v) > widths[i] {
+			values[i] = ansi.Truncate(v, widths[i], "…")
 		}
-		if longest < 0 {
-			break
-		}
-		for i, v := range values {
-			if i != longest {
-				second = max(second, ansi.StringWidth(v))
-			}
-		}
-		w := ansi.StringWidth(values[longest])
-		cut := min(excess, w-max(floor, second-1))
-		cut = max(cut, 1)
-		values[longest] = ansi.Truncate(values[longest], w-cut, "…")
-		excess -= w - ansi.StringWidth(values[longest])
 	}
 	var b strings.Builder
 	width := 0

@@ -74,3 +74,32 @@ func TooSmall(w, h, needW, needH, width, height int) []string {
 		"Need "+need,
 		need)
 }
+
+// GiveWay narrows the widths w (in cells) by excess cells, in place: the
+// widest first, each step down to the next widest at most, none below
+// floor(i). It returns the excess still left when every width is at its
+// floor (0 when they now fit). The inventory's columns and the header's
+// facts give way this way.
+func GiveWay(w []int, excess int, floor func(i int) int) int {
+	for excess > 0 {
+		widest, slack := -1, 0
+		for i := range w {
+			if s := w[i] - floor(i); s > 0 && (widest < 0 || w[i] > w[widest]) {
+				widest, slack = i, s
+			}
+		}
+		if widest < 0 {
+			break
+		}
+		second := 0
+		for i, x := range w {
+			if i != widest && x > second {
+				second = x
+			}
+		}
+		cut := min(slack, excess, max(w[widest]-second, 1))
+		w[widest] -= cut
+		excess -= cut
+	}
+	return max(excess, 0)
+}

@@ -210,33 +210,9 @@ func (l layout) widths(visible [][]string, width int) (w []int, shown int) {
 	w = w[:shown]
 	excess := total(w, shown) - width
 	for round := 0; round < 3 && excess > 0; round++ {
-		for excess > 0 {
-			widest, slack := -1, 0
-			for i := range w {
-				if s := w[i] - floor(round, i); s > 0 && (widest < 0 || w[i] > w[widest]) {
-					widest, slack = i, s
-				}
-			}
-			if widest < 0 {
-				break
-			}
-			cut := min(slack, excess, max(w[widest]-secondWidest(w, widest), 1))
-			w[widest] -= cut
-			excess -= cut
-		}
+		excess = views.GiveWay(w, excess, func(i int) int { return floor(round, i) })
 	}
 	return w, shown
-}
-
-// secondWidest returns the largest width other than w[skip].
-func secondWidest(w []int, skip int) int {
-	best := 0
-	for i, x := range w {
-		if i != skip && x > best {
-			best = x
-		}
-	}
-	return best
 }
 
 // middle shortens a name to n cells by cutting out its middle, keeping at
