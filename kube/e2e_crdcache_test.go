@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kubetest"
@@ -85,13 +86,11 @@ func widget(gvr schema.GroupVersionResource, name, color string) *unstructured.U
 	}}
 }
 
-// TestE2EDiscoveredKindIsCachedAndFollowsChanges: a CRD's objects come from
-// an informer over the API server's Table (list, then a Table watch), which
-// follows creations, changes and deletions with no list after it synced
-// (the audit log is the oracle). The date column keeps ageing as kubectl
-// would print it.
-func TestE2EDiscoveredKindIsCachedAndFollowsChanges(t *testing.T) {
-	cfg := kubetest.Local(t)
+// widgetW1 installs a widgets CRD of its own (widgetCRD) and creates, in a
+// temporary namespace named after prefix, the widget w1 (color red). It
+// returns a dynamic client, the CRD's resource and the namespace.
+func widgetW1(t *testing.T, cfg *rest.Config, prefix string) (dynamic.Interface, schema.GroupVersionResource, string) {
+	t.Helper()
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -100,13 +99,24 @@ func TestE2EDiscoveredKindIsCachedAndFollowsChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	widgetGVR := widgetCRD(t, dyn)
-	ns := kubetest.TempNamespace(t, admin, "kyyard-e2e-crdcache")
-	widgets := dyn.Resource(widgetGVR).Namespace(ns)
-	ctx := context.Background()
-	if _, err := widgets.Create(ctx, widget(widgetGVR, "w1", "red"), metav1.CreateOptions{}); err != nil {
+	gvr := widgetCRD(t, dyn)
+	ns := kubetest.TempNamespace(t, admin, prefix)
+	if _, err := dyn.Resource(gvr).Namespace(ns).Create(context.Background(), widget(gvr, "w1", "red"), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	return dyn, gvr, ns
+}
+
+// TestE2EDiscoveredKindIsCachedAndFollowsChanges: a CRD's objects come from
+// an informer over the API server's Table (list, then a Table watch), which
+// follows creations, changes and deletions with no list after it synced
+// (the audit log is the oracle). The date column keeps ageing as kubectl
+// would print it.
+func TestE2EDiscoveredKindIsCachedAndFollowsChanges(t *testing.T) {
+	cfg := kubetest.Local(t)
+	dyn, widgetGVR, ns := widgetW1(t, cfg, "kyyard-e2e-crdcache")
+	widgets := dyn.Resource(widgetGVR).Namespace(ns)
+	ctx := context.Background()
 
 	agent := fmt.Sprintf("kyyard-e2e-crdcache-%d", time.Now().UnixNano())
 	withAgent := *cfg
@@ -248,19 +258,7 @@ func TestE2ECRDInstalledAfterDiscoveryIsFound(t *testing.T) {
 // then sees the new columns and lists again, although no object changed.
 func TestE2EEditedPrinterColumnsReachTheCache(t *testing.T) {
 	cfg := kubetest.Local(t)
-	dyn, err := dynamic.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	admin, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gvr := widgetCRD(t, dyn)
-	ns := kubetest.TempNamespace(t, admin, "kyyard-e2e-columns")
-	if _, err := dyn.Resource(gvr).Namespace(ns).Create(context.Background(), widget(gvr, "w1", "red"), metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	dyn, gvr, ns := widgetW1(t, cfg, "kyyard-e2e-columns")
 	c := discoveredClient(t, cfg)
 	info, ok := c.Kind(gvr.Resource + "." + gvr.Group)
 	if !ok {
