@@ -33,6 +33,43 @@ const (
 	ReasonError Reason = "error"
 )
 
+// Reasons a write (an apply, a scale, a restart, a delete) is refused. The
+// guards (guard.go) and the writes produce them; see Reason.Sentence.
+const (
+	// ReasonConflict: the object changed since it was read (its
+	// resourceVersion moved, it was replaced, a named container is gone),
+	// or the API server answered 409.
+	ReasonConflict Reason = "conflict"
+	// ReasonPodSecurity: the namespace enforces no Pod Security level
+	// (baseline or restricted), so pods the write creates go unchecked.
+	ReasonPodSecurity Reason = "pod_security"
+	// ReasonApplicationManaged: another tool (Helm, Argo CD, Flux, or
+	// kyyard's deploy form) manages the object and may undo the change.
+	ReasonApplicationManaged Reason = "application_managed"
+	// ReasonConfigurationUnreported: the read was not whole (a list past
+	// the form's bounds); a write would drop what it did not show.
+	ReasonConfigurationUnreported Reason = "configuration_unreported"
+	// ReasonSecretRefRefused: the change makes the pods read a Secret the
+	// object did not reference before.
+	ReasonSecretRefRefused Reason = "secret_ref_refused"
+	// ReasonPVCRetention: the change deletes PersistentVolumeClaims (a
+	// StatefulSet scaled down or deleted with a Delete retention policy).
+	ReasonPVCRetention Reason = "pvc_retention"
+	// ReasonAutoscaled: a HorizontalPodAutoscaler targets the workload and
+	// will set replicas back.
+	ReasonAutoscaled Reason = "autoscaled"
+	// ReasonRolloutTimeout: a rollout did not finish within its deadline.
+	ReasonRolloutTimeout Reason = "rollout_timeout"
+	// ReasonAdmissionDenied: an admission webhook or policy refused the write.
+	ReasonAdmissionDenied Reason = "admission_denied"
+	// ReasonReadOnly: kyyard runs read-only (--readonly); no write is sent.
+	ReasonReadOnly Reason = "read_only"
+	// ReasonNameTaken: an object of that name exists and is not this app's.
+	ReasonNameTaken Reason = "name_taken"
+	// ReasonClaimImmutable: an existing claim differs where a claim cannot change.
+	ReasonClaimImmutable Reason = "claim_immutable"
+)
+
 // Sentence returns a short explanation of the reason for people. It states
 // what happened only: whether kyyard tries again, and when, is said by the
 // screen that does (an inventory's "retrying in 4s").
@@ -52,6 +89,30 @@ func (r Reason) Sentence() string {
 		return "the API server does not serve this kind (any more)"
 	case ReasonInvalid:
 		return "the request is not valid; correct it and try again"
+	case ReasonConflict:
+		return "the object changed since it was read; read it again and re-apply your edits"
+	case ReasonPodSecurity:
+		return "the namespace enforces no Pod Security level, so the pods this creates are not checked"
+	case ReasonApplicationManaged:
+		return "another tool manages this object and may undo the change on its next sync"
+	case ReasonConfigurationUnreported:
+		return "the form could not show the whole object, so writing it could drop what it did not show; use kubectl edit"
+	case ReasonSecretRefRefused:
+		return "the change makes the pods read a Secret they did not read before"
+	case ReasonPVCRetention:
+		return "the change deletes PersistentVolumeClaims and the data on them"
+	case ReasonAutoscaled:
+		return "a HorizontalPodAutoscaler sets the replicas and will undo this change; change its minReplicas/maxReplicas instead"
+	case ReasonRolloutTimeout:
+		return "the rollout did not finish within its deadline"
+	case ReasonAdmissionDenied:
+		return "an admission webhook or policy refused the change"
+	case ReasonReadOnly:
+		return "kyyard runs read-only (--readonly): nothing is written"
+	case ReasonNameTaken:
+		return "an object of that name exists and was not made by this app"
+	case ReasonClaimImmutable:
+		return "an existing volume claim differs in what a claim cannot change"
 	default:
 		return "the request failed"
 	}
@@ -73,6 +134,8 @@ func ReasonOf(err error) Reason {
 		return ReasonUnauthorized
 	case apierrors.IsNotFound(err):
 		return ReasonNotFound
+	case apierrors.IsConflict(err):
+		return ReasonConflict
 	case apierrors.IsBadRequest(err), apierrors.IsInvalid(err):
 		return ReasonInvalid
 	case errors.Is(err, context.DeadlineExceeded), apierrors.IsTimeout(err), apierrors.IsServerTimeout(err):

@@ -1,0 +1,138 @@
+package kube
+
+import (
+	"slices"
+	"strings"
+)
+
+// Policy is how the guards' warnings are treated (design: "Guards, and two
+// policies").
+type Policy string
+
+// Policies.
+const (
+	// PolicyInteractive (the default): forbidden and conflict refuse; every
+	// other guard that does not pass warns, and the screen asks for a
+	// confirmation naming the risk before the write is sent.
+	PolicyInteractive Policy = "interactive"
+	// PolicyStrict (--strict; the default in a pod): every guard that does
+	// not pass refuses, as a cluster agent must.
+	PolicyStrict Policy = "strict"
+)
+
+// Guard names one check a write or an exec runs first.
+type Guard string
+
+// Guards.
+const (
+	// GuardReadOnly refuses every write when kyyard runs read-only.
+	GuardReadOnly Guard = "read_only"
+	// GuardAccess is a SelfSubjectAccessReview for the exact verb,
+	// resource, subresource and namespace.
+	GuardAccess Guard = "access"
+	// GuardFresh compares the object read fresh with the UID and
+	// resourceVersion the person saw.
+	GuardFresh Guard = "fresh"
+	// GuardBounds refuses a write that would touch what the read could not
+	// show whole (Workload.Unsupported).
+	GuardBounds Guard = "bounds"
+	// GuardManaged looks for another tool's markers (Helm, Argo CD, Flux,
+	// kyyard's own deploy form).
+	GuardManaged Guard = "managed"
+	// GuardPodSecurity reads the namespace's Pod Security enforce level.
+	GuardPodSecurity Guard = "pod_security"
+	// GuardClaims lists the PersistentVolumeClaims a scale-down or delete
+	// would delete.
+	GuardClaims Guard = "claims"
+	// GuardSecretRef names Secrets the change makes the pods read that the
+	// object did not reference before.
+	GuardSecretRef Guard = "secret_ref"
+	// GuardAutoscaler warns that a HorizontalPodAutoscaler will undo a
+	// replicas change.
+	GuardAutoscaler Guard = "autoscaler"
+)
+
+// Outcome is one guard's answer.
+type Outcome string
+
+// Outcomes.
+const (
+	OutcomePass   Outcome = "pass"
+	OutcomeWarn   Outcome = "warn"
+	OutcomeRefuse Outcome = "refuse"
+)
+
+// Verdict is one guard's answer to one write.
+type Verdict struct {
+	// Guard is the check that answered.
+	Guard Guard
+	// Outcome is pass, warn or refuse.
+	Outcome Outcome
+	// Reason is the code a warn or refuse stands for ("" for pass).
+	Reason Reason
+	// Sentence says what the guard found, for people ("may patch
+	// deployments in demo", "managed by Helm (release shop): Helm may undo
+	// this on its next upgrade").
+	Sentence string
+	// Confirm, on a warn, is the text the person must type to confirm
+	// (the object's name, for application_managed and pvc_retention); ""
+	// means a plain yes is enough.
+	Confirm string
+}
+
+// Verdicts are every guard's answers to one write, in the order they ran.
+type Verdicts []Verdict
+
+// Refusal returns the first refusing verdict as an error, or nil.
+func (vs Verdicts) Refusal() *Refusal {
+	for _, v := range vs {
+		if v.Outcome == OutcomeRefuse {
+			return &Refusal{Reason: v.Reason, Detail: v.Sentence}
+		}
+	}
+	return nil
+}
+
+// Warnings returns the warning verdicts.
+func (vs Verdicts) Warnings() Verdicts {
+	var out Verdicts
+	for _, v := range vs {
+		if v.Outcome == OutcomeWarn {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Unconfirmed returns, as a Refusal, the first refusal or else the first
+// warning whose reason is not among confirmed; nil when the write may go.
+func (vs Verdicts) Unconfirmed(confirmed []Reason) *Refusal {
+	if r := vs.Refusal(); r != nil {
+		return r
+	}
+	for _, v := range vs {
+		if v.Outcome == OutcomeWarn && !slices.Contains(confirmed, v.Reason) {
+			return &Refusal{Reason: v.Reason, Detail: v.Sentence + " (not confirmed)"}
+		}
+	}
+	return nil
+}
+
+// Refusal is the error a write returns when it is refused before (or by)
+// the API server: a closed reason code and what the guard or the server said.
+type Refusal struct {
+	// Reason is the code (ReasonForbidden, ReasonConflict, ...).
+	Reason Reason
+	// Detail says what was found ("deployments/web changed: resourceVersion
+	// 812 is now 815"); may be empty.
+	Detail string
+}
+
+// Error returns "<reason>: <detail>: <sentence>".
+func (r *Refusal) Error() string {
+	parts := []string{string(r.Reason)}
+	if r.Detail != "" {
+		parts = append(parts, r.Detail)
+	}
+	return strings.Join(append(parts, r.Reason.Sentence()), ": ")
+}
