@@ -1,0 +1,275 @@
+package kube
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/distribution/reference"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// Pure validation of what the workload form edits: the same rules the API
+// server (and the container runtime, for images) apply, checked as the
+// person types so that nothing malformed is sent (casebook C26-C28). Each
+// error's message is a short reason fit to show beside the field.
+
+// ValidateImage checks an image reference the way the container runtime
+// parses it (github.com/distribution/reference, normalized: "nginx" is
+// docker.io/library/nginx). A registry port is not a tag
+// ("localhost:5000/team/app:v2" is valid); a digest must name its
+// algorithm ("app@sha256:<64 hex>"); upper case in the repository is
+// refused. Errors: empty, or the reason the reference does not parse.
+func ValidateImage(s string) error {
+	if s == "" {
+		return errors.New("an image is required")
+	}
+	if strings.TrimSpace(s) != s || strings.ContainsAny(s, " \t\r\n") {
+		return errors.New("no spaces in an image reference")
+	}
+	_, err := reference.ParseNormalizedNamed(s)
+	if err == nil {
+		return nil
+	}
+	name, digest, hasDigest := strings.Cut(s, "@")
+	switch {
+	case hasDigest && !strings.Contains(digest, ":"):
+		return errors.New("a digest names its algorithm: @sha256:<64 hex digits>")
+	case hasDigest && strings.HasPrefix(digest, "sha256:") && len(digest) != len("sha256:")+64:
+		return errors.New("a sha256 digest has 64 hex digits")
+	case errors.Is(err, reference.ErrNameContainsUppercase), strings.Contains(err.Error(), "must be lowercase"):
+		return errors.New("the repository name must be lower case")
+	case errors.Is(err, reference.ErrNameTooLong):
+		return fmt.Errorf("the name is longer than %d characters", reference.NameTotalLengthMax)
+	case errors.Is(err, reference.ErrDigestInvalidFormat):
+		return errors.New("the digest is malformed")
+	case strings.HasSuffix(s, ":") || strings.HasSuffix(name, ":"):
+		return errors.New("an empty tag after ':'")
+	case errors.Is(err, reference.ErrTagInvalidFormat):
+		return errors.New("a tag is letters, digits, '_', '.' and '-', at most 128, not starting with '.' or '-'")
+	case strings.Contains(err.Error(), "64-byte hexadecimal"):
+		return errors.New("a 64-hex-digit name looks like an image ID; name the repository")
+	}
+	return errors.New("not an image reference (e.g. registry:5000/team/app:v2)")
+}
+
+// ValidateEnvName checks an env variable's name by the API server's rule
+// (apimachinery's validation.IsEnvVarName: letters, digits, '_', '-', '.',
+// not starting with a digit). The error joins that rule's messages, less
+// their examples and regular expression.
+func ValidateEnvName(s string) error {
+	msgs := validation.IsEnvVarName(s)
+	if s == "" {
+		return errors.New("a name is required")
+	}
+	return joinMessages(msgs)
+}
+
+// joinMessages makes one error of the validation package's messages,
+// each cut before its " (e.g. ..." examples; nil when there are none.
+func joinMessages(msgs []string) error {
+	if len(msgs) == 0 {
+		return nil
+	}
+	for i, m := range msgs {
+		if at := strings.Index(m, " (e.g."); at > 0 {
+			msgs[i] = m[:at]
+		}
+	}
+	return errors.New(strings.Join(msgs, "; "))
+}
+
+// maxQuantity is the largest quantity the form accepts: the API server
+// keeps quantities as int64 scaled values, and ParseQuantity silently caps
+// larger ones.
+var maxQuantity = resource.MustParse("9223372036854775807")
+
+// ValidateQuantity checks a cpu or memory quantity by resource.ParseQuantity
+// ("500m", "0.5", "256Mi", "1Gi", "524288e3"). "" is allowed: the field is
+// unset. Refused, with the reason: a malformed number or suffix ("1GB",
+// "0.5.1", "12 Mi"), a negative value ("-1") and a value too large to
+// hold ("1e400", casebook C27).
+func ValidateQuantity(s string) error {
+	if s == "" {
+		return nil
+	}
+	if strings.ContainsAny(s, " \t\r\n") {
+		return errors.New("no spaces in a quantity (256Mi, not 256 Mi)")
+	}
+	q, err := resource.ParseQuantity(s)
+	if err != nil {
+		return quantityReason(s)
+	}
+	if q.Sign() < 0 {
+		return errors.New("must not be negative")
+	}
+	if q.Cmp(maxQuantity) >= 0 {
+		return errors.New("too large")
+	}
+	return nil
+}
+
+// quantityReason says why s is not a quantity: its suffix, else its number.
+func quantityReason(s string) error {
+	num := strings.TrimLeft(s, "+-")
+	end := strings.IndexFunc(num, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	digits, suffix := num, ""
+	if end >= 0 {
+		digits, suffix = num[:end], num[end:]
+	}
+	if digits == "" || strings.Count(digits, ".") > 1 || digits == "." {
+		return errors.New("not a number (e.g. 500m, 0.5, 256Mi, 1Gi)")
+	}
+	if suffix != "" {
+		return fmt.Errorf("unknown suffix %q: use m, k, M, G, T, Ki, Mi, Gi, Ti or e<n>", suffix)
+	}
+	return errors.New("not a quantity (e.g. 500m, 0.5, 256Mi, 1Gi)")
+}
+
+// ValidateRefName checks the name of a Secret or ConfigMap an env entry
+// refers to: a DNS-1123 subdomain, as the API server requires.
+func ValidateRefName(s string) error {
+	if s == "" {
+		return errors.New("a name is required")
+	}
+	return joinMessages(validation.IsDNS1123Subdomain(s))
+}
+
+// ValidateRefKey checks the key of a Secret or ConfigMap reference
+// (validation.IsConfigMapKey: letters, digits, '-', '_', '.').
+func ValidateRefKey(s string) error {
+	if s == "" {
+		return errors.New("a key is required")
+	}
+	return joinMessages(validation.IsConfigMapKey(s))
+}
+
+// FieldError is one field the form must not send as it is.
+type FieldError struct {
+	// Container is the container's name ("" for replicas and paused).
+	Container string
+	// Field names the field in Change.Field's vocabulary ("image",
+	// "command", "args", "env NAME", "cpu request", "replicas", ...).
+	Field string
+	// Message is the short reason shown beside the field.
+	Message string
+}
+
+// Error returns "<container> <field>: <message>".
+func (e FieldError) Error() string {
+	where := e.Field
+	if e.Container != "" {
+		where = "container " + e.Container + " " + where
+	}
+	return where + ": " + e.Message
+}
+
+// ValidateResources checks a container's requests and limits: each a
+// quantity (ValidateQuantity) and no limit below its request (the API
+// server refuses that, casebook C26). Field is "cpu request", "cpu limit",
+// "memory request" or "memory limit"; Container is left empty.
+func ValidateResources(r Resources) []FieldError {
+	var out []FieldError
+	pair := func(name, request, limit string) {
+		rerr, lerr := ValidateQuantity(request), ValidateQuantity(limit)
+		if rerr != nil {
+			out = append(out, FieldError{Field: name + " request", Message: rerr.Error()})
+		}
+		if lerr != nil {
+			out = append(out, FieldError{Field: name + " limit", Message: lerr.Error()})
+		}
+		if rerr == nil && lerr == nil && request != "" && limit != "" {
+			l, r := resource.MustParse(limit), resource.MustParse(request)
+			if l.Cmp(r) < 0 {
+				out = append(out, FieldError{Field: name + " limit", Message: "limit below request"})
+			}
+		}
+	}
+	pair("cpu", r.CPURequest, r.CPULimit)
+	pair("memory", r.MemoryRequest, r.MemoryLimit)
+	return out
+}
+
+// ValidateWorkload checks every editable container of w (read-only ones
+// are never written): the image, the argv bounds (MaxFormArgv), the env
+// bounds (MaxFormEnv), each editable env entry's name and reference, and
+// the quantities; and replicas within 0..MaxReplicas.
+//
+// Duplicate env names: an object may already carry one name twice (the API
+// server accepts it; the last entry wins in the container), so a
+// duplicate is not an error by itself (casebook C20). ValidateWorkload has
+// no "before" to compare with and reports none; ValidateNewDuplicates does.
+func ValidateWorkload(w Workload) []FieldError {
+	var out []FieldError
+	if w.HasReplicas && (w.Replicas < 0 || w.Replicas > MaxReplicas) {
+		out = append(out, FieldError{Field: "replicas", Message: fmt.Sprintf("between 0 and %d", MaxReplicas)})
+	}
+	for _, c := range w.Containers {
+		if c.ReadOnly {
+			continue
+		}
+		add := func(field string, err error) {
+			if err != nil {
+				out = append(out, FieldError{Container: c.Name, Field: field, Message: err.Error()})
+			}
+		}
+		add("image", ValidateImage(c.Image))
+		if len(c.Command) > MaxFormArgv {
+			add("command", fmt.Errorf("at most %d entries", MaxFormArgv))
+		}
+		if len(c.Args) > MaxFormArgv {
+			add("args", fmt.Errorf("at most %d entries", MaxFormArgv))
+		}
+		if len(c.Env) > MaxFormEnv {
+			add("env", fmt.Errorf("at most %d entries", MaxFormEnv))
+		}
+		for _, e := range c.Env {
+			if e.ReadOnly() {
+				continue
+			}
+			field := "env " + e.Name
+			add(field, ValidateEnvName(e.Name))
+			if e.Source == EnvSecret || e.Source == EnvConfigMap {
+				add(field, ValidateRefName(e.Ref))
+				add(field, ValidateRefKey(e.Key))
+			}
+		}
+		for _, fe := range ValidateResources(c.Resources) {
+			fe.Container = c.Name
+			out = append(out, fe)
+		}
+	}
+	return out
+}
+
+// ValidateNewDuplicates reports the env names that after's containers
+// carry more often than before's same-named containers did: a duplicate the
+// form introduced ("duplicate name N"), as opposed to one the object
+// already had (casebook C20).
+func ValidateNewDuplicates(before, after Workload) []FieldError {
+	var out []FieldError
+	for _, c := range after.Containers {
+		if c.ReadOnly {
+			continue
+		}
+		had := map[string]int{}
+		if b, ok := before.Container(c.Name); ok {
+			for _, e := range b.Env {
+				had[e.Name]++
+			}
+		}
+		has := map[string]int{}
+		for _, e := range c.Env {
+			has[e.Name]++
+		}
+		seen := map[string]bool{}
+		for _, e := range c.Env {
+			if has[e.Name] > 1 && has[e.Name] > had[e.Name] && !seen[e.Name] {
+				seen[e.Name] = true
+				out = append(out, FieldError{Container: c.Name, Field: "env " + e.Name, Message: "duplicate name " + e.Name})
+			}
+		}
+	}
+	return out
+}

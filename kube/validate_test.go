@@ -1,0 +1,190 @@
+package kube_test
+
+import (
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/kyyard/kyyard/kube"
+)
+
+const hex64 = "342538af0d5ee0f7d5cd9a0b53a84ee4f8a4ec9ee60aeb0a3e3a8ad6a2f2bb6c"
+
+func TestC28ImageReferences(t *testing.T) {
+	for _, tc := range []struct {
+		image, reason string // reason "" = valid; else a substring of the error
+	}{
+		{"localhost:5000/team/app:v2", ""},
+		{"localhost:5000/team/app", ""},
+		{"nginx", ""},
+		{"registry.local:5000/shop/web:1.4.2", ""},
+		{"app@sha256:" + hex64, ""},
+		{"app:v1@sha256:" + hex64, ""},
+		{"app@" + hex64, "names its algorithm"},
+		{"app@sha256:abc", "64 hex digits"},
+		{"", "required"},
+		{"App:1", "lower case"},
+		{"app:", "empty tag"},
+		{"app:-x", "not an image reference"},
+		{" app", "no spaces"},
+		{"app :v1", "no spaces"},
+		{hex64, "image ID"},
+	} {
+		err := kube.ValidateImage(tc.image)
+		switch {
+		case tc.reason == "" && err != nil:
+			t.Errorf("ValidateImage(%q) = %v, want valid", tc.image, err)
+		case tc.reason != "" && err == nil:
+			t.Errorf("ValidateImage(%q) accepted, want refused (%s)", tc.image, tc.reason)
+		case tc.reason != "" && !strings.Contains(err.Error(), tc.reason):
+			t.Errorf("ValidateImage(%q) = %q, want a reason with %q", tc.image, err, tc.reason)
+		}
+	}
+}
+
+func TestC27BadQuantities(t *testing.T) {
+	for _, tc := range []struct{ q, reason string }{
+		{"1GB", `unknown suffix "GB"`},
+		{"0.5.1", "not a number"},
+		{"-1", "negative"},
+		{"1e400", "too large"},
+		{"12 Mi", "no spaces"},
+		{"abc", "not a number"},
+		{"100000000000000000000000Ki", "too large"},
+	} {
+		err := kube.ValidateQuantity(tc.q)
+		if err == nil || !strings.Contains(err.Error(), tc.reason) {
+			t.Errorf("ValidateQuantity(%q) = %v, want a refusal with %q", tc.q, err, tc.reason)
+		}
+	}
+	for _, q := range []string{"", "500m", "0.5", "1", "256Mi", "1Gi", "524288e3", "1E3", "+1"} {
+		if err := kube.ValidateQuantity(q); err != nil {
+			t.Errorf("ValidateQuantity(%q) = %v, want valid", q, err)
+		}
+	}
+}
+
+func TestValidateEnvName(t *testing.T) {
+	for _, ok := range []string{"A", "LOG_LEVEL", "my.env-name", "_x", "MyEnvName1"} {
+		if err := kube.ValidateEnvName(ok); err != nil {
+			t.Errorf("ValidateEnvName(%q) = %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "1A", "a b", "A=B", "é"} {
+		err := kube.ValidateEnvName(bad)
+		if err == nil {
+			t.Errorf("ValidateEnvName(%q) accepted", bad)
+			continue
+		}
+		if strings.Contains(err.Error(), "regex") || strings.Contains(err.Error(), "e.g.") {
+			t.Errorf("ValidateEnvName(%q) = %q: examples and regex should be cut", bad, err)
+		}
+	}
+}
+
+func TestValidateResourcesLimitBelowRequest(t *testing.T) {
+	got := kube.ValidateResources(kube.Resources{CPURequest: "250m", CPULimit: "1", MemoryRequest: "256Mi", MemoryLimit: "128Mi"})
+	if len(got) != 1 || got[0].Field != "memory limit" || got[0].Message != "limit below request" {
+		t.Fatalf("ValidateResources = %+v, want one memory limit below request", got)
+	}
+	got = kube.ValidateResources(kube.Resources{CPURequest: "1GB", CPULimit: "0.5", MemoryRequest: "524288e3", MemoryLimit: "1Gi"})
+	if len(got) != 1 || got[0].Field != "cpu request" {
+		t.Fatalf("ValidateResources = %+v, want only the cpu request refused", got)
+	}
+}
+
+func validWorkload() kube.Workload {
+	return kube.Workload{
+		Ref:         kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: "demo", Name: "web"},
+		HasReplicas: true, Replicas: 3,
+		Containers: []kube.Container{{
+			Name: "web", Role: kube.RoleContainer, Image: "nginx:1.27",
+			Env: []kube.EnvVar{
+				{Name: "A", Source: kube.EnvLiteral, Value: "1"},
+				{Name: "N", Source: kube.EnvLiteral, Value: "x"},
+				{Name: "T", Source: kube.EnvSecret, Ref: "db", Key: "password"},
+				{Name: "N", Source: kube.EnvLiteral, Value: "y"},
+				{Name: "POD", Source: kube.EnvField, Path: "metadata.name"},
+			},
+		}, {Name: "old", ReadOnly: true, Image: "NOT VALID"}},
+	}
+}
+
+func TestValidateWorkload(t *testing.T) {
+	w := validWorkload()
+	if got := kube.ValidateWorkload(w); len(got) != 0 {
+		t.Fatalf("ValidateWorkload(valid, with a duplicate it already had) = %v", got)
+	}
+	w.Replicas = kube.MaxReplicas + 1
+	w.Containers[0].Image = "app@" + hex64
+	w.Containers[0].Env[2].Ref = "Not_A_Name"
+	w.Containers[0].Env[2].Key = "a/b"
+	w.Containers[0].Args = make([]string, kube.MaxFormArgv+1)
+	w.Containers[0].Resources.MemoryLimit = "1GB"
+	var fields []string
+	for _, fe := range kube.ValidateWorkload(w) {
+		fields = append(fields, fe.Container+":"+fe.Field)
+	}
+	want := ":replicas web:image web:args web:env T web:env T web:memory limit"
+	if got := strings.Join(fields, " "); got != want {
+		t.Fatalf("ValidateWorkload fields = %q, want %q", got, want)
+	}
+}
+
+func TestC20NewDuplicatesOnly(t *testing.T) {
+	before := validWorkload()
+	after := validWorkload()
+	if got := kube.ValidateNewDuplicates(before, after); len(got) != 0 {
+		t.Fatalf("a duplicate the object had is flagged: %v", got)
+	}
+	after.Containers[0].Env = append(after.Containers[0].Env, kube.EnvVar{Name: "A", Source: kube.EnvLiteral})
+	got := kube.ValidateNewDuplicates(before, after)
+	if len(got) != 1 || got[0].Message != "duplicate name A" || got[0].Field != "env A" {
+		t.Fatalf("ValidateNewDuplicates = %v, want duplicate name A", got)
+	}
+}
+
+func FuzzValidateImage(f *testing.F) {
+	for _, s := range []string{"localhost:5000/team/app:v2", "app@sha256:" + hex64, "app@" + hex64, "", "A:b", "a:"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if err := kube.ValidateImage(s); err != nil && err.Error() == "" {
+			t.Fatalf("empty reason for %q", s)
+		}
+	})
+}
+
+func FuzzValidateQuantity(f *testing.F) {
+	for _, s := range []string{"1GB", "0.5.1", "-1", "1e400", "12 Mi", "500m", "1Gi", "524288e3", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		err := kube.ValidateQuantity(s)
+		if err != nil || s == "" {
+			return
+		}
+		q, perr := resource.ParseQuantity(s)
+		if perr != nil {
+			t.Fatalf("accepted %q does not parse: %v", s, perr)
+		}
+		if again, err := resource.ParseQuantity(q.String()); err != nil || again.Cmp(q) != 0 {
+			t.Fatalf("accepted %q does not re-parse: %q %v", s, q.String(), err)
+		}
+		if kube.ValidateQuantity(q.String()) != nil {
+			t.Fatalf("accepted %q, refused its canonical form %q", s, q.String())
+		}
+	})
+}
+
+func FuzzValidateEnvName(f *testing.F) {
+	for _, s := range []string{"A", "1A", "a b", "", "é"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if err := kube.ValidateEnvName(s); err == nil && s == "" {
+			t.Fatal("empty name accepted")
+		}
+	})
+}
