@@ -20,6 +20,7 @@ import (
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/detail"
 	"github.com/kyyard/kyyard/views/inventory"
+	"github.com/kyyard/kyyard/views/workload"
 )
 
 // factsInterval is how often the header's facts are read again.
@@ -194,6 +195,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.stack = append(m.stack, scr)
 		m.status = views.StatusMsg{}
 		return m, scr.Init()
+	case views.OpenWorkloadMsg:
+		return m, m.openWorkload(msg)
 	case views.BackMsg:
 		if m.overlay != nil {
 			m.overlay = nil
@@ -421,6 +424,25 @@ func (m *Model) open(msg views.OpenKindMsg, chosen bool) tea.Cmd {
 		// Remembered, but nothing on screen changes: say why.
 		m.status = views.StatusMsg{Text: fmt.Sprintf("%s are cluster-scoped: %s applies to namespaced kinds", info.ID, namespacePhrase(msg.Namespace))}
 	}
+	return scr.Init()
+}
+
+// openWorkload pushes the workload form when the client can edit
+// workloads (it implements workload.Editor); an owned object (a pod, a
+// ReplicaSet) is not resolved to its owner yet.
+func (m *Model) openWorkload(msg views.OpenWorkloadMsg) tea.Cmd {
+	ed, ok := m.vc.Client.(workload.Editor)
+	switch {
+	case !ok:
+		m.status = views.StatusMsg{Text: "editing is not available", Error: true}
+		return nil
+	case msg.Kind != kube.KindDeployments && msg.Kind != kube.KindStatefulSets && msg.Kind != kube.KindDaemonSets:
+		m.status = views.StatusMsg{Text: fmt.Sprintf("%s cannot be edited with the form", msg.Kind)}
+		return nil
+	}
+	scr := workload.New(m.vc, ed, kube.WorkloadRef{Kind: msg.Kind, Namespace: msg.Namespace, Name: msg.Name})
+	m.stack = append(m.stack, scr)
+	m.status = views.StatusMsg{}
 	return scr.Init()
 }
 

@@ -118,6 +118,18 @@ type OpenObjectMsg struct {
 	Namespace, Name string
 }
 
+// OpenWorkloadMsg asks the root to push the workload form for one object.
+// Kind is "deployments", "statefulsets" or "daemonsets" (kinds whose plugin
+// has kube.CanEdit). "pods" or "replicasets" name an object a workload owns:
+// the root is to resolve the owning Deployment, StatefulSet or DaemonSet
+// first (not done yet: it says so on the status line).
+type OpenWorkloadMsg struct {
+	// Kind is the object's plugin id.
+	Kind kube.Kind
+	// Namespace and Name name the object.
+	Namespace, Name string
+}
+
 // BackMsg asks the root to close the top screen and return to the one below.
 type BackMsg struct{}
 

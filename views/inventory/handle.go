@@ -48,6 +48,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.openObject(views.DescribeView)
 	case key.Matches(msg, k.YAML):
 		return m.openObject(views.YAMLView)
+	case key.Matches(msg, k.Edit):
+		return m.edit()
 	case key.Matches(msg, k.Filter):
 		return m.startTyping()
 	case key.Matches(msg, k.Clear):
@@ -304,6 +306,26 @@ func (m *Model) openObject(v views.ObjectView) tea.Cmd {
 		msg.Kind, msg.Name = m.info.PartOf, parent
 	}
 	return func() tea.Msg { return msg }
+}
+
+// edit asks the root to open the workload form on the cursor row, for a
+// kind whose plugin has kube.CanEdit. On pods and replicasets it says that
+// the form edits the workload that owns them (the hook for owner
+// resolution: an OpenWorkloadMsg with Kind "pods" or "replicasets" that the
+// root resolves); on other kinds that they cannot be edited.
+func (m *Model) edit() tea.Cmd {
+	row := m.current()
+	if row == nil {
+		return nil
+	}
+	switch {
+	case m.info.Capabilities.Has(kube.CanEdit) && m.info.PartOf == "":
+		msg := views.OpenWorkloadMsg{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name}
+		return func() tea.Msg { return msg }
+	case m.info.ID == "pods" || m.info.ID == "replicasets":
+		return views.Status(fmt.Sprintf("e edits the Deployment, StatefulSet or DaemonSet that owns %s/%s: open it from :deploy, :sts or :ds", m.info.ID, row.Name), false)
+	}
+	return views.Status(fmt.Sprintf("%s cannot be edited with the form", m.info.ID), false)
 }
 
 // open drills down from the selected row (a Namespace opens its pods, a

@@ -23,6 +23,9 @@ type Keys struct {
 	NextUnhealthy, Unhealthy key.Binding
 	// Describe and YAML open the cursor row's object.
 	Describe, YAML key.Binding
+	// Edit opens the workload form on the cursor row (deployments,
+	// statefulsets, daemonsets).
+	Edit key.Binding
 	// Left and Right scroll the columns right of NAME.
 	Left, Right key.Binding
 	// Clear is esc on this screen: it clears marks, then the filter, then
@@ -55,6 +58,7 @@ func DefaultKeys() Keys {
 		Unhealthy:     key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "only unhealthy rows")),
 		Describe:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "describe")),
 		YAML:          key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "YAML")),
+		Edit:          key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit workload (form)")),
 		Left:          key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "scroll left")),
 		Right:         key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "scroll right")),
 		Clear:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear marks, filter; back")),
@@ -64,6 +68,6 @@ func DefaultKeys() Keys {
 // list returns the bindings in help order.
 func (k Keys) list() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Wide, k.Refresh,
-		k.Describe, k.YAML, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
+		k.Describe, k.YAML, k.Edit, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
 		k.SortName, k.SortAge, k.Mark, k.MarkRange, k.ClearMarks, k.Left, k.Right, k.Clear}
 }

@@ -1,0 +1,308 @@
+package workload
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/kyyard/kyyard/kube"
+)
+
+// validate recomputes the errors and changed markers of the fields of
+// container c (-1: replicas and paused; -2: every field), with kube's
+// validation rules, as the person types.
+func (f *form) validate(c int) {
+	var resErrs map[int]map[fieldKind]string
+	if c == -2 {
+		resErrs = map[int]map[fieldKind]string{}
+	}
+	dups := map[int]map[string]bool{}
+	for i := range f.fields {
+		fd := &f.fields[i]
+		if c != -2 && fd.c != c {
+			continue
+		}
+		fd.err, fd.changed = "", f.isChanged(fd)
+		var err error
+		switch fd.kind {
+		case fkReplicas:
+			n, perr := strconv.Atoi(f.replicas)
+			switch {
+			case perr != nil:
+				fd.err = "a whole number"
+			case n < 0 || n > kube.MaxReplicas:
+				fd.err = fmt.Sprintf("between 0 and %d", kube.MaxReplicas)
+			}
+		case fkImage:
+			err = kube.ValidateImage(f.ctrs[fd.c].image)
+		case fkEnvName:
+			name := f.ctrs[fd.c].env[fd.i].Name
+			err = kube.ValidateEnvName(name)
+			if err == nil {
+				if dups[fd.c] == nil {
+					dups[fd.c] = f.newDuplicates(fd.c)
+				}
+				if dups[fd.c][name] {
+					fd.err = "duplicate name " + name
+				}
+			}
+		case fkEnvRef:
+			err = kube.ValidateRefName(f.ctrs[fd.c].env[fd.i].Ref)
+		case fkEnvKey:
+			err = kube.ValidateRefKey(f.ctrs[fd.c].env[fd.i].Key)
+		case fkCPURequest, fkCPULimit, fkMemRequest, fkMemLimit:
+			if resErrs == nil {
+				resErrs = map[int]map[fieldKind]string{}
+			}
+			if resErrs[fd.c] == nil {
+				resErrs[fd.c] = resourceErrors(f.ctrs[fd.c].res)
+			}
+			fd.err = resErrs[fd.c][fd.kind]
+		}
+		if err != nil {
+			fd.err = err.Error()
+		}
+	}
+}
+
+// resourceErrors maps kube.ValidateResources' answer to the four fields.
+func resourceErrors(r kube.Resources) map[fieldKind]string {
+	out := map[fieldKind]string{}
+	kinds := map[string]fieldKind{"cpu request": fkCPURequest, "cpu limit": fkCPULimit,
+		"memory request": fkMemRequest, "memory limit": fkMemLimit}
+	for _, fe := range kube.ValidateResources(r) {
+		if k, ok := kinds[fe.Field]; ok && out[k] == "" {
+			out[k] = fe.Message
+		}
+	}
+	return out
+}
+
+// newDuplicates returns the env names container c now carries more often
+// than it did when read: a duplicate the form introduced is refused, one
+// the object already had is not (casebook C20).
+func (f *form) newDuplicates(c int) map[string]bool {
+	had, has := map[string]int{}, map[string]int{}
+	for _, e := range f.baseContainer(c).Env {
+		had[e.Name]++
+	}
+	for _, r := range f.ctrs[c].env {
+		has[r.Name]++
+	}
+	out := map[string]bool{}
+	for n, k := range has {
+		if k > 1 && k > had[n] {
+			out[n] = true
+		}
+	}
+	return out
+}
+
+// baseContainer is container c as read.
+func (f *form) baseContainer(c int) kube.Container {
+	if c < 0 || c >= len(f.base.Containers) {
+		return kube.Container{}
+	}
+	return f.base.Containers[c]
+}
+
+// isChanged reports whether a field differs from the workload as read.
+func (f *form) isChanged(fd *field) bool {
+	if fd.c < 0 {
+		if fd.kind == fkPaused {
+			return f.paused != f.base.Paused
+		}
+		return f.replicas != strconv.Itoa(int(f.base.Replicas))
+	}
+	st, bc := &f.ctrs[fd.c], f.baseContainer(fd.c)
+	switch fd.kind {
+	case fkImage:
+		return st.image != bc.Image
+	case fkCommand:
+		return fd.i >= len(bc.Command) || st.command[fd.i] != bc.Command[fd.i]
+	case fkArgs:
+		return fd.i >= len(bc.Args) || st.args[fd.i] != bc.Args[fd.i]
+	case fkNoCommand:
+		return len(bc.Command) > 0
+	case fkNoArgs:
+		return len(bc.Args) > 0
+	case fkNoEnv:
+		return len(bc.Env) > 0
+	case fkCPURequest:
+		return st.res.CPURequest != bc.Resources.CPURequest
+	case fkCPULimit:
+		return st.res.CPULimit != bc.Resources.CPULimit
+	case fkMemRequest:
+		return st.res.MemoryRequest != bc.Resources.MemoryRequest
+	case fkMemLimit:
+		return st.res.MemoryLimit != bc.Resources.MemoryLimit
+	}
+	r := st.env[fd.i]
+	if r.orig < 0 || r.orig >= len(bc.Env) {
+		return true
+	}
+	if fd.kind == fkEnvName {
+		return r.Name != bc.Env[r.orig].Name
+	}
+	b := bc.Env[r.orig]
+	b.Name = r.Name
+	return r.EnvVar != b
+}
+
+// errorCount is how many fields cannot be sent as they are.
+func (f *form) errorCount() int {
+	n := 0
+	for i := range f.fields {
+		if f.fields[i].err != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// changeCount is how many fields differ from the workload as read, entries
+// removed included.
+func (f *form) changeCount() int {
+	n := 0
+	for i := range f.fields {
+		if f.fields[i].changed && !f.fields[i].kind.placeholder() {
+			n++
+		}
+	}
+	for ci, st := range f.ctrs {
+		bc := f.baseContainer(ci)
+		if bc.ReadOnly {
+			continue
+		}
+		n += max(len(bc.Command)-len(st.command), 0) + max(len(bc.Args)-len(st.args), 0)
+		used := make([]bool, len(bc.Env))
+		for _, r := range st.env {
+			if r.orig >= 0 && r.orig < len(used) {
+				used[r.orig] = true
+			}
+		}
+		for _, u := range used {
+			if !u {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// fieldName names a field in kube.Change's vocabulary, with its container.
+func (f *form) fieldName(fd *field) (container, name string) {
+	if fd.c < 0 {
+		if fd.kind == fkPaused {
+			return "", "paused"
+		}
+		return "", "replicas"
+	}
+	container = f.baseContainer(fd.c).Name
+	switch fd.kind {
+	case fkImage:
+		return container, "image"
+	case fkCommand, fkNoCommand:
+		return container, "command"
+	case fkArgs, fkNoArgs:
+		return container, "args"
+	case fkCPURequest:
+		return container, "cpu request"
+	case fkCPULimit:
+		return container, "cpu limit"
+	case fkMemRequest:
+		return container, "memory request"
+	case fkMemLimit:
+		return container, "memory limit"
+	case fkNoEnv:
+		return container, "env"
+	}
+	return container, "env " + f.ctrs[fd.c].env[fd.i].Name
+}
+
+// clashKey is the key of form.clashes.
+func clashKey(container, field string) string { return container + "\x00" + field }
+
+// same reports whether after differs from before in nothing the form edits
+// (casebook C34: then nothing is sent).
+func same(before, after kube.Workload) bool {
+	if before.Replicas != after.Replicas || before.Paused != after.Paused || len(before.Containers) != len(after.Containers) {
+		return false
+	}
+	for i, b := range before.Containers {
+		a := after.Containers[i]
+		if a.Image != b.Image || a.Resources != b.Resources || !slices.Equal(a.Command, b.Command) ||
+			!slices.Equal(a.Args, b.Args) || !slices.Equal(a.Env, b.Env) {
+			return false
+		}
+	}
+	return true
+}
+
+// lay returns onto with every field the form edits that differs between
+// from and to set to to's value, and the fields it set. Undo lays the
+// values before an apply onto the object it returned; the re-read after a
+// conflict, when kube.Rebase is not wired, lays the edits onto the fresh
+// object. Containers are matched by name.
+func lay(onto, from, to kube.Workload) (kube.Workload, []kube.Change) {
+	out := onto
+	out.Containers = slices.Clone(onto.Containers)
+	var set []kube.Change
+	if from.Replicas != to.Replicas && out.HasReplicas {
+		set = append(set, kube.Change{Field: "replicas", Before: strconv.Itoa(int(out.Replicas)), After: strconv.Itoa(int(to.Replicas))})
+		out.Replicas = to.Replicas
+	}
+	if from.Paused != to.Paused && out.HasPaused {
+		set = append(set, kube.Change{Field: "paused", Before: strconv.FormatBool(out.Paused), After: strconv.FormatBool(to.Paused)})
+		out.Paused = to.Paused
+	}
+	for i := range out.Containers {
+		o := &out.Containers[i]
+		f, okf := from.Container(o.Name)
+		t, okt := to.Container(o.Name)
+		if !okf || !okt || o.ReadOnly {
+			continue
+		}
+		str := func(field string, dst *string, fv, tv string) {
+			if fv != tv {
+				set = append(set, kube.Change{Container: o.Name, Field: field, Before: *dst, After: tv})
+				*dst = tv
+			}
+		}
+		str("image", &o.Image, f.Image, t.Image)
+		str("cpu request", &o.Resources.CPURequest, f.Resources.CPURequest, t.Resources.CPURequest)
+		str("cpu limit", &o.Resources.CPULimit, f.Resources.CPULimit, t.Resources.CPULimit)
+		str("memory request", &o.Resources.MemoryRequest, f.Resources.MemoryRequest, t.Resources.MemoryRequest)
+		str("memory limit", &o.Resources.MemoryLimit, f.Resources.MemoryLimit, t.Resources.MemoryLimit)
+		if !slices.Equal(f.Command, t.Command) {
+			set = append(set, kube.Change{Container: o.Name, Field: "command"})
+			o.Command = slices.Clone(t.Command)
+		}
+		if !slices.Equal(f.Args, t.Args) {
+			set = append(set, kube.Change{Container: o.Name, Field: "args"})
+			o.Args = slices.Clone(t.Args)
+		}
+		if !slices.Equal(f.Env, t.Env) {
+			set = append(set, kube.Change{Container: o.Name, Field: "env"})
+			o.Env = slices.Clone(t.Env)
+		}
+	}
+	return out, set
+}
+
+// layRebase is the re-read's merge while kube.Rebase is not wired: the
+// edits (base -> edited) laid onto fresh; a clash is a field the server
+// changed too, to another value than the person's.
+func layRebase(base, edited, fresh kube.Workload) (kube.Workload, []kube.Change) {
+	merged, set := lay(fresh, base, edited)
+	var clashes []kube.Change
+	_, server := lay(base, base, fresh)
+	for _, s := range set {
+		for _, v := range server {
+			if s.Container == v.Container && s.Field == v.Field {
+				clashes = append(clashes, kube.Change{Container: s.Container, Field: s.Field, Before: s.Before, After: s.After})
+			}
+		}
+	}
+	return merged, clashes
+}

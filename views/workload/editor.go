@@ -1,0 +1,142 @@
+package workload
+
+import (
+	"context"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+)
+
+// Editor is what the workload screens read and write through; *kube.Client
+// is one. Errors may be a *kube.Refusal (a guard or the API server refused,
+// with a reason code and detail); others carry a kube.ReasonOf reason.
+type Editor interface {
+	// ReadWorkload reads the workload's editable part at its current
+	// resourceVersion.
+	ReadWorkload(ctx context.Context, ref kube.WorkloadRef) (kube.Workload, error)
+	// DryRun runs the guards and a server-side dry run of the patch that
+	// turns before into after, writing nothing.
+	DryRun(ctx context.Context, before, after kube.Workload) (kube.Preview, error)
+	// ApplyWorkload writes the patch that turns before into after, with
+	// before's resourceVersion as precondition; confirmed are the reasons
+	// of the warnings the person confirmed.
+	ApplyWorkload(ctx context.Context, before, after kube.Workload, confirmed []kube.Reason) (kube.ApplyResult, error)
+	// RolloutStatus reads where the workload's rollout stands.
+	RolloutStatus(ctx context.Context, ref kube.WorkloadRef) (kube.RolloutStatus, error)
+}
+
+// Budgets of one call to the Editor.
+const (
+	callTimeout   = 30 * time.Second
+	statusTimeout = 10 * time.Second
+	// pollEvery is how often the rollout is read while it goes on.
+	pollEvery = time.Second
+	// DefaultRolloutDeadline is how long the rollout screen follows a
+	// rollout before it says rollout_timeout.
+	DefaultRolloutDeadline = 5 * time.Minute
+)
+
+// readPurpose says why the workload was read.
+type readPurpose int
+
+const (
+	readOpen   readPurpose = iota // the form opens
+	readRebase                    // read again after a conflict: the edits are laid onto it
+)
+
+// readMsg carries a finished ReadWorkload.
+type readMsg struct {
+	owner   *Model
+	token   int
+	purpose readPurpose
+	w       kube.Workload
+	err     error
+}
+
+// dryRunMsg carries a finished DryRun.
+type dryRunMsg struct {
+	owner   *Model
+	token   int
+	preview kube.Preview
+	err     error
+}
+
+// applyMsg carries a finished ApplyWorkload; undo marks the undo of a
+// failed rollout.
+type applyMsg struct {
+	owner         *Model
+	token         int
+	undo          bool
+	before, after kube.Workload
+	confirmed     []kube.Reason
+	result        kube.ApplyResult
+	err           error
+}
+
+// statusMsg carries one reading of the rollout.
+type statusMsg struct {
+	owner  *Model
+	token  int
+	status kube.RolloutStatus
+	err    error
+}
+
+// pollMsg asks for the next reading of the rollout.
+type pollMsg struct {
+	owner *Model
+	token int
+}
+
+// next starts a new call: answers of older calls are dropped.
+func (m *Model) next() int {
+	m.token++
+	return m.token
+}
+
+func (m *Model) readCmd(purpose readPurpose) tea.Cmd {
+	owner, token, ed, ref := m, m.next(), m.editor, m.ref
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		w, err := ed.ReadWorkload(ctx, ref)
+		return readMsg{owner: owner, token: token, purpose: purpose, w: w, err: err}
+	}
+}
+
+func (m *Model) dryRunCmd(before, after kube.Workload) tea.Cmd {
+	owner, token, ed := m, m.next(), m.editor
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		p, err := ed.DryRun(ctx, before, after)
+		return dryRunMsg{owner: owner, token: token, preview: p, err: err}
+	}
+}
+
+func (m *Model) applyCmd(before, after kube.Workload, confirmed []kube.Reason, undo bool) tea.Cmd {
+	owner, token, ed := m, m.next(), m.editor
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		res, err := ed.ApplyWorkload(ctx, before, after, confirmed)
+		return applyMsg{owner: owner, token: token, undo: undo, before: before, after: after,
+			confirmed: confirmed, result: res, err: err}
+	}
+}
+
+func (m *Model) statusCmd() tea.Cmd {
+	owner, token, ed, ref := m, m.token, m.editor, m.ref
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), statusTimeout)
+		defer cancel()
+		st, err := ed.RolloutStatus(ctx, ref)
+		return statusMsg{owner: owner, token: token, status: st, err: err}
+	}
+}
+
+func (m *Model) pollCmd() tea.Cmd {
+	owner, token := m, m.token
+	return tea.Tick(m.poll, func(time.Time) tea.Msg { return pollMsg{owner: owner, token: token} })
+}

@@ -1,0 +1,367 @@
+package workload
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/textinput"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// The form's state: the workload as read (base) and what the person made
+// of it, field by field; fields and lines are built from it for drawing
+// and focus, and rebuilt when its shape changes (a line added or removed).
+
+// envRow is one env entry as edited; orig is its index in the base
+// container's env (-1 when the person added it), so that a row is compared
+// with the entry it came from even after rows before it were removed.
+type envRow struct {
+	kube.EnvVar
+	orig int
+}
+
+// ctrState is one container as edited. Read-only containers are kept as
+// read.
+type ctrState struct {
+	image         string
+	command, args []string
+	env           []envRow
+	res           kube.Resources
+}
+
+// fieldKind says what a focusable field edits.
+type fieldKind int
+
+const (
+	fkReplicas fieldKind = iota
+	fkPaused
+	fkImage
+	fkCommand
+	fkArgs
+	fkEnvName
+	fkEnvValue // a literal value
+	fkEnvRef   // a Secret's or ConfigMap's name
+	fkEnvKey
+	fkEnvOptional
+	fkCPURequest
+	fkCPULimit
+	fkMemRequest
+	fkMemLimit
+	fkNoCommand // placeholders of empty lists: typing or ctrl+n starts them
+	fkNoArgs
+	fkNoEnv
+)
+
+// toggle reports whether the field is a checkbox (space flips it).
+func (k fieldKind) toggle() bool { return k == fkPaused || k == fkEnvOptional }
+
+// placeholder reports whether the field stands for an empty list.
+func (k fieldKind) placeholder() bool { return k == fkNoCommand || k == fkNoArgs || k == fkNoEnv }
+
+// field is one focusable field: c is the container's index (-1 for
+// replicas and paused), i the entry's index in its list.
+type field struct {
+	kind    fieldKind
+	c, i    int
+	in      textinput.Model
+	line    int
+	err     string // why the value cannot be sent; "" when it can
+	changed bool
+}
+
+// lineKind says what a line of the form shows.
+type lineKind int
+
+const (
+	lnScale lineKind = iota // replicas and paused
+	lnContainer
+	lnImage
+	lnCommand
+	lnArgs
+	lnEnvHeader
+	lnEnv
+	lnCPU
+	lnMemory
+	lnText // read-only text
+)
+
+// line is one line of the form: its fields (indexes into form.fields).
+type line struct {
+	kind   lineKind
+	c, i   int
+	text   string
+	fields []int
+}
+
+// form is the edit state of one workload.
+type form struct {
+	base     kube.Workload
+	replicas string
+	paused   bool
+	ctrs     []ctrState
+	// clashes are the fields the server changed too, after a re-read:
+	// "<container>\x00<field>" in Change's vocabulary.
+	clashes map[string]bool
+
+	fields []field
+	lines  []line
+	width  int // the width inputs were sized for
+}
+
+// newForm starts editing w, with base as the workload read: after a
+// re-read the edits laid onto the fresh object come in as w.
+func newForm(base, w kube.Workload) *form {
+	f := &form{base: base, replicas: strconv.Itoa(int(w.Replicas)), paused: w.Paused}
+	for i, c := range w.Containers {
+		st := ctrState{image: c.Image, command: slices.Clone(c.Command), args: slices.Clone(c.Args), res: c.Resources}
+		var bc kube.Container
+		if i < len(base.Containers) {
+			bc = base.Containers[i]
+		}
+		used := make([]bool, len(bc.Env))
+		for j, e := range c.Env {
+			orig := -1
+			// The entry this one came from: the same index when it is the
+			// same entry, else the first unused one of that name.
+			if j < len(bc.Env) && bc.Env[j].Name == e.Name && !used[j] {
+				orig = j
+			} else {
+				for k, be := range bc.Env {
+					if !used[k] && be.Name == e.Name {
+						orig = k
+						break
+					}
+				}
+			}
+			if orig >= 0 {
+				used[orig] = true
+			}
+			st.env = append(st.env, envRow{EnvVar: e, orig: orig})
+		}
+		f.ctrs = append(f.ctrs, st)
+	}
+	return f
+}
+
+// workload returns the edited workload: base with the person's values. A
+// list equal to base's is base's own slice (nil stays nil).
+func (f *form) workload() kube.Workload {
+	w := f.base
+	if n, err := strconv.Atoi(f.replicas); err == nil && w.HasReplicas {
+		w.Replicas = int32(n)
+	}
+	if w.HasPaused {
+		w.Paused = f.paused
+	}
+	w.Containers = slices.Clone(f.base.Containers)
+	for i := range w.Containers {
+		c := &w.Containers[i]
+		if c.ReadOnly || i >= len(f.ctrs) {
+			continue
+		}
+		st := f.ctrs[i]
+		c.Image, c.Resources = st.image, st.res
+		c.Command = list(c.Command, st.command)
+		c.Args = list(c.Args, st.args)
+		env := make([]kube.EnvVar, len(st.env))
+		for j, r := range st.env {
+			env[j] = r.EnvVar
+		}
+		if !slices.Equal(env, c.Env) {
+			c.Env = env
+			if len(env) == 0 {
+				c.Env = nil
+			}
+		}
+	}
+	return w
+}
+
+// list returns edited, or base when they are equal (nil for an empty list).
+func list(base, edited []string) []string {
+	if slices.Equal(base, edited) {
+		return base
+	}
+	if len(edited) == 0 {
+		return nil
+	}
+	return slices.Clone(edited)
+}
+
+// value returns a text field's value in the state.
+func (f *form) value(fd *field) string {
+	if fd.c < 0 {
+		return f.replicas
+	}
+	st := &f.ctrs[fd.c]
+	switch fd.kind {
+	case fkImage:
+		return st.image
+	case fkCommand:
+		return st.command[fd.i]
+	case fkArgs:
+		return st.args[fd.i]
+	case fkEnvName:
+		return st.env[fd.i].Name
+	case fkEnvValue:
+		return st.env[fd.i].Value
+	case fkEnvRef:
+		return st.env[fd.i].Ref
+	case fkEnvKey:
+		return st.env[fd.i].Key
+	case fkCPURequest:
+		return st.res.CPURequest
+	case fkCPULimit:
+		return st.res.CPULimit
+	case fkMemRequest:
+		return st.res.MemoryRequest
+	case fkMemLimit:
+		return st.res.MemoryLimit
+	}
+	return ""
+}
+
+// set stores a text field's value in the state.
+func (f *form) set(fd *field, v string) {
+	if fd.c < 0 {
+		f.replicas = v
+		return
+	}
+	st := &f.ctrs[fd.c]
+	switch fd.kind {
+	case fkImage:
+		st.image = v
+	case fkCommand:
+		st.command[fd.i] = v
+	case fkArgs:
+		st.args[fd.i] = v
+	case fkEnvName:
+		st.env[fd.i].Name = v
+	case fkEnvValue:
+		st.env[fd.i].Value = v
+	case fkEnvRef:
+		st.env[fd.i].Ref = v
+	case fkEnvKey:
+		st.env[fd.i].Key = v
+	case fkCPURequest:
+		st.res.CPURequest = v
+	case fkCPULimit:
+		st.res.CPULimit = v
+	case fkMemRequest:
+		st.res.MemoryRequest = v
+	case fkMemLimit:
+		st.res.MemoryLimit = v
+	}
+}
+
+// build lays the form out in lines and fields for a screen w cells wide.
+func (f *form) build(st views.Styles, w int) {
+	f.fields, f.lines, f.width = f.fields[:0], f.lines[:0], w
+	add := func(kind fieldKind, c, i int) int {
+		fd := field{kind: kind, c: c, i: i, line: len(f.lines)}
+		if !kind.toggle() && !kind.placeholder() {
+			in := textinput.New()
+			in.Prompt = ""
+			in.TextStyle = st.Prompt
+			in.Cursor.SetMode(cursor.CursorStatic) // no blink ticks for hundreds of fields
+			in.Width = inputWidth(kind, w)
+			in.SetValue(f.value(&fd))
+			in.CursorEnd()
+			fd.in = in
+		}
+		f.fields = append(f.fields, fd)
+		return len(f.fields) - 1
+	}
+	b := f.base
+	if b.HasReplicas || b.HasPaused {
+		ln := line{kind: lnScale, c: -1}
+		if b.HasReplicas {
+			ln.fields = append(ln.fields, add(fkReplicas, -1, 0))
+		}
+		if b.HasPaused {
+			ln.fields = append(ln.fields, add(fkPaused, -1, 0))
+		}
+		f.lines = append(f.lines, ln)
+	}
+	for ci, c := range b.Containers {
+		f.lines = append(f.lines, line{kind: lnContainer, c: ci})
+		if c.ReadOnly || ci >= len(f.ctrs) {
+			f.lines = append(f.lines, line{kind: lnText, c: ci, text: "image    " + c.Image + "  (read-only: past the form's " + strconv.Itoa(kube.MaxFormContainers) + " containers)"})
+			continue
+		}
+		s := f.ctrs[ci]
+		f.lines = append(f.lines, line{kind: lnImage, c: ci, fields: []int{add(fkImage, ci, 0)}})
+		f.argv(lnCommand, fkCommand, fkNoCommand, ci, len(s.command), add)
+		f.argv(lnArgs, fkArgs, fkNoArgs, ci, len(s.args), add)
+		f.lines = append(f.lines, line{kind: lnEnvHeader, c: ci})
+		if len(s.env) == 0 {
+			f.lines = append(f.lines, line{kind: lnEnv, c: ci, i: -1, fields: []int{add(fkNoEnv, ci, 0)}})
+		}
+		for j, e := range s.env {
+			ln := line{kind: lnEnv, c: ci, i: j}
+			if !e.ReadOnly() {
+				ln.fields = append(ln.fields, add(fkEnvName, ci, j))
+				switch e.Source {
+				case kube.EnvSecret, kube.EnvConfigMap:
+					ln.fields = append(ln.fields, add(fkEnvRef, ci, j), add(fkEnvKey, ci, j), add(fkEnvOptional, ci, j))
+				default:
+					ln.fields = append(ln.fields, add(fkEnvValue, ci, j))
+				}
+			}
+			f.lines = append(f.lines, ln)
+		}
+		f.lines = append(f.lines, line{kind: lnCPU, c: ci, fields: []int{add(fkCPURequest, ci, 0), add(fkCPULimit, ci, 0)}})
+		f.lines = append(f.lines, line{kind: lnMemory, c: ci, fields: []int{add(fkMemRequest, ci, 0), add(fkMemLimit, ci, 0)}})
+		for _, t := range c.EnvFrom {
+			f.lines = append(f.lines, line{kind: lnText, c: ci, text: "envFrom  " + t + "  (read-only)"})
+		}
+		for _, t := range c.OtherResources {
+			f.lines = append(f.lines, line{kind: lnText, c: ci, text: "other    " + t + "  (read-only)"})
+		}
+		for _, u := range b.Unsupported {
+			if u.Container == c.Name {
+				f.lines = append(f.lines, line{kind: lnText, c: ci, text: "! " + u.Detail})
+			}
+		}
+	}
+	for _, u := range b.Unsupported {
+		if u.Container == "" {
+			f.lines = append(f.lines, line{kind: lnText, c: -1, text: "! " + u.Detail})
+		}
+	}
+	f.validate(-2)
+}
+
+// argv lays out a command or args list: one line per entry, or one
+// placeholder line when it is empty.
+func (f *form) argv(lk lineKind, fk, none fieldKind, ci, n int, add func(fieldKind, int, int) int) {
+	if n == 0 {
+		f.lines = append(f.lines, line{kind: lk, c: ci, i: -1, fields: []int{add(none, ci, 0)}})
+	}
+	for j := range n {
+		f.lines = append(f.lines, line{kind: lk, c: ci, i: j, fields: []int{add(fk, ci, j)}})
+	}
+}
+
+// inputWidth is how many cells a text field shows on a screen w wide.
+func inputWidth(k fieldKind, w int) int {
+	switch k {
+	case fkReplicas:
+		return 6
+	case fkImage, fkCommand, fkArgs:
+		return max(min(w-40, 60), 16)
+	case fkEnvName:
+		if w >= 100 {
+			return 16
+		}
+		return 12
+	case fkEnvValue:
+		return max(min(w-50, 60), 12)
+	case fkEnvRef, fkEnvKey:
+		return max(min((w-60)/2, 24), 8)
+	}
+	return 7 // quantities
+}

@@ -1,0 +1,265 @@
+package workload
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+func back() tea.Msg { return views.BackMsg{} }
+
+// key routes a key press to the page shown.
+func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	switch m.mode {
+	case modeForm:
+		return m.formKey(msg)
+	case modePreview:
+		return m.previewKey(msg)
+	case modeRollout:
+		return m.rolloutKey(msg)
+	}
+	switch {
+	case key.Matches(msg, m.keys.Back):
+		return back
+	case key.Matches(msg, m.keys.Reread) && m.loadErr != nil:
+		m.loadErr = nil
+		return m.readCmd(readOpen)
+	}
+	return nil
+}
+
+// formKey handles a key on the form: moves, list edits, preview, discard;
+// anything else is typed into the focused field.
+func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	if m.asking {
+		switch msg.String() {
+		case "y", "Y":
+			return back
+		case "n", "N", "esc":
+			m.asking = false
+		}
+		return nil
+	}
+	m.note = ""
+	switch {
+	case key.Matches(msg, k.Back):
+		if m.form.changeCount() > 0 {
+			m.asking = true
+			return nil
+		}
+		return back
+	case key.Matches(msg, k.Preview):
+		return m.preview()
+	case key.Matches(msg, k.Reread):
+		m.setNote("reading "+m.name()+" again…", false)
+		return m.readCmd(readRebase)
+	case key.Matches(msg, k.Next):
+		return m.moveFocus(m.focus + 1)
+	case key.Matches(msg, k.Previous):
+		return m.moveFocus(m.focus - 1)
+	case key.Matches(msg, k.Down):
+		return m.moveLine(1)
+	case key.Matches(msg, k.Up):
+		return m.moveLine(-1)
+	case key.Matches(msg, k.Add):
+		return m.addLine()
+	case key.Matches(msg, k.Delete):
+		return m.deleteLine()
+	case key.Matches(msg, k.Source):
+		return m.switchSource()
+	}
+	if len(m.form.fields) == 0 {
+		return nil
+	}
+	fd := &m.form.fields[m.focus]
+	switch {
+	case fd.kind.toggle():
+		if key.Matches(msg, k.Toggle) {
+			if fd.c < 0 {
+				m.form.paused = !m.form.paused
+			} else {
+				e := &m.form.ctrs[fd.c].env[fd.i]
+				e.Optional = !e.Optional
+			}
+			m.form.validate(fd.c)
+		}
+		return nil
+	case fd.kind.placeholder():
+		if msg.Type == tea.KeyRunes {
+			cmd := m.addLine()
+			return tea.Batch(cmd, m.typeInto(msg))
+		}
+		return nil
+	}
+	return m.typeInto(msg)
+}
+
+// typeInto hands a key to the focused text field and revalidates its
+// container when the value changed.
+func (m *Model) typeInto(msg tea.KeyMsg) tea.Cmd {
+	fd := &m.form.fields[m.focus]
+	if fd.kind.toggle() || fd.kind.placeholder() {
+		return nil
+	}
+	old := fd.in.Value()
+	var cmd tea.Cmd
+	fd.in, cmd = fd.in.Update(msg)
+	if v := fd.in.Value(); v != old {
+		m.form.set(fd, v)
+		m.form.validate(fd.c)
+	}
+	return cmd
+}
+
+// refocus rebuilds the form after its shape changed and moves the cursor
+// to the field of kind k in container c, entry i (the nearest one before
+// it when there is none).
+func (m *Model) refocus(k fieldKind, c, i int) tea.Cmd {
+	m.rebuild()
+	best := -1
+	for j, fd := range m.form.fields {
+		if fd.c == c && fd.kind == k && fd.i == i {
+			best = j
+			break
+		}
+		if fd.c == c && fd.kind == k && fd.i < i {
+			best = j
+		}
+	}
+	if best < 0 {
+		best = min(m.focus, len(m.form.fields)-1)
+	}
+	return m.moveFocus(best)
+}
+
+// addLine adds a command or args line after the cursor's, or an env row
+// at the end of the container's env (casebook C25: the order of the others
+// is kept).
+func (m *Model) addLine() tea.Cmd {
+	fd := m.form.fields[m.focus]
+	if fd.c < 0 {
+		m.setNote("ctrl+n adds a command or args line or an env row", false)
+		return nil
+	}
+	st := &m.form.ctrs[fd.c]
+	switch fd.kind {
+	case fkCommand:
+		st.command = slices.Insert(st.command, fd.i+1, "")
+		return m.refocus(fkCommand, fd.c, fd.i+1)
+	case fkArgs:
+		st.args = slices.Insert(st.args, fd.i+1, "")
+		return m.refocus(fkArgs, fd.c, fd.i+1)
+	case fkNoCommand:
+		st.command = []string{""}
+		return m.refocus(fkCommand, fd.c, 0)
+	case fkNoArgs:
+		st.args = []string{""}
+		return m.refocus(fkArgs, fd.c, 0)
+	case fkNoEnv, fkEnvName, fkEnvValue, fkEnvRef, fkEnvKey, fkEnvOptional:
+		if len(st.env) >= kube.MaxFormEnv {
+			m.setNote(fmt.Sprintf("the form edits at most %d env entries", kube.MaxFormEnv), true)
+			return nil
+		}
+		st.env = append(st.env, envRow{EnvVar: kube.EnvVar{Source: kube.EnvLiteral}, orig: -1})
+		return m.refocus(fkEnvName, fd.c, len(st.env)-1)
+	}
+	m.setNote("ctrl+n adds a command or args line or an env row", false)
+	return nil
+}
+
+// deleteLine removes the cursor's command or args line or env row.
+func (m *Model) deleteLine() tea.Cmd {
+	fd := m.form.fields[m.focus]
+	if fd.c < 0 {
+		m.setNote("ctrl+d removes a command or args line or an env row", false)
+		return nil
+	}
+	st := &m.form.ctrs[fd.c]
+	switch fd.kind {
+	case fkCommand:
+		st.command = slices.Delete(st.command, fd.i, fd.i+1)
+		if len(st.command) == 0 {
+			return m.refocus(fkNoCommand, fd.c, 0)
+		}
+		return m.refocus(fkCommand, fd.c, fd.i)
+	case fkArgs:
+		st.args = slices.Delete(st.args, fd.i, fd.i+1)
+		if len(st.args) == 0 {
+			return m.refocus(fkNoArgs, fd.c, 0)
+		}
+		return m.refocus(fkArgs, fd.c, fd.i)
+	case fkEnvName, fkEnvValue, fkEnvRef, fkEnvKey, fkEnvOptional:
+		st.env = slices.Delete(st.env, fd.i, fd.i+1)
+		if len(st.env) == 0 {
+			return m.refocus(fkNoEnv, fd.c, 0)
+		}
+		return m.refocus(fkEnvName, fd.c, fd.i)
+	}
+	m.setNote("ctrl+d removes a command or args line or an env row", false)
+	return nil
+}
+
+// switchSource turns the cursor's env row from a literal value into a
+// Secret reference, a ConfigMap reference, and back. What was typed for
+// each source is kept while the row switches.
+func (m *Model) switchSource() tea.Cmd {
+	fd := m.form.fields[m.focus]
+	switch fd.kind {
+	case fkEnvName, fkEnvValue, fkEnvRef, fkEnvKey, fkEnvOptional:
+	default:
+		m.setNote("ctrl+t switches an env row between a value, a Secret and a ConfigMap", false)
+		return nil
+	}
+	e := &m.form.ctrs[fd.c].env[fd.i]
+	switch e.Source {
+	case kube.EnvLiteral:
+		e.Source = kube.EnvSecret
+	case kube.EnvSecret:
+		e.Source = kube.EnvConfigMap
+	default:
+		e.Source = kube.EnvLiteral
+	}
+	next := fkEnvValue
+	if e.Source != kube.EnvLiteral {
+		next = fkEnvRef
+	}
+	return m.refocus(next, fd.c, fd.i)
+}
+
+// preview checks the form and starts the server dry run: not with a field
+// that cannot be sent, and not when nothing changed (casebook C34: no
+// request at all).
+func (m *Model) preview() tea.Cmd {
+	if n := m.form.errorCount(); n > 0 {
+		m.setNote(fmt.Sprintf("fix %s first: nothing is sent", plural(n, "field")), true)
+		return nil
+	}
+	after := m.form.workload()
+	if same(m.form.base, after) {
+		m.setNote("nothing changed: nothing to preview or apply", false)
+		return nil
+	}
+	errs := append(kube.ValidateWorkload(after), kube.ValidateNewDuplicates(m.form.base, after)...)
+	if len(errs) > 0 {
+		m.setNote(views.Sanitize(errs[0].Error())+": nothing is sent", true)
+		return nil
+	}
+	m.form.fields[m.focus].in.Blur()
+	m.pv = &previewState{after: after, running: true, focus: -1}
+	m.mode = modePreview
+	return m.dryRunCmd(m.form.base, after)
+}
+
+// plural is "1 field", "2 fields".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

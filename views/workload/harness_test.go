@@ -1,0 +1,237 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/viewtest"
+)
+
+// call is one write or dry run the fake saw.
+type call struct {
+	before, after kube.Workload
+	confirmed     []kube.Reason
+}
+
+// fake is an Editor serving canned answers and recording calls.
+type fake struct {
+	reads    []kube.Workload // answered in turn; the last one repeats
+	readErr  error
+	preview  kube.Preview
+	dryErr   error
+	applyErr []error // answered in turn; nil after
+	statuses []kube.RolloutStatus
+	readN    int
+	dry      []call
+	applies  []call
+	statusN  int
+}
+
+func (f *fake) ReadWorkload(_ context.Context, ref kube.WorkloadRef) (kube.Workload, error) {
+	if f.readErr != nil {
+		return kube.Workload{}, f.readErr
+	}
+	w := f.reads[min(f.readN, len(f.reads)-1)]
+	f.readN++
+	return w, nil
+}
+
+func (f *fake) DryRun(_ context.Context, before, after kube.Workload) (kube.Preview, error) {
+	f.dry = append(f.dry, call{before: before, after: after})
+	return f.preview, f.dryErr
+}
+
+func (f *fake) ApplyWorkload(_ context.Context, before, after kube.Workload, confirmed []kube.Reason) (kube.ApplyResult, error) {
+	f.applies = append(f.applies, call{before: before, after: after, confirmed: confirmed})
+	if len(f.applyErr) > 0 {
+		err := f.applyErr[0]
+		f.applyErr = f.applyErr[1:]
+		if err != nil {
+			return kube.ApplyResult{}, err
+		}
+	}
+	res := after
+	rv := 0
+	fmt.Sscan(before.ResourceVersion, &rv)
+	res.ResourceVersion = fmt.Sprint(rv + 1)
+	res.Generation = before.Generation + 1
+	return kube.ApplyResult{Workload: res}, nil
+}
+
+func (f *fake) RolloutStatus(_ context.Context, ref kube.WorkloadRef) (kube.RolloutStatus, error) {
+	if len(f.statuses) == 0 {
+		return kube.RolloutStatus{}, errors.New("no status")
+	}
+	st := f.statuses[min(f.statusN, len(f.statuses)-1)]
+	f.statusN++
+	return st, nil
+}
+
+// harness drives one screen: it runs commands (not the rollout's poll
+// ticks, which it counts) and records what the screen asked of the root.
+type harness struct {
+	t     *testing.T
+	ed    *fake
+	m     *Model
+	clock time.Time
+	polls int
+	out   []tea.Msg // views.BackMsg, views.StatusMsg
+}
+
+var webRef = kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: "demo", Name: "web"}
+
+func open(t *testing.T, ed *fake, w, h int) *harness {
+	t.Helper()
+	vc := viewtest.Context(nil, w, h)
+	hs := &harness{t: t, ed: ed, clock: viewtest.Now}
+	hs.m = New(vc, ed, webRef)
+	hs.m.now = func() time.Time { return hs.clock }
+	hs.m.poll = 0
+	hs.run(hs.m.Init())
+	return hs
+}
+
+// run executes cmd and hands its messages to the screen, then the
+// commands those return, until none is left.
+func (h *harness) run(cmd tea.Cmd) {
+	h.t.Helper()
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case pollMsg:
+			h.polls++
+		case views.BackMsg, views.StatusMsg:
+			h.out = append(h.out, msg)
+		case readMsg, dryRunMsg, applyMsg, statusMsg:
+			_, next := h.m.Update(msg)
+			queue = append(queue, next)
+		}
+	}
+}
+
+// poll delivers the rollout's next poll tick.
+func (h *harness) poll() {
+	h.t.Helper()
+	_, cmd := h.m.Update(pollMsg{owner: h.m, token: h.m.token})
+	h.run(cmd)
+}
+
+var keyTypes = map[string]tea.KeyType{
+	"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
+	"up": tea.KeyUp, "down": tea.KeyDown, "backspace": tea.KeyBackspace,
+	"ctrl+s": tea.KeyCtrlS, "ctrl+n": tea.KeyCtrlN, "ctrl+d": tea.KeyCtrlD, "ctrl+t": tea.KeyCtrlT,
+	"ctrl+r": tea.KeyCtrlR, "ctrl+u": tea.KeyCtrlU, "ctrl+p": tea.KeyCtrlP, "space": tea.KeySpace,
+}
+
+// press sends named keys ("tab", "ctrl+s") or, for other names, the runes.
+func (h *harness) press(names ...string) {
+	h.t.Helper()
+	for _, n := range names {
+		var msg tea.KeyMsg
+		if t, ok := keyTypes[n]; ok {
+			msg = tea.KeyMsg{Type: t}
+			if n == "space" {
+				msg.Runes = []rune{' '}
+			}
+		} else {
+			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(n)}
+		}
+		_, cmd := h.m.Update(msg)
+		h.run(cmd)
+	}
+}
+
+// typ types text one rune at a time.
+func (h *harness) typ(text string) {
+	h.t.Helper()
+	for _, r := range text {
+		h.press(string(r))
+	}
+}
+
+// focusOn moves the cursor to the field of kind k in container c, entry i.
+func (h *harness) focusOn(k fieldKind, c, i int) {
+	h.t.Helper()
+	for j, fd := range h.m.form.fields {
+		if fd.kind == k && fd.c == c && fd.i == i {
+			h.run(h.m.moveFocus(j))
+			return
+		}
+	}
+	h.t.Fatalf("no field %d in container %d entry %d", k, c, i)
+}
+
+// replace clears the focused field and types text.
+func (h *harness) replace(text string) {
+	h.t.Helper()
+	h.press("ctrl+u")
+	h.typ(text)
+}
+
+func (h *harness) view() string {
+	h.t.Helper()
+	v := h.m.View()
+	viewtest.Size(h.t, v, h.m.vc.Width, h.m.vc.Height)
+	return v
+}
+
+func (h *harness) golden(name string) {
+	h.t.Helper()
+	viewtest.Golden(h.t, name, h.view())
+}
+
+// webWorkload is deployments/web: a Helm-managed Deployment with a
+// container and a native sidecar.
+func webWorkload() kube.Workload {
+	return kube.Workload{
+		Ref: webRef, UID: "u-1", ResourceVersion: "48213", Generation: 6,
+		HasReplicas: true, Replicas: 3, HasPaused: true,
+		Labels:      map[string]string{"app.kubernetes.io/managed-by": "Helm"},
+		Annotations: map[string]string{"meta.helm.sh/release-name": "shop"},
+		Containers: []kube.Container{{
+			Name: "web", Role: kube.RoleContainer, Image: "registry.local:5000/shop/web:1.4.2",
+			Command: []string{"/app/server"}, Args: []string{"--port=8080", "--log-format=json"},
+			Env: []kube.EnvVar{
+				{Name: "LOG_LEVEL", Source: kube.EnvLiteral, Value: "info"},
+				{Name: "DB_PASS", Source: kube.EnvSecret, Ref: "db", Key: "password"},
+				{Name: "POD_NAME", Source: kube.EnvField, Path: "metadata.name"},
+				{Name: "FLAGS", Source: kube.EnvConfigMap, Ref: "c1", Key: "k", Optional: true},
+			},
+			Resources: kube.Resources{CPURequest: "250m", CPULimit: "1", MemoryRequest: "256Mi", MemoryLimit: "512Mi"},
+			EnvFrom:   []string{"configmap app-env"},
+		}, {
+			Name: "log-shipper", Role: kube.RoleSidecar, Image: "fluent/fluent-bit:3.1",
+		}},
+	}
+}
+
+// bigWorkload has 5 containers of 60 env entries each.
+func bigWorkload() kube.Workload {
+	w := kube.Workload{Ref: webRef, ResourceVersion: "7", HasReplicas: true, Replicas: 2, HasPaused: true}
+	for c := range 5 {
+		ct := kube.Container{Name: fmt.Sprintf("c%d", c), Role: kube.RoleContainer, Image: fmt.Sprintf("app%d:1", c),
+			Resources: kube.Resources{CPURequest: "100m", MemoryLimit: "1Gi"}}
+		for e := range 60 {
+			ct.Env = append(ct.Env, kube.EnvVar{Name: fmt.Sprintf("VAR_%02d", e), Source: kube.EnvLiteral, Value: strings.Repeat("v", e%7+1)})
+		}
+		w.Containers = append(w.Containers, ct)
+	}
+	return w
+}
+
+func newFake(w ...kube.Workload) *fake { return &fake{reads: w} }

@@ -1,0 +1,255 @@
+// Package workload is the screen that edits a Deployment, StatefulSet or
+// DaemonSet through a form: replicas, paused, and per container the image,
+// command and args, env and cpu/memory requests and limits. ctrl+s shows a
+// preview (the changes, the server's dry run and the guards' verdicts);
+// enter applies it, and the screen follows the rollout. Nothing the person
+// typed is lost by a refusal or an error: the form stays as it was.
+package workload
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// mode is which of the screen's pages is shown.
+type mode int
+
+const (
+	modeLoading mode = iota // the first read
+	modeForm
+	modePreview
+	modeRollout
+)
+
+// rebase lays the person's edits (base -> edited) onto the object read
+// again after a conflict and lists the clashes (fields the server changed
+// too). It is kube.Rebase once that exists (rebase.go wires it); until
+// then the form's own field-wise merge, layRebase.
+var rebase = layRebase
+
+// Model is the workload screen. Use New; the zero value is not usable.
+type Model struct {
+	vc     *views.Context
+	editor Editor
+	ref    kube.WorkloadRef
+	keys   Keys
+	now    func() time.Time
+	// deadline is how long a rollout is followed; poll how often it is read.
+	deadline, poll time.Duration
+
+	mode    mode
+	token   int
+	loadErr error // the first read failed
+
+	form   *form
+	focus  int // index in form.fields
+	offset int // first body line shown
+	asking bool
+	// note is a line shown above the help line (a refusal, a re-read's
+	// outcome, "nothing changed"); noteErr draws it as an error.
+	note    string
+	noteErr bool
+
+	pv *previewState
+	ro *rolloutState
+}
+
+// New returns the workload screen for ref, reading and writing through
+// ed. It reads nothing until Init.
+func New(vc *views.Context, ed Editor, ref kube.WorkloadRef) *Model {
+	return &Model{vc: vc, editor: ed, ref: ref, keys: DefaultKeys(), now: time.Now, deadline: DefaultRolloutDeadline, poll: pollEvery}
+}
+
+// Init reads the workload while the form is not open yet; later (the
+// screen on top again) it does nothing, so that the edits stay.
+func (m *Model) Init() tea.Cmd {
+	if m.mode != modeLoading {
+		return nil
+	}
+	return m.readCmd(readOpen)
+}
+
+// Update handles the Editor's answers, sizes and keys.
+func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case readMsg:
+		if msg.owner == m && msg.token == m.token {
+			return m, m.takeRead(msg)
+		}
+	case dryRunMsg:
+		if msg.owner == m && msg.token == m.token {
+			m.takeDryRun(msg)
+		}
+	case applyMsg:
+		if msg.owner == m && msg.token == m.token {
+			return m, m.takeApply(msg)
+		}
+	case statusMsg:
+		if msg.owner == m && msg.token == m.token {
+			return m, m.takeStatus(msg)
+		}
+	case pollMsg:
+		if msg.owner == m && msg.token == m.token && m.mode == modeRollout {
+			return m, m.statusCmd()
+		}
+	case tea.WindowSizeMsg:
+		if m.form != nil && m.form.width != m.vc.Width {
+			m.rebuild()
+		}
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	default:
+		// Cursor blinks of the focused field.
+		if m.mode == modeForm && m.form != nil && m.focus < len(m.form.fields) {
+			fd := &m.form.fields[m.focus]
+			var cmd tea.Cmd
+			fd.in, cmd = fd.in.Update(msg)
+			return m, cmd
+		}
+	}
+	return m, nil
+}
+
+// takeRead opens the form on the workload read, or (after a conflict)
+// lays the edits onto the fresh object.
+func (m *Model) takeRead(msg readMsg) tea.Cmd {
+	if msg.err != nil {
+		if msg.purpose == readOpen {
+			m.loadErr = msg.err
+			return nil
+		}
+		m.setNote(fmt.Sprintf("could not read %s again: %s", m.name(), errText(msg.err)), true)
+		return nil
+	}
+	if msg.purpose == readOpen {
+		m.loadErr = nil
+		m.mode = modeForm
+		m.form = newForm(msg.w, msg.w)
+		m.focus, m.offset = 0, 0
+		m.rebuild()
+		return m.focusCmd()
+	}
+	edited := m.form.workload()
+	merged, clashes := rebase(m.form.base, edited, msg.w)
+	focus := m.focus
+	m.form = newForm(msg.w, merged)
+	m.form.clashes = map[string]bool{}
+	for _, c := range clashes {
+		m.form.clashes[clashKey(c.Container, c.Field)] = true
+	}
+	m.mode, m.pv = modeForm, nil
+	m.focus = focus
+	m.rebuild()
+	text := fmt.Sprintf("read again at resourceVersion %s: your edits are kept", msg.w.ResourceVersion)
+	if len(clashes) > 0 {
+		text += fmt.Sprintf("; %d changed on the server too (marked !): check them", len(clashes))
+	}
+	m.setNote(text, false)
+	return m.focusCmd()
+}
+
+// rebuild lays the form out again (its shape or the width changed) and
+// keeps the focus on a field.
+func (m *Model) rebuild() {
+	m.form.build(m.vc.Styles, m.vc.Width)
+	m.focus = max(min(m.focus, len(m.form.fields)-1), 0)
+	for i := range m.form.fields {
+		m.form.fields[i].in.Blur()
+	}
+	m.focusCmd()
+}
+
+// focusCmd focuses the field under the cursor.
+func (m *Model) focusCmd() tea.Cmd {
+	if m.form == nil || m.focus >= len(m.form.fields) {
+		return nil
+	}
+	fd := &m.form.fields[m.focus]
+	if fd.kind.toggle() || fd.kind.placeholder() {
+		return nil
+	}
+	return fd.in.Focus()
+}
+
+// moveFocus moves the cursor to field i (wrapping around the ends).
+func (m *Model) moveFocus(i int) tea.Cmd {
+	n := len(m.form.fields)
+	if n == 0 {
+		return nil
+	}
+	m.form.fields[m.focus].in.Blur()
+	m.focus = (i%n + n) % n
+	return m.focusCmd()
+}
+
+// moveLine moves the cursor to the first field of the next (d=1) or
+// previous (d=-1) line that has fields.
+func (m *Model) moveLine(d int) tea.Cmd {
+	f := m.form
+	ln := f.fields[m.focus].line
+	for l := ln + d; l >= 0 && l < len(f.lines); l += d {
+		if len(f.lines[l].fields) > 0 {
+			return m.moveFocus(f.lines[l].fields[0])
+		}
+	}
+	return nil
+}
+
+func (m *Model) setNote(text string, isErr bool) { m.note, m.noteErr = text, isErr }
+
+// name is "<kind>/<name>", as messages say it.
+func (m *Model) name() string { return string(m.ref.Kind) + "/" + m.ref.Name }
+
+// Title names the workload and the page: "deployments/web (demo) · edit".
+func (m *Model) Title() string {
+	page := "edit"
+	switch m.mode {
+	case modePreview:
+		page = "preview"
+	case modeRollout:
+		page = "rollout"
+		if m.ro != nil && m.ro.status.Revision != "" {
+			page += " #" + m.ro.status.Revision
+		}
+	}
+	return fmt.Sprintf("%s (%s) · %s", m.name(), m.ref.Namespace, page)
+}
+
+// Bindings lists the screen's keys for the help overlay.
+func (m *Model) Bindings() []key.Binding { return m.keys.list() }
+
+// Capturing is true while the form or a confirmation is typed into: the
+// root then leaves q, : and ? to the field.
+func (m *Model) Capturing() bool {
+	switch m.mode {
+	case modeForm:
+		return true
+	case modePreview:
+		return m.pv != nil && m.pv.typing()
+	}
+	return false
+}
+
+// CapturesBack is always true: esc asks before discarding edits, returns
+// from the preview to the form, and leaves the rollout with a status line.
+func (m *Model) CapturesBack() bool { return true }
+
+// errText says what an Editor error means: a refusal's reason, detail and
+// sentence, else the error's reason sentence and message.
+func errText(err error) string {
+	if r, ok := asRefusal(err); ok {
+		text := string(r.Reason) + ": " + r.Reason.Sentence()
+		if r.Detail != "" {
+			text += " (" + r.Detail + ")"
+		}
+		return views.Sanitize(text)
+	}
+	r := kube.ReasonOf(err)
+	return views.Sanitize(fmt.Sprintf("%s: %s (%v)", r, r.Sentence(), err))
+}

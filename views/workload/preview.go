@@ -1,0 +1,309 @@
+package workload
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// previewState is the preview page: the dry run's answer and the
+// confirmations the person typed.
+type previewState struct {
+	after   kube.Workload
+	running bool // the dry run is on its way
+	p       kube.Preview
+	err     error // the dry run could not be done (or was refused)
+	// warns are the warning verdicts; inputs their confirmations: the
+	// verdict's Confirm text, or "y".
+	warns  []kube.Verdict
+	inputs []textinput.Model
+	focus  int // the confirmation typed into; -1 when none
+	patch  bool
+	offset int
+
+	applying bool
+	applyErr error
+}
+
+// want is the text that confirms warning i.
+func (p *previewState) want(i int) string {
+	if c := p.warns[i].Confirm; c != "" {
+		return c
+	}
+	return "y"
+}
+
+func (p *previewState) confirmed(i int) bool { return p.inputs[i].Value() == p.want(i) }
+
+// unconfirmed is how many warnings are not confirmed yet.
+func (p *previewState) unconfirmed() int {
+	n := 0
+	for i := range p.warns {
+		if !p.confirmed(i) {
+			n++
+		}
+	}
+	return n
+}
+
+// blocked says why the change cannot be applied ("" when it can once the
+// warnings are confirmed): the dry run failed or a guard refused.
+func (p *previewState) blocked() string {
+	switch {
+	case p.running:
+		return "the dry run is running"
+	case p.err != nil:
+		return "the dry run could not be done"
+	case p.p.DryRunError != "":
+		return "the API server refused the dry run"
+	case p.p.Verdicts.Refusal() != nil:
+		return "a guard refuses the change"
+	}
+	return ""
+}
+
+// typing reports whether keys go to a confirmation.
+func (p *previewState) typing() bool {
+	return p.blocked() == "" && !p.applying && p.focus >= 0 && p.focus < len(p.inputs)
+}
+
+// advance moves the focus to the next unconfirmed warning, or none.
+func (p *previewState) advance() tea.Cmd {
+	for i := range p.inputs {
+		p.inputs[i].Blur()
+	}
+	for d := range len(p.warns) {
+		i := (max(p.focus, 0) + d) % len(p.warns)
+		if !p.confirmed(i) {
+			p.focus = i
+			return p.inputs[i].Focus()
+		}
+	}
+	p.focus = -1
+	return nil
+}
+
+// takeDryRun shows the dry run's answer and sets up the confirmations.
+func (m *Model) takeDryRun(msg dryRunMsg) {
+	p := m.pv
+	if p == nil {
+		return
+	}
+	p.running, p.p, p.err = false, msg.preview, msg.err
+	if msg.err != nil {
+		return
+	}
+	p.warns = msg.preview.Verdicts.Warnings()
+	p.inputs = make([]textinput.Model, len(p.warns))
+	for i := range p.warns {
+		in := textinput.New()
+		in.Prompt = ""
+		in.TextStyle = m.vc.Styles.Prompt
+		in.Cursor.SetMode(cursor.CursorStatic)
+		in.Width = max(len(p.want(i)), 3) + 2
+		p.inputs[i] = in
+	}
+	p.focus = 0
+	if p.blocked() == "" && len(p.warns) > 0 {
+		p.advance()
+	} else {
+		p.focus = -1
+	}
+}
+
+// previewKey handles a key on the preview.
+func (m *Model) previewKey(msg tea.KeyMsg) tea.Cmd {
+	p, k := m.pv, m.keys
+	m.note = ""
+	switch {
+	case key.Matches(msg, k.Back):
+		m.mode, m.pv = modeForm, nil
+		return m.focusCmd()
+	case msg.String() == "ctrl+p":
+		p.patch = !p.patch
+		return nil
+	case msg.String() == "down":
+		p.offset++
+		return nil
+	case msg.String() == "up":
+		p.offset = max(p.offset-1, 0)
+		return nil
+	case key.Matches(msg, k.Apply):
+		return m.apply()
+	}
+	if p.typing() {
+		if key.Matches(msg, k.Next) {
+			p.focus = (p.focus + 1) % len(p.inputs)
+			return p.advance()
+		}
+		var cmd tea.Cmd
+		p.inputs[p.focus], cmd = p.inputs[p.focus].Update(msg)
+		if p.confirmed(p.focus) {
+			return p.advance()
+		}
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, k.Patch):
+		p.patch = !p.patch
+	case key.Matches(msg, k.ReadAgain) && !p.applying:
+		m.setNote("reading "+m.name()+" again…", false)
+		return m.readCmd(readRebase)
+	}
+	return nil
+}
+
+// apply writes the previewed change once nothing refuses it and every
+// warning is confirmed; the confirmed reasons go with it.
+func (m *Model) apply() tea.Cmd {
+	p := m.pv
+	if p.applying {
+		return nil
+	}
+	if why := p.blocked(); why != "" {
+		m.setNote("cannot apply: "+why, true)
+		return nil
+	}
+	if n := p.unconfirmed(); n > 0 {
+		m.setNote(fmt.Sprintf("confirm %s first", plural(n, "warning")), true)
+		return p.advance()
+	}
+	var confirmed []kube.Reason
+	for _, w := range p.warns {
+		confirmed = append(confirmed, w.Reason)
+	}
+	p.applying, p.applyErr = true, nil
+	return m.applyCmd(m.form.base, p.after, confirmed, false)
+}
+
+// previewLines draws the preview's body: the changes, the dry run, the
+// guards' verdicts with their confirmations, the patch when asked and the
+// apply's failure.
+func (m *Model) previewLines(w int) []string {
+	st, p := m.vc.Styles, m.pv
+	var out []string
+	add := func(s string) { out = append(out, " "+s) }
+	if p.running {
+		add(st.Muted.Render("running server dry run…"))
+		return out
+	}
+	if p.err != nil {
+		add(st.Error.Render("✗ dry run: " + errText(p.err)))
+		if r, ok := asRefusal(p.err); ok && r.Reason == kube.ReasonConflict {
+			add(st.Error.Render("the object changed since you read it") + " · r reads it again and keeps your edits")
+		}
+		return out
+	}
+	width := 0
+	for _, c := range p.p.Changes {
+		width = max(width, len(changeWhere(c)))
+	}
+	for _, c := range p.p.Changes {
+		add(fmt.Sprintf("%-*s  %s  →  %s", width, changeWhere(c), orNone(c.Before), orNone(c.After)))
+	}
+	if len(p.p.Changes) == 0 {
+		add(st.Muted.Render("(no changes listed)"))
+	}
+	switch {
+	case p.p.DryRunError != "":
+		add(st.Error.Render(fmt.Sprintf("server dry run  ✗ refused (%s): %s", p.p.DryRunReason, views.Sanitize(p.p.DryRunError))))
+	default:
+		add(fmt.Sprintf("server dry run  ✓ accepted (%s)", plural(len(p.p.DryRunWarnings), "warning")))
+	}
+	for _, wn := range p.p.DryRunWarnings {
+		add("                ! " + views.Sanitize(wn))
+	}
+	label := "guards         "
+	wi := 0
+	for _, v := range p.p.Verdicts {
+		switch v.Outcome {
+		case kube.OutcomePass:
+			add(label + " ✓ " + views.Sanitize(v.Sentence))
+		case kube.OutcomeRefuse:
+			add(label + " " + st.Error.Render(fmt.Sprintf("✗ %s (%s)", views.Sanitize(v.Sentence), v.Reason)))
+		case kube.OutcomeWarn:
+			add(label + " ! " + views.Sanitize(v.Sentence) + fmt.Sprintf(" (%s)", v.Reason))
+			if wi < len(p.inputs) {
+				ask := "type y to confirm: "
+				if v.Confirm != "" {
+					ask = "type the name to confirm: "
+				}
+				mark := ""
+				if p.confirmed(wi) {
+					mark = " ✓"
+				}
+				cursor := " "
+				if wi == p.focus && p.typing() {
+					cursor = ">"
+				}
+				add("               " + cursor + "  " + ask + "[" + p.inputs[wi].View() + "]" + mark)
+			}
+			wi++
+		}
+		label = "               "
+	}
+	if p.applying {
+		add(st.Muted.Render("applying…"))
+	}
+	if p.applyErr != nil {
+		add(st.Error.Render("✗ apply refused: " + errText(p.applyErr)))
+		if r, ok := asRefusal(p.applyErr); ok && r.Reason == kube.ReasonConflict {
+			add(st.Error.Render("the object changed since you read it") + " · r reads it again and keeps your edits")
+		} else {
+			add(st.Muted.Render("your edits are kept: esc returns to the form"))
+		}
+	}
+	if p.patch {
+		add(st.Muted.Render("patch body (strategic merge patch):"))
+		for _, l := range strings.Split(p.p.Patch, "\n") {
+			add("  " + views.Sanitize(l))
+		}
+	}
+	return out
+}
+
+// previewHelp is the preview's last line.
+func (m *Model) previewHelp() string {
+	p := m.pv
+	switch {
+	case p.running:
+		return "esc back to the form"
+	case p.applying:
+		return "applying…"
+	case isConflict(p.applyErr) || isConflict(p.err):
+		return "r read again and keep your edits · p patch body · esc back to the form"
+	case p.blocked() != "":
+		return "cannot apply: " + p.blocked() + " · p patch body · r read again · esc back to the form"
+	case p.typing():
+		return fmt.Sprintf("confirm %s · tab next · ctrl+p patch body · esc back to the form", plural(p.unconfirmed(), "warning"))
+	}
+	return "p patch body · enter apply · r read again · esc back to the form"
+}
+
+// isConflict reports whether err is a conflict refusal.
+func isConflict(err error) bool {
+	r, ok := asRefusal(err)
+	return ok && r.Reason == kube.ReasonConflict
+}
+
+// changeWhere is "container web   env LOG_LEVEL", or "replicas".
+func changeWhere(c kube.Change) string {
+	if c.Container == "" {
+		return c.Field
+	}
+	return "container " + c.Container + "  " + c.Field
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return views.Sanitize(s)
+}

@@ -1,0 +1,306 @@
+package workload
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// View draws the page shown in exactly Context.Width x Context.Height
+// cells: a facts line, the body (the form scrolls so that the focused
+// field is in sight; only visible lines are drawn), a note when there is
+// one, and the keys that matter.
+func (m *Model) View() string {
+	w, h := m.vc.Width, m.vc.Height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	st := m.vc.Styles
+	var top, help string
+	var body []string
+	switch m.mode {
+	case modeLoading:
+		if m.loadErr != nil {
+			body = []string{st.Error.Render(" cannot read " + m.name() + ": " + errText(m.loadErr))}
+			help = "ctrl+r reads again · esc back"
+		} else {
+			body = []string{st.Muted.Render(" reading " + m.name() + "…")}
+			help = "esc back"
+		}
+	case modeForm:
+		top = m.facts(h - 2 - min(len(m.note), 1))
+		help = m.formHelp()
+	case modePreview:
+		top = m.facts(0)
+		body = m.previewLines(w)
+		help = m.previewHelp()
+	case modeRollout:
+		body = m.rolloutLines(w)
+		help = m.rolloutHelp()
+	}
+	lines := make([]string, 0, h)
+	if top != "" {
+		lines = append(lines, top)
+	}
+	rest := h - len(lines) - 1
+	if m.note != "" {
+		rest--
+	}
+	rest = max(rest, 0)
+	if m.mode == modeForm {
+		body = m.formLines(rest)
+	} else if m.mode == modePreview {
+		m.pv.offset = max(min(m.pv.offset, len(body)-rest), 0)
+		body = body[m.pv.offset:]
+	}
+	for i := 0; i < rest; i++ {
+		l := ""
+		if i < len(body) {
+			l = body[i]
+		}
+		lines = append(lines, l)
+	}
+	if m.note != "" {
+		style := st.Muted
+		if m.noteErr {
+			style = st.Error
+		}
+		lines = append(lines, style.Render(" "+views.Sanitize(m.note)))
+	}
+	if m.asking {
+		help = st.Error.Render("discard your edits? y/n")
+	} else {
+		help = st.Muted.Render(help)
+	}
+	lines = append(lines, " "+help)
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	return strings.Join(lines[:min(len(lines), h)], "\n")
+}
+
+// facts is the form's first line: the resourceVersion, the autoscaler and
+// the tool that manages the object, if any, and where the view is.
+func (m *Model) facts(rest int) string {
+	b := m.form.base
+	hpa := "none"
+	if b.Autoscaler != "" {
+		hpa = views.Sanitize(b.Autoscaler)
+	}
+	parts := []string{"rv " + b.ResourceVersion, "HPA: " + hpa, "managed by: " + managedBy(b)}
+	if n := len(m.form.lines); rest > 0 && n > 0 {
+		m.offset = m.scrollTo(rest)
+		parts = append(parts, fmt.Sprintf("lines %d-%d of %d", m.offset+1, min(m.offset+rest, n), n))
+	}
+	return " " + strings.Join(parts, " · ")
+}
+
+// managedBy names the tool whose markers the object carries (Helm, Argo
+// CD, Flux, kyyard's deploy form), "none" when it carries none.
+func managedBy(w kube.Workload) string {
+	switch {
+	case w.Labels["app.kubernetes.io/managed-by"] == "Helm":
+		if r := w.Annotations["meta.helm.sh/release-name"]; r != "" {
+			return "Helm (release " + views.Sanitize(r) + ")"
+		}
+		return "Helm"
+	case w.Annotations["argocd.argoproj.io/tracking-id"] != "" || w.Labels["argocd.argoproj.io/instance"] != "":
+		return "Argo CD"
+	case w.Labels["kustomize.toolkit.fluxcd.io/name"] != "" || w.Labels["helm.toolkit.fluxcd.io/name"] != "":
+		return "Flux"
+	case w.Labels["app.kubernetes.io/managed-by"] == "kyyard":
+		return "kyyard (deploy form)"
+	}
+	return "none"
+}
+
+// formHelp is the form's last line: how many changes, the keys, and what
+// stops a preview.
+func (m *Model) formHelp() string {
+	preview := "ctrl+s preview"
+	if n := m.form.errorCount(); n > 0 {
+		preview += " (fix " + plural(n, "field") + " first)"
+	}
+	parts := []string{"tab/shift+tab move", preview, "esc discard", "ctrl+n add", "ctrl+d remove", "ctrl+t env source"}
+	if n := m.form.changeCount(); n > 0 {
+		parts = append([]string{plural(n, "change")}, parts...)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// formLines draws the form's visible lines, scrolled so that the focused
+// field's line is in sight.
+func (m *Model) formLines(height int) []string {
+	f := m.form
+	m.offset = m.scrollTo(height)
+	end := min(m.offset+height, len(f.lines))
+	out := make([]string, 0, end-m.offset)
+	for l := m.offset; l < end; l++ {
+		out = append(out, m.drawLine(l))
+	}
+	return out
+}
+
+// scrollTo returns the first line to show in height lines so that the
+// focused field's line is in sight (with its container's header when it
+// is the container's first line).
+func (m *Model) scrollTo(height int) int {
+	f := m.form
+	if len(f.fields) == 0 {
+		return 0
+	}
+	focusLine := f.fields[m.focus].line
+	off := views.Window(focusLine, m.offset, height, len(f.lines))
+	if focusLine == off && off > 0 && f.lines[off-1].kind == lnContainer {
+		off-- // keep a container's header with its first field
+	}
+	return off
+}
+
+// label pads a field's label to the label column.
+func label(s string) string { return fmt.Sprintf("%-9s", s) }
+
+// drawLine draws one line of the form: the cursor marker, the label, each
+// field with its changed (*) or clash (!) marker, then the first error.
+func (m *Model) drawLine(l int) string {
+	f, st := m.form, m.vc.Styles
+	ln := f.lines[l]
+	cursor := " "
+	if len(f.fields) > 0 && f.fields[m.focus].line == l {
+		cursor = ">"
+	}
+	var b strings.Builder
+	b.WriteString(cursor)
+	errText := ""
+	fieldAt := func(k int) string {
+		fd := &f.fields[ln.fields[k]]
+		if fd.err != "" && errText == "" {
+			errText = fd.err
+		}
+		return m.drawField(fd)
+	}
+	switch ln.kind {
+	case lnScale:
+		for k := range ln.fields {
+			if f.fields[ln.fields[k]].kind == fkPaused {
+				b.WriteString("  paused ")
+			} else {
+				b.WriteString("replicas ")
+			}
+			b.WriteString(fieldAt(k))
+		}
+		if f.base.Autoscaler != "" {
+			b.WriteString(st.Muted.Render("  (the HPA " + views.Sanitize(f.base.Autoscaler) + " sets replicas)"))
+		}
+	case lnContainer:
+		return cursor + m.containerHeader(ln.c)
+	case lnImage:
+		b.WriteString(label("image") + fieldAt(0))
+	case lnCommand, lnArgs:
+		name := "command"
+		if ln.kind == lnArgs {
+			name = "args"
+		}
+		if ln.i > 0 {
+			name = ""
+		}
+		b.WriteString(label(name) + fieldAt(0))
+		if cursor == ">" {
+			b.WriteString(st.Muted.Render("  ctrl+n add · ctrl+d remove"))
+		}
+	case lnEnvHeader:
+		b.WriteString(label("env") + st.Muted.Render(fmt.Sprintf(" %-*s%s", inputWidth(fkEnvName, m.vc.Width)+3, "NAME", "VALUE / SOURCE")))
+	case lnEnv:
+		b.WriteString(label(""))
+		if ln.i < 0 {
+			b.WriteString(fieldAt(0))
+			break
+		}
+		e := f.ctrs[ln.c].env[ln.i]
+		if e.ReadOnly() {
+			b.WriteString(fmt.Sprintf(" %-*s  ", inputWidth(fkEnvName, m.vc.Width)+1, views.Sanitize(e.Name)))
+			b.WriteString(st.Muted.Render(string(e.Source) + " " + views.Sanitize(e.Path) + "  (read-only)"))
+			break
+		}
+		b.WriteString(fieldAt(0) + " ")
+		if e.Source == kube.EnvLiteral {
+			b.WriteString(fieldAt(1))
+			break
+		}
+		b.WriteString(string(e.Source) + " " + fieldAt(1) + "/" + fieldAt(2) + " opt " + fieldAt(3))
+		if cursor == ">" && e.Source == kube.EnvSecret {
+			b.WriteString(st.Muted.Render("  (reference; value never read)"))
+		}
+	case lnCPU, lnMemory:
+		name := "cpu"
+		if ln.kind == lnMemory {
+			name = "memory"
+		}
+		b.WriteString(label(name) + "request " + fieldAt(0) + " limit " + fieldAt(1))
+	case lnText:
+		b.WriteString(st.Muted.Render(label("") + views.Sanitize(ln.text)))
+	}
+	if errText != "" {
+		b.WriteString(" " + st.Error.Render("✗ "+views.Sanitize(errText)))
+	}
+	return b.String()
+}
+
+// drawField draws one field: "[value]" or "[x]", then "*" when changed,
+// "!" when the server changed it too, else a space.
+func (m *Model) drawField(fd *field) string {
+	f := m.form
+	var s string
+	switch {
+	case fd.kind == fkPaused:
+		s = checkbox(f.paused)
+	case fd.kind == fkEnvOptional:
+		s = checkbox(f.ctrs[fd.c].env[fd.i].Optional)
+	case fd.kind == fkNoCommand || fd.kind == fkNoArgs:
+		s = m.vc.Styles.Muted.Render("(none: type or ctrl+n to add)")
+	case fd.kind == fkNoEnv:
+		s = m.vc.Styles.Muted.Render("(no env: type or ctrl+n to add a row)")
+	default:
+		s = "[" + fd.in.View() + "]"
+	}
+	container, name := f.fieldName(fd)
+	switch {
+	case f.clashes[clashKey(container, name)] || strings.HasPrefix(name, "env") && f.clashes[clashKey(container, "env")]:
+		s += m.vc.Styles.Error.Render("!")
+	case fd.changed:
+		s += "*"
+	default:
+		s += " "
+	}
+	return s
+}
+
+func checkbox(on bool) string {
+	if on {
+		return "[x]"
+	}
+	return "[ ]"
+}
+
+// containerHeader is "── container web (1 of 2) ───…", its role marked.
+func (m *Model) containerHeader(c int) string {
+	ct := m.form.base.Containers[c]
+	role := "container"
+	switch ct.Role {
+	case kube.RoleInit:
+		role = "init container"
+	case kube.RoleSidecar:
+		role = "native sidecar"
+	}
+	text := fmt.Sprintf("── %s %s (%s of %s)", role, views.Sanitize(ct.Name), strconv.Itoa(c+1), strconv.Itoa(len(m.form.base.Containers)))
+	if ct.ReadOnly {
+		text += " read-only"
+	}
+	text += " "
+	return text + strings.Repeat("─", max(m.vc.Width-ansi.StringWidth(text)-2, 2))
+}

@@ -1,0 +1,483 @@
+package workload
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+func TestFormGolden(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		h := open(t, newFake(webWorkload()), size[0], size[1])
+		h.golden(sizeName("form", size))
+	}
+}
+
+func sizeName(name string, size [2]int) string {
+	return name + "_" + itoa(size[0]) + "x" + itoa(size[1])
+}
+
+func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(n)) }
+
+func fmtInt(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+func TestBigFormScrolls(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		h := open(t, newFake(bigWorkload()), size[0], size[1])
+		h.golden(sizeName("big", size))
+		h.press("shift+tab") // wraps to the last field
+		v := h.view()
+		if !strings.Contains(v, "c4") && !strings.Contains(v, "memory") {
+			t.Fatalf("the last field is not in sight:\n%s", v)
+		}
+		h.golden(sizeName("big_end", size))
+	}
+}
+
+func TestValidationBesideField(t *testing.T) {
+	h := open(t, newFake(webWorkload()), 80, 24)
+	h.focusOn(fkMemLimit, 0, 0)
+	h.replace("128Mi")
+	h.golden("invalid_limit_80x24")
+	if !strings.Contains(h.view(), "✗ limit below request") || !strings.Contains(h.view(), "fix 1 field first") {
+		t.Fatalf("the reason is not beside the field:\n%s", h.view())
+	}
+	h.press("ctrl+s")
+	if len(h.ed.dry) != 0 {
+		t.Fatal("ctrl+s with an invalid field called DryRun")
+	}
+	if h.m.mode != modeForm || !strings.Contains(h.m.note, "fix 1 field first") {
+		t.Fatalf("mode %v note %q", h.m.mode, h.m.note)
+	}
+}
+
+func TestC27C28RefusedBesideField(t *testing.T) {
+	h := open(t, newFake(webWorkload()), 120, 30)
+	h.focusOn(fkImage, 0, 0)
+	h.replace("app@342538af0d5ee0f7d5cd9a0b53a84ee4f8a4ec9ee60aeb0a3e3a8ad6a2f2bb6c")
+	if !strings.Contains(h.view(), "✗ a digest names its algorithm") {
+		t.Fatalf("no digest reason:\n%s", h.view())
+	}
+	h.replace("localhost:5000/team/app:v2")
+	h.focusOn(fkCPURequest, 0, 0)
+	h.replace("12 Mi")
+	if !strings.Contains(h.view(), "✗ no spaces") {
+		t.Fatalf("no quantity reason:\n%s", h.view())
+	}
+	h.press("ctrl+s")
+	if len(h.ed.dry) != 0 {
+		t.Fatal("a bad quantity was sent")
+	}
+	h.replace("300m")
+	h.press("ctrl+s")
+	if len(h.ed.dry) != 1 {
+		t.Fatal("no dry run once valid")
+	}
+	after := h.ed.dry[0].after.Containers[0]
+	if after.Image != "localhost:5000/team/app:v2" || after.Resources.CPURequest != "300m" {
+		t.Fatalf("after = %+v", after)
+	}
+}
+
+// edit makes the changes the preview tests use: image, LOG_LEVEL, a new env C.
+func edit(h *harness) {
+	h.focusOn(fkImage, 0, 0)
+	h.replace("registry.local:5000/shop/web:1.5.0")
+	h.focusOn(fkEnvValue, 0, 0)
+	h.replace("debug")
+	h.press("ctrl+n")
+	h.typ("C")
+	h.press("tab")
+	h.typ("3")
+}
+
+func TestEditsReachDryRunAndApply(t *testing.T) {
+	ed := newFake(webWorkload())
+	h := open(t, ed, 80, 24)
+	edit(h)
+	h.press("ctrl+s")
+	if len(ed.dry) != 1 {
+		t.Fatalf("%d dry runs", len(ed.dry))
+	}
+	before, after := ed.dry[0].before, ed.dry[0].after
+	if before.ResourceVersion != "48213" {
+		t.Fatalf("before rv %s", before.ResourceVersion)
+	}
+	c := after.Containers[0]
+	var names []string
+	for _, e := range c.Env {
+		names = append(names, e.Name)
+	}
+	// C25: the new entry comes after the others, in their order.
+	if got := strings.Join(names, ","); got != "LOG_LEVEL,DB_PASS,POD_NAME,FLAGS,C" {
+		t.Fatalf("env order %s", got)
+	}
+	// C23: references stay references, byte for byte.
+	for i := 1; i <= 3; i++ {
+		if c.Env[i] != webWorkload().Containers[0].Env[i] {
+			t.Fatalf("env %d changed: %+v", i, c.Env[i])
+		}
+	}
+	if c.Env[0].Value != "debug" || c.Env[4] != (kube.EnvVar{Name: "C", Source: kube.EnvLiteral, Value: "3"}) {
+		t.Fatalf("env %+v", c.Env)
+	}
+	if c.Image != "registry.local:5000/shop/web:1.5.0" || after.Replicas != 3 {
+		t.Fatalf("after %+v", after)
+	}
+	// Untouched lists are the same slices (C22/C26: the identity on what was not touched).
+	if !slices.Equal(c.Args, webWorkload().Containers[0].Args) || after.Containers[1].Image != "fluent/fluent-bit:3.1" {
+		t.Fatal("untouched fields changed")
+	}
+	h.ed.preview = kube.Preview{}
+	h.press("enter")
+	if len(ed.applies) != 1 || ed.applies[0].after.Containers[0].Image != c.Image {
+		t.Fatalf("applies %+v", ed.applies)
+	}
+}
+
+func helmPreview() kube.Preview {
+	return kube.Preview{
+		Changes: []kube.Change{
+			{Container: "web", Field: "image", Before: "registry.local:5000/shop/web:1.4.2", After: "registry.local:5000/shop/web:1.5.0"},
+			{Container: "web", Field: "env LOG_LEVEL", Before: "info", After: "debug"},
+			{Container: "web", Field: "env C", After: "3"},
+		},
+		Patch:          `{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"registry.local:5000/shop/web:1.5.0"}]}}}}`,
+		DryRunWarnings: nil,
+		Verdicts: kube.Verdicts{
+			{Guard: kube.GuardAccess, Outcome: kube.OutcomePass, Sentence: "may patch deployments in demo"},
+			{Guard: kube.GuardManaged, Outcome: kube.OutcomeWarn, Reason: kube.ReasonApplicationManaged,
+				Sentence: "managed by Helm (release shop): Helm may undo this on its next upgrade", Confirm: "web"},
+			{Guard: kube.GuardPodSecurity, Outcome: kube.OutcomeWarn, Reason: kube.ReasonPodSecurity,
+				Sentence: "namespace demo enforces no Pod Security level"},
+		},
+	}
+}
+
+func TestPreviewConfirmations(t *testing.T) {
+	ed := newFake(webWorkload())
+	ed.preview = helmPreview()
+	h := open(t, ed, 80, 24)
+	edit(h)
+	h.press("ctrl+s")
+	h.golden("preview_warn_80x24")
+	if !h.m.Capturing() {
+		t.Fatal("a confirmation is typed into, but the screen does not capture keys")
+	}
+	h.press("enter")
+	if len(ed.applies) != 0 {
+		t.Fatal("applied before the warnings were confirmed")
+	}
+	h.typ("we")
+	h.press("enter")
+	if len(ed.applies) != 0 {
+		t.Fatal("applied with a half-typed name")
+	}
+	h.typ("b") // the name: the next warning takes a y
+	h.typ("y")
+	h.golden("preview_confirmed_80x24")
+	h.press("p")
+	if !strings.Contains(h.view(), `{"spec":{"template":{"spec":{"containers":[{"name":"web"`) {
+		t.Fatalf("p does not show the patch:\n%s", h.view())
+	}
+	h.press("enter")
+	if len(ed.applies) != 1 {
+		t.Fatal("no apply")
+	}
+	if got := ed.applies[0].confirmed; !slices.Equal(got, []kube.Reason{kube.ReasonApplicationManaged, kube.ReasonPodSecurity}) {
+		t.Fatalf("confirmed %v", got)
+	}
+}
+
+func TestPreviewRefusalBlocks(t *testing.T) {
+	ed := newFake(webWorkload())
+	ed.preview = helmPreview()
+	ed.preview.Verdicts = append(ed.preview.Verdicts, kube.Verdict{Guard: kube.GuardAccess, Outcome: kube.OutcomeRefuse,
+		Reason: kube.ReasonForbidden, Sentence: "may not patch deployments in demo"})
+	h := open(t, ed, 100, 24)
+	edit(h)
+	h.press("ctrl+s", "enter")
+	if len(ed.applies) != 0 {
+		t.Fatal("applied over a refusal")
+	}
+	if !strings.Contains(h.view(), "✗ may not patch deployments in demo (forbidden)") {
+		t.Fatalf("no refusal shown:\n%s", h.view())
+	}
+}
+
+func TestEscWithEditsAsks(t *testing.T) {
+	h := open(t, newFake(webWorkload()), 80, 24)
+	if !h.m.Capturing() || !h.m.CapturesBack() {
+		t.Fatal("the form must capture keys and esc")
+	}
+	h.press("esc")
+	if len(h.out) != 1 {
+		t.Fatalf("esc without edits: %v", h.out)
+	}
+	h.out = nil
+	h.focusOn(fkReplicas, -1, 0)
+	h.replace("4")
+	h.press("esc")
+	if len(h.out) != 0 || !strings.Contains(h.view(), "discard your edits? y/n") {
+		t.Fatalf("esc with edits did not ask:\n%s", h.view())
+	}
+	h.press("n")
+	if h.m.asking || h.m.form.replicas != "4" {
+		t.Fatal("n did not keep the edits")
+	}
+	h.press("esc", "y")
+	if len(h.out) != 1 {
+		t.Fatal("y did not leave")
+	}
+	if _, ok := h.out[0].(views.BackMsg); !ok {
+		t.Fatalf("%T", h.out[0])
+	}
+}
+
+func TestC34NothingChanged(t *testing.T) {
+	ed := newFake(webWorkload())
+	h := open(t, ed, 80, 24)
+	h.focusOn(fkReplicas, -1, 0)
+	h.replace("5")
+	h.replace("3") // back to what was read
+	h.press("ctrl+s")
+	if len(ed.dry)+len(ed.applies) != 0 || !strings.Contains(h.m.note, "nothing changed") {
+		t.Fatalf("dry %d applies %d note %q", len(ed.dry), len(ed.applies), h.m.note)
+	}
+}
+
+func TestC33SecondApplyCarriesReturnedVersion(t *testing.T) {
+	ed := newFake(webWorkload())
+	ed.statuses = []kube.RolloutStatus{{Phase: kube.RolloutComplete, Desired: 3, Updated: 3, Ready: 3, Available: 3}}
+	h := open(t, ed, 80, 24)
+	h.focusOn(fkReplicas, -1, 0)
+	h.replace("4")
+	h.press("ctrl+s", "enter")
+	if h.m.mode != modeRollout {
+		t.Fatalf("mode %v after apply", h.m.mode)
+	}
+	h.press("e") // edit again
+	h.focusOn(fkReplicas, -1, 0)
+	h.replace("5")
+	h.press("ctrl+s", "enter")
+	if len(ed.applies) != 2 {
+		t.Fatalf("%d applies", len(ed.applies))
+	}
+	if got := ed.applies[1].before.ResourceVersion; got != "48214" {
+		t.Fatalf("second apply's before rv %s, want the first's result 48214", got)
+	}
+	if ed.applies[1].before.Replicas != 4 || ed.applies[1].after.Replicas != 5 {
+		t.Fatalf("second apply %d -> %d", ed.applies[1].before.Replicas, ed.applies[1].after.Replicas)
+	}
+}
+
+func TestC18C21ConflictThenReread(t *testing.T) {
+	read := kube.Workload{Ref: webRef, ResourceVersion: "100", HasReplicas: true, Replicas: 3,
+		Containers: []kube.Container{{Name: "app", Image: "app:1"}}}
+	fresh := read
+	fresh.ResourceVersion, fresh.Replicas = "101", 5
+	ed := newFake(read, fresh)
+	ed.applyErr = []error{&kube.Refusal{Reason: kube.ReasonConflict, Detail: "deployments/web changed: resourceVersion 100 is now 101"}}
+	ed.preview = kube.Preview{Changes: []kube.Change{{Container: "app", Field: "image", Before: "app:1", After: "app:2"}},
+		Verdicts: kube.Verdicts{{Guard: kube.GuardAccess, Outcome: kube.OutcomePass, Sentence: "may patch deployments in demo"}}}
+	h := open(t, ed, 80, 24)
+	h.focusOn(fkImage, 0, 0)
+	h.replace("app:2")
+	h.press("ctrl+s", "enter")
+	h.golden("conflict_80x24")
+	if !strings.Contains(h.view(), "the object changed since you read it") {
+		t.Fatal("no conflict sentence")
+	}
+	h.press("r")
+	if h.m.mode != modeForm || h.m.form.base.ResourceVersion != "101" {
+		t.Fatalf("mode %v base rv %s", h.m.mode, h.m.form.base.ResourceVersion)
+	}
+	h.press("ctrl+s")
+	last := ed.dry[len(ed.dry)-1]
+	if last.before.ResourceVersion != "101" || last.after.Replicas != 5 || last.after.Containers[0].Image != "app:2" {
+		t.Fatalf("after re-read: before rv %s, after replicas %d image %s", last.before.ResourceVersion,
+			last.after.Replicas, last.after.Containers[0].Image)
+	}
+}
+
+func TestRereadUsesRebaseAndMarksClashes(t *testing.T) {
+	saved := rebase
+	defer func() { rebase = saved }()
+	var got [3]kube.Workload
+	rebase = func(base, edited, fresh kube.Workload) (kube.Workload, []kube.Change) {
+		got = [3]kube.Workload{base, edited, fresh}
+		merged := fresh
+		merged.Containers = slices.Clone(fresh.Containers)
+		merged.Containers[0].Image = edited.Containers[0].Image
+		return merged, []kube.Change{{Container: "web", Field: "image"}}
+	}
+	fresh := webWorkload()
+	fresh.ResourceVersion = "48220"
+	fresh.Containers[0].Image = "registry.local:5000/shop/web:1.4.3"
+	h := open(t, newFake(webWorkload(), fresh), 120, 30)
+	h.focusOn(fkImage, 0, 0)
+	h.replace("registry.local:5000/shop/web:9")
+	h.press("ctrl+r")
+	if got[0].ResourceVersion != "48213" || got[1].Containers[0].Image != "registry.local:5000/shop/web:9" || got[2].ResourceVersion != "48220" {
+		t.Fatalf("rebase got %v", got)
+	}
+	if h.m.form.ctrs[0].image != "registry.local:5000/shop/web:9" {
+		t.Fatal("the edit was lost")
+	}
+	if v := h.view(); !strings.Contains(v, "]!") || !strings.Contains(v, "changed on the server too") {
+		t.Fatalf("clash not marked:\n%s", v)
+	}
+}
+
+func TestC20RemoveSecondDuplicate(t *testing.T) {
+	w := webWorkload()
+	w.Containers[0].Env = []kube.EnvVar{
+		{Name: "A", Source: kube.EnvLiteral, Value: "1"}, {Name: "N", Source: kube.EnvLiteral, Value: "x"},
+		{Name: "T", Source: kube.EnvLiteral, Value: "t"}, {Name: "N", Source: kube.EnvLiteral, Value: "y"},
+	}
+	ed := newFake(w)
+	h := open(t, ed, 120, 30)
+	if h.m.form.errorCount() != 0 {
+		t.Fatal("a duplicate the object had is refused")
+	}
+	h.focusOn(fkEnvName, 0, 3)
+	h.press("ctrl+d", "ctrl+s")
+	got := ed.dry[0].after.Containers[0].Env
+	if len(got) != 3 || got[0].Name != "A" || got[1] != w.Containers[0].Env[1] || got[2].Name != "T" {
+		t.Fatalf("env after removing the second N: %+v", got)
+	}
+	// A duplicate the person introduces is refused.
+	h.press("esc")
+	h.focusOn(fkEnvName, 0, 0)
+	h.replace("T")
+	if !strings.Contains(h.view(), "duplicate name T") {
+		t.Fatalf("no duplicate reason:\n%s", h.view())
+	}
+}
+
+func TestSwitchSourceAndArgs(t *testing.T) {
+	ed := newFake(webWorkload())
+	h := open(t, ed, 100, 30)
+	h.focusOn(fkEnvValue, 0, 0)
+	h.press("ctrl+t") // LOG_LEVEL: value -> secret
+	h.typ("logs")
+	h.press("tab")
+	h.typ("level")
+	h.focusOn(fkEnvRef, 0, 3) // FLAGS: configmap c1 -> c2 (C24)
+	h.replace("c2")
+	h.focusOn(fkArgs, 0, 0)
+	h.press("ctrl+n")
+	h.typ("--verbose")
+	h.focusOn(fkCommand, 0, 0)
+	h.press("ctrl+d")
+	h.typ("/bin/app") // typing on the empty list starts it
+	h.press("ctrl+s")
+	c := ed.dry[0].after.Containers[0]
+	if e := c.Env[0]; e.Source != kube.EnvSecret || e.Ref != "logs" || e.Key != "level" {
+		t.Fatalf("LOG_LEVEL %+v", e)
+	}
+	if e := c.Env[3]; e.Ref != "c2" || e.Key != "k" || !e.Optional {
+		t.Fatalf("FLAGS %+v", e)
+	}
+	if !slices.Equal(c.Args, []string{"--port=8080", "--verbose", "--log-format=json"}) || !slices.Equal(c.Command, []string{"/bin/app"}) {
+		t.Fatalf("argv %q %q", c.Command, c.Args)
+	}
+}
+
+func rolloutStatus(phase kube.RolloutPhase) kube.RolloutStatus {
+	st := kube.RolloutStatus{Ref: webRef, Phase: phase, Desired: 3, Updated: 2, Ready: 2, Available: 2,
+		NewRevision: "web-7c9d5", Revision: "7", OldRevisions: []string{"web-5f6b8"},
+		Pods: []kube.RolloutPod{
+			{Name: "web-7c9d5-x2k", Ready: "1/1", Status: "Running", New: true},
+			{Name: "web-7c9d5-p9q", Ready: "1/1", Status: "Running", New: true},
+			{Name: "web-7c9d5-zz1", Ready: "0/1", Status: "ContainerCreating", New: true},
+			{Name: "web-5f6b8-aaa", Ready: "1/1", Status: "Terminating"},
+		}}
+	if phase == kube.RolloutFailed {
+		st.Pods[2].Status = "ImagePullBackOff"
+		st.Message = `pod web-7c9d5-zz1: Back-off pulling image "registry.local:5000/shop/web:1.5.0"`
+	}
+	return st
+}
+
+func TestRolloutAndUndo(t *testing.T) {
+	ed := newFake(webWorkload())
+	ed.statuses = []kube.RolloutStatus{rolloutStatus(kube.RolloutProgressing), rolloutStatus(kube.RolloutFailed),
+		rolloutStatus(kube.RolloutProgressing)}
+	h := open(t, ed, 80, 24)
+	edit(h)
+	h.press("ctrl+s", "enter")
+	h.clock = h.clock.Add(12 * time.Second)
+	h.golden("rollout_progressing_80x24")
+	if h.polls != 1 {
+		t.Fatalf("%d polls armed", h.polls)
+	}
+	h.press("u")
+	if len(ed.applies) != 1 {
+		t.Fatal("u undid a rollout that had not failed")
+	}
+	h.poll()
+	h.golden("rollout_failed_80x24")
+	h.press("u")
+	if len(ed.applies) != 2 {
+		t.Fatal("no undo")
+	}
+	undo := ed.applies[1]
+	if undo.before.ResourceVersion != "48214" {
+		t.Fatalf("undo's before rv %s", undo.before.ResourceVersion)
+	}
+	if undo.after.Containers[0].Image != "registry.local:5000/shop/web:1.4.2" ||
+		!slices.Equal(undo.after.Containers[0].Env, webWorkload().Containers[0].Env) {
+		t.Fatalf("undo after %+v", undo.after.Containers[0])
+	}
+	h.press("esc")
+	if len(h.out) != 2 {
+		t.Fatalf("esc: %v", h.out)
+	}
+}
+
+func TestRolloutDeadline(t *testing.T) {
+	ed := newFake(webWorkload())
+	ed.statuses = []kube.RolloutStatus{rolloutStatus(kube.RolloutProgressing)}
+	h := open(t, ed, 80, 24)
+	h.focusOn(fkReplicas, -1, 0)
+	h.replace("4")
+	h.press("ctrl+s", "enter")
+	h.clock = h.clock.Add(DefaultRolloutDeadline)
+	h.poll()
+	if !h.m.ro.timedOut || !strings.Contains(h.view(), "rollout_timeout") {
+		t.Fatalf("no timeout:\n%s", h.view())
+	}
+	polls := h.polls
+	h.poll()
+	if h.polls != polls {
+		t.Fatal("still polling after the deadline")
+	}
+}
+
+func TestReadFailure(t *testing.T) {
+	ed := newFake(webWorkload())
+	ed.readErr = &kube.Refusal{Reason: kube.ReasonForbidden, Detail: "may not get deployments in demo"}
+	h := open(t, ed, 80, 24)
+	if !strings.Contains(h.view(), "cannot read deployments/web: forbidden") {
+		t.Fatalf("%s", h.view())
+	}
+	ed.readErr = nil
+	h.press("ctrl+r")
+	if h.m.mode != modeForm {
+		t.Fatal("ctrl+r did not read again")
+	}
+}
