@@ -299,10 +299,41 @@ func layRebase(base, edited, fresh kube.Workload) (kube.Workload, []kube.Change)
 	_, server := lay(base, base, fresh)
 	for _, s := range set {
 		for _, v := range server {
-			if s.Container == v.Container && s.Field == v.Field {
-				clashes = append(clashes, kube.Change{Container: s.Container, Field: s.Field, Before: s.Before, After: s.After})
+			if s.Container == v.Container && s.Field == v.Field && valueOf(edited, s) != valueOf(fresh, s) {
+				clashes = append(clashes, s)
 			}
 		}
 	}
 	return merged, clashes
+}
+
+// valueOf is the value of c's field in w as comparable text.
+func valueOf(w kube.Workload, c kube.Change) string {
+	switch c.Field {
+	case "replicas":
+		return fmt.Sprint(w.Replicas)
+	case "paused":
+		return fmt.Sprint(w.Paused)
+	}
+	ct, _ := w.Container(c.Container)
+	r := ct.Resources
+	switch c.Field {
+	case "cpu request":
+		return r.CPURequest
+	case "cpu limit":
+		return r.CPULimit
+	case "memory request":
+		return r.MemoryRequest
+	case "memory limit":
+		return r.MemoryLimit
+	case "image":
+		return ct.Image
+	case "command":
+		return fmt.Sprintf("%q", ct.Command)
+	case "args":
+		return fmt.Sprintf("%q", ct.Args)
+	case "env":
+		return fmt.Sprintf("%#v", ct.Env)
+	}
+	return ""
 }

@@ -294,15 +294,15 @@ func (f *form) build(st views.Styles, w int) {
 		}
 		s := f.ctrs[ci]
 		f.lines = append(f.lines, line{kind: lnImage, c: ci, fields: []int{add(fkImage, ci, 0)}})
-		f.argv(lnCommand, fkCommand, fkNoCommand, ci, len(s.command), add)
-		f.argv(lnArgs, fkArgs, fkNoArgs, ci, len(s.args), add)
+		f.argv(lnCommand, fkCommand, fkNoCommand, ci, s.command, add)
+		f.argv(lnArgs, fkArgs, fkNoArgs, ci, s.args, add)
 		f.lines = append(f.lines, line{kind: lnEnvHeader, c: ci})
 		if len(s.env) == 0 {
 			f.lines = append(f.lines, line{kind: lnEnv, c: ci, i: -1, fields: []int{add(fkNoEnv, ci, 0)}})
 		}
 		for j, e := range s.env {
 			ln := line{kind: lnEnv, c: ci, i: j}
-			if !e.ReadOnly() {
+			if !e.ReadOnly() && plain(e.Value) {
 				ln.fields = append(ln.fields, add(fkEnvName, ci, j))
 				switch e.Source {
 				case kube.EnvSecret, kube.EnvConfigMap:
@@ -337,13 +337,30 @@ func (f *form) build(st views.Styles, w int) {
 
 // argv lays out a command or args list: one line per entry, or one
 // placeholder line when it is empty.
-func (f *form) argv(lk lineKind, fk, none fieldKind, ci, n int, add func(fieldKind, int, int) int) {
-	if n == 0 {
+// An entry with a line break or another control character is shown, not
+// edited: a text field would flatten it.
+func (f *form) argv(lk lineKind, fk, none fieldKind, ci int, list []string, add func(fieldKind, int, int) int) {
+	if len(list) == 0 {
 		f.lines = append(f.lines, line{kind: lk, c: ci, i: -1, fields: []int{add(none, ci, 0)}})
 	}
-	for j := range n {
+	for j, v := range list {
+		if !plain(v) {
+			f.lines = append(f.lines, line{kind: lk, c: ci, i: j, text: v})
+			continue
+		}
 		f.lines = append(f.lines, line{kind: lk, c: ci, i: j, fields: []int{add(fk, ci, j)}})
 	}
+}
+
+// plain reports whether a text field can hold s unchanged: no line breaks,
+// tabs or other control characters (a text field would flatten them).
+func plain(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // inputWidth is how many cells a text field shows on a screen w wide.

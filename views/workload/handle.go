@@ -47,6 +47,12 @@ func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	m.note = ""
+	if len(m.form.fields) == 0 {
+		if key.Matches(msg, k.Back) {
+			return back
+		}
+		return nil
+	}
 	switch {
 	case key.Matches(msg, k.Back):
 		if m.form.changeCount() > 0 {

@@ -64,7 +64,9 @@ func (m *Model) takeApply(msg applyMsg) tea.Cmd {
 	m.focus, m.offset, m.pv = 0, 0, nil
 	m.rebuild()
 	m.mode = modeRollout
-	m.form.fields[m.focus].in.Blur()
+	if m.focus < len(m.form.fields) {
+		m.form.fields[m.focus].in.Blur()
+	}
 	return m.statusCmd()
 }
 

@@ -126,10 +126,11 @@ func (m *Model) formHelp() string {
 	if n := m.form.errorCount(); n > 0 {
 		preview += " (fix " + plural(n, "field") + " first)"
 	}
-	parts := []string{"tab/shift+tab move", preview, "esc discard", "ctrl+n add", "ctrl+d remove", "ctrl+t env source"}
+	parts := []string{"tab/shift+tab move", preview, "esc discard"}
 	if n := m.form.changeCount(); n > 0 {
-		parts = append([]string{plural(n, "change")}, parts...)
+		parts = append(parts, plural(n, "change"))
 	}
+	parts = append(parts, "ctrl+n add", "ctrl+d remove", "ctrl+t env source")
 	return strings.Join(parts, " · ")
 }
 
@@ -209,6 +210,10 @@ func (m *Model) drawLine(l int) string {
 		if ln.i > 0 {
 			name = ""
 		}
+		if len(ln.fields) == 0 {
+			b.WriteString(label(name) + st.Muted.Render(views.Sanitize(strings.ReplaceAll(ln.text, "\n", "↵"))+"  (line breaks or control characters: read-only here)"))
+			break
+		}
 		b.WriteString(label(name) + fieldAt(0))
 		if cursor == ">" {
 			b.WriteString(st.Muted.Render("  ctrl+n add · ctrl+d remove"))
@@ -222,9 +227,13 @@ func (m *Model) drawLine(l int) string {
 			break
 		}
 		e := f.ctrs[ln.c].env[ln.i]
-		if e.ReadOnly() {
+		if len(ln.fields) == 0 {
 			b.WriteString(fmt.Sprintf(" %-*s  ", inputWidth(fkEnvName, m.vc.Width)+1, views.Sanitize(e.Name)))
-			b.WriteString(st.Muted.Render(string(e.Source) + " " + views.Sanitize(e.Path) + "  (read-only)"))
+			what := string(e.Source) + " " + views.Sanitize(e.Path) + "  (read-only)"
+			if !e.ReadOnly() {
+				what = "value with line breaks or control characters  (read-only here)"
+			}
+			b.WriteString(st.Muted.Render(what))
 			break
 		}
 		b.WriteString(fieldAt(0) + " ")

@@ -481,3 +481,37 @@ func TestReadFailure(t *testing.T) {
 		t.Fatal("ctrl+r did not read again")
 	}
 }
+
+func TestOtherShapesGolden(t *testing.T) {
+	w := kube.Workload{
+		Ref: kube.WorkloadRef{Kind: kube.KindStatefulSets, Namespace: "demo", Name: "db"}, ResourceVersion: "900",
+		HasReplicas: true, Replicas: 3, Autoscaler: "db-hpa",
+		Annotations: map[string]string{"argocd.argoproj.io/tracking-id": "shop:apps/StatefulSet:demo/db"},
+		Containers: []kube.Container{
+			{Name: "migrate", Role: kube.RoleInit, Image: "db-migrate:2", Args: []string{"--sql", "SELECT 1;\nSELECT 2;"}},
+			{Name: "db", Role: kube.RoleContainer, Image: "postgres:17",
+				Env: []kube.EnvVar{
+					{Name: "PEM", Source: kube.EnvLiteral, Value: "-----BEGIN-----\nabc\n-----END-----"},
+					{Name: "INDEX", Source: kube.EnvField, Path: "metadata.labels['apps.kubernetes.io/pod-index']"},
+					{Name: "MEM_MB", Source: kube.EnvResource, Path: "limits.memory divisor 1Mi"},
+				},
+				OtherResources: []string{"limits nvidia.com/gpu=1"}},
+			{Name: "extra", Role: kube.RoleContainer, ReadOnly: true, Image: "busybox"},
+		},
+		Unsupported: []kube.Unsupported{
+			{Code: kube.UnsupportedContainersTruncated, Detail: "17 containers; the form edits the first 16"},
+			{Code: kube.UnsupportedEnvTruncated, Container: "db", Detail: "env has 300 entries; the form shows 256"},
+		},
+	}
+	ed := newFake(w)
+	h := open(t, ed, 100, 30)
+	h.golden("shapes_100x30")
+	// The entries that cannot be edited are kept as they were.
+	h.focusOn(fkImage, 1, 0)
+	h.replace("postgres:18")
+	h.press("ctrl+s")
+	after := ed.dry[0].after
+	if !slices.Equal(after.Containers[0].Args, w.Containers[0].Args) || !slices.Equal(after.Containers[1].Env, w.Containers[1].Env) {
+		t.Fatalf("read-only entries changed: %+v", after.Containers[:2])
+	}
+}
