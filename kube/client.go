@@ -39,6 +39,12 @@ type Options struct {
 	// NoWatchRetry is how long a kind the user may not watch is listed
 	// directly before kyyard asks again; 0 means 5 minutes.
 	NoWatchRetry time.Duration
+	// Policy is how the guards' warnings are treated before a write:
+	// PolicyInteractive (the zero value) or PolicyStrict (design: "Guards,
+	// and two policies").
+	Policy Policy
+	// ReadOnly refuses every write before any request is sent (--readonly).
+	ReadOnly bool
 }
 
 // Client is kyyard's connection to one cluster. It is safe for concurrent use.
@@ -70,6 +76,8 @@ type Client struct {
 	// nil for NewFromClientset. Describe and YAML build their clients from it.
 	restConfig *rest.Config
 	objects    objectClients
+	// access caches SelfSubjectAccessReview answers for the guards.
+	access accessCache
 }
 
 type generation struct {
@@ -136,6 +144,7 @@ func NewFromConfig(cfg *rest.Config, opts Options) (*Client, error) {
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "kyyard"
 	}
+	cfg.WarningHandlerWithContext = warningRouter{}
 	reach := &reachability{}
 	cfg.Wrap(reach.transport)
 	cs, err := kubernetes.NewForConfig(cfg)

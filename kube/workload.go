@@ -90,6 +90,11 @@ type EnvVar struct {
 	// ("metadata.labels['apps.kubernetes.io/pod-index']"), a
 	// resourceFieldRef ("limits.memory divisor 1Mi"), or another source.
 	Path string
+	// Read is 1 + the entry's position in the env list as read, and 0 for
+	// an entry the form added. It is how an apply tells a renamed entry
+	// from a removed one and an added one, and tells apart entries that
+	// share a name (casebook C20); the form copies it unchanged.
+	Read int
 }
 
 // ReadOnly reports whether the entry's value is shown only (fieldRef,

@@ -51,6 +51,10 @@ Keys:
   ctrl+r     refresh now
   d          describe the selected object (kubectl describe, with events)
   y          the selected object as YAML (m: managedFields; Secret values shown as sizes)
+  e          edit a Deployment's, StatefulSet's or DaemonSet's containers, replicas
+             and paused in a form: ctrl+s previews (the changes, the patch, the
+             server's dry run, every guard), enter applies only what changed at the
+             resourceVersion read, then the rollout is followed (u undoes a failed one)
   esc        clear marks, then the filter; then back to the row you left
   ?          help
   q          quit
@@ -58,6 +62,13 @@ Keys:
 Rows carry a health marker as well as a colour: x failed, ! warning,
 ~ progressing, blank ok. When the API server cannot be reached, a banner
 says so and kyyard keeps retrying; screens recover by themselves.
+
+Writes run guards first: your permission (an access review), the object
+unchanged since read, another tool's markers, the namespace's Pod Security
+level, claims a scale-down deletes, new Secret references, an autoscaler.
+By default a warning asks you to confirm (typing the object's name for
+another tool's objects and deleted claims); --strict refuses instead;
+--readonly refuses every write before any request.
 
 Without the dashboard:
   kyyard get KIND [-n NS | -A] [-o table|wide|json] [-l SELECTOR]
@@ -69,6 +80,10 @@ type options struct {
 	command string
 	all     bool
 	logFile string
+	// strict and readonly are the guard policy of every write (design:
+	// "Guards, and two policies").
+	strict   bool
+	readonly bool
 }
 
 // NewCommand returns the root command. Output goes to out, diagnostics to errOut.
@@ -93,6 +108,8 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f.DurationVar(&opts.refresh, "refresh", 2*time.Second, "how often screens read the cluster again")
 	f.StringVarP(&opts.command, "command", "c", "pods", "the kind to show first (pods, deploy, nodes, ns, or any alias)")
 	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "start in all namespaces")
+	f.BoolVar(&opts.strict, "strict", false, "refuse every write a guard warns about (managed by Helm/Argo CD/Flux, no Pod Security level, claims deleted, new Secret references, an autoscaler) instead of asking to confirm, as a cluster agent must")
+	f.BoolVar(&opts.readonly, "readonly", false, "refuse every write before any request: browse only")
 	cmd.PersistentFlags().StringVar(&opts.logFile, "log-file", "", "write client-go's diagnostics (watch errors, retries) to this file; by default they are dropped, since they would tear the screen")
 	cmd.AddCommand(newGetCommand(func() (*kube.Client, func(), error) {
 		if err := checkConfigured(flags); err != nil {
@@ -141,7 +158,10 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		return err
 	}
 	defer closeLog()
-	kopts := kube.Options{Registry: registry, TablePlugin: kinds.NewTable}
+	kopts := kube.Options{Registry: registry, TablePlugin: kinds.NewTable, ReadOnly: opts.readonly, Policy: kube.PolicyInteractive}
+	if opts.strict {
+		kopts.Policy = kube.PolicyStrict
+	}
 	client, err := kube.New(flags, kopts)
 	if err != nil {
 		if !builtin {

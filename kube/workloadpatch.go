@@ -1,0 +1,360 @@
+package kube
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+)
+
+// The patch ApplyWorkload sends: a strategic merge patch
+// (application/strategic-merge-patch+json, the form kubectl's own edits
+// take) holding only the paths the person changed, and
+// metadata.resourceVersion, which the API server treats as a precondition
+// (a patch whose resourceVersion is not the object's current one is
+// answered 409 Conflict). Containers and env entries are merged by their
+// patchMergeKey `name` (k8s.io/api core/v1 types), so untouched entries and
+// fields keep their bytes.
+
+// buildPatch returns the strategic merge patch that turns before into
+// after, for the object read fresh at before's resourceVersion (fresh is
+// used only to carry env entries the person did not change byte for byte
+// when a whole env list must be replaced). Errors: after changes a
+// container or an env entry the form shows read-only.
+func buildPatch(before, after Workload, fresh *corev1.PodSpec) ([]byte, error) {
+	spec := map[string]any{}
+	if after.HasReplicas && after.Replicas != before.Replicas {
+		spec["replicas"] = after.Replicas
+	}
+	if after.HasPaused && after.Paused != before.Paused {
+		spec["paused"] = after.Paused
+	}
+	var inits, containers []any
+	for i := range after.Containers {
+		a := &after.Containers[i]
+		b, ok := before.Container(a.Name)
+		if !ok {
+			return nil, fmt.Errorf("container %q is not in the object as read", a.Name)
+		}
+		entry, err := containerPatch(b, *a, findContainer(fresh, a.Name))
+		if err != nil {
+			return nil, err
+		}
+		if entry == nil {
+			continue
+		}
+		if a.ReadOnly {
+			return nil, fmt.Errorf("container %q is past the form's %d containers and read-only", a.Name, MaxFormContainers)
+		}
+		entry["name"] = a.Name
+		if a.Role == RoleContainer {
+			containers = append(containers, entry)
+		} else {
+			inits = append(inits, entry)
+		}
+	}
+	podSpec := map[string]any{}
+	if len(containers) > 0 {
+		podSpec["containers"] = containers
+	}
+	if len(inits) > 0 {
+		podSpec["initContainers"] = inits
+	}
+	if len(podSpec) > 0 {
+		spec["template"] = map[string]any{"spec": podSpec}
+	}
+	patch := map[string]any{"metadata": map[string]any{"resourceVersion": before.ResourceVersion}}
+	if len(spec) > 0 {
+		patch["spec"] = spec
+	}
+	return json.Marshal(patch)
+}
+
+// containerPatch returns the patch of one container's changed fields, nil
+// when none changed. fresh is the container as read (may be nil in tests
+// that change no env).
+func containerPatch(b, a Container, fresh *corev1.Container) (map[string]any, error) {
+	p := map[string]any{}
+	if a.Image != b.Image {
+		p["image"] = a.Image
+	}
+	for _, f := range []struct {
+		key          string
+		before, want []string
+	}{{"command", b.Command, a.Command}, {"args", b.Args, a.Args}} {
+		if slices.Equal(f.before, f.want) {
+			continue
+		}
+		if len(f.want) == 0 {
+			p[f.key] = nil // unset: the image's entrypoint or cmd again
+		} else {
+			p[f.key] = f.want
+		}
+	}
+	res := map[string]any{}
+	for _, q := range []struct {
+		part, name    string
+		before, after string
+	}{
+		{"requests", "cpu", b.Resources.CPURequest, a.Resources.CPURequest},
+		{"limits", "cpu", b.Resources.CPULimit, a.Resources.CPULimit},
+		{"requests", "memory", b.Resources.MemoryRequest, a.Resources.MemoryRequest},
+		{"limits", "memory", b.Resources.MemoryLimit, a.Resources.MemoryLimit},
+	} {
+		if q.before == q.after {
+			continue
+		}
+		part, _ := res[q.part].(map[string]any)
+		if part == nil {
+			part = map[string]any{}
+			res[q.part] = part
+		}
+		if q.after == "" {
+			part[q.name] = nil
+		} else {
+			part[q.name] = q.after
+		}
+	}
+	if len(res) > 0 {
+		p["resources"] = res
+	}
+	if err := envPatch(p, b.Env, a.Env, fresh); err != nil {
+		return nil, fmt.Errorf("container %q: %w", a.Name, err)
+	}
+	if len(p) == 0 {
+		return nil, nil
+	}
+	return p, nil
+}
+
+// envPatch adds to p the patch of an env list edited from before to after.
+// Entries are matched by EnvVar.Read. Changed entries are merged by name
+// with only their changed fields (a switch between value and valueFrom, or
+// between a Secret and a ConfigMap key, nulls the replaced field so that
+// the result holds exactly one); removed ones are `$patch: delete`;
+// added, removed or renamed entries add `$setElementOrder/env`, the form's
+// order (existing entries keep theirs, new ones follow: casebook C25).
+// When names are not unique (C20), or a removed name is reused, a merge by
+// name cannot say the change safely: the whole list is replaced (`$patch:
+// replace`), untouched entries carried from fresh as read.
+func envPatch(p map[string]any, before, after []EnvVar, fresh *corev1.Container) error {
+	if slices.Equal(before, after) {
+		return nil
+	}
+	byRead := map[int]EnvVar{}
+	for _, e := range before {
+		byRead[e.Read] = e
+	}
+	for _, a := range after {
+		if b, ok := byRead[a.Read]; a.ReadOnly() && (!ok || !sameEnv(a, b)) {
+			return fmt.Errorf("env %s is read-only (%s)", a.Name, a.Path)
+		}
+	}
+	afterNames := map[string]bool{}
+	for _, a := range after {
+		afterNames[a.Name] = true
+	}
+	var items []any
+	reorder := false
+	kept := map[int]bool{}
+	replace := hasDuplicateNames(before) || hasDuplicateNames(after)
+	for _, a := range after {
+		b, ok := byRead[a.Read]
+		switch {
+		case a.Read == 0 || !ok:
+			items = append(items, envEntry(a))
+			reorder = true
+		case b.Name != a.Name:
+			kept[a.Read] = true
+			items = append(items, map[string]any{"name": b.Name, "$patch": "delete"}, envEntry(a))
+			reorder = true
+			replace = replace || afterNames[b.Name]
+		case !sameEnv(a, b):
+			kept[a.Read] = true
+			items = append(items, envChange(b, a))
+		default:
+			kept[a.Read] = true
+		}
+	}
+	for _, b := range before {
+		if !kept[b.Read] {
+			items = append(items, map[string]any{"name": b.Name, "$patch": "delete"})
+			reorder = true
+			replace = replace || afterNames[b.Name]
+		}
+	}
+	if replace {
+		list, err := envReplacement(before, after, fresh)
+		if err != nil {
+			return err
+		}
+		p["env"] = list
+		return nil
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	p["env"] = items
+	if reorder {
+		order := make([]any, len(after))
+		for i, a := range after {
+			order[i] = map[string]any{"name": a.Name}
+		}
+		p["$setElementOrder/env"] = order
+	}
+	return nil
+}
+
+// envReplacement builds a `$patch: replace` env list: after's entries in
+// order, each untouched one as fresh holds it, the others as the form says.
+func envReplacement(before, after []EnvVar, fresh *corev1.Container) ([]any, error) {
+	if fresh == nil {
+		return nil, fmt.Errorf("the env list must be replaced but the container was not read")
+	}
+	byRead := map[int]EnvVar{}
+	for _, e := range before {
+		byRead[e.Read] = e
+	}
+	list := []any{map[string]any{"$patch": "replace"}}
+	for _, a := range after {
+		b, ok := byRead[a.Read]
+		if a.Read > 0 && ok && sameEnv(a, b) && a.Read <= len(fresh.Env) {
+			raw, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&fresh.Env[a.Read-1])
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, raw)
+			continue
+		}
+		list = append(list, envEntry(a))
+	}
+	return list, nil
+}
+
+// envEntry is the whole of an env entry as the form holds it.
+func envEntry(e EnvVar) map[string]any {
+	m := map[string]any{"name": e.Name}
+	if key, ref := envRef(e); ref != nil {
+		m["valueFrom"] = map[string]any{key: ref}
+	} else {
+		m["value"] = e.Value
+	}
+	return m
+}
+
+// envRef returns the valueFrom key ("secretKeyRef", "configMapKeyRef") and
+// reference of a Secret or ConfigMap entry; a nil ref for any other.
+func envRef(e EnvVar) (key string, ref map[string]any) {
+	switch e.Source {
+	case EnvSecret:
+		key = "secretKeyRef"
+	case EnvConfigMap:
+		key = "configMapKeyRef"
+	default:
+		return "", nil
+	}
+	ref = map[string]any{"name": e.Ref, "key": e.Key}
+	if e.Optional {
+		ref["optional"] = true
+	}
+	return key, ref
+}
+
+// envChange is the merge patch of one entry changed in place (same name):
+// the new value or reference, with what it replaces nulled.
+func envChange(b, a EnvVar) map[string]any {
+	m := map[string]any{"name": a.Name}
+	key, ref := envRef(a)
+	if ref == nil {
+		m["value"] = a.Value
+		if b.Source != EnvLiteral {
+			m["valueFrom"] = nil
+		}
+		return m
+	}
+	if b.Source == EnvLiteral {
+		m["value"] = nil
+	}
+	from := map[string]any{key: ref}
+	if oldKey, old := envRef(b); old != nil && oldKey != key {
+		from[oldKey] = nil
+	} else if b.Optional && !a.Optional {
+		ref["optional"] = nil
+	}
+	m["valueFrom"] = from
+	return m
+}
+
+// errPatchUnsafe says the patch, merged by the API server's strategic merge
+// code, would not give what the form shows.
+var errPatchUnsafe = errors.New("the change cannot be written safely as a patch")
+
+// checkedPatch builds the patch of before → after and proves it before it
+// is sent: it merges it into fresh (the object read at before's
+// resourceVersion) with apimachinery's strategic merge code, the code the
+// API server runs, and reads the result as the form does. Unless that
+// equals after in every field the form edits, the change is refused
+// (errPatchUnsafe, saying where): a list with duplicate env names is
+// regrouped by name by that merge (casebook C20), and no patch may write
+// other than what the person sees. fresh may be zero (the guards stopped
+// before the read): the patch is then built, for display, unchecked.
+func checkedPatch(before, after Workload, fresh workloadObject) ([]byte, error) {
+	if fresh.obj == nil {
+		return buildPatch(before, after, nil)
+	}
+	body, err := buildPatch(before, after, &fresh.template.Spec)
+	if err != nil {
+		return nil, err
+	}
+	orig, err := json.Marshal(fresh.obj)
+	if err != nil {
+		return nil, err
+	}
+	merged, err := strategicpatch.StrategicMergePatch(orig, body, fresh.obj)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errPatchUnsafe, err)
+	}
+	out := reflect.New(reflect.TypeOf(fresh.obj).Elem()).Interface().(runtime.Object)
+	if err := json.Unmarshal(merged, out); err != nil {
+		return nil, err
+	}
+	wo, _ := asWorkload(out)
+	got := toWorkload(after.Ref, wo)
+	if where := formDifference(got, after); where != "" {
+		return nil, fmt.Errorf("%w: %s would not come out as the form shows it (a list with duplicate env names is regrouped by name when merged; remove the duplicate first, or use kubectl edit)", errPatchUnsafe, where)
+	}
+	return body, nil
+}
+
+// formDifference names the first field the form edits in which got and
+// want differ ("" when none): replicas, paused, and each container's
+// fields and env list (compared by what is written, in order).
+func formDifference(got, want Workload) string {
+	if want.HasReplicas && got.Replicas != want.Replicas {
+		return "replicas"
+	}
+	if want.HasPaused && got.Paused != want.Paused {
+		return "paused"
+	}
+	for i := range want.Containers {
+		w := &want.Containers[i]
+		g, ok := got.Container(w.Name)
+		if !ok {
+			return "container " + w.Name
+		}
+		for _, f := range containerFields {
+			if !sameValue(f.get(&g), f.get(w)) {
+				return "container " + w.Name + " " + f.name
+			}
+		}
+		if !envEqual(g.Env, w.Env) {
+			return "container " + w.Name + " env"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,345 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// workloadObject is a Deployment, StatefulSet or DaemonSet seen through
+// what the form reads and the guards check.
+type workloadObject struct {
+	obj      runtime.Object
+	meta     *metav1.ObjectMeta
+	template *corev1.PodTemplateSpec
+	replicas *int32 // nil for a DaemonSet
+	paused   *bool  // nil but for a Deployment
+	// sts is set for a StatefulSet (claims and their retention policy).
+	sts *appsv1.StatefulSet
+}
+
+// asWorkload views a typed apps/v1 object as a workloadObject; ok is false
+// for any other type.
+func asWorkload(obj runtime.Object) (workloadObject, bool) {
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		return workloadObject{obj: o, meta: &o.ObjectMeta, template: &o.Spec.Template, replicas: o.Spec.Replicas, paused: &o.Spec.Paused}, true
+	case *appsv1.StatefulSet:
+		return workloadObject{obj: o, meta: &o.ObjectMeta, template: &o.Spec.Template, replicas: o.Spec.Replicas, sts: o}, true
+	case *appsv1.DaemonSet:
+		return workloadObject{obj: o, meta: &o.ObjectMeta, template: &o.Spec.Template}, true
+	}
+	return workloadObject{}, false
+}
+
+// workloadResource returns the apps/v1 resource of an editable kind.
+// Errors: any other kind.
+func workloadResource(kind Kind) (string, error) {
+	switch kind {
+	case KindDeployments, KindStatefulSets, KindDaemonSets:
+		return string(kind), nil
+	}
+	return "", fmt.Errorf("%s cannot be edited with the form: only deployments, statefulsets and daemonsets", kind)
+}
+
+// getWorkload reads the object fresh from the API server. Errors are the
+// API server's, unwrapped.
+func (c *Client) getWorkload(ctx context.Context, ref WorkloadRef) (workloadObject, error) {
+	if _, err := workloadResource(ref.Kind); err != nil {
+		return workloadObject{}, err
+	}
+	var obj runtime.Object
+	var err error
+	apps := c.cs.AppsV1()
+	switch ref.Kind {
+	case KindDeployments:
+		obj, err = apps.Deployments(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+	case KindStatefulSets:
+		obj, err = apps.StatefulSets(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+	case KindDaemonSets:
+		obj, err = apps.DaemonSets(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+	}
+	if err != nil {
+		return workloadObject{}, err
+	}
+	w, _ := asWorkload(obj)
+	return w, nil
+}
+
+// patchWorkload sends a strategic merge patch to the object, as a dry run
+// (dryRun=All) when dryRun is set. Errors are the API server's, unwrapped.
+func (c *Client) patchWorkload(ctx context.Context, ref WorkloadRef, body []byte, dryRun bool) (workloadObject, error) {
+	opts := metav1.PatchOptions{}
+	if dryRun {
+		opts.DryRun = []string{metav1.DryRunAll}
+	}
+	var obj runtime.Object
+	var err error
+	apps := c.cs.AppsV1()
+	switch ref.Kind {
+	case KindDeployments:
+		obj, err = apps.Deployments(ref.Namespace).Patch(ctx, ref.Name, types.StrategicMergePatchType, body, opts)
+	case KindStatefulSets:
+		obj, err = apps.StatefulSets(ref.Namespace).Patch(ctx, ref.Name, types.StrategicMergePatchType, body, opts)
+	case KindDaemonSets:
+		obj, err = apps.DaemonSets(ref.Namespace).Patch(ctx, ref.Name, types.StrategicMergePatchType, body, opts)
+	default:
+		_, err = workloadResource(ref.Kind)
+	}
+	if err != nil {
+		return workloadObject{}, err
+	}
+	w, _ := asWorkload(obj)
+	return w, nil
+}
+
+// ReadWorkload reads the editable part of a Deployment, StatefulSet or
+// DaemonSet in two requests: a get of the object and a list of the
+// namespace's HorizontalPodAutoscalers (autoscaling/v2), to name one whose
+// scaleTargetRef is the workload (a DaemonSet has no replicas, so no
+// list). A list of autoscalers that is forbidden or fails leaves Autoscaler
+// empty: the autoscaler guard reads it again before any replicas change and
+// says what it could not read. Errors: a kind the form does not edit,
+// and the get's error (classify with ReasonOf: not_found, forbidden, ...).
+func (c *Client) ReadWorkload(ctx context.Context, ref WorkloadRef) (Workload, error) {
+	wo, err := c.getWorkload(ctx, ref)
+	if err != nil {
+		return Workload{}, err
+	}
+	w := toWorkload(ref, wo)
+	if w.HasReplicas {
+		w.Autoscaler, _ = c.autoscalerOf(ctx, ref)
+	}
+	return w, nil
+}
+
+// autoscalerOf returns the name of a HorizontalPodAutoscaler in the
+// workload's namespace whose scaleTargetRef names it ("" when none).
+func (c *Client) autoscalerOf(ctx context.Context, ref WorkloadRef) (string, error) {
+	list, err := c.cs.AutoscalingV2().HorizontalPodAutoscalers(ref.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return "", err
+	}
+	kind := map[Kind]string{KindDeployments: "Deployment", KindStatefulSets: "StatefulSet"}[ref.Kind]
+	for _, h := range list.Items {
+		t := h.Spec.ScaleTargetRef
+		group, _, _ := strings.Cut(t.APIVersion, "/")
+		if t.Kind == kind && t.Name == ref.Name && group == "apps" {
+			return h.Name, nil
+		}
+	}
+	return "", nil
+}
+
+// toWorkload converts a read object into the form's picture of it,
+// applying the form's bounds.
+func toWorkload(ref WorkloadRef, wo workloadObject) Workload {
+	w := Workload{
+		Ref:             ref,
+		UID:             string(wo.meta.UID),
+		ResourceVersion: wo.meta.ResourceVersion,
+		Generation:      wo.meta.Generation,
+		Labels:          wo.meta.Labels,
+		Annotations:     wo.meta.Annotations,
+	}
+	if ref.Kind != KindDaemonSets {
+		w.HasReplicas, w.Replicas = true, 1
+		if wo.replicas != nil {
+			w.Replicas = *wo.replicas
+		}
+	}
+	if wo.paused != nil {
+		w.HasPaused, w.Paused = true, *wo.paused
+	}
+	spec := &wo.template.Spec
+	n := 0
+	add := func(c *corev1.Container, role ContainerRole) {
+		fc := toContainer(c, role)
+		n++
+		if n > MaxFormContainers {
+			fc.ReadOnly = true
+		}
+		w.Containers = append(w.Containers, fc)
+	}
+	for i := range spec.InitContainers {
+		role := RoleInit
+		if p := spec.InitContainers[i].RestartPolicy; p != nil && *p == corev1.ContainerRestartPolicyAlways {
+			role = RoleSidecar
+		}
+		add(&spec.InitContainers[i], role)
+	}
+	for i := range spec.Containers {
+		add(&spec.Containers[i], RoleContainer)
+	}
+	if n > MaxFormContainers {
+		w.Unsupported = append(w.Unsupported, Unsupported{Code: UnsupportedContainersTruncated,
+			Detail: fmt.Sprintf("the pod template has %d containers; the form edits the first %d, the rest are read-only", n, MaxFormContainers)})
+	}
+	for _, c := range w.Containers {
+		w.Unsupported = append(w.Unsupported, containerBounds(c.Name, spec)...)
+	}
+	return w
+}
+
+// containerBounds names the lists of container name that are longer than
+// the form shows.
+func containerBounds(name string, spec *corev1.PodSpec) []Unsupported {
+	c := findContainer(spec, name)
+	if c == nil {
+		return nil
+	}
+	var out []Unsupported
+	if len(c.Env) > MaxFormEnv {
+		out = append(out, Unsupported{Code: UnsupportedEnvTruncated, Container: name,
+			Detail: fmt.Sprintf("env has %d entries; the form shows the first %d and will not change env", len(c.Env), MaxFormEnv)})
+	}
+	for field, argv := range map[string][]string{"command": c.Command, "args": c.Args} {
+		if len(argv) > MaxFormArgv {
+			out = append(out, Unsupported{Code: UnsupportedArgvTruncated, Container: name,
+				Detail: fmt.Sprintf("%s has %d entries; the form shows the first %d and will not change %s", field, len(argv), MaxFormArgv, field)})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Detail < out[j].Detail })
+	return out
+}
+
+// findContainer returns the init container or container named name.
+func findContainer(spec *corev1.PodSpec, name string) *corev1.Container {
+	for i := range spec.InitContainers {
+		if spec.InitContainers[i].Name == name {
+			return &spec.InitContainers[i]
+		}
+	}
+	for i := range spec.Containers {
+		if spec.Containers[i].Name == name {
+			return &spec.Containers[i]
+		}
+	}
+	return nil
+}
+
+// toContainer converts one container, cutting env and argv at the form's bounds.
+func toContainer(c *corev1.Container, role ContainerRole) Container {
+	fc := Container{
+		Name:    c.Name,
+		Role:    role,
+		Image:   c.Image,
+		Command: bounded(c.Command, MaxFormArgv),
+		Args:    bounded(c.Args, MaxFormArgv),
+	}
+	for i, e := range c.Env {
+		if i == MaxFormEnv {
+			break
+		}
+		fc.Env = append(fc.Env, toEnvVar(e, i))
+	}
+	fc.Resources = Resources{
+		CPURequest:    quantityText(c.Resources.Requests, corev1.ResourceCPU),
+		CPULimit:      quantityText(c.Resources.Limits, corev1.ResourceCPU),
+		MemoryRequest: quantityText(c.Resources.Requests, corev1.ResourceMemory),
+		MemoryLimit:   quantityText(c.Resources.Limits, corev1.ResourceMemory),
+	}
+	for _, src := range c.EnvFrom {
+		fc.EnvFrom = append(fc.EnvFrom, envFromText(src))
+	}
+	for _, part := range []struct {
+		name string
+		list corev1.ResourceList
+	}{{"requests", c.Resources.Requests}, {"limits", c.Resources.Limits}} {
+		var names []string
+		for r := range part.list {
+			if r != corev1.ResourceCPU && r != corev1.ResourceMemory {
+				names = append(names, string(r))
+			}
+		}
+		sort.Strings(names)
+		for _, r := range names {
+			q := part.list[corev1.ResourceName(r)]
+			fc.OtherResources = append(fc.OtherResources, part.name+" "+r+"="+q.String())
+		}
+	}
+	return fc
+}
+
+// bounded returns the first n entries of list (nil stays nil).
+func bounded(list []string, n int) []string {
+	if len(list) > n {
+		return append([]string(nil), list[:n]...)
+	}
+	return append([]string(nil), list...)
+}
+
+// quantityText returns the quantity of resource r in list as text, "" when unset.
+func quantityText(list corev1.ResourceList, r corev1.ResourceName) string {
+	q, ok := list[r]
+	if !ok {
+		return ""
+	}
+	return q.String()
+}
+
+// toEnvVar converts env entry e at position i of its list.
+func toEnvVar(e corev1.EnvVar, i int) EnvVar {
+	v := EnvVar{Name: e.Name, Read: i + 1, Source: EnvLiteral, Value: e.Value}
+	from := e.ValueFrom
+	switch {
+	case from == nil:
+	case from.SecretKeyRef != nil:
+		v.Source, v.Ref, v.Key = EnvSecret, from.SecretKeyRef.Name, from.SecretKeyRef.Key
+		v.Optional = from.SecretKeyRef.Optional != nil && *from.SecretKeyRef.Optional
+	case from.ConfigMapKeyRef != nil:
+		v.Source, v.Ref, v.Key = EnvConfigMap, from.ConfigMapKeyRef.Name, from.ConfigMapKeyRef.Key
+		v.Optional = from.ConfigMapKeyRef.Optional != nil && *from.ConfigMapKeyRef.Optional
+	case from.FieldRef != nil:
+		v.Source, v.Path = EnvField, from.FieldRef.FieldPath
+	case from.ResourceFieldRef != nil:
+		r := from.ResourceFieldRef
+		v.Source, v.Path = EnvResource, r.Resource
+		if r.ContainerName != "" {
+			v.Path += " of " + r.ContainerName
+		}
+		if !r.Divisor.IsZero() {
+			v.Path += " divisor " + r.Divisor.String()
+		}
+	default:
+		v.Source, v.Path = EnvOther, "a source kyyard does not show"
+		if from.FileKeyRef != nil {
+			v.Path = "file " + from.FileKeyRef.VolumeName + "/" + from.FileKeyRef.Path + " key " + from.FileKeyRef.Key
+		}
+	}
+	if v.Source != EnvLiteral {
+		v.Value = ""
+	}
+	return v
+}
+
+// envFromText describes an envFrom entry: "configmap app-env", "secret
+// creds prefix DB_ optional".
+func envFromText(src corev1.EnvFromSource) string {
+	var s string
+	optional := false
+	switch {
+	case src.ConfigMapRef != nil:
+		s = "configmap " + src.ConfigMapRef.Name
+		optional = src.ConfigMapRef.Optional != nil && *src.ConfigMapRef.Optional
+	case src.SecretRef != nil:
+		s = "secret " + src.SecretRef.Name
+		optional = src.SecretRef.Optional != nil && *src.SecretRef.Optional
+	default:
+		s = "a source kyyard does not show"
+	}
+	if src.Prefix != "" {
+		s += " prefix " + src.Prefix
+	}
+	if optional {
+		s += " optional"
+	}
+	return s
+}
