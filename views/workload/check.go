@@ -241,9 +241,8 @@ func same(before, after kube.Workload) bool {
 
 // lay returns onto with every field the form edits that differs between
 // from and to set to to's value, and the fields it set. Undo lays the
-// values before an apply onto the object it returned; the re-read after a
-// conflict, when kube.Rebase is not wired, lays the edits onto the fresh
-// object. Containers are matched by name.
+// values before an apply onto the object it returned. Containers are
+// matched by name.
 func lay(onto, from, to kube.Workload) (kube.Workload, []kube.Change) {
 	out := onto
 	out.Containers = slices.Clone(onto.Containers)
@@ -284,56 +283,68 @@ func lay(onto, from, to kube.Workload) (kube.Workload, []kube.Change) {
 		}
 		if !slices.Equal(f.Env, t.Env) {
 			set = append(set, kube.Change{Container: o.Name, Field: "env"})
-			o.Env = slices.Clone(t.Env)
+			o.Env = layEnv(o.Env, f.Env, t.Env)
 		}
 	}
 	return out, set
 }
 
-// layRebase is the re-read's merge while kube.Rebase is not wired: the
-// edits (base -> edited) laid onto fresh; a clash is a field the server
-// changed too, to another value than the person's.
-func layRebase(base, edited, fresh kube.Workload) (kube.Workload, []kube.Change) {
-	merged, set := lay(fresh, base, edited)
-	var clashes []kube.Change
-	_, server := lay(base, base, fresh)
-	for _, s := range set {
-		for _, v := range server {
-			if s.Container == v.Container && s.Field == v.Field && valueOf(edited, s) != valueOf(fresh, s) {
-				clashes = append(clashes, s)
-			}
+// layEnv returns to's env entries numbered (EnvVar.Read) as onto's, whose
+// entries stand where from's do (onto is from as the API server returned
+// it): an entry of to that from carries takes the number of onto's entry
+// at that place; one from does not carry is new (0).
+func layEnv(onto, from, to []kube.EnvVar) []kube.EnvVar {
+	out := slices.Clone(to)
+	for i, t := range out {
+		at := -1
+		if t.Read != 0 {
+			at = slices.IndexFunc(from, func(e kube.EnvVar) bool { return e.Read == t.Read })
+		}
+		out[i].Read = 0
+		if at >= 0 && at < len(onto) {
+			out[i].Read = onto[at].Read
 		}
 	}
-	return merged, clashes
+	return out
 }
 
-// valueOf is the value of c's field in w as comparable text.
-func valueOf(w kube.Workload, c kube.Change) string {
+// restore sets the field a clash names back to the person's value in
+// merged (kube.Rebase keeps the server's): the form keeps every edit, and
+// the clash is marked beside it. Env entries are left as Rebase merged
+// them (an entry may have been renamed or removed on either side); it
+// reports whether the person's value was put back.
+func restore(merged *kube.Workload, edited kube.Workload, c kube.Change) bool {
 	switch c.Field {
 	case "replicas":
-		return fmt.Sprint(w.Replicas)
+		merged.Replicas = edited.Replicas
+		return true
 	case "paused":
-		return fmt.Sprint(w.Paused)
+		merged.Paused = edited.Paused
+		return true
 	}
-	ct, _ := w.Container(c.Container)
-	r := ct.Resources
+	e, ok := edited.Container(c.Container)
+	at := slices.IndexFunc(merged.Containers, func(x kube.Container) bool { return x.Name == c.Container })
+	if !ok || at < 0 {
+		return false
+	}
+	m := &merged.Containers[at]
 	switch c.Field {
-	case "cpu request":
-		return r.CPURequest
-	case "cpu limit":
-		return r.CPULimit
-	case "memory request":
-		return r.MemoryRequest
-	case "memory limit":
-		return r.MemoryLimit
 	case "image":
-		return ct.Image
+		m.Image = e.Image
 	case "command":
-		return fmt.Sprintf("%q", ct.Command)
+		m.Command = slices.Clone(e.Command)
 	case "args":
-		return fmt.Sprintf("%q", ct.Args)
-	case "env":
-		return fmt.Sprintf("%#v", ct.Env)
+		m.Args = slices.Clone(e.Args)
+	case "cpu request":
+		m.Resources.CPURequest = e.Resources.CPURequest
+	case "cpu limit":
+		m.Resources.CPULimit = e.Resources.CPULimit
+	case "memory request":
+		m.Resources.MemoryRequest = e.Resources.MemoryRequest
+	case "memory limit":
+		m.Resources.MemoryLimit = e.Resources.MemoryLimit
+	default:
+		return false
 	}
-	return ""
+	return true
 }

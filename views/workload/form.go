@@ -96,15 +96,22 @@ type line struct {
 	fields []int
 }
 
+// clash is a field both the person and the server changed: Before is the
+// server's value now, After the person's (kube.Rebase's vocabulary).
+type clash struct {
+	kube.Change
+	kept bool
+}
+
 // form is the edit state of one workload.
 type form struct {
 	base     kube.Workload
 	replicas string
 	paused   bool
 	ctrs     []ctrState
-	// clashes are the fields the server changed too, after a re-read:
-	// "<container>\x00<field>" in Change's vocabulary.
-	clashes map[string]bool
+	// clashes are the fields the server changed too, found by a re-read,
+	// by clashKey; kept says the person's value was put back in the form.
+	clashes map[string]clash
 
 	fields []field
 	lines  []line
@@ -122,11 +129,17 @@ func newForm(base, w kube.Workload) *form {
 			bc = base.Containers[i]
 		}
 		used := make([]bool, len(bc.Env))
+		byRead := slices.ContainsFunc(bc.Env, func(e kube.EnvVar) bool { return e.Read != 0 })
 		for j, e := range c.Env {
 			orig := -1
-			// The entry this one came from: the same index when it is the
-			// same entry, else the first unused one of that name.
-			if j < len(bc.Env) && bc.Env[j].Name == e.Name && !used[j] {
+			// The entry this one came from: the one read with the same
+			// EnvVar.Read; without those numbers, the same index when it
+			// is the same name, else the first unused one of that name.
+			if byRead {
+				if e.Read != 0 {
+					orig = slices.IndexFunc(bc.Env, func(b kube.EnvVar) bool { return b.Read == e.Read })
+				}
+			} else if j < len(bc.Env) && bc.Env[j].Name == e.Name && !used[j] {
 				orig = j
 			} else {
 				for k, be := range bc.Env {

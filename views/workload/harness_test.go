@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +60,11 @@ func (f *fake) ApplyWorkload(_ context.Context, before, after kube.Workload, con
 		}
 	}
 	res := after
+	res.Containers = slices.Clone(after.Containers)
+	for i := range res.Containers {
+		res.Containers[i].Env = slices.Clone(res.Containers[i].Env)
+	}
+	numberEnv(res) // the API server's answer, read afresh
 	rv := 0
 	fmt.Sscan(before.ResourceVersion, &rv)
 	res.ResourceVersion = fmt.Sprint(rv + 1)
@@ -234,4 +240,20 @@ func bigWorkload() kube.Workload {
 	return w
 }
 
-func newFake(w ...kube.Workload) *fake { return &fake{reads: w} }
+// newFake serves the workloads in turn, their env entries numbered as
+// kube's ReadWorkload numbers them (EnvVar.Read).
+func newFake(ws ...kube.Workload) *fake {
+	for _, w := range ws {
+		numberEnv(w)
+	}
+	return &fake{reads: ws}
+}
+
+// numberEnv sets EnvVar.Read as a read does: 1 + the position.
+func numberEnv(w kube.Workload) {
+	for _, c := range w.Containers {
+		for i := range c.Env {
+			c.Env[i].Read = i + 1
+		}
+	}
+}

@@ -27,12 +27,6 @@ const (
 	modeRollout
 )
 
-// rebase lays the person's edits (base -> edited) onto the object read
-// again after a conflict and lists the clashes (fields the server changed
-// too). It is kube.Rebase once that exists (rebase.go wires it); until
-// then the form's own field-wise merge, layRebase.
-var rebase = layRebase
-
 // Model is the workload screen. Use New; the zero value is not usable.
 type Model struct {
 	vc     *views.Context
@@ -137,12 +131,13 @@ func (m *Model) takeRead(msg readMsg) tea.Cmd {
 	}
 	edited := m.form.workload()
 	merged, clashes := rebase(m.form.base, edited, msg.w)
+	marks := map[string]clash{}
+	for _, c := range clashes {
+		marks[clashKey(c.Container, c.Field)] = clash{Change: c, kept: restore(&merged, edited, c)}
+	}
 	focus := m.focus
 	m.form = newForm(msg.w, merged)
-	m.form.clashes = map[string]bool{}
-	for _, c := range clashes {
-		m.form.clashes[clashKey(c.Container, c.Field)] = true
-	}
+	m.form.clashes = marks
 	m.mode, m.pv = modeForm, nil
 	m.focus = focus
 	m.rebuild()

@@ -257,6 +257,16 @@ func (m *Model) drawLine(l int) string {
 	if errText != "" {
 		b.WriteString(" " + st.Error.Render("✗ "+views.Sanitize(errText)))
 	}
+	for _, i := range ln.fields {
+		if c := f.clashOf(&f.fields[i]); c != nil {
+			text := "server changed it to " + orNone(c.Before) + "; yours kept"
+			if !c.kept {
+				text = "server changed it too (shown); yours was " + orNone(c.After)
+			}
+			b.WriteString(" " + st.Error.Render(views.Sanitize(text)))
+			break
+		}
+	}
 	return b.String()
 }
 
@@ -277,9 +287,8 @@ func (m *Model) drawField(fd *field) string {
 	default:
 		s = "[" + fd.in.View() + "]"
 	}
-	container, name := f.fieldName(fd)
 	switch {
-	case f.clashes[clashKey(container, name)] || strings.HasPrefix(name, "env") && f.clashes[clashKey(container, "env")]:
+	case f.clashOf(fd) != nil:
 		s += m.vc.Styles.Error.Render("!")
 	case fd.changed:
 		s += "*"
@@ -287,6 +296,25 @@ func (m *Model) drawField(fd *field) string {
 		s += " "
 	}
 	return s
+}
+
+// clashOf returns the clash a field is part of, or nil.
+func (f *form) clashOf(fd *field) *clash {
+	if len(f.clashes) == 0 {
+		return nil
+	}
+	container, name := f.fieldName(fd)
+	if c, ok := f.clashes[clashKey(container, name)]; ok {
+		return &c
+	}
+	if fd.kind == fkEnvName || fd.kind == fkEnvValue || fd.kind == fkEnvRef || fd.kind == fkEnvKey {
+		for k, c := range f.clashes {
+			if c.Container == container && strings.HasPrefix(k, clashKey(container, name+" (was ")) {
+				return &c
+			}
+		}
+	}
+	return nil
 }
 
 func checkbox(on bool) string {

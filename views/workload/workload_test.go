@@ -127,7 +127,7 @@ func TestEditsReachDryRunAndApply(t *testing.T) {
 	}
 	// C23: references stay references, byte for byte.
 	for i := 1; i <= 3; i++ {
-		if c.Env[i] != webWorkload().Containers[0].Env[i] {
+		if c.Env[i] != numbered(webWorkload()).Containers[0].Env[i] {
 			t.Fatalf("env %d changed: %+v", i, c.Env[i])
 		}
 	}
@@ -440,7 +440,7 @@ func TestRolloutAndUndo(t *testing.T) {
 		t.Fatalf("undo's before rv %s", undo.before.ResourceVersion)
 	}
 	if undo.after.Containers[0].Image != "registry.local:5000/shop/web:1.4.2" ||
-		!slices.Equal(undo.after.Containers[0].Env, webWorkload().Containers[0].Env) {
+		!slices.Equal(undo.after.Containers[0].Env, numbered(webWorkload()).Containers[0].Env) {
 		t.Fatalf("undo after %+v", undo.after.Containers[0])
 	}
 	h.press("esc")
@@ -513,5 +513,35 @@ func TestOtherShapesGolden(t *testing.T) {
 	after := ed.dry[0].after
 	if !slices.Equal(after.Containers[0].Args, w.Containers[0].Args) || !slices.Equal(after.Containers[1].Env, w.Containers[1].Env) {
 		t.Fatalf("read-only entries changed: %+v", after.Containers[:2])
+	}
+}
+
+func numbered(w kube.Workload) kube.Workload {
+	numberEnv(w)
+	return w
+}
+
+func TestConflictClashKeepsYours(t *testing.T) {
+	read := kube.Workload{Ref: webRef, ResourceVersion: "100", HasReplicas: true, Replicas: 3,
+		Containers: []kube.Container{{Name: "app", Image: "app:1", Env: []kube.EnvVar{{Name: "A", Source: kube.EnvLiteral, Value: "1"}}}}}
+	fresh := read
+	fresh.ResourceVersion = "101"
+	fresh.Containers = []kube.Container{{Name: "app", Image: "app:3", Env: []kube.EnvVar{{Name: "A", Source: kube.EnvLiteral, Value: "1"}}}}
+	ed := newFake(read, fresh)
+	ed.applyErr = []error{&kube.Refusal{Reason: kube.ReasonConflict}}
+	h := open(t, ed, 120, 16)
+	h.focusOn(fkImage, 0, 0)
+	h.replace("app:2")
+	h.focusOn(fkEnvValue, 0, 0)
+	h.replace("2")
+	h.press("ctrl+s", "enter", "r")
+	h.golden("clash_120x16")
+	if v := h.view(); !strings.Contains(v, "]! server changed it to app:3; yours kept") {
+		t.Fatalf("clash not shown:\n%s", v)
+	}
+	h.press("ctrl+s")
+	last := ed.dry[len(ed.dry)-1]
+	if last.before.ResourceVersion != "101" || last.after.Containers[0].Image != "app:2" || last.after.Containers[0].Env[0].Value != "2" {
+		t.Fatalf("after the re-read: %+v", last)
 	}
 }
