@@ -261,6 +261,11 @@ const (
 	RolloutFailed RolloutPhase = "failed"
 	// RolloutPaused: a paused Deployment; its rollout is not waited for.
 	RolloutPaused RolloutPhase = "paused"
+	// RolloutUnfollowed: a StatefulSet or DaemonSet with updateStrategy
+	// OnDelete, whose controller replaces a pod only when it is deleted:
+	// there is no rollout to wait for (`kubectl rollout status` refuses
+	// such objects). The counts and pods are still read.
+	RolloutUnfollowed RolloutPhase = "unfollowed"
 )
 
 // RolloutPod is one pod of a rollout.
