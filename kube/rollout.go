@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -22,13 +23,16 @@ const revisionAnnotation = "deployment.kubernetes.io/revision"
 //
 // The phase follows `kubectl rollout status` (k8s.io/kubectl
 // pkg/polymorphichelpers, DeploymentStatusViewer, StatefulSetStatusViewer
-// and DaemonSetStatusViewer), with three additions kubectl does not make:
+// and DaemonSetStatusViewer), with these additions kubectl does not make:
 //   - new pods whose containers wait in CrashLoopBackOff, ImagePullBackOff,
 //     ErrImagePull, InvalidImageName or CreateContainerConfigError make the
 //     rollout failed at once, naming the pod, container and reason (a person
 //     learns of an unpullable image now, not after the Deployment's
 //     10-minute progress deadline; the phase goes back to progressing if the
 //     pod recovers, since each reading stands alone);
+//   - a Deployment whose controller could not create its new ReplicaSet
+//     (Progressing condition with reason ReplicaSetCreateError) is failed
+//     with the condition's message, as for ProgressDeadlineExceeded;
 //   - a Deployment's new ReplicaSet that cannot create its pods (a
 //     ReplicaFailure condition, or a recent FailedCreate Warning event while
 //     it has fewer pods than it wants, e.g. admission refused them) makes it
@@ -143,10 +147,14 @@ func (c *Client) deploymentRollout(ctx context.Context, ref WorkloadRef) (Rollou
 		st.Phase, st.Message = RolloutProgressing, "waiting for the controller to observe the change"
 		return st, nil
 	}
-	if cond := deploymentCondition(d, appsv1.DeploymentProgressing); cond != nil && cond.Reason == "ProgressDeadlineExceeded" {
+	// The Deployment controller's Progressing condition says it gave up:
+	// the progress deadline passed (kubectl's one failure), or it could not
+	// create the new ReplicaSet (ReplicaSetCreateError).
+	if cond := deploymentCondition(d, appsv1.DeploymentProgressing); cond != nil &&
+		cond.Status == corev1.ConditionFalse && (cond.Reason == "ProgressDeadlineExceeded" || cond.Reason == "ReplicaSetCreateError") {
 		st.Phase, st.Message = RolloutFailed, cond.Message
 		if st.Message == "" {
-			st.Message = fmt.Sprintf("deployment %q exceeded its progress deadline", d.Name)
+			st.Message = fmt.Sprintf("deployment %q: %s", d.Name, cond.Reason)
 		}
 		return st, nil
 	}

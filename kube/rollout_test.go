@@ -248,6 +248,15 @@ func TestRolloutStatusDeployment(t *testing.T) {
 			ref: webRef, phase: kube.RolloutFailed, message: `ReplicaSet "web-new" has timed out progressing.`,
 		},
 		{
+			name: "new ReplicaSet not created",
+			objs: objs(dep(func(d *appsv1.Deployment) {
+				d.Status.UpdatedReplicas = 0
+				d.Status.Conditions = []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse,
+					Reason: "ReplicaSetCreateError", Message: `Failed to create new replica set "web-new": exceeded quota`}}
+			}), oldRS),
+			ref: webRef, phase: kube.RolloutFailed, message: `Failed to create new replica set "web-new": exceeded quota`,
+		},
+		{
 			name:  "paused",
 			objs:  objs(dep(func(d *appsv1.Deployment) { d.Spec.Paused, d.Status.UpdatedReplicas = true, 0 }), running...),
 			ref:   webRef,
