@@ -41,6 +41,21 @@ const revisionAnnotation = "deployment.kubernetes.io/revision"
 //     a StatefulSet or DaemonSet with updateStrategy OnDelete is
 //     RolloutUnfollowed (kubectl refuses those).
 //
+// Revisions and pods: a Deployment's new ReplicaSet is found by the
+// controller's own rule (findNewReplicaSet) and names NewRevision, with its
+// deployment.kubernetes.io/revision annotation in Revision; OldRevisions
+// are its other ReplicaSets that still want or have pods, "web-5f6b8 (rev
+// 6)", newest first. A StatefulSet's NewRevision is status.updateRevision
+// and OldRevisions holds status.currentRevision while it differs. A
+// DaemonSet's NewRevision is its newest ControllerRevision and OldRevisions
+// those its old pods still run. Revision is the ControllerRevision's number
+// for both. Pods are those the selector matches and the workload (or its
+// ReplicaSets) controls, new ones first: new by the pod-template-hash label
+// of the new ReplicaSet, by controller-revision-hash equal to the
+// updateRevision, or by the DaemonSet controller's test (see
+// daemonSetRollout). READY and STATUS are the pods plugin's, as kubectl
+// prints them.
+//
 // A reading costs three requests: a get of the workload, a list of its
 // ReplicaSets (Deployment) or ControllerRevisions (StatefulSet, DaemonSet)
 // by its selector, and a list of its pods by its selector; a Deployment's

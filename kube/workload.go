@@ -293,8 +293,10 @@ type RolloutStatus struct {
 	// numberAvailable).
 	Desired, Updated, Ready, Available int32
 	// NewRevision names the new ReplicaSet ("web-7c9d5", revision in
-	// Revision) or the StatefulSet's updateRevision; OldRevisions the
-	// ones draining.
+	// Revision) or the StatefulSet's updateRevision or the DaemonSet's
+	// newest ControllerRevision; OldRevisions the ones draining, each
+	// "name (rev N)" (the name alone when its number is unknown), newest
+	// first. Revision is "" until the controller has numbered the new one.
 	NewRevision  string
 	Revision     string
 	OldRevisions []string
