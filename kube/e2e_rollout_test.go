@@ -137,6 +137,14 @@ func TestE2ERolloutDeployment(t *testing.T) {
 		t.Errorf("first rollout: %+v", first)
 	}
 	allNew(t, first, 2)
+	for _, row := range []struct {
+		kind kube.Kind
+		name string
+	}{{"pods", first.Pods[0].Name}, {"replicasets", first.NewRevision}, {"deploy", "web"}} {
+		if got, err := c.WorkloadOf(context.Background(), row.kind, ns, row.name); err != nil || got != ref {
+			t.Errorf("WorkloadOf(%s %s) = %+v, %v; want %s", row.kind, row.name, got, err, ref)
+		}
+	}
 
 	patchTemplate(t, cs, ref, imagePatch("nginx:1.27.4"))
 	second, phases := rolloutWatch(t, c, ref, func(st kube.RolloutStatus) bool { return complete(st) && st.Revision == "2" })
@@ -224,6 +232,11 @@ func TestE2ERolloutDaemonSetAndStatefulSet(t *testing.T) {
 			t.Errorf("%s first rollout: %+v", tc.ref, first)
 		}
 		allNew(t, first, int(first.Desired))
+		if len(first.Pods) > 0 {
+			if got, err := c.WorkloadOf(ctx, "pods", ns, first.Pods[0].Name); err != nil || got != tc.ref {
+				t.Errorf("WorkloadOf(pod %s) = %+v, %v; want %s", first.Pods[0].Name, got, err, tc.ref)
+			}
+		}
 		patchTemplate(t, cs, tc.ref, imagePatch(tc.image))
 		second, phases := rolloutWatch(t, c, tc.ref, func(st kube.RolloutStatus) bool { return complete(st) && st.Revision == "2" })
 		t.Logf("%s: phases %q", tc.ref, phases)
