@@ -246,3 +246,41 @@ func TestE2ERolloutDaemonSetAndStatefulSet(t *testing.T) {
 		allNew(t, second, int(second.Desired))
 	}
 }
+
+// TestE2ERolloutPodsRefusedByAdmission: in a namespace that enforces the
+// restricted Pod Security level, a Deployment's pods (no securityContext)
+// are refused at creation; the rollout fails with the ReplicaSet's
+// FailedCreate event text, which names the violation.
+func TestE2ERolloutPodsRefusedByAdmission(t *testing.T) {
+	cfg := kubetest.Local(t)
+	c := kubetest.Client(t, cfg)
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ns := kubetest.TempNamespace(t, cs, "kyyard-e2e-rollout")
+	enforce := []byte(`{"metadata":{"labels":{"pod-security.kubernetes.io/enforce":"restricted"}}}`)
+	if _, err := cs.CoreV1().Namespaces().Patch(ctx, ns, types.StrategicMergePatchType, enforce, metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	labels := map[string]string{"app": "web"}
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web"},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr(int32(1)),
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: kwokPodSpec("nginx:1.27.3")},
+		},
+	}
+	if _, err := cs.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ref := kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: ns, Name: "web"}
+	st, phases := rolloutWatch(t, c, ref, func(st kube.RolloutStatus) bool { return st.Phase == kube.RolloutFailed })
+	t.Logf("phases %q; failed: %s", phases, st.Message)
+	if !strings.Contains(st.Message, "ReplicaSet "+st.NewRevision+" cannot create pods") ||
+		!strings.Contains(st.Message, `violates PodSecurity "restricted`) || len(st.Pods) != 0 {
+		t.Errorf("refused rollout: %+v", st)
+	}
+}
