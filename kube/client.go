@@ -145,6 +145,12 @@ func NewFromConfig(cfg *rest.Config, opts Options) (*Client, error) {
 		cfg.UserAgent = "kyyard"
 	}
 	cfg.WarningHandlerWithContext = warningRouter{}
+	if cfg.QPS == 0 && cfg.Burst == 0 {
+		// client-go's default (5 per second, bursts of 10) makes a write's
+		// guards queue behind the screen's own reads; kubectl's users get
+		// far more.
+		cfg.QPS, cfg.Burst = 50, 100
+	}
 	reach := &reachability{}
 	cfg.Wrap(reach.transport)
 	cs, err := kubernetes.NewForConfig(cfg)

@@ -101,20 +101,35 @@ func (c *Client) guardAccess(ctx context.Context, a accessCheck) Verdict {
 	return Verdict{Guard: GuardAccess, Outcome: OutcomePass, Sentence: "you may " + what}
 }
 
-// guardFresh compares the object read just now with what the person saw.
-func guardFresh(ref WorkloadRef, uid, resourceVersion string, fresh *metav1.ObjectMeta) Verdict {
-	name := string(ref.Kind) + "/" + ref.Name
+// guardFresh compares the object read just now with what the person saw
+// (before). A moved resourceVersion is a conflict when someone wrote the
+// object: its metadata.generation moved (every write of a Deployment's,
+// StatefulSet's or DaemonSet's spec raises it) or the form's picture of it
+// differs. A resourceVersion moved by status alone (the controller
+// reporting progress) is not: the apply then carries the fresh
+// resourceVersion as its precondition, so a write after this read is still
+// a conflict.
+func guardFresh(before Workload, fresh workloadObject) Verdict {
+	name := string(before.Ref.Kind) + "/" + before.Ref.Name
+	meta := fresh.meta
 	switch {
-	case fresh.DeletionTimestamp != nil:
+	case meta.DeletionTimestamp != nil:
 		return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonConflict, Sentence: name + " is being deleted"}
-	case string(fresh.UID) != uid:
+	case string(meta.UID) != before.UID:
 		return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonConflict,
 			Sentence: name + " was deleted and created again since you read it (its UID changed)"}
-	case fresh.ResourceVersion != resourceVersion:
+	case meta.ResourceVersion == before.ResourceVersion:
+		return Verdict{Guard: GuardFresh, Outcome: OutcomePass, Sentence: name + " is as you read it (resourceVersion " + before.ResourceVersion + ")"}
+	case meta.Generation != before.Generation:
 		return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonConflict,
-			Sentence: fmt.Sprintf("%s changed since you read it (resourceVersion %s is now %s)", name, resourceVersion, fresh.ResourceVersion)}
+			Sentence: fmt.Sprintf("%s was changed since you read it (generation %d is now %d)", name, before.Generation, meta.Generation)}
 	}
-	return Verdict{Guard: GuardFresh, Outcome: OutcomePass, Sentence: name + " is as you read it (resourceVersion " + resourceVersion + ")"}
+	if where := formDifference(toWorkload(before.Ref, fresh), before); where != "" {
+		return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonConflict,
+			Sentence: fmt.Sprintf("%s was changed since you read it (%s)", name, where)}
+	}
+	return Verdict{Guard: GuardFresh, Outcome: OutcomePass,
+		Sentence: fmt.Sprintf("%s is as you read it (generation %d; only its status moved)", name, meta.Generation)}
 }
 
 // ManagedBy names the tool that manages an object from its labels and

@@ -266,6 +266,11 @@ const (
 	RolloutFailed RolloutPhase = "failed"
 	// RolloutPaused: a paused Deployment; its rollout is not waited for.
 	RolloutPaused RolloutPhase = "paused"
+	// RolloutUnfollowed: a StatefulSet or DaemonSet with updateStrategy
+	// OnDelete, whose controller replaces a pod only when it is deleted:
+	// there is no rollout to wait for (`kubectl rollout status` refuses
+	// such objects). The counts and pods are still read.
+	RolloutUnfollowed RolloutPhase = "unfollowed"
 )
 
 // RolloutPod is one pod of a rollout.
@@ -293,8 +298,10 @@ type RolloutStatus struct {
 	// numberAvailable).
 	Desired, Updated, Ready, Available int32
 	// NewRevision names the new ReplicaSet ("web-7c9d5", revision in
-	// Revision) or the StatefulSet's updateRevision; OldRevisions the
-	// ones draining.
+	// Revision) or the StatefulSet's updateRevision or the DaemonSet's
+	// newest ControllerRevision; OldRevisions the ones draining, each
+	// "name (rev N)" (the name alone when its number is unknown), newest
+	// first. Revision is "" until the controller has numbered the new one.
 	NewRevision  string
 	Revision     string
 	OldRevisions []string

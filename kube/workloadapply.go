@@ -43,7 +43,7 @@ func (c *Client) applyGuards(ctx context.Context, before, after Workload, change
 	if err != nil {
 		return vs, workloadObject{}, err
 	}
-	vs = append(vs, guardFresh(ref, before.UID, before.ResourceVersion, fresh.meta))
+	vs = append(vs, guardFresh(before, fresh))
 	if vs.Refusal() != nil {
 		return vs, fresh, nil
 	}
@@ -57,87 +57,133 @@ func (c *Client) applyGuards(ctx context.Context, before, after Workload, change
 	return vs, fresh, nil
 }
 
+// statusRaceRetries is how many times a write answered 409 is tried again
+// when the object read afresh shows that only its status moved (the
+// controller wrote status between the guards' read and the patch, as it
+// does many times a second during a rollout).
+const statusRaceRetries = 5
+
+// prepared is an apply made ready to send: the guards' verdicts and the
+// checked patch (empty when a guard refused before it could be built).
+type prepared struct {
+	verdicts Verdicts
+	body     []byte
+}
+
+// prepare runs the guards and builds the checked patch of before → after;
+// it returns the fresh read too (zero when a guard refused before it).
+func (c *Client) prepare(ctx context.Context, before, after Workload, changes []Change) (prepared, workloadObject, error) {
+	vs, fresh, err := c.applyGuards(ctx, before, after, changes)
+	if err != nil {
+		return prepared{}, fresh, err
+	}
+	body, err := checkedPatch(atFresh(before, fresh), after, fresh)
+	if errors.Is(err, errPatchUnsafe) {
+		vs = append(vs, Verdict{Guard: GuardBounds, Outcome: OutcomeRefuse, Reason: ReasonInvalid, Sentence: err.Error()})
+		return prepared{verdicts: vs}, fresh, nil
+	}
+	if err != nil {
+		return prepared{}, fresh, err
+	}
+	return prepared{verdicts: vs, body: body}, fresh, nil
+}
+
+// send runs prepare and, when no refusal stops it (refuse decides), sends
+// the patch (as a dry run when dryRun is set). A 409 is tried again, up to
+// statusRaceRetries times, after one fresh read: when only status moved,
+// the fresh guard passes again and the patch carries the newer
+// resourceVersion; when someone wrote the object, it refuses with conflict.
+func (c *Client) send(ctx context.Context, before, after Workload, changes []Change, dryRun bool,
+	refuse func(Verdicts) *Refusal) (prepared, workloadObject, []string, error) {
+	p, fresh, err := c.prepare(ctx, before, after, changes)
+	if err != nil {
+		return p, workloadObject{}, nil, err
+	}
+	if r := refuse(p.verdicts); r != nil {
+		return p, workloadObject{}, nil, r
+	}
+	wctx, warnings := collectWarnings(ctx)
+	for attempt := 0; ; attempt++ {
+		out, err := c.patchWorkload(wctx, before.Ref, p.body, dryRun)
+		if err == nil {
+			return p, out, warnings.list(), nil
+		}
+		if !apierrors.IsConflict(err) || attempt == statusRaceRetries {
+			return p, workloadObject{}, warnings.list(), writeRefusal(err)
+		}
+		if fresh, err = c.getWorkload(ctx, before.Ref); err != nil {
+			return p, workloadObject{}, warnings.list(), writeRefusal(err)
+		}
+		if v := guardFresh(before, fresh); v.Outcome == OutcomeRefuse {
+			return p, workloadObject{}, warnings.list(), &Refusal{Reason: v.Reason, Detail: v.Sentence}
+		}
+		if p.body, err = checkedPatch(atFresh(before, fresh), after, fresh); err != nil {
+			return p, workloadObject{}, warnings.list(), &Refusal{Reason: ReasonInvalid, Detail: err.Error()}
+		}
+	}
+}
+
 // DryRun previews an apply that turns before (the form's read) into after
 // (the form's values): the changes, the exact patch body, the guards'
 // verdicts, and the API server's answer to that same patch sent with
 // dryRun=All (admission and validation errors and warnings, before
 // anything is written). A change of nothing sends no request at all
 // (casebook C34). The dry run is not sent when a guard refuses (read-only
-// mode sends no write verb of any kind). Errors: a kind the form does not
-// edit, a failed read of the object, or a change the patch cannot express
-// (a read-only field changed).
+// mode sends no write verb of any kind); DryRunError then says why.
+// Errors: a kind the form does not edit, or a failed read of the object.
 func (c *Client) DryRun(ctx context.Context, before, after Workload) (Preview, error) {
-	p := Preview{Changes: Changes(before, after)}
-	if len(p.Changes) == 0 {
-		return p, nil
+	pv := Preview{Changes: Changes(before, after)}
+	if len(pv.Changes) == 0 {
+		return pv, nil
 	}
-	vs, fresh, err := c.applyGuards(ctx, before, after, p.Changes)
-	if err != nil {
-		return p, err
+	p, _, warnings, err := c.send(ctx, before, after, pv.Changes, true, Verdicts.Refusal)
+	pv.Verdicts, pv.Patch, pv.DryRunWarnings = p.verdicts, string(p.body), warnings
+	var r *Refusal
+	if !errors.As(err, &r) {
+		return pv, err
 	}
-	p.Verdicts = vs
-	body, err := checkedPatch(before, after, fresh)
-	if errors.Is(err, errPatchUnsafe) {
-		p.Verdicts = append(p.Verdicts, Verdict{Guard: GuardBounds, Outcome: OutcomeRefuse, Reason: ReasonInvalid, Sentence: err.Error()})
-		p.DryRunError, p.DryRunReason = "not sent: "+err.Error(), ReasonInvalid
-		return p, nil
+	pv.DryRunError, pv.DryRunReason = r.Detail, r.Reason
+	if p.verdicts.Refusal() != nil {
+		pv.DryRunError = "not sent: " + r.Detail
 	}
-	if err != nil {
-		return p, err
-	}
-	p.Patch = string(body)
-	if r := vs.Refusal(); r != nil {
-		p.DryRunError, p.DryRunReason = "not sent: "+r.Detail, r.Reason
-		return p, nil
-	}
-	wctx, warnings := collectWarnings(ctx)
-	if _, err := c.patchWorkload(wctx, before.Ref, body, true); err != nil {
-		r := writeRefusal(err)
-		p.DryRunError, p.DryRunReason = r.Detail, r.Reason
-	}
-	p.DryRunWarnings = warnings.list()
-	return p, nil
+	return pv, nil
 }
 
 // ApplyWorkload writes what the person changed (before → after, as
 // DryRun previewed it) as one strategic merge patch of only the changed
-// paths, at before's resourceVersion (see buildPatch). It runs the guards
-// first: any refusal, and any warning whose reason is not in confirmed,
-// refuses the write with a *Refusal and nothing is sent. A change of
-// nothing sends nothing and returns before (casebook C34). The API
-// server's own refusals come back as a *Refusal too: 409 is conflict (the
-// object changed between the read and the write), 403 forbidden, an
-// admission webhook's or policy's denial admission_denied, a validation
-// error invalid, each with the server's message as Detail. On success the
-// result's Workload is the object as the server returned it, the base of a
-// next apply (C33).
+// paths, at the resourceVersion read (see buildPatch and guardFresh). It
+// runs the guards first: any refusal, and any warning whose reason is not
+// in confirmed, refuses the write with a *Refusal and nothing is sent. A
+// change of nothing sends nothing and returns before (casebook C34). The
+// API server's own refusals come back as a *Refusal too: 409 is conflict
+// (someone wrote the object between the read and the write), 403
+// forbidden, an admission webhook's or policy's denial admission_denied, a
+// validation error invalid, each with the server's message as Detail. On
+// success the result's Workload is the object as the server returned it,
+// the base of a next apply (C33).
 func (c *Client) ApplyWorkload(ctx context.Context, before, after Workload, confirmed []Reason) (ApplyResult, error) {
 	changes := Changes(before, after)
 	if len(changes) == 0 {
 		return ApplyResult{Workload: before}, nil
 	}
-	vs, fresh, err := c.applyGuards(ctx, before, after, changes)
+	refuse := func(vs Verdicts) *Refusal { return vs.Unconfirmed(confirmed) }
+	_, out, warnings, err := c.send(ctx, before, after, changes, false, refuse)
 	if err != nil {
 		return ApplyResult{}, err
-	}
-	if r := vs.Unconfirmed(confirmed); r != nil {
-		return ApplyResult{}, r
-	}
-	body, err := checkedPatch(before, after, fresh)
-	if errors.Is(err, errPatchUnsafe) {
-		return ApplyResult{}, &Refusal{Reason: ReasonInvalid, Detail: err.Error()}
-	}
-	if err != nil {
-		return ApplyResult{}, err
-	}
-	wctx, warnings := collectWarnings(ctx)
-	out, err := c.patchWorkload(wctx, before.Ref, body, false)
-	if err != nil {
-		return ApplyResult{}, writeRefusal(err)
 	}
 	w := toWorkload(before.Ref, out)
 	w.Autoscaler = before.Autoscaler
-	return ApplyResult{Workload: w, Changes: changes, Warnings: warnings.list()}, nil
+	return ApplyResult{Workload: w, Changes: changes, Warnings: warnings}, nil
+}
+
+// atFresh returns before with the fresh read's resourceVersion, the
+// precondition of the patch: the fresh guard passed, so what moved since
+// before is status alone. Without a fresh read, before is kept.
+func atFresh(before Workload, fresh workloadObject) Workload {
+	if fresh.meta != nil {
+		before.ResourceVersion = fresh.meta.ResourceVersion
+	}
+	return before
 }
 
 // writeRefusal classifies an error the API server answered a write with.

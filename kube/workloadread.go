@@ -210,8 +210,12 @@ func containerBounds(name string, spec *corev1.PodSpec) []Unsupported {
 	return out
 }
 
-// findContainer returns the init container or container named name.
+// findContainer returns the init container or container named name; nil
+// when there is none, or no spec.
 func findContainer(spec *corev1.PodSpec, name string) *corev1.Container {
+	if spec == nil {
+		return nil
+	}
 	for i := range spec.InitContainers {
 		if spec.InitContainers[i].Name == name {
 			return &spec.InitContainers[i]

@@ -1,0 +1,210 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// failingWaits are the container waiting reasons that fail a rollout at
+// once when a new pod shows them: the kubelet's back-off and pull errors
+// (k8s.io/kubernetes pkg/kubelet/images and kuberuntime). ErrImagePull
+// and ImagePullBackOff count right away: a person expects to learn of an
+// unpullable image now, not after the Deployment's progress deadline.
+var failingWaits = map[string]bool{
+	"CrashLoopBackOff":           true,
+	"ImagePullBackOff":           true,
+	"ErrImagePull":               true,
+	"InvalidImageName":           true,
+	"CreateContainerConfigError": true,
+}
+
+// failedCreateFreshness is how recent a FailedCreate event must be to fail
+// a rollout on its own, without the ReplicaSet's ReplicaFailure condition:
+// the events spam filter lets an object's repeated event through once per
+// 5 minutes (k8s.io/client-go tools/record), so an older one is over.
+const failedCreateFreshness = 5 * time.Minute
+
+// podReading is a workload's pods as RolloutStatus shows them.
+type podReading struct {
+	// rows are the pods, new ones first, each group by name.
+	rows []RolloutPod
+	// failure names the first new pod (by name) whose container waits for
+	// a failingWaits reason, and why; "" when none does.
+	failure string
+}
+
+// workloadPods lists the pods sel matches in namespace, keeps those whose
+// controller is one of owners (UIDs), and marks new the ones isNew says
+// are (given the pod's labels and its controller's UID).
+func (c *Client) workloadPods(ctx context.Context, namespace string, sel labels.Selector, owners map[string]bool,
+	isNew func(labels map[string]string, owner string) bool) (podReading, error) {
+	list, err := c.cs.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
+	if err != nil {
+		return podReading{}, err
+	}
+	var out podReading
+	for i := range list.Items {
+		pod := &list.Items[i]
+		ref := metav1.GetControllerOf(pod)
+		if ref == nil || !owners[string(ref.UID)] {
+			continue
+		}
+		row := c.rolloutPod(pod)
+		row.New = isNew(pod.Labels, string(ref.UID))
+		out.rows = append(out.rows, row)
+	}
+	sort.Slice(out.rows, func(i, j int) bool {
+		if out.rows[i].New != out.rows[j].New {
+			return out.rows[i].New
+		}
+		return out.rows[i].Name < out.rows[j].Name
+	})
+	byName := map[string]*corev1.Pod{}
+	for i := range list.Items {
+		byName[list.Items[i].Name] = &list.Items[i]
+	}
+	for _, row := range out.rows {
+		if !row.New {
+			continue
+		}
+		if msg := podFailure(byName[row.Name]); msg != "" {
+			out.failure = msg
+			break
+		}
+	}
+	return out, nil
+}
+
+// rolloutPod is a pod's name with kubectl's READY and STATUS, taken from the
+// pods plugin's row (package kinds computes them the way kubectl's printer
+// does); without a pods plugin, STATUS is the pod's phase.
+func (c *Client) rolloutPod(pod *corev1.Pod) RolloutPod {
+	out := RolloutPod{Name: pod.Name, Status: string(pod.Status.Phase)}
+	p, ok := c.Lookup("pods")
+	if !ok {
+		return out
+	}
+	row, ok := p.Row(pod)
+	if !ok {
+		return out
+	}
+	out.Status = row.Status
+	for i, col := range p.Info().Columns {
+		if col.Name == "READY" && i < len(row.Cells) {
+			out.Ready = row.Cells[i].Text
+		}
+	}
+	return out
+}
+
+// podFailure says why a pod fails a rollout: "pod web-7c9d5-x2k: container
+// web: ImagePullBackOff: Back-off pulling image ..." for the first init
+// container or container waiting with a failingWaits reason; "" otherwise,
+// and for a pod being deleted.
+func podFailure(pod *corev1.Pod) string {
+	if pod == nil || pod.DeletionTimestamp != nil {
+		return ""
+	}
+	for _, statuses := range [][]corev1.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses} {
+		for _, cs := range statuses {
+			w := cs.State.Waiting
+			if w == nil || !failingWaits[w.Reason] {
+				continue
+			}
+			msg := fmt.Sprintf("pod %s: container %s: %s", pod.Name, cs.Name, w.Reason)
+			if w.Message != "" {
+				msg += ": " + w.Message
+			}
+			return msg
+		}
+	}
+	return ""
+}
+
+// replicaSetFailure says why a Deployment's new ReplicaSet cannot create
+// its pods, or "". The ReplicaSet controller sets a ReplicaFailure
+// condition when a create fails (admission refused it, a quota is
+// exhausted) and records a FailedCreate Warning event with the API
+// server's answer; the event's text is preferred, the condition's message
+// stands in when no event is left. Without the condition, a FailedCreate
+// event fails the rollout only while the ReplicaSet has fewer pods than it
+// wants and the event is recent (failedCreateFreshness). Events are listed
+// only in those two cases.
+func (c *Client) replicaSetFailure(ctx context.Context, rs *appsv1.ReplicaSet) (string, error) {
+	var cond *appsv1.ReplicaSetCondition
+	for i := range rs.Status.Conditions {
+		ci := &rs.Status.Conditions[i]
+		if ci.Type == appsv1.ReplicaSetReplicaFailure && ci.Status == corev1.ConditionTrue {
+			cond = ci
+		}
+	}
+	short := rs.Status.Replicas < replicasOf(rs.Spec.Replicas)
+	if cond == nil && !short {
+		return "", nil
+	}
+	ev, err := c.failedCreate(ctx, rs)
+	if err != nil {
+		return "", err
+	}
+	prefix := fmt.Sprintf("ReplicaSet %s cannot create pods: ", rs.Name)
+	switch {
+	case ev != nil && (cond != nil || time.Since(eventTime(ev)) <= failedCreateFreshness):
+		return prefix + ev.Message, nil
+	case cond != nil:
+		return prefix + cond.Message, nil
+	}
+	return "", nil
+}
+
+// failedCreate returns the newest FailedCreate Warning event of rs, or nil.
+// The API server selects events on involvedObject.* and reason (core/v1
+// events' selectable fields); the same test is applied again to what comes
+// back, for servers (and fakes) that ignore field selectors.
+func (c *Client) failedCreate(ctx context.Context, rs *appsv1.ReplicaSet) (*corev1.Event, error) {
+	fs := fields.Set{
+		"involvedObject.kind": "ReplicaSet",
+		"involvedObject.name": rs.Name,
+		"involvedObject.uid":  string(rs.UID),
+		"reason":              "FailedCreate",
+	}
+	list, err := c.cs.CoreV1().Events(rs.Namespace).List(ctx, metav1.ListOptions{FieldSelector: fs.AsSelector().String()})
+	if err != nil {
+		return nil, err
+	}
+	var newest *corev1.Event
+	for i := range list.Items {
+		ev := &list.Items[i]
+		io := ev.InvolvedObject
+		if io.Kind != "ReplicaSet" || io.Name != rs.Name || (io.UID != "" && io.UID != rs.UID) ||
+			ev.Reason != "FailedCreate" || ev.Type != corev1.EventTypeWarning {
+			continue
+		}
+		if newest == nil || eventTime(ev).After(eventTime(newest)) {
+			newest = ev
+		}
+	}
+	return newest, nil
+}
+
+// eventTime is when an event was last seen: its series' last observation,
+// lastTimestamp, eventTime or firstTimestamp, whichever is set first (the
+// order `kubectl events` uses).
+func eventTime(ev *corev1.Event) time.Time {
+	switch {
+	case ev.Series != nil && !ev.Series.LastObservedTime.IsZero():
+		return ev.Series.LastObservedTime.Time
+	case !ev.LastTimestamp.IsZero():
+		return ev.LastTimestamp.Time
+	case !ev.EventTime.IsZero():
+		return ev.EventTime.Time
+	}
+	return ev.FirstTimestamp.Time
+}
