@@ -428,16 +428,12 @@ func (m *Model) open(msg views.OpenKindMsg, chosen bool) tea.Cmd {
 }
 
 // openWorkload pushes the workload form when the client can edit
-// workloads (it implements workload.Editor); an owned object (a pod, a
-// ReplicaSet) is not resolved to its owner yet.
+// workloads (it implements workload.Editor); the form finds the owner of a
+// pod or ReplicaSet itself.
 func (m *Model) openWorkload(msg views.OpenWorkloadMsg) tea.Cmd {
 	ed, ok := m.vc.Client.(workload.Editor)
-	switch {
-	case !ok:
+	if !ok {
 		m.status = views.StatusMsg{Text: "editing is not available", Error: true}
-		return nil
-	case msg.Kind != kube.KindDeployments && msg.Kind != kube.KindStatefulSets && msg.Kind != kube.KindDaemonSets:
-		m.status = views.StatusMsg{Text: fmt.Sprintf("%s cannot be edited with the form", msg.Kind)}
 		return nil
 	}
 	scr := workload.New(m.vc, ed, kube.WorkloadRef{Kind: msg.Kind, Namespace: msg.Namespace, Name: msg.Name})

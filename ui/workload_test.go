@@ -9,6 +9,7 @@ import (
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kubetest"
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/workload"
 )
 
 // editingSource is a source that can also edit workloads (as *kube.Client
@@ -62,8 +63,18 @@ func TestOpenWorkloadPushesTheForm(t *testing.T) {
 	}
 }
 
+// *kube.Client is what the root hands the form.
+var (
+	_ workload.Editor = (*kube.Client)(nil)
+	_ workload.Owners = (*kube.Client)(nil)
+)
+
+// browseOnly is a source that cannot edit.
+type browseOnly struct{ views.Source }
+
 func TestOpenWorkloadWithoutEditor(t *testing.T) {
-	h := start(t)
+	client, _ := kubetest.FakeClient(t, objects()...)
+	h := startWith(t, browseOnly{client}, "demo", 80, 24)
 	h.send(views.OpenWorkloadMsg{Kind: "deployments", Namespace: "demo", Name: "web"})
 	if v := h.m.View(); !strings.Contains(v, "editing is not available") {
 		t.Fatalf("no status:\n%s", v)

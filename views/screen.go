@@ -120,9 +120,9 @@ type OpenObjectMsg struct {
 
 // OpenWorkloadMsg asks the root to push the workload form for one object.
 // Kind is "deployments", "statefulsets" or "daemonsets" (kinds whose plugin
-// has kube.CanEdit). "pods" or "replicasets" name an object a workload owns:
-// the root is to resolve the owning Deployment, StatefulSet or DaemonSet
-// first (not done yet: it says so on the status line).
+// has kube.CanEdit), or "pods" or "replicasets": an object a workload owns,
+// whose owning Deployment, StatefulSet or DaemonSet the form finds (see
+// workload.Owners) and edits.
 type OpenWorkloadMsg struct {
 	// Kind is the object's plugin id.
 	Kind kube.Kind

@@ -308,22 +308,18 @@ func (m *Model) openObject(v views.ObjectView) tea.Cmd {
 	return func() tea.Msg { return msg }
 }
 
-// edit asks the root to open the workload form on the cursor row, for a
-// kind whose plugin has kube.CanEdit. On pods and replicasets it says that
-// the form edits the workload that owns them (the hook for owner
-// resolution: an OpenWorkloadMsg with Kind "pods" or "replicasets" that the
-// root resolves); on other kinds that they cannot be edited.
+// edit asks the root to open the workload form on the cursor row: a kind
+// whose plugin has kube.CanEdit, or a pod or ReplicaSet, whose owning
+// Deployment, StatefulSet or DaemonSet the form finds and edits. Other
+// kinds say that they cannot be edited.
 func (m *Model) edit() tea.Cmd {
 	row := m.current()
 	if row == nil {
 		return nil
 	}
-	switch {
-	case m.info.Capabilities.Has(kube.CanEdit) && m.info.PartOf == "":
+	if m.info.Capabilities.Has(kube.CanEdit) && m.info.PartOf == "" || m.info.ID == "pods" || m.info.ID == "replicasets" {
 		msg := views.OpenWorkloadMsg{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name}
 		return func() tea.Msg { return msg }
-	case m.info.ID == "pods" || m.info.ID == "replicasets":
-		return views.Status(fmt.Sprintf("e edits the Deployment, StatefulSet or DaemonSet that owns %s/%s: open it from :deploy, :sts or :ds", m.info.ID, row.Name), false)
 	}
 	return views.Status(fmt.Sprintf("%s cannot be edited with the form", m.info.ID), false)
 }

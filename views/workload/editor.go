@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -25,6 +26,20 @@ type Editor interface {
 	ApplyWorkload(ctx context.Context, before, after kube.Workload, confirmed []kube.Reason) (kube.ApplyResult, error)
 	// RolloutStatus reads where the workload's rollout stands.
 	RolloutStatus(ctx context.Context, ref kube.WorkloadRef) (kube.RolloutStatus, error)
+}
+
+// Owners is implemented by an Editor that can tell which workload a pod
+// or a ReplicaSet belongs to (*kube.Client's WorkloadOf): the screen then
+// opens on a pod's or ReplicaSet's row edit its Deployment, StatefulSet or
+// DaemonSet. Errors: the object has no such owner (kube.ErrNotManaged),
+// or cannot be read.
+type Owners interface {
+	WorkloadOf(ctx context.Context, kind kube.Kind, namespace, name string) (kube.WorkloadRef, error)
+}
+
+// editable reports whether kind is one the form edits itself.
+func editable(kind kube.Kind) bool {
+	return kind == kube.KindDeployments || kind == kube.KindStatefulSets || kind == kube.KindDaemonSets
 }
 
 // Budgets of one call to the Editor.
@@ -51,6 +66,7 @@ type readMsg struct {
 	owner   *Model
 	token   int
 	purpose readPurpose
+	ref     kube.WorkloadRef // the workload read (a pod's owner, resolved)
 	w       kube.Workload
 	err     error
 }
@@ -100,8 +116,20 @@ func (m *Model) readCmd(purpose readPurpose) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
+		if !editable(ref.Kind) {
+			o, ok := ed.(Owners)
+			if !ok {
+				return readMsg{owner: owner, token: token, purpose: purpose, ref: ref,
+					err: fmt.Errorf("%s are edited through the Deployment, StatefulSet or DaemonSet that owns them", ref.Kind)}
+			}
+			owned, err := o.WorkloadOf(ctx, ref.Kind, ref.Namespace, ref.Name)
+			if err != nil {
+				return readMsg{owner: owner, token: token, purpose: purpose, ref: ref, err: err}
+			}
+			ref = owned
+		}
 		w, err := ed.ReadWorkload(ctx, ref)
-		return readMsg{owner: owner, token: token, purpose: purpose, w: w, err: err}
+		return readMsg{owner: owner, token: token, purpose: purpose, ref: ref, w: w, err: err}
 	}
 }
 

@@ -45,6 +45,15 @@ func (f *fake) ReadWorkload(_ context.Context, ref kube.WorkloadRef) (kube.Workl
 	return w, nil
 }
 
+// WorkloadOf makes the fake an Owners: every pod and ReplicaSet belongs
+// to deployments/web, except "orphan".
+func (f *fake) WorkloadOf(_ context.Context, kind kube.Kind, ns, name string) (kube.WorkloadRef, error) {
+	if name == "orphan" {
+		return kube.WorkloadRef{}, fmt.Errorf("pod %s/%s is %w", ns, name, kube.ErrNotManaged)
+	}
+	return webRef, nil
+}
+
 func (f *fake) DryRun(_ context.Context, before, after kube.Workload) (kube.Preview, error) {
 	f.dry = append(f.dry, call{before: before, after: after})
 	return f.preview, f.dryErr
@@ -96,9 +105,15 @@ var webRef = kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: "demo", Nam
 
 func open(t *testing.T, ed *fake, w, h int) *harness {
 	t.Helper()
+	return openAs(t, ed, ed, webRef, w, h)
+}
+
+// openAs opens the screen on ref through ed (ed may wrap f).
+func openAs(t *testing.T, f *fake, ed Editor, ref kube.WorkloadRef, w, h int) *harness {
+	t.Helper()
 	vc := viewtest.Context(nil, w, h)
-	hs := &harness{t: t, ed: ed, clock: viewtest.Now}
-	hs.m = New(vc, ed, webRef)
+	hs := &harness{t: t, ed: f, clock: viewtest.Now}
+	hs.m = New(vc, ed, ref)
 	hs.m.now = func() time.Time { return hs.clock }
 	hs.m.poll = 0
 	hs.run(hs.m.Init())

@@ -55,7 +55,9 @@ type Model struct {
 }
 
 // New returns the workload screen for ref, reading and writing through
-// ed. It reads nothing until Init.
+// ed. It reads nothing until Init. ref may name a pod or a ReplicaSet
+// ("pods", "replicasets"): when ed implements Owners, the screen edits the
+// workload that owns it.
 func New(vc *views.Context, ed Editor, ref kube.WorkloadRef) *Model {
 	return &Model{vc: vc, editor: ed, ref: ref, keys: DefaultKeys(), now: time.Now, deadline: DefaultRolloutDeadline, poll: pollEvery}
 }
@@ -122,7 +124,7 @@ func (m *Model) takeRead(msg readMsg) tea.Cmd {
 		return nil
 	}
 	if msg.purpose == readOpen {
-		m.loadErr = nil
+		m.ref, m.loadErr = msg.ref, nil
 		m.mode = modeForm
 		m.form = newForm(msg.w, msg.w)
 		m.focus, m.offset = 0, 0
@@ -246,5 +248,8 @@ func errText(err error) string {
 		return views.Sanitize(text)
 	}
 	r := kube.ReasonOf(err)
+	if r == kube.ReasonError || r == kube.ReasonInvalid {
+		return views.Sanitize(err.Error())
+	}
 	return views.Sanitize(fmt.Sprintf("%s: %s (%v)", r, r.Sentence(), err))
 }

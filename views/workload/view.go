@@ -26,7 +26,10 @@ func (m *Model) View() string {
 	switch m.mode {
 	case modeLoading:
 		if m.loadErr != nil {
-			body = []string{st.Error.Render(" cannot read " + m.name() + ": " + errText(m.loadErr))}
+			body = []string{st.Error.Render(" cannot read " + m.name() + ":")}
+			for _, l := range strings.Split(ansi.Wrap(errText(m.loadErr), max(w-2, 10), " /"), "\n") {
+				body = append(body, "  "+l)
+			}
 			help = "ctrl+r reads again · esc back"
 		} else {
 			body = []string{st.Muted.Render(" reading " + m.name() + "…")}

@@ -472,7 +472,7 @@ func TestReadFailure(t *testing.T) {
 	ed := newFake(webWorkload())
 	ed.readErr = &kube.Refusal{Reason: kube.ReasonForbidden, Detail: "may not get deployments in demo"}
 	h := open(t, ed, 80, 24)
-	if !strings.Contains(h.view(), "cannot read deployments/web: forbidden") {
+	if !strings.Contains(h.view(), "forbidden: your account may not") {
 		t.Fatalf("%s", h.view())
 	}
 	ed.readErr = nil
@@ -543,5 +543,31 @@ func TestConflictClashKeepsYours(t *testing.T) {
 	last := ed.dry[len(ed.dry)-1]
 	if last.before.ResourceVersion != "101" || last.after.Containers[0].Image != "app:2" || last.after.Containers[0].Env[0].Value != "2" {
 		t.Fatalf("after the re-read: %+v", last)
+	}
+}
+
+// *kube.Client is an Editor that finds owners.
+var (
+	_ Editor = (*kube.Client)(nil)
+	_ Owners = (*kube.Client)(nil)
+)
+
+// editorOnly hides the fake's WorkloadOf.
+type editorOnly struct{ Editor }
+
+func TestPodOpensItsOwner(t *testing.T) {
+	pod := kube.WorkloadRef{Kind: "pods", Namespace: "demo", Name: "web-7d9f-abcde"}
+	ed := newFake(webWorkload())
+	h := openAs(t, ed, ed, pod, 80, 24)
+	if got := h.m.Title(); got != "deployments/web (demo) · edit" {
+		t.Fatalf("title %q", got)
+	}
+	h = openAs(t, ed, ed, kube.WorkloadRef{Kind: "pods", Namespace: "demo", Name: "orphan"}, 100, 24)
+	if v := h.view(); !strings.Contains(v, "not managed by a Deployment, StatefulSet or DaemonSet") {
+		t.Fatalf("no reason:\n%s", v)
+	}
+	h = openAs(t, ed, editorOnly{ed}, pod, 120, 24)
+	if v := h.view(); !strings.Contains(v, "pods are edited through the Deployment, StatefulSet or DaemonSet that owns them") {
+		t.Fatalf("no reason:\n%s", v)
 	}
 }
