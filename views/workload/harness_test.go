@@ -216,6 +216,24 @@ func (h *harness) golden(name string) {
 	viewtest.Golden(h.t, name, h.view())
 }
 
+// goldens checks the view at 80x24 and at 200x50 (name_80x24,
+// name_200x50), and returns to the size it had.
+func (h *harness) goldens(name string) {
+	h.t.Helper()
+	w, ht := h.m.vc.Width, h.m.vc.Height
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		h.resize(size[0], size[1])
+		h.golden(fmt.Sprintf("%s_%dx%d", name, size[0], size[1]))
+	}
+	h.resize(w, ht)
+}
+
+func (h *harness) resize(w, ht int) {
+	h.m.vc.Width, h.m.vc.Height = w, ht
+	_, cmd := h.m.Update(tea.WindowSizeMsg{Width: w, Height: ht})
+	h.run(cmd)
+}
+
 // webWorkload is deployments/web: a Helm-managed Deployment with a
 // container and a native sidecar.
 func webWorkload() kube.Workload {

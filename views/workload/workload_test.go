@@ -51,7 +51,7 @@ func TestValidationBesideField(t *testing.T) {
 	h := open(t, newFake(webWorkload()), 80, 24)
 	h.focusOn(fkMemLimit, 0, 0)
 	h.replace("128Mi")
-	h.golden("invalid_limit_80x24")
+	h.goldens("invalid_limit")
 	if !strings.Contains(h.view(), "✗ limit below request") || !strings.Contains(h.view(), "fix 1 field first") {
 		t.Fatalf("the reason is not beside the field:\n%s", h.view())
 	}
@@ -173,7 +173,7 @@ func TestPreviewConfirmations(t *testing.T) {
 	h := open(t, ed, 80, 24)
 	edit(h)
 	h.press("ctrl+s")
-	h.golden("preview_warn_80x24")
+	h.goldens("preview_warn")
 	if !h.m.Capturing() {
 		t.Fatal("a confirmation is typed into, but the screen does not capture keys")
 	}
@@ -188,7 +188,7 @@ func TestPreviewConfirmations(t *testing.T) {
 	}
 	h.typ("b") // the name: the next warning takes a y
 	h.typ("y")
-	h.golden("preview_confirmed_80x24")
+	h.goldens("preview_confirmed")
 	h.press("p")
 	if !strings.Contains(h.view(), `{"spec":{"template":{"spec":{"containers":[{"name":"web"`) {
 		t.Fatalf("p does not show the patch:\n%s", h.view())
@@ -297,7 +297,7 @@ func TestC18C21ConflictThenReread(t *testing.T) {
 	h.focusOn(fkImage, 0, 0)
 	h.replace("app:2")
 	h.press("ctrl+s", "enter")
-	h.golden("conflict_80x24")
+	h.goldens("conflict")
 	if !strings.Contains(h.view(), "the object changed since you read it") {
 		t.Fatal("no conflict sentence")
 	}
@@ -421,7 +421,7 @@ func TestRolloutAndUndo(t *testing.T) {
 	edit(h)
 	h.press("ctrl+s", "enter")
 	h.clock = h.clock.Add(12 * time.Second)
-	h.golden("rollout_progressing_80x24")
+	h.goldens("rollout_progressing")
 	if h.polls != 1 {
 		t.Fatalf("%d polls armed", h.polls)
 	}
@@ -430,7 +430,7 @@ func TestRolloutAndUndo(t *testing.T) {
 		t.Fatal("u undid a rollout that had not failed")
 	}
 	h.poll()
-	h.golden("rollout_failed_80x24")
+	h.goldens("rollout_failed")
 	h.press("u")
 	if len(ed.applies) != 2 {
 		t.Fatal("no undo")
