@@ -146,7 +146,7 @@ func (f *form) isChanged(fd *field) bool {
 	}
 	b := bc.Env[r.orig]
 	b.Name = r.Name
-	return r.EnvVar != b
+	return normal(r.EnvVar) != normal(b)
 }
 
 // errorCount is how many fields cannot be sent as they are.

@@ -181,7 +181,7 @@ func (f *form) workload() kube.Workload {
 		c.Args = list(c.Args, st.args)
 		env := make([]kube.EnvVar, len(st.env))
 		for j, r := range st.env {
-			env[j] = r.EnvVar
+			env[j] = normal(r.EnvVar)
 		}
 		if !slices.Equal(env, c.Env) {
 			c.Env = env
@@ -191,6 +191,20 @@ func (f *form) workload() kube.Workload {
 		}
 	}
 	return w
+}
+
+// normal returns an editable env entry with only its source's fields
+// (a row switched from a value to a Secret keeps the value typed in the
+// state, for a switch back, but never sends it); read-only entries are
+// returned as they are.
+func normal(e kube.EnvVar) kube.EnvVar {
+	switch e.Source {
+	case kube.EnvLiteral:
+		e.Ref, e.Key, e.Optional = "", "", false
+	case kube.EnvSecret, kube.EnvConfigMap:
+		e.Value = ""
+	}
+	return e
 }
 
 // list returns edited, or base when they are equal (nil for an empty list).

@@ -571,3 +571,27 @@ func TestPodOpensItsOwner(t *testing.T) {
 		t.Fatalf("no reason:\n%s", v)
 	}
 }
+
+func TestSourceSwitchSendsOnlyItsFields(t *testing.T) {
+	ed := newFake(webWorkload())
+	h := open(t, ed, 100, 30)
+	h.focusOn(fkEnvValue, 0, 0)
+	h.press("ctrl+t") // value -> secret: the value is not sent
+	h.typ("s")
+	h.press("tab")
+	h.typ("k")
+	h.press("ctrl+s")
+	if e := ed.dry[0].after.Containers[0].Env[0]; e.Value != "" || e.Ref != "s" || e.Key != "k" {
+		t.Fatalf("secret entry %+v", e)
+	}
+	h.press("esc")
+	h.focusOn(fkEnvRef, 0, 0)
+	h.press("ctrl+t", "ctrl+t") // -> configmap -> value again: back to what was read
+	if n := h.m.form.changeCount(); n != 0 {
+		t.Fatalf("%d changes after switching back", n)
+	}
+	h.press("ctrl+s")
+	if len(ed.dry) != 1 || !strings.Contains(h.m.note, "nothing changed") {
+		t.Fatalf("switching back is a change: %d dry runs, note %q", len(ed.dry), h.m.note)
+	}
+}
