@@ -73,6 +73,10 @@ func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
 		return m.moveLine(1)
 	case key.Matches(msg, k.Up):
 		return m.moveLine(-1)
+	case key.Matches(msg, k.PageDown):
+		return m.movePage(1)
+	case key.Matches(msg, k.PageUp):
+		return m.movePage(-1)
 	case key.Matches(msg, k.Add):
 		return m.addLine()
 	case key.Matches(msg, k.Delete):

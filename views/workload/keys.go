@@ -6,8 +6,9 @@ import "github.com/charmbracelet/bubbles/key"
 // the rollout's. esc is the screen's own (it asks before discarding edits).
 type Keys struct {
 	// Next and Previous move between fields (tab, shift+tab); Down and Up
-	// move to the next or previous line's first field.
-	Next, Previous, Down, Up key.Binding
+	// move to the next or previous line's first field; PageDown and PageUp
+	// a screen's worth of lines.
+	Next, Previous, Down, Up, PageDown, PageUp key.Binding
 	// Add inserts a command/args line after the cursor or an env row at the
 	// end of the list; Delete removes the line or row; Source switches an
 	// env row between a literal value, a Secret and a ConfigMap; Toggle
@@ -33,6 +34,8 @@ func DefaultKeys() Keys {
 		Previous:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous field")),
 		Down:      key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next line")),
 		Up:        key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous line")),
+		PageDown:  key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "a page down")),
+		PageUp:    key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "a page up")),
 		Add:       key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add a line (args) or env row")),
 		Delete:    key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove the line or env row")),
 		Source:    key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "env: value / secret / configmap")),
@@ -50,6 +53,6 @@ func DefaultKeys() Keys {
 
 // list returns the bindings in help order.
 func (k Keys) list() []key.Binding {
-	return []key.Binding{k.Next, k.Previous, k.Down, k.Up, k.Add, k.Delete, k.Source, k.Toggle, k.Preview,
+	return []key.Binding{k.Next, k.Previous, k.Down, k.Up, k.PageDown, k.PageUp, k.Add, k.Delete, k.Source, k.Toggle, k.Preview,
 		k.Reread, k.Apply, k.Patch, k.ReadAgain, k.Undo, k.Edit, k.Back}
 }

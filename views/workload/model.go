@@ -198,6 +198,25 @@ func (m *Model) moveLine(d int) tea.Cmd {
 	return nil
 }
 
+// movePage moves the cursor a screen's worth of lines down (d=1) or up
+// (d=-1), to the first field at or past that line (before it, at the end).
+func (m *Model) movePage(d int) tea.Cmd {
+	f := m.form
+	page := max(m.vc.Height-3, 1)
+	target := max(min(f.fields[m.focus].line+d*page, len(f.lines)-1), 0)
+	for l := target; l >= 0 && l < len(f.lines); l += d {
+		if len(f.lines[l].fields) > 0 {
+			return m.moveFocus(f.lines[l].fields[0])
+		}
+	}
+	for l := target; l >= 0 && l < len(f.lines); l -= d {
+		if len(f.lines[l].fields) > 0 {
+			return m.moveFocus(f.lines[l].fields[0])
+		}
+	}
+	return nil
+}
+
 func (m *Model) setNote(text string, isErr bool) { m.note, m.noteErr = text, isErr }
 
 // name is "<kind>/<name>", as messages say it.

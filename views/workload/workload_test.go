@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -18,20 +19,7 @@ func TestFormGolden(t *testing.T) {
 }
 
 func sizeName(name string, size [2]int) string {
-	return name + "_" + itoa(size[0]) + "x" + itoa(size[1])
-}
-
-func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(n)) }
-
-func fmtInt(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
+	return fmt.Sprintf("%s_%dx%d", name, size[0], size[1])
 }
 
 func TestBigFormScrolls(t *testing.T) {
@@ -44,6 +32,15 @@ func TestBigFormScrolls(t *testing.T) {
 			t.Fatalf("the last field is not in sight:\n%s", v)
 		}
 		h.golden(sizeName("big_end", size))
+		h.press("tab") // wraps to the first
+		h.press("pgdown", "pgdown")
+		if line := h.m.form.fields[h.m.focus].line; line < 2*(size[1]-3)-2 {
+			t.Fatalf("two pages down is line %d", line)
+		}
+		h.press("pgup", "pgup")
+		if line := h.m.form.fields[h.m.focus].line; line > 1 {
+			t.Fatalf("two pages up is line %d", line)
+		}
 	}
 }
 
