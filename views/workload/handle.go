@@ -262,7 +262,7 @@ func (m *Model) preview() tea.Cmd {
 	}
 	m.form.fields[m.focus].in.Blur()
 	m.pv = &previewState{after: after, running: true, focus: -1}
-	m.mode = modePreview
+	m.mode, m.page = modePreview, 0
 	return m.dryRunCmd(m.form.base, after)
 }
 

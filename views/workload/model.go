@@ -52,6 +52,8 @@ type Model struct {
 
 	pv *previewState
 	ro *rolloutState
+	// page is the first line shown of the preview or rollout page.
+	page int
 }
 
 // New returns the workload screen for ref, reading and writing through
@@ -215,6 +217,15 @@ func (m *Model) movePage(d int) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// step is how far up/down (a line) and pgup/pgdn (a page) scroll the
+// preview and rollout pages.
+func (m *Model) step(msg tea.KeyMsg) int {
+	if key.Matches(msg, m.keys.PageDown, m.keys.PageUp) {
+		return max(m.vc.Height-4, 1)
+	}
+	return 1
 }
 
 func (m *Model) setNote(text string, isErr bool) { m.note, m.noteErr = text, isErr }

@@ -26,7 +26,6 @@ type previewState struct {
 	inputs []textinput.Model
 	focus  int // the confirmation typed into; -1 when none
 	patch  bool
-	offset int
 
 	applying bool
 	applyErr error
@@ -129,11 +128,11 @@ func (m *Model) previewKey(msg tea.KeyMsg) tea.Cmd {
 	case msg.String() == "ctrl+p":
 		p.patch = !p.patch
 		return nil
-	case msg.String() == "down":
-		p.offset++
+	case key.Matches(msg, k.Down, k.PageDown):
+		m.page += m.step(msg)
 		return nil
-	case msg.String() == "up":
-		p.offset = max(p.offset-1, 0)
+	case key.Matches(msg, k.Up, k.PageUp):
+		m.page = max(m.page-m.step(msg), 0)
 		return nil
 	case key.Matches(msg, k.Apply):
 		return m.apply()

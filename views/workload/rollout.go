@@ -63,7 +63,7 @@ func (m *Model) takeApply(msg applyMsg) tea.Cmd {
 	m.form = newForm(res, res)
 	m.focus, m.offset, m.pv = 0, 0, nil
 	m.rebuild()
-	m.mode = modeRollout
+	m.mode, m.page = modeRollout, 0
 	if m.focus < len(m.form.fields) {
 		m.form.fields[m.focus].in.Blur()
 	}
@@ -103,6 +103,10 @@ func (m *Model) rolloutKey(msg tea.KeyMsg) tea.Cmd {
 	r, k := m.ro, m.keys
 	m.note = ""
 	switch {
+	case key.Matches(msg, k.Down, k.PageDown):
+		m.page += m.step(msg)
+	case key.Matches(msg, k.Up, k.PageUp):
+		m.page = max(m.page-m.step(msg), 0)
 	case key.Matches(msg, k.Back):
 		return tea.Batch(back, views.Status(m.rolloutSummary(), r.failed()))
 	case key.Matches(msg, k.Edit):

@@ -57,9 +57,14 @@ func (m *Model) View() string {
 	rest = max(rest, 0)
 	if m.mode == modeForm {
 		body = m.formLines(rest)
-	} else if m.mode == modePreview {
-		m.pv.offset = max(min(m.pv.offset, len(body)-rest), 0)
-		body = body[m.pv.offset:]
+	} else if len(body) > rest && rest > 1 {
+		// Scrolled by up/down; what is out of sight is counted.
+		m.page = max(min(m.page, len(body)-rest+1), 0)
+		below := len(body) - m.page - (rest - 1)
+		body = body[m.page:]
+		if below > 0 {
+			body = append(body[:rest-1:rest-1], st.Muted.Render(fmt.Sprintf(" … %d more lines (↓/pgdn)", below)))
+		}
 	}
 	for i := 0; i < rest; i++ {
 		l := ""

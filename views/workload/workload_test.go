@@ -592,3 +592,22 @@ func TestSourceSwitchSendsOnlyItsFields(t *testing.T) {
 		t.Fatalf("switching back is a change: %d dry runs, note %q", len(ed.dry), h.m.note)
 	}
 }
+
+func TestLongPreviewScrolls(t *testing.T) {
+	ed := newFake(webWorkload())
+	ed.preview = helmPreview()
+	ed.preview.Verdicts = ed.preview.Verdicts[:1]
+	for i := range 30 {
+		ed.preview.DryRunWarnings = append(ed.preview.DryRunWarnings, fmt.Sprintf("warning %d", i))
+	}
+	h := open(t, ed, 80, 24)
+	edit(h)
+	h.press("ctrl+s")
+	if v := h.view(); !strings.Contains(v, "more lines (↓/pgdn)") || strings.Contains(v, "warning 29") {
+		t.Fatalf("no scroll hint:\n%s", v)
+	}
+	h.press("pgdown", "pgdown")
+	if v := h.view(); !strings.Contains(v, "warning 29") || !strings.Contains(v, "may patch deployments") {
+		t.Fatalf("pgdown does not reach the end:\n%s", v)
+	}
+}
