@@ -1,8 +1,6 @@
 package ui_test
 
 import (
-	"context"
-	"errors"
 	"strings"
 	"testing"
 
@@ -12,45 +10,24 @@ import (
 	"github.com/kyyard/kyyard/views/workload"
 )
 
-// editingSource is a source that can also edit workloads (as *kube.Client
-// will): it satisfies workload.Editor.
-type editingSource struct {
-	views.Source
-	read []kube.WorkloadRef
-}
-
-func (s *editingSource) ReadWorkload(_ context.Context, ref kube.WorkloadRef) (kube.Workload, error) {
-	s.read = append(s.read, ref)
-	return kube.Workload{Ref: ref, ResourceVersion: "1", HasReplicas: true, Replicas: 1,
-		Containers: []kube.Container{{Name: "app", Image: "app:1"}}}, nil
-}
-
-func (s *editingSource) DryRun(context.Context, kube.Workload, kube.Workload) (kube.Preview, error) {
-	return kube.Preview{}, errors.New("not in this test")
-}
-
-func (s *editingSource) ApplyWorkload(context.Context, kube.Workload, kube.Workload, []kube.Reason) (kube.ApplyResult, error) {
-	return kube.ApplyResult{}, errors.New("not in this test")
-}
-
-func (s *editingSource) RolloutStatus(context.Context, kube.WorkloadRef) (kube.RolloutStatus, error) {
-	return kube.RolloutStatus{}, errors.New("not in this test")
-}
-
-func TestOpenWorkloadPushesTheForm(t *testing.T) {
-	client, _ := kubetest.FakeClient(t, objects()...)
-	src := &editingSource{Source: client}
-	h := startWith(t, src, "demo", 80, 24)
-	h.run(h.send(views.OpenWorkloadMsg{Kind: "deployments", Namespace: "demo", Name: "web"}))
+func TestEOpensTheForm(t *testing.T) {
+	h := start(t)
+	h.command("deploy")
+	cmd := h.keys("e")
+	if cmd == nil {
+		t.Fatal("e did nothing")
+	}
+	h.run(h.send(cmd()))
 	if got := h.m.Top().Title(); got != "deployments/web (demo) · edit" {
 		t.Fatalf("title %q", got)
 	}
-	if len(src.read) != 1 || src.read[0] != (kube.WorkloadRef{Kind: "deployments", Namespace: "demo", Name: "web"}) {
-		t.Fatalf("read %v", src.read)
+	if v := h.m.View(); !strings.Contains(v, "replicas [3") {
+		t.Fatalf("the form did not read the Deployment:\n%s", v)
 	}
-	// Keys go to the form: q is typed, not quit; esc (no edits) goes back.
-	h.keys("tab", "q")
-	if v := h.m.View(); !strings.Contains(v, "app:1q") {
+	// Keys go to the form: q is typed, not quit; esc asks before the
+	// edit is discarded, y goes back.
+	h.keys("q")
+	if v := h.m.View(); !strings.Contains(v, "replicas [3q") || !strings.Contains(v, "a whole number") {
 		t.Fatalf("q did not reach the field:\n%s", v)
 	}
 	h.keys("esc")
@@ -58,7 +35,7 @@ func TestOpenWorkloadPushesTheForm(t *testing.T) {
 		t.Fatalf("esc with an edit did not ask:\n%s", v)
 	}
 	h.runKey(h.keys("y"))
-	if got := h.m.Top().Title(); got != "pods(demo)[1]" {
+	if got := h.m.Top().Title(); got != "deployments(demo)[1]" {
 		t.Fatalf("after y: title %q", got)
 	}
 }
