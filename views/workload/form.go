@@ -286,6 +286,20 @@ func (f *form) set(fd *field, v string) {
 
 // build lays the form out in lines and fields for a screen w cells wide.
 func (f *form) build(st views.Styles, w int) {
+	// A field holds a text input (a few KB): the slice is sized once.
+	n, l := 2, 1
+	for _, st := range f.ctrs {
+		n += 4*len(st.env) + len(st.command) + len(st.args) + 8
+	}
+	for _, c := range f.base.Containers {
+		l += len(c.Env) + len(c.Command) + len(c.Args) + len(c.EnvFrom) + len(c.OtherResources) + 10
+	}
+	if cap(f.fields) < n {
+		f.fields = make([]field, 0, n)
+	}
+	if cap(f.lines) < l+len(f.base.Unsupported) {
+		f.lines = make([]line, 0, l+len(f.base.Unsupported))
+	}
 	f.fields, f.lines, f.width = f.fields[:0], f.lines[:0], w
 	add := func(kind fieldKind, c, i int) int {
 		fd := field{kind: kind, c: c, i: i, line: len(f.lines)}
