@@ -122,6 +122,9 @@ func (m *Model) previewKey(msg tea.KeyMsg) tea.Cmd {
 	p, k := m.pv, m.keys
 	m.note = ""
 	switch {
+	case key.Matches(msg, k.Back) && p.applying:
+		m.setNote("the apply is on its way: wait for its answer", false)
+		return nil
 	case key.Matches(msg, k.Back):
 		m.mode, m.pv = modeForm, nil
 		return m.focusCmd()
