@@ -611,3 +611,19 @@ func TestLongPreviewScrolls(t *testing.T) {
 		t.Fatalf("pgdown does not reach the end:\n%s", v)
 	}
 }
+
+func TestDaemonSetHasNoScaleLine(t *testing.T) {
+	w := kube.Workload{Ref: kube.WorkloadRef{Kind: kube.KindDaemonSets, Namespace: "demo", Name: "agent"}, ResourceVersion: "5",
+		Containers: []kube.Container{{Name: "agent", Image: "agent:1"}}}
+	ed := newFake(w)
+	h := openAs(t, ed, ed, w.Ref, 80, 12)
+	v := h.view()
+	if strings.Contains(v, "replicas") || strings.Contains(v, "paused") || !strings.Contains(v, ">image") {
+		t.Fatalf("a DaemonSet's form:\n%s", v)
+	}
+	h.replace("agent:2")
+	h.press("ctrl+s")
+	if a := ed.dry[0].after; a.HasReplicas || a.Replicas != 0 || a.Containers[0].Image != "agent:2" {
+		t.Fatalf("after %+v", a)
+	}
+}
