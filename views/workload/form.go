@@ -64,9 +64,11 @@ func (k fieldKind) placeholder() bool { return k == fkNoCommand || k == fkNoArgs
 // field is one focusable field: c is the container's index (-1 for
 // replicas and paused), i the entry's index in its list.
 type field struct {
-	kind    fieldKind
-	c, i    int
-	in      textinput.Model
+	kind fieldKind
+	c, i int
+	// in is the text input of the focused field (nil for the others, which
+	// are drawn from the state: a form of thousands of fields holds one).
+	in      *textinput.Model
 	line    int
 	err     string // why the value cannot be sent; "" when it can
 	changed bool
@@ -285,8 +287,8 @@ func (f *form) set(fd *field, v string) {
 }
 
 // build lays the form out in lines and fields for a screen w cells wide.
-func (f *form) build(st views.Styles, w int) {
-	// A field holds a text input (a few KB): the slice is sized once.
+func (f *form) build(w int) {
+	// The slices are sized once for the whole form.
 	n, l := 2, 1
 	for _, st := range f.ctrs {
 		n += 4*len(st.env) + len(st.command) + len(st.args) + 8
@@ -302,18 +304,7 @@ func (f *form) build(st views.Styles, w int) {
 	}
 	f.fields, f.lines, f.width = f.fields[:0], f.lines[:0], w
 	add := func(kind fieldKind, c, i int) int {
-		fd := field{kind: kind, c: c, i: i, line: len(f.lines)}
-		if !kind.toggle() && !kind.placeholder() {
-			in := textinput.New()
-			in.Prompt = ""
-			in.TextStyle = st.Prompt
-			in.Cursor.SetMode(cursor.CursorStatic) // no blink ticks for hundreds of fields
-			in.Width = inputWidth(kind, w)
-			in.SetValue(f.value(&fd))
-			in.CursorEnd()
-			fd.in = in
-		}
-		f.fields = append(f.fields, fd)
+		f.fields = append(f.fields, field{kind: kind, c: c, i: i, line: len(f.lines)})
 		return len(f.fields) - 1
 	}
 	b := f.base
@@ -402,6 +393,19 @@ func plain(s string) bool {
 		}
 	}
 	return true
+}
+
+// newInput returns a focused text input holding a text field's value.
+func (f *form) newInput(st views.Styles, fd *field) *textinput.Model {
+	in := textinput.New()
+	in.Prompt = ""
+	in.TextStyle = st.Prompt
+	in.Cursor.SetMode(cursor.CursorStatic)
+	in.Width = inputWidth(fd.kind, f.width)
+	in.SetValue(f.value(fd))
+	in.CursorEnd()
+	in.Focus()
+	return &in
 }
 
 // inputWidth is how many cells a text field shows on a screen w wide.

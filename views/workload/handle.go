@@ -117,9 +117,12 @@ func (m *Model) typeInto(msg tea.KeyMsg) tea.Cmd {
 	if fd.kind.toggle() || fd.kind.placeholder() {
 		return nil
 	}
+	if fd.in == nil {
+		fd.in = m.form.newInput(m.vc.Styles, fd)
+	}
 	old := fd.in.Value()
 	var cmd tea.Cmd
-	fd.in, cmd = fd.in.Update(msg)
+	*fd.in, cmd = fd.in.Update(msg)
 	if v := fd.in.Value(); v != old {
 		m.form.set(fd, v)
 		m.form.validate(fd.c)
@@ -260,7 +263,6 @@ func (m *Model) preview() tea.Cmd {
 		m.setNote(views.Sanitize(errs[0].Error())+": nothing is sent", true)
 		return nil
 	}
-	m.form.fields[m.focus].in.Blur()
 	m.pv = &previewState{after: after, running: true, focus: -1}
 	m.mode, m.page = modePreview, 0
 	return m.dryRunCmd(m.form.base, after)

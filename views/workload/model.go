@@ -104,10 +104,10 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		return m, m.key(msg)
 	default:
 		// Cursor blinks of the focused field.
-		if m.mode == modeForm && m.form != nil && m.focus < len(m.form.fields) {
-			fd := &m.form.fields[m.focus]
+		if m.mode == modeForm && m.form != nil && m.focus < len(m.form.fields) && m.form.fields[m.focus].in != nil {
+			in := m.form.fields[m.focus].in
 			var cmd tea.Cmd
-			fd.in, cmd = fd.in.Update(msg)
+			*in, cmd = in.Update(msg)
 			return m, cmd
 		}
 	}
@@ -156,11 +156,8 @@ func (m *Model) takeRead(msg readMsg) tea.Cmd {
 // rebuild lays the form out again (its shape or the width changed) and
 // keeps the focus on a field.
 func (m *Model) rebuild() {
-	m.form.build(m.vc.Styles, m.vc.Width)
+	m.form.build(m.vc.Width)
 	m.focus = max(min(m.focus, len(m.form.fields)-1), 0)
-	for i := range m.form.fields {
-		m.form.fields[i].in.Blur()
-	}
 	m.focusCmd()
 }
 
@@ -173,6 +170,9 @@ func (m *Model) focusCmd() tea.Cmd {
 	if fd.kind.toggle() || fd.kind.placeholder() {
 		return nil
 	}
+	if fd.in == nil {
+		fd.in = m.form.newInput(m.vc.Styles, fd)
+	}
 	return fd.in.Focus()
 }
 
@@ -182,7 +182,7 @@ func (m *Model) moveFocus(i int) tea.Cmd {
 	if n == 0 {
 		return nil
 	}
-	m.form.fields[m.focus].in.Blur()
+	m.form.fields[m.focus].in = nil
 	m.focus = (i%n + n) % n
 	return m.focusCmd()
 }

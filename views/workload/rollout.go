@@ -64,9 +64,6 @@ func (m *Model) takeApply(msg applyMsg) tea.Cmd {
 	m.focus, m.offset, m.pv = 0, 0, nil
 	m.rebuild()
 	m.mode, m.page = modeRollout, 0
-	if m.focus < len(m.form.fields) {
-		m.form.fields[m.focus].in.Blur()
-	}
 	return m.statusCmd()
 }
 

@@ -292,8 +292,14 @@ func (m *Model) drawField(fd *field) string {
 		s = m.vc.Styles.Muted.Render("(none: type or ctrl+n to add)")
 	case fd.kind == fkNoEnv:
 		s = m.vc.Styles.Muted.Render("(no env: type or ctrl+n to add a row)")
-	default:
+	case fd.in != nil:
 		s = "[" + fd.in.View() + "]"
+	default:
+		// As the text input draws itself: the value in its width, and one
+		// cell more for the cursor.
+		w := inputWidth(fd.kind, f.width)
+		v := ansi.Truncate(views.Sanitize(f.value(fd)), w, "…")
+		s = "[" + v + strings.Repeat(" ", max(w+1-ansi.StringWidth(v), 0)) + "]"
 	}
 	switch {
 	case f.clashOf(fd) != nil:
