@@ -80,9 +80,10 @@ func joinMessages(msgs []string) error {
 	return errors.New(strings.Join(msgs, "; "))
 }
 
-// maxQuantity is the largest quantity the form accepts: the API server
-// keeps quantities as int64 scaled values, and ParseQuantity silently caps
-// larger ones.
+// maxQuantity bounds the quantities the form accepts: 2^63-1, below which
+// every cpu and memory amount lies. ParseQuantity accepts far larger ones
+// ("1e400") and silently caps some to this very value
+// ("100000000000000000000000Ki"), so it is excluded too.
 var maxQuantity = resource.MustParse("9223372036854775807")
 
 // ValidateQuantity checks a cpu or memory quantity by resource.ParseQuantity
