@@ -57,7 +57,10 @@ func (m *Model) View() string {
 	rest = max(rest, 0)
 	if m.mode == modeForm {
 		body = m.formLines(rest)
-	} else if len(body) > rest && rest > 1 {
+	} else {
+		body = wrapLines(body, w)
+	}
+	if m.mode != modeForm && len(body) > rest && rest > 1 {
 		// Scrolled by up/down; what is out of sight is counted.
 		m.page = max(min(m.page, len(body)-rest+1), 0)
 		below := len(body) - m.page - (rest - 1)
@@ -90,6 +93,27 @@ func (m *Model) View() string {
 		lines[i] = ansi.Truncate(l, w, "…")
 	}
 	return strings.Join(lines[:min(len(lines), h)], "\n")
+}
+
+// wrapLines breaks the lines of a page that are wider than w cells, at
+// spaces where it can; continuation lines are indented past the line's own
+// indentation.
+func wrapLines(lines []string, w int) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if ansi.StringWidth(l) <= w || w < 20 {
+			out = append(out, l)
+			continue
+		}
+		parts := strings.Split(ansi.Wrap(l, w, " /"), "\n")
+		out = append(out, parts[0])
+		indent := min(len(l)-len(strings.TrimLeft(l, " "))+3, w/2)
+		rest := strings.Join(parts[1:], " ")
+		for _, p := range strings.Split(ansi.Wrap(rest, w-indent, " /"), "\n") {
+			out = append(out, strings.Repeat(" ", indent)+p)
+		}
+	}
+	return out
 }
 
 // facts is the form's first line: the resourceVersion, the autoscaler and
