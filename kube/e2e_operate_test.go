@@ -14,6 +14,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
@@ -193,7 +194,8 @@ func TestE2EOperateRestartScalePauseUndo(t *testing.T) {
 			t.Fatalf("scale to %d wrote nothing: %+v", n, out)
 		}
 		w := oneWrite(t, agent, since, "update", "deployments")
-		if !strings.HasSuffix(strings.Split(w.URI, "?")[0], "/deployments/web/scale") {
+		if !strings.HasSuffix(strings.Split(w.URI, "?")[0], "/deployments/web/scale") ||
+			!strings.Contains(string(w.Request), `"resourceVersion"`) || !strings.Contains(string(w.Request), fmt.Sprintf(`"replicas":%d`, n)) {
 			t.Fatalf("scale went to %s", w.URI)
 		}
 		rolloutWatch(t, c, ref, func(st kube.RolloutStatus) bool { return complete(st) && st.Desired == n && st.Available == n })
@@ -231,6 +233,12 @@ func TestE2EOperateRestartScalePauseUndo(t *testing.T) {
 	d, err := e.cs.AppsV1().Deployments(e.ns).Get(ctx, "web", metav1.GetOptions{})
 	if err != nil || d.Spec.Template.Spec.Containers[0].Image != "nginx:1.27.3" || d.Spec.Template.Annotations[kube.RestartedAtAnnotation] == "" {
 		t.Fatalf("after undo: %v %+v", err, d.Spec.Template)
+	}
+	// The undo's precondition (a JSON patch replacing
+	// /metadata/resourceVersion) is one to the API server: a stale one is 409.
+	stale := `[{"op":"replace","path":"/metadata/resourceVersion","value":"1"},{"op":"replace","path":"/spec/paused","value":true}]`
+	if _, err := e.cs.AppsV1().Deployments(e.ns).Patch(ctx, "web", types.JSONPatchType, []byte(stale), metav1.PatchOptions{}); !apierrors.IsConflict(err) {
+		t.Fatalf("a JSON patch at a stale resourceVersion: %v, want 409", err)
 	}
 }
 

@@ -145,7 +145,10 @@ func (o OperateOutcome) OK() bool { return o.Reason == "" }
 // action needs: another tool's markers, the namespace's Pod Security level
 // (actions that create pods), a HorizontalPodAutoscaler (scale), the
 // claims a StatefulSet scale-down or delete removes. It stops at the first
-// refusal of read-only, the action's rules, access and the fresh read.
+// refusal of read-only, the action's rules, access and the fresh read, and
+// after the rules checked on the object read (a paused Deployment, no
+// previous revision) refuse or find nothing to write (already paused, the
+// same replicas): later guards are not asked then.
 // Errors: op itself is malformed (an unknown action or kind, no UID;
 // wrapping errInvalid, ReasonOf: invalid) or a read the guards need failed
 // for another reason than the object being gone (which is a not_found
