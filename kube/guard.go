@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -234,22 +236,13 @@ func (c *Client) guardClaims(ctx context.Context, wo workloadObject, from, to in
 	if policy == nil || policy.WhenScaled != "Delete" {
 		return pass
 	}
-	want := map[string]bool{}
-	for _, t := range sts.Spec.VolumeClaimTemplates {
-		for i := to; i < from; i++ {
-			want[fmt.Sprintf("%s-%s-%d", t.Name, sts.Name, i)] = true
-		}
-	}
-	var names []string
-	list, err := c.cs.CoreV1().PersistentVolumeClaims(sts.Namespace).List(ctx, metav1.ListOptions{})
+	names, err := c.claimsOf(ctx, sts, func(ordinal int) bool { return ordinal >= int(to) && ordinal < int(from) })
 	if err != nil {
-		for n := range want {
-			names = append(names, n)
-		}
-	} else {
-		for _, pvc := range list.Items {
-			if want[pvc.Name] {
-				names = append(names, pvc.Name)
+		// Unlisted: name every claim the ordinals removed would have.
+		names = nil
+		for _, t := range sts.Spec.VolumeClaimTemplates {
+			for i := to; i < from; i++ {
+				names = append(names, fmt.Sprintf("%s-%s-%d", t.Name, sts.Name, i))
 			}
 		}
 	}
@@ -260,6 +253,59 @@ func (c *Client) guardClaims(ctx context.Context, wo workloadObject, from, to in
 	return c.warn(Verdict{Guard: GuardClaims, Reason: ReasonPVCRetention, Confirm: sts.Name,
 		Sentence: fmt.Sprintf("scaling %s from %d to %d deletes the claims %s and their data (whenScaled: Delete)",
 			sts.Name, from, to, strings.Join(names, ", "))})
+}
+
+// guardClaimsDeleted warns (strict: refuses) when deleting a StatefulSet
+// deletes its claims: with persistentVolumeClaimRetentionPolicy.whenDeleted:
+// Delete, the StatefulSet owns the claims `<template>-<name>-<ordinal>` and
+// the garbage collector deletes them with it. The claims that exist are
+// named (every ordinal, including those above the replicas); the person
+// confirms by typing the StatefulSet's name. A list that fails warns
+// without names.
+func (c *Client) guardClaimsDeleted(ctx context.Context, wo workloadObject) Verdict {
+	sts := wo.sts
+	pass := Verdict{Guard: GuardClaims, Outcome: OutcomePass, Sentence: "no volume claims are deleted"}
+	if sts == nil || len(sts.Spec.VolumeClaimTemplates) == 0 {
+		return pass
+	}
+	policy := sts.Spec.PersistentVolumeClaimRetentionPolicy
+	if policy == nil || policy.WhenDeleted != "Delete" {
+		return pass
+	}
+	names, err := c.claimsOf(ctx, sts, func(int) bool { return true })
+	if err != nil {
+		return c.warn(Verdict{Guard: GuardClaims, Reason: ReasonPVCRetention, Confirm: sts.Name,
+			Sentence: fmt.Sprintf("deleting %s deletes its volume claims and their data (whenDeleted: Delete); they cannot be listed (%s)",
+				sts.Name, ReasonOf(err))})
+	}
+	if len(names) == 0 {
+		return pass
+	}
+	return c.warn(Verdict{Guard: GuardClaims, Reason: ReasonPVCRetention, Confirm: sts.Name,
+		Sentence: fmt.Sprintf("deleting %s deletes the claims %s and their data (whenDeleted: Delete)",
+			sts.Name, strings.Join(names, ", "))})
+}
+
+// claimsOf lists the namespace's PersistentVolumeClaims and returns, sorted,
+// the names `<template>-<sts>-<ordinal>` of sts's claim templates whose
+// ordinal match accepts.
+func (c *Client) claimsOf(ctx context.Context, sts *appsv1.StatefulSet, match func(ordinal int) bool) ([]string, error) {
+	list, err := c.cs.CoreV1().PersistentVolumeClaims(sts.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, pvc := range list.Items {
+		for _, t := range sts.Spec.VolumeClaimTemplates {
+			rest, ok := strings.CutPrefix(pvc.Name, t.Name+"-"+sts.Name+"-")
+			if n, err := strconv.Atoi(rest); ok && err == nil && strconv.Itoa(n) == rest && match(n) {
+				names = append(names, pvc.Name)
+				break
+			}
+		}
+	}
+	sort.Strings(names)
+	return names, nil
 }
 
 // guardSecretRefs warns (strict: refuses) when after references Secrets

@@ -50,6 +50,11 @@ const (
 	// GuardAutoscaler warns that a HorizontalPodAutoscaler will undo a
 	// replicas change.
 	GuardAutoscaler Guard = "autoscaler"
+	// GuardAction checks an action's own rules against the object (Operate):
+	// the kind has the action, replicas within 0..MaxReplicas, a paused
+	// Deployment is neither restarted nor rolled back, an undo has a
+	// previous revision, a pod delete's grace period and force agree.
+	GuardAction Guard = "action"
 )
 
 // Outcome is one guard's answer.

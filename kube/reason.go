@@ -68,6 +68,10 @@ const (
 	ReasonNameTaken Reason = "name_taken"
 	// ReasonClaimImmutable: an existing claim differs where a claim cannot change.
 	ReasonClaimImmutable Reason = "claim_immutable"
+	// ReasonPaused: the Deployment's rollout is paused (spec.paused), so it
+	// can be neither restarted nor rolled back until it is resumed
+	// (kubectl refuses both the same way).
+	ReasonPaused Reason = "paused"
 )
 
 // Sentence returns a short explanation of the reason for people. It states
@@ -113,6 +117,8 @@ func (r Reason) Sentence() string {
 		return "an object of that name exists and was not made by this app"
 	case ReasonClaimImmutable:
 		return "an existing volume claim differs in what a claim cannot change"
+	case ReasonPaused:
+		return "the Deployment's rollout is paused; resume it first"
 	default:
 		return "the request failed"
 	}

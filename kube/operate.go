@@ -1,0 +1,228 @@
+package kube
+
+// Operate: the everyday actions on one workload or pod (restart, scale,
+// delete, pause, resume, undo), each run after the guards of guard.go
+// (design: "Guards, and two policies"). PlanOperation answers the guards'
+// verdicts for a confirmation screen without writing; Operate runs the
+// same guards, refuses what is refused or unconfirmed, then writes.
+
+import (
+	"context"
+	"fmt"
+)
+
+// KindPods is the plugin id of core/v1 Pods, the one kind besides the
+// workloads that Operate acts on (delete only).
+const KindPods Kind = "pods"
+
+// Action names one operation.
+type Action string
+
+// Actions.
+const (
+	// ActionRestart stamps the pod template's
+	// kubectl.kubernetes.io/restartedAt annotation with the current time
+	// (RFC 3339), as `kubectl rollout restart` does
+	// (k8s.io/kubectl/pkg/polymorphichelpers/objectrestarter.go), so the
+	// controller replaces every pod. Deployments, StatefulSets and
+	// DaemonSets; a paused Deployment is refused (ReasonPaused) with
+	// kubectl's own text.
+	ActionRestart Action = "restart"
+	// ActionScale sets spec.replicas to Operation.Replicas (0..MaxReplicas)
+	// through the scale subresource (`deployments/scale`,
+	// `statefulsets/scale`), at the resourceVersion read. A DaemonSet has
+	// no replicas and is refused (invalid).
+	ActionScale Action = "scale"
+	// ActionDelete deletes the object read just before with Background
+	// propagation and a UID precondition (a workload's resourceVersion
+	// too). A pod may be given a grace period or be forced.
+	ActionDelete Action = "delete"
+	// ActionPause sets a Deployment's spec.paused (`kubectl rollout
+	// pause`); an already paused Deployment is left alone (no request).
+	ActionPause Action = "pause"
+	// ActionResume clears a Deployment's spec.paused (`kubectl rollout
+	// resume`); a Deployment that is not paused is left alone.
+	ActionResume Action = "resume"
+	// ActionUndo rolls a Deployment back to its previous revision exactly
+	// as `kubectl rollout undo` does
+	// (k8s.io/kubectl/pkg/polymorphichelpers/rollback.go): the template of
+	// the ReplicaSet with the second-highest deployment.kubernetes.io/revision,
+	// without its pod-template-hash label, and that ReplicaSet's
+	// annotations; refused for a paused Deployment and when there is no
+	// previous revision.
+	ActionUndo Action = "undo"
+)
+
+// ObjectRef names the object an action is for, and what the person saw of
+// it. Kind is a plugin id: "deployments", "statefulsets", "daemonsets" or
+// "pods".
+type ObjectRef struct {
+	Kind      Kind
+	Namespace string
+	Name      string
+	// UID is the metadata.uid the person saw (an inventory Row's UID).
+	// Required: the object read fresh must still have it, or the action
+	// is refused as a conflict (the object was deleted and made again
+	// under the same name).
+	UID string
+	// ResourceVersion is the metadata.resourceVersion the person saw, ""
+	// when unknown (an inventory Row carries none): the action then reads
+	// the object first and the UID is the only precondition the person
+	// saw. When set and the object's resourceVersion moved since, the
+	// action is refused as a conflict unless Generation is set and
+	// unchanged (only status moved: the controller reporting progress).
+	ResourceVersion string
+	// Generation is the metadata.generation the person saw, 0 when unknown.
+	Generation int64
+}
+
+// String returns "<namespace>/<kind>/<name>".
+func (r ObjectRef) String() string { return r.Namespace + "/" + string(r.Kind) + "/" + r.Name }
+
+// workload returns the WorkloadRef of a workload's ObjectRef.
+func (r ObjectRef) workload() WorkloadRef {
+	return WorkloadRef{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name}
+}
+
+// Operation is one action on one object.
+type Operation struct {
+	// Ref is the object and what the person saw of it.
+	Ref ObjectRef
+	// Action is what to do.
+	Action Action
+	// Replicas is ActionScale's target, 0..MaxReplicas.
+	Replicas int32
+	// GracePeriodSeconds is a pod delete's grace period in seconds; nil
+	// keeps the pod's own terminationGracePeriodSeconds. 0 without Force
+	// becomes 1, as `kubectl delete --grace-period=0` does
+	// (k8s.io/kubectl/pkg/cmd/delete/delete.go), so a pod is never dropped
+	// from the API before its kubelet has stopped it by accident.
+	GracePeriodSeconds *int64
+	// Force deletes a pod at once (grace period 0), as `kubectl delete
+	// --force --grace-period=0`: the pod leaves the API without waiting
+	// for its node to confirm its containers stopped. A grace period above
+	// 0 with Force is refused (invalid), as kubectl refuses it. Pods only.
+	Force bool
+	// Confirmed are the reasons of the warnings the person confirmed
+	// (Verdicts.Unconfirmed): application_managed and pvc_retention after
+	// typing the object's name (Verdict.Confirm), autoscaled and
+	// pod_security after a plain yes.
+	Confirmed []Reason
+}
+
+// OperateOutcome is what one Operate call did, one line of a bulk action's
+// outcome list.
+type OperateOutcome struct {
+	// Op is the operation asked for.
+	Op Operation
+	// Reason is "" when the action was done (or there was nothing to do),
+	// else the code it was refused with (forbidden, conflict, paused,
+	// application_managed, pvc_retention, read_only, not_found, invalid,
+	// admission_denied, ...).
+	Reason Reason
+	// Detail is a sentence for people: what was done ("restarted
+	// demo/deployments/web: its pods are replaced"), or why not.
+	Detail string
+	// Verdicts are the guards' answers, in the order they ran.
+	Verdicts Verdicts
+	// ResourceVersion is the object's resourceVersion after the write, ""
+	// after a delete or when nothing was written.
+	ResourceVersion string
+	// Written reports whether a write reached the API server and was accepted.
+	Written bool
+}
+
+// OK reports whether the action was done (or there was nothing to do).
+func (o OperateOutcome) OK() bool { return o.Reason == "" }
+
+// PlanOperation runs op's guards without writing, for a confirmation
+// screen: read-only (no request at all when it refuses), the checks of
+// the action's own rules (a kind without the action, replicas out of
+// 0..MaxReplicas, a paused Deployment's restart or undo, no previous
+// revision), the SelfSubjectAccessReview of the exact verb, resource,
+// subresource and namespace (cached 30 s), the object read fresh against
+// the UID (and resourceVersion) the person saw, and then the guards the
+// action needs: another tool's markers, the namespace's Pod Security level
+// (actions that create pods), a HorizontalPodAutoscaler (scale), the
+// claims a StatefulSet scale-down or delete removes. It stops at the first
+// refusal of read-only, the action's rules, access and the fresh read, and
+// after the rules checked on the object read (a paused Deployment, no
+// previous revision) refuse or find nothing to write (already paused, the
+// same replicas): later guards are not asked then.
+// Errors: op itself is malformed (an unknown action or kind, no UID;
+// wrapping errInvalid, ReasonOf: invalid) or a read the guards need failed
+// for another reason than the object being gone (which is a not_found
+// verdict).
+func (c *Client) PlanOperation(ctx context.Context, op Operation) (Verdicts, error) {
+	p, err := c.planOperation(ctx, op)
+	return p.verdicts, err
+}
+
+// Operate runs op's guards (PlanOperation) and, when none refuses and
+// every warning's reason is in op.Confirmed, writes:
+//   - restart: a strategic merge patch {"metadata":{"resourceVersion":RV},
+//     "spec":{"template":{"metadata":{"annotations":
+//     {"kubectl.kubernetes.io/restartedAt":"<RFC 3339 now>"}}}}};
+//   - scale: an update of the scale subresource with spec.replicas at RV;
+//   - pause / resume: a strategic merge patch of spec.paused at RV;
+//   - undo: kubectl's JSON patch (replace /spec/template and
+//     /metadata/annotations) with a replace of /metadata/resourceVersion
+//     as its precondition;
+//   - delete: DeleteOptions{Preconditions: UID (and RV for a workload),
+//     PropagationPolicy: Background}, a pod's grace period as asked.
+//
+// RV is the resourceVersion of the guards' fresh read. A 409 the API server
+// answers is retried (up to 5 times) only when the object read again shows
+// that status alone moved (same UID and generation); otherwise it is a
+// conflict. The outcome says what was done or why not; the error is nil
+// when it was done, the *Refusal (same Reason and Detail as the outcome)
+// when it was refused by a guard or the API server, and any other error
+// for a malformed op or a failed read (the outcome's Reason is then
+// ReasonOf it).
+func (c *Client) Operate(ctx context.Context, op Operation) (OperateOutcome, error) {
+	out := OperateOutcome{Op: op}
+	p, err := c.planOperation(ctx, op)
+	out.Verdicts = p.verdicts
+	if err != nil {
+		out.Reason, out.Detail = ReasonOf(err), err.Error()
+		return out, err
+	}
+	if r := p.verdicts.Unconfirmed(op.Confirmed); r != nil {
+		out.Reason, out.Detail = r.Reason, r.Detail
+		return out, r
+	}
+	if p.noop != "" {
+		out.Detail = p.noop
+		return out, nil
+	}
+	rv, err := c.writeRetrying(ctx, op, p.target, p.write)
+	if err != nil {
+		r := writeRefusal(err)
+		out.Reason, out.Detail = r.Reason, r.Detail
+		return out, r
+	}
+	out.Written, out.ResourceVersion, out.Detail = true, rv, p.done
+	return out, nil
+}
+
+// validOperation checks op's shape. Errors wrap errInvalid.
+func validOperation(op Operation) error {
+	r := op.Ref
+	switch {
+	case r.Name == "" || r.Namespace == "":
+		return fmt.Errorf("%w: %s: an action needs a namespace and a name", errInvalid, r)
+	case r.UID == "":
+		return fmt.Errorf("%w: %s: an action needs the UID the person saw", errInvalid, r)
+	}
+	switch r.Kind {
+	case KindDeployments, KindStatefulSets, KindDaemonSets, KindPods:
+	default:
+		return fmt.Errorf("%w: %s cannot be operated on: only deployments, statefulsets, daemonsets and pods", errInvalid, r.Kind)
+	}
+	switch op.Action {
+	case ActionRestart, ActionScale, ActionDelete, ActionPause, ActionResume, ActionUndo:
+	default:
+		return fmt.Errorf("%w: unknown action %q", errInvalid, op.Action)
+	}
+	return nil
+}

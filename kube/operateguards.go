@@ -1,0 +1,246 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// opTarget is the object an action reads fresh: a workload or a pod.
+type opTarget struct {
+	wo   workloadObject // a workload; zero for a pod
+	pod  *corev1.Pod    // a pod; nil for a workload
+	meta *metav1.ObjectMeta
+}
+
+// opWrite sends an action's write against the fresh read t and returns
+// the object's resourceVersion after it ("" after a delete).
+type opWrite func(ctx context.Context, t opTarget) (string, error)
+
+// operationPlan is an action made ready to send.
+type operationPlan struct {
+	verdicts Verdicts
+	target   opTarget
+	write    opWrite
+	// noop, when set, says why there is nothing to write (already
+	// paused, already at that many replicas, the template already matches
+	// the previous revision).
+	noop string
+	// done is the outcome's detail after the write.
+	done string
+}
+
+// planOperation runs op's guards (see PlanOperation) and prepares its write.
+func (c *Client) planOperation(ctx context.Context, op Operation) (operationPlan, error) {
+	if err := validOperation(op); err != nil {
+		return operationPlan{}, err
+	}
+	p := operationPlan{verdicts: Verdicts{c.guardReadOnly()}}
+	if p.verdicts.Refusal() != nil {
+		return p, nil
+	}
+	p.verdicts = append(p.verdicts, actionRule(op))
+	if p.verdicts.Refusal() != nil {
+		return p, nil
+	}
+	p.verdicts = append(p.verdicts, c.guardAccess(ctx, accessFor(op)))
+	if p.verdicts.Refusal() != nil {
+		return p, nil
+	}
+	t, err := c.readTarget(ctx, op.Ref)
+	if apierrors.IsNotFound(err) {
+		p.verdicts = append(p.verdicts, Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonNotFound,
+			Sentence: string(op.Ref.Kind) + "/" + op.Ref.Name + " no longer exists"})
+		return p, nil
+	}
+	if err != nil {
+		return p, err
+	}
+	p.target = t
+	p.verdicts = append(p.verdicts, guardSeen(op, t.meta))
+	if p.verdicts.Refusal() != nil {
+		return p, nil
+	}
+	if err := c.prepareWrite(ctx, op, &p); err != nil {
+		return p, err
+	}
+	if p.verdicts.Refusal() != nil || p.noop != "" {
+		return p, nil
+	}
+	p.verdicts = append(p.verdicts, c.otherGuards(ctx, op, t)...)
+	return p, nil
+}
+
+// actionRule checks what op asks against its kind alone, before any
+// request: which kinds have which action, replicas within 0..MaxReplicas,
+// a pod delete's grace period and force (kubectl delete's rules).
+func actionRule(op Operation) Verdict {
+	refuse := func(s string) Verdict {
+		return Verdict{Guard: GuardAction, Outcome: OutcomeRefuse, Reason: ReasonInvalid, Sentence: s}
+	}
+	kind := op.Ref.Kind
+	switch {
+	case kind == KindPods && op.Action != ActionDelete:
+		return refuse("a pod can only be deleted: " + string(op.Action) + " its Deployment, StatefulSet or DaemonSet instead")
+	case op.Action == ActionScale && kind == KindDaemonSets:
+		return refuse("a DaemonSet has no replicas (it runs one pod on each node it selects): it cannot be scaled")
+	case op.Action == ActionScale && (op.Replicas < 0 || op.Replicas > MaxReplicas):
+		return refuse(fmt.Sprintf("replicas %d is outside 0..%d", op.Replicas, MaxReplicas))
+	case (op.Action == ActionPause || op.Action == ActionResume || op.Action == ActionUndo) && kind != KindDeployments:
+		return refuse(string(op.Action) + " is for Deployments only")
+	case (op.Force || op.GracePeriodSeconds != nil) && (kind != KindPods || op.Action != ActionDelete):
+		return refuse("a grace period and force are for deleting a pod only")
+	case op.GracePeriodSeconds != nil && *op.GracePeriodSeconds < 0:
+		return refuse(fmt.Sprintf("grace period %d s is negative", *op.GracePeriodSeconds))
+	case op.Force && op.GracePeriodSeconds != nil && *op.GracePeriodSeconds > 0:
+		return refuse("--force and --grace-period greater than 0 cannot be specified together")
+	case op.Force:
+		return Verdict{Guard: GuardAction, Outcome: OutcomePass, Sentence: "Immediate deletion does not wait for confirmation " +
+			"that the running resource has been terminated. The resource may continue to run on the cluster indefinitely."}
+	}
+	return Verdict{Guard: GuardAction, Outcome: OutcomePass, Sentence: "kubectl would allow " + string(op.Action) + " of " + string(kind)}
+}
+
+// accessFor is the access review of op's exact request: patch of the
+// workload (restart, pause, resume, undo), update of its scale
+// subresource (scale), delete of the object.
+func accessFor(op Operation) accessCheck {
+	a := accessCheck{group: "apps", resource: string(op.Ref.Kind), namespace: op.Ref.Namespace}
+	if op.Ref.Kind == KindPods {
+		a.group = ""
+	}
+	switch op.Action {
+	case ActionScale:
+		a.verb, a.subresource = "update", "scale"
+	case ActionDelete:
+		a.verb = "delete"
+	default:
+		a.verb = "patch"
+	}
+	return a
+}
+
+// readTarget reads ref's object fresh. Errors are the API server's.
+func (c *Client) readTarget(ctx context.Context, ref ObjectRef) (opTarget, error) {
+	if ref.Kind == KindPods {
+		pod, err := c.cs.CoreV1().Pods(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+		if err != nil {
+			return opTarget{}, err
+		}
+		return opTarget{pod: pod, meta: &pod.ObjectMeta}, nil
+	}
+	wo, err := c.getWorkload(ctx, ref.workload())
+	if err != nil {
+		return opTarget{}, err
+	}
+	return opTarget{wo: wo, meta: wo.meta}, nil
+}
+
+// guardSeen compares the object read fresh with what the person saw: the
+// same UID (else it was deleted and created again: conflict), not being
+// deleted (a pod being deleted may still be deleted again, to force it),
+// and, when the person's resourceVersion is known and moved, the same
+// generation (status moved alone) or a conflict.
+func guardSeen(op Operation, meta *metav1.ObjectMeta) Verdict {
+	ref := op.Ref
+	name := string(ref.Kind) + "/" + ref.Name
+	conflict := func(s string) Verdict {
+		return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonConflict, Sentence: s}
+	}
+	switch {
+	case string(meta.UID) != ref.UID:
+		return conflict(name + " was deleted and created again since you saw it (its UID changed)")
+	case meta.DeletionTimestamp != nil && !(ref.Kind == KindPods && op.Action == ActionDelete):
+		return conflict(name + " is being deleted")
+	case ref.ResourceVersion == "" || ref.ResourceVersion == meta.ResourceVersion:
+		return Verdict{Guard: GuardFresh, Outcome: OutcomePass, Sentence: name + " is the object you saw (UID " + ref.UID + ")"}
+	case ref.Generation == 0 || ref.Generation != meta.Generation:
+		return conflict(fmt.Sprintf("%s was changed since you saw it (resourceVersion %s is now %s)", name, ref.ResourceVersion, meta.ResourceVersion))
+	}
+	return Verdict{Guard: GuardFresh, Outcome: OutcomePass,
+		Sentence: fmt.Sprintf("%s is as you saw it (generation %d; only its status moved)", name, meta.Generation)}
+}
+
+// prepareWrite checks the action's rules that need the object read
+// (appending a GuardAction verdict) and sets p's write, or p.noop when
+// there is nothing to write.
+func (c *Client) prepareWrite(ctx context.Context, op Operation, p *operationPlan) error {
+	t := p.target
+	rule := func(v Verdict) { v.Guard = GuardAction; p.verdicts = append(p.verdicts, v) }
+	paused := t.wo.paused != nil && *t.wo.paused
+	switch op.Action {
+	case ActionRestart:
+		if paused {
+			// objectrestarter.go's own text.
+			rule(Verdict{Outcome: OutcomeRefuse, Reason: ReasonPaused, Sentence: "can't restart paused deployment (run rollout resume first)"})
+			return nil
+		}
+		p.write = func(ctx context.Context, t opTarget) (string, error) {
+			return c.patchOp(ctx, op.Ref, restartPatch(t.meta.ResourceVersion, time.Now()))
+		}
+		p.done = "restarted " + op.Ref.String() + ": its pods are replaced"
+	case ActionScale:
+		from := replicasOf(t.wo.replicas)
+		if from == op.Replicas {
+			p.noop = fmt.Sprintf("%s already has %d replicas", op.Ref, from)
+			return nil
+		}
+		p.write = func(ctx context.Context, t opTarget) (string, error) {
+			return c.updateScale(ctx, op.Ref, t.meta.ResourceVersion, op.Replicas)
+		}
+		p.done = fmt.Sprintf("scaled %s from %d to %d replicas", op.Ref, from, op.Replicas)
+	case ActionPause, ActionResume:
+		want := op.Action == ActionPause
+		if paused == want {
+			// rollout_pause.go and rollout_resume.go print these.
+			p.noop = op.Ref.String() + map[bool]string{true: " already paused", false: " already resumed"}[want]
+			return nil
+		}
+		p.write = func(ctx context.Context, t opTarget) (string, error) {
+			return c.patchOp(ctx, op.Ref, pausePatch(t.meta.ResourceVersion, want))
+		}
+		p.done = map[bool]string{true: "paused ", false: "resumed "}[want] + op.Ref.String()
+	case ActionUndo:
+		return c.prepareUndo(ctx, op, p, paused)
+	case ActionDelete:
+		p.write = func(ctx context.Context, t opTarget) (string, error) {
+			return "", c.deleteOp(ctx, op, t)
+		}
+		p.done = "deleted " + op.Ref.String()
+		if op.Force {
+			p.done = "force-deleted " + op.Ref.String() + " (its containers may still run on the node)"
+		}
+	}
+	return nil
+}
+
+// otherGuards runs the guards an action needs beyond read-only, access and
+// the fresh read: another tool's markers (every workload action, and a
+// pod's delete when no controller owns it: deleting a controlled pod is
+// undone by its controller anyway); the namespace's Pod Security level for
+// actions that create pods (restart, scale up, resume, undo); the
+// autoscaler and the claims a StatefulSet scale-down deletes (scale); the
+// claims a StatefulSet's delete deletes.
+func (c *Client) otherGuards(ctx context.Context, op Operation, t opTarget) Verdicts {
+	var vs Verdicts
+	if t.pod == nil || metav1.GetControllerOf(t.pod) == nil {
+		vs = append(vs, c.guardManaged(op.Ref.Name, t.meta.Labels, t.meta.Annotations))
+	}
+	switch op.Action {
+	case ActionRestart, ActionResume, ActionUndo:
+		vs = append(vs, c.guardPodSecurity(ctx, op.Ref.Namespace))
+	case ActionScale:
+		from := replicasOf(t.wo.replicas)
+		if op.Replicas > from {
+			vs = append(vs, c.guardPodSecurity(ctx, op.Ref.Namespace))
+		}
+		vs = append(vs, c.guardClaims(ctx, t.wo, from, op.Replicas), c.guardAutoscaler(ctx, op.Ref.workload()))
+	case ActionDelete:
+		vs = append(vs, c.guardClaimsDeleted(ctx, t.wo))
+	}
+	return vs
+}
