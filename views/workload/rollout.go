@@ -78,7 +78,7 @@ func (m *Model) takeStatus(msg statusMsg) tea.Cmd {
 	if msg.err == nil {
 		r.status, r.have = msg.status, true
 		switch msg.status.Phase {
-		case kube.RolloutComplete, kube.RolloutFailed, kube.RolloutPaused:
+		case kube.RolloutComplete, kube.RolloutFailed, kube.RolloutPaused, kube.RolloutUnfollowed:
 			r.done, m.note = true, ""
 			return nil
 		}
@@ -134,6 +134,8 @@ func (m *Model) rolloutSummary() string {
 		return fmt.Sprintf("%s: rollout failed: %s", m.name(), views.Sanitize(s.Message))
 	case s.Phase == kube.RolloutPaused:
 		return fmt.Sprintf("%s is paused: its rollout waits until it is resumed", m.name())
+	case s.Phase == kube.RolloutUnfollowed:
+		return fmt.Sprintf("%s uses updateStrategy OnDelete: a pod takes the change only when it is deleted; nothing to follow", m.name())
 	}
 	return fmt.Sprintf("%s: the rollout goes on (%d/%d updated); no longer followed here", m.name(), s.Updated, s.Desired)
 }

@@ -446,6 +446,27 @@ func TestRolloutAndUndo(t *testing.T) {
 	}
 }
 
+// TestRolloutOnDeleteIsNotFollowed: a StatefulSet or DaemonSet with
+// updateStrategy OnDelete has no rollout to wait for: polling stops and
+// the status line says why.
+func TestRolloutOnDeleteIsNotFollowed(t *testing.T) {
+	ed := newFake(webWorkload())
+	st := rolloutStatus(kube.RolloutProgressing)
+	st.Phase = kube.RolloutUnfollowed
+	ed.statuses = []kube.RolloutStatus{st}
+	h := open(t, ed, 80, 24)
+	edit(h)
+	h.press("ctrl+s", "enter")
+	polls := h.polls
+	h.poll()
+	if !h.m.ro.done || h.polls != polls {
+		t.Fatal("an OnDelete rollout is still polled")
+	}
+	if s := h.m.rolloutSummary(); !strings.Contains(s, "OnDelete") {
+		t.Fatalf("summary %q", s)
+	}
+}
+
 func TestRolloutDeadline(t *testing.T) {
 	ed := newFake(webWorkload())
 	ed.statuses = []kube.RolloutStatus{rolloutStatus(kube.RolloutProgressing)}
