@@ -194,8 +194,12 @@ func (m *Model) rolloutLines(w int) []string {
 				}
 			}
 		}
-		if s.Message != "" {
+		switch {
+		case s.Message == "":
+		case s.Phase == kube.RolloutFailed:
 			add(st.Error.Render("! " + views.Sanitize(s.Message)))
+		default:
+			add(views.Sanitize(s.Message))
 		}
 	}
 	if r.err != nil {
