@@ -28,18 +28,11 @@ func (h *harness) followRollout() {
 	}
 }
 
-// TestE2EFormAppliesFollowsAndUndoes drives the form against the local
-// cluster, keys only: an image and a cpu request edited, previewed (the
-// server's dry run accepts it; the namespace's missing Pod Security level
-// is confirmed with y), applied and followed to a complete rollout. Then
-// the namespace starts enforcing Pod Security restricted and a second
-// edit's pods are refused by admission: the rollout is reported failed
-// with the ReplicaSet's FailedCreate text, and u undoes it, the template
-// going back to the first apply's values.
-func TestE2EFormAppliesFollowsAndUndoes(t *testing.T) {
-	cfg := kubetest.Local(t)
-	cs := kubernetes.NewForConfigOrDie(cfg)
-	ctx := context.Background()
+// newFormDeployment creates Deployment web (2 replicas of nginx:1.27.3,
+// tolerating the local cluster's fake nodes) in a namespace of the test's
+// own and returns the clientset and the workload's reference.
+func newFormDeployment(t *testing.T) (kubernetes.Interface, kube.WorkloadRef) {
+	cs := kubernetes.NewForConfigOrDie(kubetest.Local(t))
 	ns := kubetest.TempNamespace(t, cs, "kyyard-form")
 	two := int32(2)
 	labels := map[string]string{"app": "web"}
@@ -50,11 +43,54 @@ func TestE2EFormAppliesFollowsAndUndoes(t *testing.T) {
 				// The local cluster's fake nodes carry kwok's taint.
 				Tolerations: []corev1.Toleration{{Key: "kwok.x-k8s.io/node", Operator: corev1.TolerationOpEqual,
 					Value: "fake", Effect: corev1.TaintEffectNoSchedule}}}}}}
-	if _, err := cs.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{}); err != nil {
+	if _, err := cs.AppsV1().Deployments(ns).Create(context.Background(), d, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	client := kubetest.Client(t, cfg)
-	ref := kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: ns, Name: "web"}
+	return cs, kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: ns, Name: "web"}
+}
+
+// TestE2EFormImagePullFailureUndone: an image that cannot be pulled (the
+// local cluster's fake kubelet fails every image of the registry
+// unpullable.invalid) typed into the form: the rollout is reported failed
+// with ImagePullBackOff, and u puts the previous image back, whose
+// rollout completes.
+func TestE2EFormImagePullFailureUndone(t *testing.T) {
+	cs, ref := newFormDeployment(t)
+	h := openAs(t, nil, kubetest.Client(t, kubetest.Local(t)), ref, 120, 40)
+	if h.m.mode != modeForm {
+		t.Fatalf("the form did not open:\n%s", h.view())
+	}
+	h.focusOn(fkImage, 0, 0)
+	h.replace("unpullable.invalid/web:2")
+	h.press("ctrl+s", "y", "enter")
+	h.followRollout()
+	if st := h.m.ro.status; st.Phase != kube.RolloutFailed || !strings.Contains(st.Message, "ImagePullBackOff") {
+		t.Fatalf("rollout of an image that cannot be pulled: %+v:\n%s", st, h.view())
+	}
+	h.press("u")
+	h.followRollout()
+	if st := h.m.ro.status; st.Phase != kube.RolloutComplete {
+		t.Fatalf("the undo's rollout %+v:\n%s", st, h.view())
+	}
+	got, err := cs.AppsV1().Deployments(ref.Namespace).Get(context.Background(), "web", metav1.GetOptions{})
+	if err != nil || got.Spec.Template.Spec.Containers[0].Image != "nginx:1.27.3" {
+		t.Fatalf("after u: %v %v", err, got.Spec.Template.Spec.Containers)
+	}
+}
+
+// TestE2EFormAppliesFollowsAndUndoes drives the form against the local
+// cluster, keys only: an image and a cpu request edited, previewed (the
+// server's dry run accepts it; the namespace's missing Pod Security level
+// is confirmed with y), applied and followed to a complete rollout. Then
+// the namespace starts enforcing Pod Security restricted and a second
+// edit's pods are refused by admission: the rollout is reported failed
+// with the ReplicaSet's FailedCreate text, and u undoes it, the template
+// going back to the first apply's values.
+func TestE2EFormAppliesFollowsAndUndoes(t *testing.T) {
+	cs, ref := newFormDeployment(t)
+	ctx, ns := context.Background(), ref.Namespace
+	client := kubetest.Client(t, kubetest.Local(t))
+
 	h := openAs(t, nil, client, ref, 120, 40)
 	if h.m.mode != modeForm {
 		t.Fatalf("the form did not open:\n%s", h.view())

@@ -79,4 +79,7 @@ func TestStagesAreDistinctAndExcludeDemoStates(t *testing.T) {
 	if !strings.Contains(string(sel), kwokconf.DemoStateLabel) || !strings.Contains(string(sel), "DoesNotExist") {
 		t.Errorf("pod-ready selector does not exclude %s:\n%s", kwokconf.DemoStateLabel, sel)
 	}
+	if !strings.Contains(string(sel), `startswith("unpullable.invalid/")`) {
+		t.Errorf("pod-ready selector does not exclude images of unpullable.invalid:\n%s", sel)
+	}
 }
