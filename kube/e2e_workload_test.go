@@ -670,3 +670,68 @@ func hasVerdict(vs kube.Verdicts, g kube.Guard, o kube.Outcome) bool {
 	}
 	return false
 }
+
+// TestE2EBoundsAndSecretReferences: a container with more env entries
+// than the form shows refuses an env edit (configuration_unreported) but
+// takes an image edit; under --strict, a new Secret reference is refused
+// (secret_ref_refused), and interactively it is a warning to confirm.
+func TestE2EBoundsAndSecretReferences(t *testing.T) {
+	ctx := context.Background()
+	e := newEditEnv(t, kube.PolicyInteractive)
+	big := editFixture("big")
+	for i := 0; i < kube.MaxFormEnv+10; i++ {
+		big.Spec.Template.Spec.Containers[0].Env = append(big.Spec.Template.Spec.Containers[0].Env,
+			corev1.EnvVar{Name: fmt.Sprintf("E%03d", i), Value: "v"})
+	}
+	if _, err := e.cs.AppsV1().Deployments(e.ns).Create(ctx, big, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ref := kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: e.ns, Name: "big"}
+	w, err := e.c.ReadWorkload(ctx, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Unsupported) != 1 || w.Unsupported[0].Code != kube.UnsupportedEnvTruncated || len(w.Containers[2].Env) != kube.MaxFormEnv {
+		t.Fatalf("unsupported %+v, %d env shown", w.Unsupported, len(w.Containers[2].Env))
+	}
+	envEdit := w
+	envEdit.Containers = append([]kube.Container(nil), w.Containers...)
+	envEdit.Containers[2].Env = append([]kube.EnvVar(nil), w.Containers[2].Env...)
+	envEdit.Containers[2].Env[0].Value = "changed"
+	_, err = e.c.ApplyWorkload(ctx, w, envEdit, confirmAll)
+	var r *kube.Refusal
+	if !errors.As(err, &r) || r.Reason != kube.ReasonConfigurationUnreported {
+		t.Fatalf("env edit past the bound: %v, want configuration_unreported", err)
+	}
+	imgEdit := w
+	imgEdit.Containers = append([]kube.Container(nil), w.Containers...)
+	imgEdit.Containers[2].Image = "app:2"
+	_, err = e.c.ApplyWorkload(ctx, w, imgEdit, confirmAll)
+	if err != nil {
+		t.Fatalf("image edit beside a truncated env: %v", err)
+	}
+	got, err := e.cs.AppsV1().Deployments(e.ns).Get(ctx, "big", metav1.GetOptions{})
+	if err != nil || len(got.Spec.Template.Spec.Containers[0].Env) != kube.MaxFormEnv+15 {
+		t.Fatalf("the env past the bound was touched: %v", err)
+	}
+
+	before := e.read()
+	secret := before
+	secret.Containers = append([]kube.Container(nil), before.Containers...)
+	secret.Containers[2].Env = append(append([]kube.EnvVar(nil), before.Containers[2].Env...),
+		kube.EnvVar{Name: "TOKEN", Source: kube.EnvSecret, Ref: "api-token", Key: "token"})
+	p, err := e.c.DryRun(ctx, before, secret)
+	if err != nil || !hasVerdict(p.Verdicts, kube.GuardSecretRef, kube.OutcomeWarn) {
+		t.Fatalf("new Secret reference, interactive: %v %+v", err, p.Verdicts)
+	}
+	strict := e.client(e.cfg, kube.Options{Policy: kube.PolicyStrict})
+	ns, _ := e.cs.CoreV1().Namespaces().Get(ctx, e.ns, metav1.GetOptions{})
+	ns.Labels["pod-security.kubernetes.io/enforce"] = "baseline"
+	if _, err := e.cs.CoreV1().Namespaces().Update(ctx, ns, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = strict.ApplyWorkload(ctx, before, secret, nil)
+	if !errors.As(err, &r) || r.Reason != kube.ReasonSecretRefRefused || !strings.Contains(r.Detail, "api-token") {
+		t.Fatalf("new Secret reference under --strict: %v, want secret_ref_refused", err)
+	}
+}
