@@ -54,12 +54,14 @@ func ValidateImage(s string) error {
 	return errors.New("not an image reference (e.g. registry:5000/team/app:v2)")
 }
 
-// ValidateEnvName checks an env variable's name by the API server's rule
-// (apimachinery's validation.IsEnvVarName: letters, digits, '_', '-', '.',
-// not starting with a digit). The error joins that rule's messages, less
-// their examples and regular expression.
+// ValidateEnvName checks an env variable's name by the API server's rule:
+// since Kubernetes 1.34 (RelaxedEnvironmentVariableValidation, GA) any
+// printable ASCII character but '=' (apimachinery's
+// validation.IsRelaxedEnvVarName), so "MY VAR" and "1abc" are names the
+// server accepts and the form must not refuse. The error joins that rule's
+// messages.
 func ValidateEnvName(s string) error {
-	msgs := validation.IsEnvVarName(s)
+	msgs := validation.IsRelaxedEnvVarName(s)
 	if s == "" {
 		return errors.New("a name is required")
 	}

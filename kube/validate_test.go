@@ -66,12 +66,13 @@ func TestC27BadQuantities(t *testing.T) {
 }
 
 func TestValidateEnvName(t *testing.T) {
-	for _, ok := range []string{"A", "LOG_LEVEL", "my.env-name", "_x", "MyEnvName1"} {
+	// "1A" and "a b" are accepted by the API server since 1.34.
+	for _, ok := range []string{"A", "LOG_LEVEL", "my.env-name", "_x", "MyEnvName1", "1A", "a b", "MY VAR"} {
 		if err := kube.ValidateEnvName(ok); err != nil {
 			t.Errorf("ValidateEnvName(%q) = %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"", "1A", "a b", "A=B", "é"} {
+	for _, bad := range []string{"", "A=B", "é", "tab\there"} {
 		err := kube.ValidateEnvName(bad)
 		if err == nil {
 			t.Errorf("ValidateEnvName(%q) accepted", bad)

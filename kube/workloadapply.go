@@ -77,6 +77,13 @@ func (c *Client) prepare(ctx context.Context, before, after Workload, changes []
 	if err != nil {
 		return prepared{}, fresh, err
 	}
+	if vs.Refusal() != nil {
+		// Refused already (a conflict among them): the patch is built for
+		// display only; proving it against a read that moved would blame
+		// the patch for what the guard said.
+		body, _ := buildPatch(before, after, nil)
+		return prepared{verdicts: vs, body: body}, fresh, nil
+	}
 	body, err := checkedPatch(atFresh(before, fresh), after, fresh)
 	if errors.Is(err, errPatchUnsafe) {
 		vs = append(vs, Verdict{Guard: GuardBounds, Outcome: OutcomeRefuse, Reason: ReasonInvalid, Sentence: err.Error()})
