@@ -395,7 +395,16 @@ func TestE2EC18C21C33ConflictRebaseAndSaveTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	since := time.Now()
-	_, err := e.c.ApplyWorkload(context.Background(), before, after, confirmAll)
+	p, err := e.c.DryRun(context.Background(), before, after)
+	if err != nil || p.DryRunReason != kube.ReasonConflict {
+		t.Fatalf("preview after a writer in between: %v %+v, want conflict", err, p)
+	}
+	for _, v := range p.Verdicts {
+		if v.Outcome == kube.OutcomeRefuse && v.Guard != kube.GuardFresh {
+			t.Errorf("a conflict also blamed on %s: %s", v.Guard, v.Sentence)
+		}
+	}
+	_, err = e.c.ApplyWorkload(context.Background(), before, after, confirmAll)
 	var r *kube.Refusal
 	if !errors.As(err, &r) || r.Reason != kube.ReasonConflict {
 		t.Fatalf("apply after a writer in between: %v, want conflict (C18)", err)
