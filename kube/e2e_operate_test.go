@@ -12,7 +12,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
@@ -343,32 +342,7 @@ func TestE2EOperateRefusals(t *testing.T) {
 		t.Fatalf("refused actions on the Helm Deployment wrote %+v", ws)
 	}
 
-	fs := corev1.PersistentVolumeFilesystem
-	sts := &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "db"}, Spec: appsv1.StatefulSetSpec{
-		Replicas: ptr(int32(3)), ServiceName: "db", PodManagementPolicy: appsv1.ParallelPodManagement,
-		Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "db"}},
-		PersistentVolumeClaimRetentionPolicy: &appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy{
-			WhenScaled: appsv1.DeletePersistentVolumeClaimRetentionPolicyType, WhenDeleted: appsv1.DeletePersistentVolumeClaimRetentionPolicyType},
-		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "db"}}, Spec: kwokPodSpec("postgres:16")},
-		VolumeClaimTemplates: []corev1.PersistentVolumeClaim{{ObjectMeta: metav1.ObjectMeta{Name: "data"},
-			Spec: corev1.PersistentVolumeClaimSpec{AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}, VolumeMode: &fs,
-				Resources: corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{"storage": resource.MustParse("1Gi")}}}}},
-	}}
-	sts.Spec.Template.Spec.Containers[0].VolumeMounts = []corev1.VolumeMount{{Name: "data", MountPath: "/data"}}
-	if _, err := e.cs.AppsV1().StatefulSets(e.ns).Create(ctx, sts, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		list, err := e.cs.CoreV1().PersistentVolumeClaims(e.ns).List(ctx, metav1.ListOptions{})
-		if err == nil && len(list.Items) == 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the StatefulSet's claims were not created: %v", err)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	claimingStatefulSet(t, e.cs, e.ns, appsv1.DeletePersistentVolumeClaimRetentionPolicyType)
 	db := e.seen(kube.KindStatefulSets, e.ns, "db")
 	since = time.Now()
 	out := e.refused(strict, kube.Operation{Ref: db, Action: kube.ActionScale, Replicas: 1}, kube.ReasonPVCRetention)

@@ -602,34 +602,7 @@ func TestE2EC29C30AutoscalerAndClaims(t *testing.T) {
 		t.Fatalf("replicas edit under an autoscaler: %+v (C29)", p.Verdicts)
 	}
 
-	fs := corev1.PersistentVolumeFilesystem
-	three := int32(3)
-	sts := &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "db"}, Spec: appsv1.StatefulSetSpec{
-		Replicas: &three, ServiceName: "db", PodManagementPolicy: appsv1.ParallelPodManagement,
-		Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "db"}},
-		PersistentVolumeClaimRetentionPolicy: &appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy{
-			WhenScaled: appsv1.DeletePersistentVolumeClaimRetentionPolicyType, WhenDeleted: appsv1.RetainPersistentVolumeClaimRetentionPolicyType},
-		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "db"}},
-			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "db", Image: "postgres:16",
-				VolumeMounts: []corev1.VolumeMount{{Name: "data", MountPath: "/data"}}}}}},
-		VolumeClaimTemplates: []corev1.PersistentVolumeClaim{{ObjectMeta: metav1.ObjectMeta{Name: "data"},
-			Spec: corev1.PersistentVolumeClaimSpec{AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}, VolumeMode: &fs,
-				Resources: corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{"storage": resource.MustParse("1Gi")}}}}},
-	}}
-	if _, err := e.cs.AppsV1().StatefulSets(e.ns).Create(ctx, sts, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		list, err := e.cs.CoreV1().PersistentVolumeClaims(e.ns).List(ctx, metav1.ListOptions{})
-		if err == nil && len(list.Items) == 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the StatefulSet's claims were not created: %v", err)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	claimingStatefulSet(t, e.cs, e.ns, appsv1.RetainPersistentVolumeClaimRetentionPolicyType)
 	ref := kube.WorkloadRef{Kind: kube.KindStatefulSets, Namespace: e.ns, Name: "db"}
 	w, err := e.c.ReadWorkload(ctx, ref)
 	if err != nil {
