@@ -717,3 +717,46 @@ func TestE2EBoundsAndSecretReferences(t *testing.T) {
 		t.Fatalf("new Secret reference under --strict: %v, want secret_ref_refused", err)
 	}
 }
+
+// TestE2EDaemonSetEdit: a DaemonSet's form has no replicas and no paused;
+// its image edit lands as one patch and its rollout completes.
+func TestE2EDaemonSetEdit(t *testing.T) {
+	ctx := context.Background()
+	e := newEditEnv(t, kube.PolicyInteractive)
+	labels := map[string]string{"app": "agent"}
+	ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "agent"}, Spec: appsv1.DaemonSetSpec{
+		Selector: &metav1.LabelSelector{MatchLabels: labels},
+		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: kwokPodSpec("agent:1")}}}
+	if _, err := e.cs.AppsV1().DaemonSets(e.ns).Create(ctx, ds, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ref := kube.WorkloadRef{Kind: kube.KindDaemonSets, Namespace: e.ns, Name: "agent"}
+	w, err := e.c.ReadWorkload(ctx, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.HasReplicas || w.HasPaused || len(w.Containers) != 1 {
+		t.Fatalf("DaemonSet form %+v", w)
+	}
+	after := w
+	after.Containers = []kube.Container{w.Containers[0]}
+	after.Containers[0].Image = "agent:2"
+	since := time.Now()
+	if _, err := e.c.ApplyWorkload(ctx, w, after, confirmAll); err != nil {
+		t.Fatal(err)
+	}
+	if ws := e.writes(since, 1); len(ws) != 1 || ws[0].ObjectRef == nil || ws[0].ObjectRef.Resource != "daemonsets" {
+		t.Fatalf("writes %+v", ws)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		st, err := e.c.RolloutStatus(ctx, ref)
+		if err == nil && st.Phase == kube.RolloutComplete {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the DaemonSet's rollout did not complete: %+v %v", st, err)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
