@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -68,6 +69,7 @@ func New(vc *views.Context, op Operator, msg views.OperateMsg) *Model {
 	}
 	m.input = textinput.New()
 	m.input.Prompt = ""
+	m.input.Cursor.SetMode(cursor.CursorStatic) // a calm screen; no blink ticks
 	m.input.PromptStyle, m.input.TextStyle = vc.Styles.Prompt, vc.Styles.Prompt
 	m.phase = phasePlan
 	if m.action == kube.ActionScale {
@@ -330,7 +332,7 @@ func (m *Model) finish() tea.Cmd {
 		r := m.items[0].ref
 		open := views.OpenRolloutMsg{Ref: kube.WorkloadRef{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name},
 			What: outs[0].Detail, Replace: true}
-		return tea.Sequence(report, func() tea.Msg { return open }, status)
+		return tea.Batch(report, func() tea.Msg { return open }, status)
 	}
 	return tea.Batch(report, status)
 }
