@@ -38,9 +38,7 @@ func (e Entry) Code() string {
 // context, object (<namespace>/<kind>/<name>), action, code, detail (tabs
 // and line breaks of the detail made spaces).
 func (e Entry) Line() string {
-	clean := func(s string) string {
-		return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(views.Sanitize(s))
-	}
+	clean := oneLine
 	o := e.Outcome
 	return strings.Join([]string{e.Time.Format(time.RFC3339), clean(e.Context), clean(o.Op.Ref.String()),
 		string(o.Op.Action), e.Code(), clean(o.Detail)}, "\t")
@@ -83,4 +81,9 @@ func Append(path string, entries []Entry) error {
 		err = cerr
 	}
 	return err
+}
+
+// oneLine is s sanitised, its tabs and line breaks made spaces.
+func oneLine(s string) string {
+	return views.Sanitize(strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s))
 }

@@ -50,13 +50,21 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 // line each.
 func (m *Model) View() string {
 	st := m.vc.Styles
-	body := []string{st.ColumnHeader.Render(fmt.Sprintf("%-8s  %-14s  %-40s  %-8s  %-20s  %s", "TIME", "CONTEXT", "OBJECT", "ACTION", "OUTCOME", "DETAIL"))}
+	// Columns as wide as their widest cell; the detail takes the rest
+	// (wrapped below its line when it does not fit).
+	wCtx, wObj := len("CONTEXT"), len("OBJECT")
+	for _, e := range m.entries {
+		wCtx = max(wCtx, len(oneLine(e.Context)))
+		wObj = max(wObj, len(oneLine(e.Outcome.Op.Ref.String())))
+	}
+	format := fmt.Sprintf("%%-8s  %%-%ds  %%-%ds  %%-7s  %%-19s  %%s", wCtx, wObj)
+	body := []string{st.ColumnHeader.Render(fmt.Sprintf(format, "TIME", "CONTEXT", "OBJECT", "ACTION", "OUTCOME", "DETAIL"))}
 	if len(m.entries) == 0 {
 		body = append(body, st.Muted.Render("no action in this session yet"))
 	}
 	for _, e := range m.entries {
-		l := fmt.Sprintf("%-8s  %-14s  %-40s  %-8s  %-20s  %s", e.Time.Format("15:04:05"), views.Sanitize(e.Context),
-			views.Sanitize(e.Outcome.Op.Ref.String()), e.Outcome.Op.Action, e.Code(), views.Sanitize(e.Outcome.Detail))
+		l := fmt.Sprintf(format, e.Time.Format("15:04:05"), oneLine(e.Context),
+			oneLine(e.Outcome.Op.Ref.String()), e.Outcome.Op.Action, e.Code(), oneLine(e.Outcome.Detail))
 		if !e.Outcome.OK() {
 			l = st.Error.Render(l)
 		}
