@@ -205,6 +205,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openWorkload(msg)
 	case views.OperateMsg:
 		return m, m.openOperate(msg)
+	case views.ActionsMsg:
+		return m, m.openActions(msg)
 	case views.OpenRolloutMsg:
 		return m, m.openRollout(msg)
 	case views.OutcomesMsg:

@@ -35,6 +35,23 @@ func (m *Model) openOperate(msg views.OperateMsg) tea.Cmd {
 		return nil
 	}
 	scr := operate.New(m.vc, op, msg)
+	if msg.Replace && len(m.stack) > 1 {
+		m.stack[len(m.stack)-1] = scr
+	} else {
+		m.stack = append(m.stack, scr)
+	}
+	m.status = views.StatusMsg{}
+	return scr.Init()
+}
+
+// openActions pushes the action list of one object.
+func (m *Model) openActions(msg views.ActionsMsg) tea.Cmd {
+	op, ok := m.vc.Client.(operate.Operator)
+	if !ok {
+		m.status = views.StatusMsg{Text: "actions are not available", Error: true}
+		return nil
+	}
+	scr := operate.NewList(m.vc, op, msg)
 	m.stack = append(m.stack, scr)
 	m.status = views.StatusMsg{}
 	return scr.Init()

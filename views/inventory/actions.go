@@ -12,26 +12,6 @@ import (
 	"github.com/kyyard/kyyard/views"
 )
 
-// actionKinds are the kinds each action works on (kube.Operate's rules).
-var actionKinds = map[kube.Action][]kube.Kind{
-	kube.ActionRestart: {kube.KindDeployments, kube.KindStatefulSets, kube.KindDaemonSets},
-	kube.ActionScale:   {kube.KindDeployments, kube.KindStatefulSets},
-	kube.ActionDelete:  {kube.KindDeployments, kube.KindStatefulSets, kube.KindDaemonSets, kube.KindPods},
-	kube.ActionPause:   {kube.KindDeployments},
-	kube.ActionResume:  {kube.KindDeployments},
-	kube.ActionUndo:    {kube.KindDeployments},
-}
-
-// kindPhrase names kinds for people: "Deployments and StatefulSets".
-var kindPhrase = map[kube.Action]string{
-	kube.ActionRestart: "Deployments, StatefulSets and DaemonSets",
-	kube.ActionScale:   "Deployments and StatefulSets",
-	kube.ActionDelete:  "Deployments, StatefulSets, DaemonSets and pods",
-	kube.ActionPause:   "Deployments",
-	kube.ActionResume:  "Deployments",
-	kube.ActionUndo:    "Deployments",
-}
-
 // readOnlyText says why an action key does nothing in read-only mode.
 func readOnlyText(a kube.Action) string {
 	return fmt.Sprintf("%s is disabled: kyyard runs read-only (--readonly or the context's setting); nothing was sent", a)
@@ -46,11 +26,11 @@ func (m *Model) operate(a kube.Action) tea.Cmd {
 		return nil
 	}
 	kind := m.info.ID
-	if !supports(a, kind) {
+	if !views.Supports(a, kind) {
 		if a == kube.ActionScale && kind == kube.KindPods {
 			return nil // s on a pod is kept for the shell
 		}
-		return views.Status(fmt.Sprintf("%s works on %s, not on %s", a, kindPhrase[a], kind), false)
+		return views.Status(fmt.Sprintf("%s works on %s, not on %s", a, views.ActionKindPhrase(a), kind), false)
 	}
 	if m.vc.ReadOnly() {
 		return views.Status(readOnlyText(a), true)
@@ -75,20 +55,11 @@ func (m *Model) rollout() tea.Cmd {
 	if row == nil {
 		return nil
 	}
-	if !supports(kube.ActionRestart, m.info.ID) {
+	if !views.Supports(kube.ActionRestart, m.info.ID) {
 		return views.Status(fmt.Sprintf("R follows the rollout of Deployments, StatefulSets and DaemonSets, not %s", m.info.ID), false)
 	}
 	msg := views.OpenRolloutMsg{Ref: kube.WorkloadRef{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name}}
 	return func() tea.Msg { return msg }
-}
-
-func supports(a kube.Action, kind kube.Kind) bool {
-	for _, k := range actionKinds[a] {
-		if k == kind {
-			return true
-		}
-	}
-	return false
 }
 
 // markedRows returns the marked rows among those shown, in display order.
@@ -128,4 +99,16 @@ func disabled(b key.Binding, readOnly bool) key.Binding {
 	h := b.Help()
 	b.SetHelp(h.Key, h.Desc+" (off: read-only)")
 	return b
+}
+
+// actions asks the root for the cursor row's action list (a), with the
+// reason each action is disabled.
+func (m *Model) actions() tea.Cmd {
+	row := m.current()
+	if row == nil {
+		return nil
+	}
+	msg := views.ActionsMsg{Target: kube.ObjectRef{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name, UID: row.UID},
+		Replicas: m.desired(row)}
+	return func() tea.Msg { return msg }
 }

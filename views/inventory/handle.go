@@ -64,6 +64,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.operate(kube.ActionUndo)
 	case key.Matches(msg, k.Rollout):
 		return m.rollout()
+	case key.Matches(msg, k.Actions):
+		return m.actions()
 	case key.Matches(msg, k.Filter):
 		return m.startTyping()
 	case key.Matches(msg, k.Clear):

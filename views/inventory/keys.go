@@ -29,8 +29,9 @@ type Keys struct {
 	// Restart, Scale, Delete, Pause, Resume and Undo open the confirmation
 	// of an action on the marked rows, or on the cursor row (views/operate).
 	Restart, Scale, Delete, Pause, Resume, Undo key.Binding
-	// Rollout follows the cursor row's rollout.
-	Rollout key.Binding
+	// Rollout follows the cursor row's rollout; Actions lists the row's
+	// actions with the reason each disabled one is.
+	Rollout, Actions key.Binding
 	// Left and Right scroll the columns right of NAME.
 	Left, Right key.Binding
 	// Clear is esc on this screen: it clears marks, then the filter, then
@@ -71,6 +72,7 @@ func DefaultKeys() Keys {
 		Resume:        key.NewBinding(key.WithKeys("Z"), key.WithHelp("Z", "resume rollout")),
 		Undo:          key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "undo rollout")),
 		Rollout:       key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rollout status")),
+		Actions:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "actions (and why not)")),
 		Left:          key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "scroll left")),
 		Right:         key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "scroll right")),
 		Clear:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear marks, filter; back")),
@@ -80,6 +82,6 @@ func DefaultKeys() Keys {
 // list returns the bindings in help order.
 func (k Keys) list() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Wide, k.Refresh,
-		k.Describe, k.YAML, k.Edit, k.Restart, k.Scale, k.Delete, k.Pause, k.Resume, k.Undo, k.Rollout, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
+		k.Describe, k.YAML, k.Edit, k.Restart, k.Scale, k.Delete, k.Pause, k.Resume, k.Undo, k.Rollout, k.Actions, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
 		k.SortName, k.SortAge, k.Mark, k.MarkRange, k.ClearMarks, k.Left, k.Right, k.Clear}
 }

@@ -61,6 +61,8 @@ Keys:
   ctrl+d     delete a workload or a pod (pods: f switches graceful / force)
   z / Z      pause / resume a Deployment's rollout
   B          undo: roll a Deployment back to its previous revision
+  a          the row's actions, each checked without writing, with the reason
+             each disabled one is (read-only, permissions, a paused Deployment)
   R          follow a workload's rollout (also opened after a restart, scale,
              undo or resume): counts, revisions, pods, its end or timeout
              Every action first lists every guard's verdict and asks: y, or the
