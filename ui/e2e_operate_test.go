@@ -103,6 +103,7 @@ func TestE2ERestartThroughTheKeys(t *testing.T) {
 	if !strings.HasPrefix(h.title(), "rollout deployments/web("+ns+")") {
 		t.Fatalf("the rollout screen is not shown: title %q\n%s", h.title(), view)
 	}
+	t.Logf("the rollout view:\n%s", view)
 	if !strings.Contains(view, "rollout complete") {
 		t.Fatalf("the rollout was not followed to completion:\n%s", view)
 	}

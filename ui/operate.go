@@ -65,7 +65,7 @@ func (m *Model) openRollout(msg views.OpenRolloutMsg) tea.Cmd {
 		m.status = views.StatusMsg{Text: "rollouts cannot be followed with this client", Error: true}
 		return nil
 	}
-	scr := rollout.New(m.vc, r, msg.Ref, msg.What)
+	scr := rollout.New(m.vc, r, msg.Ref, msg.What, rollout.WithUID(msg.UID))
 	if msg.Replace && len(m.stack) > 1 {
 		m.stack[len(m.stack)-1] = scr
 	} else {

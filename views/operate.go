@@ -68,6 +68,9 @@ func ActionKindPhrase(a kube.Action) string {
 type OpenRolloutMsg struct {
 	// Ref is the Deployment, StatefulSet or DaemonSet.
 	Ref kube.WorkloadRef
+	// UID is the metadata.uid the person saw, "" when unknown: with it, a
+	// Deployment's rollout can be undone from the screen (u).
+	UID string
 	// What says what started the rollout ("restarted demo/deployments/web:
 	// its pods are replaced"); "" to watch one.
 	What string

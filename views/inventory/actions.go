@@ -58,7 +58,7 @@ func (m *Model) rollout() tea.Cmd {
 	if !views.Supports(kube.ActionRestart, m.info.ID) {
 		return views.Status(fmt.Sprintf("R follows the rollout of Deployments, StatefulSets and DaemonSets, not %s", m.info.ID), false)
 	}
-	msg := views.OpenRolloutMsg{Ref: kube.WorkloadRef{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name}}
+	msg := views.OpenRolloutMsg{Ref: kube.WorkloadRef{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name}, UID: row.UID}
 	return func() tea.Msg { return msg }
 }
 

@@ -331,7 +331,7 @@ func (m *Model) finish() tea.Cmd {
 	if len(m.items) == 1 && failed == 0 && outs[0].Written && followed(m.action) && m.items[0].ref.Kind != kube.KindPods {
 		r := m.items[0].ref
 		open := views.OpenRolloutMsg{Ref: kube.WorkloadRef{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name},
-			What: outs[0].Detail, Replace: true}
+			UID: r.UID, What: outs[0].Detail, Replace: true}
 		return tea.Batch(report, func() tea.Msg { return open }, status)
 	}
 	return tea.Batch(report, status)
@@ -382,7 +382,15 @@ func (m *Model) leave() tea.Cmd {
 	case phaseResult:
 		return back
 	case phaseRun:
-		return tea.Batch(back, views.Status(fmt.Sprintf("%s: the objects not reached yet are left alone", m.action), false))
+		// What was done so far goes to the history; the rest is not sent.
+		var outs []kube.OperateOutcome
+		for _, it := range m.items {
+			if it.done {
+				outs = append(outs, it.out)
+			}
+		}
+		report := func() tea.Msg { return views.OutcomesMsg{Outcomes: outs} }
+		return tea.Batch(back, report, views.Status(fmt.Sprintf("%s: the objects not reached yet are left alone", m.action), false))
 	}
 	return tea.Batch(back, views.Status(fmt.Sprintf("%s cancelled: nothing was sent", m.action), false))
 }

@@ -21,7 +21,9 @@ type Model struct {
 	f      *Follow
 	// what says what started the rollout ("restarted demo/deployments/web"),
 	// "" when the screen was opened to watch.
-	what   string
+	what string
+	// uid is the workload's metadata.uid the person saw, "" when unknown.
+	uid    string
 	now    func() time.Time
 	offset int
 	keys   Keys
@@ -29,8 +31,9 @@ type Model struct {
 
 // Keys are the rollout screen's bindings.
 type Keys struct {
-	// Up and Down scroll; Back closes the screen.
-	Up, Down, Back key.Binding
+	// Up and Down scroll; Back closes the screen; Undo asks to roll a
+	// Deployment back to its previous revision (views/operate confirms).
+	Up, Down, Back, Undo key.Binding
 }
 
 // DefaultKeys returns the rollout screen's bindings.
@@ -39,11 +42,16 @@ func DefaultKeys() Keys {
 		Up:   key.NewBinding(key.WithKeys("up", "k", "pgup"), key.WithHelp("↑/k", "scroll up")),
 		Down: key.NewBinding(key.WithKeys("down", "j", "pgdown"), key.WithHelp("↓/j", "scroll down")),
 		Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back (the rollout goes on)")),
+		Undo: key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo: back to the previous revision (Deployments)")),
 	}
 }
 
 // Option changes a new screen; for tests.
 type Option func(*Model)
+
+// WithUID lets the screen undo a Deployment's rollout (u): uid is the
+// metadata.uid the person saw.
+func WithUID(uid string) Option { return func(m *Model) { m.uid = uid } }
 
 // WithClock makes the screen read the time from now and poll every poll.
 func WithClock(now func() time.Time, poll time.Duration) Option {
@@ -92,6 +100,11 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 			m.offset++
 		case key.Matches(msg, m.keys.Up):
 			m.offset = max(m.offset-1, 0)
+		case key.Matches(msg, m.keys.Undo) && m.canUndo():
+			r := m.f.Ref
+			undo := views.OperateMsg{Action: kube.ActionUndo, Replicas: -1,
+				Targets: []kube.ObjectRef{{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, UID: m.uid}}}
+			return m, func() tea.Msg { return undo }
 		case key.Matches(msg, m.keys.Back):
 			m.f.Stop()
 			summary, failed := m.f.Summary(m.name()), m.f.Failed()
@@ -129,6 +142,9 @@ func (m *Model) View() string {
 	if m.f.Done {
 		help = "esc back"
 	}
+	if m.canUndo() {
+		help = "u undo · " + help
+	}
 	return views.Page(st, m.vc.Width, m.vc.Height, body, help, &m.offset)
 }
 
@@ -143,8 +159,17 @@ func (m *Model) Title() string {
 	return t
 }
 
+// canUndo reports whether u undoes: a Deployment whose UID is known.
+func (m *Model) canUndo() bool { return m.uid != "" && m.f.Ref.Kind == kube.KindDeployments }
+
 // Bindings are the screen's keys, for the help overlay.
-func (m *Model) Bindings() []key.Binding { return []key.Binding{m.keys.Up, m.keys.Down, m.keys.Back} }
+func (m *Model) Bindings() []key.Binding {
+	b := []key.Binding{m.keys.Up, m.keys.Down, m.keys.Back}
+	if m.canUndo() {
+		b = append(b, m.keys.Undo)
+	}
+	return b
+}
 
 // Capturing is false: the screen takes no text.
 func (m *Model) Capturing() bool { return false }

@@ -164,3 +164,25 @@ func TestRolloutTimeoutPausedUnfollowed(t *testing.T) {
 		}
 	}
 }
+
+func TestRolloutUndoAsksForTheConfirmation(t *testing.T) {
+	r := &reader{statuses: []kube.RolloutStatus{status(kube.RolloutFailed)}}
+	d := &driver{clock: viewtest.Now}
+	d.m = rollout.New(viewtest.Context(nil, 80, 24), r, webRef, "", rollout.WithUID("uid-web"),
+		rollout.WithClock(func() time.Time { return d.clock }, 0))
+	d.run(d.m.Init())
+	if !strings.Contains(d.m.View(), "u undo") {
+		t.Fatalf("no u on a Deployment's rollout:\n%s", d.m.View())
+	}
+	_, cmd := d.m.Update(viewtest.Key("u"))
+	msg, ok := cmd().(views.OperateMsg)
+	want := kube.ObjectRef{Kind: kube.KindDeployments, Namespace: "demo", Name: "web", UID: "uid-web"}
+	if !ok || msg.Action != kube.ActionUndo || len(msg.Targets) != 1 || msg.Targets[0] != want {
+		t.Fatalf("u: %#v", msg)
+	}
+	// Without the UID (or on a StatefulSet) there is no undo.
+	plain := open(r, 80, 24)
+	if _, cmd := plain.m.Update(viewtest.Key("u")); cmd != nil || strings.Contains(plain.m.View(), "u undo") {
+		t.Fatal("u without a UID")
+	}
+}
