@@ -51,20 +51,15 @@ func (h *harness) drive(cmd tea.Cmd, deadline time.Time) {
 	}
 }
 
-// TestE2ERestartThroughTheKeys restarts a Deployment of the test's own
-// namespace through the keys (r, then y on the confirmation listing the
-// guards' verdicts), follows its rollout to completion on the rollout
-// screen, and finds the outcome in :history and in the history file.
-func TestE2ERestartThroughTheKeys(t *testing.T) {
-	cfg := kubetest.Local(t)
-	cs := kubernetes.NewForConfigOrDie(cfg)
-	ns := kubetest.TempNamespace(t, cs, "kyyard-ui-operate")
-	labels := map[string]string{"app": "web"}
+// createDeployment creates a Deployment of 2 replicas on the fake nodes.
+func createDeployment(t *testing.T, cs kubernetes.Interface, ns, name string) {
+	t.Helper()
+	labels := map[string]string{"app": name}
 	replicas, grace := int32(2), int64(0)
-	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web"}, Spec: appsv1.DeploymentSpec{
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: appsv1.DeploymentSpec{
 		Replicas: &replicas, Selector: &metav1.LabelSelector{MatchLabels: labels},
 		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: corev1.PodSpec{
-			Containers:   []corev1.Container{{Name: "app", Image: "registry.local/web:1"}},
+			Containers:   []corev1.Container{{Name: "app", Image: "registry.local/" + name + ":1"}},
 			NodeSelector: map[string]string{"type": "kwok"},
 			Tolerations: []corev1.Toleration{{Key: "kwok.x-k8s.io/node", Operator: corev1.TolerationOpEqual, Value: "fake",
 				Effect: corev1.TaintEffectNoSchedule}},
@@ -73,19 +68,78 @@ func TestE2ERestartThroughTheKeys(t *testing.T) {
 	if _, err := cs.AppsV1().Deployments(ns).Create(context.Background(), d, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// showDeployments opens :deploy until every name is listed.
+func (h *harness) showDeployments(deadline time.Time, names ...string) {
+	h.t.Helper()
+	listed := func() bool {
+		for _, n := range names {
+			if lineOf(h.m.View(), n) == "" {
+				return false
+			}
+		}
+		return true
+	}
+	for !listed() && time.Now().Before(deadline) {
+		h.command("deploy")
+		if !listed() {
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	if !listed() {
+		h.t.Fatalf("the Deployments are not listed:\n%s", h.m.View())
+	}
+}
+
+// TestE2EBulkRestartOfThreeMarkedDeployments marks three Deployments,
+// restarts them with one confirmation, and sees one outcome line each.
+func TestE2EBulkRestartOfThreeMarkedDeployments(t *testing.T) {
+	cfg := kubetest.Local(t)
+	cs := kubernetes.NewForConfigOrDie(cfg)
+	ns := kubetest.TempNamespace(t, cs, "kyyard-ui-bulk")
+	names := []string{"api", "web", "worker"}
+	for _, n := range names {
+		createDeployment(t, cs, ns, n)
+	}
+	h := startWith(t, kubetest.Client(t, cfg), ns, 160, 40)
+	deadline := time.Now().Add(90 * time.Second)
+	h.showDeployments(deadline, names...)
+	h.keys(" ", " ", " ")
+	h.drive(h.keys("r"), deadline)
+	if v := h.m.View(); !strings.Contains(v, "restart 3 objects? y/n") {
+		t.Fatalf("no bulk confirmation:\n%s", v)
+	}
+	h.drive(h.keys("y"), deadline)
+	view := h.m.View()
+	for _, n := range names {
+		if !strings.Contains(view, "✓ restarted "+ns+"/deployments/"+n) {
+			t.Errorf("no outcome line for %s", n)
+		}
+		d, err := cs.AppsV1().Deployments(ns).Get(context.Background(), n, metav1.GetOptions{})
+		if err != nil || d.Spec.Template.Annotations["kubectl.kubernetes.io/restartedAt"] == "" {
+			t.Errorf("%s not restarted: %v", n, err)
+		}
+	}
+	if !strings.Contains(view, "3 of 3 done") {
+		t.Fatalf("result page:\n%s", view)
+	}
+}
+
+// TestE2ERestartThroughTheKeys restarts a Deployment of the test's own
+// namespace through the keys (r, then y on the confirmation listing the
+// guards' verdicts), follows its rollout to completion on the rollout
+// screen, and finds the outcome in :history and in the history file.
+func TestE2ERestartThroughTheKeys(t *testing.T) {
+	cfg := kubetest.Local(t)
+	cs := kubernetes.NewForConfigOrDie(cfg)
+	ns := kubetest.TempNamespace(t, cs, "kyyard-ui-operate")
+	createDeployment(t, cs, ns, "web")
 	historyFile := filepath.Join(t.TempDir(), "kyyard", "history.log")
 	client := kubetest.Client(t, cfg)
 	h := startWith(t, client, ns, 160, 40, ui.WithHistoryFile(historyFile))
 	deadline := time.Now().Add(90 * time.Second)
-	for lineOf(h.m.View(), "web") == "" && time.Now().Before(deadline) {
-		h.command("deploy")
-		if lineOf(h.m.View(), "web") == "" {
-			time.Sleep(200 * time.Millisecond)
-		}
-	}
-	if lineOf(h.m.View(), "web") == "" {
-		t.Fatalf("the Deployment is not listed:\n%s", h.m.View())
-	}
+	h.showDeployments(deadline, "web")
 	h.drive(h.keys("r"), deadline)
 	view := h.m.View()
 	if !strings.Contains(view, "restart deployments/web ("+ns+")? y/n") || !strings.Contains(view, "may patch deployments") {
@@ -103,7 +157,6 @@ func TestE2ERestartThroughTheKeys(t *testing.T) {
 	if !strings.HasPrefix(h.title(), "rollout deployments/web("+ns+")") {
 		t.Fatalf("the rollout screen is not shown: title %q\n%s", h.title(), view)
 	}
-	t.Logf("the rollout view:\n%s", view)
 	if !strings.Contains(view, "rollout complete") {
 		t.Fatalf("the rollout was not followed to completion:\n%s", view)
 	}
