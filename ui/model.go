@@ -19,6 +19,7 @@ import (
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/detail"
+	"github.com/kyyard/kyyard/views/history"
 	"github.com/kyyard/kyyard/views/inventory"
 	"github.com/kyyard/kyyard/views/workload"
 )
@@ -87,6 +88,11 @@ type Model struct {
 	// when the last key was not tab.
 	cycle   []string
 	cycleAt int
+
+	// history is every outcome of the session; historyPath the file
+	// they are appended to ("" when none).
+	history     []history.Entry
+	historyPath string
 
 	width, height int
 }
@@ -197,6 +203,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, scr.Init()
 	case views.OpenWorkloadMsg:
 		return m, m.openWorkload(msg)
+	case views.OperateMsg:
+		return m, m.openOperate(msg)
+	case views.ActionsMsg:
+		return m, m.openActions(msg)
+	case views.OpenRolloutMsg:
+		return m, m.openRollout(msg)
+	case views.OutcomesMsg:
+		return m, m.record(msg)
+	case historyWrittenMsg:
+		m.historyWritten(msg)
+		return m, nil
 	case views.BackMsg:
 		if m.overlay != nil {
 			m.overlay = nil
@@ -491,6 +508,8 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 	switch {
 	case fields[0] == "q", fields[0] == "q!", fields[0] == "quit", fields[0] == "exit":
 		return tea.Quit
+	case fields[0] == "history" && len(fields) == 1:
+		return m.openHistory()
 	case contextCommand(fields[0]) && len(fields) == 1:
 		return m.listContexts()
 	case contextCommand(fields[0]) && len(fields) == 2:
@@ -573,14 +592,14 @@ func commandSuggestions(names []string) []string {
 			out = append(out, n)
 		}
 	}
-	return append(out, "ctx", "quit")
+	return append(out, "ctx", "history", "quit")
 }
 
 // isCommandWord reports whether a prompt word is one of the root's own
 // commands (quit, ctx), which are never completed into a kind's name.
 func isCommandWord(w string) bool {
 	switch w {
-	case "q", "q!", "quit", "exit":
+	case "q", "q!", "quit", "exit", "history":
 		return true
 	}
 	return contextCommand(w)

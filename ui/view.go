@@ -41,6 +41,9 @@ func (m *Model) header() string {
 		f = kube.Facts{Context: "…", Cluster: "…", User: "…", ServerVersion: "…", Platform: "…", Nodes: "…"}
 	}
 	what := [][2]string{{"k8s", f.ServerVersion}, {"platform", f.Platform}, {"nodes", f.Nodes}}
+	if mode := m.modeText(); mode != "" {
+		what = append([][2]string{{"mode", mode}}, what...)
+	}
 	if m.factsStale {
 		what = append([][2]string{{"stale", "server unreachable, facts read " + m.factsAt.Format("15:04:05")}}, what...)
 	}

@@ -50,6 +50,22 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.openObject(views.YAMLView)
 	case key.Matches(msg, k.Edit):
 		return m.edit()
+	case key.Matches(msg, k.Restart):
+		return m.operate(kube.ActionRestart)
+	case key.Matches(msg, k.Scale):
+		return m.operate(kube.ActionScale)
+	case key.Matches(msg, k.Delete):
+		return m.operate(kube.ActionDelete)
+	case key.Matches(msg, k.Pause):
+		return m.operate(kube.ActionPause)
+	case key.Matches(msg, k.Resume):
+		return m.operate(kube.ActionResume)
+	case key.Matches(msg, k.Undo):
+		return m.operate(kube.ActionUndo)
+	case key.Matches(msg, k.Rollout):
+		return m.rollout()
+	case key.Matches(msg, k.Actions):
+		return m.actions()
 	case key.Matches(msg, k.Filter):
 		return m.startTyping()
 	case key.Matches(msg, k.Clear):

@@ -26,6 +26,12 @@ type Keys struct {
 	// Edit opens the workload form on the cursor row (deployments,
 	// statefulsets, daemonsets).
 	Edit key.Binding
+	// Restart, Scale, Delete, Pause, Resume and Undo open the confirmation
+	// of an action on the marked rows, or on the cursor row (views/operate).
+	Restart, Scale, Delete, Pause, Resume, Undo key.Binding
+	// Rollout follows the cursor row's rollout; Actions lists the row's
+	// actions with the reason each disabled one is.
+	Rollout, Actions key.Binding
 	// Left and Right scroll the columns right of NAME.
 	Left, Right key.Binding
 	// Clear is esc on this screen: it clears marks, then the filter, then
@@ -59,6 +65,14 @@ func DefaultKeys() Keys {
 		Describe:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "describe")),
 		YAML:          key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "YAML")),
 		Edit:          key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit workload (form)")),
+		Restart:       key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart (marked: each)")),
+		Scale:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "scale")),
+		Delete:        key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "delete")),
+		Pause:         key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "pause rollout")),
+		Resume:        key.NewBinding(key.WithKeys("Z"), key.WithHelp("Z", "resume rollout")),
+		Undo:          key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "undo rollout")),
+		Rollout:       key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rollout status")),
+		Actions:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "actions (and why not)")),
 		Left:          key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "scroll left")),
 		Right:         key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "scroll right")),
 		Clear:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear marks, filter; back")),
@@ -68,6 +82,6 @@ func DefaultKeys() Keys {
 // list returns the bindings in help order.
 func (k Keys) list() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Wide, k.Refresh,
-		k.Describe, k.YAML, k.Edit, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
+		k.Describe, k.YAML, k.Edit, k.Restart, k.Scale, k.Delete, k.Pause, k.Resume, k.Undo, k.Rollout, k.Actions, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
 		k.SortName, k.SortAge, k.Mark, k.MarkRange, k.ClearMarks, k.Left, k.Right, k.Clear}
 }

@@ -558,7 +558,14 @@ func (m *Model) filterText() string {
 }
 
 // Bindings lists the screen's keys for the help overlay.
-func (m *Model) Bindings() []key.Binding { return m.keys.list() }
+// In read-only mode the action keys say they are disabled.
+func (m *Model) Bindings() []key.Binding {
+	k, ro := m.keys, m.vc.ReadOnly()
+	for _, b := range []*key.Binding{&k.Restart, &k.Scale, &k.Delete, &k.Pause, &k.Resume, &k.Undo} {
+		*b = disabled(*b, ro)
+	}
+	return k.list()
+}
 
 // Capturing is true while a filter is being typed: every key goes to it.
 func (m *Model) Capturing() bool { return m.typing }

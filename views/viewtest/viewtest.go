@@ -83,7 +83,7 @@ func Size(t *testing.T, view string, width, height int) {
 var namedKeys = map[string]tea.KeyType{
 	"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "up": tea.KeyUp, "down": tea.KeyDown,
 	"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
-	"ctrl+r": tea.KeyCtrlR, "ctrl+c": tea.KeyCtrlC,
+	"ctrl+r": tea.KeyCtrlR, "ctrl+c": tea.KeyCtrlC, "ctrl+d": tea.KeyCtrlD, "backspace": tea.KeyBackspace,
 }
 
 // Key returns the key press a person makes for name: a special key by its

@@ -19,7 +19,7 @@ import (
 func (h *harness) followRollout() {
 	h.t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
-	for !h.m.ro.done {
+	for !h.m.ro.f.Done {
 		if time.Now().After(deadline) {
 			h.t.Fatalf("the rollout did not end:\n%s", h.view())
 		}
@@ -64,12 +64,12 @@ func TestE2EFormImagePullFailureUndone(t *testing.T) {
 	h.replace("unpullable.invalid/web:2")
 	h.press("ctrl+s", "y", "enter")
 	h.followRollout()
-	if st := h.m.ro.status; st.Phase != kube.RolloutFailed || !strings.Contains(st.Message, "ImagePullBackOff") {
+	if st := h.m.ro.f.Status; st.Phase != kube.RolloutFailed || !strings.Contains(st.Message, "ImagePullBackOff") {
 		t.Fatalf("rollout of an image that cannot be pulled: %+v:\n%s", st, h.view())
 	}
 	h.press("u")
 	h.followRollout()
-	if st := h.m.ro.status; st.Phase != kube.RolloutComplete {
+	if st := h.m.ro.f.Status; st.Phase != kube.RolloutComplete {
 		t.Fatalf("the undo's rollout %+v:\n%s", st, h.view())
 	}
 	got, err := cs.AppsV1().Deployments(ref.Namespace).Get(context.Background(), "web", metav1.GetOptions{})
@@ -108,7 +108,7 @@ func TestE2EFormAppliesFollowsAndUndoes(t *testing.T) {
 		t.Fatalf("not applied:\n%s", h.view())
 	}
 	h.followRollout()
-	if st := h.m.ro.status; st.Phase != kube.RolloutComplete || st.Updated != 2 {
+	if st := h.m.ro.f.Status; st.Phase != kube.RolloutComplete || st.Updated != 2 {
 		t.Fatalf("rollout %+v:\n%s", st, h.view())
 	}
 	got, err := cs.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
@@ -137,12 +137,12 @@ func TestE2EFormAppliesFollowsAndUndoes(t *testing.T) {
 	}
 	h.press("enter")
 	h.followRollout()
-	if st := h.m.ro.status; st.Phase != kube.RolloutFailed || !strings.Contains(st.Message, "restricted") {
+	if st := h.m.ro.f.Status; st.Phase != kube.RolloutFailed || !strings.Contains(st.Message, "restricted") {
 		t.Fatalf("a rollout whose pods admission refuses: %+v:\n%s", st, h.view())
 	}
 	h.press("u")
 	h.followRollout()
-	if st := h.m.ro.status; st.Phase != kube.RolloutComplete {
+	if st := h.m.ro.f.Status; st.Phase != kube.RolloutComplete {
 		t.Fatalf("the undo's rollout %+v:\n%s", st, h.view())
 	}
 	got, err = cs.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views/rollout"
 )
 
 // Editor is what the workload screens read and write through; *kube.Client
@@ -44,13 +45,10 @@ func editable(kind kube.Kind) bool {
 
 // Budgets of one call to the Editor.
 const (
-	callTimeout   = 30 * time.Second
-	statusTimeout = 10 * time.Second
-	// pollEvery is how often the rollout is read while it goes on.
-	pollEvery = time.Second
+	callTimeout = 30 * time.Second
 	// DefaultRolloutDeadline is how long the rollout screen follows a
-	// rollout before it says rollout_timeout.
-	DefaultRolloutDeadline = 5 * time.Minute
+	// rollout before it says rollout_timeout (rollout.DefaultDeadline).
+	DefaultRolloutDeadline = rollout.DefaultDeadline
 )
 
 // readPurpose says why the workload was read.
@@ -89,20 +87,6 @@ type applyMsg struct {
 	confirmed     []kube.Reason
 	result        kube.ApplyResult
 	err           error
-}
-
-// statusMsg carries one reading of the rollout.
-type statusMsg struct {
-	owner  *Model
-	token  int
-	status kube.RolloutStatus
-	err    error
-}
-
-// pollMsg asks for the next reading of the rollout.
-type pollMsg struct {
-	owner *Model
-	token int
 }
 
 // next starts a new call: answers of older calls are dropped.
@@ -154,17 +138,4 @@ func (m *Model) applyCmd(before, after kube.Workload, confirmed []kube.Reason, u
 	}
 }
 
-func (m *Model) statusCmd() tea.Cmd {
-	owner, token, ed, ref := m, m.token, m.editor, m.ref
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), statusTimeout)
-		defer cancel()
-		st, err := ed.RolloutStatus(ctx, ref)
-		return statusMsg{owner: owner, token: token, status: st, err: err}
-	}
-}
-
-func (m *Model) pollCmd() tea.Cmd {
-	owner, token := m, m.token
-	return tea.Tick(m.poll, func(time.Time) tea.Msg { return pollMsg{owner: owner, token: token} })
-}
+func (m *Model) statusCmd() tea.Cmd { return m.ro.f.Read(m.editor) }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/rollout"
 	"github.com/kyyard/kyyard/views/viewtest"
 )
 
@@ -98,6 +99,7 @@ type harness struct {
 	m     *Model
 	clock time.Time
 	polls int
+	tick  tea.Msg   // the last poll tick the screen asked for
 	out   []tea.Msg // views.BackMsg, views.StatusMsg
 }
 
@@ -134,11 +136,12 @@ func (h *harness) run(cmd tea.Cmd) {
 		switch msg := c().(type) {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
-		case pollMsg:
+		case rollout.PollMsg:
 			h.polls++
+			h.tick = msg
 		case views.BackMsg, views.StatusMsg:
 			h.out = append(h.out, msg)
-		case readMsg, dryRunMsg, applyMsg, statusMsg:
+		case readMsg, dryRunMsg, applyMsg, rollout.StatusMsg:
 			_, next := h.m.Update(msg)
 			queue = append(queue, next)
 		}
@@ -148,7 +151,7 @@ func (h *harness) run(cmd tea.Cmd) {
 // poll delivers the rollout's next poll tick.
 func (h *harness) poll() {
 	h.t.Helper()
-	_, cmd := h.m.Update(pollMsg{owner: h.m, token: h.m.token})
+	_, cmd := h.m.Update(h.tick)
 	h.run(cmd)
 }
 

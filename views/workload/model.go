@@ -15,6 +15,7 @@ import (
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/rollout"
 )
 
 // mode is which of the screen's pages is shown.
@@ -61,7 +62,7 @@ type Model struct {
 // ("pods", "replicasets"): when ed implements Owners, the screen edits the
 // workload that owns it.
 func New(vc *views.Context, ed Editor, ref kube.WorkloadRef) *Model {
-	return &Model{vc: vc, editor: ed, ref: ref, keys: DefaultKeys(), now: time.Now, deadline: DefaultRolloutDeadline, poll: pollEvery}
+	return &Model{vc: vc, editor: ed, ref: ref, keys: DefaultKeys(), now: time.Now, deadline: DefaultRolloutDeadline, poll: rollout.PollEvery}
 }
 
 // Init reads the workload while the form is not open yet; later (the
@@ -88,12 +89,12 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		if msg.owner == m && msg.token == m.token {
 			return m, m.takeApply(msg)
 		}
-	case statusMsg:
-		if msg.owner == m && msg.token == m.token {
+	case rollout.StatusMsg:
+		if m.ro != nil && m.ro.f.Owns(msg) {
 			return m, m.takeStatus(msg)
 		}
-	case pollMsg:
-		if msg.owner == m && msg.token == m.token && m.mode == modeRollout {
+	case rollout.PollMsg:
+		if m.ro != nil && m.ro.f.Owns(msg) && m.mode == modeRollout {
 			return m, m.statusCmd()
 		}
 	case tea.WindowSizeMsg:
@@ -241,8 +242,8 @@ func (m *Model) Title() string {
 		page = "preview"
 	case modeRollout:
 		page = "rollout"
-		if m.ro != nil && m.ro.status.Revision != "" {
-			page += " #" + m.ro.status.Revision
+		if m.ro != nil && m.ro.f.Status.Revision != "" {
+			page += " #" + m.ro.f.Status.Revision
 		}
 	}
 	return fmt.Sprintf("%s (%s) · %s", m.name(), m.ref.Namespace, page)
@@ -269,17 +270,4 @@ func (m *Model) CapturesBack() bool { return true }
 
 // errText says what an Editor error means: a refusal's reason, detail and
 // sentence, else the error's reason sentence and message.
-func errText(err error) string {
-	if r, ok := asRefusal(err); ok {
-		text := string(r.Reason) + ": " + r.Reason.Sentence()
-		if r.Detail != "" {
-			text += " (" + r.Detail + ")"
-		}
-		return views.Sanitize(text)
-	}
-	r := kube.ReasonOf(err)
-	if r == kube.ReasonError || r == kube.ReasonInvalid {
-		return views.Sanitize(err.Error())
-	}
-	return views.Sanitize(fmt.Sprintf("%s: %s (%v)", r, r.Sentence(), err))
-}
+func errText(err error) string { return views.ErrText(err) }

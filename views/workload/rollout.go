@@ -11,6 +11,7 @@ import (
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/rollout"
 )
 
 // rolloutState is the rollout page: the apply that started it and the
@@ -25,13 +26,10 @@ type rolloutState struct {
 	warnings               []string
 	undo                   bool // this rollout is an undo's
 
-	status   kube.RolloutStatus
-	have     bool
-	err      error // the last reading failed
-	done     bool
-	timedOut bool
-	undoing  bool
-	undoErr  error
+	// f follows the rollout (views/rollout, shared with the rollout screen).
+	f       *rollout.Follow
+	undoing bool
+	undoErr error
 }
 
 // asRefusal returns err's *kube.Refusal, if it is one.
@@ -58,8 +56,12 @@ func (m *Model) takeApply(msg applyMsg) tea.Cmd {
 		return nil
 	}
 	res := msg.result.Workload
+	if m.ro != nil {
+		m.ro.f.Stop()
+	}
 	m.ro = &rolloutState{started: m.now(), before: msg.before, after: msg.after, current: res,
-		confirmed: msg.confirmed, warnings: msg.result.Warnings, undo: msg.undo}
+		confirmed: msg.confirmed, warnings: msg.result.Warnings, undo: msg.undo,
+		f: rollout.NewFollow(m.ref, m.now(), m.deadline, m.poll)}
 	m.form = newForm(res, res)
 	m.focus, m.offset, m.pv = 0, 0, nil
 	m.rebuild()
@@ -69,31 +71,20 @@ func (m *Model) takeApply(msg applyMsg) tea.Cmd {
 
 // takeStatus shows a reading of the rollout and asks for the next one
 // until the rollout ends or the deadline passes.
-func (m *Model) takeStatus(msg statusMsg) tea.Cmd {
+func (m *Model) takeStatus(msg rollout.StatusMsg) tea.Cmd {
 	r := m.ro
-	if r == nil || r.done {
+	if r == nil || r.f.Done {
 		return nil
 	}
-	r.err = msg.err
-	if msg.err == nil {
-		r.status, r.have = msg.status, true
-		switch msg.status.Phase {
-		case kube.RolloutComplete, kube.RolloutFailed, kube.RolloutPaused, kube.RolloutUnfollowed:
-			r.done, m.note = true, ""
-			return nil
-		}
+	cmd := r.f.Take(msg, m.now())
+	if r.f.Done && !r.f.TimedOut {
+		m.note = ""
 	}
-	if m.now().Sub(r.started) >= m.deadline {
-		r.done, r.timedOut = true, true
-		return nil
-	}
-	return m.pollCmd()
+	return cmd
 }
 
 // failed reports whether the rollout failed or did not finish in time.
-func (r *rolloutState) failed() bool {
-	return r.done && (r.timedOut || r.status.Phase == kube.RolloutFailed)
-}
+func (r *rolloutState) failed() bool { return r.f.Failed() }
 
 // rolloutKey handles a key on the rollout page.
 func (m *Model) rolloutKey(msg tea.KeyMsg) tea.Cmd {
@@ -122,28 +113,11 @@ func (m *Model) rolloutKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 // rolloutSummary is the status line left when the screen closes.
-func (m *Model) rolloutSummary() string {
-	r := m.ro
-	s := r.status
-	switch {
-	case r.timedOut:
-		return fmt.Sprintf("%s: %s: %s", m.name(), kube.ReasonRolloutTimeout, kube.ReasonRolloutTimeout.Sentence())
-	case s.Phase == kube.RolloutComplete:
-		return fmt.Sprintf("%s: rollout complete (%d/%d updated)", m.name(), s.Updated, s.Desired)
-	case s.Phase == kube.RolloutFailed:
-		return fmt.Sprintf("%s: rollout failed: %s", m.name(), views.Sanitize(s.Message))
-	case s.Phase == kube.RolloutPaused:
-		return fmt.Sprintf("%s is paused: its rollout waits until it is resumed", m.name())
-	case s.Phase == kube.RolloutUnfollowed:
-		return fmt.Sprintf("%s uses updateStrategy OnDelete: a pod takes the change only when it is deleted; nothing to follow", m.name())
-	}
-	return fmt.Sprintf("%s: the rollout goes on (%d/%d updated); no longer followed here", m.name(), s.Updated, s.Desired)
-}
+func (m *Model) rolloutSummary() string { return m.ro.f.Summary(m.name()) }
 
 // rolloutLines draws the rollout page's body.
 func (m *Model) rolloutLines(w int) []string {
 	st, r := m.vc.Styles, m.ro
-	s := r.status
 	var out []string
 	add := func(t string) { out = append(out, " "+t) }
 	elapsed := m.now().Sub(r.started).Round(time.Second)
@@ -151,59 +125,12 @@ func (m *Model) rolloutLines(w int) []string {
 	if r.undo {
 		what = "undo"
 	}
-	state := "waiting for the first reading"
-	if r.have {
-		state = string(s.Phase)
-	}
-	switch {
-	case r.timedOut:
-		state = st.Error.Render(fmt.Sprintf("%s: %s", kube.ReasonRolloutTimeout, kube.ReasonRolloutTimeout.Sentence()))
-	case s.Phase == kube.RolloutFailed:
-		state = st.Error.Render("failed")
-	}
-	add(fmt.Sprintf("%s written at resourceVersion %s · %s · %s", what, r.current.ResourceVersion, state, elapsed))
+	add(fmt.Sprintf("%s written at resourceVersion %s · %s · %s", what, r.current.ResourceVersion, r.f.State(st), elapsed))
 	for _, wn := range r.warnings {
 		add("! server warning: " + views.Sanitize(wn))
 	}
-	if r.have {
-		add(fmt.Sprintf("desired %d   updated %d   ready %d   available %d    %s %d/%d",
-			s.Desired, s.Updated, s.Ready, s.Available, bar(int(s.Updated), int(s.Desired), 12), s.Updated, s.Desired))
-		if s.NewRevision != "" {
-			rev := ""
-			if s.Revision != "" {
-				rev = " (rev " + s.Revision + ")"
-			}
-			add("new  " + views.Sanitize(s.NewRevision) + rev)
-		}
-		for _, p := range s.Pods {
-			if p.New {
-				add(fmt.Sprintf("       %s  %s  %s", views.Sanitize(p.Name), p.Ready, views.Sanitize(p.Status)))
-			}
-		}
-		if len(s.OldRevisions) > 0 {
-			old := 0
-			for _, p := range s.Pods {
-				if !p.New {
-					old++
-				}
-			}
-			add(fmt.Sprintf("old  %s  (%s draining)", views.Sanitize(strings.Join(s.OldRevisions, ", ")), plural(old, "pod")))
-			for _, p := range s.Pods {
-				if !p.New {
-					add(fmt.Sprintf("       %s  %s  %s", views.Sanitize(p.Name), p.Ready, views.Sanitize(p.Status)))
-				}
-			}
-		}
-		switch {
-		case s.Message == "":
-		case s.Phase == kube.RolloutFailed:
-			add(st.Error.Render("! " + views.Sanitize(s.Message)))
-		default:
-			add(views.Sanitize(s.Message))
-		}
-	}
-	if r.err != nil {
-		add(st.Error.Render("! reading the rollout: " + errText(r.err)))
+	for _, l := range r.f.Lines(st) {
+		add(l)
 	}
 	if r.undoing {
 		add(st.Muted.Render("undoing…"))
@@ -222,19 +149,10 @@ func (m *Model) rolloutHelp() string {
 		parts = append(parts, "u undo")
 	}
 	parts = append(parts, "e edit again")
-	if r.done {
+	if r.f.Done {
 		parts = append(parts, "esc back")
 	} else {
 		parts = append(parts, "esc back (the rollout goes on)")
 	}
 	return strings.Join(parts, " · ")
-}
-
-// bar draws n of total as a bar of w cells.
-func bar(n, total, w int) string {
-	full := 0
-	if total > 0 {
-		full = min(max(n*w/total, 0), w)
-	}
-	return strings.Repeat("█", full) + strings.Repeat("░", w-full)
 }

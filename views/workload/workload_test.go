@@ -459,7 +459,7 @@ func TestRolloutOnDeleteIsNotFollowed(t *testing.T) {
 	h.press("ctrl+s", "enter")
 	polls := h.polls
 	h.poll()
-	if !h.m.ro.done || h.polls != polls {
+	if !h.m.ro.f.Done || h.polls != polls {
 		t.Fatal("an OnDelete rollout is still polled")
 	}
 	if s := h.m.rolloutSummary(); !strings.Contains(s, "OnDelete") {
@@ -476,7 +476,7 @@ func TestRolloutDeadline(t *testing.T) {
 	h.press("ctrl+s", "enter")
 	h.clock = h.clock.Add(DefaultRolloutDeadline)
 	h.poll()
-	if !h.m.ro.timedOut || !strings.Contains(h.view(), "rollout_timeout") {
+	if !h.m.ro.f.TimedOut || !strings.Contains(h.view(), "rollout_timeout") {
 		t.Fatalf("no timeout:\n%s", h.view())
 	}
 	polls := h.polls

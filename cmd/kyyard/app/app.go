@@ -21,6 +21,7 @@ import (
 	"github.com/kyyard/kyyard/kube/kinds"
 	"github.com/kyyard/kyyard/ui"
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/history"
 )
 
 // Version is kyyard's version, set at link time with
@@ -55,6 +56,20 @@ Keys:
              and paused in a form: ctrl+s previews (the changes, the patch, the
              server's dry run, every guard), enter applies only what changed at the
              resourceVersion read, then the rollout is followed (u undoes a failed one)
+  r          restart a Deployment, StatefulSet or DaemonSet (the marked rows: each)
+  s          scale a Deployment or StatefulSet (a small form with the current replicas)
+  ctrl+d     delete a workload or a pod (pods: f switches graceful / force)
+  z / Z      pause / resume a Deployment's rollout
+  B          undo: roll a Deployment back to its previous revision
+  a          the row's actions, each checked without writing, with the reason
+             each disabled one is (read-only, permissions, a paused Deployment)
+  R          follow a workload's rollout (also opened after a restart, scale,
+             undo or resume): counts, revisions, pods, its end or timeout
+             Every action first lists every guard's verdict and asks: y, or the
+             object's name typed for another tool's object or deleted claims;
+             refusals block. One outcome line per object on the status line.
+  :history   the session's outcomes (time, context, object, action, outcome,
+             detail), also appended to $XDG_CONFIG_HOME/kyyard/history.log
   esc        clear marks, then the filter; then back to the row you left
   ?          help
   q          quit
@@ -68,7 +83,8 @@ unchanged since read, another tool's markers, the namespace's Pod Security
 level, claims a scale-down deletes, new Secret references, an autoscaler.
 By default a warning asks you to confirm (typing the object's name for
 another tool's objects and deleted claims); --strict refuses instead;
---readonly refuses every write before any request.
+--readonly refuses every write before any request (the action keys then
+say why they are disabled). The header shows "mode: read-only" or "strict".
 
 Without the dashboard:
   kyyard get KIND [-n NS | -A] [-o table|wide|json] [-l SELECTOR]
@@ -187,7 +203,11 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	if opts.all {
 		ns = ""
 	}
-	root, err := ui.New(vc, kube.Kind(opts.command), ns, ui.WithKubeconfig(kubeconfigContexts{flags: flags, opts: kopts}))
+	uiOpts := []ui.Option{ui.WithKubeconfig(kubeconfigContexts{flags: flags, opts: kopts})}
+	if path, err := history.DefaultPath(); err == nil {
+		uiOpts = append(uiOpts, ui.WithHistoryFile(path))
+	}
+	root, err := ui.New(vc, kube.Kind(opts.command), ns, uiOpts...)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,135 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/history"
+	"github.com/kyyard/kyyard/views/operate"
+	"github.com/kyyard/kyyard/views/rollout"
+)
+
+// WithHistoryFile appends every outcome of the session to the file at
+// path (history.DefaultPath); without it the history is kept in memory
+// only.
+func WithHistoryFile(path string) Option {
+	return func(m *Model) { m.historyPath = path }
+}
+
+// historyWrittenMsg says whether outcomes could be appended to the file.
+type historyWrittenMsg struct {
+	path string
+	err  error
+}
+
+// openOperate pushes the confirmation screen of an action when the client
+// can operate (it implements operate.Operator).
+func (m *Model) openOperate(msg views.OperateMsg) tea.Cmd {
+	op, ok := m.vc.Client.(operate.Operator)
+	if !ok {
+		m.status = views.StatusMsg{Text: "actions are not available", Error: true}
+		return nil
+	}
+	scr := operate.New(m.vc, op, msg)
+	if msg.Replace && len(m.stack) > 1 {
+		m.stack[len(m.stack)-1] = scr
+	} else {
+		m.stack = append(m.stack, scr)
+	}
+	m.status = views.StatusMsg{}
+	return scr.Init()
+}
+
+// openActions pushes the action list of one object.
+func (m *Model) openActions(msg views.ActionsMsg) tea.Cmd {
+	op, ok := m.vc.Client.(operate.Operator)
+	if !ok {
+		m.status = views.StatusMsg{Text: "actions are not available", Error: true}
+		return nil
+	}
+	scr := operate.NewList(m.vc, op, msg)
+	m.stack = append(m.stack, scr)
+	m.status = views.StatusMsg{}
+	return scr.Init()
+}
+
+// openRollout shows the rollout screen, on top or instead of the top
+// screen (the confirmation that started the rollout).
+func (m *Model) openRollout(msg views.OpenRolloutMsg) tea.Cmd {
+	r, ok := m.vc.Client.(rollout.Reader)
+	if !ok {
+		m.status = views.StatusMsg{Text: "rollouts cannot be followed with this client", Error: true}
+		return nil
+	}
+	scr := rollout.New(m.vc, r, msg.Ref, msg.What, rollout.WithUID(msg.UID))
+	if msg.Replace && len(m.stack) > 1 {
+		m.stack[len(m.stack)-1] = scr
+	} else {
+		m.stack = append(m.stack, scr)
+	}
+	return scr.Init()
+}
+
+// record keeps outcomes in the session's history and appends them to the
+// history file, off the UI goroutine.
+func (m *Model) record(msg views.OutcomesMsg) tea.Cmd {
+	ctx := m.context
+	if ctx == "" && m.hasFacts {
+		ctx = m.facts.Context
+	}
+	now := time.Now()
+	entries := make([]history.Entry, len(msg.Outcomes))
+	for i, o := range msg.Outcomes {
+		entries[i] = history.Entry{Time: now, Context: ctx, Outcome: o}
+	}
+	m.history = append(m.history, entries...)
+	path := m.historyPath
+	if path == "" {
+		return nil
+	}
+	return func() tea.Msg { return historyWrittenMsg{path: path, err: history.Append(path, entries)} }
+}
+
+// historyWritten notes, once, that the history file cannot be written:
+// the history is then kept in memory only.
+func (m *Model) historyWritten(msg historyWrittenMsg) {
+	if msg.err == nil || msg.path != m.historyPath {
+		return
+	}
+	m.historyPath = ""
+	note := fmt.Sprintf("history file %s not written (%v): the history is kept for this session only", msg.path, msg.err)
+	if m.status.Text != "" {
+		note = m.status.Text + " · " + note
+	}
+	m.status = views.StatusMsg{Text: note, Error: m.status.Error}
+}
+
+// openHistory pushes the `:history` screen.
+func (m *Model) openHistory() tea.Cmd {
+	scr := history.New(m.vc, m.history, m.historyPath)
+	m.stack = append(m.stack, scr)
+	m.status = views.StatusMsg{}
+	return scr.Init()
+}
+
+// modeText is what the header says of the write policy: "read-only",
+// "strict", both, or "" for the interactive default.
+func (m *Model) modeText() string {
+	md, ok := m.vc.Client.(views.Modes)
+	if !ok {
+		return ""
+	}
+	switch {
+	case md.ReadOnly() && md.Policy() == kube.PolicyStrict:
+		return "read-only, strict"
+	case md.ReadOnly():
+		return "read-only"
+	case md.Policy() == kube.PolicyStrict:
+		return "strict"
+	}
+	return ""
+}

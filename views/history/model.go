@@ -1,0 +1,87 @@
+package history
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/views"
+)
+
+// Model is the `:history` screen: the session's outcomes, newest last,
+// scrolled to the end. Use New.
+type Model struct {
+	vc      *views.Context
+	entries []Entry
+	path    string // the file they are appended to, "" when none
+	offset  int
+	keys    []key.Binding
+}
+
+// New returns the screen showing entries (the slice is not changed);
+// path names the file they are appended to ("" when none is written).
+func New(vc *views.Context, entries []Entry, path string) *Model {
+	return &Model{vc: vc, entries: entries, path: path, offset: 1 << 30, keys: []key.Binding{
+		key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
+		key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+	}}
+}
+
+// Init does nothing: the entries are in memory.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Update scrolls.
+func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		switch k.String() {
+		case "down", "j", "pgdown":
+			m.offset++
+		case "up", "k", "pgup":
+			m.offset = max(m.offset-1, 0)
+		case "g", "home":
+			m.offset = 0
+		}
+	}
+	return m, nil
+}
+
+// View lists time, context, object, action, outcome code and detail, one
+// line each.
+func (m *Model) View() string {
+	st := m.vc.Styles
+	// Columns as wide as their widest cell; the detail takes the rest
+	// (wrapped below its line when it does not fit).
+	wCtx, wObj := len("CONTEXT"), len("OBJECT")
+	for _, e := range m.entries {
+		wCtx = max(wCtx, len(oneLine(e.Context)))
+		wObj = max(wObj, len(oneLine(e.Outcome.Op.Ref.String())))
+	}
+	format := fmt.Sprintf("%%-8s  %%-%ds  %%-%ds  %%-7s  %%-19s  %%s", wCtx, wObj)
+	body := []string{st.ColumnHeader.Render(fmt.Sprintf(format, "TIME", "CONTEXT", "OBJECT", "ACTION", "OUTCOME", "DETAIL"))}
+	if len(m.entries) == 0 {
+		body = append(body, st.Muted.Render("no action in this session yet"))
+	}
+	for _, e := range m.entries {
+		l := fmt.Sprintf(format, e.Time.Format("15:04:05"), oneLine(e.Context),
+			oneLine(e.Outcome.Op.Ref.String()), e.Outcome.Op.Action, e.Code(), oneLine(e.Outcome.Detail))
+		if !e.Outcome.OK() {
+			l = st.Error.Render(l)
+		}
+		body = append(body, l)
+	}
+	help := "kept for this session only (the file could not be written)"
+	if m.path != "" {
+		help = "also appended to " + m.path
+	}
+	return views.Page(st, m.vc.Width, m.vc.Height, body, "↑/↓ scroll · esc back · "+help, &m.offset)
+}
+
+// Title is "history[<entries>]".
+func (m *Model) Title() string { return fmt.Sprintf("history[%d]", len(m.entries)) }
+
+// Bindings are the screen's keys, for the help overlay.
+func (m *Model) Bindings() []key.Binding { return m.keys }
+
+// Capturing is false: the screen takes no text.
+func (m *Model) Capturing() bool { return false }

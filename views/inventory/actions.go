@@ -1,0 +1,114 @@
+package inventory
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// readOnlyText says why an action key does nothing in read-only mode.
+func readOnlyText(a kube.Action) string {
+	return fmt.Sprintf("%s is disabled: kyyard runs read-only (--readonly or the context's setting); nothing was sent", a)
+}
+
+// operate asks the root for the confirmation screen of action a on the
+// marked rows, or on the cursor row when none is marked. In read-only
+// mode it only says why it is disabled: no request at all.
+func (m *Model) operate(a kube.Action) tea.Cmd {
+	row := m.current()
+	if row == nil {
+		return nil
+	}
+	kind := m.info.ID
+	if !views.Supports(a, kind) {
+		if a == kube.ActionScale && kind == kube.KindPods {
+			return nil // s on a pod is kept for the shell
+		}
+		return views.Status(fmt.Sprintf("%s works on %s, not on %s", a, views.ActionKindPhrase(a), kind), false)
+	}
+	if m.vc.ReadOnly() {
+		return views.Status(readOnlyText(a), true)
+	}
+	rows := m.markedRows()
+	if len(rows) == 0 {
+		rows = []*kube.Row{row}
+	}
+	msg := views.OperateMsg{Action: a, Replicas: -1}
+	for _, r := range rows {
+		msg.Targets = append(msg.Targets, kube.ObjectRef{Kind: kind, Namespace: r.Namespace, Name: r.Name, UID: r.UID})
+	}
+	if a == kube.ActionScale && len(rows) == 1 {
+		msg.Replicas = m.desired(rows[0])
+	}
+	return func() tea.Msg { return msg }
+}
+
+// rollout asks the root for the rollout screen of the cursor row's workload.
+func (m *Model) rollout() tea.Cmd {
+	row := m.current()
+	if row == nil {
+		return nil
+	}
+	if !views.Supports(kube.ActionRestart, m.info.ID) {
+		return views.Status(fmt.Sprintf("R follows the rollout of Deployments, StatefulSets and DaemonSets, not %s", m.info.ID), false)
+	}
+	msg := views.OpenRolloutMsg{Ref: kube.WorkloadRef{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name}, UID: row.UID}
+	return func() tea.Msg { return msg }
+}
+
+// markedRows returns the marked rows among those shown, in display order.
+func (m *Model) markedRows() []*kube.Row {
+	if len(m.marks) == 0 || m.ix == nil {
+		return nil
+	}
+	var out []*kube.Row
+	for _, i := range m.shown {
+		if r := &m.ix.rows[i]; m.marks[rowKey(r)] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// desired reads the replicas a row wants from its READY cell ("2/3": 3),
+// -1 when there is none.
+func (m *Model) desired(r *kube.Row) int32 {
+	for i, c := range m.table.Columns {
+		if c.Name != "READY" || i >= len(r.Cells) {
+			continue
+		}
+		_, want, ok := strings.Cut(r.Cells[i].Text, "/")
+		if n, err := strconv.Atoi(want); ok && err == nil {
+			return int32(n)
+		}
+	}
+	return -1
+}
+
+// disabled returns b with its help saying it is disabled in read-only mode.
+func disabled(b key.Binding, readOnly bool) key.Binding {
+	if !readOnly {
+		return b
+	}
+	h := b.Help()
+	b.SetHelp(h.Key, h.Desc+" (off: read-only)")
+	return b
+}
+
+// actions asks the root for the cursor row's action list (a), with the
+// reason each action is disabled.
+func (m *Model) actions() tea.Cmd {
+	row := m.current()
+	if row == nil {
+		return nil
+	}
+	msg := views.ActionsMsg{Target: kube.ObjectRef{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name, UID: row.UID},
+		Replicas: m.desired(row)}
+	return func() tea.Msg { return msg }
+}

@@ -1,0 +1,92 @@
+package inventory_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/kubetest"
+	"github.com/kyyard/kyyard/views"
+)
+
+func opDeployment(name string, replicas int32) *appsv1.Deployment {
+	return &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "demo", Name: name, UID: types.UID("uid-" + name)},
+		Spec:   appsv1.DeploymentSpec{Replicas: &replicas, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": name}}},
+		Status: appsv1.DeploymentStatus{Replicas: replicas, ReadyReplicas: replicas}}
+}
+
+// readOnly is a client that runs read-only.
+type readOnly struct{ *kube.Client }
+
+func (readOnly) ReadOnly() bool { return true }
+
+func TestActionKeys(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, opDeployment("api", 2), opDeployment("web", 3), opDeployment("worker", 1),
+		testPod("demo", "web-7d9f-abcde", time.Hour, run, true, 0))
+	m, _ := load(t, client, "deployments", "demo", 80, 8)
+	// The cursor row: api.
+	msg, ok := press(m, "r")().(views.OperateMsg)
+	if !ok || msg.Action != kube.ActionRestart || len(msg.Targets) != 1 ||
+		msg.Targets[0] != (kube.ObjectRef{Kind: kube.KindDeployments, Namespace: "demo", Name: "api", UID: "uid-api"}) {
+		t.Fatalf("r: %#v", msg)
+	}
+	press(m, "j")
+	if msg, _ := press(m, "s")().(views.OperateMsg); msg.Action != kube.ActionScale || msg.Replicas != 3 || msg.Targets[0].Name != "web" {
+		t.Fatalf("s: %#v", msg)
+	}
+	for k, a := range map[string]kube.Action{"z": kube.ActionPause, "Z": kube.ActionResume, "B": kube.ActionUndo} {
+		if msg, _ := press(m, k)().(views.OperateMsg); msg.Action != a {
+			t.Errorf("%s: %#v", k, msg)
+		}
+	}
+	if msg, _ := press(m, "R")().(views.OpenRolloutMsg); msg.Ref != (kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: "demo", Name: "web"}) {
+		t.Errorf("R: %#v", msg)
+	}
+	// Marked rows: every one, in the order shown.
+	press(m, "g", " ", "j", " ")
+	msg, _ = press(m, "ctrl+d")().(views.OperateMsg)
+	if msg.Action != kube.ActionDelete || len(msg.Targets) != 2 || msg.Targets[0].Name != "api" || msg.Targets[1].UID != "uid-worker" {
+		t.Fatalf("ctrl+d on marked rows: %#v", msg)
+	}
+
+	// On a pod: delete; s stays free (the shell, later); r says where it works.
+	p, _ := load(t, client, "pods", "demo", 80, 8)
+	if msg, _ := press(p, "ctrl+d")().(views.OperateMsg); msg.Targets[0].Kind != kube.KindPods {
+		t.Errorf("ctrl+d on a pod: %#v", msg)
+	}
+	if cmd := press(p, "s"); cmd != nil {
+		t.Errorf("s on a pod did something: %#v", cmd())
+	}
+	if st, _ := press(p, "r")().(views.StatusMsg); !strings.Contains(st.Text, "restart works on Deployments") {
+		t.Errorf("r on a pod: %#v", st)
+	}
+}
+
+func TestActionKeysReadOnly(t *testing.T) {
+	client, cs := kubetest.FakeClient(t, opDeployment("web", 3))
+	m, _ := load(t, readOnly{client}, "deployments", "demo", 80, 8)
+	before := len(cs.Actions())
+	for _, k := range []string{"r", "s", "ctrl+d", "z", "Z", "B"} {
+		st, ok := press(m, k)().(views.StatusMsg)
+		if !ok || !st.Error || !strings.Contains(st.Text, "is disabled: kyyard runs read-only") {
+			t.Errorf("%s in read-only mode: %#v", k, st)
+		}
+	}
+	if n := len(cs.Actions()); n != before {
+		t.Errorf("read-only action keys sent %d requests", n-before)
+	}
+	var off int
+	for _, b := range m.Bindings() {
+		if strings.Contains(b.Help().Desc, "(off: read-only)") {
+			off++
+		}
+	}
+	if off != 6 {
+		t.Errorf("%d bindings shown disabled, want 6", off)
+	}
+}

@@ -1,0 +1,103 @@
+package views
+
+import "github.com/kyyard/kyyard/kube"
+
+// OperateMsg asks the root to open the confirmation screen of an action
+// (views/operate) on one object or on every marked row.
+type OperateMsg struct {
+	// Action is what to do.
+	Action kube.Action
+	// Targets are the objects, in the order shown; each carries the UID
+	// the person saw.
+	Targets []kube.ObjectRef
+	// Replicas is the current replicas of a single scale target, the
+	// scale form's starting value; -1 when unknown.
+	Replicas int32
+	// Replace swaps the top screen (the action list it was chosen in)
+	// instead of pushing on top of it.
+	Replace bool
+}
+
+// ActionsMsg asks the root for the action list of one object (`a`): every
+// action, and why each one that is disabled is.
+type ActionsMsg struct {
+	// Target is the object, with the UID the person saw.
+	Target kube.ObjectRef
+	// Replicas is its current replicas, -1 when unknown.
+	Replicas int32
+}
+
+// Actions are the actions of the action list, in its order.
+var Actions = []kube.Action{kube.ActionRestart, kube.ActionScale, kube.ActionDelete, kube.ActionPause, kube.ActionResume, kube.ActionUndo}
+
+// actionKinds are the kinds each action works on (kube.Operate's rules).
+var actionKinds = map[kube.Action][]kube.Kind{
+	kube.ActionRestart: {kube.KindDeployments, kube.KindStatefulSets, kube.KindDaemonSets},
+	kube.ActionScale:   {kube.KindDeployments, kube.KindStatefulSets},
+	kube.ActionDelete:  {kube.KindDeployments, kube.KindStatefulSets, kube.KindDaemonSets, kube.KindPods},
+	kube.ActionPause:   {kube.KindDeployments},
+	kube.ActionResume:  {kube.KindDeployments},
+	kube.ActionUndo:    {kube.KindDeployments},
+}
+
+// Supports reports whether action a works on kind (a plugin id).
+func Supports(a kube.Action, kind kube.Kind) bool {
+	for _, k := range actionKinds[a] {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// ActionKindPhrase names the kinds action a works on, for people:
+// "Deployments and StatefulSets".
+func ActionKindPhrase(a kube.Action) string {
+	switch a {
+	case kube.ActionRestart:
+		return "Deployments, StatefulSets and DaemonSets"
+	case kube.ActionScale:
+		return "Deployments and StatefulSets"
+	case kube.ActionDelete:
+		return "Deployments, StatefulSets, DaemonSets and pods"
+	}
+	return "Deployments"
+}
+
+// OpenRolloutMsg asks the root to show the rollout screen of a workload.
+type OpenRolloutMsg struct {
+	// Ref is the Deployment, StatefulSet or DaemonSet.
+	Ref kube.WorkloadRef
+	// UID is the metadata.uid the person saw, "" when unknown: with it, a
+	// Deployment's rollout can be undone from the screen (u).
+	UID string
+	// What says what started the rollout ("restarted demo/deployments/web:
+	// its pods are replaced"); "" to watch one.
+	What string
+	// Replace swaps the top screen (the confirmation it followed) instead
+	// of pushing on top of it.
+	Replace bool
+}
+
+// OutcomesMsg reports the outcomes of actions done (or refused) to the
+// root, which keeps them in the session's history.
+type OutcomesMsg struct {
+	// Outcomes are one per object, in the order asked.
+	Outcomes []kube.OperateOutcome
+}
+
+// Modes is implemented by a Source that can say which policy its writes
+// run under (*kube.Client): the header shows it and the action keys are
+// disabled in read-only mode.
+type Modes interface {
+	// ReadOnly reports whether every write is refused before any request.
+	ReadOnly() bool
+	// Policy is how the guards' warnings are treated.
+	Policy() kube.Policy
+}
+
+// ReadOnly reports whether the screens' client runs read-only.
+func (vc *Context) ReadOnly() bool {
+	m, ok := vc.Client.(Modes)
+	return ok && m.ReadOnly()
+}

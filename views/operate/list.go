@@ -1,0 +1,175 @@
+package operate
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// actionKeys are the inventory keys of the actions, shown in the list.
+var actionKeys = map[kube.Action]string{
+	kube.ActionRestart: "r", kube.ActionScale: "s", kube.ActionDelete: "ctrl+d",
+	kube.ActionPause: "z", kube.ActionResume: "Z", kube.ActionUndo: "B",
+}
+
+// listRow is one action of the list and what its plan said.
+type listRow struct {
+	action  kube.Action
+	planned bool
+	// why is the reason the action is disabled ("" when it may be done);
+	// warn the warnings it would ask to confirm.
+	why, warn string
+}
+
+// List is the action list of one object (`a`): every action, each one
+// planned (kube.Client.PlanOperation, which writes nothing), and the reason
+// each disabled one is: the kind has no such action, read-only mode, the
+// access review, the action's own rules (a paused Deployment, no previous
+// revision). enter opens the chosen action's confirmation. Use NewList.
+type List struct {
+	vc       *views.Context
+	op       Operator
+	target   kube.ObjectRef
+	replicas int32
+	rows     []listRow
+	cursor   int
+	token    int
+	note     string
+	offset   int
+}
+
+// listPlanMsg carries one action's plan.
+type listPlanMsg struct {
+	owner    *List
+	token    int
+	i        int
+	verdicts kube.Verdicts
+	err      error
+}
+
+// NewList returns the action list of msg's object, planned through op.
+func NewList(vc *views.Context, op Operator, msg views.ActionsMsg) *List {
+	l := &List{vc: vc, op: op, target: msg.Target, replicas: msg.Replicas}
+	for _, a := range views.Actions {
+		r := listRow{action: a}
+		switch {
+		case !views.Supports(a, msg.Target.Kind):
+			r.planned, r.why = true, fmt.Sprintf("works on %s only", views.ActionKindPhrase(a))
+		case vc.ReadOnly():
+			r.planned, r.why = true, "kyyard runs read-only"
+		}
+		l.rows = append(l.rows, r)
+	}
+	return l
+}
+
+// Init plans every action the kind has (nothing in read-only mode).
+func (l *List) Init() tea.Cmd {
+	l.token++
+	owner, token, op := l, l.token, l.op
+	var cmds []tea.Cmd
+	for i, r := range l.rows {
+		if r.planned {
+			continue
+		}
+		o := kube.Operation{Ref: l.target, Action: r.action, Replicas: max(l.replicas, 0)}
+		cmds = append(cmds, func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+			defer cancel()
+			vs, err := op.PlanOperation(ctx, o)
+			return listPlanMsg{owner: owner, token: token, i: i, verdicts: vs, err: err}
+		})
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update takes the plans and keys.
+func (l *List) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case listPlanMsg:
+		if msg.owner == l && msg.token == l.token {
+			r := &l.rows[msg.i]
+			r.planned = true
+			switch ref := msg.verdicts.Refusal(); {
+			case msg.err != nil:
+				r.why = views.ErrText(msg.err)
+			case ref != nil:
+				r.why = fmt.Sprintf("%s: %s", ref.Reason, views.Sanitize(ref.Detail))
+			}
+			for _, v := range msg.verdicts.Warnings() {
+				r.warn = fmt.Sprintf("asks to confirm: %s", views.Sanitize(v.Sentence))
+			}
+		}
+	case tea.KeyMsg:
+		l.note = ""
+		switch msg.String() {
+		case "up", "k":
+			l.cursor = max(l.cursor-1, 0)
+		case "down", "j":
+			l.cursor = min(l.cursor+1, len(l.rows)-1)
+		case "enter":
+			r := l.rows[l.cursor]
+			if !r.planned {
+				l.note = "still checking " + string(r.action)
+				return l, nil
+			}
+			if r.why != "" {
+				l.note = fmt.Sprintf("%s is disabled: %s", r.action, r.why)
+				return l, nil
+			}
+			open := views.OperateMsg{Action: r.action, Targets: []kube.ObjectRef{l.target}, Replicas: l.replicas, Replace: true}
+			return l, func() tea.Msg { return open }
+		}
+	}
+	return l, nil
+}
+
+// View lists the actions: key, name, and ✓ or ✗ with the reason.
+func (l *List) View() string {
+	st := l.vc.Styles
+	body := []string{fmt.Sprintf("actions on %s", objectName(l.target))}
+	for i, r := range l.rows {
+		text := fmt.Sprintf("%-6s  %-8s  ", actionKeys[r.action], r.action)
+		switch {
+		case !r.planned:
+			text = st.Muted.Render(text + "… checking")
+		case r.why != "":
+			text = st.Muted.Render(text + "✗ " + r.why)
+		case r.warn != "":
+			text += "! " + r.warn
+		default:
+			text += "✓ may be done"
+		}
+		if i == l.cursor {
+			text = "> " + text
+		} else {
+			text = "  " + text
+		}
+		body = append(body, text)
+	}
+	if l.note != "" {
+		body = append(body, "", st.Error.Render(l.note))
+	}
+	return views.Page(st, l.vc.Width, l.vc.Height, body, "↑/↓ choose · enter confirm it · esc back", &l.offset)
+}
+
+// Title is "actions <kind>/<name>(<namespace>)".
+func (l *List) Title() string {
+	return fmt.Sprintf("actions %s/%s(%s)", l.target.Kind, l.target.Name, l.target.Namespace)
+}
+
+// Bindings are the list's keys, for the help overlay.
+func (l *List) Bindings() []key.Binding {
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "choose an action")),
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open its confirmation")),
+	}
+}
+
+// Capturing is false: the list takes no text.
+func (l *List) Capturing() bool { return false }

@@ -1,0 +1,94 @@
+package operate_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/operate"
+	"github.com/kyyard/kyyard/views/viewtest"
+)
+
+// byAction plans by action.
+type byAction struct {
+	fake
+	plans map[kube.Action]kube.Verdicts
+}
+
+func (b *byAction) PlanOperation(_ context.Context, op kube.Operation) (kube.Verdicts, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.planned = append(b.planned, op)
+	if vs, ok := b.plans[op.Action]; ok {
+		return vs, nil
+	}
+	return pass, nil
+}
+
+func runList(t *testing.T, l *operate.List, cmd tea.Cmd) []tea.Msg {
+	t.Helper()
+	var out []tea.Msg
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case views.OperateMsg, views.StatusMsg:
+			out = append(out, msg)
+		default:
+			_, next := l.Update(msg)
+			queue = append(queue, next)
+		}
+	}
+	return out
+}
+
+func TestActionListSaysWhyActionsAreDisabled(t *testing.T) {
+	refuse := func(g kube.Guard, r kube.Reason, s string) kube.Verdicts {
+		return append(pass[:1:1], kube.Verdict{Guard: g, Outcome: kube.OutcomeRefuse, Reason: r, Sentence: s})
+	}
+	f := &byAction{plans: map[kube.Action]kube.Verdicts{
+		kube.ActionDelete: refuse(kube.GuardAccess, kube.ReasonForbidden, "may not delete deployments in demo"),
+		kube.ActionUndo:   refuse(kube.GuardAction, kube.ReasonInvalid, "deployments/web has no previous revision"),
+		kube.ActionScale: append(pass[:2:2], kube.Verdict{Guard: kube.GuardAutoscaler, Outcome: kube.OutcomeWarn, Reason: kube.ReasonAutoscaled,
+			Sentence: "HorizontalPodAutoscaler web sets the replicas"}),
+	}}
+	target := ref(kube.KindDeployments, "web")
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		l := operate.NewList(viewtest.Context(nil, size[0], size[1]), f, views.ActionsMsg{Target: target, Replicas: 3})
+		runList(t, l, l.Init())
+		v := l.View()
+		viewtest.Size(t, v, size[0], size[1])
+		viewtest.Golden(t, map[int]string{80: "actions-80x24", 200: "actions-200x50"}[size[0]], v)
+	}
+	l := operate.NewList(viewtest.Context(nil, 80, 24), f, views.ActionsMsg{Target: target, Replicas: 3})
+	runList(t, l, l.Init())
+	l.Update(viewtest.Key("j"))
+	l.Update(viewtest.Key("j"))
+	_, cmd := l.Update(viewtest.Key("enter")) // delete: forbidden
+	if cmd != nil || !strings.Contains(l.View(), "delete is disabled: forbidden") {
+		t.Fatalf("enter on a disabled action:\n%s", l.View())
+	}
+	l.Update(viewtest.Key("k"))
+	_, cmd = l.Update(viewtest.Key("enter")) // scale
+	msg, ok := cmd().(views.OperateMsg)
+	if !ok || msg.Action != kube.ActionScale || !msg.Replace || msg.Replicas != 3 || msg.Targets[0] != target {
+		t.Fatalf("enter on scale: %#v", msg)
+	}
+	// A pod: only delete is planned.
+	f.planned = nil
+	p := operate.NewList(viewtest.Context(nil, 80, 24), f, views.ActionsMsg{Target: ref(kube.KindPods, "web-1"), Replicas: -1})
+	runList(t, p, p.Init())
+	if len(f.planned) != 1 || f.planned[0].Action != kube.ActionDelete || !strings.Contains(p.View(), "works on Deployments, StatefulSets and DaemonSets only") {
+		t.Fatalf("a pod's list planned %+v:\n%s", f.planned, p.View())
+	}
+}

@@ -1,0 +1,422 @@
+package operate
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// phase is which page the screen shows.
+type phase int
+
+const (
+	phaseScale   phase = iota // the scale form
+	phasePlan                 // the plans are being read
+	phaseConfirm              // the verdicts, waiting for y or a typed text
+	phaseRun                  // the operations are being sent
+	phaseResult               // one outcome per object
+)
+
+// item is one object's plan and outcome.
+type item struct {
+	ref      kube.ObjectRef
+	planned  bool
+	verdicts kube.Verdicts
+	err      error // the plan failed
+	// typed are the warnings' Confirm texts typed so far.
+	typed []string
+	done  bool
+	out   kube.OperateOutcome
+	sent  bool // Operate was called
+}
+
+// refused reports whether the object cannot be operated on: a guard
+// refused or its plan failed.
+func (it *item) refused() bool { return it.err != nil || it.verdicts.Refusal() != nil }
+
+// Model is the confirmation screen. Use New.
+type Model struct {
+	vc     *views.Context
+	op     Operator
+	action kube.Action
+	items  []item
+	token  int
+	phase  phase
+
+	replicas int32 // the scale target
+	current  int32 // the replicas before, -1 unknown
+	force    bool  // pods: delete at once (grace period 0)
+	input    textinput.Model
+	note     string // a wrong typed text, a malformed replicas value
+	offset   int
+}
+
+// New returns the screen for msg's action on msg's targets, through op.
+// A scale starts with its form; other actions plan at Init.
+func New(vc *views.Context, op Operator, msg views.OperateMsg) *Model {
+	m := &Model{vc: vc, op: op, action: msg.Action, current: msg.Replicas}
+	for _, r := range msg.Targets {
+		m.items = append(m.items, item{ref: r})
+	}
+	m.input = textinput.New()
+	m.input.Prompt = ""
+	m.input.Cursor.SetMode(cursor.CursorStatic) // a calm screen; no blink ticks
+	m.input.PromptStyle, m.input.TextStyle = vc.Styles.Prompt, vc.Styles.Prompt
+	m.phase = phasePlan
+	if m.action == kube.ActionScale {
+		m.phase = phaseScale
+		m.input.CharLimit = 5
+		if m.current >= 0 {
+			m.input.SetValue(strconv.Itoa(int(m.current)))
+			m.input.CursorEnd()
+		}
+	}
+	return m
+}
+
+// Init focuses the scale form, or plans every object.
+func (m *Model) Init() tea.Cmd {
+	switch m.phase {
+	case phaseScale:
+		return m.input.Focus()
+	case phasePlan:
+		return m.planCmds()
+	}
+	return nil
+}
+
+// operation is the Operation of item i, with the reasons confirmed so far
+// (every warning once the person said y).
+func (m *Model) operation(i int) kube.Operation {
+	o := kube.Operation{Ref: m.items[i].ref, Action: m.action}
+	switch m.action {
+	case kube.ActionScale:
+		o.Replicas = m.replicas
+	case kube.ActionDelete:
+		if m.items[i].ref.Kind == kube.KindPods && m.force {
+			zero := int64(0)
+			o.Force, o.GracePeriodSeconds = true, &zero
+		}
+	}
+	if m.phase >= phaseRun {
+		for _, v := range m.items[i].verdicts.Warnings() {
+			if !slices.Contains(o.Confirmed, v.Reason) {
+				o.Confirmed = append(o.Confirmed, v.Reason)
+			}
+		}
+	}
+	return o
+}
+
+// Update takes the plans, the outcomes and keys.
+func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case planMsg:
+		if msg.owner == m && msg.token == m.token && m.phase == phasePlan {
+			it := &m.items[msg.i]
+			it.planned, it.verdicts, it.err = true, msg.verdicts, msg.err
+			if m.allPlanned() {
+				m.phase = phaseConfirm
+				return m, m.askNext()
+			}
+		}
+	case doneMsg:
+		if msg.owner == m && msg.token == m.token && m.phase == phaseRun {
+			return m, m.takeDone(msg)
+		}
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	default:
+		if m.input.Focused() {
+			var cmd tea.Cmd
+			m.input, cmd = m.input.Update(msg)
+			return m, cmd
+		}
+	}
+	return m, nil
+}
+
+func (m *Model) allPlanned() bool {
+	for _, it := range m.items {
+		if !it.planned {
+			return false
+		}
+	}
+	return true
+}
+
+// pendingText returns the next warning whose text must be typed: its item
+// and the text; -1 when none is left.
+func (m *Model) pendingText() (int, string) {
+	for i := range m.items {
+		it := &m.items[i]
+		if it.refused() {
+			continue
+		}
+		for _, v := range it.verdicts.Warnings() {
+			if v.Confirm != "" && !slices.Contains(it.typed, v.Confirm) {
+				return i, v.Confirm
+			}
+		}
+	}
+	return -1, ""
+}
+
+// askNext focuses the input when a text must be typed.
+func (m *Model) askNext() tea.Cmd {
+	m.input.SetValue("")
+	m.input.CharLimit = 0
+	if i, _ := m.pendingText(); i >= 0 {
+		return m.input.Focus()
+	}
+	m.input.Blur()
+	return nil
+}
+
+// sendable counts the objects that are not refused.
+func (m *Model) sendable() int {
+	n := 0
+	for i := range m.items {
+		if !m.items[i].refused() {
+			n++
+		}
+	}
+	return n
+}
+
+// key handles a key on the current page.
+func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	s := msg.String()
+	if s == "esc" {
+		return m.leave()
+	}
+	switch m.phase {
+	case phaseScale:
+		if s == "enter" {
+			n, err := strconv.Atoi(strings.TrimSpace(m.input.Value()))
+			if err != nil || n < 0 || n > kube.MaxReplicas {
+				m.note = fmt.Sprintf("replicas is a whole number from 0 to %d", kube.MaxReplicas)
+				return nil
+			}
+			m.replicas, m.note, m.phase = int32(n), "", phasePlan
+			m.input.Blur()
+			return m.planCmds()
+		}
+		m.note = ""
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return cmd
+	case phaseConfirm:
+		if i, text := m.pendingText(); i >= 0 {
+			if s == "enter" {
+				if m.input.Value() != text {
+					m.note = fmt.Sprintf("that is not %q: type it exactly to confirm", text)
+					return nil
+				}
+				m.items[i].typed = append(m.items[i].typed, text)
+				m.note = ""
+				return m.askNext()
+			}
+			m.note = ""
+			var cmd tea.Cmd
+			m.input, cmd = m.input.Update(msg)
+			return cmd
+		}
+		switch s {
+		case "f":
+			if m.action == kube.ActionDelete && m.hasPods() {
+				m.force = !m.force
+				m.phase = phasePlan
+				for i := range m.items {
+					m.items[i] = item{ref: m.items[i].ref}
+				}
+				return m.planCmds()
+			}
+		case "y":
+			if m.sendable() == 0 {
+				return nil
+			}
+			m.phase = phaseRun
+			return m.sendNext()
+		case "n":
+			return m.leave()
+		}
+	case phaseResult:
+		switch s {
+		case "down", "j", "pgdown":
+			m.offset++
+		case "up", "k", "pgup":
+			m.offset = max(m.offset-1, 0)
+		case "enter":
+			return m.leave()
+		}
+	case phasePlan, phaseRun:
+		switch s {
+		case "down", "j":
+			m.offset++
+		case "up", "k":
+			m.offset = max(m.offset-1, 0)
+		}
+	}
+	return nil
+}
+
+// hasPods reports whether a pod is among the objects.
+func (m *Model) hasPods() bool {
+	for _, it := range m.items {
+		if it.ref.Kind == kube.KindPods {
+			return true
+		}
+	}
+	return false
+}
+
+// sendNext operates on the next object not done yet; refused objects get
+// their refusal as outcome without a request. When all are done it shows
+// the results.
+func (m *Model) sendNext() tea.Cmd {
+	for i := range m.items {
+		it := &m.items[i]
+		if it.done {
+			continue
+		}
+		if it.refused() {
+			it.done = true
+			it.out = kube.OperateOutcome{Op: m.operation(i), Verdicts: it.verdicts}
+			if it.err != nil {
+				it.out.Reason, it.out.Detail = kube.ReasonOf(it.err), views.ErrText(it.err)
+			} else {
+				r := it.verdicts.Refusal()
+				it.out.Reason, it.out.Detail = r.Reason, r.Detail+" (not sent)"
+			}
+			continue
+		}
+		it.sent = true
+		return m.operateCmd(i)
+	}
+	return m.finish()
+}
+
+// takeDone keeps one outcome and sends the next.
+func (m *Model) takeDone(msg doneMsg) tea.Cmd {
+	it := &m.items[msg.i]
+	it.done, it.out = true, msg.out
+	return m.sendNext()
+}
+
+// finish shows the results, reports the outcomes to the root and puts them
+// on the status line; a single successful restart, scale, undo or resume
+// of a workload goes on to its rollout screen.
+func (m *Model) finish() tea.Cmd {
+	m.phase = phaseResult
+	outs := make([]kube.OperateOutcome, len(m.items))
+	failed := 0
+	for i, it := range m.items {
+		outs[i] = it.out
+		if !it.out.OK() {
+			failed++
+		}
+	}
+	report := func() tea.Msg { return views.OutcomesMsg{Outcomes: outs} }
+	status := views.Status(m.summary(), failed > 0)
+	if len(m.items) == 1 && failed == 0 && outs[0].Written && followed(m.action) && m.items[0].ref.Kind != kube.KindPods {
+		r := m.items[0].ref
+		open := views.OpenRolloutMsg{Ref: kube.WorkloadRef{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name},
+			UID: r.UID, What: outs[0].Detail, Replace: true}
+		return tea.Batch(report, func() tea.Msg { return open }, status)
+	}
+	return tea.Batch(report, status)
+}
+
+// followed reports whether an action starts a rollout worth following.
+func followed(a kube.Action) bool {
+	switch a {
+	case kube.ActionRestart, kube.ActionScale, kube.ActionUndo, kube.ActionResume:
+		return true
+	}
+	return false
+}
+
+// summary is the status line of the outcomes: the one object's outcome, or
+// the counts of a bulk action.
+func (m *Model) summary() string {
+	if len(m.items) == 1 {
+		return outcomeText(m.items[0].out)
+	}
+	ok := 0
+	for _, it := range m.items {
+		if it.out.OK() {
+			ok++
+		}
+	}
+	return fmt.Sprintf("%s: %d of %d done, %d refused or failed (the list: :history)", m.action, ok, len(m.items), len(m.items)-ok)
+}
+
+// outcomeText is one outcome for people: the detail of what was done, or
+// "<ref>: <reason>: <detail>".
+func outcomeText(o kube.OperateOutcome) string {
+	if o.OK() {
+		if o.Detail == "" {
+			return fmt.Sprintf("%s %s: done", o.Op.Action, o.Op.Ref)
+		}
+		return views.Sanitize(o.Detail)
+	}
+	return views.Sanitize(fmt.Sprintf("%s %s refused: %s: %s", o.Op.Action, o.Op.Ref, o.Reason, o.Detail))
+}
+
+// leave closes the screen; before anything was sent it says the action
+// was cancelled.
+func (m *Model) leave() tea.Cmd {
+	m.token++
+	back := func() tea.Msg { return views.BackMsg{} }
+	switch m.phase {
+	case phaseResult:
+		return back
+	case phaseRun:
+		// What was done so far goes to the history; the rest is not sent.
+		var outs []kube.OperateOutcome
+		for _, it := range m.items {
+			if it.done {
+				outs = append(outs, it.out)
+			}
+		}
+		report := func() tea.Msg { return views.OutcomesMsg{Outcomes: outs} }
+		return tea.Batch(back, report, views.Status(fmt.Sprintf("%s: the objects not reached yet are left alone", m.action), false))
+	}
+	return tea.Batch(back, views.Status(fmt.Sprintf("%s cancelled: nothing was sent", m.action), false))
+}
+
+// Title is "<action> <kind>/<name>(<namespace>)" or "<action> N objects".
+func (m *Model) Title() string {
+	if len(m.items) == 1 {
+		r := m.items[0].ref
+		return fmt.Sprintf("%s %s/%s(%s)", m.action, r.Kind, r.Name, r.Namespace)
+	}
+	return fmt.Sprintf("%s %d objects", m.action, len(m.items))
+}
+
+// Bindings are the screen's keys, for the help overlay.
+func (m *Model) Bindings() []key.Binding {
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "confirm")),
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "take the typed text / the replicas")),
+		key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "pods: force delete (grace period 0)")),
+		key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n esc", "cancel")),
+	}
+}
+
+// Capturing reports whether text is typed (the replicas, a name to
+// confirm): the root's global keys then stay off.
+func (m *Model) Capturing() bool { return m.input.Focused() }
+
+// CapturesBack is true: esc cancels through the screen, which says so.
+func (m *Model) CapturesBack() bool { return true }

@@ -1,0 +1,295 @@
+package operate_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/operate"
+	"github.com/kyyard/kyyard/views/viewtest"
+)
+
+// fake answers plans and writes by object name and records them.
+type fake struct {
+	mu      sync.Mutex
+	plans   map[string]kube.Verdicts
+	refuse  map[string]kube.Reason // Operate refuses these by the API server
+	planned []kube.Operation
+	ops     []kube.Operation
+}
+
+var pass = kube.Verdicts{
+	{Guard: kube.GuardReadOnly, Outcome: kube.OutcomePass, Sentence: "writes are allowed"},
+	{Guard: kube.GuardAccess, Outcome: kube.OutcomePass, Sentence: "may patch deployments in demo"},
+}
+
+func (f *fake) PlanOperation(_ context.Context, op kube.Operation) (kube.Verdicts, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.planned = append(f.planned, op)
+	if vs, ok := f.plans[op.Ref.Name]; ok {
+		return vs, nil
+	}
+	return pass, nil
+}
+
+func (f *fake) Operate(_ context.Context, op kube.Operation) (kube.OperateOutcome, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ops = append(f.ops, op)
+	out := kube.OperateOutcome{Op: op, Verdicts: pass}
+	if r, ok := f.refuse[op.Ref.Name]; ok {
+		out.Reason, out.Detail = r, op.Ref.Name+" changed since it was read"
+		return out, &kube.Refusal{Reason: r, Detail: out.Detail}
+	}
+	if r := f.plans[op.Ref.Name].Unconfirmed(op.Confirmed); r != nil {
+		out.Reason, out.Detail = r.Reason, r.Detail
+		return out, r
+	}
+	out.Written, out.Detail = true, fmt.Sprintf("%sed %s", op.Action, op.Ref)
+	return out, nil
+}
+
+func ref(kind kube.Kind, name string) kube.ObjectRef {
+	return kube.ObjectRef{Kind: kind, Namespace: "demo", Name: name, UID: "uid-" + name}
+}
+
+// harness drives the screen and keeps what it sent the root.
+type harness struct {
+	t   *testing.T
+	f   *fake
+	m   *operate.Model
+	out []tea.Msg
+}
+
+func open(t *testing.T, f *fake, msg views.OperateMsg, w, h int) *harness {
+	t.Helper()
+	hs := &harness{t: t, f: f, m: operate.New(viewtest.Context(nil, w, h), f, msg)}
+	hs.run(hs.m.Init())
+	return hs
+}
+
+func (h *harness) run(cmd tea.Cmd) {
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		msg := c()
+		switch msg := msg.(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case views.BackMsg, views.StatusMsg, views.OutcomesMsg, views.OpenRolloutMsg:
+			h.out = append(h.out, msg)
+		case tea.KeyMsg, nil:
+		default:
+			if strings.HasPrefix(fmt.Sprintf("%T", msg), "cursor.") {
+				continue // the cursor's blinks
+			}
+			_, next := h.m.Update(msg)
+			queue = append(queue, next)
+		}
+	}
+}
+
+func (h *harness) press(keys ...string) {
+	for _, k := range keys {
+		var msg tea.KeyMsg
+		switch k {
+		case "ctrl+d":
+			msg = tea.KeyMsg{Type: tea.KeyCtrlD}
+		case "backspace":
+			msg = tea.KeyMsg{Type: tea.KeyBackspace}
+		default:
+			msg = viewtest.Key(k)
+		}
+		_, cmd := h.m.Update(msg)
+		h.run(cmd)
+	}
+}
+
+func (h *harness) typ(s string) {
+	for _, r := range s {
+		h.press(string(r))
+	}
+}
+
+func (h *harness) outcomes() []kube.OperateOutcome {
+	for _, m := range h.out {
+		if o, ok := m.(views.OutcomesMsg); ok {
+			return o.Outcomes
+		}
+	}
+	return nil
+}
+
+func (h *harness) golden(name string, w, hgt int) {
+	h.t.Helper()
+	v := h.m.View()
+	viewtest.Size(h.t, v, w, hgt)
+	viewtest.Golden(h.t, name, v)
+}
+
+func TestRestartConfirmsThenOperatesAndFollowsTheRollout(t *testing.T) {
+	f := &fake{}
+	h := open(t, f, views.OperateMsg{Action: kube.ActionRestart, Targets: []kube.ObjectRef{ref(kube.KindDeployments, "web")}, Replicas: -1}, 80, 24)
+	if len(f.ops) != 0 || len(f.planned) != 1 {
+		t.Fatalf("before y: %d plans, %d operations", len(f.planned), len(f.ops))
+	}
+	h.golden("confirm-restart-80x24", 80, 24)
+	big := open(t, &fake{}, views.OperateMsg{Action: kube.ActionScale, Targets: []kube.ObjectRef{ref(kube.KindDeployments, "web")}, Replicas: 3}, 200, 50)
+	big.golden("scale-form-200x50", 200, 50)
+	h.press("y")
+	want := kube.Operation{Ref: ref(kube.KindDeployments, "web"), Action: kube.ActionRestart}
+	if len(f.ops) != 1 || fmt.Sprint(f.ops[0]) != fmt.Sprint(want) {
+		t.Fatalf("operated %+v, want %+v", f.ops, want)
+	}
+	outs := h.outcomes()
+	if len(outs) != 1 || !outs[0].OK() {
+		t.Fatalf("outcomes %+v", outs)
+	}
+	var ro *views.OpenRolloutMsg
+	for _, m := range h.out {
+		if o, ok := m.(views.OpenRolloutMsg); ok {
+			ro = &o
+		}
+	}
+	if ro == nil || !ro.Replace || ro.Ref != (kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: "demo", Name: "web"}) {
+		t.Fatalf("no rollout opened: %#v", h.out)
+	}
+}
+
+func TestRefusalIsShownAndNothingOperated(t *testing.T) {
+	f := &fake{plans: map[string]kube.Verdicts{"web": {
+		{Guard: kube.GuardReadOnly, Outcome: kube.OutcomePass, Sentence: "writes are allowed"},
+		{Guard: kube.GuardAccess, Outcome: kube.OutcomeRefuse, Reason: kube.ReasonForbidden, Sentence: "may not patch deployments in demo"},
+	}}}
+	h := open(t, f, views.OperateMsg{Action: kube.ActionRestart, Targets: []kube.ObjectRef{ref(kube.KindDeployments, "web")}, Replicas: -1}, 200, 50)
+	h.golden("confirm-refused-200x50", 200, 50)
+	h.press("y", "enter")
+	if len(f.ops) != 0 {
+		t.Fatalf("a refused action was operated: %+v", f.ops)
+	}
+	if v := h.m.View(); !strings.Contains(v, "forbidden: may not patch deployments in demo") || !strings.Contains(v, "nothing can be done") {
+		t.Fatalf("refusal not shown:\n%s", v)
+	}
+	h.press("esc")
+	if len(h.out) == 0 {
+		t.Fatal("esc did not leave")
+	}
+}
+
+func TestTypedNameConfirmsApplicationManaged(t *testing.T) {
+	f := &fake{plans: map[string]kube.Verdicts{"shop": append(slices.Clone(pass), kube.Verdict{Guard: kube.GuardManaged, Outcome: kube.OutcomeWarn,
+		Reason: kube.ReasonApplicationManaged, Sentence: "managed by Helm (release shop): Helm may undo this on its next upgrade", Confirm: "shop"})}}
+	h := open(t, f, views.OperateMsg{Action: kube.ActionDelete, Targets: []kube.ObjectRef{ref(kube.KindDeployments, "shop")}, Replicas: -1}, 80, 24)
+	if !h.m.Capturing() {
+		t.Fatal("the typed confirmation does not take the keys")
+	}
+	h.press("y") // typed into the confirmation, not a yes
+	h.press("enter")
+	if len(f.ops) != 0 {
+		t.Fatal("operated before the name was typed")
+	}
+	h.press("backspace")
+	h.typ("sho")
+	h.press("enter")
+	if !strings.Contains(h.m.View(), "type it exactly") {
+		t.Fatalf("a wrong text is not said:\n%s", h.m.View())
+	}
+	h.press("backspace", "backspace", "backspace")
+	h.typ("shop")
+	h.golden("confirm-typed-80x24", 80, 24)
+	h.press("enter")
+	if h.m.Capturing() || len(f.ops) != 0 {
+		t.Fatal("after the name: still typing, or operated without y")
+	}
+	h.press("y")
+	if len(f.ops) != 1 || !slices.Equal(f.ops[0].Confirmed, []kube.Reason{kube.ReasonApplicationManaged}) || f.ops[0].Action != kube.ActionDelete {
+		t.Fatalf("operated %+v", f.ops)
+	}
+	if outs := h.outcomes(); len(outs) != 1 || !outs[0].OK() {
+		t.Fatalf("outcomes %+v", outs)
+	}
+}
+
+func TestBulkOneFailureAmongThree(t *testing.T) {
+	f := &fake{refuse: map[string]kube.Reason{"api": kube.ReasonConflict}}
+	targets := []kube.ObjectRef{ref(kube.KindDeployments, "web"), ref(kube.KindDeployments, "api"), ref(kube.KindDeployments, "worker")}
+	h := open(t, f, views.OperateMsg{Action: kube.ActionRestart, Targets: targets, Replicas: -1}, 80, 24)
+	h.golden("confirm-bulk-80x24", 80, 24)
+	h.press("y")
+	if len(f.ops) != 3 {
+		t.Fatalf("operated %d of 3", len(f.ops))
+	}
+	outs := h.outcomes()
+	if len(outs) != 3 || !outs[0].OK() || outs[1].Reason != kube.ReasonConflict || !outs[2].OK() {
+		t.Fatalf("outcomes %+v", outs)
+	}
+	for _, m := range h.out {
+		if _, ok := m.(views.OpenRolloutMsg); ok {
+			t.Fatal("a bulk action opened a rollout")
+		}
+	}
+	h.golden("result-bulk-80x24", 80, 24)
+	h2 := open(t, &fake{refuse: map[string]kube.Reason{"api": kube.ReasonConflict}}, views.OperateMsg{Action: kube.ActionRestart, Targets: targets, Replicas: -1}, 200, 50)
+	h2.press("y")
+	h2.golden("result-bulk-200x50", 200, 50)
+}
+
+func TestScaleForm(t *testing.T) {
+	f := &fake{}
+	h := open(t, f, views.OperateMsg{Action: kube.ActionScale, Targets: []kube.ObjectRef{ref(kube.KindStatefulSets, "db")}, Replicas: 3}, 80, 24)
+	if len(f.planned) != 0 || !h.m.Capturing() {
+		t.Fatal("the scale form planned before enter")
+	}
+	h.golden("scale-form-80x24", 80, 24)
+	h.press("backspace")
+	h.typ("x")
+	h.press("enter")
+	if len(f.planned) != 0 || !strings.Contains(h.m.View(), "whole number") {
+		t.Fatalf("a malformed value was planned:\n%s", h.m.View())
+	}
+	h.press("backspace")
+	h.typ("5")
+	h.golden("scale-form-typed-80x24", 80, 24)
+	h.press("enter")
+	if len(f.planned) != 1 || f.planned[0].Replicas != 5 {
+		t.Fatalf("planned %+v", f.planned)
+	}
+	h.press("y")
+	if len(f.ops) != 1 || f.ops[0].Replicas != 5 || f.ops[0].Action != kube.ActionScale || f.ops[0].Ref.UID != "uid-db" {
+		t.Fatalf("operated %+v", f.ops)
+	}
+}
+
+func TestPodDeleteGracefulOrForce(t *testing.T) {
+	f := &fake{}
+	h := open(t, f, views.OperateMsg{Action: kube.ActionDelete, Targets: []kube.ObjectRef{ref(kube.KindPods, "web-7c9d5-x2k")}, Replicas: -1}, 80, 24)
+	if !strings.Contains(h.m.View(), "gracefully") {
+		t.Fatalf("no graceful default:\n%s", h.m.View())
+	}
+	h.press("f")
+	if len(f.planned) != 2 || !f.planned[1].Force {
+		t.Fatalf("f did not plan a forced delete: %+v", f.planned)
+	}
+	h.golden("confirm-force-delete-80x24", 80, 24)
+	h.press("y")
+	if len(f.ops) != 1 || !f.ops[0].Force || f.ops[0].GracePeriodSeconds == nil || *f.ops[0].GracePeriodSeconds != 0 {
+		t.Fatalf("operated %+v", f.ops)
+	}
+	for _, m := range h.out {
+		if _, ok := m.(views.OpenRolloutMsg); ok {
+			t.Fatal("a pod delete opened a rollout")
+		}
+	}
+}

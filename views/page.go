@@ -1,0 +1,64 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Page draws a page of text in exactly width x height cells: body lines
+// (each indented one cell; a longer line than the width is wrapped at
+// spaces, its continuation indented past the line's own indentation),
+// scrolled from *offset when they
+// do not fit (clamped; the last line then counts what is below), padded
+// with empty lines, then the help line in the muted style. The simple
+// screens (operate, rollout, history) share it.
+func Page(st Styles, width, height int, body []string, help string, offset *int) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	rest := max(height-1, 0)
+	body = wrapPage(body, width-1)
+	if len(body) > rest && rest > 1 {
+		*offset = max(min(*offset, len(body)-rest+1), 0)
+		below := len(body) - *offset - (rest - 1)
+		body = body[*offset:]
+		if below > 0 {
+			body = append(body[:rest-1:rest-1], st.Muted.Render(fmt.Sprintf("… %d more lines (↓/pgdn)", below)))
+		}
+	} else {
+		*offset = 0
+	}
+	lines := make([]string, 0, height)
+	for i := 0; i < rest; i++ {
+		l := ""
+		if i < len(body) {
+			l = " " + body[i]
+		}
+		lines = append(lines, ansi.Truncate(l, width, "…"))
+	}
+	lines = append(lines, ansi.Truncate(" "+st.Muted.Render(help), width, "…"))
+	return strings.Join(lines[:min(len(lines), height)], "\n")
+}
+
+// wrapPage breaks the lines wider than w cells at spaces (or slashes);
+// continuation lines are indented three cells past the line's own
+// indentation.
+func wrapPage(lines []string, w int) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if ansi.StringWidth(l) <= w || w < 20 {
+			out = append(out, l)
+			continue
+		}
+		parts := strings.Split(ansi.Wrap(l, w, " /"), "\n")
+		out = append(out, parts[0])
+		indent := min(len(l)-len(strings.TrimLeft(l, " "))+3, w/2)
+		rest := strings.Join(parts[1:], " ")
+		for _, p := range strings.Split(ansi.Wrap(rest, w-indent, " /"), "\n") {
+			out = append(out, strings.Repeat(" ", indent)+p)
+		}
+	}
+	return out
+}
