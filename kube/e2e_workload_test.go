@@ -485,13 +485,13 @@ func TestE2EDryRunShowsTheServersRefusal(t *testing.T) {
 	}
 }
 
-// TestE2EForbiddenPolicyAndReadOnly: the list-only user is refused
+// TestE2EC32ManagedForbiddenPolicyAndReadOnly: the list-only user is refused
 // forbidden; --strict refuses a namespace without Pod Security labels
 // (pod_security) and passes one enforcing baseline; --readonly sends no
 // request at all; the demo's Helm-labelled Deployment is
 // application_managed under --strict and a typed-name confirmation
 // otherwise.
-func TestE2EForbiddenPolicyAndReadOnly(t *testing.T) {
+func TestE2EC32ManagedForbiddenPolicyAndReadOnly(t *testing.T) {
 	ctx := context.Background()
 	e := newEditEnv(t, kube.PolicyStrict)
 	before := e.read()
@@ -756,6 +756,75 @@ func TestE2EDaemonSetEdit(t *testing.T) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the DaemonSet's rollout did not complete: %+v %v", st, err)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
+
+// TestE2EEveryFieldRollsOut: one apply changes the image, command and
+// args, an env value, a Secret reference and a ConfigMap reference, the
+// cpu and memory requests and limits and the replicas of a Deployment
+// whose pods run on the local cluster; the object reads back as applied
+// and the rollout completes.
+func TestE2EEveryFieldRollsOut(t *testing.T) {
+	ctx := context.Background()
+	e := newEditEnv(t, kube.PolicyInteractive)
+	d := editFixture("every")
+	d.Spec.Template.Spec = kwokPodSpec("app:1")
+	d.Spec.Template.Spec.Containers[0].Name = "app"
+	d.Spec.Template.Spec.Containers[0].Env = []corev1.EnvVar{{Name: "MODE", Value: "a"}, {Name: "PW", Value: "literal"}, {Name: "CFG", Value: "x"}}
+	if _, err := e.cs.CoreV1().Secrets(e.ns).Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "db"},
+		StringData: map[string]string{"password": "s3cret"}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.cs.AppsV1().Deployments(e.ns).Create(ctx, d, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ref := kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: e.ns, Name: "every"}
+	before, err := e.c.ReadWorkload(ctx, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := before
+	after.Replicas = 3
+	after.Containers = []kube.Container{before.Containers[0]}
+	c := &after.Containers[0]
+	c.Image = "app:2"
+	c.Command = []string{"/app/server"}
+	c.Args = []string{"--port=8080", "--log-format=json"}
+	c.Env = append([]kube.EnvVar(nil), before.Containers[0].Env...)
+	c.Env[0].Value = "b"
+	c.Env[1] = kube.EnvVar{Name: "PW", Source: kube.EnvSecret, Ref: "db", Key: "password", Read: c.Env[1].Read}
+	c.Env[2] = kube.EnvVar{Name: "CFG", Source: kube.EnvConfigMap, Ref: "c1", Key: "k", Optional: true, Read: c.Env[2].Read}
+	c.Resources = kube.Resources{CPURequest: "100m", CPULimit: "500m", MemoryRequest: "64Mi", MemoryLimit: "128Mi"}
+	res, err := e.c.ApplyWorkload(ctx, before, after, confirmAll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := e.c.ReadWorkload(ctx, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch := kube.Changes(res.Workload, again); len(ch) != 0 {
+		t.Fatalf("read back differs from the apply's result: %+v", ch)
+	}
+	var texts []string
+	for _, v := range again.Containers[0].Env {
+		texts = append(texts, v.Name+"="+kube.EnvText(v))
+	}
+	got := again.Containers[0]
+	if got.Image != "app:2" || strings.Join(got.Command, " ") != "/app/server" || strings.Join(got.Args, " ") != "--port=8080 --log-format=json" ||
+		strings.Join(texts, " ") != "MODE=b PW=secret db/password CFG=configmap c1/k optional" || got.Resources != c.Resources || again.Replicas != 3 {
+		t.Fatalf("read back %+v env %v replicas %d", got, texts, again.Replicas)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		st, err := e.c.RolloutStatus(ctx, ref)
+		if err == nil && st.Phase == kube.RolloutComplete && st.Updated == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the rollout did not complete: %+v %v", st, err)
 		}
 		time.Sleep(300 * time.Millisecond)
 	}
