@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/kyyard/kyyard/kube"
 )
@@ -310,10 +311,13 @@ func layEnv(onto, from, to []kube.EnvVar) []kube.EnvVar {
 
 // restore sets the field a clash names back to the person's value in
 // merged (kube.Rebase keeps the server's): the form keeps every edit, and
-// the clash is marked beside it. Env entries are left as Rebase merged
-// them (an entry may have been renamed or removed on either side); it
+// the clash is marked beside it. An env entry the person changed, renamed
+// or added takes the place of the server's entry of that name (appended
+// when the server removed it); an entry the person removed stays as the
+// server has it (there is no typed value to keep), and so does every entry
+// of a list with duplicate names (Rebase cannot match those by name). It
 // reports whether the person's value was put back.
-func restore(merged *kube.Workload, edited kube.Workload, c kube.Change) bool {
+func restore(merged *kube.Workload, base, edited kube.Workload, c kube.Change) bool {
 	switch c.Field {
 	case "replicas":
 		merged.Replicas = edited.Replicas
@@ -344,7 +348,44 @@ func restore(merged *kube.Workload, edited kube.Workload, c kube.Change) bool {
 	case "memory limit":
 		m.Resources.MemoryLimit = e.Resources.MemoryLimit
 	default:
+		b, _ := base.Container(c.Container)
+		return restoreEnv(m, b.Env, e.Env, c)
+	}
+	return true
+}
+
+// restoreEnv puts the person's env entry a clash names back into m's env
+// (see restore); base and edited are the container's env as read and as
+// the person left it.
+func restoreEnv(m *kube.Container, base, edited []kube.EnvVar, c kube.Change) bool {
+	name, ok := strings.CutPrefix(c.Field, "env ")
+	if !ok || c.After == "(removed)" || c.Before == "(env changed on the server)" {
 		return false
 	}
+	i := slices.IndexFunc(edited, func(e kube.EnvVar) bool { return e.Name == name && kube.EnvText(e) == c.After })
+	if i < 0 {
+		return false
+	}
+	a := edited[i]
+	// The server's entry it stands for: the one of the name it was read
+	// with (Rebase matches entries by name), else the one of its own name.
+	was := name
+	if a.Read != 0 {
+		if j := slices.IndexFunc(base, func(b kube.EnvVar) bool { return b.Read == a.Read }); j >= 0 {
+			was = base[j].Name
+		}
+	}
+	at := slices.IndexFunc(m.Env, func(e kube.EnvVar) bool { return e.Name == was })
+	if at < 0 {
+		at = slices.IndexFunc(m.Env, func(e kube.EnvVar) bool { return e.Name == name })
+	}
+	m.Env = slices.Clone(m.Env)
+	if at < 0 {
+		a.Read = 0
+		m.Env = append(m.Env, a)
+		return true
+	}
+	a.Read = m.Env[at].Read
+	m.Env[at] = a
 	return true
 }

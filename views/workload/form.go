@@ -3,9 +3,11 @@ package workload
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
@@ -87,7 +89,8 @@ const (
 	lnEnv
 	lnCPU
 	lnMemory
-	lnText // read-only text
+	lnText  // read-only text
+	lnClash // what the server changed too, below the clashing field's line
 )
 
 // line is one line of the form: its fields (indexes into form.fields).
@@ -364,7 +367,38 @@ func (f *form) build(w int) {
 			f.lines = append(f.lines, line{kind: lnText, c: -1, text: "! " + u.Detail})
 		}
 	}
+	f.clashLines()
 	f.validate(-2)
+}
+
+// clashLines puts below each line with a clashing field what the server
+// changed it to, wrapped to the width so that it can be read whole.
+func (f *form) clashLines() {
+	if len(f.clashes) == 0 {
+		return
+	}
+	var out []line
+	for _, ln := range f.lines {
+		for _, i := range ln.fields {
+			f.fields[i].line = len(out)
+		}
+		out = append(out, ln)
+		for _, i := range ln.fields {
+			c := f.clashOf(&f.fields[i])
+			if c == nil {
+				continue
+			}
+			text := "! server changed it to " + orNone(c.Before) + "; yours kept"
+			if !c.kept {
+				text = "! server changed it too (shown); yours was " + orNone(c.After)
+			}
+			for _, part := range strings.Split(ansi.Wrap(text, max(f.width-12, 20), " /"), "\n") {
+				out = append(out, line{kind: lnClash, c: ln.c, text: part})
+			}
+			break
+		}
+	}
+	f.lines = out
 }
 
 // argv lays out a command or args list: one line per entry, or one

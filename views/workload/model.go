@@ -137,7 +137,7 @@ func (m *Model) takeRead(msg readMsg) tea.Cmd {
 	merged, clashes := rebase(m.form.base, edited, msg.w)
 	marks := map[string]clash{}
 	for _, c := range clashes {
-		marks[clashKey(c.Container, c.Field)] = clash{Change: c, kept: restore(&merged, edited, c)}
+		marks[clashKey(c.Container, c.Field)] = clash{Change: c, kept: restore(&merged, m.form.base, edited, c)}
 	}
 	focus := m.focus
 	m.form = newForm(msg.w, merged)

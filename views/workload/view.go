@@ -285,19 +285,11 @@ func (m *Model) drawLine(l int) string {
 		b.WriteString(label(name) + "request " + fieldAt(0) + " limit " + fieldAt(1))
 	case lnText:
 		b.WriteString(st.Muted.Render(label("") + views.Sanitize(ln.text)))
+	case lnClash:
+		b.WriteString(label("") + st.Error.Render(views.Sanitize(ln.text)))
 	}
 	if errText != "" {
 		b.WriteString(" " + st.Error.Render("✗ "+views.Sanitize(errText)))
-	}
-	for _, i := range ln.fields {
-		if c := f.clashOf(&f.fields[i]); c != nil {
-			text := "server changed it to " + orNone(c.Before) + "; yours kept"
-			if !c.kept {
-				text = "server changed it too (shown); yours was " + orNone(c.After)
-			}
-			b.WriteString(" " + st.Error.Render(views.Sanitize(text)))
-			break
-		}
 	}
 	return b.String()
 }

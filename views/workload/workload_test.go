@@ -554,7 +554,7 @@ func TestConflictClashKeepsYours(t *testing.T) {
 	h.replace("2")
 	h.press("ctrl+s", "enter", "r")
 	h.golden("clash_120x16")
-	if v := h.view(); !strings.Contains(v, "]! server changed it to app:3; yours kept") {
+	if v := h.view(); !strings.Contains(v, "]!") || !strings.Contains(v, "! server changed it to app:3; yours kept") {
 		t.Fatalf("clash not shown:\n%s", v)
 	}
 	h.press("ctrl+s")
@@ -646,5 +646,41 @@ func TestDaemonSetHasNoScaleLine(t *testing.T) {
 	h.press("ctrl+s")
 	if a := ed.dry[0].after; a.HasReplicas || a.Replicas != 0 || a.Containers[0].Image != "agent:2" {
 		t.Fatalf("after %+v", a)
+	}
+}
+
+// TestConflictEnvClashKeepsYours: after a conflict, r keeps the env value
+// the person typed, like the image, and shows the server's value beside it
+// whole, however long (the form report's item 2).
+func TestConflictEnvClashKeepsYours(t *testing.T) {
+	env := func(v string) []kube.EnvVar { return []kube.EnvVar{{Name: "MODE", Source: kube.EnvLiteral, Value: v}} }
+	read := kube.Workload{Ref: webRef, ResourceVersion: "100", HasReplicas: true, Replicas: 3,
+		Containers: []kube.Container{{Name: "app", Image: "app:1", Env: env("k1")}}}
+	long := "k2-" + strings.Repeat("server", 30) + "-END"
+	fresh := read
+	fresh.ResourceVersion = "101"
+	fresh.Containers = []kube.Container{{Name: "app", Image: "k2", Env: env(long)}}
+	ed := newFake(read, fresh)
+	ed.applyErr = []error{&kube.Refusal{Reason: kube.ReasonConflict}}
+	h := open(t, ed, 120, 24)
+	h.focusOn(fkImage, 0, 0)
+	h.replace("app:v3")
+	h.focusOn(fkEnvValue, 0, 0)
+	h.replace("formvalue")
+	h.press("ctrl+s", "enter", "r")
+	if got := h.m.form.ctrs[0].env[0].Value; got != "formvalue" {
+		t.Fatalf("the typed env value was replaced by %q", got)
+	}
+	v := h.view()
+	if !strings.Contains(v, "[formvalue") || !strings.Contains(strings.Join(strings.Fields(v), ""), "serverchangedittok2-"+strings.Repeat("server", 30)+"-END;yourskept") {
+		t.Fatalf("the env clash is not shown whole:\n%s", v)
+	}
+	if !strings.Contains(v, "server changed it to k2; yours kept") {
+		t.Fatalf("the image clash is not shown:\n%s", v)
+	}
+	h.press("ctrl+s")
+	last := ed.dry[len(ed.dry)-1]
+	if last.before.ResourceVersion != "101" || last.after.Containers[0].Image != "app:v3" || last.after.Containers[0].Env[0].Value != "formvalue" {
+		t.Fatalf("after the re-read: %+v", last.after.Containers[0])
 	}
 }
