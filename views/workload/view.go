@@ -36,7 +36,7 @@ func (m *Model) View() string {
 			help = "esc back"
 		}
 	case modeForm:
-		top = m.facts(h - 2 - min(len(m.note), 1))
+		top = m.facts(m.formHeight())
 		help = m.formHelp()
 	case modePreview:
 		top = m.facts(0)
@@ -116,6 +116,12 @@ func wrapLines(lines []string, w int) []string {
 	return out
 }
 
+// formHeight is how many lines of the form the screen shows: all but the
+// facts line, the note and the help line.
+func (m *Model) formHeight() int {
+	return max(m.vc.Height-2-min(len(m.note), 1), 0)
+}
+
 // facts is the form's first line: the resourceVersion, the autoscaler and
 // the tool that manages the object, if any, and where the view is.
 func (m *Model) facts(rest int) string {
@@ -186,6 +192,9 @@ func (m *Model) scrollTo(height int) int {
 	f := m.form
 	if len(f.fields) == 0 {
 		return 0
+	}
+	if m.free {
+		return max(min(m.offset, len(f.lines)-height), 0)
 	}
 	focusLine := f.fields[m.focus].line
 	off := views.Window(focusLine, m.offset, height, len(f.lines))

@@ -684,3 +684,45 @@ func TestConflictEnvClashKeepsYours(t *testing.T) {
 		t.Fatalf("after the re-read: %+v", last.after.Containers[0])
 	}
 }
+
+// TestScrollsPastLastField: the read-only lines below the last field (the
+// containers past the form's bound, the notices) can be scrolled into
+// view with down and pgdn (the form report's item 3).
+func TestScrollsPastLastField(t *testing.T) {
+	w := kube.Workload{Ref: webRef, ResourceVersion: "1", HasReplicas: true, Replicas: 1}
+	for i := range 20 {
+		w.Containers = append(w.Containers, kube.Container{Name: fmt.Sprintf("c%d", i), Image: fmt.Sprintf("img%d:1", i), ReadOnly: i >= kube.MaxFormContainers})
+	}
+	w.Unsupported = []kube.Unsupported{{Code: kube.UnsupportedContainersTruncated, Detail: "20 containers; the form edits the first 16"}}
+	h := open(t, newFake(w), 80, 24)
+	h.press("shift+tab")
+	for range 3 {
+		h.press("pgdown")
+	}
+	v := h.view()
+	if !strings.Contains(v, "img19:1") || !strings.Contains(v, "20 containers; the form edits the first 16") {
+		t.Fatalf("the end of the form is not in sight:\n%s", v)
+	}
+	h.press("up")
+	if v := h.view(); !strings.Contains(v, ">") {
+		t.Fatalf("up does not bring the cursor back:\n%s", v)
+	}
+
+	big := kube.Workload{Ref: webRef, ResourceVersion: "1", HasReplicas: true, Replicas: 1,
+		Containers: []kube.Container{{Name: "app", Image: "app:1"}},
+		Unsupported: []kube.Unsupported{{Code: kube.UnsupportedEnvTruncated, Container: "app",
+			Detail: "env has 303 entries; the form shows the first 256 and will not change env"}}}
+	for i := range kube.MaxFormEnv {
+		big.Containers[0].Env = append(big.Containers[0].Env, kube.EnvVar{Name: fmt.Sprintf("V%03d", i), Source: kube.EnvLiteral, Value: "x"})
+	}
+	h = open(t, newFake(big), 120, 40)
+	h.press("shift+tab")
+	for range 10 {
+		h.press("down")
+	}
+	v = h.view()
+	lines := strings.Split(v, "\n")
+	if !strings.Contains(v, "env has 303 entries") || !strings.Contains(lines[0], "of "+strings.TrimSpace(strings.SplitAfter(lines[0], "of ")[1])) {
+		t.Fatalf("the notice is not in sight:\n%s", v)
+	}
+}
