@@ -252,7 +252,14 @@ func (m *Model) drawLine(l int) string {
 			name = ""
 		}
 		if len(ln.fields) == 0 {
-			b.WriteString(label(name) + st.Muted.Render(views.Sanitize(strings.ReplaceAll(ln.text, "\n", "↵"))+"  (line breaks or control characters: read-only here)"))
+			text := views.Sanitize(strings.ReplaceAll(ln.text, "\n", "↵"))
+			switch {
+			case ln.bounded && ln.i < 0:
+				text = "(none)"
+			case !ln.bounded:
+				text += "  (line breaks or control characters: read-only here)"
+			}
+			b.WriteString(label(name) + st.Muted.Render(text))
 			break
 		}
 		b.WriteString(label(name) + fieldAt(0))
@@ -271,7 +278,13 @@ func (m *Model) drawLine(l int) string {
 		if len(ln.fields) == 0 {
 			b.WriteString(fmt.Sprintf(" %-*s  ", inputWidth(fkEnvName, m.vc.Width)+1, views.Sanitize(e.Name)))
 			what := string(e.Source) + " " + views.Sanitize(e.Path) + "  (read-only)"
-			if !e.ReadOnly() {
+			switch {
+			case ln.bounded:
+				what = views.Sanitize(strings.ReplaceAll(kube.EnvText(e.EnvVar), "\n", "↵"))
+				if e.ReadOnly() {
+					what = string(e.Source) + " " + views.Sanitize(e.Path)
+				}
+			case !e.ReadOnly():
 				what = "value with line breaks or control characters  (read-only here)"
 			}
 			b.WriteString(st.Muted.Render(what))
