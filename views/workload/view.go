@@ -55,9 +55,12 @@ func (m *Model) View() string {
 		rest--
 	}
 	rest = max(rest, 0)
-	if m.mode == modeForm {
+	switch m.mode {
+	case modeForm:
 		body = m.formLines(rest)
-	} else {
+	case modePreview:
+		// previewLines wraps its prose itself and cuts the patch body.
+	default:
 		body = wrapLines(body, w)
 	}
 	if m.mode != modeForm && len(body) > rest && rest > 1 {

@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -187,7 +189,7 @@ func TestPreviewConfirmations(t *testing.T) {
 	h.typ("y")
 	h.goldens("preview_confirmed")
 	h.press("p")
-	if !strings.Contains(h.view(), `{"spec":{"template":{"spec":{"containers":[{"name":"web"`) {
+	if !strings.Contains(h.view(), `"spec": {`) || !strings.Contains(strings.Join(h.m.previewLines(80), "\n"), `"image": "registry.local:5000/shop/web:1.5.0"`) {
 		t.Fatalf("p does not show the patch:\n%s", h.view())
 	}
 	h.press("enter")
@@ -748,5 +750,62 @@ func TestBoundedListsReadOnly(t *testing.T) {
 	h.press("ctrl+s")
 	if a := ed.dry[0].after.Containers[0]; !slices.Equal(a.Env, w.Containers[0].Env) || !slices.Equal(a.Args, w.Containers[0].Args) || a.Image != "app:2" {
 		t.Fatalf("after %+v", a)
+	}
+}
+
+// TestPatchBodyExact: the patch body is shown indented by encoding/json's
+// Indent and never broken inside a line: a line wider than the screen is
+// cut with … and ←/→ scroll it; a long change value is broken at the
+// width with nothing added (the form report's item 5).
+func TestPatchBodyExact(t *testing.T) {
+	long := strings.Repeat("abcdefghij", 30)
+	ed := newFake(webWorkload())
+	ed.preview = kube.Preview{
+		Changes: []kube.Change{{Container: "web", Field: "env MODE2 (was MODE)", Before: "k2", After: long}},
+		Patch:   `{"spec":{"template":{"spec":{"containers":[{"name":"web","command":["/bin/app"],"env":[{"name":"MODE2","value":"` + long + `"},{"$patch":"delete","name":"MODE"}]}]}}}}`,
+	}
+	h := open(t, ed, 80, 24)
+	edit(h)
+	h.press("ctrl+s", "p")
+	var want bytes.Buffer
+	if err := json.Indent(&want, []byte(ed.preview.Patch), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Join(h.m.previewLines(80), "\n")
+	for _, l := range strings.Split(want.String(), "\n") {
+		shown := "   " + l
+		if len(shown) > 80 {
+			shown = shown[:79] + "…"
+		}
+		if !strings.Contains(body, shown+"\n") && !strings.HasSuffix(body, shown) {
+			t.Fatalf("patch line %q is not shown as it is:\n%s", shown, body)
+		}
+	}
+	// The long value of the change is broken at the width, nothing added.
+	lines := strings.Split(body, "\n")
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "   → ") })
+	var got string
+	for _, l := range lines[at:] {
+		if !strings.HasPrefix(l, "     ") && !strings.HasPrefix(l, "   → ") {
+			break
+		}
+		got += l[len("     "):]
+		if strings.HasPrefix(l, "   → ") {
+			got = l[len("   → "):]
+		}
+	}
+	if got != long {
+		t.Fatalf("the change's value reads %q", got)
+	}
+	h.press("right")
+	body = strings.Join(h.m.previewLines(80), "\n")
+	var valueLine string
+	for _, l := range strings.Split(want.String(), "\n") {
+		if strings.Contains(l, long) {
+			valueLine = l
+		}
+	}
+	if !strings.Contains(body, "   …"+valueLine[20:][:75]+"…") {
+		t.Fatalf("→ does not scroll the patch:\n%s", body)
 	}
 }
