@@ -221,6 +221,37 @@ func (f *form) fieldName(fd *field) (container, name string) {
 	return container, "env " + f.ctrs[fd.c].env[fd.i].Name
 }
 
+// fieldLabel names a field for a message: "image", "env LOG_LEVEL value",
+// with its container when the workload has more than one.
+func (f *form) fieldLabel(fd *field) string {
+	container, name := f.fieldName(fd)
+	switch fd.kind {
+	case fkEnvName:
+		name += " name"
+	case fkEnvValue:
+		name += " value"
+	case fkEnvRef:
+		name += " reference"
+	case fkEnvKey:
+		name += " key"
+	}
+	if container != "" && len(f.base.Containers) > 1 {
+		name = "container " + container + " " + name
+	}
+	return name
+}
+
+// firstError is the first field that cannot be sent, as "image: <reason>";
+// "" when there is none.
+func (f *form) firstError() string {
+	for i := range f.fields {
+		if fd := &f.fields[i]; fd.err != "" {
+			return f.fieldLabel(fd) + ": " + fd.err
+		}
+	}
+	return ""
+}
+
 // clashKey is the key of form.clashes.
 func clashKey(container, field string) string { return container + "\x00" + field }
 

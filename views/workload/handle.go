@@ -260,7 +260,7 @@ func (m *Model) switchSource() tea.Cmd {
 // request at all).
 func (m *Model) preview() tea.Cmd {
 	if n := m.form.errorCount(); n > 0 {
-		m.setNote(fmt.Sprintf("fix %s first: nothing is sent", plural(n, "field")), true)
+		m.setNote(fmt.Sprintf("fix %s first: nothing is sent; %s", plural(n, "field"), m.form.firstError()), true)
 		return nil
 	}
 	after := m.form.workload()

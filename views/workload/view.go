@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kyyard/kyyard/kube"
@@ -46,15 +47,12 @@ func (m *Model) View() string {
 		body = m.rolloutLines(w)
 		help = m.rolloutHelp()
 	}
+	notes := m.noteLines()
 	lines := make([]string, 0, h)
 	if top != "" {
 		lines = append(lines, top)
 	}
-	rest := h - len(lines) - 1
-	if m.note != "" {
-		rest--
-	}
-	rest = max(rest, 0)
+	rest := max(h-len(lines)-1-len(notes), 0)
 	switch m.mode {
 	case modeForm:
 		body = m.formLines(rest)
@@ -79,13 +77,7 @@ func (m *Model) View() string {
 		}
 		lines = append(lines, l)
 	}
-	if m.note != "" {
-		style := st.Muted
-		if m.noteErr {
-			style = st.Error
-		}
-		lines = append(lines, style.Render(" "+views.Sanitize(m.note)))
-	}
+	lines = append(lines, notes...)
 	if m.asking {
 		help = st.Error.Render("discard your edits? y/n")
 	} else {
@@ -120,9 +112,38 @@ func wrapLines(lines []string, w int) []string {
 }
 
 // formHeight is how many lines of the form the screen shows: all but the
-// facts line, the note and the help line.
+// facts line, the notes and the help line.
 func (m *Model) formHeight() int {
-	return max(m.vc.Height-2-min(len(m.note), 1), 0)
+	return max(m.vc.Height-2-len(m.noteLines()), 0)
+}
+
+// noteLines draws the note (wrapped, so that it can be read whole) and, on
+// the form, why the focused field cannot be sent ("image: <reason>"): a
+// reason is never cut. They take at most a third of the screen.
+func (m *Model) noteLines() []string {
+	st, w := m.vc.Styles, max(m.vc.Width-1, 10)
+	var out []string
+	wrap := func(text string, style lipgloss.Style) {
+		for _, l := range strings.Split(ansi.Wrap(views.Sanitize(text), w, " /"), "\n") {
+			out = append(out, style.Render(" "+l))
+		}
+	}
+	if m.note != "" {
+		style := st.Muted
+		if m.noteErr {
+			style = st.Error
+		}
+		wrap(m.note, style)
+	}
+	if m.mode == modeForm && m.form != nil && m.focus < len(m.form.fields) {
+		if fd := &m.form.fields[m.focus]; fd.err != "" && !strings.Contains(m.note, fd.err) {
+			wrap("✗ "+m.form.fieldLabel(fd)+": "+fd.err, st.Error)
+		}
+	}
+	if limit := max(m.vc.Height/3, 1); len(out) > limit {
+		out = out[:limit]
+	}
+	return out
 }
 
 // facts is the form's first line: the resourceVersion, the autoscaler and

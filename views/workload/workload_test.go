@@ -809,3 +809,26 @@ func TestPatchBodyExact(t *testing.T) {
 		t.Fatalf("→ does not scroll the patch:\n%s", body)
 	}
 }
+
+// TestFullReasonShown: the focused field's reason is shown whole on lines
+// of its own, however narrow the screen, and a refused ctrl+s names the
+// first invalid field and its reason (the form report's item 7).
+func TestFullReasonShown(t *testing.T) {
+	bad := "app@342538af0d5ee0f7d5cd9a0b53a84ee4f8a4ec9ee60aeb0a3e3a8ad6a2f2bb6c"
+	reason := kube.ValidateImage(bad).Error()
+	if len(reason) < 40 {
+		t.Fatalf("reason %q is too short to prove anything", reason)
+	}
+	h := open(t, newFake(webWorkload()), 80, 24)
+	h.focusOn(fkImage, 0, 0)
+	h.replace(bad)
+	flat := func(v string) string { return strings.Join(strings.Fields(v), " ") }
+	if v := h.view(); !strings.Contains(flat(v), flat("✗ container web image: "+reason)) {
+		t.Fatalf("the reason %q is not shown whole:\n%s", reason, v)
+	}
+	h.focusOn(fkReplicas, -1, 0)
+	h.press("ctrl+s")
+	if v := h.view(); !strings.Contains(flat(v), flat("fix 1 field first: nothing is sent; container web image: "+reason)) {
+		t.Fatalf("ctrl+s does not name the invalid field:\n%s", v)
+	}
+}
