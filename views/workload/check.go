@@ -273,8 +273,10 @@ func same(before, after kube.Workload) bool {
 
 // lay returns onto with every field the form edits that differs between
 // from and to set to to's value, and the fields it set. Undo lays the
-// values before an apply onto the object it returned. Containers are
-// matched by name.
+// values before an apply onto the object it returned: the template's
+// images, command and args, env and resources, and replicas. Paused is
+// never laid: an undo that paused the Deployment again would not roll
+// out. Containers are matched by name.
 func lay(onto, from, to kube.Workload) (kube.Workload, []kube.Change) {
 	out := onto
 	out.Containers = slices.Clone(onto.Containers)
@@ -282,10 +284,6 @@ func lay(onto, from, to kube.Workload) (kube.Workload, []kube.Change) {
 	if from.Replicas != to.Replicas && out.HasReplicas {
 		set = append(set, kube.Change{Field: "replicas", Before: strconv.Itoa(int(out.Replicas)), After: strconv.Itoa(int(to.Replicas))})
 		out.Replicas = to.Replicas
-	}
-	if from.Paused != to.Paused && out.HasPaused {
-		set = append(set, kube.Change{Field: "paused", Before: strconv.FormatBool(out.Paused), After: strconv.FormatBool(to.Paused)})
-		out.Paused = to.Paused
 	}
 	for i := range out.Containers {
 		o := &out.Containers[i]

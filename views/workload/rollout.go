@@ -205,6 +205,9 @@ func (m *Model) rolloutLines(w int) []string {
 	if r.err != nil {
 		add(st.Error.Render("! reading the rollout: " + errText(r.err)))
 	}
+	if r.failed() && !r.undo && !r.undoing && r.undoErr == nil {
+		add(st.Muted.Render(undoText))
+	}
 	if r.undoing {
 		add(st.Muted.Render("undoing…"))
 	}
@@ -213,6 +216,10 @@ func (m *Model) rolloutLines(w int) []string {
 	}
 	return out
 }
+
+// undoText says what u writes back (see lay).
+const undoText = "u writes back the images, command and args, env, resources and replicas as they were before the apply; " +
+	"paused is left as it is (a paused Deployment would not roll the undo out)"
 
 // rolloutHelp is the rollout page's last line.
 func (m *Model) rolloutHelp() string {

@@ -832,3 +832,36 @@ func TestFullReasonShown(t *testing.T) {
 		t.Fatalf("ctrl+s does not name the invalid field:\n%s", v)
 	}
 }
+
+// TestUndoDoesNotPause: u after a failed rollout writes back the template
+// fields and replicas the apply changed, but never pauses the Deployment
+// again (it would not roll the undo out), and says so (the form report's
+// item 8).
+func TestUndoDoesNotPause(t *testing.T) {
+	w := webWorkload()
+	w.Paused = true
+	ed := newFake(w)
+	ed.statuses = []kube.RolloutStatus{rolloutStatus(kube.RolloutFailed)}
+	h := open(t, ed, 120, 30)
+	h.focusOn(fkPaused, -1, 0)
+	h.press("space")
+	h.focusOn(fkReplicas, -1, 0)
+	h.replace("5")
+	h.focusOn(fkImage, 0, 0)
+	h.replace("unpullable.invalid/web:2")
+	h.press("ctrl+s", "enter")
+	if h.m.ro == nil || !h.m.ro.failed() {
+		t.Fatalf("the rollout did not fail: mode %v note %q", h.m.mode, h.m.note)
+	}
+	if v := h.view(); !strings.Contains(strings.Join(strings.Fields(v), " "), "paused is left as it is") {
+		t.Fatalf("the page does not say what u writes back:\n%s", v)
+	}
+	h.press("u")
+	if len(ed.applies) != 2 {
+		t.Fatal("no undo")
+	}
+	undo := ed.applies[1]
+	if undo.after.Paused || undo.after.Replicas != 3 || undo.after.Containers[0].Image != w.Containers[0].Image {
+		t.Fatalf("undo writes paused %v replicas %d image %s", undo.after.Paused, undo.after.Replicas, undo.after.Containers[0].Image)
+	}
+}
