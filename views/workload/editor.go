@@ -59,6 +59,7 @@ type readPurpose int
 const (
 	readOpen   readPurpose = iota // the form opens
 	readRebase                    // read again after a conflict: the edits are laid onto it
+	readEdit                      // e on the rollout page: the form opens on the object as it is now
 )
 
 // readMsg carries a finished ReadWorkload.

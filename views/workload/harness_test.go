@@ -24,7 +24,7 @@ type call struct {
 
 // fake is an Editor serving canned answers and recording calls.
 type fake struct {
-	reads    []kube.Workload // answered in turn; the last one repeats
+	reads    []kube.Workload // answered in turn; the last one repeats; an apply's result is added
 	readErr  error
 	preview  kube.Preview
 	dryErr   error
@@ -78,6 +78,8 @@ func (f *fake) ApplyWorkload(_ context.Context, before, after kube.Workload, con
 	fmt.Sscan(before.ResourceVersion, &rv)
 	res.ResourceVersion = fmt.Sprint(rv + 1)
 	res.Generation = before.Generation + 1
+	// A later read sees the write, as the API server's would.
+	f.reads = append(f.reads, res)
 	return kube.ApplyResult{Workload: res}, nil
 }
 

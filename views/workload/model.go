@@ -127,9 +127,12 @@ func (m *Model) takeRead(msg readMsg) tea.Cmd {
 			return nil
 		}
 		m.setNote(fmt.Sprintf("could not read %s again: %s", m.name(), errText(msg.err)), true)
+		if msg.purpose == readEdit && m.ro != nil && !m.ro.done {
+			return m.statusCmd() // the read's token dropped the rollout's poll
+		}
 		return nil
 	}
-	if msg.purpose == readOpen {
+	if msg.purpose == readOpen || msg.purpose == readEdit {
 		m.ref, m.loadErr = msg.ref, nil
 		m.mode = modeForm
 		m.form = newForm(msg.w, msg.w)

@@ -107,8 +107,10 @@ func (m *Model) rolloutKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Back):
 		return tea.Batch(back, views.Status(m.rolloutSummary(), r.failed()))
 	case key.Matches(msg, k.Edit):
-		m.mode = modeForm
-		return m.focusCmd()
+		// Read afresh: the autoscaler or the object may have changed since
+		// the apply.
+		m.setNote("reading "+m.name()+"…", false)
+		return m.readCmd(readEdit)
 	case key.Matches(msg, k.Undo):
 		if !r.failed() || r.undo || r.undoing {
 			m.setNote("u undoes the change after a failed rollout", false)

@@ -865,3 +865,29 @@ func TestUndoDoesNotPause(t *testing.T) {
 		t.Fatalf("undo writes paused %v replicas %d image %s", undo.after.Paused, undo.after.Replicas, undo.after.Containers[0].Image)
 	}
 }
+
+// TestEditAgainReadsFresh: e on the rollout page opens the form on the
+// workload read again, not on what the apply returned (the HPA deleted
+// since is gone; the form report's item 9).
+func TestEditAgainReadsFresh(t *testing.T) {
+	w := webWorkload()
+	w.Autoscaler = "web"
+	fresh := webWorkload()
+	fresh.ResourceVersion = "48300"
+	ed := newFake(w, fresh)
+	ed.statuses = []kube.RolloutStatus{rolloutStatus(kube.RolloutComplete)}
+	h := open(t, ed, 120, 30)
+	h.focusOn(fkImage, 0, 0)
+	h.replace("web:2")
+	h.press("ctrl+s", "enter")
+	if h.m.mode != modeRollout {
+		t.Fatalf("mode %v", h.m.mode)
+	}
+	h.press("e")
+	if h.m.mode != modeForm || ed.readN != 2 {
+		t.Fatalf("mode %v after %d reads", h.m.mode, ed.readN)
+	}
+	if v := h.view(); !strings.Contains(v, "rv 48300 · HPA: none") || strings.Contains(v, "the HPA web sets replicas") {
+		t.Fatalf("the form is not the fresh read:\n%s", v)
+	}
+}
