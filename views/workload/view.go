@@ -347,9 +347,9 @@ func (m *Model) drawField(fd *field) string {
 	var s string
 	switch {
 	case fd.kind == fkPaused:
-		s = checkbox(f.paused)
+		s = m.focusedBox(fd, checkbox(f.paused))
 	case fd.kind == fkEnvOptional:
-		s = checkbox(f.ctrs[fd.c].env[fd.i].Optional)
+		s = m.focusedBox(fd, checkbox(f.ctrs[fd.c].env[fd.i].Optional))
 	case fd.kind == fkNoCommand || fd.kind == fkNoArgs:
 		s = m.vc.Styles.Muted.Render("(none: type or ctrl+n to add)")
 	case fd.kind == fkNoEnv:
@@ -391,6 +391,15 @@ func (f *form) clashOf(fd *field) *clash {
 		}
 	}
 	return nil
+}
+
+// focusedBox draws a checkbox in the selection style when it has the
+// focus (it has no cursor of its own to show it).
+func (m *Model) focusedBox(fd *field, box string) string {
+	if f := m.form; m.mode == modeForm && m.focus < len(f.fields) && &f.fields[m.focus] == fd {
+		return m.vc.Styles.Selected.Render(box)
+	}
+	return box
 }
 
 func checkbox(on bool) string {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
+
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 )
@@ -889,5 +891,20 @@ func TestEditAgainReadsFresh(t *testing.T) {
 	}
 	if v := h.view(); !strings.Contains(v, "rv 48300 · HPA: none") || strings.Contains(v, "the HPA web sets replicas") {
 		t.Fatalf("the form is not the fresh read:\n%s", v)
+	}
+}
+
+// TestFocusedCheckboxHighlighted: a focused checkbox is drawn in the
+// selection style, an unfocused one is not (the form report's item 11).
+func TestFocusedCheckboxHighlighted(t *testing.T) {
+	h := open(t, newFake(webWorkload()), 120, 30)
+	h.m.vc.Styles.Selected = lipgloss.NewStyle().Transform(func(s string) string { return "<" + s + ">" })
+	h.focusOn(fkPaused, -1, 0)
+	if v := h.view(); !strings.Contains(v, "paused <[ ]>") || strings.Contains(v, "<[x]>") {
+		t.Fatalf("the focused paused box is not highlighted alone:\n%s", v)
+	}
+	h.focusOn(fkEnvOptional, 0, 3)
+	if v := h.view(); !strings.Contains(v, "opt <[x]>") || strings.Contains(v, "paused <[") {
+		t.Fatalf("the focused opt box is not highlighted alone:\n%s", v)
 	}
 }
