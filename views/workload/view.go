@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -27,7 +28,15 @@ func (m *Model) View() string {
 	switch m.mode {
 	case modeLoading:
 		if m.loadErr != nil {
-			body = []string{st.Error.Render(" cannot read " + m.name() + ":")}
+			head := " cannot read " + m.name() + ":"
+			switch {
+			case errors.Is(m.loadErr, kube.ErrNotManaged):
+				// It was read: it is not one the form edits.
+				head = " cannot edit " + m.name() + ": it is " + kube.ErrNotManaged.Error()
+			case errors.Is(m.loadErr, errNotWorkload):
+				head = " cannot edit " + m.name() + ":"
+			}
+			body = []string{st.Error.Render(views.Sanitize(head))}
 			for _, l := range strings.Split(ansi.Wrap(errText(m.loadErr), max(w-2, 10), " /"), "\n") {
 				body = append(body, "  "+l)
 			}

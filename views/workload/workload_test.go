@@ -585,11 +585,11 @@ func TestPodOpensItsOwner(t *testing.T) {
 		t.Fatalf("title %q", got)
 	}
 	h = openAs(t, ed, ed, kube.WorkloadRef{Kind: "pods", Namespace: "demo", Name: "orphan"}, 100, 24)
-	if v := h.view(); !strings.Contains(v, "not managed by a Deployment, StatefulSet or DaemonSet") {
+	if v := h.view(); !strings.Contains(v, "cannot edit pods/orphan: it is not managed by a Deployment, StatefulSet or DaemonSet") || strings.Contains(v, "cannot read") {
 		t.Fatalf("no reason:\n%s", v)
 	}
 	h = openAs(t, ed, editorOnly{ed}, pod, 120, 24)
-	if v := h.view(); !strings.Contains(v, "pods are edited through the Deployment, StatefulSet or DaemonSet that owns them") {
+	if v := h.view(); !strings.Contains(v, "cannot edit pods/web-7d9f-abcde:") || !strings.Contains(v, "pods are edited through the Deployment, StatefulSet or DaemonSet that owns them") {
 		t.Fatalf("no reason:\n%s", v)
 	}
 }
