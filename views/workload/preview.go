@@ -65,10 +65,11 @@ func (p *previewState) blocked() string {
 		return "the dry run is running"
 	case p.err != nil:
 		return "the dry run could not be done"
+	case p.p.Verdicts.Refusal() != nil:
+		// kyyard refused it itself: the dry run was not sent.
+		return "a guard refuses the change (the dry run was not sent)"
 	case p.p.DryRunError != "":
 		return "the API server refused the dry run"
-	case p.p.Verdicts.Refusal() != nil:
-		return "a guard refuses the change"
 	}
 	return ""
 }
@@ -232,6 +233,11 @@ func (m *Model) previewLines(w int) []string {
 		add(st.Muted.Render("(no changes listed)"))
 	}
 	switch {
+	case p.p.DryRunError != "" && p.p.Verdicts.Refusal() != nil:
+		// A guard refused before anything was sent (--readonly, --strict,
+		// the access review): not the API server's answer.
+		why := strings.TrimPrefix(p.p.DryRunError, "not sent: ")
+		add(st.Error.Render(fmt.Sprintf("server dry run  not sent: %s (%s)", views.Sanitize(why), p.p.DryRunReason)))
 	case p.p.DryRunError != "":
 		add(st.Error.Render(fmt.Sprintf("server dry run  ✗ refused (%s): %s", p.p.DryRunReason, views.Sanitize(p.p.DryRunError))))
 	default:

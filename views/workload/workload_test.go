@@ -908,3 +908,30 @@ func TestFocusedCheckboxHighlighted(t *testing.T) {
 		t.Fatalf("the focused opt box is not highlighted alone:\n%s", v)
 	}
 }
+
+// TestDryRunNotSentWording: when kyyard itself refused (read-only, strict,
+// the access review), the dry run was never sent: the preview says "not
+// sent: <reason>", not that the API server refused it (the form report's
+// item 13).
+func TestDryRunNotSentWording(t *testing.T) {
+	ed := newFake(webWorkload())
+	ed.preview = kube.Preview{
+		Changes:      []kube.Change{{Field: "replicas", Before: "3", After: "4"}},
+		DryRunError:  "not sent: " + kube.ReasonReadOnly.Sentence(),
+		DryRunReason: kube.ReasonReadOnly,
+		Verdicts: kube.Verdicts{{Guard: kube.GuardReadOnly, Outcome: kube.OutcomeRefuse, Reason: kube.ReasonReadOnly,
+			Sentence: kube.ReasonReadOnly.Sentence()}},
+	}
+	h := open(t, ed, 120, 24)
+	h.focusOn(fkReplicas, -1, 0)
+	h.replace("4")
+	h.press("ctrl+s", "enter")
+	v := h.view()
+	if !strings.Contains(v, "server dry run  not sent: kyyard runs read-only") || strings.Contains(v, "✗ refused (read_only)") ||
+		strings.Contains(v, "the API server refused") {
+		t.Fatalf("a local refusal is worded as the server's:\n%s", v)
+	}
+	if len(ed.applies) != 0 {
+		t.Fatal("applied over a refusal")
+	}
+}
