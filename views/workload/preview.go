@@ -135,6 +135,8 @@ func (m *Model) previewKey(msg tea.KeyMsg) tea.Cmd {
 		m.mode, m.pv = modeForm, nil
 		return m.focusCmd()
 	case msg.String() == "ctrl+p":
+		// ctrl+p works everywhere on the page; p only while no
+		// confirmation is typed into (there it is a letter).
 		p.patch = !p.patch
 		return nil
 	case key.Matches(msg, k.Down, k.PageDown):

@@ -935,3 +935,36 @@ func TestDryRunNotSentWording(t *testing.T) {
 		t.Fatal("applied over a refusal")
 	}
 }
+
+// TestPatchKeys: p and ctrl+p both show the patch body; while a
+// confirmation is typed into, p is a letter and ctrl+p still works, as
+// the footer and README say (the form report's item 12).
+func TestPatchKeys(t *testing.T) {
+	ed := newFake(webWorkload())
+	ed.preview = helmPreview()
+	h := open(t, ed, 120, 40)
+	edit(h)
+	h.press("ctrl+s")
+	if !h.m.pv.typing() || !strings.Contains(h.view(), "ctrl+p patch body") {
+		t.Fatalf("footer:\n%s", h.view())
+	}
+	h.press("p")
+	if h.m.pv.patch || h.m.pv.inputs[h.m.pv.focus].Value() != "p" {
+		t.Fatal("p does not type into the confirmation")
+	}
+	h.press("ctrl+p")
+	if !h.m.pv.patch {
+		t.Fatal("ctrl+p does not show the patch while confirming")
+	}
+	h.press("ctrl+p", "backspace")
+	h.typ("web")
+	h.typ("y")
+	h.press("p")
+	if !h.m.pv.patch || !strings.Contains(h.view(), "p patch body") {
+		t.Fatalf("p does not show the patch once confirmed:\n%s", h.view())
+	}
+	h.press("ctrl+p")
+	if h.m.pv.patch {
+		t.Fatal("ctrl+p does not hide the patch")
+	}
+}
