@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/kyyard/kyyard/kube"
 )
@@ -220,6 +221,37 @@ func (f *form) fieldName(fd *field) (container, name string) {
 	return container, "env " + f.ctrs[fd.c].env[fd.i].Name
 }
 
+// fieldLabel names a field for a message: "image", "env LOG_LEVEL value",
+// with its container when the workload has more than one.
+func (f *form) fieldLabel(fd *field) string {
+	container, name := f.fieldName(fd)
+	switch fd.kind {
+	case fkEnvName:
+		name += " name"
+	case fkEnvValue:
+		name += " value"
+	case fkEnvRef:
+		name += " reference"
+	case fkEnvKey:
+		name += " key"
+	}
+	if container != "" && len(f.base.Containers) > 1 {
+		name = "container " + container + " " + name
+	}
+	return name
+}
+
+// firstError is the first field that cannot be sent, as "image: <reason>";
+// "" when there is none.
+func (f *form) firstError() string {
+	for i := range f.fields {
+		if fd := &f.fields[i]; fd.err != "" {
+			return f.fieldLabel(fd) + ": " + fd.err
+		}
+	}
+	return ""
+}
+
 // clashKey is the key of form.clashes.
 func clashKey(container, field string) string { return container + "\x00" + field }
 
@@ -241,8 +273,10 @@ func same(before, after kube.Workload) bool {
 
 // lay returns onto with every field the form edits that differs between
 // from and to set to to's value, and the fields it set. Undo lays the
-// values before an apply onto the object it returned. Containers are
-// matched by name.
+// values before an apply onto the object it returned: the template's
+// images, command and args, env and resources, and replicas. Paused is
+// never laid: an undo that paused the Deployment again would not roll
+// out. Containers are matched by name.
 func lay(onto, from, to kube.Workload) (kube.Workload, []kube.Change) {
 	out := onto
 	out.Containers = slices.Clone(onto.Containers)
@@ -250,10 +284,6 @@ func lay(onto, from, to kube.Workload) (kube.Workload, []kube.Change) {
 	if from.Replicas != to.Replicas && out.HasReplicas {
 		set = append(set, kube.Change{Field: "replicas", Before: strconv.Itoa(int(out.Replicas)), After: strconv.Itoa(int(to.Replicas))})
 		out.Replicas = to.Replicas
-	}
-	if from.Paused != to.Paused && out.HasPaused {
-		set = append(set, kube.Change{Field: "paused", Before: strconv.FormatBool(out.Paused), After: strconv.FormatBool(to.Paused)})
-		out.Paused = to.Paused
 	}
 	for i := range out.Containers {
 		o := &out.Containers[i]
@@ -310,10 +340,13 @@ func layEnv(onto, from, to []kube.EnvVar) []kube.EnvVar {
 
 // restore sets the field a clash names back to the person's value in
 // merged (kube.Rebase keeps the server's): the form keeps every edit, and
-// the clash is marked beside it. Env entries are left as Rebase merged
-// them (an entry may have been renamed or removed on either side); it
+// the clash is marked beside it. An env entry the person changed, renamed
+// or added takes the place of the server's entry of that name (appended
+// when the server removed it); an entry the person removed stays as the
+// server has it (there is no typed value to keep), and so does every entry
+// of a list with duplicate names (Rebase cannot match those by name). It
 // reports whether the person's value was put back.
-func restore(merged *kube.Workload, edited kube.Workload, c kube.Change) bool {
+func restore(merged *kube.Workload, base, edited kube.Workload, c kube.Change) bool {
 	switch c.Field {
 	case "replicas":
 		merged.Replicas = edited.Replicas
@@ -344,7 +377,44 @@ func restore(merged *kube.Workload, edited kube.Workload, c kube.Change) bool {
 	case "memory limit":
 		m.Resources.MemoryLimit = e.Resources.MemoryLimit
 	default:
+		b, _ := base.Container(c.Container)
+		return restoreEnv(m, b.Env, e.Env, c)
+	}
+	return true
+}
+
+// restoreEnv puts the person's env entry a clash names back into m's env
+// (see restore); base and edited are the container's env as read and as
+// the person left it.
+func restoreEnv(m *kube.Container, base, edited []kube.EnvVar, c kube.Change) bool {
+	name, ok := strings.CutPrefix(c.Field, "env ")
+	if !ok || c.After == "(removed)" || c.Before == "(env changed on the server)" {
 		return false
 	}
+	i := slices.IndexFunc(edited, func(e kube.EnvVar) bool { return e.Name == name && kube.EnvText(e) == c.After })
+	if i < 0 {
+		return false
+	}
+	a := edited[i]
+	// The server's entry it stands for: the one of the name it was read
+	// with (Rebase matches entries by name), else the one of its own name.
+	was := name
+	if a.Read != 0 {
+		if j := slices.IndexFunc(base, func(b kube.EnvVar) bool { return b.Read == a.Read }); j >= 0 {
+			was = base[j].Name
+		}
+	}
+	at := slices.IndexFunc(m.Env, func(e kube.EnvVar) bool { return e.Name == was })
+	if at < 0 {
+		at = slices.IndexFunc(m.Env, func(e kube.EnvVar) bool { return e.Name == name })
+	}
+	m.Env = slices.Clone(m.Env)
+	if at < 0 {
+		a.Read = 0
+		m.Env = append(m.Env, a)
+		return true
+	}
+	a.Read = m.Env[at].Read
+	m.Env[at] = a
 	return true
 }

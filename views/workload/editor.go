@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -38,6 +39,10 @@ type Owners interface {
 	WorkloadOf(ctx context.Context, kind kube.Kind, namespace, name string) (kube.WorkloadRef, error)
 }
 
+// errNotWorkload is the error of opening the form on a kind it does not
+// edit, without an Owners to find the workload.
+var errNotWorkload = errors.New("are edited through the Deployment, StatefulSet or DaemonSet that owns them")
+
 // editable reports whether kind is one the form edits itself.
 func editable(kind kube.Kind) bool {
 	return kind == kube.KindDeployments || kind == kube.KindStatefulSets || kind == kube.KindDaemonSets
@@ -57,6 +62,7 @@ type readPurpose int
 const (
 	readOpen   readPurpose = iota // the form opens
 	readRebase                    // read again after a conflict: the edits are laid onto it
+	readEdit                      // e on the rollout page: the form opens on the object as it is now
 )
 
 // readMsg carries a finished ReadWorkload.
@@ -104,7 +110,7 @@ func (m *Model) readCmd(purpose readPurpose) tea.Cmd {
 			o, ok := ed.(Owners)
 			if !ok {
 				return readMsg{owner: owner, token: token, purpose: purpose, ref: ref,
-					err: fmt.Errorf("%s are edited through the Deployment, StatefulSet or DaemonSet that owns them", ref.Kind)}
+					err: fmt.Errorf("%s %w", ref.Kind, errNotWorkload)}
 			}
 			owned, err := o.WorkloadOf(ctx, ref.Kind, ref.Namespace, ref.Name)
 			if err != nil {

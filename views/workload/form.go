@@ -3,9 +3,11 @@ package workload
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
@@ -87,7 +89,8 @@ const (
 	lnEnv
 	lnCPU
 	lnMemory
-	lnText // read-only text
+	lnText  // read-only text
+	lnClash // what the server changed too, below the clashing field's line
 )
 
 // line is one line of the form: its fields (indexes into form.fields).
@@ -96,6 +99,10 @@ type line struct {
 	c, i   int
 	text   string
 	fields []int
+	// bounded marks an entry of a list longer than the form shows
+	// (kube.UnsupportedEnvTruncated, UnsupportedArgvTruncated): the list is
+	// read-only, as kube refuses to change it (configuration_unreported).
+	bounded bool
 }
 
 // clash is a field both the person and the server changed: Before is the
@@ -325,16 +332,23 @@ func (f *form) build(w int) {
 			continue
 		}
 		s := f.ctrs[ci]
+		envCut, argvCut := f.bounds(c.Name)
 		f.lines = append(f.lines, line{kind: lnImage, c: ci, fields: []int{add(fkImage, ci, 0)}})
-		f.argv(lnCommand, fkCommand, fkNoCommand, ci, s.command, add)
-		f.argv(lnArgs, fkArgs, fkNoArgs, ci, s.args, add)
+		for _, u := range argvCut {
+			f.lines = append(f.lines, line{kind: lnText, c: ci, text: "! read-only: " + u.Detail})
+		}
+		f.argv(lnCommand, fkCommand, fkNoCommand, ci, s.command, len(argvCut) > 0, add)
+		f.argv(lnArgs, fkArgs, fkNoArgs, ci, s.args, len(argvCut) > 0, add)
 		f.lines = append(f.lines, line{kind: lnEnvHeader, c: ci})
-		if len(s.env) == 0 {
+		for _, u := range envCut {
+			f.lines = append(f.lines, line{kind: lnText, c: ci, text: "! read-only: " + u.Detail})
+		}
+		if len(s.env) == 0 && len(envCut) == 0 {
 			f.lines = append(f.lines, line{kind: lnEnv, c: ci, i: -1, fields: []int{add(fkNoEnv, ci, 0)}})
 		}
 		for j, e := range s.env {
-			ln := line{kind: lnEnv, c: ci, i: j}
-			if !e.ReadOnly() && plain(e.Value) {
+			ln := line{kind: lnEnv, c: ci, i: j, bounded: len(envCut) > 0}
+			if !ln.bounded && !e.ReadOnly() && plain(e.Value) {
 				ln.fields = append(ln.fields, add(fkEnvName, ci, j))
 				switch e.Source {
 				case kube.EnvSecret, kube.EnvConfigMap:
@@ -354,7 +368,7 @@ func (f *form) build(w int) {
 			f.lines = append(f.lines, line{kind: lnText, c: ci, text: "other    " + t + "  (read-only)"})
 		}
 		for _, u := range b.Unsupported {
-			if u.Container == c.Name {
+			if u.Container == c.Name && u.Code != kube.UnsupportedEnvTruncated && u.Code != kube.UnsupportedArgvTruncated {
 				f.lines = append(f.lines, line{kind: lnText, c: ci, text: "! " + u.Detail})
 			}
 		}
@@ -364,20 +378,73 @@ func (f *form) build(w int) {
 			f.lines = append(f.lines, line{kind: lnText, c: -1, text: "! " + u.Detail})
 		}
 	}
+	f.clashLines()
 	f.validate(-2)
+}
+
+// clashLines puts below each line with a clashing field what the server
+// changed it to, wrapped to the width so that it can be read whole.
+func (f *form) clashLines() {
+	if len(f.clashes) == 0 {
+		return
+	}
+	var out []line
+	for _, ln := range f.lines {
+		for _, i := range ln.fields {
+			f.fields[i].line = len(out)
+		}
+		out = append(out, ln)
+		for _, i := range ln.fields {
+			c := f.clashOf(&f.fields[i])
+			if c == nil {
+				continue
+			}
+			text := "! server changed it to " + orNone(c.Before) + "; yours kept"
+			if !c.kept {
+				text = "! server changed it too (shown); yours was " + orNone(c.After)
+			}
+			for _, part := range strings.Split(ansi.Wrap(text, max(f.width-12, 20), " /"), "\n") {
+				out = append(out, line{kind: lnClash, c: ln.c, text: part})
+			}
+			break
+		}
+	}
+	f.lines = out
+}
+
+// bounds returns the notices of the container's lists that are longer
+// than the form shows: its env, and its command or args.
+func (f *form) bounds(container string) (env, argv []kube.Unsupported) {
+	for _, u := range f.base.Unsupported {
+		if u.Container != container {
+			continue
+		}
+		switch u.Code {
+		case kube.UnsupportedEnvTruncated:
+			env = append(env, u)
+		case kube.UnsupportedArgvTruncated:
+			argv = append(argv, u)
+		}
+	}
+	return env, argv
 }
 
 // argv lays out a command or args list: one line per entry, or one
 // placeholder line when it is empty.
 // An entry with a line break or another control character is shown, not
-// edited: a text field would flatten it.
-func (f *form) argv(lk lineKind, fk, none fieldKind, ci int, list []string, add func(fieldKind, int, int) int) {
+// edited: a text field would flatten it; so is every entry when bounded
+// (the lists are longer than the form shows).
+func (f *form) argv(lk lineKind, fk, none fieldKind, ci int, list []string, bounded bool, add func(fieldKind, int, int) int) {
 	if len(list) == 0 {
+		if bounded {
+			f.lines = append(f.lines, line{kind: lk, c: ci, i: -1, bounded: true})
+			return
+		}
 		f.lines = append(f.lines, line{kind: lk, c: ci, i: -1, fields: []int{add(none, ci, 0)}})
 	}
 	for j, v := range list {
-		if !plain(v) {
-			f.lines = append(f.lines, line{kind: lk, c: ci, i: j, text: v})
+		if bounded || !plain(v) {
+			f.lines = append(f.lines, line{kind: lk, c: ci, i: j, text: v, bounded: bounded})
 			continue
 		}
 		f.lines = append(f.lines, line{kind: lk, c: ci, i: j, fields: []int{add(fk, ci, j)}})

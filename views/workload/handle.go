@@ -47,6 +47,7 @@ func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	m.note = ""
+	m.free = false
 	if len(m.form.fields) == 0 {
 		if key.Matches(msg, k.Back) {
 			return back
@@ -70,10 +71,19 @@ func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Previous):
 		return m.moveFocus(m.focus - 1)
 	case key.Matches(msg, k.Down):
+		if m.form.fields[m.focus].line >= m.lastFieldLine() {
+			// Past the last field: the read-only lines below it scroll.
+			m.scrollBy(1)
+			return nil
+		}
 		return m.moveLine(1)
 	case key.Matches(msg, k.Up):
 		return m.moveLine(-1)
 	case key.Matches(msg, k.PageDown):
+		if m.form.fields[m.focus].line >= m.lastFieldLine() {
+			m.scrollBy(max(m.vc.Height-3, 1))
+			return nil
+		}
 		return m.movePage(1)
 	case key.Matches(msg, k.PageUp):
 		return m.movePage(-1)
@@ -250,7 +260,7 @@ func (m *Model) switchSource() tea.Cmd {
 // request at all).
 func (m *Model) preview() tea.Cmd {
 	if n := m.form.errorCount(); n > 0 {
-		m.setNote(fmt.Sprintf("fix %s first: nothing is sent", plural(n, "field")), true)
+		m.setNote(fmt.Sprintf("fix %s first: nothing is sent; %s", plural(n, "field"), m.form.firstError()), true)
 		return nil
 	}
 	after := m.form.workload()

@@ -25,7 +25,7 @@ type call struct {
 
 // fake is an Editor serving canned answers and recording calls.
 type fake struct {
-	reads    []kube.Workload // answered in turn; the last one repeats
+	reads    []kube.Workload // answered in turn; the last one repeats; an apply's result is added
 	readErr  error
 	preview  kube.Preview
 	dryErr   error
@@ -79,6 +79,8 @@ func (f *fake) ApplyWorkload(_ context.Context, before, after kube.Workload, con
 	fmt.Sscan(before.ResourceVersion, &rv)
 	res.ResourceVersion = fmt.Sprint(rv + 1)
 	res.Generation = before.Generation + 1
+	// A later read sees the write, as the API server's would.
+	f.reads = append(f.reads, res)
 	return kube.ApplyResult{Workload: res}, nil
 }
 
@@ -157,7 +159,7 @@ func (h *harness) poll() {
 
 var keyTypes = map[string]tea.KeyType{
 	"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
-	"up": tea.KeyUp, "down": tea.KeyDown, "backspace": tea.KeyBackspace, "pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp,
+	"up": tea.KeyUp, "down": tea.KeyDown, "backspace": tea.KeyBackspace, "pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp, "left": tea.KeyLeft, "right": tea.KeyRight,
 	"ctrl+s": tea.KeyCtrlS, "ctrl+n": tea.KeyCtrlN, "ctrl+d": tea.KeyCtrlD, "ctrl+t": tea.KeyCtrlT,
 	"ctrl+r": tea.KeyCtrlR, "ctrl+u": tea.KeyCtrlU, "ctrl+p": tea.KeyCtrlP, "space": tea.KeySpace,
 }

@@ -43,7 +43,7 @@ func DefaultKeys() Keys {
 		Preview:   key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "preview (server dry run)")),
 		Reread:    key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read again, keep edits")),
 		Apply:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply")),
-		Patch:     key.NewBinding(key.WithKeys("p", "ctrl+p"), key.WithHelp("p", "show/hide the patch body")),
+		Patch:     key.NewBinding(key.WithKeys("p", "ctrl+p"), key.WithHelp("p/ctrl+p", "show/hide the patch body (ctrl+p while confirming)")),
 		ReadAgain: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "read again after a conflict")),
 		Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo after a failed rollout")),
 		Edit:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit again")),

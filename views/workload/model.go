@@ -45,6 +45,10 @@ type Model struct {
 	form   *form
 	focus  int // index in form.fields
 	offset int // first body line shown
+	// free is set when down or pgdn scrolled the form past its last field
+	// (to the read-only lines and notices below it): the view then keeps
+	// offset instead of following the focus, until another key.
+	free   bool
 	asking bool
 	// note is a line shown above the help line (a refusal, a re-read's
 	// outcome, "nothing changed"); noteErr draws it as an error.
@@ -126,7 +130,7 @@ func (m *Model) takeRead(msg readMsg) tea.Cmd {
 		m.setNote(fmt.Sprintf("could not read %s again: %s", m.name(), errText(msg.err)), true)
 		return nil
 	}
-	if msg.purpose == readOpen {
+	if msg.purpose == readOpen || msg.purpose == readEdit {
 		m.ref, m.loadErr = msg.ref, nil
 		m.mode = modeForm
 		m.form = newForm(msg.w, msg.w)
@@ -138,7 +142,7 @@ func (m *Model) takeRead(msg readMsg) tea.Cmd {
 	merged, clashes := rebase(m.form.base, edited, msg.w)
 	marks := map[string]clash{}
 	for _, c := range clashes {
-		marks[clashKey(c.Container, c.Field)] = clash{Change: c, kept: restore(&merged, edited, c)}
+		marks[clashKey(c.Container, c.Field)] = clash{Change: c, kept: restore(&merged, m.form.base, edited, c)}
 	}
 	focus := m.focus
 	m.form = newForm(msg.w, merged)
@@ -199,6 +203,21 @@ func (m *Model) moveLine(d int) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// lastFieldLine is the line of the form's last field.
+func (m *Model) lastFieldLine() int {
+	f := m.form
+	return f.fields[len(f.fields)-1].line
+}
+
+// scrollBy scrolls the form d lines down past its last field (the cursor
+// stays), so that the lines below it can be read.
+func (m *Model) scrollBy(d int) {
+	h := m.formHeight()
+	m.offset = m.scrollTo(h) + d
+	m.free = true
+	m.offset = m.scrollTo(h)
 }
 
 // movePage moves the cursor a screen's worth of lines down (d=1) or up

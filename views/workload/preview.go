@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -8,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
@@ -26,6 +29,8 @@ type previewState struct {
 	inputs []textinput.Model
 	focus  int // the confirmation typed into; -1 when none
 	patch  bool
+	// hscroll is the first cell shown of the patch body's lines (←/→).
+	hscroll int
 
 	applying bool
 	applyErr error
@@ -60,10 +65,11 @@ func (p *previewState) blocked() string {
 		return "the dry run is running"
 	case p.err != nil:
 		return "the dry run could not be done"
+	case p.p.Verdicts.Refusal() != nil:
+		// kyyard refused it itself: the dry run was not sent.
+		return "a guard refuses the change (the dry run was not sent)"
 	case p.p.DryRunError != "":
 		return "the API server refused the dry run"
-	case p.p.Verdicts.Refusal() != nil:
-		return "a guard refuses the change"
 	}
 	return ""
 }
@@ -129,6 +135,8 @@ func (m *Model) previewKey(msg tea.KeyMsg) tea.Cmd {
 		m.mode, m.pv = modeForm, nil
 		return m.focusCmd()
 	case msg.String() == "ctrl+p":
+		// ctrl+p works everywhere on the page; p only while no
+		// confirmation is typed into (there it is a letter).
 		p.patch = !p.patch
 		return nil
 	case key.Matches(msg, k.Down, k.PageDown):
@@ -155,6 +163,10 @@ func (m *Model) previewKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Patch):
 		p.patch = !p.patch
+	case p.patch && msg.Type == tea.KeyRight:
+		p.hscroll += 20
+	case p.patch && msg.Type == tea.KeyLeft:
+		p.hscroll = max(p.hscroll-20, 0)
 	case key.Matches(msg, k.ReadAgain) && !p.applying:
 		m.setNote("reading "+m.name()+" again…", false)
 		return m.readCmd(readRebase)
@@ -194,26 +206,40 @@ func (m *Model) previewLines(w int) []string {
 	add := func(s string) { out = append(out, " "+s) }
 	if p.running {
 		add(st.Muted.Render("running server dry run…"))
-		return out
+		return wrapLines(out, w)
 	}
 	if p.err != nil {
 		add(st.Error.Render("✗ dry run: " + errText(p.err)))
 		if r, ok := asRefusal(p.err); ok && r.Reason == kube.ReasonConflict {
 			add(st.Error.Render("the object changed since you read it") + " · r reads it again and keeps your edits")
 		}
-		return out
+		return wrapLines(out, w)
 	}
 	width := 0
 	for _, c := range p.p.Changes {
 		width = max(width, len(changeWhere(c)))
 	}
 	for _, c := range p.p.Changes {
-		add(fmt.Sprintf("%-*s  %s  →  %s", width, changeWhere(c), orNone(c.Before), orNone(c.After)))
+		one := fmt.Sprintf("%-*s  %s  →  %s", width, changeWhere(c), orNone(c.Before), orNone(c.After))
+		if ansi.StringWidth(one) < w {
+			add(one)
+			continue
+		}
+		// Too long for a line: each value on lines of its own, cut at the
+		// width (nothing inserted), so that it reads as it will be written.
+		add(changeWhere(c))
+		out = append(out, valueLines("     ", orNone(c.Before), w)...)
+		out = append(out, valueLines("   → ", orNone(c.After), w)...)
 	}
 	if len(p.p.Changes) == 0 {
 		add(st.Muted.Render("(no changes listed)"))
 	}
 	switch {
+	case p.p.DryRunError != "" && p.p.Verdicts.Refusal() != nil:
+		// A guard refused before anything was sent (--readonly, --strict,
+		// the access review): not the API server's answer.
+		why := strings.TrimPrefix(p.p.DryRunError, "not sent: ")
+		add(st.Error.Render(fmt.Sprintf("server dry run  not sent: %s (%s)", views.Sanitize(why), p.p.DryRunReason)))
 	case p.p.DryRunError != "":
 		add(st.Error.Render(fmt.Sprintf("server dry run  ✗ refused (%s): %s", p.p.DryRunReason, views.Sanitize(p.p.DryRunError))))
 	default:
@@ -262,13 +288,60 @@ func (m *Model) previewLines(w int) []string {
 			add(st.Muted.Render("your edits are kept: esc returns to the form"))
 		}
 	}
+	out = wrapLines(out, w)
 	if p.patch {
-		add(st.Muted.Render("patch body (strategic merge patch):"))
-		for _, l := range strings.Split(p.p.Patch, "\n") {
-			add("  " + views.Sanitize(l))
+		out = append(out, " "+st.Muted.Render("patch body (strategic merge patch as sent, indented; ←/→ scroll wide lines):"))
+		for _, l := range patchLines(p.p.Patch) {
+			out = append(out, cutLine("   ", l, p.hscroll, w))
 		}
 	}
 	return out
+}
+
+// valueLines lays a value out after prefix, broken at the width exactly
+// (no character added or dropped); the lines after the first are indented
+// as far as prefix.
+func valueLines(prefix, v string, w int) []string {
+	room := max(w-ansi.StringWidth(prefix), 10)
+	var out []string
+	for i, part := range strings.Split(ansi.Hardwrap(v, room, true), "\n") {
+		if i > 0 {
+			prefix = strings.Repeat(" ", ansi.StringWidth(prefix))
+		}
+		out = append(out, prefix+part)
+	}
+	return out
+}
+
+// patchLines is the patch body as sent, indented (encoding/json's Indent
+// adds only whitespace between tokens); a body that is not JSON is shown
+// as it is.
+func patchLines(body string) []string {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, []byte(body), "", "  "); err == nil {
+		body = buf.String()
+	}
+	return strings.Split(body, "\n")
+}
+
+// cutLine shows l after prefix from cell from on, within w cells: a line
+// that goes on past either edge is cut there with a … marker, never
+// broken or padded inside.
+func cutLine(prefix, l string, from, w int) string {
+	l = views.Sanitize(l)
+	room := max(w-ansi.StringWidth(prefix), 2)
+	total := ansi.StringWidth(l)
+	lead := ""
+	if from > 0 && total > 0 {
+		from = min(from, max(total-1, 0))
+		l = ansi.Cut(l, from, total)
+		lead = "…"
+		room--
+	}
+	if ansi.StringWidth(l) > room {
+		l = ansi.Truncate(l, room, "…")
+	}
+	return prefix + lead + l
 }
 
 // previewHelp is the preview's last line.

@@ -98,8 +98,10 @@ func (m *Model) rolloutKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Back):
 		return tea.Batch(back, views.Status(m.rolloutSummary(), r.failed()))
 	case key.Matches(msg, k.Edit):
-		m.mode = modeForm
-		return m.focusCmd()
+		// Read afresh: the autoscaler or the object may have changed since
+		// the apply.
+		m.setNote("reading "+m.name()+"…", false)
+		return m.readCmd(readEdit)
 	case key.Matches(msg, k.Undo):
 		if !r.failed() || r.undo || r.undoing {
 			m.setNote("u undoes the change after a failed rollout", false)
@@ -132,6 +134,9 @@ func (m *Model) rolloutLines(w int) []string {
 	for _, l := range r.f.Lines(st) {
 		add(l)
 	}
+	if r.failed() && !r.undo && !r.undoing && r.undoErr == nil {
+		add(st.Muted.Render(undoText))
+	}
 	if r.undoing {
 		add(st.Muted.Render("undoing…"))
 	}
@@ -140,6 +145,10 @@ func (m *Model) rolloutLines(w int) []string {
 	}
 	return out
 }
+
+// undoText says what u writes back (see lay).
+const undoText = "u writes back the images, command and args, env, resources and replicas as they were before the apply; " +
+	"paused is left as it is (a paused Deployment would not roll the undo out)"
 
 // rolloutHelp is the rollout page's last line.
 func (m *Model) rolloutHelp() string {

@@ -1,10 +1,12 @@
 package workload
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kyyard/kyyard/kube"
@@ -26,7 +28,15 @@ func (m *Model) View() string {
 	switch m.mode {
 	case modeLoading:
 		if m.loadErr != nil {
-			body = []string{st.Error.Render(" cannot read " + m.name() + ":")}
+			head := " cannot read " + m.name() + ":"
+			switch {
+			case errors.Is(m.loadErr, kube.ErrNotManaged):
+				// It was read: it is not one the form edits.
+				head = " cannot edit " + m.name() + ": it is " + kube.ErrNotManaged.Error()
+			case errors.Is(m.loadErr, errNotWorkload):
+				head = " cannot edit " + m.name() + ":"
+			}
+			body = []string{st.Error.Render(views.Sanitize(head))}
 			for _, l := range strings.Split(ansi.Wrap(errText(m.loadErr), max(w-2, 10), " /"), "\n") {
 				body = append(body, "  "+l)
 			}
@@ -36,7 +46,7 @@ func (m *Model) View() string {
 			help = "esc back"
 		}
 	case modeForm:
-		top = m.facts(h - 2 - min(len(m.note), 1))
+		top = m.facts(m.formHeight())
 		help = m.formHelp()
 	case modePreview:
 		top = m.facts(0)
@@ -46,18 +56,18 @@ func (m *Model) View() string {
 		body = m.rolloutLines(w)
 		help = m.rolloutHelp()
 	}
+	notes := m.noteLines()
 	lines := make([]string, 0, h)
 	if top != "" {
 		lines = append(lines, top)
 	}
-	rest := h - len(lines) - 1
-	if m.note != "" {
-		rest--
-	}
-	rest = max(rest, 0)
-	if m.mode == modeForm {
+	rest := max(h-len(lines)-1-len(notes), 0)
+	switch m.mode {
+	case modeForm:
 		body = m.formLines(rest)
-	} else {
+	case modePreview:
+		// previewLines wraps its prose itself and cuts the patch body.
+	default:
 		body = wrapLines(body, w)
 	}
 	if m.mode != modeForm && len(body) > rest && rest > 1 {
@@ -76,13 +86,7 @@ func (m *Model) View() string {
 		}
 		lines = append(lines, l)
 	}
-	if m.note != "" {
-		style := st.Muted
-		if m.noteErr {
-			style = st.Error
-		}
-		lines = append(lines, style.Render(" "+views.Sanitize(m.note)))
-	}
+	lines = append(lines, notes...)
 	if m.asking {
 		help = st.Error.Render("discard your edits? y/n")
 	} else {
@@ -112,6 +116,41 @@ func wrapLines(lines []string, w int) []string {
 		for _, p := range strings.Split(ansi.Wrap(rest, w-indent, " /"), "\n") {
 			out = append(out, strings.Repeat(" ", indent)+p)
 		}
+	}
+	return out
+}
+
+// formHeight is how many lines of the form the screen shows: all but the
+// facts line, the notes and the help line.
+func (m *Model) formHeight() int {
+	return max(m.vc.Height-2-len(m.noteLines()), 0)
+}
+
+// noteLines draws the note (wrapped, so that it can be read whole) and, on
+// the form, why the focused field cannot be sent ("image: <reason>"): a
+// reason is never cut. They take at most a third of the screen.
+func (m *Model) noteLines() []string {
+	st, w := m.vc.Styles, max(m.vc.Width-1, 10)
+	var out []string
+	wrap := func(text string, style lipgloss.Style) {
+		for _, l := range strings.Split(ansi.Wrap(views.Sanitize(text), w, " /"), "\n") {
+			out = append(out, style.Render(" "+l))
+		}
+	}
+	if m.note != "" {
+		style := st.Muted
+		if m.noteErr {
+			style = st.Error
+		}
+		wrap(m.note, style)
+	}
+	if m.mode == modeForm && m.form != nil && m.focus < len(m.form.fields) {
+		if fd := &m.form.fields[m.focus]; fd.err != "" && !strings.Contains(m.note, fd.err) {
+			wrap("✗ "+m.form.fieldLabel(fd)+": "+fd.err, st.Error)
+		}
+	}
+	if limit := max(m.vc.Height/3, 1); len(out) > limit {
+		out = out[:limit]
 	}
 	return out
 }
@@ -187,6 +226,9 @@ func (m *Model) scrollTo(height int) int {
 	if len(f.fields) == 0 {
 		return 0
 	}
+	if m.free {
+		return max(min(m.offset, len(f.lines)-height), 0)
+	}
 	focusLine := f.fields[m.focus].line
 	off := views.Window(focusLine, m.offset, height, len(f.lines))
 	if focusLine == off && off > 0 && f.lines[off-1].kind == lnContainer {
@@ -243,7 +285,14 @@ func (m *Model) drawLine(l int) string {
 			name = ""
 		}
 		if len(ln.fields) == 0 {
-			b.WriteString(label(name) + st.Muted.Render(views.Sanitize(strings.ReplaceAll(ln.text, "\n", "↵"))+"  (line breaks or control characters: read-only here)"))
+			text := views.Sanitize(strings.ReplaceAll(ln.text, "\n", "↵"))
+			switch {
+			case ln.bounded && ln.i < 0:
+				text = "(none)"
+			case !ln.bounded:
+				text += "  (line breaks or control characters: read-only here)"
+			}
+			b.WriteString(label(name) + st.Muted.Render(text))
 			break
 		}
 		b.WriteString(label(name) + fieldAt(0))
@@ -262,7 +311,13 @@ func (m *Model) drawLine(l int) string {
 		if len(ln.fields) == 0 {
 			b.WriteString(fmt.Sprintf(" %-*s  ", inputWidth(fkEnvName, m.vc.Width)+1, views.Sanitize(e.Name)))
 			what := string(e.Source) + " " + views.Sanitize(e.Path) + "  (read-only)"
-			if !e.ReadOnly() {
+			switch {
+			case ln.bounded:
+				what = views.Sanitize(strings.ReplaceAll(kube.EnvText(e.EnvVar), "\n", "↵"))
+				if e.ReadOnly() {
+					what = string(e.Source) + " " + views.Sanitize(e.Path)
+				}
+			case !e.ReadOnly():
 				what = "value with line breaks or control characters  (read-only here)"
 			}
 			b.WriteString(st.Muted.Render(what))
@@ -285,19 +340,11 @@ func (m *Model) drawLine(l int) string {
 		b.WriteString(label(name) + "request " + fieldAt(0) + " limit " + fieldAt(1))
 	case lnText:
 		b.WriteString(st.Muted.Render(label("") + views.Sanitize(ln.text)))
+	case lnClash:
+		b.WriteString(label("") + st.Error.Render(views.Sanitize(ln.text)))
 	}
 	if errText != "" {
 		b.WriteString(" " + st.Error.Render("✗ "+views.Sanitize(errText)))
-	}
-	for _, i := range ln.fields {
-		if c := f.clashOf(&f.fields[i]); c != nil {
-			text := "server changed it to " + orNone(c.Before) + "; yours kept"
-			if !c.kept {
-				text = "server changed it too (shown); yours was " + orNone(c.After)
-			}
-			b.WriteString(" " + st.Error.Render(views.Sanitize(text)))
-			break
-		}
 	}
 	return b.String()
 }
@@ -309,9 +356,9 @@ func (m *Model) drawField(fd *field) string {
 	var s string
 	switch {
 	case fd.kind == fkPaused:
-		s = checkbox(f.paused)
+		s = m.focusedBox(fd, checkbox(f.paused))
 	case fd.kind == fkEnvOptional:
-		s = checkbox(f.ctrs[fd.c].env[fd.i].Optional)
+		s = m.focusedBox(fd, checkbox(f.ctrs[fd.c].env[fd.i].Optional))
 	case fd.kind == fkNoCommand || fd.kind == fkNoArgs:
 		s = m.vc.Styles.Muted.Render("(none: type or ctrl+n to add)")
 	case fd.kind == fkNoEnv:
@@ -353,6 +400,15 @@ func (f *form) clashOf(fd *field) *clash {
 		}
 	}
 	return nil
+}
+
+// focusedBox draws a checkbox in the selection style when it has the
+// focus (it has no cursor of its own to show it).
+func (m *Model) focusedBox(fd *field, box string) string {
+	if f := m.form; m.mode == modeForm && m.focus < len(f.fields) && &f.fields[m.focus] == fd {
+		return m.vc.Styles.Selected.Render(box)
+	}
+	return box
 }
 
 func checkbox(on bool) string {

@@ -1,11 +1,15 @@
 package workload
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
@@ -187,7 +191,7 @@ func TestPreviewConfirmations(t *testing.T) {
 	h.typ("y")
 	h.goldens("preview_confirmed")
 	h.press("p")
-	if !strings.Contains(h.view(), `{"spec":{"template":{"spec":{"containers":[{"name":"web"`) {
+	if !strings.Contains(h.view(), `"spec": {`) || !strings.Contains(strings.Join(h.m.previewLines(80), "\n"), `"image": "registry.local:5000/shop/web:1.5.0"`) {
 		t.Fatalf("p does not show the patch:\n%s", h.view())
 	}
 	h.press("enter")
@@ -554,7 +558,7 @@ func TestConflictClashKeepsYours(t *testing.T) {
 	h.replace("2")
 	h.press("ctrl+s", "enter", "r")
 	h.golden("clash_120x16")
-	if v := h.view(); !strings.Contains(v, "]! server changed it to app:3; yours kept") {
+	if v := h.view(); !strings.Contains(v, "]!") || !strings.Contains(v, "! server changed it to app:3; yours kept") {
 		t.Fatalf("clash not shown:\n%s", v)
 	}
 	h.press("ctrl+s")
@@ -581,11 +585,11 @@ func TestPodOpensItsOwner(t *testing.T) {
 		t.Fatalf("title %q", got)
 	}
 	h = openAs(t, ed, ed, kube.WorkloadRef{Kind: "pods", Namespace: "demo", Name: "orphan"}, 100, 24)
-	if v := h.view(); !strings.Contains(v, "not managed by a Deployment, StatefulSet or DaemonSet") {
+	if v := h.view(); !strings.Contains(v, "cannot edit pods/orphan: it is not managed by a Deployment, StatefulSet or DaemonSet") || strings.Contains(v, "cannot read") {
 		t.Fatalf("no reason:\n%s", v)
 	}
 	h = openAs(t, ed, editorOnly{ed}, pod, 120, 24)
-	if v := h.view(); !strings.Contains(v, "pods are edited through the Deployment, StatefulSet or DaemonSet that owns them") {
+	if v := h.view(); !strings.Contains(v, "cannot edit pods/web-7d9f-abcde:") || !strings.Contains(v, "pods are edited through the Deployment, StatefulSet or DaemonSet that owns them") {
 		t.Fatalf("no reason:\n%s", v)
 	}
 }
@@ -646,5 +650,321 @@ func TestDaemonSetHasNoScaleLine(t *testing.T) {
 	h.press("ctrl+s")
 	if a := ed.dry[0].after; a.HasReplicas || a.Replicas != 0 || a.Containers[0].Image != "agent:2" {
 		t.Fatalf("after %+v", a)
+	}
+}
+
+// TestConflictEnvClashKeepsYours: after a conflict, r keeps the env value
+// the person typed, like the image, and shows the server's value beside it
+// whole, however long (the form report's item 2).
+func TestConflictEnvClashKeepsYours(t *testing.T) {
+	env := func(v string) []kube.EnvVar { return []kube.EnvVar{{Name: "MODE", Source: kube.EnvLiteral, Value: v}} }
+	read := kube.Workload{Ref: webRef, ResourceVersion: "100", HasReplicas: true, Replicas: 3,
+		Containers: []kube.Container{{Name: "app", Image: "app:1", Env: env("k1")}}}
+	long := "k2-" + strings.Repeat("server", 30) + "-END"
+	fresh := read
+	fresh.ResourceVersion = "101"
+	fresh.Containers = []kube.Container{{Name: "app", Image: "k2", Env: env(long)}}
+	ed := newFake(read, fresh)
+	ed.applyErr = []error{&kube.Refusal{Reason: kube.ReasonConflict}}
+	h := open(t, ed, 120, 24)
+	h.focusOn(fkImage, 0, 0)
+	h.replace("app:v3")
+	h.focusOn(fkEnvValue, 0, 0)
+	h.replace("formvalue")
+	h.press("ctrl+s", "enter", "r")
+	if got := h.m.form.ctrs[0].env[0].Value; got != "formvalue" {
+		t.Fatalf("the typed env value was replaced by %q", got)
+	}
+	v := h.view()
+	if !strings.Contains(v, "[formvalue") || !strings.Contains(strings.Join(strings.Fields(v), ""), "serverchangedittok2-"+strings.Repeat("server", 30)+"-END;yourskept") {
+		t.Fatalf("the env clash is not shown whole:\n%s", v)
+	}
+	if !strings.Contains(v, "server changed it to k2; yours kept") {
+		t.Fatalf("the image clash is not shown:\n%s", v)
+	}
+	h.press("ctrl+s")
+	last := ed.dry[len(ed.dry)-1]
+	if last.before.ResourceVersion != "101" || last.after.Containers[0].Image != "app:v3" || last.after.Containers[0].Env[0].Value != "formvalue" {
+		t.Fatalf("after the re-read: %+v", last.after.Containers[0])
+	}
+}
+
+// TestScrollsPastLastField: the read-only lines below the last field (the
+// containers past the form's bound, the notices) can be scrolled into
+// view with down and pgdn (the form report's item 3).
+func TestScrollsPastLastField(t *testing.T) {
+	w := kube.Workload{Ref: webRef, ResourceVersion: "1", HasReplicas: true, Replicas: 1}
+	for i := range 20 {
+		w.Containers = append(w.Containers, kube.Container{Name: fmt.Sprintf("c%d", i), Image: fmt.Sprintf("img%d:1", i), ReadOnly: i >= kube.MaxFormContainers})
+	}
+	w.Unsupported = []kube.Unsupported{{Code: kube.UnsupportedContainersTruncated, Detail: "20 containers; the form edits the first 16"}}
+	h := open(t, newFake(w), 80, 24)
+	h.press("shift+tab")
+	for range 3 {
+		h.press("pgdown")
+	}
+	v := h.view()
+	if !strings.Contains(v, "img19:1") || !strings.Contains(v, "20 containers; the form edits the first 16") {
+		t.Fatalf("the end of the form is not in sight:\n%s", v)
+	}
+	h.press("up")
+	if v := h.view(); !strings.Contains(v, ">") {
+		t.Fatalf("up does not bring the cursor back:\n%s", v)
+	}
+}
+
+// TestBoundedListsReadOnly: a container whose env (env_truncated) or argv
+// (argv_truncated) is longer than the form shows has those lists shown
+// read-only, the reason beside them; kube would refuse an edit to them
+// (configuration_unreported), so the form does not invite one (the form
+// report's item 4).
+func TestBoundedListsReadOnly(t *testing.T) {
+	w := kube.Workload{Ref: webRef, ResourceVersion: "1", HasReplicas: true, Replicas: 1,
+		Containers: []kube.Container{{Name: "app", Image: "app:1", Args: []string{"--a", "--b"}}},
+		Unsupported: []kube.Unsupported{
+			{Code: kube.UnsupportedEnvTruncated, Container: "app", Detail: "env has 303 entries; the form shows the first 256 and will not change env"},
+			{Code: kube.UnsupportedArgvTruncated, Container: "app", Detail: "args has 300 entries; the form shows the first 256 and will not change args"},
+		}}
+	for i := range 5 {
+		w.Containers[0].Env = append(w.Containers[0].Env, kube.EnvVar{Name: fmt.Sprintf("V%d", i), Source: kube.EnvLiteral, Value: "x"})
+	}
+	ed := newFake(w)
+	h := open(t, ed, 120, 30)
+	for _, fd := range h.m.form.fields {
+		switch fd.kind {
+		case fkEnvName, fkEnvValue, fkEnvRef, fkEnvKey, fkEnvOptional, fkNoEnv, fkArgs, fkNoArgs, fkCommand, fkNoCommand:
+			t.Fatalf("field %d of a bounded list is editable", fd.kind)
+		}
+	}
+	v := h.view()
+	lines := strings.Split(v, "\n")
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "VALUE / SOURCE") })
+	if at < 0 || !strings.Contains(lines[at+1], "read-only: env has 303 entries; the form shows the first 256 and will not change env") ||
+		!strings.Contains(lines[at+2], "V0") || !strings.Contains(v, "read-only: args has 300 entries") || !strings.Contains(v, "--b") {
+		t.Fatalf("the bounded lists and their reason:\n%s", v)
+	}
+	h.focusOn(fkImage, 0, 0)
+	h.press("ctrl+n", "ctrl+d")
+	if len(h.m.form.ctrs[0].env) != 5 || len(h.m.form.ctrs[0].args) != 2 {
+		t.Fatal("ctrl+n or ctrl+d changed a bounded list")
+	}
+	h.replace("app:2")
+	h.press("ctrl+s")
+	if a := ed.dry[0].after.Containers[0]; !slices.Equal(a.Env, w.Containers[0].Env) || !slices.Equal(a.Args, w.Containers[0].Args) || a.Image != "app:2" {
+		t.Fatalf("after %+v", a)
+	}
+}
+
+// TestPatchBodyExact: the patch body is shown indented by encoding/json's
+// Indent and never broken inside a line: a line wider than the screen is
+// cut with … and ←/→ scroll it; a long change value is broken at the
+// width with nothing added (the form report's item 5).
+func TestPatchBodyExact(t *testing.T) {
+	long := strings.Repeat("abcdefghij", 30)
+	ed := newFake(webWorkload())
+	ed.preview = kube.Preview{
+		Changes: []kube.Change{{Container: "web", Field: "env MODE2 (was MODE)", Before: "k2", After: long}},
+		Patch:   `{"spec":{"template":{"spec":{"containers":[{"name":"web","command":["/bin/app"],"env":[{"name":"MODE2","value":"` + long + `"},{"$patch":"delete","name":"MODE"}]}]}}}}`,
+	}
+	h := open(t, ed, 80, 24)
+	edit(h)
+	h.press("ctrl+s", "p")
+	var want bytes.Buffer
+	if err := json.Indent(&want, []byte(ed.preview.Patch), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Join(h.m.previewLines(80), "\n")
+	for _, l := range strings.Split(want.String(), "\n") {
+		shown := "   " + l
+		if len(shown) > 80 {
+			shown = shown[:79] + "…"
+		}
+		if !strings.Contains(body, shown+"\n") && !strings.HasSuffix(body, shown) {
+			t.Fatalf("patch line %q is not shown as it is:\n%s", shown, body)
+		}
+	}
+	// The long value of the change is broken at the width, nothing added.
+	lines := strings.Split(body, "\n")
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "   → ") })
+	var got string
+	for _, l := range lines[at:] {
+		if !strings.HasPrefix(l, "     ") && !strings.HasPrefix(l, "   → ") {
+			break
+		}
+		got += l[len("     "):]
+		if strings.HasPrefix(l, "   → ") {
+			got = l[len("   → "):]
+		}
+	}
+	if got != long {
+		t.Fatalf("the change's value reads %q", got)
+	}
+	h.press("right")
+	body = strings.Join(h.m.previewLines(80), "\n")
+	var valueLine string
+	for _, l := range strings.Split(want.String(), "\n") {
+		if strings.Contains(l, long) {
+			valueLine = l
+		}
+	}
+	if !strings.Contains(body, "   …"+valueLine[20:][:75]+"…") {
+		t.Fatalf("→ does not scroll the patch:\n%s", body)
+	}
+}
+
+// TestFullReasonShown: the focused field's reason is shown whole on lines
+// of its own, however narrow the screen, and a refused ctrl+s names the
+// first invalid field and its reason (the form report's item 7).
+func TestFullReasonShown(t *testing.T) {
+	bad := "app@342538af0d5ee0f7d5cd9a0b53a84ee4f8a4ec9ee60aeb0a3e3a8ad6a2f2bb6c"
+	reason := kube.ValidateImage(bad).Error()
+	if len(reason) < 40 {
+		t.Fatalf("reason %q is too short to prove anything", reason)
+	}
+	h := open(t, newFake(webWorkload()), 80, 24)
+	h.focusOn(fkImage, 0, 0)
+	h.replace(bad)
+	flat := func(v string) string { return strings.Join(strings.Fields(v), " ") }
+	if v := h.view(); !strings.Contains(flat(v), flat("✗ container web image: "+reason)) {
+		t.Fatalf("the reason %q is not shown whole:\n%s", reason, v)
+	}
+	h.focusOn(fkReplicas, -1, 0)
+	h.press("ctrl+s")
+	if v := h.view(); !strings.Contains(flat(v), flat("fix 1 field first: nothing is sent; container web image: "+reason)) {
+		t.Fatalf("ctrl+s does not name the invalid field:\n%s", v)
+	}
+}
+
+// TestUndoDoesNotPause: u after a failed rollout writes back the template
+// fields and replicas the apply changed, but never pauses the Deployment
+// again (it would not roll the undo out), and says so (the form report's
+// item 8).
+func TestUndoDoesNotPause(t *testing.T) {
+	w := webWorkload()
+	w.Paused = true
+	ed := newFake(w)
+	ed.statuses = []kube.RolloutStatus{rolloutStatus(kube.RolloutFailed)}
+	h := open(t, ed, 120, 30)
+	h.focusOn(fkPaused, -1, 0)
+	h.press("space")
+	h.focusOn(fkReplicas, -1, 0)
+	h.replace("5")
+	h.focusOn(fkImage, 0, 0)
+	h.replace("unpullable.invalid/web:2")
+	h.press("ctrl+s", "enter")
+	if h.m.ro == nil || !h.m.ro.failed() {
+		t.Fatalf("the rollout did not fail: mode %v note %q", h.m.mode, h.m.note)
+	}
+	if v := h.view(); !strings.Contains(strings.Join(strings.Fields(v), " "), "paused is left as it is") {
+		t.Fatalf("the page does not say what u writes back:\n%s", v)
+	}
+	h.press("u")
+	if len(ed.applies) != 2 {
+		t.Fatal("no undo")
+	}
+	undo := ed.applies[1]
+	if undo.after.Paused || undo.after.Replicas != 3 || undo.after.Containers[0].Image != w.Containers[0].Image {
+		t.Fatalf("undo writes paused %v replicas %d image %s", undo.after.Paused, undo.after.Replicas, undo.after.Containers[0].Image)
+	}
+}
+
+// TestEditAgainReadsFresh: e on the rollout page opens the form on the
+// workload read again, not on what the apply returned (the HPA deleted
+// since is gone; the form report's item 9).
+func TestEditAgainReadsFresh(t *testing.T) {
+	w := webWorkload()
+	w.Autoscaler = "web"
+	fresh := webWorkload()
+	fresh.ResourceVersion = "48300"
+	ed := newFake(w, fresh)
+	ed.statuses = []kube.RolloutStatus{rolloutStatus(kube.RolloutComplete)}
+	h := open(t, ed, 120, 30)
+	h.focusOn(fkImage, 0, 0)
+	h.replace("web:2")
+	h.press("ctrl+s", "enter")
+	if h.m.mode != modeRollout {
+		t.Fatalf("mode %v", h.m.mode)
+	}
+	h.press("e")
+	if h.m.mode != modeForm || ed.readN != 2 {
+		t.Fatalf("mode %v after %d reads", h.m.mode, ed.readN)
+	}
+	if v := h.view(); !strings.Contains(v, "rv 48300 · HPA: none") || strings.Contains(v, "the HPA web sets replicas") {
+		t.Fatalf("the form is not the fresh read:\n%s", v)
+	}
+}
+
+// TestFocusedCheckboxHighlighted: a focused checkbox is drawn in the
+// selection style, an unfocused one is not (the form report's item 11).
+func TestFocusedCheckboxHighlighted(t *testing.T) {
+	h := open(t, newFake(webWorkload()), 120, 30)
+	h.m.vc.Styles.Selected = lipgloss.NewStyle().Transform(func(s string) string { return "<" + s + ">" })
+	h.focusOn(fkPaused, -1, 0)
+	if v := h.view(); !strings.Contains(v, "paused <[ ]>") || strings.Contains(v, "<[x]>") {
+		t.Fatalf("the focused paused box is not highlighted alone:\n%s", v)
+	}
+	h.focusOn(fkEnvOptional, 0, 3)
+	if v := h.view(); !strings.Contains(v, "opt <[x]>") || strings.Contains(v, "paused <[") {
+		t.Fatalf("the focused opt box is not highlighted alone:\n%s", v)
+	}
+}
+
+// TestDryRunNotSentWording: when kyyard itself refused (read-only, strict,
+// the access review), the dry run was never sent: the preview says "not
+// sent: <reason>", not that the API server refused it (the form report's
+// item 13).
+func TestDryRunNotSentWording(t *testing.T) {
+	ed := newFake(webWorkload())
+	ed.preview = kube.Preview{
+		Changes:      []kube.Change{{Field: "replicas", Before: "3", After: "4"}},
+		DryRunError:  "not sent: " + kube.ReasonReadOnly.Sentence(),
+		DryRunReason: kube.ReasonReadOnly,
+		Verdicts: kube.Verdicts{{Guard: kube.GuardReadOnly, Outcome: kube.OutcomeRefuse, Reason: kube.ReasonReadOnly,
+			Sentence: kube.ReasonReadOnly.Sentence()}},
+	}
+	h := open(t, ed, 120, 24)
+	h.focusOn(fkReplicas, -1, 0)
+	h.replace("4")
+	h.press("ctrl+s", "enter")
+	v := h.view()
+	if !strings.Contains(v, "server dry run  not sent: kyyard runs read-only") || strings.Contains(v, "✗ refused (read_only)") ||
+		strings.Contains(v, "the API server refused") {
+		t.Fatalf("a local refusal is worded as the server's:\n%s", v)
+	}
+	if len(ed.applies) != 0 {
+		t.Fatal("applied over a refusal")
+	}
+}
+
+// TestPatchKeys: p and ctrl+p both show the patch body; while a
+// confirmation is typed into, p is a letter and ctrl+p still works, as
+// the footer and README say (the form report's item 12).
+func TestPatchKeys(t *testing.T) {
+	ed := newFake(webWorkload())
+	ed.preview = helmPreview()
+	h := open(t, ed, 120, 40)
+	edit(h)
+	h.press("ctrl+s")
+	if !h.m.pv.typing() || !strings.Contains(h.view(), "ctrl+p patch body") {
+		t.Fatalf("footer:\n%s", h.view())
+	}
+	h.press("p")
+	if h.m.pv.patch || h.m.pv.inputs[h.m.pv.focus].Value() != "p" {
+		t.Fatal("p does not type into the confirmation")
+	}
+	h.press("ctrl+p")
+	if !h.m.pv.patch {
+		t.Fatal("ctrl+p does not show the patch while confirming")
+	}
+	h.press("ctrl+p", "backspace")
+	h.typ("web")
+	h.typ("y")
+	h.press("p")
+	if !h.m.pv.patch || !strings.Contains(h.view(), "p patch body") {
+		t.Fatalf("p does not show the patch once confirmed:\n%s", h.view())
+	}
+	h.press("ctrl+p")
+	if h.m.pv.patch {
+		t.Fatal("ctrl+p does not hide the patch")
 	}
 }
