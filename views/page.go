@@ -19,7 +19,7 @@ func Page(st Styles, width, height int, body []string, help string, offset *int)
 		return ""
 	}
 	rest := max(height-1, 0)
-	body = wrapPage(body, width-1)
+	body = WrapLines(body, width-1)
 	if len(body) > rest && rest > 1 {
 		*offset = max(min(*offset, len(body)-rest+1), 0)
 		below := len(body) - *offset - (rest - 1)
@@ -42,10 +42,11 @@ func Page(st Styles, width, height int, body []string, help string, offset *int)
 	return strings.Join(lines[:min(len(lines), height)], "\n")
 }
 
-// wrapPage breaks the lines wider than w cells at spaces (or slashes);
+// WrapLines breaks the lines wider than w cells at spaces (or slashes);
 // continuation lines are indented three cells past the line's own
-// indentation.
-func wrapPage(lines []string, w int) []string {
+// indentation (at most half the width). Below 20 cells lines are left
+// whole, to be cut by the caller.
+func WrapLines(lines []string, w int) []string {
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
 		if ansi.StringWidth(l) <= w || w < 20 {

@@ -206,14 +206,14 @@ func (m *Model) previewLines(w int) []string {
 	add := func(s string) { out = append(out, " "+s) }
 	if p.running {
 		add(st.Muted.Render("running server dry run…"))
-		return wrapLines(out, w)
+		return views.WrapLines(out, w)
 	}
 	if p.err != nil {
 		add(st.Error.Render("✗ dry run: " + errText(p.err)))
 		if r, ok := asRefusal(p.err); ok && r.Reason == kube.ReasonConflict {
 			add(st.Error.Render("the object changed since you read it") + " · r reads it again and keeps your edits")
 		}
-		return wrapLines(out, w)
+		return views.WrapLines(out, w)
 	}
 	width := 0
 	for _, c := range p.p.Changes {
@@ -288,7 +288,7 @@ func (m *Model) previewLines(w int) []string {
 			add(st.Muted.Render("your edits are kept: esc returns to the form"))
 		}
 	}
-	out = wrapLines(out, w)
+	out = views.WrapLines(out, w)
 	if p.patch {
 		out = append(out, " "+st.Muted.Render("patch body (strategic merge patch as sent, indented; ←/→ scroll wide lines):"))
 		for _, l := range patchLines(p.p.Patch) {

@@ -68,7 +68,7 @@ func (m *Model) View() string {
 	case modePreview:
 		// previewLines wraps its prose itself and cuts the patch body.
 	default:
-		body = wrapLines(body, w)
+		body = views.WrapLines(body, w)
 	}
 	if m.mode != modeForm && len(body) > rest && rest > 1 {
 		// Scrolled by up/down; what is out of sight is counted.
@@ -97,27 +97,6 @@ func (m *Model) View() string {
 		lines[i] = ansi.Truncate(l, w, "…")
 	}
 	return strings.Join(lines[:min(len(lines), h)], "\n")
-}
-
-// wrapLines breaks the lines of a page that are wider than w cells, at
-// spaces where it can; continuation lines are indented past the line's own
-// indentation.
-func wrapLines(lines []string, w int) []string {
-	out := make([]string, 0, len(lines))
-	for _, l := range lines {
-		if ansi.StringWidth(l) <= w || w < 20 {
-			out = append(out, l)
-			continue
-		}
-		parts := strings.Split(ansi.Wrap(l, w, " /"), "\n")
-		out = append(out, parts[0])
-		indent := min(len(l)-len(strings.TrimLeft(l, " "))+3, w/2)
-		rest := strings.Join(parts[1:], " ")
-		for _, p := range strings.Split(ansi.Wrap(rest, w-indent, " /"), "\n") {
-			out = append(out, strings.Repeat(" ", indent)+p)
-		}
-	}
-	return out
 }
 
 // formHeight is how many lines of the form the screen shows: all but the
