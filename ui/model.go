@@ -197,10 +197,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.open(msg, picked)
 	case views.OpenObjectMsg:
-		scr := detail.New(m.vc, msg)
-		m.stack = append(m.stack, scr)
 		m.status = views.StatusMsg{}
-		return m, scr.Init()
+		return m, m.push(detail.New(m.vc, msg), false)
 	case views.OpenWorkloadMsg:
 		return m, m.openWorkload(msg)
 	case views.OperateMsg:
@@ -453,10 +451,8 @@ func (m *Model) openWorkload(msg views.OpenWorkloadMsg) tea.Cmd {
 		m.status = views.StatusMsg{Text: "editing is not available", Error: true}
 		return nil
 	}
-	scr := workload.New(m.vc, ed, kube.WorkloadRef{Kind: msg.Kind, Namespace: msg.Namespace, Name: msg.Name})
-	m.stack = append(m.stack, scr)
 	m.status = views.StatusMsg{}
-	return scr.Init()
+	return m.push(workload.New(m.vc, ed, kube.WorkloadRef{Kind: msg.Kind, Namespace: msg.Namespace, Name: msg.Name}), false)
 }
 
 // back closes the top screen; the one below resumes its refreshes.

@@ -26,35 +26,46 @@ type historyWrittenMsg struct {
 	err  error
 }
 
-// openOperate pushes the confirmation screen of an action when the client
-// can operate (it implements operate.Operator).
-func (m *Model) openOperate(msg views.OperateMsg) tea.Cmd {
+// operator returns the client as an operate.Operator; when it is not one,
+// the status line says actions are not available.
+func (m *Model) operator() (operate.Operator, bool) {
 	op, ok := m.vc.Client.(operate.Operator)
 	if !ok {
 		m.status = views.StatusMsg{Text: "actions are not available", Error: true}
-		return nil
 	}
-	scr := operate.New(m.vc, op, msg)
-	if msg.Replace && len(m.stack) > 1 {
+	return op, ok
+}
+
+// push shows scr on top of the stack, or in place of the top screen when
+// replace is set and a screen lies below it, and returns scr's Init.
+func (m *Model) push(scr views.Screen, replace bool) tea.Cmd {
+	if replace && len(m.stack) > 1 {
 		m.stack[len(m.stack)-1] = scr
 	} else {
 		m.stack = append(m.stack, scr)
 	}
-	m.status = views.StatusMsg{}
 	return scr.Init()
+}
+
+// openOperate pushes the confirmation screen of an action when the client
+// can operate (it implements operate.Operator).
+func (m *Model) openOperate(msg views.OperateMsg) tea.Cmd {
+	op, ok := m.operator()
+	if !ok {
+		return nil
+	}
+	m.status = views.StatusMsg{}
+	return m.push(operate.New(m.vc, op, msg), msg.Replace)
 }
 
 // openActions pushes the action list of one object.
 func (m *Model) openActions(msg views.ActionsMsg) tea.Cmd {
-	op, ok := m.vc.Client.(operate.Operator)
+	op, ok := m.operator()
 	if !ok {
-		m.status = views.StatusMsg{Text: "actions are not available", Error: true}
 		return nil
 	}
-	scr := operate.NewList(m.vc, op, msg)
-	m.stack = append(m.stack, scr)
 	m.status = views.StatusMsg{}
-	return scr.Init()
+	return m.push(operate.NewList(m.vc, op, msg), false)
 }
 
 // openRollout shows the rollout screen, on top or instead of the top
@@ -65,13 +76,7 @@ func (m *Model) openRollout(msg views.OpenRolloutMsg) tea.Cmd {
 		m.status = views.StatusMsg{Text: "rollouts cannot be followed with this client", Error: true}
 		return nil
 	}
-	scr := rollout.New(m.vc, r, msg.Ref, msg.What, rollout.WithUID(msg.UID))
-	if msg.Replace && len(m.stack) > 1 {
-		m.stack[len(m.stack)-1] = scr
-	} else {
-		m.stack = append(m.stack, scr)
-	}
-	return scr.Init()
+	return m.push(rollout.New(m.vc, r, msg.Ref, msg.What, rollout.WithUID(msg.UID)), msg.Replace)
 }
 
 // record keeps outcomes in the session's history and appends them to the
@@ -110,10 +115,8 @@ func (m *Model) historyWritten(msg historyWrittenMsg) {
 
 // openHistory pushes the `:history` screen.
 func (m *Model) openHistory() tea.Cmd {
-	scr := history.New(m.vc, m.history, m.historyPath)
-	m.stack = append(m.stack, scr)
 	m.status = views.StatusMsg{}
-	return scr.Init()
+	return m.push(history.New(m.vc, m.history, m.historyPath), false)
 }
 
 // modeText is what the header says of the write policy: "read-only",
