@@ -46,6 +46,16 @@ func TestParseAndFor(t *testing.T) {
 	}
 }
 
+func TestEKSContextNeedsASlashPattern(t *testing.T) {
+	f, err := config.Parse("c", []byte(`readonlyContexts: ["*/prod*"]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.For("arn:aws:eks:eu-west-1:1234:cluster/prod").ReadOnly || f.For("arn:aws:eks:eu-west-1:1234:cluster/dev").ReadOnly {
+		t.Error("*/prod* must match the EKS prod context only (README's example)")
+	}
+}
+
 func TestFlagsWinForTurningOn(t *testing.T) {
 	f, err := config.Parse("c", []byte("contexts:\n  dev: {readonly: false, strict: false}\n"))
 	if err != nil {
