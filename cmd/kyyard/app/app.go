@@ -238,8 +238,14 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 }
 
 // loadConfig reads the configuration file at path, else at
-// config.DefaultPath (none found: no file, nothing turned on).
+// config.DefaultPath (none found: no file, nothing turned on). A file
+// --config names must exist: a mistyped path would silently turn nothing on.
 func loadConfig(path string) (*config.File, error) {
+	if path != "" {
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("--config: %w", err)
+		}
+	}
 	if path == "" {
 		def, err := config.DefaultPath()
 		if err != nil {

@@ -71,6 +71,10 @@ func TestBadInputFailsBeforeTheTerminalIsTaken(t *testing.T) {
 		args []string
 		want string
 	}{[]string{"--kubeconfig", server, "--config", badConfig}, "configuration file " + badConfig + ": cannot unmarshal string into Go struct field Mode.contexts.readonly of type bool"})
+	tests = append(tests, struct {
+		args []string
+		want string
+	}{[]string{"--kubeconfig", server, "--config", missing}, "--config: stat " + missing})
 	for _, tt := range tests {
 		_, err := execute(tt.args...)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
