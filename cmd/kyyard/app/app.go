@@ -17,6 +17,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kyyard/kyyard/assets"
+	"github.com/kyyard/kyyard/config"
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kinds"
 	"github.com/kyyard/kyyard/ui"
@@ -86,6 +87,16 @@ another tool's objects and deleted claims); --strict refuses instead;
 --readonly refuses every write before any request (the action keys then
 say why they are disabled). The header shows "mode: read-only" or "strict".
 
+Configuration: $XDG_CONFIG_HOME/kyyard/config.yaml (~/.config/kyyard/config.yaml
+without XDG_CONFIG_HOME; --config PATH overrides) sets contexts read-only or
+strict, the first context and every one :ctx switches to:
+  readonlyContexts: ["prod*", "*-live"]   # path.Match patterns of context names
+  contexts:
+    kyyard-local: {strict: true}
+    prod-eu: {readonly: true, strict: true}
+The flags, an entry and a matching pattern each only turn a setting on.
+A missing file is fine; a malformed one stops kyyard with the reason.
+
 Without the dashboard:
   kyyard get KIND [-n NS | -A] [-o table|wide|json] [-l SELECTOR]
              prints one kind's rows once, as kubectl get does, and exits;
@@ -100,6 +111,9 @@ type options struct {
 	// "Guards, and two policies").
 	strict   bool
 	readonly bool
+	// config is --config, the configuration file's path ("" is
+	// config.DefaultPath).
+	config string
 }
 
 // NewCommand returns the root command. Output goes to out, diagnostics to errOut.
@@ -126,6 +140,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "start in all namespaces")
 	f.BoolVar(&opts.strict, "strict", false, "refuse every write a guard warns about (managed by Helm/Argo CD/Flux, no Pod Security level, claims deleted, new Secret references, an autoscaler) instead of asking to confirm, as a cluster agent must")
 	f.BoolVar(&opts.readonly, "readonly", false, "refuse every write before any request: browse only")
+	f.StringVar(&opts.config, "config", "", "the configuration file (per-context read-only and strict settings); default $XDG_CONFIG_HOME/kyyard/config.yaml, else ~/.config/kyyard/config.yaml")
 	cmd.PersistentFlags().StringVar(&opts.logFile, "log-file", "", "write client-go's diagnostics (watch errors, retries) to this file; by default they are dropped, since they would tear the screen")
 	cmd.AddCommand(newGetCommand(func() (*kube.Client, func(), error) {
 		if err := checkConfigured(flags); err != nil {
@@ -169,16 +184,23 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		}
 		return err
 	}
+	cfg, err := loadConfig(opts.config)
+	if err != nil {
+		return err
+	}
 	closeLog, err := routeClientLogs(opts.logFile)
 	if err != nil {
 		return err
 	}
 	defer closeLog()
-	kopts := kube.Options{Registry: registry, TablePlugin: kinds.NewTable, ReadOnly: opts.readonly, Policy: kube.PolicyInteractive}
-	if opts.strict {
-		kopts.Policy = kube.PolicyStrict
+	contexts := kubeconfigContexts{
+		flags: flags,
+		opts:  kube.Options{Registry: registry, TablePlugin: kinds.NewTable},
+		cfg:   cfg,
+		flag:  config.Mode{ReadOnly: opts.readonly, Strict: opts.strict},
 	}
-	client, err := kube.New(flags, kopts)
+	_, first, _ := contexts.Contexts() // "" when none is named: the flags alone apply
+	client, err := kube.New(flags, contexts.optionsFor(first))
 	if err != nil {
 		if !builtin {
 			return unknown(err)
@@ -203,7 +225,7 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	if opts.all {
 		ns = ""
 	}
-	uiOpts := []ui.Option{ui.WithKubeconfig(kubeconfigContexts{flags: flags, opts: kopts})}
+	uiOpts := []ui.Option{ui.WithKubeconfig(contexts)}
 	if path, err := history.DefaultPath(); err == nil {
 		uiOpts = append(uiOpts, ui.WithHistoryFile(path))
 	}
@@ -213,6 +235,25 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	}
 	_, err = tea.NewProgram(root, tea.WithAltScreen()).Run()
 	return err
+}
+
+// loadConfig reads the configuration file at path, else at
+// config.DefaultPath (none found: no file, nothing turned on). A file
+// --config names must exist: a mistyped path would silently turn nothing on.
+func loadConfig(path string) (*config.File, error) {
+	if path != "" {
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("--config: %w", err)
+		}
+	}
+	if path == "" {
+		def, err := config.DefaultPath()
+		if err != nil {
+			return &config.File{}, nil
+		}
+		path = def
+	}
+	return config.Load(path)
 }
 
 // checkConfigured refuses to start without any cluster to talk to: no

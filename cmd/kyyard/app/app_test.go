@@ -42,6 +42,8 @@ func TestVersion(t *testing.T) {
 // a clear message before the TUI starts.
 func TestBadInputFailsBeforeTheTerminalIsTaken(t *testing.T) {
 	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	xdg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", xdg)
 	missing := filepath.Join(t.TempDir(), "absent")
 	empty := filepath.Join(t.TempDir(), "empty")
 	if err := os.WriteFile(empty, nil, 0o600); err != nil {
@@ -61,10 +63,54 @@ func TestBadInputFailsBeforeTheTerminalIsTaken(t *testing.T) {
 		{[]string{"--kubeconfig", empty}, "no cluster configured"},
 		{[]string{"--kubeconfig", server, "-n", "BAD"}, `"BAD" is not a valid namespace name`},
 	}
+	badConfig := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(badConfig, []byte("contexts:\n  prod: {readonly: maybe}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests = append(tests, struct {
+		args []string
+		want string
+	}{[]string{"--kubeconfig", server, "--config", badConfig}, "configuration file " + badConfig + ": cannot unmarshal string into Go struct field Mode.contexts.readonly of type bool"})
+	tests = append(tests, struct {
+		args []string
+		want string
+	}{[]string{"--kubeconfig", server, "--config", missing}, "--config: stat " + missing})
 	for _, tt := range tests {
 		_, err := execute(tt.args...)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("kyyard %v: error %v, want one mentioning %q", tt.args, err, tt.want)
+		}
+	}
+}
+
+// TestMalformedDefaultConfigFailsAtStart: the file at
+// $XDG_CONFIG_HOME/kyyard/config.yaml is read without --config, and a
+// malformed one stops kyyard with its path, line and cause.
+func TestMalformedDefaultConfigFailsAtStart(t *testing.T) {
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	xdg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", xdg)
+	path := filepath.Join(xdg, "kyyard", "config.yaml")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("readonlyContexts: [prod*\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := execute("--kubeconfig", kubetest.TwoContextKubeconfig(t))
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "line") {
+		t.Fatalf("a malformed %s: %v", path, err)
+	}
+}
+
+func TestHelpNamesTheConfigFile(t *testing.T) {
+	out, err := execute("--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"--config", "$XDG_CONFIG_HOME/kyyard/config.yaml", "readonlyContexts"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--help lacks %q", want)
 		}
 	}
 }

@@ -2,17 +2,43 @@ package app
 
 import (
 	"context"
+
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
+	"github.com/kyyard/kyyard/config"
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 )
 
 // kubeconfigContexts is views.Kubeconfig over kubectl's connection flags:
-// the root switches contexts (`:ctx`) through it.
+// the root switches contexts (`:ctx`) through it. Each context's client
+// gets that context's guard policy (optionsFor).
 type kubeconfigContexts struct {
 	flags *genericclioptions.ConfigFlags
-	opts  kube.Options
+	// opts are the options of every client; Policy and ReadOnly are
+	// replaced by optionsFor.
+	opts kube.Options
+	// cfg is the configuration file (nil: none).
+	cfg *config.File
+	// flag is what --readonly and --strict turn on, in every context.
+	flag config.Mode
+}
+
+// optionsFor returns the client options of context name: read-only when
+// --readonly, the file's entry or a readonlyContexts pattern says so;
+// strict when --strict or the entry says so. Nothing turns a setting off.
+func (k kubeconfigContexts) optionsFor(name string) kube.Options {
+	mode := k.flag
+	if name != "" {
+		mode = mode.Or(k.cfg.For(name))
+	}
+	o := k.opts
+	o.ReadOnly = mode.ReadOnly
+	o.Policy = kube.PolicyInteractive
+	if mode.Strict {
+		o.Policy = kube.PolicyStrict
+	}
+	return o
 }
 
 // Contexts lists the kubeconfig's contexts and the one in use (kube.Contexts).
@@ -24,7 +50,7 @@ func (k kubeconfigContexts) Contexts() ([]string, string, error) {
 // with the other flags kyyard was started with would (see withContext).
 // Errors: the context does not exist or its entries are unusable.
 func (k kubeconfigContexts) Connect(name string) (views.Source, error) {
-	c, err := kube.New(withContext(k.flags, name), k.opts)
+	c, err := kube.New(withContext(k.flags, name), k.optionsFor(name))
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
+	"github.com/kyyard/kyyard/config"
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kinds"
 	"github.com/kyyard/kyyard/kube/kubetest"
@@ -86,5 +87,75 @@ func TestHelpNamesPickers(t *testing.T) {
 		if !strings.Contains(longHelp, want) {
 			t.Errorf("--help lacks %q", want)
 		}
+	}
+}
+
+// TestContextSwitchCarriesTheContextsPolicy: the first context and every
+// context `:ctx` connects to get their own read-only and strict settings
+// from the configuration file, the flags turning them on everywhere.
+func TestContextSwitchCarriesTheContextsPolicy(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	cfg, err := config.Parse("config.yaml", []byte("readonlyContexts: [\"prod*\"]\ncontexts:\n  staging-ctx: {strict: true}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type mode struct {
+		readOnly bool
+		policy   kube.Policy
+	}
+	tests := []struct {
+		name          string
+		flag          config.Mode
+		prod, staging mode
+	}{
+		{"file only", config.Mode{}, mode{true, kube.PolicyInteractive}, mode{false, kube.PolicyStrict}},
+		{"--readonly", config.Mode{ReadOnly: true}, mode{true, kube.PolicyInteractive}, mode{true, kube.PolicyStrict}},
+		{"--strict", config.Mode{Strict: true}, mode{true, kube.PolicyStrict}, mode{false, kube.PolicyStrict}},
+	}
+	for _, tt := range tests {
+		k := kubeconfigContexts{flags: testFlags(t), opts: kube.Options{Registry: kinds.Builtin()}, cfg: cfg, flag: tt.flag}
+		_, first, err := k.Contexts()
+		if err != nil || first != "prod-ctx" {
+			t.Fatalf("%s: first context %q, %v", tt.name, first, err)
+		}
+		if o := k.optionsFor(first); (mode{o.ReadOnly, o.Policy}) != tt.prod {
+			t.Errorf("%s: the first context's options %+v, want %+v", tt.name, o, tt.prod)
+		}
+		for _, c := range []struct {
+			name string
+			want mode
+		}{{"staging-ctx", tt.staging}, {"prod-ctx", tt.prod}} {
+			src, err := k.Connect(c.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			client := src.(*kube.Client)
+			client.Close()
+			if got := (mode{client.ReadOnly(), client.Policy()}); got != c.want {
+				t.Errorf("%s: :ctx %s gives %+v, want %+v", tt.name, c.name, got, c.want)
+			}
+		}
+	}
+	// No file: only the flags.
+	k := kubeconfigContexts{flags: testFlags(t), opts: kube.Options{Registry: kinds.Builtin()}}
+	if o := k.optionsFor("prod-ctx"); o.ReadOnly || o.Policy != kube.PolicyInteractive {
+		t.Errorf("no file, no flags: %+v", o)
+	}
+}
+
+// TestFirstContextFromContextFlag: --context picks the context whose
+// settings the first client gets.
+func TestFirstContextFromContextFlag(t *testing.T) {
+	cfg, err := config.Parse("config.yaml", []byte("contexts:\n  staging-ctx: {readonly: true}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := testFlags(t)
+	staging := "staging-ctx"
+	f.Context = &staging
+	k := kubeconfigContexts{flags: f, opts: kube.Options{Registry: kinds.Builtin()}, cfg: cfg}
+	_, first, err := k.Contexts()
+	if err != nil || first != "staging-ctx" || !k.optionsFor(first).ReadOnly {
+		t.Fatalf("--context staging-ctx: first %q (%v), read-only %v", first, err, k.optionsFor(first).ReadOnly)
 	}
 }

@@ -1,0 +1,132 @@
+// Package config reads kyyard's configuration file,
+// $XDG_CONFIG_HOME/kyyard/config.yaml (else ~/.config/kyyard/config.yaml):
+// which kubeconfig contexts start read-only or strict (design: "Guards, and
+// two policies"). For example:
+//
+//	readonlyContexts: ["prod*", "*-live"]   # path.Match patterns of context names
+//	contexts:
+//	  kyyard-local: {strict: true}
+//	  prod-eu: {readonly: true, strict: true}
+//
+// A setting only ever turns a guard on: a context is read-only when the
+// --readonly flag says so, or its entry says readonly: true, or its name
+// matches a readonlyContexts pattern; strict when --strict or its entry
+// says strict: true.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// File is the configuration file's content. The zero value (no file)
+// turns nothing on.
+type File struct {
+	// ReadonlyContexts are glob patterns (path.Match syntax: *, ?, [a-z])
+	// of kubeconfig context names that start read-only.
+	ReadonlyContexts []string `json:"readonlyContexts,omitempty"`
+	// Contexts are settings of single contexts, by exact context name.
+	Contexts map[string]Mode `json:"contexts,omitempty"`
+}
+
+// Mode is the guard policy of one context: both false is interactive
+// with writes allowed.
+type Mode struct {
+	// ReadOnly refuses every write before any request (as --readonly).
+	ReadOnly bool `json:"readonly,omitempty"`
+	// Strict refuses every write a guard warns about (as --strict).
+	Strict bool `json:"strict,omitempty"`
+}
+
+// Or returns the mode with every setting that either m or o turns on.
+func (m Mode) Or(o Mode) Mode {
+	return Mode{ReadOnly: m.ReadOnly || o.ReadOnly, Strict: m.Strict || o.Strict}
+}
+
+// DefaultPath is $XDG_CONFIG_HOME/kyyard/config.yaml, else
+// ~/.config/kyyard/config.yaml. Errors: neither can be found.
+func DefaultPath() (string, error) {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("no configuration file: %w", err)
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "kyyard", "config.yaml"), nil
+}
+
+// Load reads and checks the file at path. A missing file is no error: it
+// returns the zero File. Errors name the file and say what is wrong (the
+// YAML parser's line when it gives one, an unknown field, a value of the
+// wrong type, a bad pattern); the file cannot be read.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &File{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("configuration file %s: %w", path, err)
+	}
+	return Parse(path, data)
+}
+
+// Parse reads and checks a configuration file's content; name is the file
+// the errors name. Unknown fields are errors (a misspelt "readonly" must
+// not silently leave a context writable), as are values of the wrong type
+// and patterns path.Match rejects.
+func Parse(name string, data []byte) (*File, error) {
+	var f File
+	if err := yaml.UnmarshalStrict(data, &f); err != nil {
+		return nil, fmt.Errorf("configuration file %s: %s", name, cleanYAMLError(err))
+	}
+	for i, p := range f.ReadonlyContexts {
+		if p == "" {
+			return nil, fmt.Errorf("configuration file %s: readonlyContexts[%d] is empty", name, i)
+		}
+		if _, err := path.Match(p, ""); err != nil {
+			return nil, fmt.Errorf("configuration file %s: readonlyContexts[%d] %q is not a valid pattern (path.Match: *, ?, [a-z], \\ escapes): %v", name, i, p, err)
+		}
+	}
+	for ctx := range f.Contexts {
+		if ctx == "" {
+			return nil, fmt.Errorf("configuration file %s: contexts has an entry with an empty name", name)
+		}
+	}
+	return &f, nil
+}
+
+// cleanYAMLError drops sigs.k8s.io/yaml's wrapping ("error converting
+// YAML to JSON: ", "error unmarshaling JSON: while decoding JSON: "),
+// which says how it parses, not what is wrong.
+func cleanYAMLError(err error) string {
+	s := err.Error()
+	for _, p := range []string{"error converting YAML to JSON: ", "error unmarshaling JSON: ", "while decoding JSON: ", "json: "} {
+		s = strings.TrimPrefix(s, p)
+	}
+	return s
+}
+
+// For returns the mode the file gives context name: its entry's settings,
+// and read-only when the name matches a readonlyContexts pattern. A nil
+// File gives the zero Mode.
+func (f *File) For(name string) Mode {
+	if f == nil {
+		return Mode{}
+	}
+	m := f.Contexts[name]
+	for _, p := range f.ReadonlyContexts {
+		if ok, _ := path.Match(p, name); ok {
+			m.ReadOnly = true
+		}
+	}
+	return m
+}

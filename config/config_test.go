@@ -1,0 +1,149 @@
+package config_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/kyyard/kyyard/config"
+)
+
+const sample = `# kyyard's configuration
+readonlyContexts: ["prod*", "*-live"]
+contexts:
+  kyyard-local: {strict: true}
+  prod-eu: {readonly: true, strict: true}
+  dev: {}
+`
+
+func TestParseAndFor(t *testing.T) {
+	f, err := config.Parse("config.yaml", []byte(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		context string
+		want    config.Mode
+	}{
+		{"prod", config.Mode{ReadOnly: true}},
+		{"prod-us", config.Mode{ReadOnly: true}},
+		{"prod-eu", config.Mode{ReadOnly: true, Strict: true}},
+		{"shop-live", config.Mode{ReadOnly: true}},
+		{"shop-live-2", config.Mode{}},
+		{"kyyard-local", config.Mode{Strict: true}},
+		{"dev", config.Mode{}},
+		{"staging", config.Mode{}},
+		{"preprod", config.Mode{}},
+		{"eks/prod", config.Mode{}}, // * never matches "/" (path.Match)
+		{"", config.Mode{}},
+	}
+	for _, tt := range tests {
+		if got := f.For(tt.context); got != tt.want {
+			t.Errorf("For(%q) = %+v, want %+v", tt.context, got, tt.want)
+		}
+	}
+}
+
+func TestEKSContextNeedsASlashPattern(t *testing.T) {
+	f, err := config.Parse("c", []byte(`readonlyContexts: ["*/prod*"]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.For("arn:aws:eks:eu-west-1:1234:cluster/prod").ReadOnly || f.For("arn:aws:eks:eu-west-1:1234:cluster/dev").ReadOnly {
+		t.Error("*/prod* must match the EKS prod context only (README's example)")
+	}
+}
+
+func TestFlagsWinForTurningOn(t *testing.T) {
+	f, err := config.Parse("c", []byte("contexts:\n  dev: {readonly: false, strict: false}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := config.Mode{ReadOnly: true, Strict: true}
+	if got := flags.Or(f.For("dev")); got != flags {
+		t.Errorf("--readonly --strict with an entry of false: %+v, want both on", got)
+	}
+	if got := (config.Mode{}).Or(config.Mode{Strict: true}); got != (config.Mode{Strict: true}) {
+		t.Errorf("no flags, strict entry: %+v", got)
+	}
+	var none *config.File
+	if got := none.For("prod"); got != (config.Mode{}) {
+		t.Errorf("nil File: %+v", got)
+	}
+}
+
+func TestParseErrorsNameFileAndCause(t *testing.T) {
+	tests := []struct {
+		name, yaml string
+		want       []string
+	}{
+		{"bad yaml", "readonlyContexts: [prod*\ncontexts: {\n", []string{"bad.yaml", "line"}},
+		{"bad indentation", "contexts:\n  prod:\n    readonly: true\n   strict: true\n", []string{"bad.yaml", "line 3"}},
+		{"misspelt setting", "contexts:\n  prod: {read-only: true}\n", []string{"bad.yaml", `unknown field "read-only"`}},
+		{"misspelt top level", "readonlyContext: [prod]\n", []string{"bad.yaml", `unknown field "readonlyContext"`}},
+		{"wrong type", "contexts:\n  prod: {readonly: maybe}\n", []string{"bad.yaml", "readonly"}},
+		{"pattern not a list", "readonlyContexts: prod*\n", []string{"bad.yaml", "readonlyContexts"}},
+		{"bad pattern", `readonlyContexts: ["ok", "prod["]` + "\n", []string{"bad.yaml", `readonlyContexts[1] "prod["`, "not a valid pattern"}},
+		{"empty pattern", `readonlyContexts: [""]` + "\n", []string{"bad.yaml", "readonlyContexts[0] is empty"}},
+	}
+	for _, tt := range tests {
+		_, err := config.Parse("bad.yaml", []byte(tt.yaml))
+		if err == nil {
+			t.Errorf("%s: no error", tt.name)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q lacks %q", tt.name, err, w)
+			}
+		}
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	f, err := config.Load(filepath.Join(dir, "absent.yaml"))
+	if err != nil || !reflect.DeepEqual(f, &config.File{}) {
+		t.Fatalf("a missing file: %+v, %v; want the zero File", f, err)
+	}
+	empty := filepath.Join(dir, "empty.yaml")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := config.Load(empty); err != nil || f.For("prod") != (config.Mode{}) {
+		t.Fatalf("an empty file: %+v, %v", f, err)
+	}
+	good := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(good, []byte(sample), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := config.Load(good); err != nil || !f.For("prod-eu").Strict {
+		t.Fatalf("the sample: %+v, %v", f, err)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("contexts: [\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := config.Load(bad); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Fatalf("a malformed file: %v, want an error naming %s", err, bad)
+	}
+	if _, err := config.Load(dir); err == nil || !strings.Contains(err.Error(), dir) {
+		t.Fatalf("a folder: %v, want an error naming it", err)
+	}
+}
+
+func TestDefaultPath(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	if p, err := config.DefaultPath(); err != nil || p != filepath.Join(dir, "kyyard", "config.yaml") {
+		t.Fatalf("with XDG_CONFIG_HOME: %q, %v", p, err)
+	}
+	home := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("HOME", home)
+	if p, err := config.DefaultPath(); err != nil || p != filepath.Join(home, ".config", "kyyard", "config.yaml") {
+		t.Fatalf("without XDG_CONFIG_HOME: %q, %v", p, err)
+	}
+}
