@@ -124,13 +124,19 @@ func (vs Verdicts) Unconfirmed(confirmed []Reason) *Refusal {
 }
 
 // Refusal is the error a write returns when it is refused before (or by)
-// the API server: a closed reason code and what the guard or the server said.
+// the API server, or a read that cannot answer in full (Inspect): a closed
+// reason code and what the guard or the server said. ReasonOf answers its
+// Reason.
 type Refusal struct {
 	// Reason is the code (ReasonForbidden, ReasonConflict, ...).
 	Reason Reason
 	// Detail says what was found ("deployments/web changed: resourceVersion
 	// 812 is now 815"); may be empty.
 	Detail string
+	// Sentence, when set, replaces Reason.Sentence() in Error, for a
+	// refusal the reason's usual sentence does not describe (too many pods
+	// is unavailable, but the API server was reached).
+	Sentence string
 }
 
 // Error returns "<reason>: <detail>: <sentence>".
@@ -139,5 +145,9 @@ func (r *Refusal) Error() string {
 	if r.Detail != "" {
 		parts = append(parts, r.Detail)
 	}
-	return strings.Join(append(parts, r.Reason.Sentence()), ": ")
+	sentence := r.Sentence
+	if sentence == "" {
+		sentence = r.Reason.Sentence()
+	}
+	return strings.Join(append(parts, sentence), ": ")
 }

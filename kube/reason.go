@@ -127,11 +127,15 @@ func (r Reason) Sentence() string {
 // ReasonOf classifies an error returned by client-go into a Reason. A nil
 // error has no reason (""); the classification follows the HTTP status the
 // API server answered (403, 401, 404, 5xx/429, 504) and, without one, the
-// transport error (connection refused or reset, DNS, context deadline).
+// transport error (connection refused or reset, DNS, context deadline). A
+// *Refusal answers its own Reason.
 func ReasonOf(err error) Reason {
+	var refusal *Refusal
 	switch {
 	case err == nil:
 		return ""
+	case errors.As(err, &refusal):
+		return refusal.Reason
 	case errors.Is(err, errInvalid):
 		return ReasonInvalid
 	case apierrors.IsForbidden(err):

@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 )
@@ -61,10 +62,14 @@ const revisionAnnotation = "deployment.kubernetes.io/revision"
 // by its selector, and a list of its pods by its selector; a Deployment's
 // new ReplicaSet that lacks pods adds a list of its FailedCreate events.
 //
+// UID is the workload's metadata.uid, so that a watcher notices a workload
+// deleted and created again under the same name. A workload that is gone
+// (its get answers not found) is a reading with Missing set and no error.
+//
 // ref.Kind is a plugin id or alias of deployments, statefulsets or
-// daemonsets. Errors: another kind (ReasonOf: invalid), the workload is
-// gone (not_found), the account may not read it (forbidden), or any other
-// error of the API server, wrapped so that ReasonOf classifies it.
+// daemonsets. Errors: another kind (ReasonOf: invalid), the account may not
+// read it (forbidden), or any other error of the API server, wrapped so
+// that ReasonOf classifies it.
 func (c *Client) RolloutStatus(ctx context.Context, ref WorkloadRef) (RolloutStatus, error) {
 	kind, err := c.workloadKind(ref.Kind)
 	if err != nil {
@@ -79,6 +84,9 @@ func (c *Client) RolloutStatus(ctx context.Context, ref WorkloadRef) (RolloutSta
 		st, err = c.statefulSetRollout(ctx, ref)
 	default:
 		st, err = c.daemonSetRollout(ctx, ref)
+	}
+	if apierrors.IsNotFound(err) {
+		return RolloutStatus{Ref: ref, Missing: true}, nil
 	}
 	if err != nil {
 		return RolloutStatus{}, fmt.Errorf("rollout of %s: %w", ref, err)
@@ -124,6 +132,7 @@ func (c *Client) deploymentRollout(ctx context.Context, ref WorkloadRef) (Rollou
 
 	st := RolloutStatus{
 		Ref:                ref,
+		UID:                string(d.UID),
 		Desired:            replicasOf(d.Spec.Replicas),
 		Updated:            d.Status.UpdatedReplicas,
 		Ready:              d.Status.ReadyReplicas,

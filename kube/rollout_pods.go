@@ -61,12 +61,7 @@ func (c *Client) workloadPods(ctx context.Context, namespace string, sel labels.
 		row.New = isNew(pod.Labels, string(ref.UID))
 		out.rows = append(out.rows, row)
 	}
-	sort.Slice(out.rows, func(i, j int) bool {
-		if out.rows[i].New != out.rows[j].New {
-			return out.rows[i].New
-		}
-		return out.rows[i].Name < out.rows[j].Name
-	})
+	sortRolloutPods(out.rows)
 	byName := map[string]*corev1.Pod{}
 	for i := range list.Items {
 		byName[list.Items[i].Name] = &list.Items[i]
@@ -81,6 +76,17 @@ func (c *Client) workloadPods(ctx context.Context, namespace string, sel labels.
 		}
 	}
 	return out, nil
+}
+
+// sortRolloutPods orders pods new ones first, each group by name (the
+// order of RolloutStatus's and Inspection's Pods).
+func sortRolloutPods(pods []RolloutPod) {
+	sort.Slice(pods, func(i, j int) bool {
+		if pods[i].New != pods[j].New {
+			return pods[i].New
+		}
+		return pods[i].Name < pods[j].Name
+	})
 }
 
 // rolloutPod is a pod's name with kubectl's READY and STATUS, taken from the

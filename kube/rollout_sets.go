@@ -42,6 +42,7 @@ func (c *Client) statefulSetRollout(ctx context.Context, ref WorkloadRef) (Rollo
 	}
 	st := RolloutStatus{
 		Ref:                ref,
+		UID:                string(s.UID),
 		Desired:            replicasOf(s.Spec.Replicas),
 		Updated:            s.Status.UpdatedReplicas,
 		Ready:              s.Status.ReadyReplicas,
@@ -121,6 +122,7 @@ func (c *Client) daemonSetRollout(ctx context.Context, ref WorkloadRef) (Rollout
 	}
 	st := RolloutStatus{
 		Ref:                ref,
+		UID:                string(ds.UID),
 		Desired:            ds.Status.DesiredNumberScheduled,
 		Updated:            ds.Status.UpdatedNumberScheduled,
 		Ready:              ds.Status.NumberReady,

@@ -353,6 +353,24 @@ func TestRolloutStatusDeploymentRequests(t *testing.T) {
 	}
 }
 
+// TestRolloutStatusMissingAndUID: a workload that is gone is a reading
+// with Missing set and no error; one that is there carries its UID.
+func TestRolloutStatusMissingAndUID(t *testing.T) {
+	c, _ := kubetest.FakeClient(t, dep(nil))
+	ctx := context.Background()
+	for _, kind := range []kube.Kind{kube.KindDeployments, kube.KindStatefulSets, kube.KindDaemonSets} {
+		ref := kube.WorkloadRef{Kind: kind, Namespace: "demo", Name: "gone"}
+		st, err := c.RolloutStatus(ctx, ref)
+		if err != nil || !st.Missing || st.Ref != ref || st.UID != "" {
+			t.Errorf("%s: %+v, %v; want Missing and no error", ref, st, err)
+		}
+	}
+	st, err := c.RolloutStatus(ctx, webRef)
+	if err != nil || st.Missing || st.UID != "dep-uid" {
+		t.Errorf("%s: Missing %v UID %q, %v; want UID dep-uid", webRef, st.Missing, st.UID, err)
+	}
+}
+
 func TestRolloutStatusErrors(t *testing.T) {
 	c, cs := kubetest.FakeClient(t, dep(nil))
 	ctx := context.Background()
@@ -360,9 +378,6 @@ func TestRolloutStatusErrors(t *testing.T) {
 		ref  kube.WorkloadRef
 		want kube.Reason
 	}{
-		{kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: "demo", Name: "gone"}, kube.ReasonNotFound},
-		{kube.WorkloadRef{Kind: kube.KindStatefulSets, Namespace: "demo", Name: "gone"}, kube.ReasonNotFound},
-		{kube.WorkloadRef{Kind: kube.KindDaemonSets, Namespace: "demo", Name: "gone"}, kube.ReasonNotFound},
 		{kube.WorkloadRef{Kind: "pods", Namespace: "demo", Name: "web"}, kube.ReasonInvalid},
 		{kube.WorkloadRef{Kind: "jobs", Namespace: "demo", Name: "web"}, kube.ReasonInvalid},
 	} {

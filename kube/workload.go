@@ -309,4 +309,12 @@ type RolloutStatus struct {
 	Pods []RolloutPod
 	// ObservedGeneration is the controller's status.observedGeneration.
 	ObservedGeneration int64
+	// UID is the workload's metadata.uid as read. A watcher compares it
+	// between readings: a different UID under the same name is a workload
+	// deleted and created again, whose rollout is not the one followed.
+	UID string
+	// Missing is set when the workload is gone (its get answered not
+	// found); the reading then holds only Ref and Missing, and no error is
+	// returned.
+	Missing bool
 }

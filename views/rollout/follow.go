@@ -1,7 +1,8 @@
 // Package rollout follows a workload's rollout: one reading of
 // kube.RolloutStatus a second until it completes, fails (with the
 // cluster's own reason), is paused, cannot be followed (updateStrategy
-// OnDelete) or a deadline passes. Follow is the shared part, used by the
+// OnDelete), the workload is deleted (or deleted and created again under
+// the same name) or a deadline passes. Follow is the shared part, used by the
 // workload form's rollout page and by this package's own screen (Model),
 // which the inventory's `R` and the actions of views/operate open.
 package rollout
@@ -53,8 +54,17 @@ type Follow struct {
 	// Err is set when the last reading failed (the next one is still asked).
 	Err error
 	// Done is set when the rollout ended (complete, failed, paused,
-	// unfollowed) or TimedOut.
+	// unfollowed), TimedOut, or the workload is Gone.
 	Done, TimedOut bool
+	// UID is the metadata.uid of the workload followed: the first
+	// reading's, unless set before it (the UID the person saw). "" while
+	// unknown.
+	UID string
+	// Deleted is set when a reading found the workload gone (Missing);
+	// Recreated when a reading found it under the same name with another
+	// UID than UID: deleted and created again, so the rollout followed is
+	// gone. Status keeps the last reading of the workload followed.
+	Deleted, Recreated bool
 
 	token int
 }
@@ -112,6 +122,16 @@ func (f *Follow) Take(msg StatusMsg, now time.Time) tea.Cmd {
 	}
 	f.Err = msg.err
 	if msg.err == nil {
+		switch {
+		case msg.status.Missing:
+			f.Done, f.Deleted = true, true
+			return nil
+		case f.UID == "":
+			f.UID = msg.status.UID
+		case msg.status.UID != "" && msg.status.UID != f.UID:
+			f.Done, f.Recreated = true, true
+			return nil
+		}
 		f.Status, f.Have = msg.status, true
 		switch msg.status.Phase {
 		case kube.RolloutComplete, kube.RolloutFailed, kube.RolloutPaused, kube.RolloutUnfollowed:
@@ -127,15 +147,29 @@ func (f *Follow) Take(msg StatusMsg, now time.Time) tea.Cmd {
 	return tea.Tick(f.Poll, func(time.Time) tea.Msg { return PollMsg{f: owner, token: token} })
 }
 
-// Failed reports whether the rollout failed or did not finish in time.
+// Failed reports whether the rollout failed, did not finish in time, or
+// its workload is Gone.
 func (f *Follow) Failed() bool {
-	return f.Done && (f.TimedOut || f.Status.Phase == kube.RolloutFailed)
+	return f.Done && (f.TimedOut || f.Gone() || f.Status.Phase == kube.RolloutFailed)
+}
+
+// Gone reports whether the workload followed was deleted, or deleted and
+// created again: there is nothing left to undo or follow.
+func (f *Follow) Gone() bool { return f.Deleted || f.Recreated }
+
+// object is "<kind>/<name>" of the workload followed.
+func (f *Follow) object() string {
+	return views.Sanitize(string(f.Ref.Kind) + "/" + f.Ref.Name)
 }
 
 // Summary is the status line that says how the rollout of name stands.
 func (f *Follow) Summary(name string) string {
 	s := f.Status
 	switch {
+	case f.Recreated:
+		return f.object() + " was deleted and created again (new UID); the rollout followed is gone"
+	case f.Deleted:
+		return f.object() + " was deleted"
 	case f.TimedOut:
 		return fmt.Sprintf("%s: %s: %s", name, kube.ReasonRolloutTimeout, kube.ReasonRolloutTimeout.Sentence())
 	case s.Phase == kube.RolloutComplete:
@@ -158,6 +192,10 @@ func (f *Follow) State(st views.Styles) string {
 		state = string(f.Status.Phase)
 	}
 	switch {
+	case f.Recreated:
+		state = st.Error.Render("deleted and created again")
+	case f.Deleted:
+		state = st.Error.Render("deleted")
 	case f.TimedOut:
 		state = st.Error.Render(fmt.Sprintf("%s: %s", kube.ReasonRolloutTimeout, kube.ReasonRolloutTimeout.Sentence()))
 	case f.Status.Phase == kube.RolloutFailed:

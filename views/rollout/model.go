@@ -50,7 +50,8 @@ func DefaultKeys() Keys {
 type Option func(*Model)
 
 // WithUID lets the screen undo a Deployment's rollout (u): uid is the
-// metadata.uid the person saw.
+// metadata.uid the person saw. The follow takes it as the UID of the
+// workload followed, so a reading of another UID ends it (recreated).
 func WithUID(uid string) Option { return func(m *Model) { m.uid = uid } }
 
 // WithClock makes the screen read the time from now and poll every poll.
@@ -66,6 +67,7 @@ func New(vc *views.Context, r Reader, ref kube.WorkloadRef, what string, opts ..
 	for _, o := range opts {
 		o(m)
 	}
+	m.f.UID = m.uid
 	m.f.Started = m.now()
 	return m
 }
@@ -159,8 +161,11 @@ func (m *Model) Title() string {
 	return t
 }
 
-// canUndo reports whether u undoes: a Deployment whose UID is known.
-func (m *Model) canUndo() bool { return m.uid != "" && m.f.Ref.Kind == kube.KindDeployments }
+// canUndo reports whether u undoes: a Deployment whose UID is known and
+// that was neither deleted nor created again.
+func (m *Model) canUndo() bool {
+	return m.uid != "" && m.f.Ref.Kind == kube.KindDeployments && !m.f.Gone()
+}
 
 // Bindings are the screen's keys, for the help overlay.
 func (m *Model) Bindings() []key.Binding {

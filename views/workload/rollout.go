@@ -62,6 +62,9 @@ func (m *Model) takeApply(msg applyMsg) tea.Cmd {
 	m.ro = &rolloutState{started: m.now(), before: msg.before, after: msg.after, current: res,
 		confirmed: msg.confirmed, warnings: msg.result.Warnings, undo: msg.undo,
 		f: rollout.NewFollow(m.ref, m.now(), m.deadline, m.poll)}
+	// The workload written is the one followed: a reading of another UID
+	// is a workload deleted and created again.
+	m.ro.f.UID = res.UID
 	m.form = newForm(res, res)
 	m.focus, m.offset, m.pv = 0, 0, nil
 	m.rebuild()
@@ -86,6 +89,12 @@ func (m *Model) takeStatus(msg rollout.StatusMsg) tea.Cmd {
 // failed reports whether the rollout failed or did not finish in time.
 func (r *rolloutState) failed() bool { return r.f.Failed() }
 
+// canUndo reports whether u undoes: the rollout failed and the workload
+// is neither deleted nor created again, and no undo was sent.
+func (r *rolloutState) canUndo() bool {
+	return r.failed() && !r.f.Gone() && !r.undo && !r.undoing
+}
+
 // rolloutKey handles a key on the rollout page.
 func (m *Model) rolloutKey(msg tea.KeyMsg) tea.Cmd {
 	r, k := m.ro, m.keys
@@ -103,7 +112,7 @@ func (m *Model) rolloutKey(msg tea.KeyMsg) tea.Cmd {
 		m.setNote("reading "+m.name()+"…", false)
 		return m.readCmd(readEdit)
 	case key.Matches(msg, k.Undo):
-		if !r.failed() || r.undo || r.undoing {
+		if !r.canUndo() {
 			m.setNote("u undoes the change after a failed rollout", false)
 			return nil
 		}
@@ -134,7 +143,7 @@ func (m *Model) rolloutLines(w int) []string {
 	for _, l := range r.f.Lines(st) {
 		add(l)
 	}
-	if r.failed() && !r.undo && !r.undoing && r.undoErr == nil {
+	if r.canUndo() && r.undoErr == nil {
 		add(st.Muted.Render(undoText))
 	}
 	if r.undoing {
@@ -154,7 +163,7 @@ const undoText = "u writes back the images, command and args, env, resources and
 func (m *Model) rolloutHelp() string {
 	r := m.ro
 	parts := []string{}
-	if r.failed() && !r.undo && !r.undoing {
+	if r.canUndo() {
 		parts = append(parts, "u undo")
 	}
 	parts = append(parts, "e edit again")

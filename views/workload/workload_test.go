@@ -968,3 +968,50 @@ func TestPatchKeys(t *testing.T) {
 		t.Fatal("ctrl+p does not hide the patch")
 	}
 }
+
+// TestRolloutOfARecreatedWorkload: the form's rollout follows the workload
+// written (its UID): a reading of another UID, or a Missing one, ends it
+// with what happened, in the error style, and u offers no undo.
+func TestRolloutOfARecreatedWorkload(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		st   kube.RolloutStatus
+		want string
+	}{
+		{"recreated", func() kube.RolloutStatus {
+			st := rolloutStatus(kube.RolloutFailed)
+			st.UID = "u-2"
+			return st
+		}(), "deployments/web was deleted and created again (new UID); the rollout followed is gone"},
+		{"deleted", kube.RolloutStatus{Ref: webRef, Missing: true}, "deployments/web was deleted"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ed := newFake(webWorkload())
+			ed.statuses = []kube.RolloutStatus{tc.st}
+			h := open(t, ed, 120, 30)
+			h.focusOn(fkReplicas, -1, 0)
+			h.replace("5")
+			h.press("ctrl+s", "enter")
+			if h.m.ro == nil || !h.m.ro.f.Done || !h.m.ro.f.Gone() {
+				t.Fatalf("the rollout did not end: mode %v note %q", h.m.mode, h.m.note)
+			}
+			if v := h.view(); strings.Contains(v, "u undo") {
+				t.Fatalf("undo offered for a workload that is gone:\n%s", v)
+			}
+			h.press("u")
+			if len(ed.applies) != 1 {
+				t.Fatal("u wrote to a workload that is gone")
+			}
+			h.press("esc")
+			var got *views.StatusMsg
+			for _, m := range h.out {
+				if m, ok := m.(views.StatusMsg); ok {
+					got = &m
+				}
+			}
+			if got == nil || got.Text != tc.want || !got.Error {
+				t.Fatalf("status line %+v, want the error %q", got, tc.want)
+			}
+		})
+	}
+}
