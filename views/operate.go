@@ -1,6 +1,10 @@
 package views
 
-import "github.com/kyyard/kyyard/kube"
+import (
+	"context"
+
+	"github.com/kyyard/kyyard/kube"
+)
 
 // OperateMsg asks the root to open the confirmation screen of an action
 // (views/operate) on one object or on every marked row.
@@ -100,4 +104,11 @@ type Modes interface {
 func (vc *Context) ReadOnly() bool {
 	m, ok := vc.Client.(Modes)
 	return ok && m.ReadOnly()
+}
+
+// Permitter is a client that says which actions the user may not do on a
+// kind in a namespace (see kube.Client.Permissions); *kube.Client is one.
+type Permitter interface {
+	// Permissions maps each action the API server denies to its sentence.
+	Permissions(ctx context.Context, kind kube.Kind, namespace string) map[kube.Action]string
 }

@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -34,6 +35,9 @@ func (m *Model) operate(a kube.Action) tea.Cmd {
 	}
 	if m.vc.ReadOnly() {
 		return views.Status(readOnlyText(a), true)
+	}
+	if why := m.off[a]; why != "" {
+		return views.Status(fmt.Sprintf("%s is disabled: %s; nothing was sent", a, why), true)
 	}
 	rows := m.markedRows()
 	if len(rows) == 0 {
@@ -91,14 +95,43 @@ func (m *Model) desired(r *kube.Row) int32 {
 	return -1
 }
 
-// disabled returns b with its help saying it is disabled in read-only mode.
-func disabled(b key.Binding, readOnly bool) key.Binding {
-	if !readOnly {
-		return b
-	}
+// disabled returns b with its help saying it is disabled: in read-only
+// mode, or because the API server denies it (forbidden).
+func disabled(b key.Binding, readOnly, forbidden bool) key.Binding {
 	h := b.Help()
-	b.SetHelp(h.Key, h.Desc+" (off: read-only)")
+	switch {
+	case readOnly:
+		b.SetHelp(h.Key, h.Desc+" (off: read-only)")
+	case forbidden:
+		b.SetHelp(h.Key, h.Desc+" (off: forbidden)")
+	}
 	return b
+}
+
+// permissionsRead returns, when the actions' permissions are to be read
+// with the next snapshot (the first after Init, when the client can say:
+// views.Permitter, and the kind has actions), the read; nil otherwise
+// (read-only mode disables every action without asking).
+func (m *Model) permissionsRead() func(context.Context) map[kube.Action]string {
+	p, ok := m.vc.Client.(views.Permitter)
+	if !ok || m.off != nil || m.vc.ReadOnly() {
+		return nil
+	}
+	kind, ns := m.info.ID, m.namespace
+	has := false
+	for _, a := range []kube.Action{kube.ActionRestart, kube.ActionScale, kube.ActionDelete} {
+		has = has || views.Supports(a, kind)
+	}
+	if !has {
+		return nil
+	}
+	return func(ctx context.Context) map[kube.Action]string {
+		off := p.Permissions(ctx, kind, ns)
+		if off == nil {
+			off = map[kube.Action]string{}
+		}
+		return off
+	}
 }
 
 // actions asks the root for the cursor row's action list (a), with the

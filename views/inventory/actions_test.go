@@ -6,8 +6,11 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kubetest"
@@ -88,5 +91,35 @@ func TestActionKeysReadOnly(t *testing.T) {
 	}
 	if off != 6 {
 		t.Errorf("%d bindings shown disabled, want 6", off)
+	}
+}
+
+// TestForbiddenActionsAreOff: the API server denies delete of
+// Deployments (a SelfSubjectAccessReview answered not allowed): the help
+// marks ctrl+d off with the reason, ctrl+d says why and sends nothing,
+// and restart, which is allowed, still asks.
+func TestForbiddenActionsAreOff(t *testing.T) {
+	client, cs := kubetest.FakeClient(t, opDeployment("api", 2))
+	cs.PrependReactor("create", "selfsubjectaccessreviews", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		review := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview)
+		if review.Spec.ResourceAttributes.Verb == "delete" {
+			return kubetest.DenyAccessReviews(action)
+		}
+		return kubetest.AllowAccessReviews(action)
+	})
+	m, _ := load(t, client, "deployments", "demo", 80, 8)
+	var help []string
+	for _, b := range m.Bindings() {
+		help = append(help, b.Help().Key+" "+b.Help().Desc)
+	}
+	if h := strings.Join(help, "\n"); !strings.Contains(h, "ctrl+d delete (off: forbidden)") || strings.Contains(h, "restart (off") {
+		t.Fatalf("help:\n%s", h)
+	}
+	msg := press(m, "ctrl+d")()
+	if st, ok := msg.(views.StatusMsg); !ok || !strings.Contains(st.Text, "delete is disabled: you may not delete deployments in demo") {
+		t.Fatalf("ctrl+d on a forbidden delete: %#v", msg)
+	}
+	if _, ok := press(m, "r")().(views.OperateMsg); !ok {
+		t.Fatal("r no longer asks")
 	}
 }

@@ -38,7 +38,10 @@ const maxBackoff = 30 * time.Second
 
 // Model is an inventory screen. Use New; the zero value is not usable.
 type Model struct {
-	vc        *views.Context
+	vc *views.Context
+	// off maps the actions the API server denies on this kind and
+	// namespace to its sentence (read when the screen starts).
+	off       map[kube.Action]string
 	keys      Keys
 	info      kube.KindInfo
 	namespace string
@@ -103,6 +106,9 @@ type snapshotMsg struct {
 	// reading its parent again found: it was deleted, or has no selector
 	// any more (kube.ErrSelectsNothing). snap is then empty.
 	dropped string
+	// off, when asked with this snapshot (the first after Init), maps the
+	// actions the API server denies to its sentence.
+	off map[kube.Action]string
 }
 
 // prepared is the costly part of taking in changed rows (measuring every
@@ -180,6 +186,7 @@ func (m *Model) Marked() []kube.Row {
 // Init starts (or restarts) the refresh chain with an immediate snapshot.
 func (m *Model) Init() tea.Cmd {
 	m.token++
+	m.off = nil // asked again with the next snapshot
 	return m.fetch()
 }
 
@@ -197,6 +204,7 @@ func (m *Model) fetch() tea.Cmd {
 	// What the goroutine needs to know of the screen, copied now.
 	kind, loaded, gen, reqLabels := m.info.ID, m.loaded, m.gen, m.reqLabels
 	sortColumn, withNS, descending, sortNow := m.sortColumn, m.withNamespace(), !m.ascending, !m.sortFromKind
+	permissions := m.permissionsRead()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
 		defer cancel()
@@ -214,6 +222,9 @@ func (m *Model) fetch() tea.Cmd {
 			// Any other failure keeps the selector read before.
 		}
 		msg := snapshotMsg{owner: owner, token: token, labels: labels, snap: client.Snapshot(ctx, req)}
+		if permissions != nil {
+			msg.off = permissions(ctx)
+		}
 		if t, ok := msg.snap.Table(kind); ok && !(loaded && msg.snap.Generation == gen && labels == reqLabels) {
 			p := &prepared{ix: newIndex(t), slot: slotOf(t.Columns, sortColumn, withNS), descending: descending}
 			if sortNow {
@@ -261,6 +272,9 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 	case snapshotMsg:
 		if msg.owner != m || msg.token != m.token {
 			return m, nil
+		}
+		if msg.off != nil {
+			m.off = msg.off
 		}
 		if m.apply(msg) {
 			return m, m.refetch()
@@ -558,11 +572,13 @@ func (m *Model) filterText() string {
 }
 
 // Bindings lists the screen's keys for the help overlay.
-// In read-only mode the action keys say they are disabled.
+// In read-only mode, and for actions the API server denies, the action
+// keys say they are disabled.
 func (m *Model) Bindings() []key.Binding {
 	k, ro := m.keys, m.vc.ReadOnly()
-	for _, b := range []*key.Binding{&k.Restart, &k.Scale, &k.Delete, &k.Pause, &k.Resume, &k.Undo} {
-		*b = disabled(*b, ro)
+	for a, b := range map[kube.Action]*key.Binding{kube.ActionRestart: &k.Restart, kube.ActionScale: &k.Scale,
+		kube.ActionDelete: &k.Delete, kube.ActionPause: &k.Pause, kube.ActionResume: &k.Resume, kube.ActionUndo: &k.Undo} {
+		*b = disabled(*b, ro, m.off[a] != "")
 	}
 	return k.list()
 }

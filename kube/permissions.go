@@ -1,0 +1,27 @@
+package kube
+
+import "context"
+
+// permissionActions are the actions Permissions asks about, in order.
+var permissionActions = []Action{ActionRestart, ActionScale, ActionDelete, ActionPause, ActionResume, ActionUndo}
+
+// Permissions asks the API server which of the actions kyyard offers on
+// objects of kind in namespace ("" is all namespaces) the user may not do,
+// with one SelfSubjectAccessReview per distinct request the actions make
+// (patch of the resource, update of its scale subresource, delete), each
+// answer cached for the guards' 30 seconds. It returns, per action
+// denied, the reviewer's sentence ("you may not delete deployments in
+// demo (…)"); actions allowed, and those whose review could not be made
+// (the API server unreachable), are left out: an action is only shown
+// disabled when the server said no. Every action is still checked again
+// by its guards when it is run.
+func (c *Client) Permissions(ctx context.Context, kind Kind, namespace string) map[Action]string {
+	off := map[Action]string{}
+	for _, a := range permissionActions {
+		v := c.guardAccess(ctx, accessFor(Operation{Action: a, Ref: ObjectRef{Kind: kind, Namespace: namespace}}))
+		if v.Outcome == OutcomeRefuse && v.Reason == ReasonForbidden {
+			off[a] = v.Sentence
+		}
+	}
+	return off
+}
