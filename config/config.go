@@ -50,18 +50,33 @@ func (m Mode) Or(o Mode) Mode {
 	return Mode{ReadOnly: m.ReadOnly || o.ReadOnly, Strict: m.Strict || o.Strict}
 }
 
-// DefaultPath is $XDG_CONFIG_HOME/kyyard/config.yaml, else
-// ~/.config/kyyard/config.yaml. Errors: neither can be found.
-func DefaultPath() (string, error) {
+// Dir is kyyard's folder of per-user files: $XDG_CONFIG_HOME/kyyard, else
+// ~/.config/kyyard (the XDG base directory rule). Errors: neither can be
+// found.
+func Dir() (string, error) {
 	dir := os.Getenv("XDG_CONFIG_HOME")
 	if dir == "" {
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return "", fmt.Errorf("no configuration file: %w", err)
+			return "", fmt.Errorf("no folder for kyyard's files: %w", err)
 		}
 		dir = filepath.Join(home, ".config")
 	}
-	return filepath.Join(dir, "kyyard", "config.yaml"), nil
+	return filepath.Join(dir, "kyyard"), nil
+}
+
+// DefaultPath is the configuration file, config.yaml in Dir. Errors:
+// Dir's.
+func DefaultPath() (string, error) {
+	dir, err := Dir()
+	return filepath.Join(dir, "config.yaml"), err
+}
+
+// HistoryPath is the file the session's outcomes are appended to,
+// history.log in Dir. Errors: Dir's.
+func HistoryPath() (string, error) {
+	dir, err := Dir()
+	return filepath.Join(dir, "history.log"), err
 }
 
 // Load reads and checks the file at path. A missing file is no error: it

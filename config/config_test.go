@@ -146,4 +146,11 @@ func TestDefaultPath(t *testing.T) {
 	if p, err := config.DefaultPath(); err != nil || p != filepath.Join(home, ".config", "kyyard", "config.yaml") {
 		t.Fatalf("without XDG_CONFIG_HOME: %q, %v", p, err)
 	}
+	if p, err := config.HistoryPath(); err != nil || p != filepath.Join(home, ".config", "kyyard", "history.log") {
+		t.Fatalf("history without XDG_CONFIG_HOME: %q, %v", p, err)
+	}
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	if p, err := config.HistoryPath(); err != nil || p != filepath.Join(dir, "kyyard", "history.log") {
+		t.Fatalf("history with XDG_CONFIG_HOME: %q, %v", p, err)
+	}
 }

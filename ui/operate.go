@@ -14,7 +14,7 @@ import (
 )
 
 // WithHistoryFile appends every outcome of the session to the file at
-// path (history.DefaultPath); without it the history is kept in memory
+// path (config.HistoryPath); without it the history is kept in memory
 // only.
 func WithHistoryFile(path string) Option {
 	return func(m *Model) { m.historyPath = path }

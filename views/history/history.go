@@ -6,7 +6,6 @@ package history
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,20 +41,6 @@ func (e Entry) Line() string {
 	o := e.Outcome
 	return strings.Join([]string{e.Time.Format(time.RFC3339), clean(e.Context), clean(o.Op.Ref.String()),
 		string(o.Op.Action), e.Code(), clean(o.Detail)}, "\t")
-}
-
-// DefaultPath is $XDG_CONFIG_HOME/kyyard/history.log, else
-// ~/.config/kyyard/history.log. Errors: neither can be found.
-func DefaultPath() (string, error) {
-	dir := os.Getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("no history file: %w", err)
-		}
-		dir = filepath.Join(home, ".config")
-	}
-	return filepath.Join(dir, "kyyard", "history.log"), nil
 }
 
 // Append appends the entries to the file at path, one line each, making

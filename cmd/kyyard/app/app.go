@@ -22,7 +22,6 @@ import (
 	"github.com/kyyard/kyyard/kube/kinds"
 	"github.com/kyyard/kyyard/ui"
 	"github.com/kyyard/kyyard/views"
-	"github.com/kyyard/kyyard/views/history"
 )
 
 // Version is kyyard's version, set at link time with
@@ -226,7 +225,7 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		ns = ""
 	}
 	uiOpts := []ui.Option{ui.WithKubeconfig(contexts)}
-	if path, err := history.DefaultPath(); err == nil {
+	if path, err := config.HistoryPath(); err == nil {
 		uiOpts = append(uiOpts, ui.WithHistoryFile(path))
 	}
 	root, err := ui.New(vc, kube.Kind(opts.command), ns, uiOpts...)
