@@ -57,13 +57,13 @@ func TestActionKeys(t *testing.T) {
 		t.Fatalf("ctrl+d on marked rows: %#v", msg)
 	}
 
-	// On a pod: delete; s stays free (the shell, later); r says where it works.
+	// On a pod: delete; s opens the shell; r says where it works.
 	p, _ := load(t, client, "pods", "demo", 80, 8)
 	if msg, _ := press(p, "ctrl+d")().(views.OperateMsg); msg.Targets[0].Kind != kube.KindPods {
 		t.Errorf("ctrl+d on a pod: %#v", msg)
 	}
-	if cmd := press(p, "s"); cmd != nil {
-		t.Errorf("s on a pod did something: %#v", cmd())
+	if msg, _ := press(p, "s")().(views.OpenShellMsg); msg != (views.OpenShellMsg{Namespace: "demo", Pod: "web-7d9f-abcde", UID: "demo/web-7d9f-abcde"}) {
+		t.Errorf("s on a pod: %#v", msg)
 	}
 	if st, _ := press(p, "r")().(views.StatusMsg); !strings.Contains(st.Text, "restart works on Deployments") {
 		t.Errorf("r on a pod: %#v", st)

@@ -424,28 +424,28 @@ func TestDescribeAndYAMLOpenTheCursorRow(t *testing.T) {
 func TestHorizontalScrollKeepsNamePinned(t *testing.T) {
 	client, _ := kubetest.FakeClient(t, demoObjects()...)
 	m, vc := load(t, client, "pods", "demo", 40, 6)
-	keys(m, "l")
+	keys(m, "right")
 	view := m.View()
 	if !strings.Contains(view, "«   NAME") || strings.Contains(view, "READY") || !strings.Contains(view, "1 column scrolled") {
-		t.Fatalf("l must scroll READY out and keep NAME:\n%s", view)
+		t.Fatalf("→ must scroll READY out and keep NAME:\n%s", view)
 	}
 	keys(m, "right", "right", "right", "right", "right")
 	view = m.View()
 	if !strings.Contains(view, "NAME") || !strings.Contains(view, "AGE") || !strings.Contains(view, "badimage-66f-qq9") {
 		t.Fatalf("scrolling past the end must keep the last column:\n%s", view)
 	}
-	keys(m, "h", "left", "left", "left", "left", "left")
+	keys(m, "left", "left", "left", "left", "left", "left")
 	if view := m.View(); !strings.Contains(view, "READY") || strings.Contains(view, "«") {
-		t.Fatalf("h must scroll back:\n%s", view)
+		t.Fatalf("← must scroll back:\n%s", view)
 	}
 	wide, _ := load(t, client, "pods", "demo", 120, 6)
-	keys(wide, "l")
+	keys(wide, "right")
 	if view := wide.View(); !strings.Contains(view, "READY") {
 		t.Fatalf("a table that fits must not scroll:\n%s", view)
 	}
 	// Scrolled in a narrow terminal, then the terminal grows: every column
 	// is back.
-	keys(m, "l", "l")
+	keys(m, "right", "right")
 	vc.Width, vc.Height = 200, 10
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 10})
 	if view := m.View(); !strings.Contains(view, "READY") || strings.Contains(view, "scrolled") {
@@ -460,7 +460,7 @@ func TestFilteredSortedMarkedScrolledGolden(t *testing.T) {
 	)...)
 	m, _ := load(t, client, "pods", "demo", 50, 8)
 	typeFilter(m, "!web")
-	keys(m, "enter", "A", "space", "space", "l")
+	keys(m, "enter", "A", "space", "space", "right")
 	view := m.View()
 	viewtest.Size(t, view, 50, 8)
 	viewtest.Golden(t, "pods-filtered-sorted-marked-scrolled", view)
@@ -510,7 +510,7 @@ func TestBindingsListEveryKey(t *testing.T) {
 			seen[k] = true
 		}
 	}
-	for _, k := range []string{"/", "<", ">", "S", "N", "A", " ", "ctrl+@", `ctrl+\`, "u", "U", "d", "y", "h", "l", "esc", "w", "enter"} {
+	for _, k := range []string{"/", "<", ">", "S", "N", "A", " ", "ctrl+@", `ctrl+\`, "u", "U", "d", "y", "left", "right", "l", "p", "F", "s", "esc", "w", "enter"} {
 		if !seen[k] {
 			t.Errorf("key %q missing from Bindings", k)
 		}

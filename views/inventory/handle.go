@@ -52,8 +52,16 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.edit()
 	case key.Matches(msg, k.Restart):
 		return m.operate(kube.ActionRestart)
+	case key.Matches(msg, k.Scale) && (m.info.ID == kube.KindPods || m.info.ID == kube.KindContainers):
+		return m.shell()
 	case key.Matches(msg, k.Scale):
 		return m.operate(kube.ActionScale)
+	case key.Matches(msg, k.Logs):
+		return m.logs(false)
+	case key.Matches(msg, k.Previous):
+		return m.logs(true)
+	case key.Matches(msg, k.PortForward):
+		return m.portForward()
 	case key.Matches(msg, k.Delete):
 		return m.operate(kube.ActionDelete)
 	case key.Matches(msg, k.Pause):

@@ -27,11 +27,18 @@ type Keys struct {
 	// statefulsets, daemonsets).
 	Edit key.Binding
 	// Restart, Scale, Delete, Pause, Resume and Undo open the confirmation
-	// of an action on the marked rows, or on the cursor row (views/operate).
+	// of an action on the marked rows, or on the cursor row (views/operate);
+	// on pods and containers, Scale's key opens a shell instead.
 	Restart, Scale, Delete, Pause, Resume, Undo key.Binding
 	// Rollout follows the cursor row's rollout; Actions lists the row's
 	// actions with the reason each disabled one is.
 	Rollout, Actions key.Binding
+	// Logs opens the cursor row's logs (a pod, a container, a workload);
+	// Previous its previous container's.
+	Logs, Previous key.Binding
+	// PortForward opens the port-forward dialog of a pod, a Service or a
+	// workload.
+	PortForward key.Binding
 	// Left and Right scroll the columns right of NAME.
 	Left, Right key.Binding
 	// Clear is esc on this screen: it clears marks, then the filter, then
@@ -66,15 +73,18 @@ func DefaultKeys() Keys {
 		YAML:          key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "YAML")),
 		Edit:          key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit workload (form)")),
 		Restart:       key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart (marked: each)")),
-		Scale:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "scale")),
+		Scale:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "scale (pods: shell)")),
 		Delete:        key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "delete")),
 		Pause:         key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "pause rollout")),
 		Resume:        key.NewBinding(key.WithKeys("Z"), key.WithHelp("Z", "resume rollout")),
 		Undo:          key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "undo rollout")),
 		Rollout:       key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rollout status")),
 		Actions:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "actions (and why not)")),
-		Left:          key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "scroll left")),
-		Right:         key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "scroll right")),
+		Logs:          key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "logs")),
+		Previous:      key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous logs")),
+		PortForward:   key.NewBinding(key.WithKeys("F"), key.WithHelp("shift+f", "port-forward")),
+		Left:          key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "scroll left")),
+		Right:         key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "scroll right")),
 		Clear:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear marks, filter; back")),
 	}
 }
@@ -82,6 +92,6 @@ func DefaultKeys() Keys {
 // list returns the bindings in help order.
 func (k Keys) list() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Wide, k.Refresh,
-		k.Describe, k.YAML, k.Edit, k.Restart, k.Scale, k.Delete, k.Pause, k.Resume, k.Undo, k.Rollout, k.Actions, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
+		k.Describe, k.YAML, k.Edit, k.Restart, k.Scale, k.Delete, k.Pause, k.Resume, k.Undo, k.Rollout, k.Actions, k.Logs, k.Previous, k.PortForward, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
 		k.SortName, k.SortAge, k.Mark, k.MarkRange, k.ClearMarks, k.Left, k.Right, k.Clear}
 }

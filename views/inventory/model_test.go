@@ -340,16 +340,16 @@ func TestNarrowWideColumnsAreCutOffNotSqueezed(t *testing.T) {
 	view := m.View()
 	viewtest.Size(t, view, 50, 15)
 	viewtest.Golden(t, "pods-narrow-wide", view)
-	for _, want := range []string{"badima…f-qq9", "4 columns cut off (l/→ scrolls)", "RESTARTS"} {
+	for _, want := range []string{"badima…f-qq9", "4 columns cut off (→ scrolls)", "RESTARTS"} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("%q is not shown:\n%s", want, view)
 		}
 	}
 	for i := 0; strings.Contains(view, "cut off"); i++ {
 		if i == 8 {
-			t.Fatalf("l does not bring the cut-off columns into view:\n%s", view)
+			t.Fatalf("→ does not bring the cut-off columns into view:\n%s", view)
 		}
-		press(m, "l")
+		press(m, "right")
 		view = m.View()
 		viewtest.Size(t, view, 50, 15)
 	}

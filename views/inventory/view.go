@@ -193,11 +193,11 @@ func columnsNotice(hidden, cut int) string {
 	}
 	switch {
 	case hidden > 0 && cut > 0:
-		return fmt.Sprintf("« %d column%s scrolled (h/←), %d cut off (l/→)", hidden, plural(hidden), cut)
+		return fmt.Sprintf("« %d column%s scrolled (←), %d cut off (→)", hidden, plural(hidden), cut)
 	case hidden > 0:
 		return fmt.Sprintf("« %d column%s scrolled (h/←)", hidden, plural(hidden))
 	case cut > 0:
-		return fmt.Sprintf("%d column%s cut off (l/→ scrolls)", cut, plural(cut))
+		return fmt.Sprintf("%d column%s cut off (→ scrolls)", cut, plural(cut))
 	}
 	return ""
 }

@@ -44,7 +44,7 @@ Keys:
   /          filter: text, regex, !inverse, -f fuzzy, -l label selector
   > < S N A  sort by next/previous column, reverse, by name, by age
   space V    mark a row, a range (ctrl+\ clears); u/U next unhealthy / only unhealthy
-  h/l ←/→    scroll the columns right of NAME
+  ←/→        scroll the columns right of NAME
   ctrl+n     pick this screen's namespace (type to filter; when namespaces
              cannot be listed, type the name); :ns <name>|all does it at once
   :ctx       pick a kubeconfig context; :ctx <name> switches to it

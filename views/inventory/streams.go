@@ -1,0 +1,90 @@
+package inventory
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// podOf returns the namespace, pod name and pod UID behind the cursor row:
+// the row itself on pods, the pod the containers belong to on containers
+// (its UID is the part of the row's before "/"), and the container's name
+// there. ok is false on other kinds or without a row.
+func (m *Model) podOf(row *kube.Row) (ns, pod, uid, container string, ok bool) {
+	switch m.info.ID {
+	case kube.KindPods:
+		return row.Namespace, row.Name, row.UID, "", true
+	case kube.KindContainers:
+		_, parent, found := strings.Cut(m.parent, "/")
+		if !found {
+			return "", "", "", "", false
+		}
+		podUID, _, _ := strings.Cut(row.UID, "/")
+		return row.Namespace, parent, podUID, row.Name, true
+	}
+	return "", "", "", "", false
+}
+
+// logs asks the root for the log viewer of the cursor row (`l`, or `p`
+// for the previous container's logs): a pod, a container or a workload.
+func (m *Model) logs(previous bool) tea.Cmd {
+	row := m.current()
+	if row == nil {
+		return nil
+	}
+	kind := m.info.ID
+	if !slices.Contains(views.LogKinds, kind) {
+		return views.Status(fmt.Sprintf("%s have no logs; l works on pods, containers and workloads", kind), false)
+	}
+	req := kube.LogRequest{Kind: kind, Namespace: row.Namespace, Name: row.Name, UID: row.UID}
+	if ns, pod, uid, container, ok := m.podOf(row); ok {
+		req = kube.LogRequest{Kind: kube.KindPods, Namespace: ns, Name: pod, UID: uid, Container: container}
+	} else if kind == kube.KindContainers {
+		return views.Status("containers are parts of pods: open the pod to see them", false)
+	}
+	req.Options = kube.LogOptions{Follow: !previous, Previous: previous, TailLines: -1}
+	msg := views.OpenLogsMsg{Request: req}
+	return func() tea.Msg { return msg }
+}
+
+// shell asks the root for a shell in the cursor row's pod or container
+// (`s`); on a workload `s` is scale (see operate).
+func (m *Model) shell() tea.Cmd {
+	row := m.current()
+	if row == nil {
+		return nil
+	}
+	ns, pod, uid, container, ok := m.podOf(row)
+	if !ok {
+		return views.Status(fmt.Sprintf("a shell opens in pods and containers, not in %s", m.info.ID), false)
+	}
+	if m.vc.ReadOnly() {
+		return views.Status("kyyard runs read-only (--readonly): no shell is opened", true)
+	}
+	msg := views.OpenShellMsg{Namespace: ns, Pod: pod, UID: uid, Container: container}
+	return func() tea.Msg { return msg }
+}
+
+// portForward asks the root for the port-forward dialog of the cursor row
+// (`shift+f`): a pod, a Service or a workload.
+func (m *Model) portForward() tea.Cmd {
+	row := m.current()
+	if row == nil {
+		return nil
+	}
+	kind := m.info.ID
+	if ns, pod, uid, _, ok := m.podOf(row); ok {
+		msg := views.OpenPortForwardMsg{Kind: kube.KindPods, Namespace: ns, Name: pod, UID: uid}
+		return func() tea.Msg { return msg }
+	}
+	if !slices.Contains(views.ForwardKinds, kind) {
+		return views.Status(fmt.Sprintf("a port-forward goes to pods, Services and workloads, not %s", kind), false)
+	}
+	msg := views.OpenPortForwardMsg{Kind: kind, Namespace: row.Namespace, Name: row.Name, UID: row.UID}
+	return func() tea.Msg { return msg }
+}

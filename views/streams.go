@@ -1,0 +1,42 @@
+package views
+
+import "github.com/kyyard/kyyard/kube"
+
+// OpenLogsMsg asks the root to push the log viewer (views/logs) for a
+// pod, one of its containers, or a workload's pods (`l`, and `p` for the
+// previous container's logs).
+type OpenLogsMsg struct {
+	// Request names the object and the options (Options.Previous for
+	// `p`); the viewer adds follow, since and tail as the person chooses.
+	Request kube.LogRequest
+}
+
+// OpenShellMsg asks the root to open a shell (views/exec) in a pod's
+// container (`s` on a pod or a container row).
+type OpenShellMsg struct {
+	// Namespace, Pod and UID name the pod as the person saw it.
+	Namespace, Pod, UID string
+	// Container is the container row's container; "" for a pod row (the
+	// only container, or a picker).
+	Container string
+}
+
+// OpenPortForwardMsg asks the root to open the port-forward dialog for a
+// pod, a Service or a workload (`shift+f`).
+type OpenPortForwardMsg struct {
+	// Kind is the row's plugin id.
+	Kind kube.Kind
+	// Namespace, Name and UID name the object as the person saw it.
+	Namespace, Name, UID string
+}
+
+// OpenForwardsMsg asks the root to show the active port-forwards (`:pf`).
+type OpenForwardsMsg struct{}
+
+// LogKinds are the kinds whose rows open logs (`l`, `p`).
+var LogKinds = []kube.Kind{kube.KindPods, kube.KindContainers, kube.KindDeployments, kube.KindStatefulSets,
+	kube.KindDaemonSets, kube.KindReplicaSets, kube.KindJobs}
+
+// ForwardKinds are the kinds whose rows open a port-forward (`shift+f`).
+var ForwardKinds = []kube.Kind{kube.KindPods, "services", kube.KindDeployments, kube.KindStatefulSets,
+	kube.KindDaemonSets, kube.KindReplicaSets}
