@@ -43,6 +43,9 @@ type Model struct {
 	vc        *views.Context
 	stack     []views.Screen
 	namespace string // the namespace `:` commands open kinds in
+	// quitAsked, when set, is the unsaved work a quit was asked about
+	// (views.Unsaved): the next key answers.
+	quitAsked string
 
 	facts    kube.Facts
 	hasFacts bool
@@ -306,8 +309,18 @@ func (m *Model) toScreens(msg tea.Msg) tea.Cmd {
 
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	keys := m.vc.Keys
+	if m.quitAsked != "" {
+		// The question of quit: ctrl+c again or y quits, any other key stays.
+		asked := m.quitAsked
+		m.quitAsked, m.status = "", views.StatusMsg{}
+		if msg.Type == tea.KeyCtrlC || msg.String() == "y" || msg.String() == "Y" {
+			return tea.Quit
+		}
+		m.status = views.StatusMsg{Text: "not quitting: " + asked + " kept"}
+		return nil
+	}
 	if msg.Type == tea.KeyCtrlC {
-		return tea.Quit
+		return m.quit()
 	}
 	if m.prompting {
 		return m.promptKey(msg)
@@ -320,7 +333,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.help {
 		switch {
 		case key.Matches(msg, keys.Quit):
-			return tea.Quit
+			m.help = false
+			return m.quit()
 		case key.Matches(msg, keys.Help), key.Matches(msg, keys.Back):
 			m.help = false
 		case msg.String() == "down", msg.String() == "j":
@@ -341,7 +355,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, keys.Quit):
-		return tea.Quit
+		return m.quit()
 	case key.Matches(msg, keys.Help):
 		m.help, m.helpOffset = true, 0
 		return nil
@@ -502,8 +516,10 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 		return nil
 	}
 	switch {
-	case fields[0] == "q", fields[0] == "q!", fields[0] == "quit", fields[0] == "exit":
+	case fields[0] == "q!":
 		return tea.Quit
+	case fields[0] == "q", fields[0] == "quit", fields[0] == "exit":
+		return m.quit()
 	case fields[0] == "history" && len(fields) == 1:
 		return m.openHistory()
 	case contextCommand(fields[0]) && len(fields) == 1:
@@ -599,4 +615,20 @@ func isCommandWord(w string) bool {
 		return true
 	}
 	return contextCommand(w)
+}
+
+// quit ends the program, unless a screen on the stack holds unsaved work
+// (views.Unsaved): then the status line asks first, and ctrl+c again or
+// y quits (`:q!` quits without asking).
+func (m *Model) quit() tea.Cmd {
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if u, ok := m.stack[i].(views.Unsaved); ok {
+			if what := u.Unsaved(); what != "" {
+				m.quitAsked = what
+				m.status = views.StatusMsg{Text: "quit and lose " + what + "? ctrl+c or y quits, any other key stays", Error: true}
+				return nil
+			}
+		}
+	}
+	return tea.Quit
 }

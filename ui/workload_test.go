@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kubetest"
 	"github.com/kyyard/kyyard/views"
@@ -58,5 +60,34 @@ func TestOpenWorkloadWithoutEditor(t *testing.T) {
 	}
 	if strings.Contains(h.m.Top().Title(), "edit") {
 		t.Fatal("a form was pushed")
+	}
+}
+
+// TestCtrlCAsksBeforeLosingEdits: ctrl+c on a form with an edit asks
+// first; another key keeps the form and its edit; ctrl+c twice quits.
+func TestCtrlCAsksBeforeLosingEdits(t *testing.T) {
+	h := start(t)
+	h.command("deploy")
+	h.run(h.send(h.keys("e")()))
+	h.keys("backspace", "5")
+	if cmd := h.keys("ctrl+c"); cmd != nil {
+		if _, quit := cmd().(tea.QuitMsg); quit {
+			t.Fatal("ctrl+c quit with an unapplied edit")
+		}
+	}
+	if v := h.m.View(); !strings.Contains(v, "quit and lose 1 unapplied edit to deployments/web?") {
+		t.Fatalf("no question:\n%s", v)
+	}
+	h.keys("n")
+	if v := h.m.View(); !strings.Contains(v, "replicas [5") || !strings.Contains(v, "not quitting") {
+		t.Fatalf("the edit was not kept:\n%s", v)
+	}
+	h.keys("ctrl+c")
+	cmd := h.keys("ctrl+c")
+	if cmd == nil {
+		t.Fatal("ctrl+c twice did not quit")
+	}
+	if _, quit := cmd().(tea.QuitMsg); !quit {
+		t.Fatalf("ctrl+c twice: %#v", cmd())
 	}
 }

@@ -145,3 +145,12 @@ type StatusMsg struct {
 func Status(text string, isError bool) tea.Cmd {
 	return func() tea.Msg { return StatusMsg{Text: text, Error: isError} }
 }
+
+// Unsaved is implemented by a screen that can hold work a quit would lose
+// (the workload form's edits): the root asks before it quits while any
+// screen on the stack reports some.
+type Unsaved interface {
+	// Unsaved describes the work ("2 unapplied edits to
+	// deployments/web"), "" when there is none.
+	Unsaved() string
+}

@@ -290,3 +290,21 @@ func (m *Model) CapturesBack() bool { return true }
 // errText says what an Editor error means: a refusal's reason, detail and
 // sentence, else the error's reason sentence and message.
 func errText(err error) string { return views.ErrText(err) }
+
+// Unsaved describes the form's edits not applied yet ("2 unapplied edits
+// to deployments/web"), on the form and in the preview; "" once applied
+// (the rollout) or when nothing was changed.
+func (m *Model) Unsaved() string {
+	if (m.mode != modeForm && m.mode != modePreview) || m.form == nil {
+		return ""
+	}
+	n := m.form.changeCount()
+	if n == 0 {
+		return ""
+	}
+	edits := "edits"
+	if n == 1 {
+		edits = "edit"
+	}
+	return fmt.Sprintf("%d unapplied %s to %s", n, edits, m.name())
+}

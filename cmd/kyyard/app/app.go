@@ -72,7 +72,7 @@ Keys:
              detail), also appended to $XDG_CONFIG_HOME/kyyard/history.log
   esc        clear marks, then the filter; then back to the row you left
   ?          help
-  q          quit
+  q          quit (asks first while the form holds unapplied edits; :q! does not)
 
 Rows carry a health marker as well as a colour: x failed, ! warning,
 ~ progressing, blank ok. When the API server cannot be reached, a banner
