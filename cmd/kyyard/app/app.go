@@ -110,6 +110,9 @@ type options struct {
 	// "Guards, and two policies").
 	strict   bool
 	readonly bool
+	// strictSet is whether --strict was given (so --strict=false turns
+	// off the in-pod default; see serviceAccountRun).
+	strictSet bool
 	// config is --config, the configuration file's path ("" is
 	// config.DefaultPath).
 	config string
@@ -127,6 +130,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.strictSet = cmd.Flags().Changed("strict")
 			return run(flags, opts)
 		},
 	}
@@ -137,7 +141,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f.DurationVar(&opts.refresh, "refresh", 2*time.Second, "how often screens read the cluster again")
 	f.StringVarP(&opts.command, "command", "c", "pods", "the kind to show first (pods, deploy, nodes, ns, or any alias)")
 	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "start in all namespaces")
-	f.BoolVar(&opts.strict, "strict", false, "refuse every write a guard warns about (managed by Helm/Argo CD/Flux, no Pod Security level, claims deleted, new Secret references, an autoscaler) instead of asking to confirm, as a cluster agent must")
+	f.BoolVar(&opts.strict, "strict", false, "refuse every write a guard warns about (managed by Helm/Argo CD/Flux, no Pod Security level, claims deleted, new Secret references, an autoscaler) instead of asking to confirm, as a cluster agent must; the default when kyyard runs in a pod with its ServiceAccount (--strict=false turns it off there)")
 	f.BoolVar(&opts.readonly, "readonly", false, "refuse every write before any request: browse only")
 	f.StringVar(&opts.config, "config", "", "the configuration file (per-context read-only and strict settings); default $XDG_CONFIG_HOME/kyyard/config.yaml, else ~/.config/kyyard/config.yaml")
 	cmd.PersistentFlags().StringVar(&opts.logFile, "log-file", "", "write client-go's diagnostics (watch errors, retries) to this file; by default they are dropped, since they would tear the screen")
@@ -196,7 +200,7 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		flags: flags,
 		opts:  kube.Options{Registry: registry, TablePlugin: kinds.NewTable},
 		cfg:   cfg,
-		flag:  config.Mode{ReadOnly: opts.readonly, Strict: opts.strict},
+		flag:  config.Mode{ReadOnly: opts.readonly, Strict: opts.strict || !opts.strictSet && serviceAccountRun(flags, os.Getenv)},
 	}
 	_, first, _ := contexts.Contexts() // "" when none is named: the flags alone apply
 	client, err := kube.New(flags, contexts.optionsFor(first))
@@ -259,6 +263,23 @@ func loadConfig(path string) (*config.File, error) {
 // cluster in the kubeconfig files, no --server, and not inside a pod.
 // client-go would otherwise fall back to http://localhost:8080 and every
 // screen would say "connection refused" without saying why.
+// serviceAccountRun reports whether kyyard connects with the ServiceAccount
+// of the pod it runs in: no --server, and a kubeconfig that names no
+// cluster, in a pod (KUBERNETES_SERVICE_HOST set), which is when client-go's
+// loader falls back to the in-cluster configuration (clientcmd's
+// DeferredLoadingClientConfig). The design makes strict the default then,
+// as a cluster agent's policy must be; `--strict=false` turns it off.
+func serviceAccountRun(flags *genericclioptions.ConfigFlags, getenv func(string) string) bool {
+	if getenv("KUBERNETES_SERVICE_HOST") == "" || getenv("KUBERNETES_SERVICE_PORT") == "" {
+		return false
+	}
+	if flags.APIServer != nil && *flags.APIServer != "" {
+		return false
+	}
+	raw, err := flags.ToRawKubeConfigLoader().RawConfig()
+	return err == nil && len(raw.Clusters) == 0
+}
+
 func checkConfigured(flags *genericclioptions.ConfigFlags) error {
 	if flags.APIServer != nil && *flags.APIServer != "" {
 		return nil

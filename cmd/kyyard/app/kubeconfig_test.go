@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -157,5 +158,38 @@ func TestFirstContextFromContextFlag(t *testing.T) {
 	_, first, err := k.Contexts()
 	if err != nil || first != "staging-ctx" || !k.optionsFor(first).ReadOnly {
 		t.Fatalf("--context staging-ctx: first %q (%v), read-only %v", first, err, k.optionsFor(first).ReadOnly)
+	}
+}
+
+// TestServiceAccountRunIsStrictByDefault: in a pod, with no kubeconfig
+// naming a cluster and no --server, kyyard uses the pod's ServiceAccount,
+// and the design makes strict the default; a kubeconfig, --server or no
+// in-pod environment is not such a run.
+func TestServiceAccountRunIsStrictByDefault(t *testing.T) {
+	inPod := func(k string) string {
+		return map[string]string{"KUBERNETES_SERVICE_HOST": "10.96.0.1", "KUBERNETES_SERVICE_PORT": "443"}[k]
+	}
+	outside := func(string) string { return "" }
+	empty := t.TempDir() + "/empty.kubeconfig"
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	noConfig := genericclioptions.NewConfigFlags(true)
+	noConfig.KubeConfig = &empty
+	if !serviceAccountRun(noConfig, inPod) {
+		t.Error("in a pod without a kubeconfig: not a ServiceAccount run")
+	}
+	if serviceAccountRun(noConfig, outside) {
+		t.Error("outside a pod: a ServiceAccount run")
+	}
+	if serviceAccountRun(testFlags(t), inPod) {
+		t.Error("in a pod with a kubeconfig naming clusters: a ServiceAccount run")
+	}
+	server := genericclioptions.NewConfigFlags(true)
+	server.KubeConfig = &empty
+	addr := "https://127.0.0.1:6443"
+	server.APIServer = &addr
+	if serviceAccountRun(server, inPod) {
+		t.Error("with --server: a ServiceAccount run")
 	}
 }
