@@ -5,6 +5,7 @@ package app
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -283,6 +284,11 @@ func checkConfigured(flags *genericclioptions.ConfigFlags) error {
 // func closes the file.
 func routeClientLogs(path string) (func(), error) {
 	klog.LogToStderr(false)
+	// klog copies errors to stderr even so (its stderrthreshold, ERROR):
+	// on the dashboard's terminal that would corrupt the screen.
+	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(fs)
+	_ = fs.Set("stderrthreshold", "FATAL")
 	if path == "" {
 		klog.SetOutput(io.Discard)
 		return func() {}, nil
