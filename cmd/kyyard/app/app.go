@@ -58,7 +58,8 @@ Keys:
              server's dry run, every guard), enter applies only what changed at the
              resourceVersion read, then the rollout is followed (u undoes a failed one)
   r          restart a Deployment, StatefulSet or DaemonSet (the marked rows: each)
-  s          scale a Deployment or StatefulSet (a small form with the current replicas)
+  s          scale a Deployment or StatefulSet (a small form with the current replicas);
+             on a pod or container: a shell in it (exit or ctrl+d returns)
   ctrl+d     delete a workload or a pod (pods: f switches graceful / force)
   z / Z      pause / resume a Deployment's rollout
   B          undo: roll a Deployment back to its previous revision
@@ -94,6 +95,7 @@ strict, the first context and every one :ctx switches to:
   contexts:
     kyyard-local: {strict: true}
     prod-eu: {readonly: true, strict: true}
+    kind-dev: {shell: "zsh -l"}   # the shell s tries first
 The flags, an entry and a matching pattern each only turn a setting on.
 A missing file is fine; a malformed one stops kyyard with the reason.
 
