@@ -7,6 +7,7 @@
 //	contexts:
 //	  kyyard-local: {strict: true}
 //	  prod-eu: {readonly: true, strict: true}
+//	  kind-dev: {shell: "zsh -l"}   # the shell `s` tries first
 //
 // A setting only ever turns a guard on: a context is read-only when the
 // --readonly flag says so, or its entry says readonly: true, or its name
@@ -43,11 +44,20 @@ type Mode struct {
 	ReadOnly bool `json:"readonly,omitempty"`
 	// Strict refuses every write a guard warns about (as --strict).
 	Strict bool `json:"strict,omitempty"`
+	// Shell is the command of the shell a shell (`s`) in this context
+	// tries first, before bash and sh, its words split at spaces
+	// (kube.Options.Shell); "" is none.
+	Shell string `json:"shell,omitempty"`
 }
 
-// Or returns the mode with every setting that either m or o turns on.
+// Or returns the mode with every setting that either m or o turns on, and
+// m's shell, else o's.
 func (m Mode) Or(o Mode) Mode {
-	return Mode{ReadOnly: m.ReadOnly || o.ReadOnly, Strict: m.Strict || o.Strict}
+	shell := m.Shell
+	if shell == "" {
+		shell = o.Shell
+	}
+	return Mode{ReadOnly: m.ReadOnly || o.ReadOnly, Strict: m.Strict || o.Strict, Shell: shell}
 }
 
 // Dir is kyyard's folder of per-user files: $XDG_CONFIG_HOME/kyyard, else
@@ -111,9 +121,12 @@ func Parse(name string, data []byte) (*File, error) {
 			return nil, fmt.Errorf("configuration file %s: readonlyContexts[%d] %q is not a valid pattern (path.Match: *, ?, [a-z], \\ escapes): %v", name, i, p, err)
 		}
 	}
-	for ctx := range f.Contexts {
+	for ctx, m := range f.Contexts {
 		if ctx == "" {
 			return nil, fmt.Errorf("configuration file %s: contexts has an entry with an empty name", name)
+		}
+		if m.Shell != "" && strings.TrimSpace(m.Shell) == "" {
+			return nil, fmt.Errorf("configuration file %s: contexts.%s.shell names no program", name, ctx)
 		}
 	}
 	return &f, nil

@@ -154,3 +154,21 @@ func TestDefaultPath(t *testing.T) {
 		t.Fatalf("history with XDG_CONFIG_HOME: %q, %v", p, err)
 	}
 }
+
+// TestContextShell: a context's shell is read, kept by Or, and an empty
+// program is refused.
+func TestContextShell(t *testing.T) {
+	f, err := config.Parse("c.yaml", []byte("contexts:\n  dev: {shell: \"zsh -l\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.For("dev").Shell; got != "zsh -l" {
+		t.Fatalf("shell %q", got)
+	}
+	if got := (config.Mode{Strict: true}).Or(f.For("dev")); !got.Strict || got.Shell != "zsh -l" {
+		t.Fatalf("Or = %+v", got)
+	}
+	if _, err := config.Parse("c.yaml", []byte("contexts:\n  dev: {shell: \" \"}\n")); err == nil || !strings.Contains(err.Error(), "contexts.dev.shell") {
+		t.Fatalf("empty shell: %v", err)
+	}
+}

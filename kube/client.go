@@ -45,6 +45,10 @@ type Options struct {
 	Policy Policy
 	// ReadOnly refuses every write before any request is sent (--readonly).
 	ReadOnly bool
+	// Shell is the context's configured shell argv (config: a context's
+	// shell), tried before bash and sh when an exec names no command and
+	// its ExecRequest.Shell is empty; empty means none configured.
+	Shell []string
 }
 
 // Client is kyyard's connection to one cluster. It is safe for concurrent use.
@@ -78,6 +82,9 @@ type Client struct {
 	objects    objectClients
 	// access caches SelfSubjectAccessReview answers for the guards.
 	access accessCache
+	// execDialer, when set (tests), builds exec streams instead of
+	// client-go's executors (execsession.go).
+	execDialer execDialer
 }
 
 type generation struct {

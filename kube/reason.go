@@ -119,6 +119,8 @@ func (r Reason) Sentence() string {
 		return "an existing volume claim differs in what a claim cannot change"
 	case ReasonPaused:
 		return "the Deployment's rollout is paused; resume it first"
+	case ReasonNotRunning:
+		return "the pod or the container is not running, so nothing can run in it"
 	default:
 		return "the request failed"
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/detail"
+	"github.com/kyyard/kyyard/views/exec"
 	"github.com/kyyard/kyyard/views/history"
 	"github.com/kyyard/kyyard/views/inventory"
 	"github.com/kyyard/kyyard/views/workload"
@@ -96,6 +97,10 @@ type Model struct {
 	// they are appended to ("" when none).
 	history     []history.Entry
 	historyPath string
+
+	// shell is what the shell screens remember in this run (the debug
+	// image chosen).
+	shell exec.Memory
 
 	width, height int
 }
@@ -210,6 +215,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openActions(msg)
 	case views.OpenRolloutMsg:
 		return m, m.openRollout(msg)
+	case views.OpenShellMsg:
+		return m, m.openShell(msg)
 	case views.OutcomesMsg:
 		return m, m.record(msg)
 	case historyWrittenMsg:

@@ -5,6 +5,7 @@ package app
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -57,7 +58,8 @@ Keys:
              server's dry run, every guard), enter applies only what changed at the
              resourceVersion read, then the rollout is followed (u undoes a failed one)
   r          restart a Deployment, StatefulSet or DaemonSet (the marked rows: each)
-  s          scale a Deployment or StatefulSet (a small form with the current replicas)
+  s          scale a Deployment or StatefulSet (a small form with the current replicas);
+             on a pod or container: a shell in it (exit or ctrl+d returns)
   ctrl+d     delete a workload or a pod (pods: f switches graceful / force)
   z / Z      pause / resume a Deployment's rollout
   B          undo: roll a Deployment back to its previous revision
@@ -93,6 +95,7 @@ strict, the first context and every one :ctx switches to:
   contexts:
     kyyard-local: {strict: true}
     prod-eu: {readonly: true, strict: true}
+    kind-dev: {shell: "zsh -l"}   # the shell s tries first
 The flags, an entry and a matching pattern each only turn a setting on.
 A missing file is fine; a malformed one stops kyyard with the reason.
 
@@ -304,6 +307,11 @@ func checkConfigured(flags *genericclioptions.ConfigFlags) error {
 // func closes the file.
 func routeClientLogs(path string) (func(), error) {
 	klog.LogToStderr(false)
+	// klog copies errors to stderr even so (its stderrthreshold, ERROR):
+	// on the dashboard's terminal that would corrupt the screen.
+	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(fs)
+	_ = fs.Set("stderrthreshold", "FATAL")
 	if path == "" {
 		klog.SetOutput(io.Discard)
 		return func() {}, nil

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
@@ -27,6 +28,7 @@ type kubeconfigContexts struct {
 // optionsFor returns the client options of context name: read-only when
 // --readonly, the file's entry or a readonlyContexts pattern says so;
 // strict when --strict or the entry says so. Nothing turns a setting off.
+// The entry's shell is the context's shell (`s` tries it first).
 func (k kubeconfigContexts) optionsFor(name string) kube.Options {
 	mode := k.flag
 	if name != "" {
@@ -34,6 +36,7 @@ func (k kubeconfigContexts) optionsFor(name string) kube.Options {
 	}
 	o := k.opts
 	o.ReadOnly = mode.ReadOnly
+	o.Shell = strings.Fields(mode.Shell)
 	o.Policy = kube.PolicyInteractive
 	if mode.Strict {
 		o.Policy = kube.PolicyStrict

@@ -193,3 +193,19 @@ func TestServiceAccountRunIsStrictByDefault(t *testing.T) {
 		t.Error("with --server: a ServiceAccount run")
 	}
 }
+
+// TestContextShellOption: a context's configured shell reaches its
+// client's options.
+func TestContextShellOption(t *testing.T) {
+	cfg, err := config.Parse("config.yaml", []byte("contexts:\n  dev-ctx: {shell: zsh}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := kubeconfigContexts{flags: testFlags(t), opts: kube.Options{Registry: kinds.Builtin()}, cfg: cfg}
+	if o := k.optionsFor("dev-ctx"); len(o.Shell) != 1 || o.Shell[0] != "zsh" {
+		t.Fatalf("options %+v: want shell zsh", o)
+	}
+	if o := k.optionsFor("other"); len(o.Shell) != 0 {
+		t.Fatalf("options %+v: want no shell", o)
+	}
+}

@@ -1,0 +1,166 @@
+package exec_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views/exec"
+)
+
+// handOffModel hands the terminal to cmd at once and quits when it ends.
+type handOffModel struct {
+	cmd   *exec.Command
+	ended chan error
+}
+
+type endMsg struct{ err error }
+
+func (h *handOffModel) Init() tea.Cmd {
+	return tea.Exec(h.cmd, func(err error) tea.Msg { return endMsg{err} })
+}
+
+func (h *handOffModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if e, ok := msg.(endMsg); ok {
+		h.ended <- e.err
+		return h, tea.Quit
+	}
+	return h, nil
+}
+
+func (h *handOffModel) View() string { return "dashboard" }
+
+// underPty runs a Bubble Tea program (alternate screen) on a new
+// pseudo-terminal's slave side with session handed off at once; it returns
+// the program's error, what was written, the settings before and after.
+func underPty(t *testing.T, session kube.ExecSession) (error, string, unix.Termios, unix.Termios, *handOffModel) {
+	t.Helper()
+	master, slave, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer master.Close()
+	defer slave.Close()
+	_ = pty.Setsize(master, &pty.Winsize{Cols: 80, Rows: 24})
+	get := func() unix.Termios {
+		st, err := unix.IoctlGetTermios(int(slave.Fd()), unix.TCGETS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return *st
+	}
+	before := get()
+	var mu sync.Mutex
+	var out bytes.Buffer
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf)
+			mu.Lock()
+			out.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	m := &handOffModel{cmd: exec.NewCommand(session, "shell: sh in demo/web (container web) · exit or ctrl+d returns", kube.ExecLimits{}), ended: make(chan error, 1)}
+	// tea.Exec gives the command os.Stderr: the terminal, as in kyyard.
+	savedStderr := os.Stderr
+	os.Stderr = slave
+	prog := tea.NewProgram(m, tea.WithInput(slave), tea.WithOutput(slave), tea.WithAltScreen())
+	_, runErr := prog.Run()
+	os.Stderr = savedStderr
+	after := get()
+	time.Sleep(100 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	return runErr, out.String(), before, after, m
+}
+
+// TestC41PanicRestoresTerminal: a panic in the goroutine that runs the
+// session: echo and line mode are back, the alternate screen is left, and
+// the panic text is readable on the restored terminal.
+func TestC41PanicRestoresTerminal(t *testing.T) {
+	session := &fakeSession{argv: []string{"sh"}, container: "web", run: func(ctx context.Context, s kube.ExecStreams) (kube.ExecResult, error) {
+		panic("boom in the session")
+	}}
+	err, out, before, after, _ := underPty(t, session)
+	if !errors.Is(err, tea.ErrProgramPanic) {
+		t.Fatalf("program ended with %v; want the panic reported", err)
+	}
+	if after.Lflag&unix.ECHO == 0 || after.Lflag&unix.ICANON == 0 || after != before {
+		t.Fatalf("terminal not restored after the panic: before %+v after %+v", before, after)
+	}
+	enter, leave := strings.Index(out, "\x1b[?1049h"), strings.LastIndex(out, "\x1b[?1049l")
+	if enter < 0 || leave < enter {
+		t.Fatalf("the alternate screen was not left (enter %d, leave %d)", enter, leave)
+	}
+	if !strings.Contains(out, "boom in the session") || !strings.Contains(out, "panic during the shell session") {
+		t.Fatalf("the panic text is not on the terminal:\n%q", out)
+	}
+}
+
+// TestHangupRestoresTerminal: SIGHUP during the session ends it, restores
+// the terminal and reports the signal (the dashboard then quits).
+func TestHangupRestoresTerminal(t *testing.T) {
+	started := make(chan struct{})
+	session := &fakeSession{argv: []string{"sh"}, container: "web", run: func(ctx context.Context, s kube.ExecStreams) (kube.ExecResult, error) {
+		close(started)
+		<-ctx.Done()
+		return kube.ExecResult{}, ctx.Err()
+	}}
+	go func() {
+		<-started
+		time.Sleep(50 * time.Millisecond) // Run is waiting on its signals
+		_ = syscall.Kill(os.Getpid(), syscall.SIGHUP)
+	}()
+	err, _, before, after, m := underPty(t, session)
+	if err != nil {
+		t.Fatalf("program: %v", err)
+	}
+	var sig *exec.SignalError
+	if got := <-m.ended; !errors.As(got, &sig) || sig.Signal != syscall.SIGHUP {
+		t.Fatalf("the hand-off ended with %v; want SIGHUP", got)
+	}
+	if after != before {
+		t.Fatalf("terminal not restored after SIGHUP: before %+v after %+v", before, after)
+	}
+}
+
+// TestSessionEndRestoresTerminal: a normal end gives the settings back and
+// the session's input is the terminal's (what was typed reaches it).
+func TestSessionEndRestoresTerminal(t *testing.T) {
+	session := &fakeSession{argv: []string{"sh"}, container: "web", run: func(ctx context.Context, s kube.ExecStreams) (kube.ExecResult, error) {
+		if s.Sizes == nil {
+			return kube.ExecResult{}, errors.New("no size queue")
+		}
+		if sz := s.Sizes.Next(); sz == nil || sz.Width != 80 || sz.Height != 24 {
+			return kube.ExecResult{}, errors.New("the first size is not the terminal's")
+		}
+		_, _ = io.WriteString(s.Stdout, "remote says hi\r\n")
+		return kube.ExecResult{ExitCode: 3}, nil
+	}}
+	err, out, before, after, m := underPty(t, session)
+	if err != nil || <-m.ended != nil {
+		t.Fatalf("program: %v", err)
+	}
+	if m.cmd.Err != nil || m.cmd.Result.ExitCode != 3 {
+		t.Fatalf("result %+v, %v", m.cmd.Result, m.cmd.Err)
+	}
+	if after != before || !strings.Contains(out, "remote says hi") || !strings.Contains(out, "exit or ctrl+d returns") {
+		t.Fatalf("settings before %+v after %+v; output %q", before, after, out)
+	}
+}

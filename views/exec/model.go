@@ -1,0 +1,314 @@
+package exec
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// phase is which page the screen shows.
+type phase int
+
+const (
+	phasePlan         phase = iota // the guards are asked
+	phasePick                      // several containers: the picker
+	phaseConfirm                   // the interactive policy's warnings: y or esc
+	phaseOpen                      // the shell is being chosen
+	phaseNoShell                   // no shell: the debug container offer
+	phaseDebugPlan                 // the debug container's guards are asked
+	phaseDebugConfirm              // its warnings: y or esc
+	phaseDebugWait                 // it is starting (OpenDebug's progress)
+	phaseRunning                   // the terminal is handed to the session
+)
+
+// Model is the shell screen. Use New.
+type Model struct {
+	vc     *views.Context
+	ex     Execer
+	dbg    Debugger // nil: debug containers are not available
+	memory *Memory
+	target views.OpenShellMsg
+	phase  phase
+	token  int
+
+	container  string   // chosen
+	containers []string // the picker's choices
+	cursor     int
+	verdicts   kube.Verdicts // the warnings being confirmed
+	confirmed  []kube.Reason
+	noShell    string // why there is no shell
+
+	input    textinput.Model // the debug image
+	image    string          // the debug image chosen
+	progress chan string
+	opened   chan openedMsg
+	waiting  string // OpenDebug's last progress text
+	offset   int
+}
+
+// New returns the screen for msg's pod or container, through ex and, for
+// a container without a shell, dbg (nil when the client has none). memory
+// keeps the debug image chosen across openings; nil keeps none.
+func New(vc *views.Context, ex Execer, dbg Debugger, msg views.OpenShellMsg, memory *Memory) *Model {
+	if memory == nil {
+		memory = &Memory{}
+	}
+	m := &Model{vc: vc, ex: ex, dbg: dbg, memory: memory, target: msg, container: msg.Container}
+	m.input = textinput.New()
+	m.input.Prompt = ""
+	m.input.Cursor.SetMode(cursor.CursorStatic)
+	m.input.PromptStyle, m.input.TextStyle = vc.Styles.Prompt, vc.Styles.Prompt
+	m.input.CharLimit = 512
+	return m
+}
+
+// Init asks the guards.
+func (m *Model) Init() tea.Cmd {
+	if m.phase != phasePlan {
+		return nil
+	}
+	return m.planCmd()
+}
+
+// request is the ExecRequest of the person's choices so far.
+func (m *Model) request() kube.ExecRequest {
+	return kube.ExecRequest{Namespace: m.target.Namespace, Pod: m.target.Pod, UID: m.target.UID,
+		Container: m.container, TTY: true, Confirmed: slices.Clone(m.confirmed)}
+}
+
+// debugRequest is the DebugRequest of the debug container offered.
+func (m *Model) debugRequest() kube.DebugRequest {
+	return kube.DebugRequest{Namespace: m.target.Namespace, Pod: m.target.Pod, UID: m.target.UID,
+		Target: m.container, Image: m.image, Confirmed: slices.Clone(m.confirmed)}
+}
+
+// where names the pod ("demo/web-x2k").
+func (m *Model) where() string { return m.target.Namespace + "/" + m.target.Pod }
+
+// finish leaves the screen with a status line.
+func finish(text string, isError bool) tea.Cmd {
+	return tea.Sequence(func() tea.Msg { return views.BackMsg{} }, views.Status(text, isError))
+}
+
+// refused leaves the screen with err's reason on the status line.
+func (m *Model) refused(err error) tea.Cmd {
+	return finish("no shell in "+m.where()+": "+views.ErrText(err), true)
+}
+
+// Update takes the plan, the opened session, progress and keys.
+func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case planMsg:
+		if msg.owner == m && msg.token == m.token && m.phase == phasePlan {
+			return m, m.takePlan(msg)
+		}
+	case openedMsg:
+		if msg.owner == m && msg.token == m.token && (m.phase == phaseOpen || m.phase == phaseDebugWait) {
+			return m, m.takeOpened(msg)
+		}
+	case debugPlanMsg:
+		if msg.owner == m && msg.token == m.token && m.phase == phaseDebugPlan {
+			return m, m.takeDebugPlan(msg)
+		}
+	case progressMsg:
+		if msg.owner == m && msg.token == m.token && m.phase == phaseDebugWait {
+			m.waiting = msg.text
+			return m, m.waitDebug(msg.token)
+		}
+	case endedMsg:
+		if msg.owner == m {
+			return m, m.ended(msg)
+		}
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	default:
+		if m.input.Focused() {
+			var cmd tea.Cmd
+			m.input, cmd = m.input.Update(msg)
+			return m, cmd
+		}
+	}
+	return m, nil
+}
+
+// takePlan moves on from the guards' answers: a picker for several
+// containers, a refusal to the status line, warnings to the confirmation,
+// else the session is opened.
+func (m *Model) takePlan(msg planMsg) tea.Cmd {
+	var choice *kube.ContainerChoiceError
+	switch {
+	case errors.As(msg.err, &choice):
+		m.phase, m.containers, m.cursor = phasePick, choice.Containers, max(slices.Index(choice.Containers, choice.DefaultContainer), 0)
+		return nil
+	case msg.err != nil:
+		return m.refused(msg.err)
+	}
+	if r := msg.plan.Verdicts.Refusal(); r != nil {
+		return m.refused(r)
+	}
+	m.container = msg.plan.Container
+	if ws := msg.plan.Verdicts.Warnings(); len(ws) > 0 {
+		m.phase, m.verdicts = phaseConfirm, ws
+		return nil
+	}
+	m.phase = phaseOpen
+	return m.openCmd()
+}
+
+// takeOpened hands the terminal to the session, or offers a debug
+// container when the container has no shell.
+func (m *Model) takeOpened(msg openedMsg) tea.Cmd {
+	switch {
+	case errors.Is(msg.err, kube.ErrExecNoShell) && m.phase == phaseOpen:
+		m.phase, m.noShell = phaseNoShell, views.ErrText(msg.err)
+		if m.dbg == nil {
+			return nil
+		}
+		m.confirmed = nil
+		image := m.memory.DebugImage
+		if image == "" {
+			image = kube.DefaultDebugImage
+		}
+		m.input.SetValue(image)
+		m.input.CursorEnd()
+		return m.input.Focus()
+	case msg.err != nil:
+		if m.phase == phaseDebugWait {
+			return finish("no debug container in "+m.where()+": "+views.ErrText(msg.err), true)
+		}
+		return m.refused(msg.err)
+	}
+	m.phase = phaseRunning
+	return m.handOff(msg.session)
+}
+
+// takeDebugPlan confirms the debug container's warnings, or starts it.
+func (m *Model) takeDebugPlan(msg debugPlanMsg) tea.Cmd {
+	if msg.err != nil {
+		return finish("no debug container in "+m.where()+": "+views.ErrText(msg.err), true)
+	}
+	if r := msg.verdicts.Refusal(); r != nil {
+		return finish("no debug container in "+m.where()+": "+views.ErrText(r), true)
+	}
+	if ws := msg.verdicts.Warnings(); len(ws) > 0 {
+		m.phase, m.verdicts = phaseDebugConfirm, ws
+		return nil
+	}
+	m.phase = phaseDebugWait
+	return m.debugOpenCmd()
+}
+
+// confirm accepts the warnings shown.
+func (m *Model) confirm() {
+	for _, v := range m.verdicts {
+		if !slices.Contains(m.confirmed, v.Reason) {
+			m.confirmed = append(m.confirmed, v.Reason)
+		}
+	}
+}
+
+// key handles a key on the current page; esc is the root's (back).
+func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	s := msg.String()
+	switch m.phase {
+	case phasePick:
+		switch s {
+		case "up", "k":
+			m.cursor = max(m.cursor-1, 0)
+		case "down", "j":
+			m.cursor = min(m.cursor+1, len(m.containers)-1)
+		case "enter":
+			m.container, m.phase = m.containers[m.cursor], phasePlan
+			return m.planCmd()
+		}
+	case phaseConfirm, phaseDebugConfirm:
+		if s == "y" || s == "Y" {
+			m.confirm()
+			if m.phase == phaseConfirm {
+				m.phase = phaseOpen
+				return m.openCmd()
+			}
+			m.phase = phaseDebugWait
+			return m.debugOpenCmd()
+		}
+		if s == "n" {
+			return func() tea.Msg { return views.BackMsg{} }
+		}
+	case phaseNoShell:
+		if m.dbg == nil {
+			return nil
+		}
+		if s == "esc" {
+			return func() tea.Msg { return views.BackMsg{} }
+		}
+		if s == "enter" {
+			image := strings.TrimSpace(m.input.Value())
+			if image == "" {
+				image = kube.DefaultDebugImage
+			}
+			m.image, m.memory.DebugImage = image, image
+			m.input.Blur()
+			m.phase = phaseDebugPlan
+			return m.debugPlanCmd()
+		}
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+// Capturing reports whether the debug image is being typed.
+func (m *Model) Capturing() bool { return m.phase == phaseNoShell && m.dbg != nil }
+
+// CapturesBack lets esc cancel the image input here rather than close
+// the root's way (it closes the screen all the same).
+func (m *Model) CapturesBack() bool { return m.Capturing() }
+
+// Title names the pod.
+func (m *Model) Title() string { return "shell(" + m.where() + ")" }
+
+// Bindings are the screen's keys.
+func (m *Model) Bindings() []key.Binding {
+	switch m.phase {
+	case phasePick:
+		return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open a shell in this container"))}
+	case phaseConfirm, phaseDebugConfirm:
+		return []key.Binding{key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "go on despite the warnings"))}
+	case phaseNoShell:
+		if m.dbg != nil {
+			return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "start a debug container"))}
+		}
+	}
+	return nil
+}
+
+// endedText is the status line after a session: its exit code, or why it
+// ended without one.
+func endedText(res kube.ExecResult, err error) (string, bool) {
+	via := ""
+	if res.Fallback != "" {
+		via = " (over SPDY: " + res.Fallback + ")"
+	}
+	switch {
+	case err == nil:
+		return fmt.Sprintf("shell ended: exit %d%s", res.ExitCode, via), res.ExitCode != 0
+	case errors.Is(err, kube.ErrExecClosed):
+		why := strings.TrimPrefix(err.Error(), kube.ErrExecClosed.Error())
+		why = strings.TrimPrefix(why, ": ")
+		if why == "" {
+			why = "the stream closed"
+		}
+		return "exit status unknown: " + why + via, true
+	}
+	return "shell ended: " + views.ErrText(err) + via, true
+}
