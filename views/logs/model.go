@@ -161,6 +161,22 @@ func New(vc *views.Context, s Streamer, req kube.LogRequest, opts ...Option) *Mo
 	return m
 }
 
+// Note returns the footer's note: what the last save or copy did, or why
+// a key did nothing ("" when none).
+func (m *Model) Note() string { return m.note }
+
+// Lines returns the held log lines' text as drawn (sanitised, colours
+// stripped), oldest first, markers left out.
+func (m *Model) Lines() []string {
+	var out []string
+	for seq := m.buf.first; seq < m.buf.end(); seq++ {
+		if e := m.buf.at(seq); e.kind == kindLine {
+			out = append(out, string(m.buf.plainOf(e)))
+		}
+	}
+	return out
+}
+
 // Request returns the request streamed now.
 func (m *Model) Request() kube.LogRequest { return m.req }
 
