@@ -26,6 +26,8 @@ type fake struct {
 	// errs, when set, are returned by the calls in turn (err after).
 	errs  []error
 	block bool
+	// sink is the last call's sink, for feed.
+	sink kube.LogSink
 	// cancelled counts the calls whose context was cancelled.
 	cancelled int
 }
@@ -34,6 +36,7 @@ func (f *fake) Logs(ctx context.Context, req kube.LogRequest, sink kube.LogSink)
 	f.mu.Lock()
 	n := len(f.reqs)
 	f.reqs = append(f.reqs, req)
+	f.sink = sink
 	batches, block := f.batches, f.block
 	err := f.err
 	if n < len(f.errs) {
@@ -111,7 +114,17 @@ func (h *harness) run(cmd tea.Cmd) {
 		if c == nil {
 			continue
 		}
-		switch msg := c().(type) {
+		// A command that does not answer soon is a stream's or a wait
+		// for more lines: it is left running.
+		got := make(chan tea.Msg, 1)
+		go func() { got <- c() }()
+		var msg tea.Msg
+		select {
+		case msg = <-got:
+		case <-time.After(50 * time.Millisecond):
+			continue
+		}
+		switch msg := msg.(type) {
 		case nil:
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
@@ -157,4 +170,35 @@ func (h *harness) lacks(unwanted string) {
 	if v := h.m.View(); strings.Contains(v, unwanted) {
 		h.t.Fatalf("view has %q:\n%s", unwanted, v)
 	}
+}
+
+var (
+	logsQueue     = logs.WithQueue
+	logsCapacity  = logs.WithCapacity
+	logsClipboard = logs.WithClipboard
+)
+
+func newViewer(vc *views.Context, f *fake) *logs.Model {
+	return logs.New(vc, f, podReq, logs.WithBatchGap(0))
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// feed hands lines to the viewer as a following stream would: through
+// its sink, then the message that wakes it.
+func feed(h *harness, lines []kube.LogLine) {
+	h.f.mu.Lock()
+	s := h.f.sink
+	h.f.mu.Unlock()
+	s.Write(kube.LogBatch{Lines: lines})
+	h.run(h.m.Init())
 }

@@ -244,7 +244,7 @@ func (m *Model) fit(pieces []piece, w int) []string {
 	col, colour := 0, false
 	flush := func() {
 		s := cur.String()
-		if colour {
+		if colour && !strings.HasSuffix(s, reset) {
 			s += reset
 		}
 		rows = append(rows, s)

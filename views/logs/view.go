@@ -157,19 +157,29 @@ func (m *Model) what() string {
 	return s
 }
 
-// state says whether the screen follows, is paused, or the stream ended.
+// state says whether the stream ended, and whether the screen follows
+// or is paused where.
 func (m *Model) state() string {
+	end := ""
 	switch {
 	case m.ended && m.endErr != nil:
-		return "stopped"
+		end = "stopped"
 	case m.ended:
-		return "ended"
-	case m.follow:
+		end = "ended"
+	}
+	if m.follow {
+		if end != "" {
+			return end
+		}
 		return "following"
 	}
 	p, _ := m.topPos()
 	rank, total := m.shown(p.seq)
-	return fmt.Sprintf("paused at %s of %s (G follows)", count(int64(rank)), count(int64(total)))
+	s := fmt.Sprintf("paused at %s of %s (G follows)", count(int64(rank)), count(int64(total)))
+	if end != "" {
+		s = end + " · " + s
+	}
+	return s
 }
 
 // footer is the last line: the prompt while it is open, else the search's
