@@ -116,3 +116,16 @@ func FuzzRender(f *testing.F) {
 		}
 	})
 }
+
+func FuzzLowerASCII(f *testing.F) {
+	f.Add([]byte("Hello WORLD @[`{ azAZ 0123456789"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, ok := lowerASCII(nil, b)
+		if ok != isASCII(string(b)) {
+			t.Fatalf("ok %v for %q", ok, b)
+		}
+		if ok && string(got) != string(bytes.ToLower(b)) {
+			t.Fatalf("lowerASCII(%q) = %q", b, got)
+		}
+	})
+}

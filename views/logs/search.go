@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"regexp"
 	"regexp/syntax"
@@ -112,13 +113,26 @@ func (ix *index) findRE(out []match, re *regexp.Regexp, seq int64, plain []byte)
 }
 
 // lowerASCII returns b lower-cased in dst's space; ok is false (and dst
-// unusable) when b is not all ASCII.
+// unusable) when b is not all ASCII. Eight bytes are done at a time.
 func lowerASCII(dst, b []byte) (_ []byte, ok bool) {
 	if cap(dst) < len(b) {
 		dst = make([]byte, len(b), 2*len(b))
 	}
 	dst = dst[:len(b)]
-	for i, c := range b {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if w&highs != 0 {
+			return dst, false
+		}
+		// 0x80 in each byte from 'A' up, less each byte past 'Z': no
+		// byte carries into the next, since every byte is below 0x80.
+		upper := ((w + (0x80-'A')*ones) &^ (w + (0x80-'Z'-1)*ones)) & highs
+		binary.LittleEndian.PutUint64(dst[i:], w|upper>>2)
+	}
+	for ; i < len(b); i++ {
+		c := b[i]
 		if c >= 0x80 {
 			return dst, false
 		}
