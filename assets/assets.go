@@ -37,6 +37,10 @@ type Theme struct {
 	// CurrentMatchBackground the match n/N moved to. Both are drawn under
 	// SelectedForeground.
 	MatchBackground, CurrentMatchBackground string
+	// Palette colours what must be told apart by a stable colour, such as
+	// the pods of a workload's logs (each name hashed into it); always
+	// shown next to a text label, never alone.
+	Palette []string
 }
 
 // LoadTheme returns the embedded theme of that name. Errors: no such theme,

@@ -217,6 +217,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openRollout(msg)
 	case views.OpenShellMsg:
 		return m, m.openShell(msg)
+	case views.OpenLogsMsg:
+		return m, m.openLogs(msg)
 	case views.OutcomesMsg:
 		return m, m.record(msg)
 	case historyWrittenMsg:
@@ -451,6 +453,7 @@ func (m *Model) open(msg views.OpenKindMsg, chosen bool) tea.Cmd {
 	if msg.Replace {
 		// A command or a picked namespace starts afresh, as in k9s: the
 		// drill-downs it leaves are no longer what esc goes back to.
+		closeScreens(m.stack...)
 		m.stack = []views.Screen{scr}
 	} else {
 		m.stack = append(m.stack, scr)
@@ -481,6 +484,7 @@ func (m *Model) back() tea.Cmd {
 	if len(m.stack) == 1 {
 		return nil
 	}
+	closeScreens(m.Top())
 	m.stack = m.stack[:len(m.stack)-1]
 	return m.Top().Init()
 }

@@ -40,6 +40,7 @@ func (m *Model) operator() (operate.Operator, bool) {
 // replace is set and a screen lies below it, and returns scr's Init.
 func (m *Model) push(scr views.Screen, replace bool) tea.Cmd {
 	if replace && len(m.stack) > 1 {
+		closeScreens(m.Top())
 		m.stack[len(m.stack)-1] = scr
 	} else {
 		m.stack = append(m.stack, scr)

@@ -168,6 +168,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	m.context = msg.context
 	m.facts, m.hasFacts, m.factsStale = kube.Facts{}, false, false
 	m.namespace = ns
+	closeScreens(m.stack...)
 	m.stack = []views.Screen{scr}
 	m.overlay = nil
 	m.nsNames, m.ctxNames = nil, nil

@@ -28,6 +28,9 @@ type Styles struct {
 	// Match draws a search match in a text view; CurrentMatch the one n/N
 	// moved to.
 	Match, CurrentMatch lipgloss.Style
+	// Palette draws what is told apart by colour (the pods of a
+	// workload's logs): Pick hashes a name into it.
+	Palette []lipgloss.Style
 	// health draws rows by health; see Health.
 	health [4]lipgloss.Style
 }
@@ -36,7 +39,12 @@ type Styles struct {
 func NewStyles(t assets.Theme) Styles {
 	c := func(s string) lipgloss.Color { return lipgloss.Color(s) }
 	fg := lipgloss.NewStyle().Foreground(c(t.Foreground))
+	palette := make([]lipgloss.Style, len(t.Palette))
+	for i, p := range t.Palette {
+		palette[i] = lipgloss.NewStyle().Foreground(c(p))
+	}
 	return Styles{
+		Palette:         palette,
 		HeaderKey:       lipgloss.NewStyle().Foreground(c(t.HeaderKey)),
 		HeaderValue:     lipgloss.NewStyle().Foreground(c(t.HeaderValue)).Bold(true),
 		Title:           lipgloss.NewStyle().Foreground(c(t.Title)).Bold(true),
@@ -56,6 +64,21 @@ func NewStyles(t assets.Theme) Styles {
 			kube.HealthFailed:      fg.Foreground(c(t.Failed)),
 		},
 	}
+}
+
+// Pick returns the palette's style for name: the same name always gets
+// the same colour (an FNV-1a hash of it); the plain style when the theme
+// has no palette.
+func (s Styles) Pick(name string) lipgloss.Style {
+	if len(s.Palette) == 0 {
+		return lipgloss.NewStyle()
+	}
+	h := uint32(2166136261)
+	for i := 0; i < len(name); i++ {
+		h ^= uint32(name[i])
+		h *= 16777619
+	}
+	return s.Palette[h%uint32(len(s.Palette))]
 }
 
 // Health returns the style of rows with health h.

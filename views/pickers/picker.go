@@ -53,6 +53,7 @@ type Model struct {
 
 	items   []item
 	current string // the value in use now, marked in the list
+	mark    string // how current is marked; "(current)" when empty
 	shown   []int  // indexes of items that match the filter, in order
 	cursor  int    // index into shown
 	offset  int    // first shown item drawn
@@ -274,7 +275,11 @@ func (m *Model) View() string {
 		it := m.items[m.shown[i]]
 		text := views.Sanitize(it.label)
 		if it.value == m.current {
-			text += "  (current)"
+			mark := m.mark
+			if mark == "" {
+				mark = "(current)"
+			}
+			text += "  " + mark
 		}
 		if i == m.cursor {
 			lines = append(lines, st.Selected.Render(padRight(ansi.Truncate("> "+text, w, "…"), w)))

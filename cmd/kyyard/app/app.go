@@ -70,6 +70,11 @@ Keys:
              Every action first lists every guard's verdict and asks: y, or the
              object's name typed for another tool's object or deleted claims;
              refusals block. One outcome line per object on the status line.
+  l / p      a pod's, container's or workload's logs / the previous container's:
+             following (s on/off, G/end bottom), ↑/↓ pgup/pgdn g scroll, w wrap,
+             t time off/UTC/local, a colours, 0 tail, 1-5 since 1m..1h, c container,
+             / regexp search (n/N, & only matching, ! hide them), j JSON, f fields,
+             ctrl+s save (the log's own bytes), y copy shown lines (OSC 52)
   :history   the session's outcomes (time, context, object, action, outcome,
              detail), also appended to $XDG_CONFIG_HOME/kyyard/history.log
   esc        clear marks, then the filter; then back to the row you left

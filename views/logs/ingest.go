@@ -1,0 +1,156 @@
+package logs
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// ingest adds what the sink delivered: lines, notes as marker lines, and
+// the counts of lines dropped as marker lines that say how many. The
+// current search match stays the same match (or the next one held).
+func (m *Model) ingest(items []item) {
+	var cur match
+	hadCur := m.ix != nil && m.current < len(m.ix.matches)
+	if hadCur {
+		cur = m.ix.matches[m.current]
+	}
+	for i := range items {
+		it := &items[i]
+		switch {
+		case it.note != nil:
+			m.takeNote(*it.note)
+		case it.dropped > 0:
+			m.dropped += int64(it.dropped)
+			m.buf.addNote(fmt.Sprintf("%s lines dropped here: the viewer fell behind the stream", count(int64(it.dropped))), time.Time{}, -1, true)
+		default:
+			if seq := m.buf.addLine(it.line); seq >= 0 {
+				delete(m.cache, seq)
+			}
+			if it.line.Pod != "" && !m.pods[it.line.Pod] {
+				m.pods[it.line.Pod] = true
+			}
+		}
+	}
+	m.buf.evictedHits = 0
+	if m.ix != nil && hadCur {
+		m.current = sort.Search(len(m.ix.matches), func(i int) bool {
+			x := m.ix.matches[i]
+			return x.seq > cur.seq || x.seq == cur.seq && x.start >= cur.start
+		})
+		m.current = min(m.current, max(len(m.ix.matches)-1, 0))
+	}
+	if !m.follow && m.top < m.buf.first {
+		m.top, m.sub = m.buf.first, 0
+	}
+	if len(m.cache) > 4096 {
+		m.cache = nil
+	}
+}
+
+// takeNote records what a note says and adds its marker line, if it has
+// one (a stream starting has none: it fills the container picker).
+func (m *Model) takeNote(n kube.LogNote) {
+	src := int32(-1)
+	if n.Pod != "" {
+		src = m.buf.streamIndex(n.Namespace, n.Pod, n.Container)
+	}
+	switch n.Kind {
+	case kube.LogNoteStarted:
+		if n.Pod != "" {
+			m.pods[n.Pod] = true
+		}
+		if len(n.Containers) > 0 {
+			m.containers, m.defaultContainer = n.Containers, n.DefaultContainer
+		}
+		return
+	case kube.LogNotePodGone:
+		delete(m.pods, n.Pod)
+	case kube.LogNotePodJoined:
+		m.pods[n.Pod] = true
+	case kube.LogNotePodsLeftOut:
+		m.leftOut = n.Count
+	}
+	failure := n.Err != nil || n.Kind == kube.LogNoteRetrying || n.Kind == kube.LogNotePodGone
+	m.buf.addNote(m.noteText(n), n.Time, src, failure)
+}
+
+// noteText is a marker line's sentence: "web-zz1 restarted · resumed at
+// 06:14:02".
+func (m *Model) noteText(n kube.LogNote) string {
+	who := n.Pod
+	if n.Container != "" && (m.req.AllContainers || m.req.Kind != kube.KindPods) {
+		who += "/" + n.Container
+	}
+	at := m.clock(n.Time)
+	var s string
+	switch n.Kind {
+	case kube.LogNoteResumed:
+		if n.Restarted {
+			s = who + " restarted · resumed at " + at
+		} else {
+			s = who + " stream reconnected · resumed at " + at
+		}
+	case kube.LogNoteRetrying:
+		s = fmt.Sprintf("%s stream broke · retrying in %s", who, n.Backoff.Round(time.Millisecond))
+	case kube.LogNotePodJoined:
+		s = who + " joined"
+	case kube.LogNotePodGone:
+		s = who + " is gone; its stream ended"
+	case kube.LogNotePodsLeftOut:
+		s = fmt.Sprintf("%d pods not streamed (at most %d streams): %s", n.Count, m.maxStreams(), strings.Join(n.Names, ", "))
+	case kube.LogNoteEnded:
+		s = who + " stream ended"
+		if who == "" {
+			s = "stream ended"
+		}
+	default:
+		s = who + " " + string(n.Kind)
+	}
+	if n.Text != "" && n.Kind != kube.LogNotePodsLeftOut {
+		s += " · " + n.Text
+	}
+	if n.Err != nil {
+		s += ": " + n.Err.Error()
+	}
+	return views.Sanitize(strings.TrimSpace(s))
+}
+
+func (m *Model) maxStreams() int {
+	if m.req.MaxStreams > 0 {
+		return m.req.MaxStreams
+	}
+	return kube.DefaultMaxLogStreams
+}
+
+// clock prints an instant's time of day in the zone timestamps are shown
+// in (UTC unless local time was chosen); "?" for the zero time.
+func (m *Model) clock(t time.Time) string {
+	if t.IsZero() {
+		return "?"
+	}
+	if m.times == timeLocal {
+		return t.In(m.loc).Format("15:04:05")
+	}
+	return t.UTC().Format("15:04:05")
+}
+
+// count prints n with thousands separators: 12,408.
+func count(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
