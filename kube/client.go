@@ -78,6 +78,11 @@ type Client struct {
 	objects    objectClients
 	// access caches SelfSubjectAccessReview answers for the guards.
 	access accessCache
+	// debugExec, when set (tests), streams debug sessions instead of
+	// client-go's attach executors (debugattach.go).
+	debugExec debugStreamer
+	// forwards are the port-forwards this client runs (portforward.go).
+	forwards forwardRegistry
 }
 
 type generation struct {
