@@ -207,6 +207,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openActions(msg)
 	case views.OpenRolloutMsg:
 		return m, m.openRollout(msg)
+	case views.OpenPortForwardMsg:
+		return m, m.openPortForward(msg)
+	case views.OpenForwardsMsg:
+		return m, m.openForwards()
 	case views.OutcomesMsg:
 		return m, m.record(msg)
 	case historyWrittenMsg:
@@ -307,7 +311,7 @@ func (m *Model) toScreens(msg tea.Msg) tea.Cmd {
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	keys := m.vc.Keys
 	if msg.Type == tea.KeyCtrlC {
-		return tea.Quit
+		return m.quit()
 	}
 	if m.prompting {
 		return m.promptKey(msg)
@@ -320,7 +324,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.help {
 		switch {
 		case key.Matches(msg, keys.Quit):
-			return tea.Quit
+			return m.quit()
 		case key.Matches(msg, keys.Help), key.Matches(msg, keys.Back):
 			m.help = false
 		case msg.String() == "down", msg.String() == "j":
@@ -341,7 +345,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, keys.Quit):
-		return tea.Quit
+		return m.quit()
 	case key.Matches(msg, keys.Help):
 		m.help, m.helpOffset = true, 0
 		return nil
@@ -503,9 +507,11 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 	}
 	switch {
 	case fields[0] == "q", fields[0] == "q!", fields[0] == "quit", fields[0] == "exit":
-		return tea.Quit
+		return m.quit()
 	case fields[0] == "history" && len(fields) == 1:
 		return m.openHistory()
+	case forwardsCommand(fields[0]) && len(fields) == 1:
+		return m.openForwards()
 	case contextCommand(fields[0]) && len(fields) == 1:
 		return m.listContexts()
 	case contextCommand(fields[0]) && len(fields) == 2:
@@ -588,7 +594,7 @@ func commandSuggestions(names []string) []string {
 			out = append(out, n)
 		}
 	}
-	return append(out, "ctx", "history", "quit")
+	return append(out, "ctx", "history", "pf", "quit")
 }
 
 // isCommandWord reports whether a prompt word is one of the root's own
@@ -596,6 +602,9 @@ func commandSuggestions(names []string) []string {
 func isCommandWord(w string) bool {
 	switch w {
 	case "q", "q!", "quit", "exit", "history":
+		return true
+	}
+	if forwardsCommand(w) {
 		return true
 	}
 	return contextCommand(w)
