@@ -411,3 +411,35 @@ func TestPortForwardPorts(t *testing.T) {
 		t.Fatalf("configmaps: %v", err)
 	}
 }
+
+// BenchmarkPortForwardRoundTrip measures one local connection carried
+// through a forward to a fake pod and back: accept, the error and data
+// streams, 1000 bytes out and their echo in.
+func BenchmarkPortForwardRoundTrip(b *testing.B) {
+	cs := fake.NewClientset(pfObjects()...)
+	cs.PrependReactor("create", "selfsubjectaccessreviews", allowReviews)
+	c := NewFromClientset(cs, Options{})
+	defer c.Close()
+	c.forwards.dial = func(_ context.Context, _, pod string) (httpstream.Connection, error) { return newPFConn(pod), nil }
+	st, err := c.StartPortForward(context.Background(), PortForwardRequest{Kind: KindPods, Namespace: "ns", Name: "web-1", RemotePort: 8080})
+	if err != nil {
+		b.Fatal(err)
+	}
+	msg := strings.Repeat("x", 1000)
+	want := len("web-1:8080:") + len(msg)
+	b.SetBytes(int64(2 * len(msg)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		conn, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(int(st.LocalPort)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := conn.Write([]byte(msg)); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.ReadFull(conn, make([]byte, want)); err != nil {
+			b.Fatal(err)
+		}
+		conn.Close()
+	}
+}
