@@ -434,9 +434,10 @@ func (c *Client) CacheStats() CacheStats {
 	return s
 }
 
-// Close stops every informer of the Client. Snapshots after Close list
+// Close stops every informer and every port-forward of the Client. Snapshots after Close list
 // directly. It is safe to call more than once.
 func (c *Client) Close() {
+	c.StopAllPortForwards()
 	c.mu.Lock()
 	caches := c.caches
 	c.caches = map[cacheKey]*kindCache{}

@@ -85,6 +85,11 @@ type Client struct {
 	// execDialer, when set (tests), builds exec streams instead of
 	// client-go's executors (execsession.go).
 	execDialer execDialer
+	// debugExec, when set (tests), streams debug sessions instead of
+	// client-go's attach executors (debugattach.go).
+	debugExec debugStreamer
+	// forwards are the port-forwards this client runs (portforward.go).
+	forwards forwardRegistry
 }
 
 type generation struct {

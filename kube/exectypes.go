@@ -159,6 +159,9 @@ type DebugRequest struct {
 	Image string
 	// Confirmed lists the warning reasons the person accepted.
 	Confirmed []Reason
+	// StartTimeout bounds OpenDebug's wait for the container to run; 0
+	// means DefaultDebugStart.
+	StartTimeout time.Duration
 }
 
 // DefaultDebugImage is the debug image offered when none was chosen

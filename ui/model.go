@@ -219,6 +219,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openShell(msg)
 	case views.OpenLogsMsg:
 		return m, m.openLogs(msg)
+	case views.OpenPortForwardMsg:
+		return m, m.openPortForward(msg)
+	case views.OpenForwardsMsg:
+		return m, m.openForwards()
 	case views.OutcomesMsg:
 		return m, m.record(msg)
 	case historyWrittenMsg:
@@ -323,7 +327,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		asked := m.quitAsked
 		m.quitAsked, m.status = "", views.StatusMsg{}
 		if msg.Type == tea.KeyCtrlC || msg.String() == "y" || msg.String() == "Y" {
-			return tea.Quit
+			return m.exit()
 		}
 		m.status = views.StatusMsg{Text: "not quitting: " + asked + " kept"}
 		return nil
@@ -528,11 +532,13 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 	}
 	switch {
 	case fields[0] == "q!":
-		return tea.Quit
+		return m.exit()
 	case fields[0] == "q", fields[0] == "quit", fields[0] == "exit":
 		return m.quit()
 	case fields[0] == "history" && len(fields) == 1:
 		return m.openHistory()
+	case forwardsCommand(fields[0]) && len(fields) == 1:
+		return m.openForwards()
 	case contextCommand(fields[0]) && len(fields) == 1:
 		return m.listContexts()
 	case contextCommand(fields[0]) && len(fields) == 2:
@@ -615,7 +621,7 @@ func commandSuggestions(names []string) []string {
 			out = append(out, n)
 		}
 	}
-	return append(out, "ctx", "history", "quit")
+	return append(out, "ctx", "history", "pf", "quit")
 }
 
 // isCommandWord reports whether a prompt word is one of the root's own
@@ -623,6 +629,9 @@ func commandSuggestions(names []string) []string {
 func isCommandWord(w string) bool {
 	switch w {
 	case "q", "q!", "quit", "exit", "history":
+		return true
+	}
+	if forwardsCommand(w) {
 		return true
 	}
 	return contextCommand(w)
@@ -641,5 +650,5 @@ func (m *Model) quit() tea.Cmd {
 			}
 		}
 	}
-	return tea.Quit
+	return m.exit()
 }

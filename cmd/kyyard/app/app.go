@@ -77,6 +77,10 @@ Keys:
              ctrl+s save (the log's own bytes), y copy shown lines (OSC 52)
   :history   the session's outcomes (time, context, object, action, outcome,
              detail), also appended to $XDG_CONFIG_HOME/kyyard/history.log
+  shift+f    port-forward a pod, a Service or a workload: pick a declared port
+             (or type one) and a local port on 127.0.0.1; a Service's or a
+             workload's forward moves to another ready pod when its pod goes
+  :pf        the port-forwards (traffic, state); x stops one; all end with kyyard
   esc        clear marks, then the filter; then back to the row you left
   ?          help
   q          quit (asks first while the form holds unapplied edits; :q! does not)

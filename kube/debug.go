@@ -1,0 +1,248 @@
+package kube
+
+// Ephemeral debug containers: what `kubectl debug -it <pod> --image=<image>
+// --target=<container>` does (k8s.io/kubectl/pkg/cmd/debug), run after
+// the guards of guard.go. PlanDebug answers the guards' verdicts;
+// OpenDebug runs them, adds the container through the pod's
+// ephemeralcontainers subresource, waits for it to run and returns a
+// session attached to it (debugattach.go).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// DefaultDebugStart is how long OpenDebug waits for a debug container to
+// run when DebugRequest.StartTimeout is 0: long enough for an image pull
+// on a slow registry, short enough that a container that never starts
+// ends in an error naming its waiting reason (casebook C44).
+const DefaultDebugStart = 2 * time.Minute
+
+// debugPoll is how often the pod is read while a debug container starts.
+const debugPoll = 500 * time.Millisecond
+
+// ErrDebugNotStarted: the debug container did not run within the wait
+// (DebugRequest.StartTimeout), terminated, or waits for a reason waiting
+// cannot change (InvalidImageName, ErrImageNeverPull,
+// CreateContainerConfigError). The error's text names the container and
+// its last waiting reason; the container stays in the pod (an ephemeral
+// container cannot be removed) and ends with it.
+var ErrDebugNotStarted = errors.New("the debug container did not start")
+
+// debugPlan is what the guards found: the pod read fresh and the level of
+// its namespace.
+type debugPlan struct {
+	verdicts Verdicts
+	pod      *corev1.Pod
+	level    string
+}
+
+// PlanDebug runs the guards of a debug container without writing:
+// read-only (refused before any request), the pod read fresh (gone:
+// not_found; another UID than req.UID: conflict, the pod was replaced; not
+// Running, or no container req.Target: invalid), the
+// SelfSubjectAccessReviews of patch pods/ephemeralcontainers (the verb of
+// the request OpenDebug sends) and create pods/attach, and the namespace's
+// Pod Security level (guardPodSecurity: a namespace enforcing no level
+// warns, strict refuses). It stops at the first refusal. Errors: req has no
+// namespace, pod or target (invalid), or a read failed for another reason
+// than the pod being gone.
+func (c *Client) PlanDebug(ctx context.Context, req DebugRequest) (Verdicts, error) {
+	p, err := c.planDebug(ctx, req)
+	return p.verdicts, err
+}
+
+func (c *Client) planDebug(ctx context.Context, req DebugRequest) (debugPlan, error) {
+	var p debugPlan
+	if req.Namespace == "" || req.Pod == "" || req.Target == "" {
+		return p, fmt.Errorf("%w: a debug container needs a namespace, a pod and a target container", errInvalid)
+	}
+	if req.Image != "" {
+		if err := ValidateImage(req.Image); err != nil {
+			return p, fmt.Errorf("%w: image %q: %v", errInvalid, req.Image, err)
+		}
+	}
+	add := func(v Verdict) bool {
+		p.verdicts = append(p.verdicts, v)
+		return v.Outcome != OutcomeRefuse
+	}
+	if !add(c.guardReadOnly()) {
+		return p, nil
+	}
+	pod, err := c.cs.CoreV1().Pods(req.Namespace).Get(ctx, req.Pod, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		add(Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonNotFound,
+			Sentence: "pod " + req.Namespace + "/" + req.Pod + " is gone"})
+		return p, nil
+	}
+	if err != nil {
+		return p, err
+	}
+	p.pod = pod
+	if !add(debugFresh(pod, req)) {
+		return p, nil
+	}
+	if !add(c.guardAccess(ctx, accessCheck{verb: "patch", resource: "pods", subresource: "ephemeralcontainers", namespace: req.Namespace})) {
+		return p, nil
+	}
+	if !add(c.guardAccess(ctx, accessCheck{verb: "create", resource: "pods", subresource: "attach", namespace: req.Namespace})) {
+		return p, nil
+	}
+	add(c.guardPodSecurity(ctx, req.Namespace))
+	// The level the container's securityContext must meet: read again
+	// (guardPodSecurity keeps its own read); unreadable counts as
+	// restricted, which every level admits.
+	level := podSecurityRestricted
+	if ns, err := c.cs.CoreV1().Namespaces().Get(ctx, req.Namespace, metav1.GetOptions{}); err == nil {
+		level = debugLevel(ns.Labels[podSecurityEnforceLabel])
+	}
+	p.level = level
+	return p, nil
+}
+
+// debugFresh checks the pod read fresh against the request: the UID the
+// person saw, not being deleted, Running, and the target container.
+func debugFresh(pod *corev1.Pod, req DebugRequest) Verdict {
+	name := "pod " + pod.Namespace + "/" + pod.Name
+	refuse := func(r Reason, s string) Verdict {
+		return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: r, Sentence: s}
+	}
+	switch {
+	case req.UID != "" && string(pod.UID) != req.UID:
+		return refuse(ReasonConflict, name+" was replaced since it was listed (its UID changed)")
+	case pod.DeletionTimestamp != nil:
+		return refuse(ReasonConflict, name+" is being deleted")
+	case pod.Status.Phase != corev1.PodRunning:
+		return refuse(ReasonInvalid, fmt.Sprintf("%s is %s, not Running: a debug container starts only in a running pod", name, pod.Status.Phase))
+	}
+	found := false
+	for _, ct := range pod.Spec.Containers {
+		found = found || ct.Name == req.Target
+	}
+	if !found {
+		return refuse(ReasonInvalid, fmt.Sprintf("%s has no container %q to debug", name, req.Target))
+	}
+	return Verdict{Guard: GuardFresh, Outcome: OutcomePass, Sentence: name + " is the one you saw, and running"}
+}
+
+// OpenDebug runs the guards (PlanDebug) and, when none refuses and every
+// warning's reason is in req.Confirmed, adds an ephemeral container
+// "debugger-<5 random characters>" (kubectl's naming) running req.Image
+// (DefaultDebugImage when "") with stdin and a TTY, targeting req.Target's
+// process namespace, with a securityContext the namespace's Pod Security
+// level admits (debugSecurityContext, casebook C44). The write is a
+// strategic merge patch of the pods/ephemeralcontainers subresource
+// carrying the guards' resourceVersion as its precondition. It then reads
+// the pod every 500 ms until the container runs, calling progress (may be
+// nil) with each new waiting reason, for at most req.StartTimeout
+// (DefaultDebugStart when 0), and returns a session attached to the
+// container (pods/attach, as `kubectl debug -it` does).
+// Errors: ErrExecUnavailable (no REST config to attach with), a
+// *Refusal (a guard refused, a warning was not confirmed, or the API
+// server refused the patch: admission_denied with its text for Pod
+// Security or a webhook, conflict for a pod changed meanwhile), an
+// ErrDebugNotStarted wrapping error naming the waiting reason, ctx's
+// error, or a failed read.
+func (c *Client) OpenDebug(ctx context.Context, req DebugRequest, progress func(string)) (ExecSession, error) {
+	if c.restConfig == nil && c.debugExec == nil {
+		return nil, ErrExecUnavailable
+	}
+	if progress == nil {
+		progress = func(string) {}
+	}
+	p, err := c.planDebug(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if r := p.verdicts.Unconfirmed(req.Confirmed); r != nil {
+		return nil, r
+	}
+	image := req.Image
+	if image == "" {
+		image = DefaultDebugImage
+	}
+	name := debugName(ephemeralNames(p.pod))
+	ec := debugContainer(name, image, req.Target, p.level, p.pod)
+	body, err := json.Marshal(map[string]any{
+		"metadata": map[string]any{"resourceVersion": p.pod.ResourceVersion},
+		"spec":     map[string]any{"ephemeralContainers": []corev1.EphemeralContainer{ec}},
+	})
+	if err != nil {
+		return nil, err
+	}
+	progress(fmt.Sprintf("adding debug container %s (%s) to %s/%s", name, image, req.Namespace, req.Pod))
+	if _, err := c.cs.CoreV1().Pods(req.Namespace).Patch(ctx, req.Pod, types.StrategicMergePatchType, body,
+		metav1.PatchOptions{}, "ephemeralcontainers"); err != nil {
+		return nil, debugRefusal(err)
+	}
+	if err := c.waitDebug(ctx, req, name, progress); err != nil {
+		return nil, err
+	}
+	return &debugSession{c: c, namespace: req.Namespace, pod: req.Pod, container: name, image: image}, nil
+}
+
+// debugRefusal turns the API server's answer to the patch into a
+// *Refusal: a Pod Security or webhook rejection is admission_denied with
+// the server's own text; a 409 is a conflict.
+func debugRefusal(err error) *Refusal {
+	r := writeRefusal(err)
+	if strings.Contains(r.Detail, "violates PodSecurity") {
+		r.Reason = ReasonAdmissionDenied
+	}
+	return r
+}
+
+// waitDebug reads the pod until the container name runs, reporting each
+// new waiting reason through progress.
+func (c *Client) waitDebug(ctx context.Context, req DebugRequest, name string, progress func(string)) error {
+	limit := req.StartTimeout
+	if limit <= 0 {
+		limit = DefaultDebugStart
+	}
+	deadline := time.NewTimer(limit)
+	defer deadline.Stop()
+	tick := time.NewTicker(debugPoll)
+	defer tick.Stop()
+	last := ""
+	for {
+		pod, err := c.cs.CoreV1().Pods(req.Namespace).Get(ctx, req.Pod, metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err):
+			return fmt.Errorf("%w: pod %s/%s was deleted", ErrDebugNotStarted, req.Namespace, req.Pod)
+		case err != nil && ctx.Err() != nil:
+			return ctx.Err()
+		case err == nil:
+			st := debugStatus(pod, name)
+			why := st.why
+			if why == "" {
+				why = "no status reported yet"
+			}
+			if why != last {
+				last = why
+				progress(fmt.Sprintf("debug container %s: %s", name, why))
+			}
+			switch {
+			case st.running:
+				return nil
+			case st.ended, st.hopeless:
+				return fmt.Errorf("%w: %s %s", ErrDebugNotStarted, name, why)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-deadline.C:
+			return fmt.Errorf("%w within %s: %s %s", ErrDebugNotStarted, limit, name, last)
+		case <-tick.C:
+		}
+	}
+}

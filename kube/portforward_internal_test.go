@@ -1,0 +1,445 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/httpstream"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
+)
+
+// pfConn is a fake port-forward connection to one pod: each data stream
+// answers what it reads with "<pod>:<port>:<bytes>".
+type pfConn struct {
+	pod    string
+	once   sync.Once
+	closed chan bool
+}
+
+func newPFConn(pod string) *pfConn { return &pfConn{pod: pod, closed: make(chan bool)} }
+
+func (c *pfConn) CreateStream(h http.Header) (httpstream.Stream, error) {
+	select {
+	case <-c.closed:
+		return nil, errors.New("connection closed")
+	default:
+	}
+	if h.Get(corev1.StreamType) == corev1.StreamTypeError {
+		return &pfStream{Conn: nil, h: h}, nil
+	}
+	client, server := net.Pipe()
+	go func() {
+		defer server.Close()
+		buf := make([]byte, 1024)
+		for {
+			n, err := server.Read(buf)
+			if n > 0 {
+				fmt.Fprintf(server, "%s:%s:%s", c.pod, h.Get(corev1.PortHeader), buf[:n])
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return &pfStream{Conn: client, h: h}, nil
+}
+
+func (c *pfConn) Close() error                       { c.once.Do(func() { close(c.closed) }); return nil }
+func (c *pfConn) CloseChan() <-chan bool             { return c.closed }
+func (c *pfConn) SetIdleTimeout(time.Duration)       {}
+func (c *pfConn) RemoveStreams(...httpstream.Stream) {}
+
+// pfStream is a data stream over a pipe, or (Conn nil) an empty error stream.
+type pfStream struct {
+	net.Conn
+	h http.Header
+}
+
+func (s *pfStream) Read(p []byte) (int, error) {
+	if s.Conn == nil {
+		return 0, io.EOF
+	}
+	return s.Conn.Read(p)
+}
+func (s *pfStream) Write(p []byte) (int, error) { return s.Conn.Write(p) }
+func (s *pfStream) Close() error {
+	if s.Conn == nil {
+		return nil
+	}
+	return s.Conn.Close()
+}
+func (s *pfStream) Reset() error         { return s.Close() }
+func (s *pfStream) Headers() http.Header { return s.h }
+func (s *pfStream) Identifier() uint32   { return 0 }
+
+func allowReviews(action k8stesting.Action) (bool, runtime.Object, error) {
+	r := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).DeepCopy()
+	r.Status.Allowed = true
+	return true, r, nil
+}
+
+func denyReviews(action k8stesting.Action) (bool, runtime.Object, error) {
+	r := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).DeepCopy()
+	r.Status.Reason = "RBAC: not allowed"
+	return true, r, nil
+}
+
+// pfPod is a pod of app=web declaring port 8080 "http"; ready at readyAt
+// seconds past an epoch.
+func pfPod(name string, ready bool, readyAt int64) *corev1.Pod {
+	status := corev1.ConditionFalse
+	if ready {
+		status = corev1.ConditionTrue
+	}
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns", UID: types.UID("uid-" + name), Labels: map[string]string{"app": "web"}},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Ports: []corev1.ContainerPort{
+			{Name: "http", ContainerPort: 8080}, {Name: "metrics", ContainerPort: 9090}}}}},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: status,
+			LastTransitionTime: metav1.Unix(readyAt, 0)}}},
+	}
+}
+
+func pfObjects() []runtime.Object {
+	sel := &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+	return []runtime.Object{
+		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", UID: "uid-deploy"},
+			Spec: appsv1.DeploymentSpec{Selector: sel, Template: corev1.PodTemplateSpec{Spec: pfPod("t", true, 0).Spec}}},
+		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", UID: "uid-svc"},
+			Spec: corev1.ServiceSpec{Selector: map[string]string{"app": "web"}, Ports: []corev1.ServicePort{
+				{Name: "web", Port: 80, TargetPort: intstr.FromString("http")},
+				{Name: "direct", Port: 81, TargetPort: intstr.FromInt32(9090)},
+				{Name: "same", Port: 8080}}}},
+		pfPod("web-1", true, 100),
+	}
+}
+
+// pfClient is a client over a fake clientset whose port-forwards dial
+// pfConns, reading pods every 10 ms.
+func pfClient(t *testing.T, objs ...runtime.Object) (*Client, *fake.Clientset, *[]string) {
+	t.Helper()
+	cs := fake.NewClientset(objs...)
+	cs.PrependReactor("create", "selfsubjectaccessreviews", allowReviews)
+	c := NewFromClientset(cs, Options{})
+	var mu sync.Mutex
+	dialed := &[]string{}
+	c.forwards.poll = 10 * time.Millisecond
+	c.forwards.dial = func(_ context.Context, ns, pod string) (httpstream.Connection, error) {
+		mu.Lock()
+		*dialed = append(*dialed, pod)
+		mu.Unlock()
+		return newPFConn(pod), nil
+	}
+	t.Cleanup(c.Close)
+	return c, cs, dialed
+}
+
+// roundTrip connects to the local port, writes msg and reads the answer.
+func roundTrip(t *testing.T, port int32, msg string) string {
+	t.Helper()
+	conn, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(int(port)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte(msg)); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 256)
+	n, err := conn.Read(buf)
+	if err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	return string(buf[:n])
+}
+
+// waitForward polls the forward id until ok holds (at most 10 s).
+func waitForward(t *testing.T, c *Client, id int, ok func(ForwardStatus) bool) ForwardStatus {
+	t.Helper()
+	var last ForwardStatus
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		for _, st := range c.PortForwards() {
+			if st.ID == id {
+				last = st
+				if ok(st) {
+					return st
+				}
+			}
+		}
+	}
+	t.Fatalf("forward %d never got there; last %+v", id, last)
+	return last
+}
+
+func TestPortForwardCarriesAndCounts(t *testing.T) {
+	c, _, _ := pfClient(t, pfObjects()...)
+	st, err := c.StartPortForward(context.Background(), PortForwardRequest{Kind: KindPods, Namespace: "ns", Name: "web-1",
+		UID: "uid-web-1", RemotePort: 8080})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.State != ForwardActive || st.Pod != "web-1" || st.LocalPort == 0 {
+		t.Fatalf("status %+v", st)
+	}
+	if got := roundTrip(t, st.LocalPort, "ping"); got != "web-1:8080:ping" {
+		t.Fatalf("answer %q", got)
+	}
+	st = waitForward(t, c, st.ID, func(s ForwardStatus) bool { return s.BytesIn == int64(len("web-1:8080:ping")) })
+	if st.BytesOut != 4 || st.Connections != 1 {
+		t.Fatalf("counters %+v", st)
+	}
+	roundTrip(t, st.LocalPort, "again")
+	st = waitForward(t, c, st.ID, func(s ForwardStatus) bool { return s.Connections == 2 && s.BytesOut == 9 })
+}
+
+func TestPortForwardServiceTargetPortByName(t *testing.T) {
+	c, _, _ := pfClient(t, pfObjects()...)
+	for port, want := range map[int32]string{80: "web-1:8080:x", 81: "web-1:9090:x", 8080: "web-1:8080:x"} {
+		st, err := c.StartPortForward(context.Background(), PortForwardRequest{Kind: kindServices, Namespace: "ns", Name: "web",
+			UID: "uid-svc", RemotePort: port})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := roundTrip(t, st.LocalPort, "x"); got != want {
+			t.Fatalf("Service port %d: %q, want %q", port, got, want)
+		}
+	}
+	if _, err := c.StartPortForward(context.Background(), PortForwardRequest{Kind: kindServices, Namespace: "ns", Name: "web",
+		RemotePort: 82}); ReasonOf(err) != ReasonInvalid || !strings.Contains(err.Error(), "has no port 82") {
+		t.Fatalf("an undeclared Service port: %v", err)
+	}
+}
+
+// A forward to a Deployment moves when its pod is deleted: moving while
+// no pod is ready, active on the new pod once one is; new connections
+// reach it.
+func TestPortForwardMovesToAnotherPod(t *testing.T) {
+	c, cs, dialed := pfClient(t, pfObjects()...)
+	ctx := context.Background()
+	st, err := c.StartPortForward(ctx, PortForwardRequest{Kind: KindDeployments, Namespace: "ns", Name: "web", UID: "uid-deploy", RemotePort: 8080})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := roundTrip(t, st.LocalPort, "a"); got != "web-1:8080:a" {
+		t.Fatalf("answer %q", got)
+	}
+	if err := cs.CoreV1().Pods("ns").Delete(ctx, "web-1", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	moving := waitForward(t, c, st.ID, func(s ForwardStatus) bool { return s.State == ForwardMoving })
+	if moving.Pod != "" || !strings.Contains(moving.Err, "web-1 was deleted") {
+		t.Fatalf("moving: %+v", moving)
+	}
+	if _, err := cs.CoreV1().Pods("ns").Create(ctx, pfPod("web-2", false, 0), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.CoreV1().Pods("ns").Create(ctx, pfPod("web-3", true, 200), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	active := waitForward(t, c, st.ID, func(s ForwardStatus) bool { return s.State == ForwardActive })
+	if active.Pod != "web-3" || active.LocalPort != st.LocalPort {
+		t.Fatalf("moved to %+v, want web-3 (the ready one) on the same local port", active)
+	}
+	if got := roundTrip(t, st.LocalPort, "b"); got != "web-3:8080:b" {
+		t.Fatalf("after the move: %q", got)
+	}
+	if fmt.Sprint(*dialed) != "[web-1 web-3]" {
+		t.Fatalf("dialed %v", *dialed)
+	}
+	// The Deployment deleted: the forward fails, naming why.
+	if err := cs.AppsV1().Deployments("ns").Delete(ctx, "web", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.CoreV1().Pods("ns").Delete(ctx, "web-3", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	failed := waitForward(t, c, st.ID, func(s ForwardStatus) bool { return s.State == ForwardFailed })
+	if !strings.Contains(failed.Err, "deployments/web is gone") {
+		t.Fatalf("failed: %+v", failed)
+	}
+}
+
+// A lost connection is made again to the same pod.
+func TestPortForwardRedialsLostConnection(t *testing.T) {
+	c, _, dialed := pfClient(t, pfObjects()...)
+	st, err := c.StartPortForward(context.Background(), PortForwardRequest{Kind: kindServices, Namespace: "ns", Name: "web", RemotePort: 80})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := c.forwards.items[st.ID]
+	f.mu.Lock()
+	first := f.conn
+	f.mu.Unlock()
+	first.Close()
+	waitForward(t, c, st.ID, func(ForwardStatus) bool {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return f.state == ForwardActive && f.conn != first
+	})
+	if got := roundTrip(t, st.LocalPort, "c"); got != "web-1:8080:c" {
+		t.Fatalf("after the redial: %q (dialed %v)", got, *dialed)
+	}
+}
+
+// A forward to a pod fails when the pod goes, and releases its port.
+func TestPortForwardPodGoneFails(t *testing.T) {
+	c, cs, _ := pfClient(t, pfObjects()...)
+	st, err := c.StartPortForward(context.Background(), PortForwardRequest{Kind: KindPods, Namespace: "ns", Name: "web-1", RemotePort: 8080})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.CoreV1().Pods("ns").Delete(context.Background(), "web-1", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	failed := waitForward(t, c, st.ID, func(s ForwardStatus) bool { return s.State == ForwardFailed })
+	if !strings.Contains(failed.Err, "web-1 was deleted") {
+		t.Fatalf("failed: %+v", failed)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(int(st.LocalPort)))
+	if err != nil {
+		t.Fatalf("the failed forward kept its port: %v", err)
+	}
+	ln.Close()
+	if err := c.StopPortForward(st.ID); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.PortForwards()) != 0 {
+		t.Fatalf("stopped forward still listed: %+v", c.PortForwards())
+	}
+	if err := c.StopPortForward(st.ID); !errors.Is(err, ErrForwardUnknown) {
+		t.Fatalf("second stop: %v", err)
+	}
+}
+
+func TestPortForwardGuards(t *testing.T) {
+	ctx := context.Background()
+	req := PortForwardRequest{Kind: KindPods, Namespace: "ns", Name: "web-1", RemotePort: 8080}
+
+	c, cs, dialed := pfClient(t, pfObjects()...)
+	cs.PrependReactor("create", "selfsubjectaccessreviews", denyReviews)
+	_, err := c.StartPortForward(ctx, req)
+	if ReasonOf(err) != ReasonForbidden || !strings.Contains(err.Error(), "create pods/portforward in ns") {
+		t.Fatalf("forbidden: %v", err)
+	}
+	if len(*dialed) != 0 || len(c.PortForwards()) != 0 {
+		t.Fatal("a forbidden forward dialed")
+	}
+
+	c, _, _ = pfClient(t, pfObjects()...)
+	stale := req
+	stale.UID = "uid-old"
+	if _, err := c.StartPortForward(ctx, stale); ReasonOf(err) != ReasonConflict {
+		t.Fatalf("replaced pod: %v", err)
+	}
+	for _, bad := range []PortForwardRequest{
+		{Kind: "configmaps", Namespace: "ns", Name: "x", RemotePort: 1},
+		{Kind: KindPods, Namespace: "ns", Name: "web-1", RemotePort: 0},
+		{Kind: KindPods, Namespace: "ns", Name: "web-1", RemotePort: 70000},
+		{Kind: KindPods, Namespace: "ns", Name: "web-1", RemotePort: 80, LocalPort: -1},
+		{Kind: KindPods, Name: "web-1", RemotePort: 80},
+	} {
+		if _, err := c.StartPortForward(ctx, bad); ReasonOf(err) != ReasonInvalid {
+			t.Errorf("%+v: %v", bad, err)
+		}
+	}
+	// Read-only mode allows a forward: it writes nothing.
+	c, _, _ = pfClient(t, pfObjects()...)
+	c.opts.ReadOnly = true
+	if _, err := c.StartPortForward(ctx, req); err != nil {
+		t.Fatalf("read-only: %v", err)
+	}
+	// The local port taken.
+	st := c.PortForwards()[0]
+	taken := req
+	taken.LocalPort = st.LocalPort
+	if _, err := c.StartPortForward(ctx, taken); err == nil || !strings.Contains(err.Error(), "cannot listen on 127.0.0.1") {
+		t.Fatalf("taken port: %v", err)
+	}
+	// No ready pod.
+	c, cs, _ = pfClient(t, pfObjects()...)
+	if err := cs.CoreV1().Pods("ns").Delete(ctx, "web-1", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.StartPortForward(ctx, PortForwardRequest{Kind: KindDeployments, Namespace: "ns", Name: "web", RemotePort: 8080}); err == nil ||
+		!strings.Contains(err.Error(), "has no ready pod") {
+		t.Fatalf("no ready pod: %v", err)
+	}
+}
+
+func TestPortForwardPorts(t *testing.T) {
+	c, _, _ := pfClient(t, pfObjects()...)
+	ctx := context.Background()
+	got, err := c.PortForwardPorts(ctx, kindServices, "ns", "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, p := range got {
+		labels = append(labels, p.Label())
+	}
+	if want := "[80/TCP web → http 81/TCP direct → 9090 8080/TCP same → 8080]"; fmt.Sprint(labels) != want {
+		t.Fatalf("Service ports %v, want %s", labels, want)
+	}
+	got, err = c.PortForwardPorts(ctx, KindDeployments, "ns", "web")
+	if err != nil || len(got) != 2 || got[0].Label() != "8080/TCP http (app)" {
+		t.Fatalf("Deployment ports %+v %v", got, err)
+	}
+	if _, err := c.PortForwardPorts(ctx, KindPods, "ns", "nope"); ReasonOf(err) != ReasonNotFound {
+		t.Fatalf("missing pod: %v", err)
+	}
+	if _, err := c.PortForwardPorts(ctx, "configmaps", "ns", "x"); ReasonOf(err) != ReasonInvalid {
+		t.Fatalf("configmaps: %v", err)
+	}
+}
+
+// BenchmarkPortForwardRoundTrip measures one local connection carried
+// through a forward to a fake pod and back: accept, the error and data
+// streams, 1000 bytes out and their echo in.
+func BenchmarkPortForwardRoundTrip(b *testing.B) {
+	cs := fake.NewClientset(pfObjects()...)
+	cs.PrependReactor("create", "selfsubjectaccessreviews", allowReviews)
+	c := NewFromClientset(cs, Options{})
+	defer c.Close()
+	c.forwards.dial = func(_ context.Context, _, pod string) (httpstream.Connection, error) { return newPFConn(pod), nil }
+	st, err := c.StartPortForward(context.Background(), PortForwardRequest{Kind: KindPods, Namespace: "ns", Name: "web-1", RemotePort: 8080})
+	if err != nil {
+		b.Fatal(err)
+	}
+	msg := strings.Repeat("x", 1000)
+	want := len("web-1:8080:") + len(msg)
+	b.SetBytes(int64(2 * len(msg)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		conn, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(int(st.LocalPort)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := conn.Write([]byte(msg)); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.ReadFull(conn, make([]byte, want)); err != nil {
+			b.Fatal(err)
+		}
+		conn.Close()
+	}
+}

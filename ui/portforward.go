@@ -1,0 +1,52 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/forwards"
+	"github.com/kyyard/kyyard/views/portforward"
+)
+
+// forwardStopper is a client whose port-forwards end with kyyard
+// (*kube.Client).
+type forwardStopper interface {
+	StopAllPortForwards()
+}
+
+// openPortForward pushes the port-forward dialog (`shift+f`) when the
+// client can forward (it implements portforward.Forwarder).
+func (m *Model) openPortForward(msg views.OpenPortForwardMsg) tea.Cmd {
+	fw, ok := m.vc.Client.(portforward.Forwarder)
+	if !ok {
+		m.status = views.StatusMsg{Text: "port-forwards are not available", Error: true}
+		return nil
+	}
+	m.status = views.StatusMsg{}
+	return m.push(portforward.New(m.vc, fw, msg), false)
+}
+
+// openForwards pushes the `:pf` list when the client runs forwards.
+func (m *Model) openForwards() tea.Cmd {
+	fw, ok := m.vc.Client.(forwards.Forwards)
+	if !ok {
+		m.status = views.StatusMsg{Text: "port-forwards are not available", Error: true}
+		return nil
+	}
+	m.status = views.StatusMsg{}
+	return m.push(forwards.New(m.vc, fw), false)
+}
+
+// exit stops every port-forward (they end when kyyard ends; Close stops
+// them too) and quits.
+func (m *Model) exit() tea.Cmd {
+	if s, ok := m.vc.Client.(forwardStopper); ok {
+		s.StopAllPortForwards()
+	}
+	return tea.Quit
+}
+
+// forwardsCommand reports whether a prompt word opens the `:pf` list.
+func forwardsCommand(w string) bool {
+	return w == "pf" || w == "portforwards" || w == "port-forwards"
+}

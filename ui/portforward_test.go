@@ -1,0 +1,45 @@
+package ui_test
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/kubetest"
+	"github.com/kyyard/kyyard/views"
+)
+
+// forwarding is a client whose forwards are counted when all are stopped.
+type forwarding struct {
+	*kube.Client
+	stops *int
+}
+
+func (f forwarding) StopAllPortForwards() { *f.stops++ }
+
+func TestPortForwardDialogListAndQuit(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	stops := 0
+	h := startWith(t, forwarding{Client: client, stops: &stops}, "demo", 120, 20)
+	h.run(h.send(views.OpenPortForwardMsg{Kind: kube.KindPods, Namespace: "demo", Name: "web-1", UID: "u1"}))
+	if v := h.m.View(); !strings.Contains(v, "port-forward pods/web-1 (demo)") || !strings.Contains(v, "the spec declares no port") {
+		t.Fatalf("shift+f did not open the dialog:\n%s", v)
+	}
+	h.run(h.keys("esc"))
+	h.command("pf")
+	if v := h.m.View(); !strings.Contains(v, "no port-forward runs") || h.m.Top().Title() != "port-forwards[0]" {
+		t.Fatalf(":pf:\n%s", v)
+	}
+	if stops != 0 {
+		t.Fatal("forwards stopped before quitting")
+	}
+	cmd := h.keys("q")
+	if cmd == nil || stops != 1 {
+		t.Fatalf("q: %d stops", stops)
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("q does not quit")
+	}
+}

@@ -1,0 +1,232 @@
+// Package forwards is the `:pf` screen: the port-forwards kyyard runs,
+// with their local port, target, pod, state, traffic and connections,
+// refreshed every second; x (or ctrl+d) stops the selected one.
+package forwards
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// Forwards is what the screen lists and stops; *kube.Client is one.
+type Forwards interface {
+	// PortForwards returns the forwards that run or failed (see
+	// kube.Client.PortForwards).
+	PortForwards() []kube.ForwardStatus
+	// StopPortForward stops one (see kube.Client.StopPortForward).
+	StopPortForward(id int) error
+}
+
+// refresh is how often the list is read again.
+const refresh = time.Second
+
+// tickMsg asks for the list to be read again, for the tick chain token.
+type tickMsg struct {
+	owner *Model
+	token int
+}
+
+// stoppedMsg says a stop ended.
+type stoppedMsg struct {
+	owner *Model
+	id    int
+	err   error
+}
+
+// Model is the screen. Use New.
+type Model struct {
+	vc     *views.Context
+	fw     Forwards
+	list   []kube.ForwardStatus
+	cursor int
+	token  int
+	offset int
+	now    func() time.Time
+	keys   []key.Binding
+}
+
+// Option configures the screen.
+type Option func(*Model)
+
+// WithClock draws ages with now instead of time.Now (tests).
+func WithClock(now func() time.Time) Option { return func(m *Model) { m.now = now } }
+
+// New returns the screen over fw.
+func New(vc *views.Context, fw Forwards, opts ...Option) *Model {
+	m := &Model{vc: vc, fw: fw, now: time.Now, keys: []key.Binding{
+		key.NewBinding(key.WithKeys("up", "k", "down", "j"), key.WithHelp("↑/↓", "move")),
+		key.NewBinding(key.WithKeys("x", "ctrl+d"), key.WithHelp("x/ctrl+d", "stop the forward")),
+	}}
+	for _, o := range opts {
+		o(m)
+	}
+	m.list = fw.PortForwards()
+	return m
+}
+
+// Init reads the list and starts its refresh (a new chain each time the
+// screen comes back on top; the old one's ticks are dropped).
+func (m *Model) Init() tea.Cmd {
+	m.token++
+	m.list = m.fw.PortForwards()
+	return m.tick()
+}
+
+func (m *Model) tick() tea.Cmd {
+	owner, token := m, m.token
+	return tea.Tick(refresh, func(time.Time) tea.Msg { return tickMsg{owner: owner, token: token} })
+}
+
+// Update refreshes, moves and stops.
+func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tickMsg:
+		if msg.owner != m || msg.token != m.token {
+			return m, nil
+		}
+		m.list = m.fw.PortForwards()
+		return m, m.tick()
+	case stoppedMsg:
+		if msg.owner != m {
+			return m, nil
+		}
+		m.list = m.fw.PortForwards()
+		if msg.err != nil {
+			return m, views.Status(fmt.Sprintf("forward %d: %v", msg.id, msg.err), true)
+		}
+		return m, views.Status(fmt.Sprintf("forward %d stopped", msg.id), false)
+	case tea.KeyMsg:
+		switch msg.String() {
+		case "up", "k":
+			m.cursor = max(m.cursor-1, 0)
+		case "down", "j":
+			m.cursor++
+		case "x", "ctrl+d":
+			return m, m.stop()
+		}
+	}
+	return m, nil
+}
+
+// stop stops the selected forward off the UI goroutine.
+func (m *Model) stop() tea.Cmd {
+	if len(m.list) == 0 {
+		return nil
+	}
+	m.cursor = min(m.cursor, len(m.list)-1)
+	owner, fw, id := m, m.fw, m.list[m.cursor].ID
+	return func() tea.Msg { return stoppedMsg{owner: owner, id: id, err: fw.StopPortForward(id)} }
+}
+
+// Bytes is n as people read it: "512 B", "1.5 KiB", "3.2 MiB".
+func Bytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for v := n / unit; v >= unit && exp < 4; v /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
+}
+
+// age is a duration as the inventory shows ages: 45s, 12m, 3h, 2d.
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// View lists the forwards, one line each, and the error of a moving or
+// failed one below it. Below 130 columns the namespace, the address and
+// the age are left out and long names are cut.
+func (m *Model) View() string {
+	st := m.vc.Styles
+	wide := m.vc.Width >= 130
+	format, wTarget, wPod := "%-3s %-16s %-32s %-28s %-8s %10s %10s %5s %5s", 32, 28
+	if !wide {
+		format, wTarget, wPod = "%-3s %-6s %-22s %-14s %-7s %8s %8s %3s", 22, 14
+	}
+	row := func(cells ...string) string {
+		if !wide {
+			cells = cells[:len(cells)-1]
+		}
+		args := make([]any, len(cells))
+		for i, c := range cells {
+			args[i] = c
+		}
+		return fmt.Sprintf(format, args...)
+	}
+	body := []string{st.ColumnHeader.Render(row("ID", "LOCAL", "TARGET", "POD", "STATE", "IN", "OUT", "CONNS", "AGE"))}
+	if !wide {
+		body[0] = st.ColumnHeader.Render(row("ID", "LOCAL", "TARGET", "POD", "STATE", "IN", "OUT", "CON", ""))
+	}
+	if len(m.list) == 0 {
+		body = append(body, st.Muted.Render("no port-forward runs; shift+f on a pod, a Service or a workload starts one"))
+	}
+	m.cursor = max(min(m.cursor, len(m.list)-1), 0)
+	for i, f := range m.list {
+		r := f.Request
+		target := fmt.Sprintf("%s/%s:%d", r.Kind, views.Sanitize(r.Name), r.RemotePort)
+		local := fmt.Sprintf(":%d", f.LocalPort)
+		if wide {
+			target = views.Sanitize(r.Namespace) + "/" + target
+			local = "127.0.0.1" + local
+		}
+		pod := views.Sanitize(f.Pod)
+		if pod == "" {
+			pod = "-"
+		}
+		l := row(fmt.Sprint(f.ID), local, cut(target, wTarget), cut(pod, wPod), string(f.State),
+			Bytes(f.BytesIn), Bytes(f.BytesOut), fmt.Sprint(f.Connections), age(m.now().Sub(f.Started)))
+		switch {
+		case i == m.cursor:
+			l = st.Selected.Render(l)
+		case f.State == kube.ForwardFailed:
+			l = st.Error.Render(l)
+		}
+		body = append(body, l)
+		if f.Err != "" {
+			text := "    " + views.Sanitize(f.Err)
+			if f.State == kube.ForwardFailed {
+				body = append(body, st.Error.Render(text))
+			} else {
+				body = append(body, st.Muted.Render(text))
+			}
+		}
+	}
+	help := "↑/↓ move · x stop · esc back · IN: bytes to you, OUT: to the pod"
+	return views.Page(st, m.vc.Width, m.vc.Height, body, help, &m.offset)
+}
+
+// cut shortens s to w cells, marking the cut with "…".
+func cut(s string, w int) string {
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// Title is "port-forwards[<n>]".
+func (m *Model) Title() string { return fmt.Sprintf("port-forwards[%d]", len(m.list)) }
+
+// Bindings are the screen's keys, for the help overlay.
+func (m *Model) Bindings() []key.Binding { return m.keys }
+
+// Capturing is false: the screen takes no text.
+func (m *Model) Capturing() bool { return false }

@@ -1,0 +1,92 @@
+package forwards_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/forwards"
+	"github.com/kyyard/kyyard/views/viewtest"
+)
+
+type fakeForwards struct {
+	list    []kube.ForwardStatus
+	stopped []int
+}
+
+func (f *fakeForwards) PortForwards() []kube.ForwardStatus { return f.list }
+
+func (f *fakeForwards) StopPortForward(id int) error {
+	for i, st := range f.list {
+		if st.ID == id {
+			f.stopped = append(f.stopped, id)
+			f.list = append(f.list[:i:i], f.list[i+1:]...)
+			return nil
+		}
+	}
+	return errors.New("no such port-forward")
+}
+
+func sample() []kube.ForwardStatus {
+	ago := func(d time.Duration) time.Time { return viewtest.Now.Add(-d) }
+	return []kube.ForwardStatus{
+		{ID: 1, Request: kube.PortForwardRequest{Kind: "services", Namespace: "demo", Name: "web", RemotePort: 80}, LocalPort: 8080,
+			Pod: "web-7c9d5-x2k", State: kube.ForwardActive, BytesIn: 1536, BytesOut: 312, Connections: 4, Started: ago(12 * time.Minute)},
+		{ID: 2, Request: kube.PortForwardRequest{Kind: kube.KindDeployments, Namespace: "demo", Name: "api", RemotePort: 9090}, LocalPort: 9090,
+			State: kube.ForwardMoving, Err: "pod api-5f6b8-zz1 was deleted; deployments/api has no ready pod", BytesIn: 3 << 20, BytesOut: 20,
+			Connections: 1, Started: ago(45 * time.Second)},
+		{ID: 3, Request: kube.PortForwardRequest{Kind: kube.KindPods, Namespace: "demo", Name: "db-0", RemotePort: 5432}, LocalPort: 15432,
+			Pod: "db-0", State: kube.ForwardFailed, Err: "pod db-0 was deleted", Started: ago(3 * time.Hour)},
+	}
+}
+
+func TestForwardsGoldens(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		m := forwards.New(viewtest.Context(nil, size[0], size[1]), &fakeForwards{list: sample()}, forwards.WithClock(func() time.Time { return viewtest.Now }))
+		m.Init()
+		v := m.View()
+		viewtest.Size(t, v, size[0], size[1])
+		viewtest.Golden(t, "forwards-"+map[int]string{80: "80x24", 200: "200x50"}[size[0]], v)
+	}
+	empty := forwards.New(viewtest.Context(nil, 80, 24), &fakeForwards{})
+	if v := empty.View(); !strings.Contains(v, "no port-forward runs") {
+		t.Fatalf("empty:\n%s", v)
+	}
+}
+
+func TestForwardsStop(t *testing.T) {
+	f := &fakeForwards{list: sample()}
+	var m views.Screen = forwards.New(viewtest.Context(nil, 200, 50), f)
+	m.Init()
+	m, _ = m.Update(viewtest.Key("down"))
+	m, cmd := m.Update(viewtest.Key("x"))
+	m, cmd = m.Update(cmd())
+	if len(f.stopped) != 1 || f.stopped[0] != 2 {
+		t.Fatalf("stopped %v", f.stopped)
+	}
+	if st, ok := cmd().(views.StatusMsg); !ok || st.Text != "forward 2 stopped" {
+		t.Fatalf("status %#v", cmd())
+	}
+	if v := m.View(); strings.Contains(v, "deployments/api") || m.Title() != "port-forwards[2]" {
+		t.Fatalf("after the stop:\n%s", v)
+	}
+	// ctrl+d stops too; the cursor stays on a row.
+	m, _ = m.Update(viewtest.Key("down"))
+	m, _ = m.Update(viewtest.Key("down"))
+	_, cmd = m.Update(viewtest.Key("ctrl+d"))
+	m.Update(cmd())
+	if len(f.stopped) != 2 || f.stopped[1] != 3 {
+		t.Fatalf("stopped %v", f.stopped)
+	}
+}
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB", 3 << 20: "3.0 MiB", 5 << 30: "5.0 GiB"} {
+		if got := forwards.Bytes(n); got != want {
+			t.Errorf("%d: %q, want %q", n, got, want)
+		}
+	}
+}
