@@ -359,7 +359,7 @@ type logRun struct {
 	known  map[string]bool    // UIDs of the pods a workload request has met
 	// tracker follows the pods while following; nil otherwise.
 	tracker *podTracker
-	nextID int
+	nextID  int
 }
 
 // logPod is a pod being streamed: its UID and its streams.

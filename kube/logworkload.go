@@ -140,26 +140,36 @@ func (t *podTracker) run(r *logRun) {
 			continue
 		}
 		attempt = 0
-		for ev := range w.ResultChan() {
-			pod, ok := ev.Object.(*corev1.Pod)
-			if !ok {
-				if ev.Type == watch.Error {
-					break // expired: list again
-				}
-				continue
-			}
-			rv = pod.ResourceVersion
-			switch ev.Type {
-			case watch.Deleted:
-				r.podGone(pod.Name, string(pod.UID))
-			case watch.Added, watch.Modified:
-				t.observe(r, pod)
-			}
-		}
+		t.consume(r, w)
 		w.Stop()
 		rv = "" // list again: the watch may have missed a deletion
 		if !sleepCtx(t.ctx, r.deps.poll/4) {
 			return
+		}
+	}
+}
+
+// consume handles a watch's events until it ends (an error event, such
+// as an expired resourceVersion, ends it too) or the tracking does.
+func (t *podTracker) consume(r *logRun, w watch.Interface) {
+	for {
+		select {
+		case <-t.ctx.Done():
+			return
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				return
+			}
+			pod, isPod := ev.Object.(*corev1.Pod)
+			switch {
+			case ev.Type == watch.Error:
+				return
+			case !isPod:
+			case ev.Type == watch.Deleted:
+				r.podGone(pod.Name, string(pod.UID))
+			case ev.Type == watch.Added || ev.Type == watch.Modified:
+				t.observe(r, pod)
+			}
 		}
 	}
 }
