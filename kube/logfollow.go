@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -407,7 +408,8 @@ func (s *logStream) pump(rc io.ReadCloser, split *logSplitter, resume *logResume
 		select {
 		case ch := <-data:
 			n += int64(ch.n)
-			out := split.feed(ch.buf[:ch.n], nil)
+			b := ch.buf[:ch.n]
+			out := split.feed(b, make([]LogLine, 0, bytes.Count(b, []byte{'\n'})+1))
 			free <- ch.buf
 			if ch.err != nil {
 				out = split.flush(true, out)

@@ -19,7 +19,8 @@ type logMerger struct {
 }
 
 type mergeStream struct {
-	q      []mergeItem
+	q      []mergeItem // q[head:] are queued
+	head   int
 	live   bool
 	latest time.Time // the latest key received
 	last   time.Time // the key of the last item received (for lines without time)
@@ -86,15 +87,15 @@ func (m *logMerger) release(now time.Time, all bool, dst *LogBatch) {
 		var best *mergeStream
 		var forced time.Time
 		for _, s := range m.streams {
-			for len(s.q) > 0 && s.q[0].note != nil {
-				dst.Notes = append(dst.Notes, PlacedLogNote{At: len(dst.Lines), Note: *s.q[0].note})
+			for len(s.queued()) > 0 && s.queued()[0].note != nil {
+				dst.Notes = append(dst.Notes, PlacedLogNote{At: len(dst.Lines), Note: *s.queued()[0].note})
 				s.pop()
 			}
-			if len(s.q) == 0 {
+			if len(s.queued()) == 0 {
 				continue
 			}
-			h := &s.q[0]
-			if best == nil || h.key.Before(best.q[0].key) {
+			h := &s.queued()[0]
+			if best == nil || h.key.Before(best.queued()[0].key) {
 				best = s
 			}
 			if !now.Before(h.arrived.Add(m.window)) && h.key.After(forced) {
@@ -104,11 +105,14 @@ func (m *logMerger) release(now time.Time, all bool, dst *LogBatch) {
 		if best == nil {
 			return
 		}
-		key := best.q[0].key
+		key := best.queued()[0].key
 		if !all && key.After(forced) && !m.caughtUp(best, key) {
 			return
 		}
-		dst.Lines = append(dst.Lines, best.q[0].line)
+		if dst.Lines == nil {
+			dst.Lines = make([]LogLine, 0, min(m.queued, logBatchLines))
+		}
+		dst.Lines = append(dst.Lines, best.queued()[0].line)
 		best.pop()
 		m.queued--
 	}
@@ -118,7 +122,7 @@ func (m *logMerger) release(now time.Time, all bool, dst *LogBatch) {
 // or after key (streams with queued lines have, key being the earliest).
 func (m *logMerger) caughtUp(s *mergeStream, key time.Time) bool {
 	for _, o := range m.streams {
-		if o == s || !o.live || len(o.q) > 0 {
+		if o == s || !o.live || len(o.queued()) > 0 {
 			continue
 		}
 		if o.latest.Before(key) {
@@ -129,9 +133,17 @@ func (m *logMerger) caughtUp(s *mergeStream, key time.Time) bool {
 }
 
 func (s *mergeStream) pop() {
-	s.q[0] = mergeItem{}
-	s.q = s.q[1:]
-	if len(s.q) == 0 {
-		s.q = s.q[:0:0]
+	s.q[s.head] = mergeItem{}
+	s.head++
+	switch {
+	case s.head == len(s.q):
+		s.q, s.head = s.q[:0], 0
+	case s.head > 1024 && s.head > len(s.q)/2: // a queue that never empties
+		n := copy(s.q, s.q[s.head:])
+		clear(s.q[n:])
+		s.q, s.head = s.q[:n], 0
 	}
 }
+
+// queued is the stream's queue.
+func (s *mergeStream) queued() []mergeItem { return s.q[s.head:] }

@@ -7,7 +7,9 @@ import (
 
 func TestLogResume(t *testing.T) {
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	l := func(ms int, text string) LogLine { return LogLine{Time: t0.Add(time.Duration(ms) * time.Millisecond), Raw: []byte(text)} }
+	l := func(ms int, text string) LogLine {
+		return LogLine{Time: t0.Add(time.Duration(ms) * time.Millisecond), Raw: []byte(text)}
+	}
 	r := newLogResume()
 	r.begin()
 	for _, x := range []LogLine{l(-500, "old"), l(100, "a"), l(200, "same"), l(200, "same")} {
