@@ -1,0 +1,502 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// defaultContainerAnnotation names the container kubectl picks when none
+// is named (kubectl's podcmd.DefaultContainerAnnotationName).
+const defaultContainerAnnotation = "kubectl.kubernetes.io/default-container"
+
+// Batching of a request's lines: the sink gets what is ready every
+// logFlushEvery, or at once when logBatchLines lines are ready.
+const (
+	logFlushEvery = 50 * time.Millisecond
+	logBatchLines = 4096
+)
+
+// logDeps is what a log request reaches the cluster and the clock
+// through; tests replace open (client-go's fake clientset answers every
+// pods/log with "fake logs").
+type logDeps struct {
+	// open starts one pods/log read.
+	open func(ctx context.Context, namespace, pod string, opts *corev1.PodLogOptions) (io.ReadCloser, error)
+	// partialFlush, flushEvery and window are LogPartialFlush,
+	// logFlushEvery and LogReorderWindow.
+	partialFlush, flushEvery, window time.Duration
+	// backoff is the wait before reconnection attempt n (1, 2, ...).
+	backoff func(n int) time.Duration
+	// poll is how often the pods are listed when they cannot be watched.
+	poll time.Duration
+}
+
+func (c *Client) logDeps() logDeps {
+	return logDeps{
+		open: func(ctx context.Context, ns, pod string, opts *corev1.PodLogOptions) (io.ReadCloser, error) {
+			return c.cs.CoreV1().Pods(ns).GetLogs(pod, opts).Stream(ctx)
+		},
+		partialFlush: LogPartialFlush,
+		flushEvery:   logFlushEvery,
+		window:       LogReorderWindow,
+		backoff:      logBackoff,
+		poll:         2 * time.Second,
+	}
+}
+
+// logBackoff doubles from half a second to 30 seconds.
+func logBackoff(n int) time.Duration {
+	d := 500 * time.Millisecond
+	for i := 1; i < n && d < 30*time.Second; i++ {
+		d *= 2
+	}
+	return min(d, 30*time.Second)
+}
+
+// Logs streams the container logs req names to sink, in batches, and
+// blocks until it is done: not following, when every stream has ended;
+// following, when the pod of a pod request is gone (LogNotePodGone) or
+// its container terminated for good, and for a workload only when ctx is
+// cancelled (pods may still join). A cancelled ctx ends it with nil.
+//
+// Every stream is read with timestamps=true and split into lines without
+// a length limit (LogLine). While following, a stream that ends while its
+// container runs, breaks, or whose container restarts (a new container ID)
+// is reconnected from the last timestamp seen (sinceTime) with the lines
+// already delivered from that second skipped, and marked with
+// LogNoteResumed (Restarted, after reading the previous instance's last
+// lines with previous=true); failed attempts back off from 0.5 s to 30 s
+// (LogNoteRetrying). Previous reads are never followed. A workload's pods
+// (its spec.selector, as kubectl logs deployment/x) are streamed up to
+// MaxStreams streams, pods beyond named in LogNotePodsLeftOut; new pods
+// join while following (LogNotePodJoined); lines of several streams are
+// merged by time within LogReorderWindow. LimitBytes counts the bytes of
+// each stream, timestamp prefixes included, across reconnections.
+//
+// Errors, before anything is written: ErrLogKind; a *ContainerChoiceError
+// (errors.Is ErrLogContainerRequired); ErrLogNoContainer; ErrLogPodReplaced
+// when req.UID is not the pod's; ErrLogNoPods; and the API server's own
+// (forbidden, not found, the pod's container waiting when not following),
+// which ReasonOf classifies. When every stream of a request fails at its
+// first read, the first error is returned too; otherwise a stream's
+// failure is a LogNoteEnded with Err.
+func (c *Client) Logs(ctx context.Context, req LogRequest, sink LogSink) error {
+	return c.logs(ctx, req, sink, c.logDeps())
+}
+
+func (c *Client) logs(ctx context.Context, req LogRequest, sink LogSink, deps logDeps) error {
+	if req.Options.Previous {
+		req.Options.Follow = false
+	}
+	max := req.MaxStreams
+	if max <= 0 {
+		max = DefaultMaxLogStreams
+	}
+	var (
+		pods    []*corev1.Pod
+		tracker *podTracker
+		err     error
+	)
+	switch req.Kind {
+	case KindPods, KindContainers:
+		pods, tracker, err = c.logPod(ctx, req)
+	case KindDeployments, KindStatefulSets, KindDaemonSets, KindReplicaSets, KindJobs:
+		pods, tracker, err = c.workloadLogPods(ctx, req)
+	default:
+		return fmt.Errorf("%w: %s", ErrLogKind, req.Kind)
+	}
+	if err != nil {
+		return err
+	}
+	targets, err := logTargets(req, pods)
+	if err != nil {
+		return err
+	}
+	run := &logRun{
+		c: c, req: req, deps: deps, sink: sink, max: max,
+		events: make(chan logEvent, 64),
+		merger: newLogMerger(deps.window),
+		pods:   map[string]*logPod{},
+	}
+	admitted, leftOut := admitLogTargets(targets, max)
+	run.known = map[string]bool{}
+	for _, p := range pods {
+		run.known[string(p.UID)] = true
+	}
+	run.ctx, run.cancel = context.WithCancel(ctx)
+	defer run.cancel()
+	var starts []chan error
+	for _, t := range admitted {
+		starts = append(starts, run.start(t))
+	}
+	var first LogBatch
+	if len(leftOut) > 0 {
+		run.merger.addNote(-1, leftOutNote(req.Namespace, leftOut, max), &first)
+	}
+	// Wait for every stream's first read, so that a request none of whose
+	// streams could be read is an error the caller gets, not a note.
+	run.merger.ensure(len(admitted) - 1)
+	var firstErr error
+	failed := 0
+	for i, ch := range starts {
+		if err := <-ch; err != nil {
+			failed++
+			if firstErr == nil {
+				firstErr = err
+			}
+			t := admitted[i]
+			run.merger.addNote(-1, LogNote{Kind: LogNoteEnded, Namespace: t.pod.Namespace, Pod: t.pod.Name,
+				Container: t.container, Time: time.Now(), Err: err, Text: "could not read the log: " + err.Error()}, &first)
+		}
+	}
+	if failed == len(starts) && firstErr != nil && len(leftOut) == 0 {
+		run.cancel()
+		run.wg.Wait()
+		if len(starts) > 1 {
+			return fmt.Errorf("no container log could be read: %w", firstErr)
+		}
+		return firstErr
+	}
+	if tracker != nil && req.Options.Follow {
+		tracker.ctx, tracker.cancel = context.WithCancel(run.ctx)
+		run.mu.Lock()
+		run.tracker = tracker
+		if run.active == 0 && !tracker.workload {
+			tracker.cancel()
+		}
+		run.mu.Unlock()
+		run.wg.Add(1)
+		go func() {
+			defer run.wg.Done()
+			tracker.run(run)
+		}()
+	}
+	go func() {
+		run.wg.Wait()
+		close(run.events)
+	}()
+	run.collect(first)
+	run.cancel()
+	run.wg.Wait()
+	return nil
+}
+
+// logTarget is one container of one pod to stream.
+type logTarget struct {
+	pod        *corev1.Pod
+	container  string
+	containers []string // the pod's, for LogNoteStarted
+	dflt       string
+}
+
+// logTargets resolves req's container choice for each pod.
+func logTargets(req LogRequest, pods []*corev1.Pod) ([]logTarget, error) {
+	single := req.Kind == KindPods || req.Kind == KindContainers
+	var out []logTarget
+	for _, pod := range pods {
+		names := podContainers(pod)
+		dflt := podDefaultContainer(pod)
+		add := func(c string) {
+			out = append(out, logTarget{pod: pod, container: c, containers: names, dflt: dflt})
+		}
+		switch {
+		case req.AllContainers:
+			for _, n := range names {
+				add(n)
+			}
+		case req.Container != "":
+			if slices.Contains(names, req.Container) {
+				add(req.Container)
+			} else if single {
+				return nil, fmt.Errorf("%w: %q in pod %s/%s (containers: %s)", ErrLogNoContainer, req.Container,
+					pod.Namespace, pod.Name, strings.Join(names, ", "))
+			}
+		case single:
+			c, err := onlyContainer(pod, names, dflt)
+			if err != nil {
+				return nil, err
+			}
+			add(c)
+		default:
+			if dflt == "" && len(pod.Spec.Containers) > 0 {
+				dflt = pod.Spec.Containers[0].Name
+			}
+			if dflt != "" {
+				add(dflt)
+			}
+		}
+	}
+	if len(out) == 0 && req.Container != "" {
+		return nil, fmt.Errorf("%w: no pod of %s/%s has a container %q", ErrLogNoContainer, req.Namespace, req.Name, req.Container)
+	}
+	if len(out) == 0 {
+		return nil, ErrLogNoPods
+	}
+	return out, nil
+}
+
+// onlyContainer is the container of a pod read without a container name:
+// its only one, counting the containers that run alongside (spec.containers
+// and native sidecars, init containers with restartPolicy Always) but not
+// the init containers that ran before them; several are refused with a
+// *ContainerChoiceError listing every container.
+func onlyContainer(pod *corev1.Pod, names []string, dflt string) (string, error) {
+	var running []string
+	for _, c := range pod.Spec.InitContainers {
+		if isSidecar(c) {
+			running = append(running, c.Name)
+		}
+	}
+	for _, c := range pod.Spec.Containers {
+		running = append(running, c.Name)
+	}
+	if len(running) == 1 {
+		return running[0], nil
+	}
+	return "", &ContainerChoiceError{Namespace: pod.Namespace, Pod: pod.Name, Containers: names, DefaultContainer: dflt}
+}
+
+// podContainers lists a pod's containers in spec order: init containers
+// (native sidecars among them), then containers, then ephemeral
+// containers (kubectl debug's), which have logs too.
+func podContainers(pod *corev1.Pod) []string {
+	var out []string
+	for _, c := range pod.Spec.InitContainers {
+		out = append(out, c.Name)
+	}
+	for _, c := range pod.Spec.Containers {
+		out = append(out, c.Name)
+	}
+	for _, c := range pod.Spec.EphemeralContainers {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// podDefaultContainer is the container the default-container annotation
+// names, "" when it names none of the pod's.
+func podDefaultContainer(pod *corev1.Pod) string {
+	name := pod.Annotations[defaultContainerAnnotation]
+	if name != "" && slices.Contains(podContainers(pod), name) {
+		return name
+	}
+	return ""
+}
+
+func isSidecar(c corev1.Container) bool {
+	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+}
+
+// admitLogTargets keeps the first max targets and names what is left out:
+// a pod left out whole by its name, one streamed in part as pod/container.
+func admitLogTargets(targets []logTarget, max int) (admitted []logTarget, leftOut []string) {
+	if len(targets) <= max {
+		return targets, nil
+	}
+	admitted = targets[:max]
+	in := map[string]bool{}
+	for _, t := range admitted {
+		in[t.pod.Name] = true
+	}
+	for _, t := range targets[max:] {
+		if in[t.pod.Name] {
+			leftOut = append(leftOut, t.pod.Name+"/"+t.container)
+		} else if len(leftOut) == 0 || leftOut[len(leftOut)-1] != t.pod.Name {
+			leftOut = append(leftOut, t.pod.Name)
+		}
+	}
+	return admitted, leftOut
+}
+
+func leftOutNote(ns string, names []string, max int) LogNote {
+	return LogNote{Kind: LogNotePodsLeftOut, Namespace: ns, Count: len(names), Names: names, Time: time.Now(),
+		Text: fmt.Sprintf("%d left out (at most %d streams): %s", len(names), max, strings.Join(names, ", "))}
+}
+
+// logPod reads the pod of a pod or container request.
+func (c *Client) logPod(ctx context.Context, req LogRequest) ([]*corev1.Pod, *podTracker, error) {
+	if req.Kind == KindContainers && req.Container == "" && !req.AllContainers {
+		return nil, nil, fmt.Errorf("%w: a container row names no container", errInvalid)
+	}
+	pod, err := c.cs.CoreV1().Pods(req.Namespace).Get(ctx, req.Name, metav1.GetOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	if req.UID != "" && string(pod.UID) != req.UID {
+		return nil, nil, fmt.Errorf("%w: %s/%s", ErrLogPodReplaced, req.Namespace, req.Name)
+	}
+	t := &podTracker{namespace: req.Namespace, fields: "metadata.name=" + req.Name, rv: pod.ResourceVersion}
+	return []*corev1.Pod{pod}, t, nil
+}
+
+// logRun is one Logs call: its streams, the pods they read and the
+// collector that merges their lines and writes them to the sink.
+type logRun struct {
+	c    *Client
+	req  LogRequest
+	deps logDeps
+	sink LogSink
+	max  int
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	events chan logEvent
+	merger *logMerger // the collector's
+
+	mu     sync.Mutex
+	pods   map[string]*logPod // by pod name
+	active int                // streams running
+	known  map[string]bool    // UIDs of the pods a workload request has met
+	// tracker follows the pods while following; nil otherwise.
+	tracker *podTracker
+	nextID  int
+}
+
+// logPod is a pod being streamed: its UID and its streams.
+type logPod struct {
+	uid     string
+	streams []*logStream
+}
+
+// logEvent is what a stream hands the collector: lines and notes placed
+// among them, of stream id (-1: the request's).
+type logEvent struct {
+	id    int
+	batch LogBatch
+	end   bool // the stream ended for good
+}
+
+// send hands an event to the collector; false when the request is over.
+func (r *logRun) send(ev logEvent) bool {
+	select {
+	case r.events <- ev:
+		return true
+	case <-r.ctx.Done():
+		return false
+	}
+}
+
+// note sends one note of stream id (-1: the request's).
+func (r *logRun) note(id int, n LogNote) bool {
+	if n.Time.IsZero() {
+		n.Time = time.Now()
+	}
+	return r.send(logEvent{id: id, batch: LogBatch{Notes: []PlacedLogNote{{Note: n}}}})
+}
+
+// start launches the stream of one target and returns the channel its
+// first read's error (nil once it reads) arrives on.
+func (r *logRun) start(t logTarget) chan error {
+	r.mu.Lock()
+	id := r.nextID
+	r.nextID++
+	r.active++
+	p := r.pods[t.pod.Name]
+	if p == nil {
+		p = &logPod{uid: string(t.pod.UID)}
+		r.pods[t.pod.Name] = p
+	}
+	s := newLogStream(r, id, t)
+	p.streams = append(p.streams, s)
+	r.mu.Unlock()
+	first := make(chan error, 1)
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		s.run(first)
+		r.mu.Lock()
+		r.active--
+		if r.active == 0 && r.tracker != nil && !r.tracker.workload {
+			r.tracker.cancel() // a pod request is over with its streams
+		}
+		if p := r.pods[t.pod.Name]; p != nil {
+			p.streams = slices.DeleteFunc(p.streams, func(o *logStream) bool { return o == s })
+			if len(p.streams) == 0 {
+				delete(r.pods, t.pod.Name)
+			}
+		}
+		r.mu.Unlock()
+		r.send(logEvent{id: id, end: true})
+	}()
+	return first
+}
+
+// collect merges the streams' events and writes batches to the sink until
+// every producer is done or the request is cancelled.
+func (r *logRun) collect(batch LogBatch) {
+	tick := time.NewTicker(r.deps.flushEvery)
+	defer tick.Stop()
+	write := func() {
+		if len(batch.Lines) == 0 && len(batch.Notes) == 0 {
+			return
+		}
+		r.sink.Write(batch)
+		batch = LogBatch{}
+	}
+	for {
+		select {
+		case ev, ok := <-r.events:
+			if !ok {
+				r.merger.release(time.Now(), true, &batch)
+				write()
+				return
+			}
+			r.apply(ev, &batch)
+			if r.merger.pending() >= logBatchLines {
+				r.merger.release(time.Now(), false, &batch)
+			}
+			if len(batch.Lines) >= logBatchLines {
+				write()
+			}
+		case <-tick.C:
+			r.merger.release(time.Now(), false, &batch)
+			write()
+		case <-r.ctx.Done():
+			// The caller is gone: drop what is left; the producers see
+			// the cancelled ctx and stop.
+			go func() {
+				for range r.events {
+				}
+			}()
+			return
+		}
+	}
+}
+
+// apply queues an event's lines and notes in the merger.
+func (r *logRun) apply(ev logEvent, batch *LogBatch) {
+	if ev.id < 0 {
+		for _, n := range ev.batch.Notes {
+			r.merger.addNote(-1, n.Note, batch)
+		}
+		return
+	}
+	r.merger.ensure(ev.id)
+	now := time.Now()
+	at := 0
+	for _, n := range ev.batch.Notes {
+		if n.At > at {
+			r.merger.addLines(ev.id, ev.batch.Lines[at:n.At], now)
+			at = n.At
+		}
+		r.merger.addNote(ev.id, n.Note, batch)
+	}
+	if at < len(ev.batch.Lines) {
+		r.merger.addLines(ev.id, ev.batch.Lines[at:], now)
+	}
+	if ev.end {
+		r.merger.end(ev.id)
+	}
+}
+
+var errLogPodGone = errors.New("the pod is gone")
