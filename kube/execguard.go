@@ -25,26 +25,6 @@ const GuardRunning Guard = "running"
 // running state, so nothing can be executed in it.
 const ReasonNotRunning Reason = "not_running"
 
-// defaultContainerAnnotation names a pod's default container (kubectl's
-// kubectl.kubernetes.io/default-container, used by kubectl exec and logs).
-const defaultContainerAnnotation = "kubectl.kubernetes.io/default-container"
-
-// podContainers returns a pod's container names in spec order: init
-// containers (native sidecars among them) first, then the containers; and
-// the ephemeral containers after them.
-func podContainers(pod *corev1.Pod) (regular, ephemeral []string) {
-	for _, c := range pod.Spec.InitContainers {
-		regular = append(regular, c.Name)
-	}
-	for _, c := range pod.Spec.Containers {
-		regular = append(regular, c.Name)
-	}
-	for _, c := range pod.Spec.EphemeralContainers {
-		ephemeral = append(ephemeral, c.Name)
-	}
-	return regular, ephemeral
-}
-
 // execContainer returns the container a request runs in: the named one,
 // or the pod's only container (init containers that are not native
 // sidecars do not count). A pod with several and none named is a
@@ -52,26 +32,17 @@ func podContainers(pod *corev1.Pod) (regular, ephemeral []string) {
 // named in it); a named container the pod does not have is a conflict
 // verdict's sentence (the pod changed since it was listed).
 func execContainer(pod *corev1.Pod, name string) (string, *ContainerChoiceError, string) {
-	regular, ephemeral := podContainers(pod)
 	if name != "" {
-		if slices.Contains(regular, name) || slices.Contains(ephemeral, name) {
+		if slices.Contains(podContainers(pod), name) {
 			return name, nil, ""
 		}
 		return "", nil, fmt.Sprintf("pod %s/%s has no container %s", pod.Namespace, pod.Name, name)
 	}
-	var runnable []string
-	for _, c := range pod.Spec.InitContainers {
-		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
-			runnable = append(runnable, c.Name)
-		}
-	}
-	for _, c := range pod.Spec.Containers {
-		runnable = append(runnable, c.Name)
-	}
+	runnable := runningContainers(pod)
 	if len(runnable) == 1 {
 		return runnable[0], nil, ""
 	}
-	def := pod.Annotations[defaultContainerAnnotation]
+	def := podDefaultContainer(pod)
 	if !slices.Contains(runnable, def) {
 		def = ""
 	}

@@ -14,10 +14,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// defaultContainerAnnotation names the container kubectl picks when none
-// is named (kubectl's podcmd.DefaultContainerAnnotationName).
-const defaultContainerAnnotation = "kubectl.kubernetes.io/default-container"
-
 // Batching of a request's lines: the sink gets what is ready every
 // logFlushEvery, or at once when logBatchLines lines are ready.
 const (
@@ -250,50 +246,10 @@ func logTargets(req LogRequest, pods []*corev1.Pod) ([]logTarget, error) {
 // the init containers that ran before them; several are refused with a
 // *ContainerChoiceError listing every container.
 func onlyContainer(pod *corev1.Pod, names []string, dflt string) (string, error) {
-	var running []string
-	for _, c := range pod.Spec.InitContainers {
-		if isSidecar(c) {
-			running = append(running, c.Name)
-		}
-	}
-	for _, c := range pod.Spec.Containers {
-		running = append(running, c.Name)
-	}
-	if len(running) == 1 {
+	if running := runningContainers(pod); len(running) == 1 {
 		return running[0], nil
 	}
 	return "", &ContainerChoiceError{Namespace: pod.Namespace, Pod: pod.Name, Containers: names, DefaultContainer: dflt}
-}
-
-// podContainers lists a pod's containers in spec order: init containers
-// (native sidecars among them), then containers, then ephemeral
-// containers (kubectl debug's), which have logs too.
-func podContainers(pod *corev1.Pod) []string {
-	var out []string
-	for _, c := range pod.Spec.InitContainers {
-		out = append(out, c.Name)
-	}
-	for _, c := range pod.Spec.Containers {
-		out = append(out, c.Name)
-	}
-	for _, c := range pod.Spec.EphemeralContainers {
-		out = append(out, c.Name)
-	}
-	return out
-}
-
-// podDefaultContainer is the container the default-container annotation
-// names, "" when it names none of the pod's.
-func podDefaultContainer(pod *corev1.Pod) string {
-	name := pod.Annotations[defaultContainerAnnotation]
-	if name != "" && slices.Contains(podContainers(pod), name) {
-		return name
-	}
-	return ""
-}
-
-func isSidecar(c corev1.Container) bool {
-	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
 }
 
 // admitLogTargets keeps the first max targets and names what is left out:

@@ -1,0 +1,64 @@
+package kube
+
+import (
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// What logs and exec share about a pod's containers.
+
+// defaultContainerAnnotation names the container kubectl picks when none
+// is named (kubectl's podcmd.DefaultContainerAnnotationName, used by
+// kubectl logs, exec and attach).
+const defaultContainerAnnotation = "kubectl.kubernetes.io/default-container"
+
+// podContainers lists a pod's containers in spec order: init containers
+// (native sidecars among them), then containers, then ephemeral
+// containers (kubectl debug's).
+func podContainers(pod *corev1.Pod) []string {
+	out := make([]string, 0, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)+len(pod.Spec.EphemeralContainers))
+	for _, c := range pod.Spec.InitContainers {
+		out = append(out, c.Name)
+	}
+	for _, c := range pod.Spec.Containers {
+		out = append(out, c.Name)
+	}
+	for _, c := range pod.Spec.EphemeralContainers {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// runningContainers lists the containers that run for the pod's life, in
+// spec order: native sidecars (init containers with restartPolicy Always)
+// and spec.containers; not the init containers that run before them, nor
+// ephemeral ones.
+func runningContainers(pod *corev1.Pod) []string {
+	var out []string
+	for _, c := range pod.Spec.InitContainers {
+		if isSidecar(c) {
+			out = append(out, c.Name)
+		}
+	}
+	for _, c := range pod.Spec.Containers {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// podDefaultContainer is the container the default-container annotation
+// names, "" when it names none of the pod's.
+func podDefaultContainer(pod *corev1.Pod) string {
+	name := pod.Annotations[defaultContainerAnnotation]
+	if name != "" && slices.Contains(podContainers(pod), name) {
+		return name
+	}
+	return ""
+}
+
+// isSidecar reports a native sidecar: an init container with
+// restartPolicy Always (Kubernetes 1.29+).
+func isSidecar(c corev1.Container) bool {
+	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+}
