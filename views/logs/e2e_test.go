@@ -115,7 +115,9 @@ func TestE2ELogViewer(t *testing.T) {
 	p := runViewer(t, client, kube.LogRequest{Kind: kube.KindPods, Namespace: "demo", Name: web, UID: webUID, Options: follow}, 200, 50)
 	p.until("the web pod's log", contains("nginx/1.27.3", "following", "0 dropped"))
 	p.key("t")
-	p.until("timestamps shown", func(v string) bool { return strings.Contains(v, "Z ") || strings.Contains(v, "UTC") || strings.Contains(v, time.Now().UTC().Format("2006-01-02")) })
+	p.until("timestamps shown", func(v string) bool {
+		return strings.Contains(v, "Z ") || strings.Contains(v, "UTC") || strings.Contains(v, time.Now().UTC().Format("2006-01-02"))
+	})
 
 	crashy, crashyUID := demoPod(t, cs, "crashy")
 	prev := runViewer(t, client, kube.LogRequest{Kind: kube.KindPods, Namespace: "demo", Name: crashy, UID: crashyUID,
