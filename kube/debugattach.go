@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/httpstream"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/remotecommand"
 )
@@ -187,22 +185,19 @@ func (c *Client) debugAttach(ctx context.Context, s *debugSession, opts remoteco
 		SubResource("attach").VersionedParams(&corev1.PodAttachOptions{
 		Container: s.container, Stdin: opts.Stdin != nil, Stdout: true, Stderr: false, TTY: true,
 	}, scheme.ParameterCodec).URL()
-	ws, err := remotecommand.NewWebSocketExecutor(c.restConfig, http.MethodGet, u.String())
+	exec, t, err := fallbackExecutor(c.restConfig, u.String())
 	if err != nil {
 		return "", "", err
 	}
-	wsErr := ws.StreamWithContext(ctx, opts)
-	if wsErr == nil || !(httpstream.IsUpgradeFailure(wsErr) || httpstream.IsHTTPSProxyError(wsErr)) {
-		return "websocket", "", wsErr
+	err = exec.StreamWithContext(ctx, opts)
+	fb := t.fellBack()
+	if fb == nil {
+		return "websocket", "", err
 	}
-	spdy, err := remotecommand.NewSPDYExecutor(c.restConfig, http.MethodPost, u)
 	if err != nil {
-		return "spdy", wsErr.Error(), fmt.Errorf("websocket: %v; spdy: %w", wsErr, err)
+		err = fmt.Errorf("websocket: %v; spdy: %w", fb, err)
 	}
-	if err := spdy.StreamWithContext(ctx, opts); err != nil {
-		return "spdy", wsErr.Error(), fmt.Errorf("websocket: %v; spdy: %w", wsErr, err)
-	}
-	return "spdy", wsErr.Error(), nil
+	return "spdy", fb.Error(), err
 }
 
 // debugInput is the local input: start is called when the stream first
