@@ -226,42 +226,15 @@ func (b *buffer) addNote(text string, at time.Time, src int32, failure bool) {
 	b.push(e)
 }
 
-// setSearch indexes every held entry for ix (nil ends the search), in
-// two halves at once (one per core of a small machine).
+// setSearch indexes every held entry for ix (nil ends the search), split
+// across the cores (see indexAll).
 func (b *buffer) setSearch(ix *index) {
 	b.search = ix
 	b.evictedHits = 0
 	if ix == nil {
 		return
 	}
-	mid := b.first + int64(b.n)/2
-	part := *ix // shares the compiled expressions, not the results
-	part.matches, part.lines, part.scratch = nil, nil, nil
-	done := make(chan struct{})
-	go func() {
-		b.indexRange(&part, mid, b.end())
-		close(done)
-	}()
-	b.indexRange(ix, b.first, mid)
-	<-done
-	ix.matches = append(ix.matches, part.matches...)
-	ix.lines = append(ix.lines, part.lines...)
-}
-
-// indexRange indexes the log lines of seqs [from, to) into ix.
-func (b *buffer) indexRange(ix *index, from, to int64) {
-	var scratch []byte
-	for seq := from; seq < to; seq++ {
-		e := b.at(seq)
-		if e.kind != kindLine {
-			continue
-		}
-		p := e.plain(scratch)
-		if e.flags&flagSGR != 0 {
-			scratch = p
-		}
-		ix.scan(seq, p)
-	}
+	b.indexAll(ix, b.first, b.end())
 }
 
 // reset forgets every entry (a new stream starts), keeping the numbering

@@ -25,18 +25,48 @@ type index struct {
 	re    *regexp.Regexp
 	// lower, for a query without upper-case letters, is the query matched
 	// case-sensitively against ASCII text lower-cased: the same matches as
-	// re, found faster (a literal prefix is searched for directly).
+	// re, found faster (a literal prefix is searched for directly). It is
+	// nil when that would not give re's matches (an escape or class that
+	// names an upper-case letter, such as \x41 or [[:upper:]]).
 	lower *regexp.Regexp
-	// lit is the query as a literal (lower-cased when fold), for the
-	// fast path; nil when the query is a real regular expression.
+	// lit is the query as a literal (lower-cased when low), for the fast
+	// path; nil when the query is a real regular expression.
 	lit  []byte
 	fold bool
+	// low is true when ASCII lines are matched lower-cased (by lit or
+	// lower); cre is the expression that matches a line's text then
+	// (lower when low, else re), nil when lit does.
+	low bool
+	cre *regexp.Regexp
+	// chunk is true when lines may be matched many at a time, joined by
+	// '\n' (see batcher): the expression has no ^, $, \A or \z, whose
+	// meaning depends on where the text ends. limit bounds such a text.
+	chunk bool
+	limit int
+	// need is a literal that every match contains (in the text cre or lit
+	// matches), nil when there is none: text without it has no hit.
+	need []byte
 	// matches are every hit, ordered by seq then start; lines are the
 	// distinct seqs that have one, ascending.
 	matches []match
 	lines   []int64
 	scratch []byte
 }
+
+// chunkBytes bounds the text of lines matched at once: small enough that
+// the regexp package's backtracker (which clears a bit per instruction and
+// byte of its input on every call) stays cheap, large enough to spread the
+// cost of a call over several lines. litChunkBytes is the same for a
+// literal, searched by bytes.Index alone.
+const (
+	chunkBytes    = 1024
+	litChunkBytes = 8192
+)
+
+// maxBacktrackBits is the regexp package's bound on its backtracker's bit
+// vector (regexp/backtrack.go, maxBacktrackVector): an input of at least
+// maxBacktrackBits / len(prog.Inst) bytes is matched by the slower NFA.
+const maxBacktrackBits = 256 * 1024
 
 // compile builds an index for query: a regular expression (RE2 syntax),
 // matched ignoring case unless it has an upper-case letter (less's and
@@ -52,58 +82,86 @@ func compile(query string) (*index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a regular expression: %w", err)
 	}
-	ix := &index{query: query, re: re, fold: fold}
-	if fold {
-		ix.lower, _ = regexp.Compile(query)
+	ix := &index{query: query, re: re, fold: fold, cre: re}
+	exact, err := syntax.Parse(query, syntax.Perl)
+	if err != nil { // not expected: pattern parsed
+		return ix, nil
 	}
-	if t, err := syntax.Parse(query, syntax.Perl); err == nil && t.Op == syntax.OpLiteral && t.Flags&syntax.FoldCase == 0 && isASCII(query) {
-		ix.lit = []byte(query)
+	if fold {
+		folded, err := syntax.Parse(pattern, syntax.Perl)
+		if err == nil && sameOnLowered(folded, exact) {
+			ix.lower, _ = regexp.Compile(query)
+		}
+	}
+	if exact.Op == syntax.OpLiteral && exact.Flags&syntax.FoldCase == 0 && isASCII(string(exact.Rune)) {
+		ix.lit = []byte(string(exact.Rune))
 		if fold {
 			ix.lit = bytes.ToLower(ix.lit)
 		}
 	}
-	return ix, nil
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
+	ix.low = fold && (ix.lit != nil || ix.lower != nil)
+	tree := exact // the tree of what matches a line's text
+	switch {
+	case ix.lit != nil:
+		ix.cre = nil
+	case ix.low:
+		ix.cre = ix.lower
+	case fold:
+		tree, _ = syntax.Parse(pattern, syntax.Perl)
+	}
+	if tree == nil {
+		return ix, nil
+	}
+	ix.chunk = !hasTextAnchor(tree)
+	ix.limit = litChunkBytes
+	if ix.cre != nil {
+		ix.need = requiredLiteral(tree)
+		ix.limit = chunkBytes
+		if prog, err := syntax.Compile(tree.Simplify()); err == nil && len(prog.Inst) > 0 {
+			// The backtracker serves inputs shorter than this.
+			ix.limit = min(ix.limit, maxBacktrackBits/len(prog.Inst)-1)
 		}
 	}
-	return true
+	if ix.limit < 256 { // too small a text to be worth joining lines
+		ix.chunk = false
+	}
+	return ix, nil
 }
 
 // find appends the hits of plain (the entry seq's plain text) to out.
 func (ix *index) find(out []match, seq int64, plain []byte) []match {
-	hay := plain
-	if ix.fold {
-		var ok bool
-		ix.scratch, ok = lowerASCII(ix.scratch, plain)
-		if !ok {
-			return ix.findRE(out, ix.re, seq, plain)
-		}
-		hay = ix.scratch
-		if ix.lit == nil && ix.lower != nil {
-			return ix.findRE(out, ix.lower, seq, hay)
-		}
+	if !ix.low {
+		return ix.findIn(out, seq, plain)
 	}
-	if len(ix.lit) > 0 {
-		for at := 0; at <= len(hay); {
-			i := bytes.Index(hay[at:], ix.lit)
-			if i < 0 {
-				break
-			}
-			s := at + i
-			out = append(out, match{seq: seq, start: int32(s), end: int32(s + len(ix.lit))})
-			at = s + len(ix.lit)
-		}
-		return out
+	var ok bool
+	ix.scratch, ok = lowerASCII(ix.scratch, plain)
+	if !ok {
+		return findAll(out, ix.re, seq, plain)
 	}
-	return ix.findRE(out, ix.re, seq, plain)
+	return ix.findIn(out, seq, ix.scratch)
 }
 
-func (ix *index) findRE(out []match, re *regexp.Regexp, seq int64, plain []byte) []match {
+// findIn appends the hits of hay, a line's text as lit or cre match it
+// (lower-cased when low), to out.
+func (ix *index) findIn(out []match, seq int64, hay []byte) []match {
+	if ix.lit == nil {
+		return findAll(out, ix.cre, seq, hay)
+	}
+	for at := 0; at <= len(hay); {
+		i := bytes.Index(hay[at:], ix.lit)
+		if i < 0 {
+			break
+		}
+		s := at + i
+		out = append(out, match{seq: seq, start: int32(s), end: int32(s + len(ix.lit))})
+		at = s + len(ix.lit)
+	}
+	return out
+}
+
+// findAll appends re's non-empty matches in plain to out: the reference
+// every faster path must agree with.
+func findAll(out []match, re *regexp.Regexp, seq int64, plain []byte) []match {
 	for _, loc := range re.FindAllIndex(plain, -1) {
 		if loc[1] > loc[0] { // an empty match marks nothing
 			out = append(out, match{seq: seq, start: int32(loc[0]), end: int32(loc[1])})
