@@ -50,7 +50,7 @@ func FuzzValidate(f *testing.F) {
 	f.Add("1shop", "Apps", "web", "web", "Nginx", "8080", int32(0), "tcp", "A=B", "\xff", "A B", "",
 		"app.yaml", "1GB", "0", "12 Mi", "-1", "config", "data/", "0", "Fast", int32(-1), true)
 	f.Add("a", "b", "c", "c-d", "busybox@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "", int32(65535), "UDP", "1X", "", "K", "",
-		"/x/y", "2", "1", "1Gi", "1Gi", "e", "/x", "1", "standard", int32(10000), false)
+		"/x/y", "1", "2", "1Gi", "1Gi", "e", "/x", "1", "standard", int32(10000), false)
 	f.Fuzz(func(t *testing.T, instance, ns, name, name2, image, portName string, port int32, proto, envName, envValue, secName, secValue,
 		cfgPath, cpuReq, cpuLim, memReq, memLim, vol, mount, size, class string, replicas int32, two bool) {
 		req := fuzzRequest(instance, ns, name, name2, image, portName, port, proto, envName, envValue, secName, secValue,

@@ -198,7 +198,7 @@ func (v *validator) env(p string, vars []EnvVar, plain map[string]int, secret bo
 		case len(validation.IsRelaxedEnvVarName(e.Name)) > 0:
 			v.add(q+".name", "must be printable ASCII characters other than '=' (the API server's rule for env names)")
 		case secret && len(validation.IsConfigMapKey(e.Name)) > 0:
-			v.add(q+".name", "a secret value's name is its key in the Secret: letters, digits, '-', '_' and '.', not '.' or '..', at most 253")
+			v.add(q+".name", "a secret value's name is its key in the Secret: "+reasons(validation.IsConfigMapKey(e.Name)))
 		default:
 			if k, dup := seen[e.Name]; dup {
 				v.add(q+".name", fmt.Sprintf("%s[%d] is already named %s", p[strings.LastIndex(p, ".")+1:], k, e.Name))
@@ -246,7 +246,7 @@ func filePathReason(p string) string {
 		return "must be in a directory other than / (the directory is mounted over)"
 	}
 	if msgs := validation.IsConfigMapKey(path.Base(p)); len(msgs) > 0 {
-		return "the file name is the ConfigMap's key: letters, digits, '-', '_' and '.', not '.' or '..'"
+		return "the file name is the ConfigMap's key: " + reasons(msgs)
 	}
 	return ""
 }
@@ -262,8 +262,6 @@ func mountPathReason(p string) string {
 		return "must be a clean path: no '.', '..', '//' or trailing '/' (" + path.Clean(p) + ")"
 	case p == "/":
 		return "must not be / (the container's whole file system)"
-	case strings.Contains(p, ":"):
-		return "must not contain ':'"
 	}
 	return ""
 }

@@ -222,3 +222,33 @@ func TestC28ImageReferences(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateMany: several faults give one error each, in the request's
+// field order.
+func TestValidateMany(t *testing.T) {
+	req := twoServices()
+	req.Instance = ""
+	req.Services[0].Ports[0].Port = 0
+	req.Services[0].Secrets[0].Name = "..x"
+	req.Services[1].Volumes[0].Size = "big"
+	var got []string
+	for _, e := range render.Validate(req) {
+		got = append(got, e.Error())
+	}
+	want := []string{
+		"instance: an instance name is required",
+		"services[0].ports[0].port: must be 1..65535",
+		"services[0].secrets[0].name: a secret value's name is its key in the Secret: must not start with '..'",
+		"services[1].volumes[0].size: not a quantity (e.g. 500m, 0.5, 256Mi, 1Gi): a number and one of m, k, M, G, T, Ki, Mi, Gi, Ti or e<n>",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("Validate =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func BenchmarkValidate(b *testing.B) {
+	req := twoServices()
+	for b.Loop() {
+		render.Validate(req)
+	}
+}
