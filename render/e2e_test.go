@@ -33,6 +33,13 @@ func (w *warnings) HandleWarningHeaderWithContext(_ context.Context, _ int, _ st
 	w.list = append(w.list, text)
 }
 
+// texts are the warnings so far.
+func (w *warnings) texts() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.list...)
+}
+
 // TestE2EObjectsAcceptedUnderRestricted creates every object of the
 // two-service app in a fresh namespace that enforces Pod Security
 // restricted (latest) on the local cluster's real API server: each create
@@ -42,6 +49,7 @@ func TestE2EObjectsAcceptedUnderRestricted(t *testing.T) {
 	cfg := rest.CopyConfig(kubetest.Local(t))
 	w := &warnings{}
 	cfg.WarningHandlerWithContext = w
+	cfg.QPS, cfg.Burst = 100, 200
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -63,10 +71,7 @@ func TestE2EObjectsAcceptedUnderRestricted(t *testing.T) {
 			t.Fatalf("create %s: %v", r.Object.GetObjectKind().GroupVersionKind().Kind, err)
 		}
 	}
-	w.mu.Lock()
-	got := w.list
-	w.mu.Unlock()
-	if len(got) > 0 {
+	if got := w.texts(); len(got) > 0 {
 		t.Fatalf("the API server warned: %q", got)
 	}
 	for _, s := range req.Services {
@@ -76,18 +81,23 @@ func TestE2EObjectsAcceptedUnderRestricted(t *testing.T) {
 
 // create creates one rendered object with the typed client of its kind.
 func create(ctx context.Context, cs kubernetes.Interface, o runtime.Object) error {
+	return createWith(ctx, cs, o, metav1.CreateOptions{})
+}
+
+// createWith creates o with the options (a dry run).
+func createWith(ctx context.Context, cs kubernetes.Interface, o runtime.Object, opts metav1.CreateOptions) error {
 	var err error
 	switch o := o.(type) {
 	case *corev1.Service:
-		_, err = cs.CoreV1().Services(o.Namespace).Create(ctx, o, metav1.CreateOptions{})
+		_, err = cs.CoreV1().Services(o.Namespace).Create(ctx, o, opts)
 	case *corev1.PersistentVolumeClaim:
-		_, err = cs.CoreV1().PersistentVolumeClaims(o.Namespace).Create(ctx, o, metav1.CreateOptions{})
+		_, err = cs.CoreV1().PersistentVolumeClaims(o.Namespace).Create(ctx, o, opts)
 	case *corev1.ConfigMap:
-		_, err = cs.CoreV1().ConfigMaps(o.Namespace).Create(ctx, o, metav1.CreateOptions{})
+		_, err = cs.CoreV1().ConfigMaps(o.Namespace).Create(ctx, o, opts)
 	case *corev1.Secret:
-		_, err = cs.CoreV1().Secrets(o.Namespace).Create(ctx, o, metav1.CreateOptions{})
+		_, err = cs.CoreV1().Secrets(o.Namespace).Create(ctx, o, opts)
 	case *appsv1.Deployment:
-		_, err = cs.AppsV1().Deployments(o.Namespace).Create(ctx, o, metav1.CreateOptions{})
+		_, err = cs.AppsV1().Deployments(o.Namespace).Create(ctx, o, opts)
 	default:
 		err = fmt.Errorf("unexpected %T", o)
 	}
@@ -125,5 +135,45 @@ func waitForPods(t *testing.T, cs kubernetes.Interface, ns, instance string, s r
 			t.Fatalf("service %s: %d of %d pods after 60 s", s.Name, len(pods.Items), s.Replicas)
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// TestE2EEdgeRequestsAccepted: each request at the edge of what Validate
+// accepts (relaxed env names, a 63-character workload name, zero
+// requests, a port number twice with two protocols, ...) is accepted by
+// the local cluster's API server (a server-side dry run of every object,
+// in a namespace enforcing restricted), with no warning.
+func TestE2EEdgeRequestsAccepted(t *testing.T) {
+	cfg := rest.CopyConfig(kubetest.Local(t))
+	w := &warnings{}
+	cfg.WarningHandlerWithContext = w
+	cfg.QPS, cfg.Burst = 100, 200
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ns := kubetest.TempNamespace(t, cs, "render-e2e")
+	patch := `{"metadata":{"labels":{"pod-security.kubernetes.io/enforce":"restricted","pod-security.kubernetes.io/warn":"restricted"}}}`
+	if _, err := cs.CoreV1().Namespaces().Patch(ctx, ns, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	dry := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
+	for _, c := range acceptCases {
+		req := twoServices()
+		c.change(&req)
+		req.Namespace = ns
+		objs, err := render.Objects(req)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for _, r := range objs {
+			if err := createWith(ctx, cs, r.Object, dry); err != nil {
+				t.Errorf("%s: the API server refused %s: %v", c.name, r.Object.GetObjectKind().GroupVersionKind().Kind, err)
+			}
+		}
+	}
+	if got := w.texts(); len(got) > 0 {
+		t.Fatalf("the API server warned: %q", got)
 	}
 }

@@ -128,44 +128,46 @@ func TestValidateReasons(t *testing.T) {
 	}
 }
 
-// TestValidateAccepts lists what the API server accepts and Validate must
-// not refuse.
+// acceptCases change the two-service app into requests the API server
+// accepts and Validate must not refuse (TestE2EEdgeRequestsAccepted shows
+// the API server's side).
+var acceptCases = []struct {
+	name   string
+	change func(r *render.Request)
+}{
+	{"relaxed env name (Kubernetes 1.34+)", func(r *render.Request) { r.Services[0].Env[0].Name = "MY VAR.1" }},
+	{"env name starting with a digit", func(r *render.Request) { r.Services[0].Env[0].Name = "1ABC" }},
+	{"same port number, other protocol", func(r *render.Request) {
+		r.Services[1].Ports = append(r.Services[1].Ports, render.Port{Name: "pg-udp", Port: 5432, Protocol: "UDP"})
+	}},
+	{"instance starting with a digit, service without ports", func(r *render.Request) {
+		r.Instance = "1shop"
+		r.Services = r.Services[1:]
+		r.Services[0].Ports = nil
+	}},
+	{"workload name of 63", func(r *render.Request) { r.Services[0].Name = strings.Repeat("w", 63-len("shop-")) }},
+	{"zero replicas", func(r *render.Request) { r.Services[0].Replicas = 0 }},
+	{"zero requests", func(r *render.Request) {
+		r.Services[0].Resources = render.Resources{CPURequest: "0", MemoryRequest: "0"}
+	}},
+	{"request equals limit", func(r *render.Request) { r.Services[1].Resources.CPURequest = "1000m" }},
+	{"quantities in other forms", func(r *render.Request) {
+		r.Services[1].Resources = render.Resources{CPURequest: "0.5", CPULimit: "1", MemoryRequest: "524288e3", MemoryLimit: "1Gi"}
+	}},
+	{"registry with a port", func(r *render.Request) { r.Services[0].Image = "localhost:5000/team/app:v2" }},
+	{"bare image name", func(r *render.Request) { r.Services[0].Image = "busybox" }},
+	{"volume nested under the config directory", func(r *render.Request) {
+		r.Services[0].Volumes = []render.Volume{{Name: "cache", MountPath: "/etc/shop/cache", Size: "1Mi"}}
+	}},
+	{"volume named config without a config file", func(r *render.Request) { r.Services[1].Volumes[0].Name = "config" }},
+	{"empty env value and empty config file", func(r *render.Request) {
+		r.Services[0].Env[0].Value = ""
+		r.Services[0].ConfigFile.Content = ""
+	}},
+}
+
 func TestValidateAccepts(t *testing.T) {
-	cases := []struct {
-		name   string
-		change func(r *render.Request)
-	}{
-		{"relaxed env name (Kubernetes 1.34+)", func(r *render.Request) { r.Services[0].Env[0].Name = "MY VAR.1" }},
-		{"env name starting with a digit", func(r *render.Request) { r.Services[0].Env[0].Name = "1ABC" }},
-		{"same port number, other protocol", func(r *render.Request) {
-			r.Services[1].Ports = append(r.Services[1].Ports, render.Port{Name: "pg-udp", Port: 5432, Protocol: "UDP"})
-		}},
-		{"instance starting with a digit, service without ports", func(r *render.Request) {
-			r.Instance = "1shop"
-			r.Services = r.Services[1:]
-			r.Services[0].Ports = nil
-		}},
-		{"workload name of 63", func(r *render.Request) { r.Services[0].Name = strings.Repeat("w", 63-len("shop-")) }},
-		{"zero replicas", func(r *render.Request) { r.Services[0].Replicas = 0 }},
-		{"zero requests", func(r *render.Request) {
-			r.Services[0].Resources = render.Resources{CPURequest: "0", MemoryRequest: "0"}
-		}},
-		{"request equals limit", func(r *render.Request) { r.Services[1].Resources.CPURequest = "1000m" }},
-		{"quantities in other forms", func(r *render.Request) {
-			r.Services[1].Resources = render.Resources{CPURequest: "0.5", CPULimit: "1", MemoryRequest: "524288e3", MemoryLimit: "1Gi"}
-		}},
-		{"registry with a port", func(r *render.Request) { r.Services[0].Image = "localhost:5000/team/app:v2" }},
-		{"bare image name", func(r *render.Request) { r.Services[0].Image = "busybox" }},
-		{"volume nested under the config directory", func(r *render.Request) {
-			r.Services[0].Volumes = []render.Volume{{Name: "cache", MountPath: "/etc/shop/cache", Size: "1Mi"}}
-		}},
-		{"volume named config without a config file", func(r *render.Request) { r.Services[1].Volumes[0].Name = "config" }},
-		{"empty env value and empty config file", func(r *render.Request) {
-			r.Services[0].Env[0].Value = ""
-			r.Services[0].ConfigFile.Content = ""
-		}},
-	}
-	for _, c := range cases {
+	for _, c := range acceptCases {
 		t.Run(c.name, func(t *testing.T) {
 			req := twoServices()
 			c.change(&req)
