@@ -90,16 +90,16 @@ func (f *form) newArea(v, placeholder string) *textarea.Model {
 func (f *form) newService(s render.Service) *service {
 	r := s.Resources
 	sv := &service{
-		name:     f.newInput(s.Name, 20, "web"),
-		image:    f.newInput(s.Image, 44, "registry/repo:tag"),
-		ports:    f.newInput(FormatPorts(s.Ports), 30, "8080, http:8080, 53/udp"),
+		name:     f.newInput(s.Name, 20, ""),
+		image:    f.newInput(s.Image, 44, ""),
+		ports:    f.newInput(FormatPorts(s.Ports), 30, ""),
 		replicas: f.newInput(fmt.Sprint(s.Replicas), 5, "1"),
 		cpuReq:   f.newInput(r.CPURequest, 7, render.DefaultCPURequest),
 		cpuLim:   f.newInput(r.CPULimit, 7, render.DefaultCPULimit),
 		memReq:   f.newInput(r.MemoryRequest, 7, render.DefaultMemoryRequest),
 		memLim:   f.newInput(r.MemoryLimit, 7, render.DefaultMemoryLimit),
 		env:      f.newArea(FormatEnv(s.Env), "NAME=value, one a line"),
-		cfgPath:  f.newInput("", 30, "/etc/app/config.yaml"),
+		cfgPath:  f.newInput("", 30, ""),
 		cfg:      f.newArea("", "the file's content"),
 	}
 	if s.ConfigFile != nil {
@@ -116,22 +116,22 @@ func (f *form) newService(s render.Service) *service {
 }
 
 func (f *form) newSecret(e render.EnvVar) secretRow {
-	r := secretRow{name: f.newInput(e.Name, 16, "NAME"), value: f.newInput(e.Value, 24, "value")}
+	r := secretRow{name: f.newInput(e.Name, 16, ""), value: f.newInput(e.Value, 24, "")}
 	r.value.EchoMode = textinput.EchoPassword
 	r.value.EchoCharacter = '•'
 	return r
 }
 
 func (f *form) newVolume(v render.Volume) volumeRow {
-	return volumeRow{name: f.newInput(v.Name, 10, "data"), mount: f.newInput(v.MountPath, 18, "/var/lib/data"),
-		size: f.newInput(v.Size, 6, "1Gi"), class: f.newInput(v.StorageClass, 10, "default")}
+	return volumeRow{name: f.newInput(v.Name, 10, ""), mount: f.newInput(v.MountPath, 18, ""),
+		size: f.newInput(v.Size, 6, ""), class: f.newInput(v.StorageClass, 10, "")}
 }
 
 // newForm makes the form filled from req; an empty request gets one empty
 // service with 1 replica.
 func newForm(st views.Styles, req render.Request, fixed bool) *form {
 	f := &form{st: st, fixed: fixed}
-	f.instance = f.newInput(req.Instance, 20, "shop")
+	f.instance = f.newInput(req.Instance, 20, "")
 	f.namespace = f.newInput(req.Namespace, 20, "")
 	if len(req.Services) == 0 {
 		req.Services = []render.Service{{Replicas: 1}}
@@ -220,7 +220,9 @@ func (f *form) request() (render.Request, []render.FieldError) {
 
 // owner returns the field a FieldError path belongs to: the field whose
 // path is the longest prefix of it ending at a '.' or '[' boundary (so
-// "services[0].ports[1].port" lands on the ports field); -1 when none.
+// "services[0].ports[1].port" lands on the ports field), else the first
+// field under it ("services[0].configFile" lands on its path); -1 when
+// none ("services").
 func owner(fields []field, path string) int {
 	best, bestLen := -1, -1
 	for i, fd := range fields {
@@ -230,7 +232,16 @@ func owner(fields []field, path string) int {
 			}
 		}
 	}
-	return best
+	if best >= 0 {
+		return best
+	}
+	// A path above the fields ("services[0].configFile"): its first field.
+	for i, fd := range fields {
+		if strings.HasPrefix(fd.path, path) && len(fd.path) > len(path) && strings.ContainsRune(".[", rune(fd.path[len(path)])) {
+			return i
+		}
+	}
+	return -1
 }
 
 // addRow adds a row to list ("secrets" or "volumes") of service i and
