@@ -20,7 +20,7 @@ type volumeRow struct{ name, mount, size, class *textinput.Model }
 
 // service is one service's part of the form.
 type service struct {
-	name, image, ports, replicas           *textinput.Model
+	name, image, ports, replicas            *textinput.Model
 	cpuReq, cpuLim, memReq, memLim, cfgPath *textinput.Model
 	env, cfg                                *textarea.Model
 	secrets                                 []secretRow
