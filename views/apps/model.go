@@ -233,7 +233,7 @@ func (m *Model) View() string {
 		left := fmt.Sprintf("%-*s %-*s %-9s ", wn, cut(views.Sanitize(a.Namespace), wn), wi, cut(views.Sanitize(a.Instance), wi), deployed)
 		var svcs []string
 		for _, s := range a.Services {
-			svcs = append(svcs, views.Sanitize(s.Name)+" "+views.HealthMarker(s.Health)+views.Sanitize(s.Status))
+			svcs = append(svcs, serviceText(s))
 		}
 		line := left + strings.Join(svcs, " · ")
 		if len(a.Services) == 0 {
@@ -261,7 +261,7 @@ func (m *Model) coloured(a kube.App) string {
 	}
 	parts := make([]string, len(a.Services))
 	for i, s := range a.Services {
-		parts[i] = st.Health(s.Health).Render(views.Sanitize(s.Name) + " " + views.HealthMarker(s.Health) + views.Sanitize(s.Status))
+		parts[i] = st.Health(s.Health).Render(serviceText(s))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -291,3 +291,13 @@ func (m *Model) Bindings() []key.Binding {
 
 // Capturing is false: the screen takes no text.
 func (m *Model) Capturing() bool { return false }
+
+// serviceText is "web 3/3 available", or with the health marker when it
+// is not ok: "db ~ progressing", "api x missing".
+func serviceText(s kube.AppService) string {
+	mark := views.HealthMarker(s.Health)
+	if mark == " " {
+		return views.Sanitize(s.Name) + " " + views.Sanitize(s.Status)
+	}
+	return views.Sanitize(s.Name) + " " + mark + " " + views.Sanitize(s.Status)
+}

@@ -2,9 +2,10 @@ package deploy_test
 
 import (
 	"context"
-	"errors"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -20,17 +21,21 @@ type fakeDeployer struct {
 	mu       sync.Mutex
 	plan     kube.DeployPlan
 	planErr  error
+	planned  []render.Request
 	result   kube.DeployResult
 	progress []kube.DeployStep // sent through opts.Progress before the result
 	deployed []render.Request
 	opts     []kube.DeployOptions
 	record   kube.RecordedRequest
 	recErr   error
-	// gate, when set, holds Deploy until it is closed.
+	// gate, when set, holds Deploy (after its progress) until closed.
 	gate chan struct{}
 }
 
 func (f *fakeDeployer) PlanDeploy(ctx context.Context, req render.Request) (kube.DeployPlan, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.planned = append(f.planned, req)
 	return f.plan, f.planErr
 }
 
@@ -56,82 +61,126 @@ func (f *fakeDeployer) AppRecord(ctx context.Context, namespace, instance string
 	return f.record, f.recErr
 }
 
+// harness runs a screen as the program would: every command in a
+// goroutine, its message handed back to the screen; what the root gets
+// is kept.
+type harness struct {
+	t    *testing.T
+	scr  views.Screen
+	msgs chan tea.Msg
+	mu   sync.Mutex
+	root []tea.Msg
+	w, h int
+}
+
+func newHarness(t *testing.T, scr views.Screen, w, h int) *harness {
+	hs := &harness{t: t, scr: scr, msgs: make(chan tea.Msg, 1024), w: w, h: h}
+	hs.spawn(scr.Init())
+	return hs
+}
+
+func (h *harness) spawn(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() { h.msgs <- cmd() }()
+}
+
+func (h *harness) handle(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			h.spawn(c)
+		}
+	case views.StatusMsg, views.BackMsg, views.OpenRolloutMsg, views.OpenKindMsg, views.OpenDeployMsg, views.OpenRemoveMsg:
+		h.root = append(h.root, msg)
+	default:
+		if isTick(msg) {
+			return // the spinner would tick for ever
+		}
+		var cmd tea.Cmd
+		h.scr, cmd = h.scr.Update(msg)
+		h.spawn(cmd)
+	}
+}
+
+// until handles messages until cond holds (a safety bound, not a timing
+// assertion, fails a test that hangs).
+func (h *harness) until(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.After(20 * time.Second)
+	for !cond() {
+		select {
+		case m := <-h.msgs:
+			h.handle(m)
+		case <-deadline:
+			h.t.Fatalf("never: %s; the view:\n%s", what, h.scr.View())
+		}
+	}
+}
+
+// settle handles what is pending now and what follows within a moment.
+func (h *harness) settle() {
+	for {
+		select {
+		case m := <-h.msgs:
+			h.handle(m)
+		case <-time.After(50 * time.Millisecond):
+			return
+		}
+	}
+}
+
+// press presses named keys (viewtest.Key names), each settled.
+func (h *harness) press(names ...string) {
+	for _, n := range names {
+		var cmd tea.Cmd
+		h.scr, cmd = h.scr.Update(viewtest.Key(n))
+		h.spawn(cmd)
+		h.settle()
+	}
+}
+
+// typ types s, a key per rune.
+func (h *harness) typ(s string) {
+	for _, r := range s {
+		var cmd tea.Cmd
+		h.scr, cmd = h.scr.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		h.spawn(cmd)
+	}
+	h.settle()
+}
+
+func (h *harness) view() string { return h.scr.View() }
+
+func (h *harness) has(s string) bool { return strings.Contains(h.view(), s) }
+
+// golden checks the view's size and its golden file.
+func (h *harness) golden(name string) {
+	h.t.Helper()
+	v := h.view()
+	viewtest.Size(h.t, v, h.w, h.h)
+	viewtest.Golden(h.t, name+"-"+sizeName(h.w), v)
+}
+
+// rootMsgs returns the messages of type T the root got.
+func rootMsgs[T any](h *harness) []T {
+	var out []T
+	for _, m := range h.root {
+		if v, ok := m.(T); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // sizes are the goldens' sizes.
 var sizes = [][2]int{{80, 24}, {200, 50}}
 
-func sizeName(s [2]int) string {
-	if s[0] == 80 {
+func sizeName(w int) string {
+	if w == 80 {
 		return "80x24"
 	}
 	return "200x50"
 }
-
-// drive sends msg to scr and runs the commands it returns (and theirs,
-// batches included) until none is left, handing their messages back to
-// scr; the messages meant for the root are returned. Spinner ticks are
-// dropped (they would tick for ever). block lists message types whose
-// commands are not run (a channel reader waiting on a gated deploy).
-func drive(t *testing.T, scr views.Screen, msg tea.Msg) (views.Screen, []tea.Msg) {
-	t.Helper()
-	var root []tea.Msg
-	queue := []tea.Msg{msg}
-	for n := 0; len(queue) > 0; n++ {
-		if n > 10000 {
-			t.Fatal("too many messages")
-		}
-		m := queue[0]
-		queue = queue[1:]
-		var cmd tea.Cmd
-		scr, cmd = scr.Update(m)
-		queue = append(queue, run(cmd, &root)...)
-	}
-	return scr, root
-}
-
-// run runs cmd: messages for the screen are returned, the root's kept.
-func run(cmd tea.Cmd, root *[]tea.Msg) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	msg := cmd()
-	switch msg := msg.(type) {
-	case tea.BatchMsg:
-		var out []tea.Msg
-		for _, c := range msg {
-			out = append(out, run(c, root)...)
-		}
-		return out
-	case views.StatusMsg, views.BackMsg, views.OpenRolloutMsg, views.OpenKindMsg, views.OpenDeployMsg, views.OpenRemoveMsg:
-		*root = append(*root, msg)
-		return nil
-	case nil:
-		return nil
-	}
-	if isTick(msg) {
-		return nil
-	}
-	return []tea.Msg{msg}
-}
-
-// typeText types s into scr, one key per rune.
-func typeText(t *testing.T, scr views.Screen, s string) views.Screen {
-	t.Helper()
-	for _, r := range s {
-		scr, _ = drive(t, scr, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
-	}
-	return scr
-}
-
-// keys presses named keys (viewtest.Key names).
-func keys(t *testing.T, scr views.Screen, names ...string) (views.Screen, []tea.Msg) {
-	t.Helper()
-	var root []tea.Msg
-	for _, n := range names {
-		var r []tea.Msg
-		scr, r = drive(t, scr, viewtest.Key(n))
-		root = append(root, r...)
-	}
-	return scr, root
-}
-
-var errBoom = errors.New("boom")

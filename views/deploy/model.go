@@ -12,6 +12,7 @@ package deploy
 import (
 	"fmt"
 	"reflect"
+	"sort"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -164,6 +165,15 @@ func (m *Model) validate() {
 	req, errs := m.f.request()
 	m.req = req
 	m.errs = append(errs, render.Validate(req)...)
+	// In the form's order: the first error is the topmost field's.
+	fields := m.f.fields()
+	at := func(e render.FieldError) int {
+		if i := owner(fields, e.Path); i >= 0 {
+			return i
+		}
+		return -1
+	}
+	sort.SliceStable(m.errs, func(i, j int) bool { return at(m.errs[i]) < at(m.errs[j]) })
 }
 
 // firstError is the first error's text for the status line, "" when the

@@ -285,7 +285,7 @@ func (m *Model) headLines() []string {
 	var parts []string
 	for _, k := range []string{"Deployment", "Service", "ConfigMap", "Secret", "PersistentVolumeClaim"} {
 		if n := kinds[k]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, k))
+			parts = append(parts, plural(n, k))
 		}
 	}
 	out = append(out, fmt.Sprintf("%s in %s: %s", views.Sanitize(p.req.Instance), views.Sanitize(p.req.Namespace), strings.Join(parts, ", ")))
@@ -348,7 +348,7 @@ func (m *Model) bodyLines() []string {
 	if p.body == bodyYAML {
 		for _, o := range p.plan.Objects {
 			out = append(out, fmt.Sprintf("# %s %s (service %s)", o.Kind, o.Name, o.Service))
-			out = append(out, strings.Split(strings.TrimRight(views.Sanitize(o.YAML), "\n"), "\n")...)
+			out = append(out, sanitizedLines(o.YAML)...)
 			out = append(out, "---")
 		}
 		if len(out) > 0 {
@@ -369,11 +369,21 @@ func (m *Model) bodyLines() []string {
 		if d := p.dp.Diff[k]; d == "" {
 			out = append(out, "   (new: created)")
 		} else {
-			out = append(out, strings.Split(strings.TrimRight(views.Sanitize(d), "\n"), "\n")...)
+			out = append(out, sanitizedLines(d)...)
 		}
 	}
 	if len(out) == 0 {
 		out = append(out, "(no differences: what is deployed is what the form describes)")
 	}
 	return out
+}
+
+// sanitizedLines splits text into lines, each sanitised (views.Sanitize
+// would mark the line breaks themselves).
+func sanitizedLines(text string) []string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = views.Sanitize(l)
+	}
+	return lines
 }

@@ -142,9 +142,9 @@ func mergeStep(steps []kube.DeployStep, s kube.DeployStep) []kube.DeployStep {
 // spinner running, ✓ done, ✗ failed, – skipped), the service, the action,
 // the object, and the reason and detail.
 func stepLines(st views.Styles, steps []kube.DeployStep, spin string) []string {
-	ws, wk := 7, 10
+	ws, wk, wn := 7, 10, 10
 	for _, s := range steps {
-		ws, wk = max(ws, len(s.Service)), max(wk, len(s.Kind))
+		ws, wk, wn = max(ws, len(s.Service)), max(wk, len(s.Kind)), max(wn, len(s.Name))
 	}
 	out := make([]string, 0, len(steps))
 	for _, s := range steps {
@@ -152,7 +152,7 @@ func stepLines(st views.Styles, steps []kube.DeployStep, spin string) []string {
 		if svc == "" {
 			svc = "-"
 		}
-		line := fmt.Sprintf("%-*s  %-8s %-*s %s", ws, views.Sanitize(svc), s.Action, wk, s.Kind, views.Sanitize(s.Name))
+		line := fmt.Sprintf("%-*s  %-8s %-*s %-*s", ws, views.Sanitize(svc), s.Action, wk, s.Kind, wn, views.Sanitize(s.Name))
 		tail := string(s.Reason)
 		if s.Detail != "" {
 			if tail != "" {
@@ -162,18 +162,18 @@ func stepLines(st views.Styles, steps []kube.DeployStep, spin string) []string {
 		}
 		switch s.Outcome {
 		case kube.StepRunning:
-			out = append(out, spin+" "+line+"  "+st.Muted.Render("running"))
+			out = append(out, spin+" "+line+" "+st.Muted.Render("running"))
 		case kube.StepDone:
-			out = append(out, "✓ "+line+suffix(tail))
+			out = append(out, "✓ "+line+" done"+suffix(tail))
 		case kube.StepFailed:
-			out = append(out, st.Error.Render("✗ "+line+"  failed"+suffix(tail)))
+			out = append(out, st.Error.Render("✗ "+line+" failed"+suffix(tail)))
 		case kube.StepSkipped:
 			if tail == "" {
 				tail = "not run"
 			}
-			out = append(out, st.Muted.Render("– "+line+"  skipped: "+tail))
+			out = append(out, st.Muted.Render("– "+line+" skipped: "+tail))
 		default:
-			out = append(out, st.Muted.Render("· "+line+"  pending"))
+			out = append(out, st.Muted.Render("· "+line+" pending"))
 		}
 	}
 	return out
@@ -183,7 +183,7 @@ func suffix(s string) string {
 	if s == "" {
 		return ""
 	}
-	return "  " + s
+	return ": " + s
 }
 
 // stepCounts counts done, failed and skipped steps.
