@@ -223,6 +223,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openPortForward(msg)
 	case views.OpenForwardsMsg:
 		return m, m.openForwards()
+	case views.OpenAppsMsg:
+		return m, m.openApps()
+	case views.OpenDeployMsg:
+		return m, m.openDeploy(msg)
+	case views.OpenRemoveMsg:
+		return m, m.openRemove(msg)
 	case views.OutcomesMsg:
 		return m, m.record(msg)
 	case historyWrittenMsg:
@@ -522,9 +528,10 @@ func (m *Model) completed() string {
 // run executes a `:` command: `<kind> [namespace|all|-A]`; `ns
 // <namespace>|all|-A`, the top screen's kind in that namespace (`:ns`
 // alone is the namespaces inventory, as in k9s); `ctx [context]`, the
-// context picker or a switch; or `q`/`quit`. A kind kyyard does not know
-// makes it read discovery again and run the line once more, with
-// rediscovered set, unless rediscovered is set already.
+// context picker or a switch; `apps`, the kyyard-managed apps; or
+// `q`/`quit`. A kind kyyard does not know makes it read discovery again
+// and run the line once more, with rediscovered set, unless rediscovered
+// is set already.
 func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
@@ -539,6 +546,8 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 		return m.openHistory()
 	case forwardsCommand(fields[0]) && len(fields) == 1:
 		return m.openForwards()
+	case appsCommand(fields[0]) && len(fields) == 1:
+		return m.openApps()
 	case contextCommand(fields[0]) && len(fields) == 1:
 		return m.listContexts()
 	case contextCommand(fields[0]) && len(fields) == 2:
@@ -621,7 +630,7 @@ func commandSuggestions(names []string) []string {
 			out = append(out, n)
 		}
 	}
-	return append(out, "ctx", "history", "pf", "quit")
+	return append(out, "ctx", "history", "pf", "apps", "quit")
 }
 
 // isCommandWord reports whether a prompt word is one of the root's own
@@ -631,7 +640,7 @@ func isCommandWord(w string) bool {
 	case "q", "q!", "quit", "exit", "history":
 		return true
 	}
-	if forwardsCommand(w) {
+	if forwardsCommand(w) || appsCommand(w) {
 		return true
 	}
 	return contextCommand(w)

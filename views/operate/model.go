@@ -297,6 +297,12 @@ func (m *Model) sendNext() tea.Cmd {
 			} else {
 				r := it.verdicts.Refusal()
 				it.out.Reason, it.out.Detail = r.Reason, r.Detail+" (not sent)"
+				for _, v := range it.verdicts {
+					if v.Outcome == kube.OutcomeRefuse && views.KyyardManaged(v) {
+						// kyyard's own app: changed through its deploy form.
+						it.out.Detail += " · " + views.AppsHint
+					}
+				}
 			}
 			continue
 		}

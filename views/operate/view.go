@@ -132,7 +132,7 @@ func (m *Model) confirmLines() ([]string, string) {
 
 // verdictLine is one guard's verdict: ✓ pass, ! warn, ✗ refuse.
 func verdictLine(st views.Styles, v kube.Verdict) string {
-	s := views.Sanitize(v.Sentence)
+	s := views.VerdictSentence(v)
 	switch v.Outcome {
 	case kube.OutcomeRefuse:
 		return st.Error.Render(fmt.Sprintf("✗ %s: %s", v.Reason, s))

@@ -253,11 +253,11 @@ func (m *Model) previewLines(w int) []string {
 	for _, v := range p.p.Verdicts {
 		switch v.Outcome {
 		case kube.OutcomePass:
-			add(label + " ✓ " + views.Sanitize(v.Sentence))
+			add(label + " ✓ " + views.VerdictSentence(v))
 		case kube.OutcomeRefuse:
-			add(label + " " + st.Error.Render(fmt.Sprintf("✗ %s (%s)", views.Sanitize(v.Sentence), v.Reason)))
+			add(label + " " + st.Error.Render(fmt.Sprintf("✗ %s (%s)", views.VerdictSentence(v), v.Reason)))
 		case kube.OutcomeWarn:
-			add(label + " ! " + views.Sanitize(v.Sentence) + fmt.Sprintf(" (%s)", v.Reason))
+			add(label + " ! " + views.VerdictSentence(v) + fmt.Sprintf(" (%s)", v.Reason))
 			if wi < len(p.inputs) {
 				ask := "type y to confirm: "
 				if v.Confirm != "" {

@@ -81,6 +81,10 @@ Keys:
              (or type one) and a local port on 127.0.0.1; a Service's or a
              workload's forward moves to another ready pod when its pod goes
   :pf        the port-forwards (traffic, state); x stops one; all end with kyyard
+  :apps      the apps kyyard deployed: n new (the deploy form), e change, enter
+             their Deployments, ctrl+d remove (claims kept); the form validates
+             as you type, ctrl+s previews (YAML, diff, dry run, guards), enter
+             deploys step by step, then the rollout
   esc        clear marks, then the filter; then back to the row you left
   ?          help
   q          quit (asks first while the form holds unapplied edits; :q! does not)

@@ -1,0 +1,334 @@
+package deploy_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/render"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/deploy"
+	"github.com/kyyard/kyyard/views/viewtest"
+)
+
+// recorded is a two-service app as its record holds it.
+func recorded() render.Request {
+	return render.Request{Instance: "shop", Namespace: "demo", Services: []render.Service{
+		{Name: "web", Image: "registry.local:5000/shop/web:1.4.2", Ports: []render.Port{{Name: "http", Port: 8080}}, Replicas: 2,
+			Env:        []render.EnvVar{{Name: "LOG_LEVEL", Value: "debug"}, {Name: "MODE", Value: "prod"}},
+			ConfigFile: &render.ConfigFile{Path: "/etc/web/config.yaml", Content: "listen: 8080\nworkers: 4\n"},
+			Resources:  render.Resources{CPURequest: "250m", MemoryLimit: "512Mi"}},
+		{Name: "db", Image: "postgres:17", Ports: []render.Port{{Port: 5432}}, Replicas: 1,
+			Secrets: []render.EnvVar{{Name: "POSTGRES_PASSWORD", Value: "s3cret"}},
+			Volumes: []render.Volume{{Name: "data", MountPath: "/var/lib/postgresql", Size: "1Gi"}}},
+	}}
+}
+
+func steps(outcome kube.StepOutcome) []kube.DeployStep {
+	return []kube.DeployStep{
+		{Service: "web", Kind: "Service", Name: "shop-web", Action: kube.StepCreate, Outcome: outcome},
+		{Service: "web", Kind: "ConfigMap", Name: "shop-web-config", Action: kube.StepCreate, Outcome: outcome},
+		{Service: "web", Kind: "Deployment", Name: "shop-web", Action: kube.StepCreate, Outcome: outcome},
+		{Service: "web", Kind: "Deployment", Name: "shop-web", Action: kube.StepRollout, Outcome: outcome},
+		{Service: "db", Kind: "PersistentVolumeClaim", Name: "shop-db-data", Action: kube.StepCreate, Outcome: outcome},
+		{Service: "db", Kind: "Deployment", Name: "shop-db", Action: kube.StepCreate, Outcome: outcome},
+		{Kind: "Secret", Name: "kyyard-app-shop", Action: kube.StepRecord, Outcome: outcome},
+	}
+}
+
+// plan is PlanDeploy's answer: access passes, Pod Security warns.
+func plan() kube.DeployPlan {
+	return kube.DeployPlan{
+		Steps: steps(kube.StepPending),
+		Verdicts: kube.Verdicts{
+			{Guard: kube.GuardAccess, Outcome: kube.OutcomePass, Sentence: "may create and update deployments, services, configmaps, secrets, persistentvolumeclaims in demo"},
+			{Guard: kube.GuardPodSecurity, Outcome: kube.OutcomeWarn, Reason: kube.ReasonPodSecurity, Sentence: "namespace demo enforces no Pod Security level"},
+		},
+		Diff: map[string]string{"Deployment/shop-web": "--- deployed\n+++ planned\n@@ spec @@\n-  replicas: 1\n+  replicas: 2", "Service/shop-web": "",
+			"ConfigMap/shop-web-config": ""},
+		DryRun:        map[string]string{"Deployment/shop-web": "", "Service/shop-web": "", "ConfigMap/shop-web-config": ""},
+		RecordVersion: "4711",
+	}
+}
+
+func openNew(t *testing.T, f *fakeDeployer, w, h int) *harness {
+	return newHarness(t, deploy.New(viewtest.Context(nil, w, h), f, "demo", ""), w, h)
+}
+
+func openRecord(t *testing.T, f *fakeDeployer, w, h int) *harness {
+	f.record = kube.RecordedRequest{Request: recorded(), Version: "4711"}
+	hs := newHarness(t, deploy.New(viewtest.Context(nil, w, h), f, "demo", "shop"), w, h)
+	hs.until("the form filled from the record", func() bool { return hs.has("registry.local:5000") })
+	return hs
+}
+
+func TestFormGoldens(t *testing.T) {
+	for _, s := range sizes {
+		h := openNew(t, &fakeDeployer{}, s[0], s[1])
+		h.golden("form-empty")
+		h.typ("Shop_1")
+		h.press("tab", "tab")
+		h.typ("web")
+		h.press("tab")
+		h.typ("app@342538af")
+		h.press("tab")
+		h.typ("http:0")
+		h.golden("form-errors")
+		found := false
+		for _, st := range rootMsgs[views.StatusMsg](h) {
+			found = found || st.Error && strings.HasPrefix(st.Text, "instance: must be a DNS-1123 label")
+		}
+		if !found || !h.has("✗ 3 field errors: instance: must be") {
+			t.Fatalf("the first error (the instance's) is not on the status line: %#v", rootMsgs[views.StatusMsg](h))
+		}
+		h = openRecord(t, &fakeDeployer{}, s[0], s[1])
+		h.golden("form-filled")
+	}
+}
+
+// The form's fields become the request: typed values, parsed lines,
+// secret and volume rows added with ctrl+n.
+func TestFormTyping(t *testing.T) {
+	f := &fakeDeployer{plan: plan()}
+	h := openNew(t, f, 200, 50)
+	h.typ("shop")
+	h.press("tab", "tab")
+	h.typ("web")
+	h.press("tab")
+	h.typ("nginx:1.27")
+	h.press("tab")
+	h.typ("http:8080, 53/udp")
+	h.press("tab", "backspace")
+	h.typ("3")
+	h.press("tab", "tab", "tab", "tab", "tab")
+	h.typ("A=1")
+	h.press("enter")
+	h.typ("B=2")
+	h.press("tab")
+	h.typ("/etc/app/app.conf")
+	h.press("tab")
+	h.typ("x = 1")
+	h.press("tab", "ctrl+n")
+	h.typ("TOKEN")
+	h.press("tab")
+	h.typ("hush")
+	if h.has("hush") {
+		t.Fatalf("a secret value is shown:\n%s", h.view())
+	}
+	h.press("tab", "ctrl+n")
+	h.typ("data")
+	h.press("tab")
+	h.typ("/data")
+	h.press("tab")
+	h.typ("2Gi")
+	h.press("ctrl+s")
+	h.until("the plan", func() bool { return h.has("dry run  ✓") })
+	want := render.Request{Instance: "shop", Namespace: "demo", Services: []render.Service{{Name: "web", Image: "nginx:1.27",
+		Ports: []render.Port{{Name: "http", Port: 8080}, {Port: 53, Protocol: "UDP"}}, Replicas: 3,
+		Env:        []render.EnvVar{{Name: "A", Value: "1"}, {Name: "B", Value: "2"}},
+		ConfigFile: &render.ConfigFile{Path: "/etc/app/app.conf", Content: "x = 1"},
+		Secrets:    []render.EnvVar{{Name: "TOKEN", Value: "hush"}},
+		Volumes:    []render.Volume{{Name: "data", MountPath: "/data", Size: "2Gi"}}}}}
+	if len(f.planned) != 1 || !reflect.DeepEqual(f.planned[0], want) {
+		t.Fatalf("planned %#v\nwant %#v", f.planned, want)
+	}
+}
+
+// ctrl+n on a service's field adds a service, ctrl+d removes it; an app
+// keeps one.
+func TestFormServices(t *testing.T) {
+	h := openRecord(t, &fakeDeployer{}, 200, 50)
+	if !h.has("service web (1 of 2)") || h.has("(1 of 3)") {
+		t.Fatalf("%s", h.view())
+	}
+	h.press("ctrl+n")
+	if !h.has("service 2 of 3") {
+		t.Fatalf("no service added:\n%s", h.view())
+	}
+	h.press("ctrl+d", "ctrl+d")
+	if !h.has("service web (1 of 1)") || h.has("── service db") {
+		t.Fatalf("after two removes:\n%s", h.view())
+	}
+	h.press("ctrl+d")
+	if !h.has("an app has at least one service") {
+		t.Fatalf("the last service went:\n%s", h.view())
+	}
+}
+
+// ctrl+s on an invalid form stays on the form and says what to fix.
+func TestPreviewNeedsAValidForm(t *testing.T) {
+	f := &fakeDeployer{plan: plan()}
+	h := openNew(t, f, 80, 24)
+	h.press("ctrl+s")
+	if !h.has("fix 3 fields first") || len(f.planned) != 0 {
+		t.Fatalf("planned %v:\n%s", f.planned, h.view())
+	}
+}
+
+func TestPreviewGoldens(t *testing.T) {
+	for _, s := range sizes {
+		f := &fakeDeployer{plan: plan()}
+		h := openRecord(t, f, s[0], s[1])
+		h.press("ctrl+s")
+		h.until("the plan", func() bool { return h.has("dry run  ✓") })
+		h.golden("preview-yaml")
+		h.typ("y")
+		h.press("tab")
+		h.golden("preview-diff")
+		h.press("tab", "/")
+		h.typ("replicas")
+		h.press("enter", "n")
+		h.golden("preview-search")
+		// The server refuses the dry run; a guard refuses: no deploy.
+		f = &fakeDeployer{plan: plan()}
+		f.plan.DryRun["Deployment/shop-web"] = `admission webhook "policy.example" denied the request: image registry not allowed`
+		f.plan.Verdicts = append(f.plan.Verdicts, kube.Verdict{Guard: kube.GuardManaged, Outcome: kube.OutcomeRefuse, Reason: kube.ReasonNameTaken,
+			Sentence: "Service shop-db exists and is not this instance's"})
+		h = openRecord(t, f, s[0], s[1])
+		h.press("ctrl+s")
+		h.until("the plan", func() bool { return h.has("dry run") && !h.has("running…") })
+		h.press("enter")
+		h.golden("preview-refused")
+		if len(f.deployed) != 0 {
+			t.Fatal("deployed despite the refusals")
+		}
+	}
+}
+
+// The warnings need confirming (a typed name for application_managed);
+// esc goes back to the form, kept.
+func TestPreviewConfirmAndBack(t *testing.T) {
+	f := &fakeDeployer{plan: plan(), result: kube.DeployResult{Steps: steps(kube.StepDone)}}
+	f.plan.Verdicts = append(f.plan.Verdicts, kube.Verdict{Guard: kube.GuardManaged, Outcome: kube.OutcomeWarn, Reason: kube.ReasonApplicationManaged,
+		Confirm: "shop", Sentence: "managed by Helm (release shop): Helm may undo this on its next sync"})
+	h := openRecord(t, f, 200, 50)
+	h.press("ctrl+s")
+	h.until("the plan", func() bool { return h.has("dry run  ✓") })
+	h.press("esc")
+	if !h.has("registry.local:5000/shop/web:1.4.2") || !h.has("· edit") && h.scr.Title() != "deploy shop (demo) · edit" {
+		t.Fatalf("esc lost the form (%s):\n%s", h.scr.Title(), h.view())
+	}
+	h.press("ctrl+s")
+	h.until("the plan", func() bool { return h.has("dry run  ✓") })
+	h.press("enter")
+	if len(f.deployed) != 0 || !h.has("confirm 2 warnings first") {
+		t.Fatalf("deployed unconfirmed:\n%s", h.view())
+	}
+	h.typ("y")
+	h.typ("sho")
+	h.press("enter")
+	if len(f.deployed) != 0 {
+		t.Fatal("deployed with a wrong name")
+	}
+	h.typ("p")
+	h.press("enter")
+	h.until("the deploy's end", func() bool { return h.has("✓ deployed shop") })
+	if len(f.opts) != 1 || f.opts[0].RecordVersion != "4711" ||
+		!reflect.DeepEqual(f.opts[0].Confirmed, []kube.Reason{kube.ReasonPodSecurity, kube.ReasonApplicationManaged}) {
+		t.Fatalf("options %#v", f.opts)
+	}
+	ro := rootMsgs[views.OpenRolloutMsg](h)
+	if len(ro) != 1 || ro[0].Ref != (kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: "demo", Name: "shop-web"}) {
+		t.Fatalf("rollout %#v", ro)
+	}
+}
+
+func TestStepsGoldens(t *testing.T) {
+	for _, s := range sizes {
+		// Running: the first steps done, one running, the rest pending.
+		f := &fakeDeployer{plan: plan(), gate: make(chan struct{})}
+		f.progress = []kube.DeployStep{steps(kube.StepDone)[0], steps(kube.StepDone)[1], steps(kube.StepRunning)[2]}
+		h := openRecord(t, f, s[0], s[1])
+		h.press("ctrl+s")
+		h.until("the plan", func() bool { return h.has("dry run  ✓") })
+		h.typ("y")
+		h.press("enter")
+		h.until("the running step", func() bool { return h.has("running") && strings.Count(h.view(), "✓") >= 2 })
+		h.golden("steps-running")
+		h.press("esc")
+		if !h.has("the deploy is running") {
+			t.Fatalf("esc while running:\n%s", h.view())
+		}
+		close(f.gate)
+		h.until("the end", func() bool { return h.has("deployed shop") })
+
+		// Failed: the rollout timed out, the rest skipped.
+		failed := steps(kube.StepSkipped)
+		for i := range 3 {
+			failed[i].Outcome = kube.StepDone
+		}
+		failed[3].Outcome, failed[3].Reason, failed[3].Detail = kube.StepFailed, kube.ReasonRolloutTimeout, "1 of 2 pods available after 3m0s; the previous objects were restored"
+		for i := 4; i < len(failed); i++ {
+			failed[i].Reason = kube.ReasonRolloutTimeout
+		}
+		f = &fakeDeployer{plan: plan(), result: kube.DeployResult{Steps: failed, Reason: kube.ReasonRolloutTimeout}}
+		h = openRecord(t, f, s[0], s[1])
+		h.press("ctrl+s")
+		h.until("the plan", func() bool { return h.has("dry run  ✓") })
+		h.typ("y")
+		h.press("enter")
+		h.until("the failure", func() bool { return h.has("stopped") })
+		h.golden("steps-failed")
+		if len(rootMsgs[views.OpenRolloutMsg](h)) != 0 {
+			t.Fatal("a failed deploy opened the rollout")
+		}
+		h.press("esc")
+		if !h.has("postgres:17") {
+			t.Fatalf("the form was not kept after the failure:\n%s", h.view())
+		}
+
+		f = &fakeDeployer{plan: plan(), result: kube.DeployResult{Steps: steps(kube.StepDone)}}
+		h = openRecord(t, f, s[0], s[1])
+		h.press("ctrl+s")
+		h.until("the plan", func() bool { return h.has("dry run  ✓") })
+		h.typ("y")
+		h.press("enter")
+		h.until("the end", func() bool { return h.has("✓ deployed shop") })
+		h.golden("steps-done")
+	}
+}
+
+// A record that cannot be read says so; esc goes back.
+func TestRecordError(t *testing.T) {
+	f := &fakeDeployer{recErr: &kube.Refusal{Reason: kube.ReasonForbidden, Detail: "may not get secrets in demo"}}
+	h := newHarness(t, deploy.New(viewtest.Context(nil, 80, 24), f, "demo", "shop"), 80, 24)
+	h.until("the error", func() bool { return h.has("could not be read") })
+	if !h.has("forbidden") {
+		t.Fatalf("%s", h.view())
+	}
+	h.press("esc")
+	if len(rootMsgs[views.BackMsg](h)) != 1 {
+		t.Fatal("esc did not go back")
+	}
+}
+
+// A changed new form asks before esc discards it.
+func TestDiscardAsks(t *testing.T) {
+	h := openNew(t, &fakeDeployer{}, 80, 24)
+	h.typ("shop")
+	h.press("esc")
+	if len(rootMsgs[views.BackMsg](h)) != 0 || !h.has("esc again discards") {
+		t.Fatalf("%s", h.view())
+	}
+	if u, ok := h.scr.(views.Unsaved); !ok || u.Unsaved() == "" {
+		t.Fatal("no unsaved work reported")
+	}
+	h.press("esc")
+	if len(rootMsgs[views.BackMsg](h)) != 1 {
+		t.Fatal("second esc did not go back")
+	}
+}
+
+// A plan that fails is shown and blocks the deploy.
+func TestPlanError(t *testing.T) {
+	f := &fakeDeployer{planErr: errors.New("the API server cannot be reached")}
+	h := openRecord(t, f, 80, 24)
+	h.press("ctrl+s")
+	h.until("the error", func() bool { return h.has("✗ plan") })
+	h.press("enter")
+	if len(f.deployed) != 0 || !h.has("cannot deploy") {
+		t.Fatalf("%s", h.view())
+	}
+}

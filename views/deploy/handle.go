@@ -1,0 +1,170 @@
+package deploy
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/render"
+	"github.com/kyyard/kyyard/views"
+)
+
+// focusCmd focuses the field under the cursor (and blurs the others).
+func (m *Model) focusCmd() tea.Cmd {
+	fields := m.f.fields()
+	if len(fields) == 0 {
+		return nil
+	}
+	m.focus = max(min(m.focus, len(fields)-1), 0)
+	var cmd tea.Cmd
+	for i, fd := range fields {
+		switch {
+		case fd.in != nil && i == m.focus:
+			cmd = fd.in.Focus()
+		case fd.in != nil:
+			fd.in.Blur()
+		case fd.area != nil && i == m.focus:
+			cmd = fd.area.Focus()
+		case fd.area != nil:
+			fd.area.Blur()
+		}
+	}
+	return cmd
+}
+
+// focusPath moves the cursor to the field of path.
+func (m *Model) focusPath(path string) tea.Cmd {
+	for i, fd := range m.f.fields() {
+		if fd.path == path {
+			m.focus = i
+			break
+		}
+	}
+	return m.focusCmd()
+}
+
+// move moves the cursor d fields (wrapping around the ends).
+func (m *Model) move(d int) tea.Cmd {
+	n := len(m.f.fields())
+	m.focus = ((m.focus+d)%n + n) % n
+	return m.focusCmd()
+}
+
+// formKey handles a key on the form; every change validates again and
+// puts the first error on the status line.
+func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	fields := m.f.fields()
+	fd := fields[min(m.focus, len(fields)-1)]
+	if !key.Matches(msg, k.Back) {
+		m.discard = false
+	}
+	m.note = ""
+	switch {
+	case key.Matches(msg, k.Back):
+		if !m.changed() || m.discard {
+			return back
+		}
+		m.discard = true
+		m.note, m.noteErr = "esc again discards the form (nothing was deployed)", true
+		return nil
+	case key.Matches(msg, k.Preview):
+		return m.openPreview()
+	case key.Matches(msg, k.Next):
+		return m.move(1)
+	case key.Matches(msg, k.Previous):
+		return m.move(-1)
+	case key.Matches(msg, k.Down) && (fd.area == nil || fd.area.Line() >= fd.area.LineCount()-1):
+		return m.move(1)
+	case key.Matches(msg, k.Up) && (fd.area == nil || fd.area.Line() == 0):
+		return m.move(-1)
+	case key.Matches(msg, k.PageDown):
+		return m.move(min(8, len(fields)-1-m.focus))
+	case key.Matches(msg, k.PageUp):
+		return m.move(-min(8, m.focus))
+	case key.Matches(msg, k.Add):
+		return m.add(fd)
+	case key.Matches(msg, k.Delete):
+		return m.remove(fd)
+	}
+	var cmd tea.Cmd
+	switch {
+	case fd.in != nil:
+		*fd.in, cmd = fd.in.Update(msg)
+	case fd.area != nil:
+		*fd.area, cmd = fd.area.Update(msg)
+	}
+	m.validate()
+	return tea.Batch(cmd, m.errStatus())
+}
+
+// errStatus puts the first error's reason on the status line.
+func (m *Model) errStatus() tea.Cmd {
+	if e := m.firstError(); e != "" {
+		return views.Status(fmt.Sprintf("%s (%s)", e, plural(len(m.errs), "field error")), true)
+	}
+	return nil
+}
+
+// add adds a row to the list the cursor is in, else a service after the
+// cursor's.
+func (m *Model) add(fd field) tea.Cmd {
+	var path string
+	switch {
+	case fd.list != "":
+		path = m.f.addRow(fd.svc, fd.list)
+	case fd.svc >= 0:
+		path = m.f.addService(fd.svc)
+	default:
+		path = m.f.addService(len(m.f.svcs) - 1)
+	}
+	m.validate()
+	return m.focusPath(path)
+}
+
+// remove removes the row the cursor is in, else its service (an app keeps
+// at least one).
+func (m *Model) remove(fd field) tea.Cmd {
+	switch {
+	case fd.list != "" && fd.kind != kindPlaceholder:
+		m.f.removeRow(fd.svc, fd.list, fd.row)
+		m.validate()
+		return m.focusPath(fmt.Sprintf("services[%d].%s", fd.svc, fd.list))
+	case fd.svc >= 0 && len(m.f.svcs) > 1:
+		name := m.f.svcs[fd.svc].name.Value()
+		m.f.svcs = append(m.f.svcs[:fd.svc], m.f.svcs[fd.svc+1:]...)
+		m.validate()
+		m.note, m.noteErr = fmt.Sprintf("service %s removed from the form", views.Sanitize(name)), false
+		return m.focusPath(fmt.Sprintf("services[%d].name", min(fd.svc, len(m.f.svcs)-1)))
+	case fd.svc >= 0:
+		m.note, m.noteErr = "an app has at least one service", true
+	}
+	return m.focusCmd()
+}
+
+// openPreview renders the objects and plans the deploy, once the form is
+// valid.
+func (m *Model) openPreview() tea.Cmd {
+	m.validate()
+	if len(m.errs) > 0 {
+		m.note, m.noteErr = fmt.Sprintf("fix %s first: %s", plural(len(m.errs), "field"), m.firstError()), true
+		return m.errStatus()
+	}
+	plan, err := render.Render(m.req)
+	m.token++
+	m.pv = newPreview(m.vc.Styles, m.req, plan, err)
+	m.mode, m.note = modePreview, ""
+	if err != nil {
+		return nil
+	}
+	return planCmd(m, m.token, m.d, m.req)
+}
+
+// plural is "1 field", "2 fields".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,54 @@
+package deploy
+
+import "github.com/charmbracelet/bubbles/key"
+
+// Keys are the deploy screens' bindings: the form's, the preview's and
+// the step list's.
+type Keys struct {
+	// Next and Previous move between fields; Down and Up too, except
+	// inside a multi-line field (env, config) where they move its cursor
+	// until its first or last line. PageDown and PageUp scroll the preview.
+	Next, Previous, Down, Up, PageDown, PageUp key.Binding
+	// Add adds a row to the secrets or volumes the cursor is in, else a
+	// service after the cursor's; Delete removes that row, else the
+	// cursor's service.
+	Add, Delete key.Binding
+	// Preview renders the objects and runs PlanDeploy (ctrl+s).
+	Preview key.Binding
+	// Deploy deploys from the preview (enter); Tab switches the preview's
+	// body between the YAML and the diff; Search searches it (/), Next
+	// and Prev match (n, N).
+	Deploy, Tab, Search, NextMatch, PrevMatch key.Binding
+	// Edit returns from the steps to the form.
+	Edit key.Binding
+	// Back goes back a stage (esc), the form kept.
+	Back key.Binding
+}
+
+// DefaultKeys returns the deploy screens' default bindings.
+func DefaultKeys() Keys {
+	return Keys{
+		Next:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next field")),
+		Previous:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous field")),
+		Down:      key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next field / line")),
+		Up:        key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous field / line")),
+		PageDown:  key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "a page down")),
+		PageUp:    key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "a page up")),
+		Add:       key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add a secret/volume row here, else a service")),
+		Delete:    key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove the row here, else the service")),
+		Preview:   key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "preview: objects, diff, dry run, guards")),
+		Deploy:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "deploy (preview)")),
+		Tab:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "preview: YAML / diff")),
+		Search:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "preview: search")),
+		NextMatch: key.NewBinding(key.WithKeys("n"), key.WithHelp("n/N", "preview: next/previous match")),
+		PrevMatch: key.NewBinding(key.WithKeys("N")),
+		Edit:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "after a deploy: edit again")),
+		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back a stage (the form is kept)")),
+	}
+}
+
+// list returns the bindings in help order.
+func (k Keys) list() []key.Binding {
+	return []key.Binding{k.Next, k.Previous, k.Down, k.Up, k.PageDown, k.PageUp, k.Add, k.Delete, k.Preview, k.Deploy,
+		k.Tab, k.Search, k.NextMatch, k.Edit, k.Back}
+}

@@ -1,0 +1,389 @@
+package deploy
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/render"
+	"github.com/kyyard/kyyard/views"
+)
+
+// Preview bodies (tab switches).
+const (
+	bodyYAML = iota
+	bodyDiff
+)
+
+// preview is the preview page: the rendered objects, PlanDeploy's answer,
+// the confirmations typed and the search.
+type preview struct {
+	req       render.Request
+	plan      render.Plan
+	renderErr error
+	running   bool
+	dp        kube.DeployPlan
+	err       error
+	// warns are the warning verdicts; inputs their confirmations (the
+	// verdict's Confirm text, or "y").
+	warns  []kube.Verdict
+	inputs []textinput.Model
+	focus  int
+
+	body   int
+	offset int
+	// search: searching while the query is typed; query the one applied;
+	// at the body line of the current match.
+	search    textinput.Model
+	searching bool
+	query     string
+	at        int
+}
+
+func newPreview(st views.Styles, req render.Request, plan render.Plan, err error) *preview {
+	p := &preview{req: req, plan: plan, renderErr: err, running: err == nil, focus: -1, at: -1}
+	p.search = textinput.New()
+	p.search.Prompt = "/"
+	p.search.TextStyle, p.search.PromptStyle = st.Prompt, st.Prompt
+	p.search.Cursor.SetMode(cursor.CursorStatic)
+	return p
+}
+
+// takePlan shows PlanDeploy's answer and sets up the confirmations.
+func (p *preview) takePlan(st views.Styles, msg planMsg) {
+	p.running, p.dp, p.err = false, msg.plan, msg.err
+	if msg.err != nil {
+		return
+	}
+	p.warns = msg.plan.Verdicts.Warnings()
+	p.inputs = make([]textinput.Model, len(p.warns))
+	for i := range p.warns {
+		in := textinput.New()
+		in.Prompt = ""
+		in.TextStyle = st.Prompt
+		in.Cursor.SetMode(cursor.CursorStatic)
+		in.Width = max(len(p.want(i)), 3) + 2
+		p.inputs[i] = in
+	}
+	if p.blocked() == "" {
+		p.advance()
+	}
+}
+
+// want is the text that confirms warning i.
+func (p *preview) want(i int) string {
+	if c := p.warns[i].Confirm; c != "" {
+		return c
+	}
+	return "y"
+}
+
+func (p *preview) confirmed(i int) bool { return p.inputs[i].Value() == p.want(i) }
+
+func (p *preview) unconfirmed() int {
+	n := 0
+	for i := range p.warns {
+		if !p.confirmed(i) {
+			n++
+		}
+	}
+	return n
+}
+
+// dryRunFailures are the objects the server's dry run refused, sorted.
+func (p *preview) dryRunFailures() []string {
+	var out []string
+	for k, v := range p.dp.DryRun {
+		if v != "" {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// blocked says why the deploy cannot go ("" when it can once the warnings
+// are confirmed).
+func (p *preview) blocked() string {
+	switch {
+	case p.renderErr != nil:
+		return "the objects could not be rendered"
+	case p.running:
+		return "the plan and dry run are running"
+	case p.err != nil:
+		return "the plan could not be made"
+	case p.dp.Verdicts.Refusal() != nil:
+		return "a guard refuses the deploy"
+	case len(p.dryRunFailures()) > 0:
+		return "the API server refused the dry run"
+	}
+	return ""
+}
+
+// typing reports whether keys go to a confirmation.
+func (p *preview) typing() bool {
+	return p.blocked() == "" && p.focus >= 0 && p.focus < len(p.inputs)
+}
+
+// advance focuses the next unconfirmed warning, or none.
+func (p *preview) advance() tea.Cmd {
+	for i := range p.inputs {
+		p.inputs[i].Blur()
+	}
+	for d := range len(p.warns) {
+		i := (max(p.focus, 0) + d) % len(p.warns)
+		if !p.confirmed(i) {
+			p.focus = i
+			return p.inputs[i].Focus()
+		}
+	}
+	p.focus = -1
+	return nil
+}
+
+// previewKey handles a key on the preview.
+func (m *Model) previewKey(msg tea.KeyMsg) tea.Cmd {
+	p, k := m.pv, m.keys
+	m.note = ""
+	if p.searching {
+		switch msg.String() {
+		case "esc":
+			p.searching = false
+			p.search.Blur()
+		case "enter":
+			p.searching, p.query = false, p.search.Value()
+			p.search.Blur()
+			p.at = -1
+			m.findNext(1)
+		default:
+			var cmd tea.Cmd
+			p.search, cmd = p.search.Update(msg)
+			return cmd
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Back):
+		m.mode, m.pv = modeForm, nil
+		m.token++
+		return m.focusCmd()
+	case key.Matches(msg, k.Deploy):
+		return m.deploy()
+	case key.Matches(msg, k.PageDown):
+		p.offset += max(m.vc.Height-8, 1)
+		return nil
+	case key.Matches(msg, k.PageUp):
+		p.offset = max(p.offset-max(m.vc.Height-8, 1), 0)
+		return nil
+	case msg.Type == tea.KeyDown:
+		p.offset++
+		return nil
+	case msg.Type == tea.KeyUp:
+		p.offset = max(p.offset-1, 0)
+		return nil
+	}
+	if p.typing() {
+		var cmd tea.Cmd
+		p.inputs[p.focus], cmd = p.inputs[p.focus].Update(msg)
+		if p.confirmed(p.focus) {
+			return p.advance()
+		}
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, k.Tab):
+		p.body = 1 - p.body
+		p.offset, p.at = 0, -1
+	case key.Matches(msg, k.Search):
+		p.searching = true
+		p.search.SetValue(p.query)
+		p.search.CursorEnd()
+		return p.search.Focus()
+	case key.Matches(msg, k.NextMatch):
+		m.findNext(1)
+	case key.Matches(msg, k.PrevMatch):
+		m.findNext(-1)
+	}
+	return nil
+}
+
+// findNext moves to the next (d=1) or previous (d=-1) body line holding
+// the query (case-insensitive), wrapping around.
+func (m *Model) findNext(d int) {
+	p := m.pv
+	if p.query == "" {
+		return
+	}
+	lines := m.bodyLines()
+	q := strings.ToLower(p.query)
+	n := len(lines)
+	for i := 1; i <= n; i++ {
+		j := ((p.at+d*i)%n + n) % n
+		if p.at < 0 && d > 0 {
+			j = (i - 1) % n
+		}
+		if strings.Contains(strings.ToLower(lines[j]), q) {
+			p.at, p.offset = j, max(j-2, 0)
+			return
+		}
+	}
+	m.note, m.noteErr = fmt.Sprintf("%q is not in the %s", p.query, []string{"objects", "diff"}[p.body]), true
+}
+
+// deploy starts the deploy once nothing refuses it and every warning is
+// confirmed; the confirmed reasons and the record version planned against
+// go with it.
+func (m *Model) deploy() tea.Cmd {
+	p := m.pv
+	if why := p.blocked(); why != "" {
+		m.note, m.noteErr = "cannot deploy: "+why, true
+		return nil
+	}
+	if n := p.unconfirmed(); n > 0 {
+		m.note, m.noteErr = fmt.Sprintf("confirm %s first", plural(n, "warning")), true
+		return p.advance()
+	}
+	var confirmed []kube.Reason
+	for _, w := range p.warns {
+		if !slices.Contains(confirmed, w.Reason) {
+			confirmed = append(confirmed, w.Reason)
+		}
+	}
+	d, req := m.d, m.req
+	opts := kube.DeployOptions{Confirmed: confirmed, RecordVersion: p.dp.RecordVersion, Timeout: m.timeout}
+	m.token++
+	m.mode, m.offset = modeRun, 0
+	var cmd tea.Cmd
+	m.run, cmd = startRun(m, m.token, p.dp.Steps, func(ctx context.Context, progress func(kube.DeployStep)) (kube.DeployResult, error) {
+		o := opts
+		o.Progress = progress
+		return d.Deploy(ctx, req, o)
+	})
+	return cmd
+}
+
+// headLines are the preview's fixed lines: what is deployed, the guards'
+// verdicts with their confirmations, the dry run.
+func (m *Model) headLines() []string {
+	st, p := m.vc.Styles, m.pv
+	var out []string
+	if p.renderErr != nil {
+		return append(out, st.Error.Render("✗ the objects could not be rendered: "+views.Sanitize(p.renderErr.Error())))
+	}
+	kinds := map[string]int{}
+	for _, o := range p.plan.Objects {
+		kinds[o.Kind]++
+	}
+	var parts []string
+	for _, k := range []string{"Deployment", "Service", "ConfigMap", "Secret", "PersistentVolumeClaim"} {
+		if n := kinds[k]; n > 0 {
+			parts = append(parts, plural(n, k))
+		}
+	}
+	out = append(out, fmt.Sprintf("%s in %s: %s", views.Sanitize(p.req.Instance), views.Sanitize(p.req.Namespace), strings.Join(parts, ", ")))
+	switch {
+	case p.running:
+		return append(out, st.Muted.Render("guards and server dry run running…"))
+	case p.err != nil:
+		return append(out, st.Error.Render("✗ plan: "+views.ErrText(p.err)))
+	}
+	label := "guards   "
+	wi := 0
+	for _, v := range p.dp.Verdicts {
+		switch v.Outcome {
+		case kube.OutcomePass:
+			out = append(out, label+st.Muted.Render("✓ "+views.VerdictSentence(v)))
+		case kube.OutcomeRefuse:
+			out = append(out, label+st.Error.Render(fmt.Sprintf("✗ %s: %s", v.Reason, views.VerdictSentence(v))))
+		case kube.OutcomeWarn:
+			out = append(out, label+fmt.Sprintf("! %s: %s", v.Reason, views.VerdictSentence(v)))
+			if wi < len(p.inputs) {
+				ask := "type y to confirm: "
+				if v.Confirm != "" {
+					ask = fmt.Sprintf("type %q to confirm: ", v.Confirm)
+				}
+				mark, cur := "", " "
+				if p.confirmed(wi) {
+					mark = " ✓"
+				}
+				if wi == p.focus && p.typing() {
+					cur = ">"
+				}
+				out = append(out, "         "+cur+" "+ask+"["+p.inputs[wi].View()+"]"+mark)
+			}
+			wi++
+		}
+		label = "         "
+	}
+	if len(p.dp.Verdicts) == 0 {
+		out = append(out, label+st.Muted.Render("(no verdicts)"))
+	}
+	fails := p.dryRunFailures()
+	if len(fails) == 0 {
+		out = append(out, fmt.Sprintf("dry run  ✓ accepted (%s)", plural(len(p.dp.DryRun), "object")))
+	}
+	for i, k := range fails {
+		label := "dry run  "
+		if i > 0 {
+			label = "         "
+		}
+		out = append(out, label+st.Error.Render(fmt.Sprintf("✗ %s: %s", views.Sanitize(k), views.Sanitize(p.dp.DryRun[k]))))
+	}
+	return out
+}
+
+// bodyLines are the lines of the body shown: every object's YAML, or its
+// diff against what is deployed.
+func (m *Model) bodyLines() []string {
+	p := m.pv
+	var out []string
+	if p.body == bodyYAML {
+		for _, o := range p.plan.Objects {
+			out = append(out, fmt.Sprintf("# %s %s (service %s)", o.Kind, o.Name, o.Service))
+			out = append(out, sanitizedLines(o.YAML)...)
+			out = append(out, "---")
+		}
+		if len(out) > 0 {
+			out = out[:len(out)-1]
+		}
+		return out
+	}
+	if p.running || p.err != nil {
+		return []string{"(the diff comes with the plan)"}
+	}
+	keys := make([]string, 0, len(p.dp.Diff))
+	for k := range p.dp.Diff {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out = append(out, "── "+views.Sanitize(k))
+		if d := p.dp.Diff[k]; d == "" {
+			out = append(out, "   (new: created)")
+		} else {
+			out = append(out, sanitizedLines(d)...)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "(no differences: what is deployed is what the form describes)")
+	}
+	return out
+}
+
+// sanitizedLines splits text into lines, each sanitised (views.Sanitize
+// would mark the line breaks themselves).
+func sanitizedLines(text string) []string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = views.Sanitize(l)
+	}
+	return lines
+}

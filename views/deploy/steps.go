@@ -1,0 +1,202 @@
+package deploy
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// progressBuffer is how many step changes wait for the screen; a change
+// that finds it full is dropped (the result's steps replace them all).
+const progressBuffer = 1024
+
+// run is a live deploy or remove: its steps as they change. The work runs
+// in one tea.Cmd; its Progress callback feeds ch, which a re-arming
+// command (wait) reads, one message per change, until the work ends and
+// closes it. Nothing blocks Update.
+type run struct {
+	owner  any
+	token  int
+	steps  []kube.DeployStep
+	ch     chan kube.DeployStep
+	cancel context.CancelFunc
+	spin   spinner.Model
+	done   bool
+	result kube.DeployResult
+	err    error
+}
+
+// stepMsg is one step change read from the channel; closed says the
+// channel closed (no re-arm).
+type stepMsg struct {
+	owner  any
+	token  int
+	step   kube.DeployStep
+	closed bool
+}
+
+// runDoneMsg carries the work's result.
+type runDoneMsg struct {
+	owner any
+	token int
+	res   kube.DeployResult
+	err   error
+}
+
+// startRun starts work with the steps planned (all pending) and returns
+// the run and the commands: the work, the channel's reader and the
+// spinner's ticks.
+func startRun(owner any, token int, planned []kube.DeployStep, work func(ctx context.Context, progress func(kube.DeployStep)) (kube.DeployResult, error)) (*run, tea.Cmd) {
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	r := &run{owner: owner, token: token, steps: append([]kube.DeployStep(nil), planned...),
+		ch: make(chan kube.DeployStep, progressBuffer), cancel: cancel, spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
+	ch := r.ch
+	progress := func(s kube.DeployStep) {
+		select {
+		case ch <- s:
+		default:
+		}
+	}
+	do := func() tea.Msg {
+		defer cancel()
+		res, err := work(ctx, progress)
+		close(ch)
+		return runDoneMsg{owner: owner, token: token, res: res, err: err}
+	}
+	return r, tea.Batch(do, r.wait(), r.spin.Tick)
+}
+
+// wait reads the next step change.
+func (r *run) wait() tea.Cmd {
+	ch, owner, token := r.ch, r.owner, r.token
+	return func() tea.Msg {
+		s, ok := <-ch
+		return stepMsg{owner: owner, token: token, step: s, closed: !ok}
+	}
+}
+
+// update takes a step change, the result or a spinner tick; it reports
+// whether msg was the run's.
+func (r *run) update(msg tea.Msg) (bool, tea.Cmd) {
+	switch msg := msg.(type) {
+	case stepMsg:
+		if msg.owner != r.owner || msg.token != r.token {
+			return false, nil
+		}
+		if msg.closed {
+			return true, nil
+		}
+		if !r.done {
+			r.steps = mergeStep(r.steps, msg.step)
+		}
+		return true, r.wait()
+	case runDoneMsg:
+		if msg.owner != r.owner || msg.token != r.token {
+			return false, nil
+		}
+		r.done, r.result, r.err = true, msg.res, msg.err
+		if len(msg.res.Steps) > 0 {
+			r.steps = msg.res.Steps
+		}
+		return true, nil
+	case spinner.TickMsg:
+		if r.done || msg.ID != r.spin.ID() {
+			return false, nil
+		}
+		var cmd tea.Cmd
+		r.spin, cmd = r.spin.Update(msg)
+		return true, cmd
+	}
+	return false, nil
+}
+
+// stop cancels the work (the screen leaves the stack).
+func (r *run) stop() {
+	if r != nil && r.cancel != nil {
+		r.cancel()
+	}
+}
+
+// failed reports whether the run ended with a failure: an error, or a
+// result with a reason.
+func (r *run) failed() bool { return r.done && (r.err != nil || r.result.Reason != "") }
+
+// mergeStep puts s in place of the step with its service, kind, name and
+// action, or adds it at the end.
+func mergeStep(steps []kube.DeployStep, s kube.DeployStep) []kube.DeployStep {
+	for i, o := range steps {
+		if o.Service == s.Service && o.Kind == s.Kind && o.Name == s.Name && o.Action == s.Action {
+			steps[i] = s
+			return steps
+		}
+	}
+	return append(steps, s)
+}
+
+// stepLines draws the steps, one line each: a marker (· pending, the
+// spinner running, ✓ done, ✗ failed, – skipped), the service, the action,
+// the object, and the reason and detail.
+func stepLines(st views.Styles, steps []kube.DeployStep, spin string) []string {
+	ws, wk, wn := 7, 10, 10
+	for _, s := range steps {
+		ws, wk, wn = max(ws, len(s.Service)), max(wk, len(s.Kind)), max(wn, len(s.Name))
+	}
+	out := make([]string, 0, len(steps))
+	for _, s := range steps {
+		svc := s.Service
+		if svc == "" {
+			svc = "-"
+		}
+		line := fmt.Sprintf("%-*s  %-8s %-*s %-*s", ws, views.Sanitize(svc), s.Action, wk, s.Kind, wn, views.Sanitize(s.Name))
+		tail := string(s.Reason)
+		if s.Detail != "" {
+			if tail != "" {
+				tail += ": "
+			}
+			tail += views.Sanitize(s.Detail)
+		}
+		switch s.Outcome {
+		case kube.StepRunning:
+			out = append(out, spin+" "+line+" "+st.Muted.Render("running"))
+		case kube.StepDone:
+			out = append(out, "✓ "+line+" done"+suffix(tail))
+		case kube.StepFailed:
+			out = append(out, st.Error.Render("✗ "+line+" failed"+suffix(tail)))
+		case kube.StepSkipped:
+			if tail == "" {
+				tail = "not run"
+			}
+			out = append(out, st.Muted.Render("– "+line+" skipped: "+tail))
+		default:
+			out = append(out, st.Muted.Render("· "+line+" pending"))
+		}
+	}
+	return out
+}
+
+func suffix(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ": " + s
+}
+
+// stepCounts counts done, failed and skipped steps.
+func stepCounts(steps []kube.DeployStep) (done, failed, skipped int) {
+	for _, s := range steps {
+		switch s.Outcome {
+		case kube.StepDone:
+			done++
+		case kube.StepFailed:
+			failed++
+		case kube.StepSkipped:
+			skipped++
+		}
+	}
+	return done, failed, skipped
+}

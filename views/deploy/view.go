@@ -1,0 +1,310 @@
+package deploy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/textarea"
+	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kyyard/kyyard/views"
+)
+
+// areaLines is how many lines of a multi-line field are shown when it is
+// not focused; areaMax when it is.
+const (
+	areaLines = 4
+	areaMax   = 8
+)
+
+// View draws the page of the current mode in Context.Width x
+// Context.Height cells.
+func (m *Model) View() string {
+	st, w, h := m.vc.Styles, m.vc.Width, m.vc.Height
+	switch m.mode {
+	case modeLoading:
+		body := []string{st.Muted.Render(fmt.Sprintf("reading the record of %s in %s…", views.Sanitize(m.instance), views.Sanitize(m.namespace)))}
+		if m.loadErr != nil {
+			body = []string{st.Error.Render(fmt.Sprintf("✗ the record of %s in %s could not be read: %s", views.Sanitize(m.instance),
+				views.Sanitize(m.namespace), views.ErrText(m.loadErr)))}
+		}
+		return views.Page(st, w, h, body, "esc back", &m.offset)
+	case modePreview:
+		return m.previewView()
+	case modeRun:
+		return m.runView()
+	}
+	return m.formView()
+}
+
+// box draws an input in brackets.
+func box(in *textinput.Model) string { return "[" + in.View() + "]" }
+
+// formLines lays the form out: its lines, the line of each field, and the
+// errors under the fields they belong to.
+func (m *Model) formLines(w int) ([]string, int) {
+	st, f := m.vc.Styles, m.f
+	fields := f.fields()
+	errs := map[int][]string{}
+	var general []string
+	for _, e := range m.errs {
+		if i := owner(fields, e.Path); i >= 0 {
+			errs[i] = append(errs[i], views.Sanitize(e.Reason))
+		} else {
+			general = append(general, views.Sanitize(e.Path+": "+e.Reason))
+		}
+	}
+	index := map[any]int{}
+	for i, fd := range fields {
+		if fd.in != nil {
+			index[fd.in] = i
+		} else if fd.area != nil {
+			index[fd.area] = i
+		} else {
+			index[fmt.Sprintf("%d.%s", fd.svc, fd.list)] = i
+		}
+	}
+	var out []string
+	focusLine := 0
+	// line adds a line holding the fields of ids (the cursor's gets ▸),
+	// then their errors.
+	line := func(text string, ids ...any) {
+		mark := " "
+		var lineErrs []string
+		for _, id := range ids {
+			i, ok := index[id]
+			if !ok {
+				continue
+			}
+			if i == m.focus {
+				mark, focusLine = "▸", len(out)
+			}
+			lineErrs = append(lineErrs, errs[i]...)
+		}
+		out = append(out, mark+text)
+		for _, e := range lineErrs {
+			out = append(out, "            "+st.Error.Render("✗ "+e))
+		}
+	}
+	area := func(label string, a *textarea.Model) {
+		i := index[a]
+		if i == m.focus {
+			a.SetWidth(max(w-16, 20))
+			a.SetHeight(min(max(a.LineCount(), 1)+1, areaMax))
+			line(fmt.Sprintf("%-10s %s", label, st.Muted.Render("(enter: a new line; ↑ on the first / ↓ on the last line leaves)")), a)
+			for _, l := range strings.Split(a.View(), "\n") {
+				out = append(out, "            "+l)
+			}
+			return
+		}
+		v := a.Value()
+		if v == "" {
+			line(fmt.Sprintf("%-10s %s", label, st.Muted.Render("│ "+a.Placeholder)), a)
+			return
+		}
+		ls := strings.Split(v, "\n")
+		line(fmt.Sprintf("%-10s │ %s", label, views.Sanitize(ls[0])), a)
+		for j, l := range ls[1:] {
+			if j+1 >= areaLines {
+				out = append(out, "            "+st.Muted.Render(fmt.Sprintf("│ … %d more lines", len(ls)-areaLines)))
+				break
+			}
+			out = append(out, "            │ "+views.Sanitize(l))
+		}
+	}
+	if f.fixed {
+		line(fmt.Sprintf("instance  %s   namespace  %s   %s", views.Sanitize(f.instance.Value()), views.Sanitize(f.namespace.Value()),
+			st.Muted.Render("(from its record)")))
+	} else {
+		line(fmt.Sprintf("instance  %s   namespace %s", box(f.instance), box(f.namespace)), f.instance, f.namespace)
+	}
+	for _, g := range general {
+		out = append(out, "            "+st.Error.Render("✗ "+g))
+	}
+	for i, s := range f.svcs {
+		title := fmt.Sprintf("── service %d of %d ", i+1, len(f.svcs))
+		if n := s.name.Value(); n != "" {
+			title = fmt.Sprintf("── service %s (%d of %d) ", views.Sanitize(n), i+1, len(f.svcs))
+		}
+		out = append(out, " "+title+strings.Repeat("─", max(w-2-ansi.StringWidth(title), 0)))
+		line(fmt.Sprintf("name       %s", box(s.name)), s.name)
+		line(fmt.Sprintf("image      %s", box(s.image)), s.image)
+		line(fmt.Sprintf("ports      %s  %s", box(s.ports), st.Muted.Render("8080, http:8080, 53/udp")), s.ports)
+		line(fmt.Sprintf("replicas   %s", box(s.replicas)), s.replicas)
+		line(fmt.Sprintf("cpu        request %s  limit %s  %s", box(s.cpuReq), box(s.cpuLim), st.Muted.Render("empty: the defaults shown")), s.cpuReq, s.cpuLim)
+		line(fmt.Sprintf("memory     request %s  limit %s", box(s.memReq), box(s.memLim)), s.memReq, s.memLim)
+		area("env", s.env)
+		line(fmt.Sprintf("config     path %s  %s", box(s.cfgPath), st.Muted.Render("a file mounted from a ConfigMap")), s.cfgPath)
+		area("", s.cfg)
+		if len(s.secrets) == 0 {
+			line("secrets    "+st.Muted.Render("none · ctrl+n here adds one (values are typed masked)"), fmt.Sprintf("%d.secrets", i))
+		}
+		for j, r := range s.secrets {
+			label := "secrets   "
+			if j > 0 {
+				label = "          "
+			}
+			line(fmt.Sprintf("%s %s = %s", label, box(r.name), box(r.value)), r.name, r.value)
+		}
+		if len(s.volumes) == 0 {
+			line("volumes    "+st.Muted.Render("none · ctrl+n here adds a claim"), fmt.Sprintf("%d.volumes", i))
+		}
+		for j, r := range s.volumes {
+			label := "volumes   "
+			if j > 0 {
+				label = "          "
+			}
+			line(fmt.Sprintf("%s name %s mount %s size %s class %s", label, box(r.name), box(r.mount), box(r.size), box(r.class)),
+				r.name, r.mount, r.size, r.class)
+		}
+	}
+	return out, focusLine
+}
+
+// formView draws the form scrolled to keep the cursor's line in sight,
+// then the note and the help line.
+func (m *Model) formView() string {
+	st, w, h := m.vc.Styles, m.vc.Width, m.vc.Height
+	lines, focusLine := m.formLines(w)
+	rest := max(h-2, 1)
+	if focusLine < m.offset {
+		m.offset = focusLine
+	}
+	if focusLine >= m.offset+rest-1 {
+		m.offset = focusLine - rest + 2
+	}
+	m.offset = max(min(m.offset, len(lines)-rest), 0)
+	shown := lines[m.offset:min(m.offset+rest, len(lines))]
+	out := make([]string, 0, h)
+	for _, l := range shown {
+		out = append(out, ansi.Truncate(l, w, "…"))
+	}
+	for len(out) < rest {
+		out = append(out, "")
+	}
+	switch {
+	case m.note != "" && m.noteErr:
+		out = append(out, ansi.Truncate(" "+st.Error.Render(m.note), w, "…"))
+	case m.note != "":
+		out = append(out, ansi.Truncate(" "+m.note, w, "…"))
+	case len(m.errs) > 0:
+		out = append(out, ansi.Truncate(" "+st.Error.Render(fmt.Sprintf("✗ %s: %s", plural(len(m.errs), "field error"), m.firstError())), w, "…"))
+	default:
+		out = append(out, ansi.Truncate(" "+st.Muted.Render("✓ the form is valid"), w, "…"))
+	}
+	help := "tab move · ctrl+n add · ctrl+d remove · ctrl+s preview · esc discard"
+	if len(m.errs) > 0 {
+		help = fmt.Sprintf("tab move · ctrl+n add · ctrl+d remove · ctrl+s preview (fix %s) · esc discard", plural(len(m.errs), "field"))
+	}
+	out = append(out, ansi.Truncate(" "+st.Muted.Render(help), w, "…"))
+	return strings.Join(out[:min(len(out), h)], "\n")
+}
+
+// previewView draws the fixed lines, the body's title, the body scrolled
+// (search matches highlighted) and the help line.
+func (m *Model) previewView() string {
+	st, w, h, p := m.vc.Styles, m.vc.Width, m.vc.Height, m.pv
+	head := views.WrapLines(m.headLines(), w-1)
+	body := m.bodyLines()
+	title := "── objects (YAML) · tab: diff "
+	if p.body == bodyDiff {
+		title = "── diff against what is deployed · tab: YAML "
+	}
+	if p.query != "" {
+		title += fmt.Sprintf("· /%s ", views.Sanitize(p.query))
+	}
+	var out []string
+	for _, l := range head {
+		out = append(out, " "+l)
+	}
+	out = append(out, " "+st.Muted.Render(title+strings.Repeat("─", max(w-2-ansi.StringWidth(title), 0))))
+	room := max(h-len(out)-1, 1)
+	if len(out) >= h-2 {
+		// A small screen: the head is cut to leave the body a few lines.
+		out = out[:max(h-4, 1)]
+		room = max(h-len(out)-1, 1)
+	}
+	p.offset = max(min(p.offset, len(body)-room), 0)
+	for i := p.offset; i < min(p.offset+room, len(body)); i++ {
+		out = append(out, " "+m.highlight(body[i], i == p.at))
+	}
+	for len(out) < h-1 {
+		out = append(out, "")
+	}
+	var help string
+	switch {
+	case p.searching:
+		help = p.search.View() + "  " + st.Muted.Render("enter search · esc cancel")
+	case m.note != "":
+		help = st.Error.Render(m.note)
+	case p.blocked() != "" && !p.running:
+		help = st.Muted.Render("cannot deploy: " + p.blocked() + " · esc back to the form")
+	case p.running:
+		help = st.Muted.Render("↑↓ pgup/pgdn scroll · tab YAML/diff · / search · esc back to the form")
+	case p.typing():
+		help = st.Muted.Render(fmt.Sprintf("confirm %s · ↑↓ scroll · esc back to the form", plural(p.unconfirmed(), "warning")))
+	default:
+		help = st.Muted.Render("enter deploy · ↑↓ pgup/pgdn scroll · tab YAML/diff · / search, n/N · esc back to the form")
+	}
+	out = append(out[:min(len(out), h-1)], " "+help)
+	for i, l := range out {
+		out[i] = ansi.Truncate(l, w, "…")
+	}
+	return strings.Join(out, "\n")
+}
+
+// highlight marks the query's occurrences in a body line (the current
+// match's line in the current-match style).
+func (m *Model) highlight(l string, current bool) string {
+	p, st := m.pv, m.vc.Styles
+	if p.query == "" {
+		return l
+	}
+	lower, q := strings.ToLower(l), strings.ToLower(p.query)
+	if len(lower) != len(l) || !strings.Contains(lower, q) {
+		return l
+	}
+	style := st.Match
+	if current {
+		style = st.CurrentMatch
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(lower, q)
+		if i < 0 {
+			b.WriteString(l)
+			return b.String()
+		}
+		b.WriteString(l[:i])
+		b.WriteString(style.Render(l[i : i+len(q)]))
+		l, lower = l[i+len(q):], lower[i+len(q):]
+	}
+}
+
+// runView draws the live step list.
+func (m *Model) runView() string {
+	st, r := m.vc.Styles, m.run
+	done, failed, skipped := stepCounts(r.steps)
+	head := fmt.Sprintf("deploying %s in %s: %d of %d steps done", m.name(), views.Sanitize(m.req.Namespace), done, len(r.steps))
+	help := "esc: the deploy goes on; wait for its end"
+	switch {
+	case r.done && r.failed():
+		head = st.Error.Render(fmt.Sprintf("✗ the deploy of %s stopped: %d done, %d failed, %d skipped", m.name(), done, failed, skipped))
+		help = "e/esc back to the form (kept) to fix it · ↑↓ scroll"
+	case r.done:
+		head = fmt.Sprintf("✓ deployed %s in %s: %d steps done", m.name(), views.Sanitize(m.req.Namespace), done)
+		help = "e edit again · esc back · ↑↓ scroll"
+	}
+	body := []string{head}
+	body = append(body, stepLines(st, r.steps, r.spin.View())...)
+	if r.done && r.err != nil {
+		body = append(body, st.Error.Render("✗ "+views.ErrText(r.err)))
+	} else if r.done && r.result.Reason != "" {
+		body = append(body, st.Error.Render(fmt.Sprintf("✗ %s: %s", r.result.Reason, r.result.Reason.Sentence())))
+	}
+	if m.note != "" {
+		body = append(body, st.Muted.Render(m.note))
+	}
+	return views.Page(st, m.vc.Width, m.vc.Height, body, help, &m.offset)
+}

@@ -1,0 +1,50 @@
+package views
+
+import (
+	"strings"
+
+	"github.com/kyyard/kyyard/kube"
+)
+
+// OpenDeployMsg asks the root to push the deploy form (views/deploy): a
+// new app in Namespace (`n` on :apps), or, with Instance set, the form of
+// that instance filled from its instance record (`e`).
+type OpenDeployMsg struct {
+	// Namespace is where the app goes (never "": the root's namespace or
+	// the client's default when :apps shows every namespace).
+	Namespace string
+	// Instance names the instance to edit; "" for a new app.
+	Instance string
+}
+
+// OpenRemoveMsg asks the root to push the remove confirmation of one
+// kyyard-managed instance (`ctrl+d` on :apps).
+type OpenRemoveMsg struct {
+	// Namespace and Instance name it.
+	Namespace, Instance string
+}
+
+// OpenAppsMsg asks the root to show the `:apps` list.
+type OpenAppsMsg struct{}
+
+// KyyardManaged reports whether v is the managed-by guard's verdict on an
+// object kyyard's deploy form made (kube.ManagedBy names it "kyyard's
+// deploy form"): such objects are changed through :apps, not the workload
+// form, scale or delete.
+func KyyardManaged(v kube.Verdict) bool {
+	return v.Reason == kube.ReasonApplicationManaged && strings.Contains(v.Sentence, "kyyard's deploy form")
+}
+
+// AppsHint is what a refusal or warning on a kyyard-managed object adds:
+// where to change it instead.
+const AppsHint = "use :apps to change it"
+
+// VerdictSentence is v's sentence, sanitised, with AppsHint added when the
+// object is kyyard-managed (KyyardManaged).
+func VerdictSentence(v kube.Verdict) string {
+	s := Sanitize(v.Sentence)
+	if KyyardManaged(v) {
+		s += " · " + AppsHint
+	}
+	return s
+}
