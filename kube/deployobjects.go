@@ -103,9 +103,10 @@ func (c *Client) getObject(ctx context.Context, ns, kind, name string) (runtime.
 	return nil, fmt.Errorf("%w: kyyard does not deploy %s objects", errInvalid, kind)
 }
 
-// createObject creates obj in ns with field manager kyyard.
-func (c *Client) createObject(ctx context.Context, ns string, obj runtime.Object) (runtime.Object, error) {
-	core, opts := c.cs.CoreV1(), metav1.CreateOptions{FieldManager: FieldManager}
+// createObject creates obj in ns with field manager kyyard (dryRun:
+// metav1.DryRunAll, or nil).
+func (c *Client) createObject(ctx context.Context, ns string, obj runtime.Object, dryRun ...string) (runtime.Object, error) {
+	core, opts := c.cs.CoreV1(), metav1.CreateOptions{FieldManager: FieldManager, DryRun: dryRun}
 	switch o := obj.(type) {
 	case *corev1.Service:
 		return core.Services(ns).Create(ctx, o, opts)
@@ -122,9 +123,10 @@ func (c *Client) createObject(ctx context.Context, ns string, obj runtime.Object
 }
 
 // updateObject replaces obj in ns (a PUT), with its resourceVersion as
-// the precondition, field manager kyyard.
-func (c *Client) updateObject(ctx context.Context, ns string, obj runtime.Object) (runtime.Object, error) {
-	core, opts := c.cs.CoreV1(), metav1.UpdateOptions{FieldManager: FieldManager}
+// the precondition, field manager kyyard (dryRun: metav1.DryRunAll, or
+// nil).
+func (c *Client) updateObject(ctx context.Context, ns string, obj runtime.Object, dryRun ...string) (runtime.Object, error) {
+	core, opts := c.cs.CoreV1(), metav1.UpdateOptions{FieldManager: FieldManager, DryRun: dryRun}
 	switch o := obj.(type) {
 	case *corev1.Service:
 		return core.Services(ns).Update(ctx, o, opts)
