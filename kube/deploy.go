@@ -108,7 +108,7 @@ func (c *Client) dryRunWrite(ctx context.Context, ns string, t *task) error {
 
 // objectDiff is a unified diff of before and after as YAML (diffView).
 func objectDiff(name string, before, after runtime.Object) string {
-	a, _ := yaml.Marshal(diffView(before, after))
+	a, _ := yaml.Marshal(diffView(before, nil))
 	b, _ := yaml.Marshal(diffView(after, before))
 	text, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
 		A: difflib.SplitLines(string(a)), B: difflib.SplitLines(string(b)),
@@ -222,7 +222,8 @@ func (c *Client) Deploy(ctx context.Context, req render.Request, opts DeployOpti
 		timeout = DefaultDeployTimeout
 	}
 	d := &deployRun{c: c, st: st, r: r, timeout: timeout}
-	return r.result(), d.run(ctx, pending, opts)
+	err = d.run(ctx, pending, opts)
+	return r.result(), err
 }
 
 // deployRun is one Deploy under way.
