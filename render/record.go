@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 )
 
 // RecordVersion is the version of the record format RecordOf writes and
@@ -33,7 +32,7 @@ func RecordOf(req Request) ([]byte, error) {
 }
 
 // ParseRecord decodes what RecordOf wrote. Errors wrap ErrRecord and say
-// why: not JSON, or trailing data after it; no version or one other than
+// why: not one JSON object (trailing data included); no version or one other than
 // RecordVersion (a record written by another kyyard); no request; a field
 // this kyyard does not know (refused rather than dropped, so that an edit
 // never loses what a newer kyyard recorded); a field of the wrong type.
@@ -59,9 +58,6 @@ func ParseRecord(b []byte) (Request, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&rec); err != nil {
 		return Request{}, fmt.Errorf("%w: %v", ErrRecord, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return Request{}, fmt.Errorf("%w: data after the record", ErrRecord)
 	}
 	return *rec.Request, nil
 }

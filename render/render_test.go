@@ -78,3 +78,12 @@ func TestRenderInvalid(t *testing.T) {
 		t.Fatalf("err = %#v, want one FieldError at services[0].ports[0].port", err)
 	}
 }
+
+func BenchmarkRender(b *testing.B) {
+	req := twoServices()
+	for b.Loop() {
+		if _, err := render.Render(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

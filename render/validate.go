@@ -34,7 +34,9 @@ const (
 // ".volumes[j].name|mountPath|size|storageClass".
 func Validate(req Request) []FieldError {
 	v := &validator{claims: map[string]string{}}
-	v.label("instance", req.Instance, "an instance name")
+	if v.label("instance", req.Instance, "an instance name") {
+		v.serviceNames(req)
+	}
 	v.label("namespace", req.Namespace, "a namespace")
 	if len(req.Services) == 0 {
 		v.add("services", "at least one service is required")
@@ -80,25 +82,35 @@ func (v *validator) label(p, s, what string) bool {
 	return true
 }
 
+// serviceNames checks, for a valid instance name, that the Service
+// objects' names "<instance>-<service>" are DNS-1035 labels (they start
+// with the instance): a Service's name must start with a letter (core/v1
+// ValidateServiceName) on API servers before the relaxed rule of KEP-5311
+// (RelaxedServiceNameValidation, GA in Kubernetes 1.37); kyyard keeps to
+// the rule every version accepts. One error, at "instance", when a
+// service has ports.
+func (v *validator) serviceNames(req Request) {
+	for _, s := range req.Services {
+		if len(s.Ports) == 0 {
+			continue
+		}
+		if n := WorkloadName(req.Instance, s.Name); len(validation.IsDNS1035Label(req.Instance)) > 0 {
+			v.add("instance", fmt.Sprintf("must start with a letter: it starts the Service name %s, a DNS-1035 label (as API servers before Kubernetes 1.37 require)", n))
+		}
+		return
+	}
+}
+
 // workloadName checks "<instance>-<service>", the Deployment's and the
-// Service's name, once both parts are valid labels. It must be a DNS-1123
-// label (at most 63 characters: kyyard keeps the workload's name usable as
-// the Service's DNS name). A Service's name must also be a DNS-1035 label
-// (start with a letter: core/v1 ValidateServiceName), which API servers
-// before the relaxed rule of KEP-5311 (RelaxedServiceNameValidation, GA in
-// Kubernetes 1.37) still require; kyyard keeps to the rule every version
-// accepts.
+// Service's name, once both parts are valid labels: a DNS-1123 label (at
+// most 63 characters; kyyard keeps the workload's name usable as the
+// Service's DNS name, and a Service's name is at most 63).
 func (v *validator) workloadName(p, instance string, s Service) {
 	if validation.IsDNS1123Label(instance) != nil {
 		return
 	}
-	n := WorkloadName(instance, s.Name)
-	if len(n) > validation.DNS1123LabelMaxLength {
+	if n := WorkloadName(instance, s.Name); len(n) > validation.DNS1123LabelMaxLength {
 		v.add(p, fmt.Sprintf("the object name %s is %d characters, more than 63: shorten the instance or the service name", n, len(n)))
-		return
-	}
-	if len(s.Ports) > 0 && len(validation.IsDNS1035Label(n)) > 0 {
-		v.add(p, fmt.Sprintf("the Service name %s must start with a letter (a DNS-1035 label, as API servers before Kubernetes 1.37 require): start the instance name with a letter", n))
 	}
 }
 
@@ -186,7 +198,7 @@ func (v *validator) env(p string, vars []EnvVar, plain map[string]int, secret bo
 		case len(validation.IsRelaxedEnvVarName(e.Name)) > 0:
 			v.add(q+".name", "must be printable ASCII characters other than '=' (the API server's rule for env names)")
 		case secret && len(validation.IsConfigMapKey(e.Name)) > 0:
-			v.add(q+".name", "a secret value's name is its key in the Secret: letters, digits, '-', '_' and '.', not '.' or '..', at most 253")
+			v.add(q+".name", "a secret value's name is its key in the Secret: "+reasons(validation.IsConfigMapKey(e.Name)))
 		default:
 			if k, dup := seen[e.Name]; dup {
 				v.add(q+".name", fmt.Sprintf("%s[%d] is already named %s", p[strings.LastIndex(p, ".")+1:], k, e.Name))
@@ -234,7 +246,7 @@ func filePathReason(p string) string {
 		return "must be in a directory other than / (the directory is mounted over)"
 	}
 	if msgs := validation.IsConfigMapKey(path.Base(p)); len(msgs) > 0 {
-		return "the file name is the ConfigMap's key: letters, digits, '-', '_' and '.', not '.' or '..'"
+		return "the file name is the ConfigMap's key: " + reasons(msgs)
 	}
 	return ""
 }
@@ -250,8 +262,6 @@ func mountPathReason(p string) string {
 		return "must be a clean path: no '.', '..', '//' or trailing '/' (" + path.Clean(p) + ")"
 	case p == "/":
 		return "must not be / (the container's whole file system)"
-	case strings.Contains(p, ":"):
-		return "must not contain ':'"
 	}
 	return ""
 }
