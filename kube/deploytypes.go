@@ -72,6 +72,15 @@ type DeployPlan struct {
 	// RecordVersion is the instance record's resourceVersion read ("" when
 	// there is none); Deploy writes the record against it.
 	RecordVersion string
+	// RecordGeneration is the record's deploy generation read with
+	// RecordVersion (the annotation kyyard.dev/generation; 0 when there is
+	// no record): Deploy tells a later deploy from any other change of the
+	// record by it.
+	RecordGeneration int64
+	// Prune and Keep name the objects of the instance that are no longer
+	// in the plan: Prune ("Kind/name") are deleted after a successful
+	// rollout; Keep are claims, retained.
+	Prune, Keep []string
 }
 
 // DeployOptions tune a Deploy.
@@ -81,6 +90,10 @@ type DeployOptions struct {
 	// RecordVersion is DeployPlan.RecordVersion: the version the person
 	// planned against ("" for a first deploy).
 	RecordVersion string
+	// RecordGeneration is DeployPlan.RecordGeneration. Left 0 with a
+	// RecordVersion set, any deploy recorded since counts as later: a
+	// record that moved is then always a conflict (the safe side).
+	RecordGeneration int64
 	// Timeout bounds the rollout of each service (default
 	// DefaultDeployTimeout), after which the previous objects are
 	// restored (rollout_timeout).
@@ -128,3 +141,38 @@ type RecordedRequest struct {
 	// Version is the record's resourceVersion.
 	Version string
 }
+
+// Guards of a deploy besides access, read-only and Pod Security (their
+// verdicts are in DeployPlan.Verdicts).
+const (
+	// GuardOwner reads each planned object by name: one that exists
+	// without this instance's labels (app.kubernetes.io/managed-by:
+	// kyyard and app.kubernetes.io/instance: <instance>) is refused
+	// name_taken; the instance record Secret the same way.
+	GuardOwner Guard = "owner"
+	// GuardClaimSpec compares an existing PersistentVolumeClaim with the
+	// planned one: another storageClassName, accessModes or volumeMode, or
+	// another requested size, is refused claim_immutable (kyyard never
+	// writes an existing claim; see claimChange).
+	GuardClaimSpec Guard = "claim_spec"
+)
+
+// ErrNoRecord is returned (wrapped; ReasonOf: not_found) by AppRecord when
+// the instance has no record Secret, or its record holds no successful
+// deploy yet.
+var ErrNoRecord = &Refusal{Reason: ReasonNotFound, Detail: "the instance has no record of a successful deploy"}
+
+// FieldManager is the field manager kyyard's deploy writes under
+// (metadata.managedFields), so `kubectl get -o yaml --show-managed-fields`
+// tells its fields from others'.
+const FieldManager = "kyyard"
+
+// The instance record Secret (deployrecord.go).
+const (
+	// RecordPrefix starts a record Secret's name: "kyyard-app-<instance>".
+	RecordPrefix = "kyyard-app-"
+	// RecordLabel marks a record Secret ("true").
+	RecordLabel = "kyyard.dev/record"
+	// RecordType is a record Secret's type.
+	RecordType = "kyyard.dev/app-record"
+)

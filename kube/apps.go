@@ -1,0 +1,155 @@
+package kube
+
+// Apps and AppRecord: the kyyard-managed instances :apps lists, and an
+// instance's recorded request for the form's "edit this app".
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/kyyard/kyyard/render"
+)
+
+// Apps lists the kyyard-managed instances in namespace ("" = all
+// namespaces), sorted by namespace and instance: those found by label
+// (Deployments with app.kubernetes.io/managed-by: kyyard, grouped by
+// app.kubernetes.io/instance) and those found by their record Secret.
+// Services are the recorded deploy's services (its Deployments) and those
+// found by label, by name; each with its Deployment's status
+// (deploymentStatus), "missing" (HealthFailed) when the record names a
+// Deployment that does not exist. Recorded and Deployed come from the
+// record. Errors: a list failed (forbidden, unavailable, ...).
+func (c *Client) Apps(ctx context.Context, namespace string) ([]App, error) {
+	sel := labels.SelectorFromSet(labels.Set{render.LabelManagedBy: render.ManagedBy}).String()
+	deps, err := c.cs.AppsV1().Deployments(namespace).List(ctx, metav1.ListOptions{LabelSelector: sel})
+	if err != nil {
+		return nil, err
+	}
+	recs, err := c.cs.CoreV1().Secrets(namespace).List(ctx, metav1.ListOptions{LabelSelector: recordSelector()})
+	if err != nil {
+		return nil, err
+	}
+	return appsOf(deps.Items, recs.Items), nil
+}
+
+// appsOf groups Deployments and record Secrets into Apps (see Apps).
+func appsOf(deps []appsv1.Deployment, recs []corev1.Secret) []App {
+	type key struct{ ns, instance string }
+	apps := map[key]*App{}
+	services := map[key]map[string]AppService{}
+	get := func(k key) *App {
+		if apps[k] == nil {
+			apps[k] = &App{Namespace: k.ns, Instance: k.instance}
+			services[k] = map[string]AppService{}
+		}
+		return apps[k]
+	}
+	byName := map[key]*appsv1.Deployment{}
+	for i := range deps {
+		d := &deps[i]
+		instance := d.Labels[render.LabelInstance]
+		if instance == "" {
+			continue
+		}
+		k := key{d.Namespace, instance}
+		get(k)
+		byName[key{d.Namespace, d.Name}] = d
+		name := d.Labels[render.LabelName]
+		if name == "" {
+			name = d.Name
+		}
+		status, health := deploymentStatus(d)
+		services[k][name] = AppService{Name: name, Status: status, Health: health}
+	}
+	for i := range recs {
+		s := &recs[i]
+		instance := s.Labels[render.LabelInstance]
+		if instance == "" || s.Name != recordName(instance) {
+			continue
+		}
+		k := key{s.Namespace, instance}
+		app := get(k)
+		rec := parseRecord(s, instance)
+		app.Recorded, app.Deployed = true, rec.deployedAt
+		for _, o := range rec.objects {
+			if o.Kind != kindDeployment {
+				continue
+			}
+			if _, ok := services[k][o.Service]; ok {
+				continue
+			}
+			if d := byName[key{s.Namespace, o.Name}]; d != nil {
+				st, h := deploymentStatus(d)
+				services[k][o.Service] = AppService{Name: o.Service, Status: st, Health: h}
+			} else {
+				services[k][o.Service] = AppService{Name: o.Service, Status: "missing", Health: HealthFailed}
+			}
+		}
+	}
+	out := make([]App, 0, len(apps))
+	for k, app := range apps {
+		for _, s := range services[k] {
+			app.Services = append(app.Services, s)
+		}
+		sort.Slice(app.Services, func(i, j int) bool { return app.Services[i].Name < app.Services[j].Name })
+		out = append(out, *app)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Namespace != out[j].Namespace {
+			return out[i].Namespace < out[j].Namespace
+		}
+		return out[i].Instance < out[j].Instance
+	})
+	return out
+}
+
+// deploymentStatus is a Deployment's status for :apps: "deleting"
+// (warning) while it is deleted; "progressing" while the controller has
+// not observed its spec or not every replica runs the new template;
+// "failed: <reason>" when its Progressing condition says it gave up
+// (ProgressDeadlineExceeded, ReplicaSetCreateError); else "A/D available"
+// (ok when every desired replica is available, else warning).
+func deploymentStatus(d *appsv1.Deployment) (string, Health) {
+	desired := replicasOf(d.Spec.Replicas)
+	if d.DeletionTimestamp != nil {
+		return "deleting", HealthWarning
+	}
+	if cond := deploymentCondition(d, appsv1.DeploymentProgressing); cond != nil && cond.Status == corev1.ConditionFalse {
+		return "failed: " + cond.Reason, HealthFailed
+	}
+	if d.Generation > d.Status.ObservedGeneration || d.Status.UpdatedReplicas < desired {
+		return "progressing", HealthProgressing
+	}
+	text := fmt.Sprintf("%d/%d available", d.Status.AvailableReplicas, desired)
+	if d.Status.AvailableReplicas < desired {
+		return text, HealthWarning
+	}
+	return text, HealthOK
+}
+
+// AppRecord reads an instance's record and returns the request its last
+// successful deploy applied, and the record's resourceVersion. Errors:
+// ErrNoRecord (errors.Is; ReasonOf: not_found) when there is no record, the
+// Secret of its name is not the instance's record, or no deploy succeeded
+// yet; a record that cannot be read (render.ErrRecord, wrapped; ReasonOf:
+// invalid); a failed read.
+func (c *Client) AppRecord(ctx context.Context, namespace, instance string) (RecordedRequest, error) {
+	rec, err := c.readRecord(ctx, namespace, instance)
+	if err != nil {
+		return RecordedRequest{}, err
+	}
+	if !rec.exists || !rec.mine || rec.request == nil {
+		return RecordedRequest{}, fmt.Errorf("%s/%s: %w", namespace, recordName(instance), ErrNoRecord)
+	}
+	req, err := render.ParseRecord(rec.request)
+	if err != nil {
+		return RecordedRequest{}, fmt.Errorf("%w: %s/%s: %w", errInvalid, namespace, recordName(instance), err)
+	}
+	return RecordedRequest{Request: req, Version: rec.version}, nil
+}

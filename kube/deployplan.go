@@ -1,0 +1,238 @@
+package kube
+
+// The preconditions of a deploy, run before anything is written, and the
+// steps they plan (deploy.go runs them).
+
+import (
+	"context"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kyyard/kyyard/render"
+)
+
+// task is one step of a deploy with what it works on.
+type task struct {
+	step DeployStep
+	// plan is the object to write (create, update, keep) or whose rollout
+	// is followed; existing the object of that name read by the
+	// preconditions (this instance's), nil when new.
+	plan, existing runtime.Object
+	// old is an object of the instance no longer in the plan (prune, keep).
+	old *listed
+}
+
+// deployState is what the preconditions found.
+type deployState struct {
+	ns, instance string
+	objs         []planned
+	// existing are the planned objects that exist (this instance's), by
+	// objectKey.
+	existing map[string]runtime.Object
+	record   instanceRecord
+	verdicts Verdicts
+	tasks    []*task
+}
+
+// instanceSelector selects the objects kyyard made for instance.
+func instanceSelector(instance string) string {
+	return labels.SelectorFromSet(labels.Set{render.LabelManagedBy: render.ManagedBy, render.LabelInstance: instance}).String()
+}
+
+// deployAccess are the access reviews a deploy of objs needs before any
+// read of the objects: get, create and update of every kind it writes
+// (Secrets always: the record), and list of the five kinds (prune finds
+// the instance's objects by label).
+func deployAccess(ns string, objs []planned) []accessCheck {
+	writes := map[string]bool{kindSecret: true}
+	for _, p := range objs {
+		writes[kindOf(p.obj)] = true
+	}
+	var out []accessCheck
+	for _, r := range deployResources {
+		verbs := []string{"list"}
+		if writes[r.kind] {
+			verbs = []string{"get", "list", "create", "update"}
+		}
+		for _, v := range verbs {
+			out = append(out, accessCheck{verb: v, group: r.group, resource: r.resource, namespace: ns})
+		}
+	}
+	return out
+}
+
+// prepareDeploy runs a deploy's preconditions, in order, and plans its
+// steps: read-only (nothing else asked when it refuses); the access
+// reviews of deployAccess (every one asked, then stop at a refusal); the
+// namespace's Pod Security level (guardPodSecurity: interactive warns,
+// strict refuses, when it enforces neither baseline nor restricted); the
+// record Secret read by name (another's is name_taken); each planned
+// object read by name (one without this instance's labels is name_taken,
+// one being deleted a conflict, a claim claimChange refuses
+// claim_immutable); the instance's objects listed by label, those no
+// longer planned pruned (claims kept), and delete reviewed for their
+// kinds. Errors: a read failed (not a refusal: the API server away).
+func (c *Client) prepareDeploy(ctx context.Context, ns, instance string, objs []planned) (deployState, error) {
+	st := deployState{ns: ns, instance: instance, objs: objs, existing: map[string]runtime.Object{}}
+	st.verdicts = Verdicts{c.guardReadOnly()}
+	if st.verdicts.Refusal() != nil {
+		st.tasks = planTasks(st, nil)
+		return st, nil
+	}
+	for _, a := range deployAccess(ns, objs) {
+		st.verdicts = append(st.verdicts, c.guardAccess(ctx, a))
+	}
+	if st.verdicts.Refusal() != nil {
+		st.tasks = planTasks(st, nil)
+		return st, nil
+	}
+	st.verdicts = append(st.verdicts, c.guardPodSecurity(ctx, ns))
+
+	rec, err := c.readRecord(ctx, ns, instance)
+	if err != nil {
+		return st, err
+	}
+	st.record = rec
+	st.verdicts = append(st.verdicts, recordVerdict(rec, instance))
+
+	for _, p := range objs {
+		meta := metaOf(p.obj)
+		key := keyOf(p.obj)
+		got, err := c.getObject(ctx, ns, kindOf(p.obj), meta.GetName())
+		if apierrors.IsNotFound(err) {
+			st.verdicts = append(st.verdicts, Verdict{Guard: GuardOwner, Outcome: OutcomePass, Sentence: key + " is new"})
+			continue
+		}
+		if err != nil {
+			return st, err
+		}
+		v := ownerVerdict(key, got, instance)
+		if v.Outcome == OutcomePass {
+			st.existing[key] = got
+			if pc, ok := p.obj.(*corev1.PersistentVolumeClaim); ok {
+				v = claimVerdict(key, got.(*corev1.PersistentVolumeClaim), pc)
+			}
+		}
+		st.verdicts = append(st.verdicts, v)
+	}
+
+	var olds []listed
+	deletes := map[string]bool{}
+	for _, r := range deployResources {
+		found, err := c.listInstance(ctx, ns, r.kind, instanceSelector(instance))
+		if err != nil {
+			return st, err
+		}
+		for _, l := range found {
+			if l.meta.GetLabels()[RecordLabel] == "true" || planKey(objs, objectKey(l.kind, l.meta.GetName())) {
+				continue
+			}
+			olds = append(olds, l)
+			if l.kind != kindClaim {
+				deletes[l.kind] = true
+			}
+		}
+	}
+	for _, r := range deployResources {
+		if deletes[r.kind] {
+			st.verdicts = append(st.verdicts, c.guardAccess(ctx, accessCheck{verb: "delete", group: r.group, resource: r.resource, namespace: ns}))
+		}
+	}
+	st.tasks = planTasks(st, olds)
+	return st, nil
+}
+
+// planKey reports whether objs plan the object of key.
+func planKey(objs []planned, key string) bool {
+	for _, p := range objs {
+		if keyOf(p.obj) == key {
+			return true
+		}
+	}
+	return false
+}
+
+// recordVerdict checks the record Secret read by name: one that is not
+// this instance's record is name_taken.
+func recordVerdict(rec instanceRecord, instance string) Verdict {
+	name := objectKey(kindSecret, recordName(instance))
+	switch {
+	case !rec.exists:
+		return Verdict{Guard: GuardOwner, Outcome: OutcomePass, Sentence: name + " (the instance record) is new"}
+	case !rec.mine:
+		return Verdict{Guard: GuardOwner, Outcome: OutcomeRefuse, Reason: ReasonNameTaken,
+			Sentence: name + " exists and is not the record of instance " + instance + " (it lacks the labels " + RecordLabel + ", " + render.LabelInstance + ")"}
+	}
+	return Verdict{Guard: GuardOwner, Outcome: OutcomePass, Sentence: name + " is the instance record (resourceVersion " + rec.version + ")"}
+}
+
+// ownerVerdict checks an object read by name: this instance's when it
+// carries app.kubernetes.io/managed-by: kyyard and
+// app.kubernetes.io/instance: <instance>; else name_taken. One being
+// deleted is a conflict (a write would race its deletion).
+func ownerVerdict(key string, got runtime.Object, instance string) Verdict {
+	meta := metaOf(got)
+	switch {
+	case !instanceLabelled(meta.GetLabels(), instance):
+		s := key + " exists and was not made by instance " + instance
+		if tool := ManagedBy(meta.GetLabels(), meta.GetAnnotations()); tool != "" {
+			s += " (managed by " + tool + ")"
+		}
+		return Verdict{Guard: GuardOwner, Outcome: OutcomeRefuse, Reason: ReasonNameTaken, Sentence: s}
+	case meta.GetDeletionTimestamp() != nil:
+		return Verdict{Guard: GuardOwner, Outcome: OutcomeRefuse, Reason: ReasonConflict, Sentence: key + " is being deleted"}
+	}
+	return Verdict{Guard: GuardOwner, Outcome: OutcomePass, Sentence: key + " exists and is this instance's"}
+}
+
+// claimVerdict checks an existing claim against the planned one.
+func claimVerdict(key string, existing, plan *corev1.PersistentVolumeClaim) Verdict {
+	if diff := claimChange(existing, plan); diff != "" {
+		return Verdict{Guard: GuardClaimSpec, Outcome: OutcomeRefuse, Reason: ReasonClaimImmutable, Sentence: key + ": " + diff}
+	}
+	return Verdict{Guard: GuardClaimSpec, Outcome: OutcomePass, Sentence: key + " exists as planned; it is kept as it is"}
+}
+
+// planTasks orders a deploy's steps: the record claimed; per service (in
+// the order of objs) its objects (created, updated, or an existing claim
+// kept) and then its Deployment's rollout; the instance's objects no
+// longer planned (pruned; claims kept); the record written. All pending.
+func planTasks(st deployState, olds []listed) []*task {
+	out := []*task{{step: DeployStep{Kind: kindSecret, Name: recordName(st.instance), Action: StepRecord, Outcome: StepPending,
+		Detail: "claim: state deploying"}}}
+	for _, p := range st.objs {
+		meta := metaOf(p.obj)
+		kind, key := kindOf(p.obj), keyOf(p.obj)
+		t := &task{plan: p.obj, existing: st.existing[key],
+			step: DeployStep{Service: p.service, Kind: kind, Name: meta.GetName(), Action: StepCreate, Outcome: StepPending}}
+		switch {
+		case t.existing != nil && kind == kindClaim:
+			t.step.Action, t.step.Detail = StepKeep, "exists: kept as it is"
+		case t.existing != nil:
+			t.step.Action = StepUpdate
+		}
+		out = append(out, t)
+		if kind == kindDeployment {
+			out = append(out, &task{plan: p.obj, step: DeployStep{Service: p.service, Kind: kind, Name: meta.GetName(),
+				Action: StepRollout, Outcome: StepPending}})
+		}
+	}
+	sort.SliceStable(olds, func(i, j int) bool {
+		return objectKey(olds[i].kind, olds[i].meta.GetName()) < objectKey(olds[j].kind, olds[j].meta.GetName())
+	})
+	for i := range olds {
+		l := &olds[i]
+		t := &task{old: l, step: DeployStep{Service: l.meta.GetLabels()[render.LabelName], Kind: l.kind, Name: l.meta.GetName(),
+			Action: StepPrune, Outcome: StepPending, Detail: "no longer in the plan"}}
+		if l.kind == kindClaim {
+			t.step.Action, t.step.Detail = StepKeep, "retained: no longer in the plan, claims are not pruned"
+		}
+		out = append(out, t)
+	}
+	return append(out, &task{step: DeployStep{Kind: kindSecret, Name: recordName(st.instance), Action: StepRecord,
+		Outcome: StepPending, Detail: "state deployed"}})
+}
