@@ -48,8 +48,9 @@ func plan() kube.DeployPlan {
 		},
 		Diff: map[string]string{"Deployment/shop-web": "--- deployed\n+++ planned\n@@ spec @@\n-  replicas: 1\n+  replicas: 2", "Service/shop-web": "",
 			"ConfigMap/shop-web-config": ""},
-		DryRun:        map[string]string{"Deployment/shop-web": "", "Service/shop-web": "", "ConfigMap/shop-web-config": ""},
-		RecordVersion: "4711",
+		DryRun:           map[string]string{"Deployment/shop-web": "", "Service/shop-web": "", "ConfigMap/shop-web-config": ""},
+		RecordVersion:    "4711",
+		RecordGeneration: 7,
 	}
 }
 
@@ -225,7 +226,7 @@ func TestPreviewConfirmAndBack(t *testing.T) {
 	h.typ("p")
 	h.press("enter")
 	h.until("the deploy's end", func() bool { return h.has("✓ deployed shop") })
-	if len(f.opts) != 1 || f.opts[0].RecordVersion != "4711" ||
+	if len(f.opts) != 1 || f.opts[0].RecordVersion != "4711" || f.opts[0].RecordGeneration != 7 ||
 		!reflect.DeepEqual(f.opts[0].Confirmed, []kube.Reason{kube.ReasonPodSecurity, kube.ReasonApplicationManaged}) {
 		t.Fatalf("options %#v", f.opts)
 	}

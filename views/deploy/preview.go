@@ -258,7 +258,7 @@ func (m *Model) deploy() tea.Cmd {
 		}
 	}
 	d, req := m.d, m.req
-	opts := kube.DeployOptions{Confirmed: confirmed, RecordVersion: p.dp.RecordVersion, Timeout: m.timeout}
+	opts := kube.DeployOptions{Confirmed: confirmed, RecordVersion: p.dp.RecordVersion, RecordGeneration: p.dp.RecordGeneration, Timeout: m.timeout}
 	m.token++
 	m.mode, m.offset = modeRun, 0
 	var cmd tea.Cmd
