@@ -167,7 +167,9 @@ func TestE2EPortForwardPod(t *testing.T) {
 	var last kube.ForwardStatus
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		last = c.PortForwards()[0]
-		if last.BytesIn == int64(2*len("echo:")+3004) {
+		// Each direction is counted by its own copy as it completes:
+		// wait for both.
+		if last.BytesIn == int64(2*len("echo:")+3004) && last.BytesOut == 3004 {
 			break
 		}
 	}
