@@ -107,7 +107,7 @@ var featureRules = []AccessRule{
 	// cannot limit create (or list) by name, so get, list and update of
 	// Secrets in the namespace come with it: the full manifest lets its
 	// user read the namespace's Secrets, as kubectl's edit role does.
-	{Feature: "deploy, remove (Deployments, Services, ConfigMaps)", Source: "kube/deploy*.go",
+	{Feature: "deploy, remove (Deployments)", Source: "kube/deploy*.go",
 		Group: "apps", Resources: []string{"deployments"}, Verbs: []string{"create", "delete", "get", "update"}, Scope: ScopeNamespace, Write: true},
 	{Feature: "deploy, remove (Services, ConfigMaps, Secrets)", Source: "kube/deploy*.go",
 		Resources: []string{"configmaps", "secrets", "services"}, Verbs: []string{"create", "delete", "get", "update"}, Scope: ScopeNamespace, Write: true},
@@ -158,7 +158,7 @@ func BrowseRules(reg *Registry) []AccessRule {
 			res = append(res, r)
 		}
 		sort.Strings(res)
-		out = append(out, AccessRule{Feature: "browse", Source: "kube/cache.go, kube/snapshot.go, kube/kinds (the registry's plugins)",
+		out = append(out, AccessRule{Feature: "browse", Source: "kube/cache.go, kube/snapshot.go, the plugins of kube/kinds",
 			Group: k.group, Resources: res, Verbs: slices.Clone(readVerbs), Scope: k.scope})
 	}
 	sort.Slice(out, func(i, j int) bool {

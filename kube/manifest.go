@@ -111,6 +111,25 @@ func Manifest(reg *Registry, o ManifestOptions) ([]byte, error) {
 	}
 	fmt.Fprintf(&b, "# kyyard manifest: %s access for ServiceAccount %s/%s in %s.\n", mode, o.Namespaces[0], o.nameOrDefault(), scope)
 	fmt.Fprintf(&b, "# Apply with kubectl apply -f; then: kyyard manifest --kubeconfig-for %s -n %s > kyyard.kubeconfig\n", o.nameOrDefault(), o.Namespaces[0])
+	b.WriteString("# The rules, and what needs them:\n")
+	for _, r := range AccessRules(reg, o.ReadOnly) {
+		if r.Scope == ScopeCluster && !o.AllNamespaces {
+			continue
+		}
+		group := r.Group
+		if group == "" {
+			group = "core"
+		}
+		what := group + " " + strings.Join(r.Resources, ",")
+		if r.Scope == ScopeNamespaceObject && !o.AllNamespaces {
+			what += " (named " + strings.Join(o.Namespaces, ",") + ")"
+		}
+		fmt.Fprintf(&b, "#   %s %s: %s (%s)\n", strings.Join(r.Verbs, ","), what, r.Feature, r.Source)
+	}
+	if !o.AllNamespaces {
+		b.WriteString("# Cluster-scoped kinds (nodes, the namespace list, persistentvolumes, storageclasses, clusterroles)\n" +
+			"# need --all-namespaces: without it kyyard shows them as forbidden and asks for namespaces by name.\n")
+	}
 	for _, obj := range objs {
 		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 		if err != nil {

@@ -48,11 +48,11 @@ func TestManifestCommand(t *testing.T) {
 		want []string
 		not  []string
 	}{
-		{nil, []string{"full access for ServiceAccount payments/kyyard in namespaces payments", "name: kyyard-token", "pods/exec"}, []string{"nodes"}},
+		{nil, []string{"full access for ServiceAccount payments/kyyard in namespaces payments", "name: kyyard-token", "pods/exec"}, []string{"- nodes"}},
 		{[]string{"-n", "a", "--namespace", "b", "--name", "viewer", "--readonly"},
 			[]string{"read-only access for ServiceAccount a/viewer in namespaces a, b", "name: kyyard:a:viewer", "namespace: b", "pods/log"},
 			[]string{"pods/exec", "secrets", "- patch", "- delete"}},
-		{[]string{"-A", "-n", "kyyard"}, []string{"in all namespaces", "nodes", "kind: ClusterRoleBinding"}, []string{"kind: Role\n", "kind: RoleBinding"}},
+		{[]string{"-A", "-n", "kyyard"}, []string{"in all namespaces", "- nodes", "kind: ClusterRoleBinding"}, []string{"kind: Role\n", "kind: RoleBinding"}},
 	}
 	for _, tc := range cases {
 		out, err := runManifestCmd(t, nil, tc.args...)
