@@ -34,11 +34,12 @@ person or a pod least-privilege access for kyyard:
     storageclasses, clusterroles).
 
 --readonly grants browsing only: get, list and watch of every kind kyyard
-shows and pods/log, no write verb, and nothing on Secrets (a list returns
-their data: the secrets view then says forbidden). The full manifest adds what
-restart, scale, delete, the workload form, shell, debug, port-forward, deploy
-and remove need; deploy writes Secrets, and RBAC cannot narrow create or list
-to names, so it can read the namespace's Secrets.
+shows and pods/log, no write verb (access reviews, which change nothing,
+aside), and nothing on Secrets (a list returns their data: the secrets view
+then says forbidden). The full manifest adds what restart, scale, delete, the
+workload form, shell, debug, port-forward, deploy and remove need; deploy
+writes Secrets, and RBAC cannot narrow create or list to names, so it can read
+the namespace's Secrets. The printed YAML names, per rule, what needs it.
 
 Without --all-namespaces, the cluster-scoped kinds are forbidden: their screens
 say so, the namespace picker (ctrl+n) asks for a typed name, and the header's
