@@ -100,21 +100,25 @@ var featureRules = []AccessRule{
 		Resources: []string{"pods/ephemeralcontainers"}, Verbs: []string{"patch"}, Scope: ScopeNamespace, Write: true},
 	{Feature: "debug container (attach)", Source: "kube/debug.go, kube/debugattach.go",
 		Resources: []string{"pods/attach"}, Verbs: []string{"create", "get"}, Scope: ScopeNamespace, Write: true},
-	// Deploy and Remove (issue 11, kube/deploy*.go): each object is read
-	// by name, then created or updated; prune and Remove delete what
-	// carries the instance label. Secrets: the service's Secret and the
-	// instance record (read by name and listed by label for :apps). RBAC
-	// cannot limit create (or list) by name, so get, list and update of
-	// Secrets in the namespace come with it: the full manifest lets its
-	// user read the namespace's Secrets, as kubectl's edit role does.
-	{Feature: "deploy, remove (Deployments)", Source: "kube/deploy*.go",
-		Group: "apps", Resources: []string{"deployments"}, Verbs: []string{"create", "delete", "get", "update"}, Scope: ScopeNamespace, Write: true},
-	{Feature: "deploy, remove (Services, ConfigMaps, Secrets)", Source: "kube/deploy*.go",
-		Resources: []string{"configmaps", "secrets", "services"}, Verbs: []string{"create", "delete", "get", "update"}, Scope: ScopeNamespace, Write: true},
-	{Feature: "deploy (the instance records by label, for :apps), the secrets view", Source: "kube/deploy*.go, kube/kinds/config.go",
-		Resources: []string{"secrets"}, Verbs: []string{"list", "watch"}, Scope: ScopeNamespace, Write: true},
-	{Feature: "deploy (claims; Remove keeps them)", Source: "kube/deploy*.go",
-		Resources: []string{"persistentvolumeclaims"}, Verbs: []string{"create", "get"}, Scope: ScopeNamespace, Write: true},
+	// Deploy and Remove (issue 11; kube/deploy*.go, kube/remove.go on
+	// branch deploy): deployAccess reviews get, list, create and update of
+	// every kind a deploy writes (Secrets always: the instance record) and
+	// list of the five kinds (prune finds the instance's objects by label);
+	// prepareDeploy and Remove review delete of the kinds they delete,
+	// never of claims (prune, restore and Remove keep them). RBAC cannot
+	// limit create (or list) by name, so get, list and update of Secrets
+	// in the namespace come with it: the full manifest lets its user read
+	// the namespace's Secrets, as Kubernetes' edit role does.
+	{Feature: "deploy, remove (Deployments)", Source: "kube/deploy*.go, kube/remove.go",
+		Group: "apps", Resources: []string{"deployments"}, Verbs: []string{"create", "delete", "get", "list", "update"}, Scope: ScopeNamespace, Write: true},
+	{Feature: "deploy, remove (Services, ConfigMaps, Secrets: the service's and the instance record)", Source: "kube/deploy*.go, kube/remove.go",
+		Resources: []string{"configmaps", "secrets", "services"}, Verbs: []string{"create", "delete", "get", "list", "update"}, Scope: ScopeNamespace, Write: true},
+	{Feature: "the secrets view", Source: "kube/kinds/config.go, kube/cache.go",
+		Resources: []string{"secrets"}, Verbs: []string{"watch"}, Scope: ScopeNamespace, Write: true},
+	// deployAccess reviews update of claims too, though an existing claim
+	// is kept as it is: without update the deploy is refused forbidden.
+	{Feature: "deploy (claims; never deleted)", Source: "kube/deploy*.go",
+		Resources: []string{"persistentvolumeclaims"}, Verbs: []string{"create", "get", "list", "update"}, Scope: ScopeNamespace, Write: true},
 }
 
 // noBrowse lists the browsed resources the read-only manifest must not
