@@ -115,7 +115,12 @@ A missing file is fine; a malformed one stops kyyard with the reason.
 Without the dashboard:
   kyyard get KIND [-n NS | -A] [-o table|wide|json] [-l SELECTOR]
              prints one kind's rows once, as kubectl get does, and exits;
-             a kind that cannot be read exits 1 with the reason on stderr.`
+             a kind that cannot be read exits 1 with the reason on stderr.
+  kyyard manifest [-n NS]... [--readonly] [--name NAME] [-A]
+             prints the RBAC (a ServiceAccount, its token Secret, Roles or a
+             ClusterRole, bindings) that gives exactly the verbs kyyard uses;
+  kyyard manifest --kubeconfig-for NAME [-n NS]
+             prints a kubeconfig with that ServiceAccount's token.`
 
 type options struct {
 	refresh time.Duration
@@ -161,7 +166,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f.BoolVar(&opts.readonly, "readonly", false, "refuse every write before any request: browse only")
 	f.StringVar(&opts.config, "config", "", "the configuration file (per-context read-only and strict settings); default $XDG_CONFIG_HOME/kyyard/config.yaml, else ~/.config/kyyard/config.yaml")
 	cmd.PersistentFlags().StringVar(&opts.logFile, "log-file", "", "write client-go's diagnostics (watch errors, retries) to this file; by default they are dropped, since they would tear the screen")
-	cmd.AddCommand(newGetCommand(func() (*kube.Client, func(), error) {
+	connect := func() (*kube.Client, func(), error) {
 		if err := checkConfigured(flags); err != nil {
 			return nil, nil, err
 		}
@@ -175,7 +180,9 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 			return nil, nil, err
 		}
 		return client, closeLog, nil
-	}))
+	}
+	cmd.AddCommand(newGetCommand(connect))
+	cmd.AddCommand(newManifestCommand(flags, connect))
 	cmd.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print kyyard's version",

@@ -1,0 +1,12 @@
+package kube
+
+// AccessOfOperation exposes accessFor to the external tests: the access
+// review Operate and Permissions make for op.
+func AccessOfOperation(op Operation) AccessRequest {
+	a := accessFor(op)
+	return AccessRequest{Verb: a.verb, Group: a.group, Resource: a.resource, Subresource: a.subresource}
+}
+
+// WorkloadResourceOf exposes workloadResource (the resource applyGuards'
+// access review of the workload form's patch names) to the external tests.
+func WorkloadResourceOf(kind Kind) (string, error) { return workloadResource(kind) }
