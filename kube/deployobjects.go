@@ -144,7 +144,8 @@ func (c *Client) updateObject(ctx context.Context, ns string, obj runtime.Object
 
 // deleteObject deletes one deploy object with foreground propagation (a
 // Deployment's ReplicaSets and pods go before it does) and, when uid is
-// set, a UID precondition.
+// set, a UID precondition. Claims are never deleted by deploy, restore or
+// remove (they are kept: a keep step), so a claim is refused here.
 func (c *Client) deleteObject(ctx context.Context, ns, kind, name, uid string) error {
 	fg := metav1.DeletePropagationForeground
 	opts := metav1.DeleteOptions{PropagationPolicy: &fg}
@@ -156,8 +157,6 @@ func (c *Client) deleteObject(ctx context.Context, ns, kind, name, uid string) e
 	switch kind {
 	case kindService:
 		return core.Services(ns).Delete(ctx, name, opts)
-	case kindClaim:
-		return core.PersistentVolumeClaims(ns).Delete(ctx, name, opts)
 	case kindConfigMap:
 		return core.ConfigMaps(ns).Delete(ctx, name, opts)
 	case kindSecret:
@@ -165,7 +164,7 @@ func (c *Client) deleteObject(ctx context.Context, ns, kind, name, uid string) e
 	case kindDeployment:
 		return c.cs.AppsV1().Deployments(ns).Delete(ctx, name, opts)
 	}
-	return fmt.Errorf("%w: kyyard does not deploy %s objects", errInvalid, kind)
+	return fmt.Errorf("%w: kyyard does not delete %s objects it deploys", errInvalid, kind)
 }
 
 // listed is one object found by label: its kind, metadata and the

@@ -31,7 +31,9 @@ var operable = map[kube.Kind][]kube.Action{
 
 // dynamicChecks are the functions allowed to build an accessCheck with a
 // computed field, each enumerated by a test.
-var dynamicChecks = map[string]string{"accessFor": "TestManifestCoversOperate", "applyGuards": "TestManifestCoversWorkloadForm"}
+var dynamicChecks = map[string]string{"accessFor": "TestManifestCoversOperate", "applyGuards": "TestManifestCoversWorkloadForm",
+	"deployAccess": "TestManifestCoversDeploy", "prepareDeploy": "TestManifestCoversDeploy",
+	"deployWriteRefusal": "TestManifestCoversDeploy", "Remove": "TestManifestCoversDeploy"}
 
 // TestManifestCoversWorkloadForm: the workload form's apply (applyGuards)
 // reviews patch of workloadResource(kind) for each kind it edits: granted
