@@ -99,8 +99,17 @@ func TestE2EExecShell(t *testing.T) {
 	sizes := &oneSize{first: &kube.TerminalSize{Width: 123, Height: 45}, done: make(chan struct{})}
 	defer close(sizes.done)
 	go func() {
-		// Type once the prompt could be there; the pty keeps what comes early.
-		_, _ = io.WriteString(inW, "stty size; echo hel''lo; exit\n")
+		// Type once the prompt could be there; the pty keeps what comes
+		// early. exit only once the output is back: the local cluster's
+		// kwok may send the exit status before the last output of its pty
+		// (its race), which would end the stream without it.
+		_, _ = io.WriteString(inW, "stty size; echo hel''lo\n")
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if o := out.String(); strings.Contains(o, "hello") && strings.Contains(o, "45 123") {
+				break
+			}
+		}
+		_, _ = io.WriteString(inW, "exit\n")
 	}()
 	res, err := s.Run(ctx, kube.ExecStreams{Stdin: in, Stdout: out, Sizes: sizes}, kube.ExecLimits{})
 	_ = inW.Close()
