@@ -98,7 +98,10 @@ type ExecSession interface {
 	// Run runs the session until the remote command ends, the stream
 	// closes or ctx is done. It returns the remote exit code (0 only when
 	// the server said so) and nil, or an error among the ErrExec* ones
-	// (errors.Is); a non-zero exit code is an ExitCode and nil error.
+	// (errors.Is); a non-zero exit code is an ExitCode and nil error. An
+	// error the API server or the kubelet sent is an *ExecServerError
+	// (ErrExecServer), never ErrExecClosed, which is for a broken
+	// connection.
 	Run(ctx context.Context, streams ExecStreams, limits ExecLimits) (ExecResult, error)
 }
 
@@ -112,6 +115,12 @@ type ExecResult struct {
 	// Fallback, when Transport is "spdy", says why the WebSocket
 	// executor was not used (casebook C43); "" otherwise.
 	Fallback string
+	// ExitReportedAsError, when set, says ExitCode was read from the text
+	// of a server error rather than from the server's exit-code status:
+	// the local cluster's kwok answers a non-zero exit with an internal
+	// error ending in "exit status N" (reference section 8). It holds that
+	// error's text; "" when the server reported the exit code itself.
+	ExitReportedAsError string
 }
 
 // Errors of exec, debug containers and port-forwards.
