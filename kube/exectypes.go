@@ -224,3 +224,13 @@ type ForwardStatus struct {
 	// Started is when the forward began.
 	Started time.Time
 }
+
+// Actions that name a session's outcome in the session's history (the
+// root's :history): not Operate actions (PlanOperation refuses them).
+const (
+	// ActionShell is a shell in a container (views/exec): refused, or
+	// ended with its exit code or why it ended without one.
+	ActionShell Action = "shell"
+	// ActionDebug is an ephemeral debug container's session.
+	ActionDebug Action = "debug"
+)

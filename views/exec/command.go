@@ -289,7 +289,7 @@ func (m *Model) handOff(s kube.ExecSession) tea.Cmd {
 		if err == nil {
 			err = cmd.Err
 		}
-		return endedMsg{owner: owner, res: cmd.Result, err: err}
+		return endedMsg{owner: owner, session: s, res: cmd.Result, err: err}
 	})
 }
 
@@ -300,5 +300,9 @@ func (m *Model) ended(msg endedMsg) tea.Cmd {
 		return tea.Quit
 	}
 	text, isError := endedText(msg.res, msg.err)
-	return finish(text, isError)
+	reason := kube.ReasonOf(msg.err)
+	if msg.err != nil && reason == "" {
+		reason = kube.ReasonError
+	}
+	return tea.Sequence(m.outcome(m.action(), reason, endedDetail(msg.session, msg.res, msg.err)), finish(fit(text, m.vc.Width), isError))
 }
