@@ -221,6 +221,16 @@ type ForwardStatus struct {
 	// Connections accepted.
 	BytesIn, BytesOut int64
 	Connections       int
+	// Failed counts the connections that failed: the pod's side reported
+	// an error on the connection's error stream (kubelet: "error
+	// forwarding port 8080 to pod …: no forward found for port 8080"), or
+	// its streams could not be made. The forward keeps running: later
+	// connections may succeed.
+	Failed int
+	// LastError is the last failed connection's error, its innermost
+	// cause first; "" when none failed. Unlike Err it stays after the
+	// forward becomes active again.
+	LastError string
 	// Started is when the forward began.
 	Started time.Time
 }

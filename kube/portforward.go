@@ -67,11 +67,13 @@ type forward struct {
 	done    chan struct{}
 	in, out atomic.Int64
 	conns   atomic.Int64
+	nfailed atomic.Int64
 	reqIDs  atomic.Int64
 
 	mu     sync.Mutex
 	state  ForwardState
 	err    string
+	last   string // the last failed connection's error
 	pod    *corev1.Pod
 	remote int32
 	conn   httpstream.Connection
@@ -83,11 +85,21 @@ func (f *forward) status() ForwardStatus {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	st := ForwardStatus{ID: f.id, Request: f.req, LocalPort: f.local, State: f.state, Err: f.err,
-		BytesIn: f.in.Load(), BytesOut: f.out.Load(), Connections: int(f.conns.Load()), Started: f.started}
+		BytesIn: f.in.Load(), BytesOut: f.out.Load(), Connections: int(f.conns.Load()), Started: f.started,
+		Failed: int(f.nfailed.Load()), LastError: f.last}
 	if f.pod != nil {
 		st.Pod = f.pod.Name
 	}
 	return st
+}
+
+// failed records a connection that failed with err: counted, and kept
+// as the last error (which no change of state clears).
+func (f *forward) failed(err error) {
+	f.nfailed.Add(1)
+	f.mu.Lock()
+	f.last = err.Error()
+	f.mu.Unlock()
 }
 
 // setActive makes the forward carry new connections to pod's port remote
@@ -377,12 +389,17 @@ func (f *forward) accept(ctx context.Context) {
 				return
 			}
 			if err := carry(local, conn, remote, int(f.reqIDs.Add(1)), &f.in, &f.out); err != nil {
-				f.mu.Lock()
-				f.err = err.Error()
-				f.mu.Unlock()
-				// As client-go's PortForwarder: an error on a stream ends
-				// the connection; the supervisor makes a new one.
-				conn.Close()
+				f.failed(err)
+				// The pod's side reporting an error for this connection
+				// leaves the streaming connection as it was (the next
+				// connection may succeed; the supervisor watches the pod).
+				// Streams that could not be made or read mean the
+				// streaming connection broke: it ends, and the supervisor
+				// makes a new one.
+				var pe *podForwardError
+				if !errors.As(err, &pe) {
+					conn.Close()
+				}
 			}
 		}()
 	}
