@@ -41,7 +41,7 @@ func sample() []kube.ForwardStatus {
 		{ID: 4, Request: kube.PortForwardRequest{Kind: "services", Namespace: "demo", Name: "web", RemotePort: 80}, LocalPort: 36837,
 			Pod: "web-7c9d5-p9q", State: kube.ForwardActive, BytesOut: 79, Connections: 2, Failed: 2,
 			LastError: `no forward found for port 8080 in pod "demo/web-7c9d5-p9q" (error forwarding port 8080 to pod web-7c9d5-p9q, uid)`,
-			Started: ago(30 * time.Second)},
+			Started:   ago(30 * time.Second)},
 		{ID: 3, Request: kube.PortForwardRequest{Kind: kube.KindPods, Namespace: "demo", Name: "db-0", RemotePort: 5432}, LocalPort: 15432,
 			Pod: "db-0", State: kube.ForwardFailed, Err: "pod db-0 was deleted", Started: ago(3 * time.Hour)},
 	}
