@@ -28,6 +28,34 @@ import (
 // forwardKinds are the kinds StartPortForward accepts.
 var forwardKinds = []Kind{KindPods, kindServices, KindDeployments, KindStatefulSets, KindDaemonSets, KindReplicaSets}
 
+// ErrForwardListen: the local port cannot be listened on (taken by
+// another program, or below 1024 without the privilege); errors.Is finds
+// it in StartPortForward's error, whose text is "cannot listen on
+// 127.0.0.1:<port>: <the system's reason>".
+var ErrForwardListen = errors.New("the local port cannot be listened on")
+
+// listenError is StartPortForward's error for a local port it cannot
+// listen on.
+type listenError struct {
+	port int32
+	err  error
+}
+
+// Error returns "cannot listen on 127.0.0.1:<port>: <reason>", the reason
+// without net's "listen tcp <addr>:" prefix.
+func (e *listenError) Error() string {
+	why := e.err.Error()
+	var op *net.OpError
+	if errors.As(e.err, &op) && op.Err != nil {
+		why = op.Err.Error()
+	}
+	return fmt.Sprintf("cannot listen on 127.0.0.1:%d: %s", e.port, why)
+}
+
+// Unwrap returns ErrForwardListen (not the net error: ReasonOf would call
+// it the API server's unavailability).
+func (e *listenError) Unwrap() error { return ErrForwardListen }
+
 // ErrForwardUnknown: StopPortForward was given an id no forward has.
 var ErrForwardUnknown = errors.New("no such port-forward")
 
@@ -346,7 +374,7 @@ func (c *Client) StartPortForward(ctx context.Context, req PortForwardRequest) (
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(int(req.LocalPort))))
 	if err != nil {
 		conn.Close()
-		return ForwardStatus{}, fmt.Errorf("%w: cannot listen on 127.0.0.1:%d: %v", errInvalid, req.LocalPort, err)
+		return ForwardStatus{}, &listenError{port: req.LocalPort, err: err}
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	f := &forward{req: req, local: int32(ln.Addr().(*net.TCPAddr).Port), started: time.Now(), ln: ln,

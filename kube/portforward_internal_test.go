@@ -386,8 +386,9 @@ func TestPortForwardGuards(t *testing.T) {
 	st := c.PortForwards()[0]
 	taken := req
 	taken.LocalPort = st.LocalPort
-	if _, err := c.StartPortForward(ctx, taken); err == nil || !strings.Contains(err.Error(), "cannot listen on 127.0.0.1") {
-		t.Fatalf("taken port: %v", err)
+	want := fmt.Sprintf("cannot listen on 127.0.0.1:%d: bind: address already in use", st.LocalPort)
+	if _, err := c.StartPortForward(ctx, taken); !errors.Is(err, ErrForwardListen) || err.Error() != want || ReasonOf(err) == ReasonInvalid {
+		t.Fatalf("taken port: %v (%s); want %q, not an invalid request", err, ReasonOf(err), want)
 	}
 	// No ready pod.
 	c, cs, _ = pfClient(t, pfObjects()...)
