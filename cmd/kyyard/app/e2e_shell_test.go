@@ -186,7 +186,15 @@ func TestC15C17ShellUnderPty(t *testing.T) {
 	at = p.waitFor(at, "30 100 after the resize", regexp.MustCompile(`(?m)^\r?30 100\r?$`))
 	// A remote program that leaves the alternate screen, a hidden cursor
 	// and mouse tracking on: kyyard turns them off after the session.
-	p.send(`printf '\033[?1049h\033[?25l\033[?1000h'; exit` + "\r")
+	// (Sent before exit and waited for: kwok may drop a pty's last output
+	// when the shell exits.)
+	p.send(`printf '\033[?1049h\033[?25l\033[?1000h'` + "\r")
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(p.output(at), "\x1b[?1000h"); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the remote printf's mouse mode never came:\n%q", p.output(at))
+		}
+	}
+	p.send("exit\r")
 	at = p.waitFor(at, "the status line after the shell", regexp.MustCompile(`shell ended: exit 0`))
 	out := p.output(0)
 	on := strings.LastIndex(out, "\x1b[?1000h")
