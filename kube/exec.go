@@ -16,6 +16,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
+// ExecPodSecuritySentence is the sentence of a shell's pod_security
+// refusal, in place of the reason's own (which speaks of the pods a write
+// creates): what a command run in the pod may do is bounded only by what
+// the pod was admitted with.
+const ExecPodSecuritySentence = "what a shell may do in this pod is not bounded by Pod Security baseline"
+
 // execRefusal is the error of a refused exec: errors.Is finds its
 // ErrExec* sentinel, errors.As the *Refusal (ReasonOf its reason).
 type execRefusal struct {
@@ -59,6 +65,9 @@ func execRefused(vs Verdicts, r *Refusal) error {
 		sentinel = ErrExecNotRunning
 	case GuardPodSecurity:
 		sentinel = ErrExecPodSecurity
+		// The reason's own sentence speaks of pods a write creates; a
+		// shell creates none.
+		r = &Refusal{Reason: r.Reason, Detail: r.Detail, Sentence: ExecPodSecuritySentence}
 	default:
 		return r
 	}

@@ -104,11 +104,11 @@ func TestOpenExecGuards(t *testing.T) {
 		{name: "no such container", objs: []runtime.Object{execPod("u1", "web"), execNamespace("baseline")},
 			req: ExecRequest{UID: "u1", Container: "db"}, want: ErrExecPodReplaced, reason: ReasonConflict, sayIn: "no container db"},
 		{name: "strict: namespace without enforce label", opts: Options{Policy: PolicyStrict}, objs: []runtime.Object{execPod("u1", "web"), execNamespace("")},
-			req: ExecRequest{UID: "u1"}, want: ErrExecPodSecurity, reason: ReasonPodSecurity, sayIn: "enforces no Pod Security level"},
+			req: ExecRequest{UID: "u1"}, want: ErrExecPodSecurity, reason: ReasonPodSecurity, sayIn: "namespace shop enforces no Pod Security level: a shell here is not bounded by baseline"},
 		{name: "interactive: unconfirmed warning", objs: []runtime.Object{execPod("u1", "web"), execNamespace("privileged")},
 			req: ExecRequest{UID: "u1"}, want: ErrExecPodSecurity, reason: ReasonPodSecurity, sayIn: "not confirmed"},
 		{name: "privileged pod in a baseline namespace", objs: []runtime.Object{privileged, execNamespace("baseline")},
-			req: ExecRequest{UID: "u1"}, want: ErrExecPodSecurity, reason: ReasonPodSecurity, sayIn: "privileged"},
+			req: ExecRequest{UID: "u1"}, want: ErrExecPodSecurity, reason: ReasonPodSecurity, sayIn: "pod web-x2k does not meet baseline: privileged"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -126,6 +126,9 @@ func TestOpenExecGuards(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tc.sayIn) {
 				t.Fatalf("error %q does not say %q", err, tc.sayIn)
+			}
+			if strings.Contains(err.Error(), "pods this creates") {
+				t.Fatalf("error %q speaks of pods a shell does not create", err)
 			}
 			if len(d.calls) != 0 {
 				t.Fatalf("a refused exec ran %d streams", len(d.calls))

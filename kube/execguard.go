@@ -132,20 +132,25 @@ func podMeetsBaseline(pod *corev1.Pod) (ok bool, why string) {
 // namespace could not be read): a pass only when the namespace enforces
 // baseline or restricted and the pod meets baseline (a pod admitted before
 // the label was set may not); otherwise c.warn's warning (strict:
-// refusal) saying which.
+// refusal) saying which, cause first, in words for a shell (it creates no
+// pod): "namespace demo enforces no Pod Security level: a shell here is
+// not bounded by baseline", "pod web does not meet baseline: privileged
+// (container "x" must not set securityContext.privileged=true)", then the
+// standards' address.
 func execPodSecurity(pod *corev1.Pod, level string, read bool) Verdict {
 	ns := pod.Namespace
 	var problems []string
+	const unbounded = ": a shell here is not bounded by baseline"
 	switch {
 	case !read:
-		problems = append(problems, "the Pod Security level of namespace "+ns+" cannot be read")
+		problems = append(problems, "the Pod Security level of namespace "+ns+" cannot be read"+unbounded)
 	case level == "":
-		problems = append(problems, "namespace "+ns+" enforces no Pod Security level")
+		problems = append(problems, "namespace "+ns+" enforces no Pod Security level"+unbounded)
 	case level != podSecurityBaseline && level != podSecurityRestricted:
-		problems = append(problems, "namespace "+ns+" enforces Pod Security "+level)
+		problems = append(problems, "namespace "+ns+" enforces Pod Security "+level+unbounded)
 	}
 	if ok, why := podMeetsBaseline(pod); !ok {
-		problems = append(problems, "pod "+pod.Name+" does not meet Pod Security baseline: "+why)
+		problems = append(problems, "pod "+pod.Name+" does not meet baseline: "+why)
 	}
 	if len(problems) == 0 {
 		return Verdict{Guard: GuardPodSecurity, Outcome: OutcomePass,

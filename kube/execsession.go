@@ -144,6 +144,9 @@ var errRanTwice = errors.New("a session runs once")
 // non-zero code from the server's status (client-go's exec.CodeExitError)
 // with a nil error; else ErrExecSetup (the stream was not up within
 // limits.Setup), ErrExecIdle (no input for limits.Idle), ErrExecLifetime,
+// an *ExecServerError (ErrExecServer: the API server or the kubelet ended
+// the session with an error of its own; the exit code instead, with
+// ExitReportedAsError, when that error is kwok's "exit status N"),
 // ErrExecClosed (the stream broke or ctx ended it after it was up: the exit
 // status is unknown), or the setup's own error (an upgrade refused: when
 // the WebSocket executor fell back to SPDY and SPDY failed too, the error
@@ -206,6 +209,18 @@ func sessionResult(streamErr, cause, parentErr error, wasUp bool, t *execTranspo
 	case errors.As(streamErr, &exitErr) && exitErr.Exited():
 		res.ExitCode = exitErr.ExitStatus()
 		return res, nil
+	}
+	if se, ok := execServerError(streamErr); ok {
+		if code, ok := reportedExitCode(se); ok {
+			res.ExitCode, res.ExitReportedAsError = code, se.Error()
+			return res, nil
+		}
+		if !wasUp && res.Fallback != "" {
+			return res, fmt.Errorf("websocket: %s; then spdy: %w", res.Fallback, se)
+		}
+		return res, se
+	}
+	switch {
 	case parentErr != nil:
 		return res, fmt.Errorf("%w: the session was ended (%v)", ErrExecClosed, parentErr)
 	case !wasUp:

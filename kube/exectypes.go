@@ -98,7 +98,10 @@ type ExecSession interface {
 	// Run runs the session until the remote command ends, the stream
 	// closes or ctx is done. It returns the remote exit code (0 only when
 	// the server said so) and nil, or an error among the ErrExec* ones
-	// (errors.Is); a non-zero exit code is an ExitCode and nil error.
+	// (errors.Is); a non-zero exit code is an ExitCode and nil error. An
+	// error the API server or the kubelet sent is an *ExecServerError
+	// (ErrExecServer), never ErrExecClosed, which is for a broken
+	// connection.
 	Run(ctx context.Context, streams ExecStreams, limits ExecLimits) (ExecResult, error)
 }
 
@@ -112,6 +115,12 @@ type ExecResult struct {
 	// Fallback, when Transport is "spdy", says why the WebSocket
 	// executor was not used (casebook C43); "" otherwise.
 	Fallback string
+	// ExitReportedAsError, when set, says ExitCode was read from the text
+	// of a server error rather than from the server's exit-code status:
+	// the local cluster's kwok answers a non-zero exit with an internal
+	// error ending in "exit status N" (reference section 8). It holds that
+	// error's text; "" when the server reported the exit code itself.
+	ExitReportedAsError string
 }
 
 // Errors of exec, debug containers and port-forwards.
@@ -212,6 +221,26 @@ type ForwardStatus struct {
 	// Connections accepted.
 	BytesIn, BytesOut int64
 	Connections       int
+	// Failed counts the connections that failed: the pod's side reported
+	// an error on the connection's error stream (kubelet: "error
+	// forwarding port 8080 to pod …: no forward found for port 8080"), or
+	// its streams could not be made. The forward keeps running: later
+	// connections may succeed.
+	Failed int
+	// LastError is the last failed connection's error, its innermost
+	// cause first; "" when none failed. Unlike Err it stays after the
+	// forward becomes active again.
+	LastError string
 	// Started is when the forward began.
 	Started time.Time
 }
+
+// Actions that name a session's outcome in the session's history (the
+// root's :history): not Operate actions (PlanOperation refuses them).
+const (
+	// ActionShell is a shell in a container (views/exec): refused, or
+	// ended with its exit code or why it ended without one.
+	ActionShell Action = "shell"
+	// ActionDebug is an ephemeral debug container's session.
+	ActionDebug Action = "debug"
+)

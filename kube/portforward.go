@@ -28,6 +28,34 @@ import (
 // forwardKinds are the kinds StartPortForward accepts.
 var forwardKinds = []Kind{KindPods, kindServices, KindDeployments, KindStatefulSets, KindDaemonSets, KindReplicaSets}
 
+// ErrForwardListen: the local port cannot be listened on (taken by
+// another program, or below 1024 without the privilege); errors.Is finds
+// it in StartPortForward's error, whose text is "cannot listen on
+// 127.0.0.1:<port>: <the system's reason>".
+var ErrForwardListen = errors.New("the local port cannot be listened on")
+
+// listenError is StartPortForward's error for a local port it cannot
+// listen on.
+type listenError struct {
+	port int32
+	err  error
+}
+
+// Error returns "cannot listen on 127.0.0.1:<port>: <reason>", the reason
+// without net's "listen tcp <addr>:" prefix.
+func (e *listenError) Error() string {
+	why := e.err.Error()
+	var op *net.OpError
+	if errors.As(e.err, &op) && op.Err != nil {
+		why = op.Err.Error()
+	}
+	return fmt.Sprintf("cannot listen on 127.0.0.1:%d: %s", e.port, why)
+}
+
+// Unwrap returns ErrForwardListen (not the net error: ReasonOf would call
+// it the API server's unavailability).
+func (e *listenError) Unwrap() error { return ErrForwardListen }
+
 // ErrForwardUnknown: StopPortForward was given an id no forward has.
 var ErrForwardUnknown = errors.New("no such port-forward")
 
@@ -67,11 +95,13 @@ type forward struct {
 	done    chan struct{}
 	in, out atomic.Int64
 	conns   atomic.Int64
+	nfailed atomic.Int64
 	reqIDs  atomic.Int64
 
 	mu     sync.Mutex
 	state  ForwardState
 	err    string
+	last   string // the last failed connection's error
 	pod    *corev1.Pod
 	remote int32
 	conn   httpstream.Connection
@@ -83,11 +113,21 @@ func (f *forward) status() ForwardStatus {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	st := ForwardStatus{ID: f.id, Request: f.req, LocalPort: f.local, State: f.state, Err: f.err,
-		BytesIn: f.in.Load(), BytesOut: f.out.Load(), Connections: int(f.conns.Load()), Started: f.started}
+		BytesIn: f.in.Load(), BytesOut: f.out.Load(), Connections: int(f.conns.Load()), Started: f.started,
+		Failed: int(f.nfailed.Load()), LastError: f.last}
 	if f.pod != nil {
 		st.Pod = f.pod.Name
 	}
 	return st
+}
+
+// failed records a connection that failed with err: counted, and kept
+// as the last error (which no change of state clears).
+func (f *forward) failed(err error) {
+	f.nfailed.Add(1)
+	f.mu.Lock()
+	f.last = err.Error()
+	f.mu.Unlock()
 }
 
 // setActive makes the forward carry new connections to pod's port remote
@@ -334,7 +374,7 @@ func (c *Client) StartPortForward(ctx context.Context, req PortForwardRequest) (
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(int(req.LocalPort))))
 	if err != nil {
 		conn.Close()
-		return ForwardStatus{}, fmt.Errorf("%w: cannot listen on 127.0.0.1:%d: %v", errInvalid, req.LocalPort, err)
+		return ForwardStatus{}, &listenError{port: req.LocalPort, err: err}
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	f := &forward{req: req, local: int32(ln.Addr().(*net.TCPAddr).Port), started: time.Now(), ln: ln,
@@ -377,12 +417,17 @@ func (f *forward) accept(ctx context.Context) {
 				return
 			}
 			if err := carry(local, conn, remote, int(f.reqIDs.Add(1)), &f.in, &f.out); err != nil {
-				f.mu.Lock()
-				f.err = err.Error()
-				f.mu.Unlock()
-				// As client-go's PortForwarder: an error on a stream ends
-				// the connection; the supervisor makes a new one.
-				conn.Close()
+				f.failed(err)
+				// The pod's side reporting an error for this connection
+				// leaves the streaming connection as it was (the next
+				// connection may succeed; the supervisor watches the pod).
+				// Streams that could not be made or read mean the
+				// streaming connection broke: it ends, and the supervisor
+				// makes a new one.
+				var pe *podForwardError
+				if !errors.As(err, &pe) {
+					conn.Close()
+				}
 			}
 		}()
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,6 +32,10 @@ type pfConn struct {
 	pod    string
 	once   sync.Once
 	closed chan bool
+	// refuse, when set and answering a message, makes each new
+	// connection fail as a kubelet with no listener does: that message on
+	// the error stream, the data stream closed at once.
+	refuse func() string
 }
 
 func newPFConn(pod string) *pfConn { return &pfConn{pod: pod, closed: make(chan bool)} }
@@ -41,10 +46,18 @@ func (c *pfConn) CreateStream(h http.Header) (httpstream.Stream, error) {
 		return nil, errors.New("connection closed")
 	default:
 	}
+	msg := ""
+	if c.refuse != nil {
+		msg = c.refuse()
+	}
 	if h.Get(corev1.StreamType) == corev1.StreamTypeError {
-		return &pfStream{Conn: nil, h: h}, nil
+		return &pfStream{Conn: nil, h: h, msg: strings.NewReader(msg)}, nil
 	}
 	client, server := net.Pipe()
+	if msg != "" {
+		server.Close()
+		return &pfStream{Conn: client, h: h}, nil
+	}
 	go func() {
 		defer server.Close()
 		buf := make([]byte, 1024)
@@ -69,12 +82,13 @@ func (c *pfConn) RemoveStreams(...httpstream.Stream) {}
 // pfStream is a data stream over a pipe, or (Conn nil) an empty error stream.
 type pfStream struct {
 	net.Conn
-	h http.Header
+	h   http.Header
+	msg io.Reader // an error stream's message
 }
 
 func (s *pfStream) Read(p []byte) (int, error) {
 	if s.Conn == nil {
-		return 0, io.EOF
+		return s.msg.Read(p)
 	}
 	return s.Conn.Read(p)
 }
@@ -372,8 +386,9 @@ func TestPortForwardGuards(t *testing.T) {
 	st := c.PortForwards()[0]
 	taken := req
 	taken.LocalPort = st.LocalPort
-	if _, err := c.StartPortForward(ctx, taken); err == nil || !strings.Contains(err.Error(), "cannot listen on 127.0.0.1") {
-		t.Fatalf("taken port: %v", err)
+	want := fmt.Sprintf("cannot listen on 127.0.0.1:%d: bind: address already in use", st.LocalPort)
+	if _, err := c.StartPortForward(ctx, taken); !errors.Is(err, ErrForwardListen) || err.Error() != want || ReasonOf(err) == ReasonInvalid {
+		t.Fatalf("taken port: %v (%s); want %q, not an invalid request", err, ReasonOf(err), want)
 	}
 	// No ready pod.
 	c, cs, _ = pfClient(t, pfObjects()...)
@@ -441,5 +456,66 @@ func BenchmarkPortForwardRoundTrip(b *testing.B) {
 			b.Fatal(err)
 		}
 		conn.Close()
+	}
+}
+
+// TestPortForwardConnectionErrors: connections the pod's side refuses
+// (kubelet: "no forward found for port 8080") are counted as failed with
+// the last error, cause first, while the forward stays active on the same
+// streaming connection; once the pod listens, the next connection works
+// and the count and the last error stay.
+func TestPortForwardConnectionErrors(t *testing.T) {
+	c, _, dialed := pfClient(t, pfObjects()...)
+	var listening atomic.Bool
+	const kubelet = `error forwarding port 8080 to pod web-1/ns, uid : no forward found for port 8080 in pod "ns/web-1"`
+	var mu sync.Mutex
+	c.forwards.dial = func(_ context.Context, ns, pod string) (httpstream.Connection, error) {
+		mu.Lock()
+		*dialed = append(*dialed, pod)
+		mu.Unlock()
+		conn := newPFConn(pod)
+		conn.refuse = func() string {
+			if listening.Load() {
+				return ""
+			}
+			return kubelet
+		}
+		return conn, nil
+	}
+	st, err := c.StartPortForward(context.Background(), PortForwardRequest{Kind: KindPods, Namespace: "ns", Name: "web-1",
+		UID: "uid-web-1", RemotePort: 8080})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		conn, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(int(st.LocalPort)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = conn.Write([]byte("GET / HTTP/1.0\r\n\r\n"))
+		_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if n, err := conn.Read(make([]byte, 16)); err == nil {
+			t.Fatalf("a refused connection answered %d bytes", n)
+		}
+		conn.Close()
+	}
+	st = waitForward(t, c, st.ID, func(s ForwardStatus) bool { return s.Failed == 2 })
+	if st.State != ForwardActive || !strings.HasPrefix(st.LastError, `no forward found for port 8080 in pod "ns/web-1"`) ||
+		!strings.Contains(st.LastError, "error forwarding port 8080") {
+		t.Fatalf("status %+v: want active with the last error, cause first", st)
+	}
+	mu.Lock()
+	n := len(*dialed)
+	mu.Unlock()
+	if n != 1 {
+		t.Fatalf("dialed %d times: a connection the pod refused must not make a new streaming connection", n)
+	}
+	listening.Store(true)
+	if got := roundTrip(t, st.LocalPort, "ok"); got != "web-1:8080:ok" {
+		t.Fatalf("answer %q", got)
+	}
+	st = waitForward(t, c, st.ID, func(s ForwardStatus) bool { return s.Connections == 3 })
+	if st.Failed != 2 || st.LastError == "" || st.State != ForwardActive {
+		t.Fatalf("status %+v: the failures stay counted", st)
 	}
 }

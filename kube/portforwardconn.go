@@ -2,7 +2,6 @@ package kube
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -67,11 +66,27 @@ func (c counted) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// podForwardError is what the pod's side (the kubelet) reported on a
+// connection's error stream ("error forwarding port 8080 to pod p, uid …:
+// no forward found for port 8080 in pod …"), its innermost cause first.
+// The streaming connection itself is sound.
+type podForwardError struct{ cause, context string }
+
+// Error returns "<cause> (<context>)".
+func (e *podForwardError) Error() string {
+	if e.context == "" {
+		return e.cause
+	}
+	return e.cause + " (" + e.context + ")"
+}
+
 // carry copies one local connection through conn to the pod's port: an
 // error stream and a data stream with the port-forward protocol's headers
 // (the protocol of client-go's PortForwarder.handleConnection), bytes
 // counted into in (pod to local) and out (local to pod). It returns the
-// error the pod's side reported, if any; the local connection is closed.
+// error the pod's side reported on the error stream, if any (a
+// *podForwardError), or why the streams could not be made or read; the
+// local connection is closed.
 func carry(local net.Conn, conn httpstream.Connection, port int32, requestID int, in, out *atomic.Int64) error {
 	defer local.Close()
 	headers := http.Header{}
@@ -90,8 +105,9 @@ func carry(local net.Conn, conn httpstream.Connection, port int32, requestID int
 		switch {
 		case err != nil:
 			errc <- fmt.Errorf("read error stream: %w", err)
-		case len(msg) > 0:
-			errc <- errors.New(strings.TrimSpace(string(msg)))
+		case len(strings.TrimSpace(string(msg))) > 0:
+			cause, context := splitCause(string(msg))
+			errc <- &podForwardError{cause: cause, context: context}
 		default:
 			errc <- nil
 		}

@@ -369,7 +369,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.Top().Capturing() {
+	if kp, ok := m.Top().(views.KeyPasser); m.Top().Capturing() && !(ok && kp.PassesKey(msg.String())) {
 		return m.toTop(msg)
 	}
 	switch {

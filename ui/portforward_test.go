@@ -43,3 +43,26 @@ func TestPortForwardDialogListAndQuit(t *testing.T) {
 		t.Fatal("q does not quit")
 	}
 }
+
+// TestPortForwardDialogHelp: `?` in the port-forward dialog (whose fields
+// take digits only) opens the root's help overlay, as its bottom bar says,
+// and the help's commands name :pf and :history; digits still reach the
+// dialog.
+func TestPortForwardDialogHelp(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	h := startWith(t, client, "demo", 160, 40)
+	h.run(h.send(views.OpenPortForwardMsg{Kind: kube.KindPods, Namespace: "demo", Name: "web-1", UID: "u1"}))
+	h.keys("?")
+	v := h.m.View()
+	if !strings.Contains(v, "Row markers:") {
+		t.Fatalf("? in the dialog did not open the help:\n%s", v)
+	}
+	if !strings.Contains(v, ":pf port-forwards") || !strings.Contains(v, ":history") {
+		t.Fatalf("the help's commands do not name :pf and :history:\n%s", v)
+	}
+	h.keys("?")
+	h.keys("8", "0")
+	if v := h.m.View(); !strings.Contains(v, "other port: [80   ]") {
+		t.Fatalf("digits after the help do not reach the dialog:\n%s", v)
+	}
+}

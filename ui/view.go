@@ -163,7 +163,7 @@ func (m *Model) helpView() string {
 	section("This screen", m.Top().Bindings())
 	var footer []string
 	for _, items := range [][]string{
-		{"Commands:", ":<kind> [ns|all]", ":ns <ns>|all", ":ctx [context]", ":q", "e.g. :pods, :deploy demo, :po all, :ns"},
+		{"Commands:", ":<kind> [ns|all]", ":ns <ns>|all", ":ctx [context]", ":pf port-forwards", ":history", ":q", "e.g. :pods, :deploy demo, :po all, :ns"},
 		{"Row markers:", "x failed", "! warning", "~ progressing", "(blank) ok"},
 	} {
 		for _, l := range wrapItems(items, m.width) {

@@ -11,3 +11,13 @@ type BackCapturer interface {
 	// than close it.
 	CapturesBack() bool
 }
+
+// KeyPasser is implemented by a capturing screen (Capturing true) that
+// still lets some keys reach the root's global bindings: a form whose
+// fields take digits only lets `?` open the help overlay. The root asks it
+// before handing a key to a capturing screen.
+type KeyPasser interface {
+	// PassesKey reports whether key (tea.KeyMsg.String(): "?") goes to
+	// the root's global bindings rather than to the screen.
+	PassesKey(key string) bool
+}

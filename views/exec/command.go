@@ -32,10 +32,13 @@ func (e *SignalError) Error() string { return "ended by " + e.Signal.String() }
 const shutdownWait = 5 * time.Second
 
 // Command is the in-process command tea.Exec runs with the terminal
-// released (a tea.ExecCommand): it prints the banner, puts the terminal in
+// released (a tea.ExecCommand): it clears the screen and prints the banner
+// at its top, puts the terminal in
 // raw mode (golang.org/x/term on the stdin fd), runs the session with the
-// local size first and each SIGWINCH's size after, and restores the
-// terminal when the session ends, panics, or SIGTERM or SIGHUP arrive.
+// local size first and each SIGWINCH's size after, and when the session
+// ends, panics, or SIGTERM or SIGHUP arrive, writes the resets of the
+// modes a remote program may have left on (reset.go) and restores the
+// terminal's settings.
 type Command struct {
 	session kube.ExecSession
 	banner  string
@@ -90,7 +93,10 @@ func (c *Command) Run() error {
 		stderr = os.Stderr
 	}
 	fd, isTerm := terminalFd(stdin)
-	fmt.Fprint(stdout, c.banner+"\r\n")
+	fmt.Fprint(stdout, clearScreen+c.banner+"\r\n")
+	var resetOnce sync.Once
+	reset := func() { resetOnce.Do(func() { _, _ = io.WriteString(stdout, resetSequence()) }) }
+	defer reset()
 	restore := func() {}
 	if isTerm {
 		if state, err := term.MakeRaw(fd); err == nil {
@@ -142,6 +148,7 @@ func (c *Command) Run() error {
 			}
 			cancel()
 			in.stop()
+			reset()
 			restore()
 			select {
 			case <-done:
@@ -151,6 +158,7 @@ func (c *Command) Run() error {
 			return c.Err
 		case o := <-done:
 			in.stop()
+			reset()
 			restore()
 			if o.panic != nil {
 				fmt.Fprintf(stderr, "\r\nkyyard: panic during the shell session: %v\n%s\n", o.panic, o.stack)
@@ -289,7 +297,7 @@ func (m *Model) handOff(s kube.ExecSession) tea.Cmd {
 		if err == nil {
 			err = cmd.Err
 		}
-		return endedMsg{owner: owner, res: cmd.Result, err: err}
+		return endedMsg{owner: owner, session: s, res: cmd.Result, err: err}
 	})
 }
 
@@ -300,5 +308,9 @@ func (m *Model) ended(msg endedMsg) tea.Cmd {
 		return tea.Quit
 	}
 	text, isError := endedText(msg.res, msg.err)
-	return finish(text, isError)
+	reason := kube.ReasonOf(msg.err)
+	if msg.err != nil && reason == "" {
+		reason = kube.ReasonError
+	}
+	return tea.Sequence(m.outcome(m.action(), reason, endedDetail(msg.session, msg.res, msg.err)), finish(fit(text, m.vc.Width), isError))
 }

@@ -164,3 +164,40 @@ func TestSessionEndRestoresTerminal(t *testing.T) {
 		t.Fatalf("settings before %+v after %+v; output %q", before, after, out)
 	}
 }
+
+// TestSessionEndResetsTerminalModes: a remote program that turned on the
+// alternate screen, a hidden cursor and mouse tracking and then ended
+// leaves none of them on: after its output the command writes the resets
+// (mouse modes, cursor, bracketed paste, focus, keypad and cursor keys,
+// alternate screen, SGR, scroll region); before the banner it clears the
+// screen so the banner is at the top of a clean one.
+func TestSessionEndResetsTerminalModes(t *testing.T) {
+	remote := "\x1b[?1049h\x1b[?25l\x1b[?1000h\x1b[?1006h\x1b[?2004h\x1b=\x1b[?1h\x1b[5;10r\x1b[31mred"
+	session := &fakeSession{argv: []string{"sh"}, container: "web", run: func(ctx context.Context, s kube.ExecStreams) (kube.ExecResult, error) {
+		_, _ = io.WriteString(s.Stdout, remote)
+		return kube.ExecResult{}, nil
+	}}
+	cmd := exec.NewCommand(session, "shell: sh in demo/web", kube.ExecLimits{})
+	var out bytes.Buffer
+	cmd.SetStdin(strings.NewReader(""))
+	cmd.SetStdout(&out)
+	cmd.SetStderr(io.Discard)
+	if err := cmd.Run(); err != nil || cmd.Err != nil {
+		t.Fatalf("Run: %v, %v", err, cmd.Err)
+	}
+	got := out.String()
+	if !strings.HasPrefix(got, "\x1b[H\x1b[2Jshell: sh in demo/web\r\n") {
+		t.Fatalf("output %q: want the screen cleared, then the banner", got)
+	}
+	at := strings.Index(got, remote)
+	if at < 0 {
+		t.Fatalf("output %q lacks the remote's", got)
+	}
+	after := got[at+len(remote):]
+	for _, want := range []string{"\x1b[?1000l", "\x1b[?1002l", "\x1b[?1003l", "\x1b[?1005l", "\x1b[?1006l", "\x1b[?1015l",
+		"\x1b[?25h", "\x1b[?2004l", "\x1b[?1004l", "\x1b>", "\x1b[?1l", "\x1b[?1049l", "\x1b[0m", "\x1b[r"} {
+		if !strings.Contains(after, want) {
+			t.Errorf("after the session, no %q in %q", want, after)
+		}
+	}
+}

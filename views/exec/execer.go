@@ -88,9 +88,10 @@ type progressMsg struct {
 
 // endedMsg says the handed-off session ended.
 type endedMsg struct {
-	owner *Model
-	res   kube.ExecResult
-	err   error
+	owner   *Model
+	session kube.ExecSession
+	res     kube.ExecResult
+	err     error
 }
 
 // planCmd plans req.

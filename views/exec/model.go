@@ -2,7 +2,6 @@ package exec
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -99,9 +98,16 @@ func finish(text string, isError bool) tea.Cmd {
 	return tea.Sequence(func() tea.Msg { return views.BackMsg{} }, views.Status(text, isError))
 }
 
-// refused leaves the screen with err's reason on the status line.
+// refused leaves the screen with why the shell did not open, cause
+// first (outcome.go).
 func (m *Model) refused(err error) tea.Cmd {
-	return finish("no shell in "+m.where()+": "+views.ErrText(err), true)
+	return m.fail("shell", kube.ActionShell, err)
+}
+
+// debugFailed leaves the screen with why the debug container did not
+// start.
+func (m *Model) debugFailed(err error) tea.Cmd {
+	return m.fail("debug container", kube.ActionDebug, err)
 }
 
 // Update takes the plan, the opened session, progress and keys.
@@ -183,7 +189,7 @@ func (m *Model) takeOpened(msg openedMsg) tea.Cmd {
 		return m.input.Focus()
 	case msg.err != nil:
 		if m.phase == phaseDebugWait {
-			return finish("no debug container in "+m.where()+": "+views.ErrText(msg.err), true)
+			return m.debugFailed(msg.err)
 		}
 		return m.refused(msg.err)
 	}
@@ -194,10 +200,10 @@ func (m *Model) takeOpened(msg openedMsg) tea.Cmd {
 // takeDebugPlan confirms the debug container's warnings, or starts it.
 func (m *Model) takeDebugPlan(msg debugPlanMsg) tea.Cmd {
 	if msg.err != nil {
-		return finish("no debug container in "+m.where()+": "+views.ErrText(msg.err), true)
+		return m.debugFailed(msg.err)
 	}
 	if r := msg.verdicts.Refusal(); r != nil {
-		return finish("no debug container in "+m.where()+": "+views.ErrText(r), true)
+		return m.debugFailed(r)
 	}
 	if ws := msg.verdicts.Warnings(); len(ws) > 0 {
 		m.phase, m.verdicts = phaseDebugConfirm, ws
@@ -290,25 +296,4 @@ func (m *Model) Bindings() []key.Binding {
 		}
 	}
 	return nil
-}
-
-// endedText is the status line after a session: its exit code, or why it
-// ended without one.
-func endedText(res kube.ExecResult, err error) (string, bool) {
-	via := ""
-	if res.Fallback != "" {
-		via = " (over SPDY: " + res.Fallback + ")"
-	}
-	switch {
-	case err == nil:
-		return fmt.Sprintf("shell ended: exit %d%s", res.ExitCode, via), res.ExitCode != 0
-	case errors.Is(err, kube.ErrExecClosed):
-		why := strings.TrimPrefix(err.Error(), kube.ErrExecClosed.Error())
-		why = strings.TrimPrefix(why, ": ")
-		if why == "" {
-			why = "the stream closed"
-		}
-		return "exit status unknown: " + why + via, true
-	}
-	return "shell ended: " + views.ErrText(err) + via, true
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
@@ -91,7 +92,7 @@ func drive(t *testing.T, m *exec.Model, cmd tea.Cmd) (handOff tea.Msg, sent []te
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
 			continue
-		case views.BackMsg, views.StatusMsg:
+		case views.BackMsg, views.StatusMsg, views.OutcomesMsg:
 			sent = append(sent, msg)
 			continue
 		}
@@ -185,9 +186,91 @@ func TestShellRefusalToStatusLine(t *testing.T) {
 		t.Fatal("a refused shell was opened")
 	}
 	status := statusOf(sent)
-	if !strings.Contains(status, "forbidden") || !strings.Contains(status, "create pods/exec") || !hasBack(sent) {
-		t.Fatalf("sent %v: want back and the refusal with its reason", sent)
+	if !strings.HasPrefix(status, "shell refused: you may not create pods/exec") || !hasBack(sent) {
+		t.Fatalf("sent %v: want back and the refusal, cause first", sent)
 	}
+	if o := outcomeOf(t, sent); o.Reason != kube.ReasonForbidden || o.Op.Action != kube.ActionShell || o.Op.Ref.Name != "web-x2k" {
+		t.Fatalf("history outcome %+v: want the forbidden shell of web-x2k", o)
+	}
+}
+
+// kwokNoExec is what the local cluster's API server answers for a pod
+// kwok has no Exec for (the probe ends with it).
+var kwokNoExec = &kube.ExecServerError{Cause: `no exec found for container "nginx" in pod "trial-kt/evil2"`,
+	Context: "Internal error occurred: error executing command in container"}
+
+// TestShellServerErrorStatus: an error the server sent while the shell
+// was being chosen is told by its cause, first, in a status line that
+// fits 80 columns; the whole text is in the history.
+func TestShellServerErrorStatus(t *testing.T) {
+	vc := viewtest.Context(nil, 80, 24)
+	ex := &fakeExecer{plan: onePlan(false), openErr: fmt.Errorf("choosing a shell: %w", kwokNoExec)}
+	m := exec.New(vc, ex, nil, target, nil)
+	_, sent := drive(t, m, m.Init())
+	status := statusOf(sent)
+	if !strings.HasPrefix(status, `shell: no exec found for container "nginx"`) || ansi.StringWidth(status) > 80 ||
+		!strings.HasSuffix(status, ":history") || strings.Contains(status, "connection lost") {
+		t.Fatalf("status %q: want the cause first, cut to 80 columns, pointing to :history", status)
+	}
+	o := outcomeOf(t, sent)
+	if !strings.Contains(o.Detail, "Internal error occurred: error executing command in container") || !strings.Contains(o.Detail, "no exec found") {
+		t.Fatalf("history detail %q: want the whole text", o.Detail)
+	}
+}
+
+// TestShellStrictRefusal: the strict policy's Pod Security refusal is led
+// by its cause, says "shell refused", speaks of a shell (not of pods it
+// creates) and fits 80 columns; the detail is in the history.
+func TestShellStrictRefusal(t *testing.T) {
+	vc := viewtest.Context(nil, 80, 24)
+	sentence := "namespace demo enforces no Pod Security level: a shell here is not bounded by baseline (" + kube.PodSecurityStandards + ")"
+	ex := &fakeExecer{plan: func(req kube.ExecRequest) (kube.ExecPlan, error) {
+		return kube.ExecPlan{Verdicts: kube.Verdicts{{Guard: kube.GuardPodSecurity, Outcome: kube.OutcomeRefuse,
+			Reason: kube.ReasonPodSecurity, Sentence: sentence}}}, nil
+	}}
+	m := exec.New(vc, ex, nil, target, nil)
+	_, sent := drive(t, m, m.Init())
+	status := statusOf(sent)
+	if !strings.HasPrefix(status, "shell refused: namespace demo enforces no Pod Security level") || ansi.StringWidth(status) > 80 ||
+		strings.Contains(status, "pods this creates") || strings.Contains(status, "no shell in") {
+		t.Fatalf("status %q", status)
+	}
+	if o := outcomeOf(t, sent); o.Reason != kube.ReasonPodSecurity || !strings.Contains(o.Detail, kube.PodSecurityStandards) {
+		t.Fatalf("history outcome %+v: want pod_security with the whole sentence", o)
+	}
+	// At 200 columns the whole sentence fits and is not cut.
+	m = exec.New(viewtest.Context(nil, 200, 50), ex, nil, target, nil)
+	_, sent = drive(t, m, m.Init())
+	if status := statusOf(sent); status != "shell refused: "+sentence {
+		t.Fatalf("status at 200 columns %q", status)
+	}
+}
+
+// TestShellEndedRecorded: a session's end goes to the status line (kwok's
+// exit status read from its error, marked so) and to the history.
+func TestShellEndedRecorded(t *testing.T) {
+	vc := viewtest.Context(nil, 80, 24)
+	m := exec.New(vc, &fakeExecer{plan: onePlan(false)}, nil, target, nil)
+	_, cmd := exec.EndSession(m, kube.ExecResult{ExitCode: 3, Transport: "websocket",
+		ExitReportedAsError: "the server ended the session: exit status 3 (Internal error occurred: error executing command in container: cmd wait: /bin/sh)"}, nil)
+	_, sent := drive(t, m, cmd)
+	if status := statusOf(sent); status != "shell ended: exit 3 (reported by the server as an error)" {
+		t.Fatalf("status %q", status)
+	}
+	if o := outcomeOf(t, sent); o.Reason != "" || !strings.Contains(o.Detail, "exit 3, reported by the server as an error") || o.Op.Action != kube.ActionShell {
+		t.Fatalf("history outcome %+v", o)
+	}
+}
+
+func outcomeOf(t *testing.T, sent []tea.Msg) kube.OperateOutcome {
+	t.Helper()
+	for _, m := range sent {
+		if o, ok := m.(views.OutcomesMsg); ok && len(o.Outcomes) == 1 {
+			return o.Outcomes[0]
+		}
+	}
+	t.Fatalf("no outcome for the history in %v", sent)
+	return kube.OperateOutcome{}
 }
 
 func TestShellNoShellWithoutDebugger(t *testing.T) {
@@ -249,6 +332,9 @@ func TestEndedText(t *testing.T) {
 		{kube.ExecResult{ExitCode: 5}, nil, "shell ended: exit 5"},
 		{kube.ExecResult{}, fmt.Errorf("%w: connection lost (EOF)", kube.ErrExecClosed), "exit status unknown: connection lost (EOF)"},
 		{kube.ExecResult{}, kube.ErrExecIdle, "shell ended: the session was idle too long"},
+		{kube.ExecResult{ExitCode: 3, ExitReportedAsError: "the server ended the session: exit status 3"}, nil,
+			"shell ended: exit 3 (reported by the server as an error)"},
+		{kube.ExecResult{}, kwokNoExec, `shell ended: no exec found for container "nginx" in pod "trial-kt/evil2" (the server's error)`},
 	}
 	for _, tc := range cases {
 		if got := exec.EndedText(tc.res, tc.err); got != tc.want {

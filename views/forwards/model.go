@@ -1,5 +1,6 @@
 // Package forwards is the `:pf` screen: the port-forwards kyyard runs,
-// with their local port, target, pod, state, traffic and connections,
+// with their local port, target, pod, state, traffic, connections and the
+// connections that failed (with the last error),
 // refreshed every second; x (or ctrl+d) stops the selected one.
 package forwards
 
@@ -152,30 +153,34 @@ func age(d time.Duration) string {
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
 
-// View lists the forwards, one line each, and the error of a moving or
-// failed one below it. Below 130 columns the namespace, the address and
-// the age are left out and long names are cut.
+// Layouts of the list: the wide one from wideWidth columns (namespace,
+// 127.0.0.1 and a FAILED column), the compact one below it, where every
+// row fits 79 cells (Page's body at 80 columns): names are cut with "…"
+// and the failures are counted on the line under the row.
+const (
+	wideWidth     = 130
+	wideFormat    = "%-3s %-16s %-31s %-26s %-8s %10s %10s %5s %6s %5s"
+	compactFormat = "%-3s %-6s %-18s %-13s %-7s %8s %8s %4s %4s"
+)
+
+// View lists the forwards, one line each, and under a row the error of a
+// moving or failed forward and the failed connections with the last
+// one's error. Below wideWidth columns the namespace, the address and the
+// FAILED column are left out and long names are cut.
 func (m *Model) View() string {
 	st := m.vc.Styles
-	wide := m.vc.Width >= 130
-	format, wTarget, wPod := "%-3s %-16s %-32s %-28s %-8s %10s %10s %5s %5s", 32, 28
-	if !wide {
-		format, wTarget, wPod = "%-3s %-6s %-22s %-14s %-7s %8s %8s %3s", 22, 14
+	wide := m.vc.Width >= wideWidth
+	format, wTarget, wPod := compactFormat, 18, 13
+	if wide {
+		format, wTarget, wPod = wideFormat, 31, 26
 	}
-	row := func(cells ...string) string {
-		if !wide {
-			cells = cells[:len(cells)-1]
+	row := func(id, local, target, pod, state, in, out, conns, failed, age string) string {
+		if wide {
+			return fmt.Sprintf(format, id, local, target, pod, state, in, out, conns, failed, age)
 		}
-		args := make([]any, len(cells))
-		for i, c := range cells {
-			args[i] = c
-		}
-		return fmt.Sprintf(format, args...)
+		return fmt.Sprintf(format, id, local, target, pod, state, in, out, conns, age)
 	}
-	body := []string{st.ColumnHeader.Render(row("ID", "LOCAL", "TARGET", "POD", "STATE", "IN", "OUT", "CONNS", "AGE"))}
-	if !wide {
-		body[0] = st.ColumnHeader.Render(row("ID", "LOCAL", "TARGET", "POD", "STATE", "IN", "OUT", "CON", ""))
-	}
+	body := []string{st.ColumnHeader.Render(row("ID", "LOCAL", "TARGET", "POD", "STATE", "IN", "OUT", "CONN", "FAILED", "AGE"))}
 	if len(m.list) == 0 {
 		body = append(body, st.Muted.Render("no port-forward runs; shift+f on a pod, a Service or a workload starts one"))
 	}
@@ -193,7 +198,7 @@ func (m *Model) View() string {
 			pod = "-"
 		}
 		l := row(fmt.Sprint(f.ID), local, cut(target, wTarget), cut(pod, wPod), string(f.State),
-			Bytes(f.BytesIn), Bytes(f.BytesOut), fmt.Sprint(f.Connections), age(m.now().Sub(f.Started)))
+			Bytes(f.BytesIn), Bytes(f.BytesOut), fmt.Sprint(f.Connections), fmt.Sprint(f.Failed), age(m.now().Sub(f.Started)))
 		switch {
 		case i == m.cursor:
 			l = st.Selected.Render(l)
@@ -209,9 +214,29 @@ func (m *Model) View() string {
 				body = append(body, st.Muted.Render(text))
 			}
 		}
+		if f.Failed > 0 {
+			body = append(body, st.Error.Render("    "+failedText(f)))
+		}
 	}
 	help := "↑/↓ move · x stop · esc back · IN: bytes to you, OUT: to the pod"
+	if !wide && len(m.list) > 0 {
+		// What the compact layout leaves out, said in 80 columns.
+		help = "↑/↓ move · x stop · esc back · IN: to you, OUT: to the pod · wider shows ns"
+	}
 	return views.Page(st, m.vc.Width, m.vc.Height, body, help, &m.offset)
+}
+
+// failedText says how many connections failed and the last one's error:
+// "2 of 3 connections failed; last: no forward found for port 8080 …".
+func failedText(f kube.ForwardStatus) string {
+	text := fmt.Sprintf("%d of %d connections failed", f.Failed, f.Connections)
+	if f.Connections == 1 && f.Failed == 1 {
+		text = "1 of 1 connection failed"
+	}
+	if f.LastError != "" {
+		text += "; last: " + views.Sanitize(f.LastError)
+	}
+	return text
 }
 
 // cut shortens s to w cells, marking the cut with "…".

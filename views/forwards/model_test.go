@@ -38,6 +38,10 @@ func sample() []kube.ForwardStatus {
 		{ID: 2, Request: kube.PortForwardRequest{Kind: kube.KindDeployments, Namespace: "demo", Name: "api", RemotePort: 9090}, LocalPort: 9090,
 			State: kube.ForwardMoving, Err: "pod api-5f6b8-zz1 was deleted; deployments/api has no ready pod", BytesIn: 3 << 20, BytesOut: 20,
 			Connections: 1, Started: ago(45 * time.Second)},
+		{ID: 4, Request: kube.PortForwardRequest{Kind: "services", Namespace: "demo", Name: "web", RemotePort: 80}, LocalPort: 36837,
+			Pod: "web-7c9d5-p9q", State: kube.ForwardActive, BytesOut: 79, Connections: 2, Failed: 2,
+			LastError: `no forward found for port 8080 in pod "demo/web-7c9d5-p9q" (error forwarding port 8080 to pod web-7c9d5-p9q, uid)`,
+			Started:   ago(30 * time.Second)},
 		{ID: 3, Request: kube.PortForwardRequest{Kind: kube.KindPods, Namespace: "demo", Name: "db-0", RemotePort: 5432}, LocalPort: 15432,
 			Pod: "db-0", State: kube.ForwardFailed, Err: "pod db-0 was deleted", Started: ago(3 * time.Hour)},
 	}
@@ -70,7 +74,7 @@ func TestForwardsStop(t *testing.T) {
 	if st, ok := cmd().(views.StatusMsg); !ok || st.Text != "forward 2 stopped" {
 		t.Fatalf("status %#v", cmd())
 	}
-	if v := m.View(); strings.Contains(v, "deployments/api") || m.Title() != "port-forwards[2]" {
+	if v := m.View(); strings.Contains(v, "deployments/api") || m.Title() != "port-forwards[3]" {
 		t.Fatalf("after the stop:\n%s", v)
 	}
 	// ctrl+d stops too; the cursor stays on a row.
@@ -87,6 +91,37 @@ func TestBytes(t *testing.T) {
 	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB", 3 << 20: "3.0 MiB", 5 << 30: "5.0 GiB"} {
 		if got := forwards.Bytes(n); got != want {
 			t.Errorf("%d: %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestForwardsCompactKeepsColumns: at 80x24 every column keeps its whole
+// header (CONN, AGE: none cut to "CON" or dropped) and each row is one
+// line that shows its age.
+func TestForwardsCompactKeepsColumns(t *testing.T) {
+	m := forwards.New(viewtest.Context(nil, 80, 24), &fakeForwards{list: sample()}, forwards.WithClock(func() time.Time { return viewtest.Now }))
+	lines := strings.Split(m.View(), "\n")
+	header := strings.Fields(lines[0])
+	want := []string{"ID", "LOCAL", "TARGET", "POD", "STATE", "IN", "OUT", "CONN", "AGE"}
+	if strings.Join(header, " ") != strings.Join(want, " ") {
+		t.Fatalf("header %q, want %q", header, want)
+	}
+	if !strings.HasSuffix(strings.TrimRight(lines[1], " "), "12m") || strings.Contains(lines[1], "…") {
+		t.Fatalf("row %q: want the whole row with its age", lines[1])
+	}
+}
+
+// TestForwardsShowsFailures: a forward whose connections failed shows the
+// count and the last error under its row, and (wide) in its FAILED column.
+func TestForwardsShowsFailures(t *testing.T) {
+	for _, w := range []int{80, 200} {
+		m := forwards.New(viewtest.Context(nil, w, 50), &fakeForwards{list: sample()}, forwards.WithClock(func() time.Time { return viewtest.Now }))
+		v := m.View()
+		if !strings.Contains(v, "2 of 2 connections failed; last: no forward found for port 8080") {
+			t.Fatalf("at %d columns no failure line:\n%s", w, v)
+		}
+		if w == 200 && !strings.Contains(strings.Split(v, "\n")[0], "FAILED") {
+			t.Fatalf("no FAILED column at 200 columns:\n%s", v)
 		}
 	}
 }

@@ -199,6 +199,10 @@ func (m *Model) focus() tea.Cmd {
 	return nil
 }
 
+// key moves between the port rows and the local port field (↑/↓, tab)
+// and edits the focused field: digits only, leading zeros dropped, the
+// local port's default (not typed by the person) replaced by the first
+// digit typed. An edit or a move clears the last error.
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.busy {
 		return nil
@@ -211,16 +215,25 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case "tab", "shift+tab":
 		m.onLocal = !m.onLocal
 		return m.focus()
-	case "up", "down":
+	case "up":
+		m.note = ""
+		if m.onLocal {
+			m.onLocal = false // back to the port row chosen
+			return m.focus()
+		}
+		m.cursor = max(m.cursor-1, 0)
+		m.follow()
+		return m.focus()
+	case "down":
 		if m.onLocal {
 			return nil
 		}
-		if msg.String() == "up" {
-			m.cursor = max(m.cursor-1, 0)
-		} else {
-			m.cursor = min(m.cursor+1, len(m.ports))
-		}
 		m.note = ""
+		if m.cursor == len(m.ports) {
+			m.onLocal = true // past the last row: the local port
+			return m.focus()
+		}
+		m.cursor++
 		m.follow()
 		return m.focus()
 	}
@@ -231,14 +244,41 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case m.onLocal:
 		before := m.local.Value()
+		if !m.edited && msg.Type == tea.KeyRunes {
+			m.local.SetValue("") // the default gives way to what is typed
+		}
 		m.local, cmd = m.local.Update(msg)
-		m.edited = m.edited || m.local.Value() != before
+		m.local.SetValue(TrimZeros(m.local.Value()))
+		m.local.CursorEnd()
+		if m.local.Value() != before {
+			m.edited, m.note = true, ""
+		}
 	case m.onOther():
+		before := m.other.Value()
 		m.other, cmd = m.other.Update(msg)
+		m.other.SetValue(TrimZeros(m.other.Value()))
+		m.other.CursorEnd()
+		if m.other.Value() != before {
+			m.note = ""
+		}
 		m.follow()
 	}
 	return cmd
 }
+
+// TrimZeros drops a typed port's leading zeros ("09999" is 9999, "000" is
+// 0); "" stays "".
+func TrimZeros(s string) string {
+	t := strings.TrimLeft(s, "0")
+	if t == "" && s != "" {
+		return "0"
+	}
+	return t
+}
+
+// PassesKey lets `?` through to the root's help overlay: the fields take
+// digits only (views.KeyPasser).
+func (m *Model) PassesKey(key string) bool { return key == "?" }
 
 // start starts the forward chosen, or says what is missing.
 func (m *Model) start() tea.Cmd {

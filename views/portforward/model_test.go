@@ -125,7 +125,7 @@ func TestDialogStarts(t *testing.T) {
 }
 
 func TestDialogTypedPortAndErrors(t *testing.T) {
-	f := &fakeForwarder{err: errors.New("forbidden: you may not get pods"), fail: errors.New("invalid: cannot listen on 127.0.0.1:5432: address already in use")}
+	f := &fakeForwarder{err: errors.New("forbidden: you may not get pods"), fail: errors.New("cannot listen on 127.0.0.1:5432: bind: address already in use")}
 	m := open(t, f, 80, 24, kube.KindPods)
 	if v := m.View(); !strings.Contains(v, "the ports cannot be read: forbidden") || !strings.Contains(v, "▸ other port") {
 		t.Fatalf("no ports:\n%s", v)
@@ -148,6 +148,96 @@ func TestDialogTypedPortAndErrors(t *testing.T) {
 	_, cmd = m.Update(viewtest.Key("esc"))
 	if _, ok := cmd().(views.BackMsg); !ok {
 		t.Fatal("esc does not go back")
+	}
+}
+
+// TestDialogUpFromLocalPort: ↑ on the local port field goes back to the
+// port rows (the row chosen), as the hint "↑/↓ port" says; ↓ past the
+// last row reaches the local port again.
+func TestDialogUpFromLocalPort(t *testing.T) {
+	m := open(t, &fakeForwarder{ports: servicePorts()}, 80, 24, "services")
+	m, _ = m.Update(viewtest.Key("down"))
+	m, _ = m.Update(viewtest.Key("down")) // metrics
+	m, _ = m.Update(viewtest.Key("tab"))
+	if v := m.View(); !strings.Contains(v, "▸ local port") {
+		t.Fatalf("tab: not on the local port:\n%s", v)
+	}
+	m, _ = m.Update(viewtest.Key("up"))
+	if v := m.View(); !strings.Contains(v, "▸ 9090/TCP metrics") || strings.Contains(v, "▸ local port") {
+		t.Fatalf("up from the local port does not go back to the port chosen:\n%s", v)
+	}
+	m, _ = m.Update(viewtest.Key("down")) // the typed-port row
+	m, _ = m.Update(viewtest.Key("down")) // past it: the local port
+	if v := m.View(); !strings.Contains(v, "▸ local port") {
+		t.Fatalf("down past the last row does not reach the local port:\n%s", v)
+	}
+}
+
+// TestDialogTypingReplacesDefault: the local port's default gives way to
+// the first digit typed (9999, not 09999 or 90909999), and leading zeros
+// are dropped.
+func TestDialogTypingReplacesDefault(t *testing.T) {
+	f := &fakeForwarder{ports: servicePorts()}
+	m := open(t, f, 80, 24, "services") // port 80: default local 0
+	m, _ = m.Update(viewtest.Key("tab"))
+	for _, k := range []string{"9", "9", "9", "9"} {
+		m, _ = m.Update(viewtest.Key(k))
+	}
+	if v := m.View(); !strings.Contains(v, "[9999 ]") {
+		t.Fatalf("typed 9999 over the default 0:\n%s", v)
+	}
+	_, cmd := m.Update(viewtest.Key("enter"))
+	run(t, m, cmd)
+	if len(f.started) != 1 || f.started[0].LocalPort != 9999 {
+		t.Fatalf("started %+v", f.started)
+	}
+	m = open(t, f, 80, 24, "services")
+	m, _ = m.Update(viewtest.Key("down"))
+	m, _ = m.Update(viewtest.Key("down")) // metrics: default 9090
+	m, _ = m.Update(viewtest.Key("tab"))
+	for _, k := range []string{"0", "0", "8", "0"} {
+		m, _ = m.Update(viewtest.Key(k))
+	}
+	if v := m.View(); !strings.Contains(v, "[80   ]") {
+		t.Fatalf("leading zeros kept or the default not replaced:\n%s", v)
+	}
+	for _, tc := range [][2]string{{"09999", "9999"}, {"000", "0"}, {"", ""}, {"80", "80"}} {
+		if got := portforward.TrimZeros(tc[0]); got != tc[1] {
+			t.Errorf("TrimZeros(%q) = %q, want %q", tc[0], got, tc[1])
+		}
+	}
+}
+
+// TestDialogErrorClearedOnEdit: a start that failed to listen says why,
+// without "invalid request:" (a taken port is not the request's fault),
+// and the error goes when the person edits a field.
+func TestDialogErrorClearedOnEdit(t *testing.T) {
+	f := &fakeForwarder{ports: servicePorts(), fail: errors.New("cannot listen on 127.0.0.1:36837: bind: address already in use")}
+	m := open(t, f, 80, 24, "services")
+	_, cmd := m.Update(viewtest.Key("enter"))
+	m, _ = run(t, m, cmd)
+	v := m.View()
+	if !strings.Contains(v, "cannot listen on 127.0.0.1:36837: bind: address already in use") || strings.Contains(v, "invalid request") {
+		t.Fatalf("start error:\n%s", v)
+	}
+	viewtest.Golden(t, "dialog-error-80x24", v)
+	m, _ = m.Update(viewtest.Key("tab"))
+	if !strings.Contains(m.View(), "address already in use") {
+		t.Fatal("moving to the field is not an edit: the error should stay until a change")
+	}
+	m, _ = m.Update(viewtest.Key("5"))
+	if v := m.View(); strings.Contains(v, "address already in use") {
+		t.Fatalf("the error stays while editing:\n%s", v)
+	}
+}
+
+// TestDialogPassesHelp: `?` goes to the root's help overlay (the fields
+// take digits only); digits do not.
+func TestDialogPassesHelp(t *testing.T) {
+	m := open(t, &fakeForwarder{ports: servicePorts()}, 80, 24, "services")
+	kp, ok := m.(views.KeyPasser)
+	if !ok || !kp.PassesKey("?") || kp.PassesKey("5") || kp.PassesKey("q") {
+		t.Fatalf("KeyPasser %v: want ? only", ok)
 	}
 }
 

@@ -137,8 +137,9 @@ func startUnderPty(t *testing.T, cols, rows uint16, args ...string) *ptyRun {
 // Security warning: demo enforces no level), and checks that `stty size`
 // inside says 41 195 (C15), that a resize of the local terminal to 100x30
 // reaches the remote one, and that after `exit` the terminal settings are
-// those kyyard had before the shell and the next key (`?`) opens kyyard's
-// help (C17).
+// those kyyard had before the shell, that the modes a remote program left
+// on (mouse tracking, a hidden cursor, the alternate screen) are turned off,
+// and the next key (`?`) opens kyyard's help (C17).
 func TestC15C17ShellUnderPty(t *testing.T) {
 	cfg := kubetest.Local(t)
 	cs := kubernetes.NewForConfigOrDie(cfg)
@@ -183,8 +184,26 @@ func TestC15C17ShellUnderPty(t *testing.T) {
 	time.Sleep(300 * time.Millisecond) // SIGWINCH, the size queue, the remote resize
 	p.send("stty size\r")
 	at = p.waitFor(at, "30 100 after the resize", regexp.MustCompile(`(?m)^\r?30 100\r?$`))
+	// A remote program that leaves the alternate screen, a hidden cursor
+	// and mouse tracking on: kyyard turns them off after the session.
+	// (Sent before exit and waited for: kwok may drop a pty's last output
+	// when the shell exits.)
+	p.send(`printf '\033[?1049h\033[?25l\033[?1000h'` + "\r")
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(p.output(at), "\x1b[?1000h"); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the remote printf's mouse mode never came:\n%q", p.output(at))
+		}
+	}
 	p.send("exit\r")
 	at = p.waitFor(at, "the status line after the shell", regexp.MustCompile(`shell ended: exit 0`))
+	out := p.output(0)
+	on := strings.LastIndex(out, "\x1b[?1000h")
+	if on < 0 || !strings.Contains(out[on:], "\x1b[?1000l") || !strings.Contains(out[on:], "\x1b[?25h") {
+		t.Fatalf("mouse tracking or the hidden cursor left on after the shell:\n%q", out[max(on, 0):])
+	}
+	if banner := strings.Index(out, "exit or ctrl+d returns"); banner < 0 || !strings.Contains(out[:banner], "\x1b[H\x1b[2J") {
+		t.Fatal("the screen was not cleared before the banner")
+	}
 	time.Sleep(300 * time.Millisecond)
 	if after := p.termios(); after != before {
 		t.Fatalf("terminal settings after the shell differ:\nbefore %+v\nafter  %+v", before, after)
