@@ -125,6 +125,10 @@ type App struct {
 	// label only has none); Deployed is when the record was written.
 	Recorded bool
 	Deployed time.Time
+	// Retained are the instance's PersistentVolumeClaims ("shop-db-data"),
+	// which Remove and prune keep: an instance with only claims left is
+	// listed with no services.
+	Retained []string
 }
 
 // AppService is one service of an App.
