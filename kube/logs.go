@@ -223,9 +223,6 @@ func logTargets(req LogRequest, pods []*corev1.Pod) ([]logTarget, error) {
 			}
 			add(c)
 		default:
-			if dflt == "" && len(pod.Spec.Containers) > 0 {
-				dflt = pod.Spec.Containers[0].Name
-			}
 			if dflt != "" {
 				add(dflt)
 			}

@@ -113,8 +113,8 @@ type LogNoteKind string
 // Log note kinds.
 const (
 	// LogNoteStarted: a stream began (Pod, Container; Containers lists the
-	// pod's containers, DefaultContainer the annotated one, for a
-	// container picker).
+	// pod's containers, DefaultContainer the default one as in
+	// ContainerChoiceError, for a container picker).
 	LogNoteStarted LogNoteKind = "started"
 	// LogNoteResumed: a followed stream was reconnected from Time after
 	// it ended or broke; Restarted is set when the container was
@@ -209,8 +209,11 @@ var (
 
 // ContainerChoiceError is returned when a container must be chosen: it
 // lists the pod's containers in spec order (init containers and native
-// sidecars first) and the one the kubectl.kubernetes.io/default-container
-// annotation names ("" when none). errors.Is(err,
+// sidecars first; for exec only the containers that run for the pod's
+// life) and the default one, kubectl's (podcmd.FindOrDefaultContainerByName):
+// the one the kubectl.kubernetes.io/default-container annotation names,
+// else the first of spec.containers, never an init container or a native
+// sidecar ("" only when it is not among Containers). errors.Is(err,
 // ErrLogContainerRequired) holds.
 type ContainerChoiceError struct {
 	Namespace, Pod   string
