@@ -193,6 +193,9 @@ func (s *logStream) run(first chan<- error) {
 			}
 		}
 		rc, err := s.r.deps.open(s.ctx, s.ns, s.pod, s.options(resume, resumed, left))
+		if err != nil && opts.Previous {
+			err = previousReadErr(err, s.container)
+		}
 		if err != nil {
 			if s.ctx.Err() != nil {
 				s.finish()

@@ -80,7 +80,10 @@ func logBackoff(n int) time.Duration {
 //
 // Errors, before anything is written: ErrLogKind; a *ContainerChoiceError
 // (errors.Is ErrLogContainerRequired); ErrLogNoContainer; ErrLogPodReplaced
-// when req.UID is not the pod's; ErrLogNoPods; and the API server's own
+// when req.UID is not the pod's; ErrLogNoPods; ErrLogNoPrevious when
+// Options.Previous and no container asked for has a previous instance
+// (those that have none are otherwise left out and named in a
+// LogNoteNoPrevious); and the API server's own
 // (forbidden, not found, the pod's container waiting when not following),
 // which ReasonOf classifies. When every stream of a request fails at its
 // first read, the first error is returned too; otherwise a stream's
@@ -117,6 +120,17 @@ func (c *Client) logs(ctx context.Context, req LogRequest, sink LogSink, deps lo
 	if err != nil {
 		return err
 	}
+	var first LogBatch
+	if req.Options.Previous {
+		with, without := splitPrevious(targets, req.Kind == KindPods || req.Kind == KindContainers)
+		if len(with) == 0 {
+			return noPreviousError(req, without)
+		}
+		if len(without) > 0 {
+			first.Notes = append(first.Notes, PlacedLogNote{Note: noPreviousNote(req.Namespace, without, len(targets))})
+		}
+		targets = with
+	}
 	run := &logRun{
 		c: c, req: req, deps: deps, sink: sink, max: max,
 		events: make(chan logEvent, 64),
@@ -134,7 +148,6 @@ func (c *Client) logs(ctx context.Context, req LogRequest, sink LogSink, deps lo
 	for _, t := range admitted {
 		starts = append(starts, run.start(t))
 	}
-	var first LogBatch
 	if len(leftOut) > 0 {
 		run.merger.addNote(-1, leftOutNote(req.Namespace, leftOut, max), &first)
 	}

@@ -130,6 +130,11 @@ const (
 	// LogNotePodsLeftOut: Count pods (Names) were not streamed because
 	// of LogRequest.MaxStreams.
 	LogNotePodsLeftOut LogNoteKind = "pods_left_out"
+	// LogNoteNoPrevious: reading previous instances (Options.Previous),
+	// Count containers (Names: pod/container for a workload, the
+	// container for one pod) were not read because they have none (they
+	// never restarted).
+	LogNoteNoPrevious LogNoteKind = "no_previous"
 	// LogNoteEnded: one stream ended for good (not following, limit
 	// reached, previous container read); Err is nil or why.
 	LogNoteEnded LogNoteKind = "ended"
@@ -150,7 +155,9 @@ type LogNote struct {
 	Restarted bool
 	// Backoff is the wait before the next attempt (LogNoteRetrying).
 	Backoff time.Duration
-	// Count and Names are the pods left out (LogNotePodsLeftOut).
+	// Count and Names are the pods left out (LogNotePodsLeftOut,
+	// LogNotePodAdmitted) or without a previous instance
+	// (LogNoteNoPrevious).
 	Count int
 	Names []string
 	// Containers and DefaultContainer are the pod's containers in spec
@@ -203,6 +210,10 @@ var (
 	ErrLogPodReplaced = errors.New("the pod was replaced since it was listed")
 	// ErrLogNoPods: the workload selects no pods.
 	ErrLogNoPods = errors.New("the workload has no pods")
+	// ErrLogNoPrevious: a previous instance was asked for (Options.Previous)
+	// and no container of the request has one (restartCount 0 and no
+	// lastState.terminated); the error's text names the container.
+	ErrLogNoPrevious = errors.New("no previous container instance")
 	// ErrLogKind: the kind has no logs.
 	ErrLogKind = errors.New("this kind has no logs")
 )
