@@ -164,7 +164,7 @@ func (c *Client) logs(ctx context.Context, req LogRequest, sink LogSink, deps lo
 			}
 			t := admitted[i]
 			run.merger.addNote(-1, LogNote{Kind: LogNoteEnded, Namespace: t.pod.Namespace, Pod: t.pod.Name,
-				Container: t.container, Time: time.Now(), Err: err, Text: "could not read the log: " + err.Error()}, &first)
+				Container: t.container, Time: time.Now(), Err: err, Text: "could not read the log"}, &first)
 		}
 	}
 	if failed == len(starts) && firstErr != nil && len(leftOut) == 0 {

@@ -118,8 +118,18 @@ const (
 	LogNoteStarted LogNoteKind = "started"
 	// LogNoteResumed: a followed stream was reconnected from Time after
 	// it ended or broke; Restarted is set when the container was
-	// restarted (a new container ID) in between; Text says why.
+	// restarted (a new container ID) in between; Text says why. A stream
+	// that has delivered no line yet is reconnected without one.
 	LogNoteResumed LogNoteKind = "resumed"
+	// LogNoteWaiting: while following, the container cannot be read yet:
+	// the pod is not scheduled, or the container has not started. Text
+	// says why, from the pod's status ("pod is Pending (Unschedulable:
+	// 0/3 nodes are available: ...)", "container web is waiting
+	// (ImagePullBackOff: ...)"). It is sent when the stream starts waiting
+	// and again only when the reason changes (never once per attempt);
+	// the stream starts (LogNoteStarted) when the container runs.
+	// Containers and DefaultContainer are set as for LogNoteStarted.
+	LogNoteWaiting LogNoteKind = "waiting"
 	// LogNoteRetrying: a stream broke and is retried after Backoff; Err
 	// says why.
 	LogNoteRetrying LogNoteKind = "retrying"

@@ -266,7 +266,7 @@ func (t *podTracker) join(r *logRun, pod *corev1.Pod) {
 		for _, tg := range admitted {
 			if err := <-r.start(tg); err != nil {
 				r.note(-1, LogNote{Kind: LogNoteEnded, Namespace: pod.Namespace, Pod: pod.Name, Container: tg.container,
-					Err: err, Text: "could not read the log: " + err.Error()})
+					Err: err, Text: "could not read the log"})
 			}
 		}
 	}
