@@ -48,7 +48,8 @@ type LogRequest struct {
 	AllContainers bool
 	// MaxStreams bounds the concurrent streams (kubectl's
 	// --max-log-requests, default DefaultMaxLogStreams when 0); the pods
-	// left out are reported in a LogNotePodsLeftOut note.
+	// left out are reported in a LogNotePodsLeftOut note, and each takes
+	// the place of a stream that ends for good (LogNotePodAdmitted).
 	MaxStreams int
 	// Options apply to every stream.
 	Options LogOptions
@@ -137,9 +138,17 @@ const (
 	LogNotePodJoined LogNoteKind = "pod_joined"
 	// LogNotePodGone: the pod was deleted (or replaced); its stream ended.
 	LogNotePodGone LogNoteKind = "pod_gone"
-	// LogNotePodsLeftOut: Count pods (Names) were not streamed because
-	// of LogRequest.MaxStreams.
+	// LogNotePodsLeftOut: pods (Names: pod, or pod/container when every
+	// container is read) were not streamed because of
+	// LogRequest.MaxStreams; Count is how many are left out now in all
+	// (Names is empty when one left out is gone). Each is streamed, in
+	// order, when a stream ends for good (LogNotePodAdmitted).
 	LogNotePodsLeftOut LogNoteKind = "pods_left_out"
+	// LogNotePodAdmitted: a target left out (Names[0]; Pod, Container) is
+	// streamed in place of a stream that ended for good (failed, its
+	// container terminated, its pod gone, not following: its log read);
+	// Count is how many are still left out.
+	LogNotePodAdmitted LogNoteKind = "pod_admitted"
 	// LogNoteNoPrevious: reading previous instances (Options.Previous),
 	// Count containers (Names: pod/container for a workload, the
 	// container for one pod) were not read because they have none (they

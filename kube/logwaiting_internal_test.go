@@ -104,7 +104,7 @@ func TestLogsPendingPodWaits(t *testing.T) {
 	// Ended with nothing more delivered: reconnections are silent.
 	waitFor(t, "a follower", func() bool { return srv.followers("pend", "web") == 1 })
 	srv.drop("pend", "web", nil)
-	waitFor(t, "the reconnection", func() bool { return srv.followers("pend", "web") == 1 })
+	waitFor(t, "the reconnection", func() bool { return len(sink.notes()) == 4 })
 	cancel()
 	if err := wait(); err != nil {
 		t.Fatal(err)
@@ -127,6 +127,9 @@ func TestLogsNoResumeBeforeALine(t *testing.T) {
 		srv.drop("p", "web", nil)
 	}
 	waitFor(t, "a follower", func() bool { return srv.followers("p", "web") == 1 })
+	// A line after the reconnections: every note they made came before it.
+	srv.write("p", "web", false, logAt(1), "at last")
+	waitFor(t, "the line", func() bool { return len(sink.lines()) == 1 })
 	cancel()
 	if err := wait(); err != nil {
 		t.Fatal(err)
