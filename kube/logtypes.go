@@ -125,8 +125,8 @@ const (
 	// LogNoteWaiting: while following, the container cannot be read yet:
 	// the pod is not scheduled, or the container has not started. Text
 	// says why, from the pod's status ("pod is Pending (Unschedulable:
-	// 0/3 nodes are available: ...)", "container web is waiting
-	// (ImagePullBackOff: ...)"). It is sent when the stream starts waiting
+	// 0/3 nodes are available: ...)", "container web: ImagePullBackOff
+	// (Back-off pulling image ...)"). It is sent when the stream starts waiting
 	// and again only when the reason changes (never once per attempt);
 	// the stream starts (LogNoteStarted) when the container runs.
 	// Containers and DefaultContainer are set as for LogNoteStarted.

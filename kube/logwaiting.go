@@ -16,8 +16,7 @@ import (
 
 // logWaiting says why container's log cannot be read yet, from the pod's
 // status: "pod is Pending (Unschedulable: 0/3 nodes are available: ...)",
-// "container web is waiting (ImagePullBackOff: Back-off pulling image
-// ...)"; "" when it can be read: the container runs or ran (a waiting
+// "container web: ImagePullBackOff (Back-off pulling image ...)"; "" when it can be read: the container runs or ran (a waiting
 // container that ran before, as in CrashLoopBackOff, has its last
 // instance's log), or the pod finished.
 func logWaiting(pod *corev1.Pod, container string) string {
@@ -38,11 +37,11 @@ func logWaiting(pod *corev1.Pod, container string) string {
 		return ""
 	case st.State.Waiting != nil && st.State.Waiting.Reason != "":
 		w := st.State.Waiting
-		s := "container " + container + " is waiting (" + w.Reason
+		s := "container " + container + ": " + w.Reason
 		if msg := oneLine(w.Message); msg != "" {
-			s += ": " + msg
+			s += " (" + msg + ")"
 		}
-		return s + ")"
+		return s
 	}
 	return "container " + container + " has not started"
 }

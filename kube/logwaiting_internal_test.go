@@ -45,9 +45,9 @@ func TestLogWaiting(t *testing.T) {
 		{"not scheduled yet", func() *corev1.Pod { p := pendingPod("p", "web"); p.Status.Conditions = nil; return p }(),
 			"pod is Pending (not scheduled yet)"},
 		{"no status yet", noStatus, "pod is Pending (container web not created yet)"},
-		{"creating", waitingPod("p", "web", "ContainerCreating", "", 0), "container web is waiting (ContainerCreating)"},
+		{"creating", waitingPod("p", "web", "ContainerCreating", "", 0), "container web: ContainerCreating"},
 		{"image pull", waitingPod("p", "web", "ImagePullBackOff", `Back-off pulling image "nope:1"`, 0),
-			`container web is waiting (ImagePullBackOff: Back-off pulling image "nope:1")`},
+			`container web: ImagePullBackOff (Back-off pulling image "nope:1")`},
 		{"crash loop: the last instance's log is there", waitingPod("p", "web", "CrashLoopBackOff", "back-off 5m", 3), ""},
 		{"finished", done, ""},
 	} {
@@ -90,7 +90,7 @@ func TestLogsPendingPodWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "the second reason", func() bool { return len(sink.notes()) == 2 })
-	if n := sink.notes()[1]; n.Kind != LogNoteWaiting || n.Text != "container web is waiting (ContainerCreating)" {
+	if n := sink.notes()[1]; n.Kind != LogNoteWaiting || n.Text != "container web: ContainerCreating" {
 		t.Fatalf("note %+v", n)
 	}
 	if len(srv.options()) != 0 {
