@@ -258,14 +258,41 @@ func TestE2ELogs(t *testing.T) {
 	})
 
 	t.Run("previous", func(t *testing.T) {
-		rec := &logRecorder{}
+		// "one" never restarted: there is no previous instance to read
+		// (kwok would serve the previous file anyway; a kubelet refuses).
 		err := c.Logs(ctx, kube.LogRequest{Kind: kube.KindPods, Namespace: ns, Name: "one",
+			Options: kube.LogOptions{Previous: true, Follow: true, TailLines: -1}}, &logRecorder{})
+		if !errors.Is(err, kube.ErrLogNoPrevious) || err.Error() != "no previous instance of container app (it has not restarted)" {
+			t.Fatalf("previous of a container never restarted: %v", err)
+		}
+		// A pod whose container restarted, as a kubelet reports it.
+		files.write(t, "prev.log", criLine(base, "current instance"))
+		files.write(t, "prev-previous.log", criLine(base.Add(-time.Hour), "previous instance"))
+		prev := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "prev", Namespace: ns, Labels: map[string]string{"klogs": "prev"}},
+			Spec: kwokPodSpec("busybox")}
+		if _, err := cs.CoreV1().Pods(ns).Create(ctx, prev, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		applyLogs(t, dyn, ns, "prev", files.path("prev.log"), files.path("prev-previous.log"))
+		st := waitPods(t, cs, ns, "klogs=prev", 1)[0].Status.ContainerStatuses[0]
+		patch := fmt.Sprintf(`{"status":{"containerStatuses":[{"name":"app","image":%q,"imageID":%q,"ready":true,"started":true,`+
+			`"containerID":%q,"restartCount":1,"state":{"running":{"startedAt":%q}},`+
+			`"lastState":{"terminated":{"exitCode":1,"reason":"Error","containerID":"kwok://klogs-prev-old","finishedAt":%q}}}]}}`,
+			st.Image, st.ImageID, st.ContainerID, time.Now().UTC().Format(time.RFC3339), time.Now().UTC().Format(time.RFC3339))
+		if _, err := cs.CoreV1().Pods(ns).Patch(ctx, "prev", types.StrategicMergePatchType, []byte(patch), metav1.PatchOptions{}, "status"); err != nil {
+			t.Fatal(err)
+		}
+		rec := &logRecorder{}
+		err = c.Logs(ctx, kube.LogRequest{Kind: kube.KindPods, Namespace: ns, Name: "prev",
 			Options: kube.LogOptions{Previous: true, Follow: true, TailLines: -1}}, rec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := rec.snapshot(), []string{"[started]", "one/app: previous instance", "[ended]"}; !slices.Equal(got, want) {
+		if got, want := rec.snapshot(), []string{"[started]", "prev/app: previous instance", "[ended]"}; !slices.Equal(got, want) {
 			t.Fatalf("got %v, want %v", got, want)
+		}
+		if err := cs.CoreV1().Pods(ns).Delete(ctx, "prev", metav1.DeleteOptions{GracePeriodSeconds: ptr(int64(0))}); err != nil {
+			t.Fatal(err)
 		}
 	})
 

@@ -286,6 +286,7 @@ func testPod(name string, containers ...string) *corev1.Pod {
 			ContainerID: "containerd://" + name + "-" + c + "-1",
 			State:       corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}})
 	}
+	p.Spec.NodeName = "node-1"
 	p.Status.Phase = corev1.PodRunning
 	return p
 }

@@ -28,8 +28,9 @@ type logStream struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	// restart is signalled (by the pod tracker) when the container has a
-	// new instance.
-	restart chan struct{}
+	// new instance; changed on every update of the pod (a waiting stream
+	// looks again at once).
+	restart, changed chan struct{}
 
 	mu       sync.Mutex
 	instance containerInstance // the instance being read
@@ -114,7 +115,8 @@ func transientLogErr(err error) bool {
 
 func newLogStream(r *logRun, id int, t logTarget) *logStream {
 	s := &logStream{r: r, id: id, t: t, ns: t.pod.Namespace, pod: t.pod.Name, container: t.container,
-		uid: string(t.pod.UID), restart: make(chan struct{}, 1), instance: instanceOf(t.pod, t.container)}
+		uid: string(t.pod.UID), restart: make(chan struct{}, 1), changed: make(chan struct{}, 1),
+		instance: instanceOf(t.pod, t.container)}
 	s.ctx, s.cancel = context.WithCancelCause(r.ctx)
 	return s
 }
@@ -131,6 +133,25 @@ func (s *logStream) observe(pod *corev1.Pod) {
 		case s.restart <- struct{}{}:
 		default:
 		}
+	}
+	select {
+	case s.changed <- struct{}{}:
+	default:
+	}
+}
+
+// pause waits d, or less when the tracker sees the pod change; false when
+// the stream is over first.
+func (s *logStream) pause(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-s.changed:
+		return true
+	case <-s.ctx.Done():
+		return false
 	}
 }
 
@@ -149,9 +170,10 @@ func (s *logStream) run(first chan<- error) {
 	split := newLogSplitter(s.ns, s.pod, s.container)
 	left := opts.LimitBytes
 	var (
-		reported, resumed, restarted bool
-		attempt                      int
-		why                          string
+		reported, resumed, restarted, started bool
+		attempt                               int
+		why, waiting                          string
+		delivered                             int // lines, over every read
 	)
 	report := func(err error) {
 		if !reported {
@@ -160,9 +182,27 @@ func (s *logStream) run(first chan<- error) {
 		}
 	}
 	defer report(nil)
+	// wait notes why the container cannot be read yet (once per reason)
+	// and waits for the pod to change; false when the stream is over.
+	wait := func(reason string) bool {
+		report(nil)
+		if reason != waiting {
+			waiting = reason
+			s.note(LogNote{Kind: LogNoteWaiting, Text: reason, Containers: s.t.containers, DefaultContainer: s.t.dflt})
+		}
+		attempt++
+		if !s.pause(s.r.deps.backoff(attempt)) {
+			s.finish()
+			return false
+		}
+		resumed = true
+		return true
+	}
 	for {
+		pod := s.t.pod
 		if resumed {
-			pod, err := s.r.c.cs.CoreV1().Pods(s.ns).Get(s.ctx, s.pod, metav1.GetOptions{})
+			var err error
+			pod, err = s.r.c.cs.CoreV1().Pods(s.ns).Get(s.ctx, s.pod, metav1.GetOptions{})
 			switch {
 			case s.ctx.Err() != nil:
 				s.finish()
@@ -186,13 +226,26 @@ func (s *logStream) run(first chan<- error) {
 					s.note(LogNote{Kind: LogNoteEnded, Text: "the container terminated"})
 					return
 				}
+			default:
+				pod = nil
 			}
 			select { // a restart signalled before this check is handled
 			case <-s.restart:
 			default:
 			}
 		}
+		if follow && pod != nil {
+			if reason := logWaiting(pod, s.container); reason != "" {
+				if !wait(reason) {
+					return
+				}
+				continue
+			}
+		}
 		rc, err := s.r.deps.open(s.ctx, s.ns, s.pod, s.options(resume, resumed, left))
+		if err != nil && opts.Previous {
+			err = previousReadErr(err, s.container)
+		}
 		if err != nil {
 			if s.ctx.Err() != nil {
 				s.finish()
@@ -204,13 +257,25 @@ func (s *logStream) run(first chan<- error) {
 					report(err)
 					return
 				}
-				s.note(LogNote{Kind: LogNoteEnded, Err: err, Text: "the log could not be read: " + err.Error()})
+				s.note(LogNote{Kind: LogNoteEnded, Err: err, Text: "the log could not be read"})
 				return
+			}
+			if waitingLogErr(err) {
+				// The status read next says why in its own words; until
+				// then the kubelet's.
+				reason := waiting
+				if reason == "" {
+					reason = oneLine(err.Error())
+				}
+				if !wait(reason) {
+					return
+				}
+				continue
 			}
 			report(nil)
 			attempt++
 			d := s.r.deps.backoff(attempt)
-			s.note(LogNote{Kind: LogNoteRetrying, Backoff: d, Err: err, Text: "retrying: " + err.Error()})
+			s.note(LogNote{Kind: LogNoteRetrying, Backoff: d, Err: err, Text: "retrying"})
 			if !sleepCtx(s.ctx, d) {
 				s.finish()
 				return
@@ -218,10 +283,13 @@ func (s *logStream) run(first chan<- error) {
 			resumed = true
 			continue
 		}
-		if !reported {
+		waiting = ""
+		switch {
+		case !started:
+			started = true
 			report(nil)
 			s.note(LogNote{Kind: LogNoteStarted, Containers: s.t.containers, DefaultContainer: s.t.dflt})
-		} else {
+		case delivered > 0 || restarted:
 			if why == "" {
 				why = "reconnected"
 			}
@@ -230,6 +298,7 @@ func (s *logStream) run(first chan<- error) {
 		restarted, why = false, ""
 		resume.begin()
 		n, lines, readErr, nudged := s.pump(rc, split, resume, follow)
+		delivered += lines
 		if s.ctx.Err() != nil {
 			s.finish()
 			return
@@ -242,7 +311,7 @@ func (s *logStream) run(first chan<- error) {
 		}
 		if !follow {
 			if readErr != nil {
-				s.note(LogNote{Kind: LogNoteEnded, Err: readErr, Text: "the stream broke: " + readErr.Error()})
+				s.note(LogNote{Kind: LogNoteEnded, Err: readErr, Text: "the stream broke"})
 			} else {
 				s.note(LogNote{Kind: LogNoteEnded, Text: "the log ended"})
 			}
@@ -258,7 +327,7 @@ func (s *logStream) run(first chan<- error) {
 		case readErr != nil:
 			attempt++
 			d := s.r.deps.backoff(attempt)
-			s.note(LogNote{Kind: LogNoteRetrying, Backoff: d, Err: readErr, Text: "the connection broke: " + readErr.Error()})
+			s.note(LogNote{Kind: LogNoteRetrying, Backoff: d, Err: readErr, Text: "the connection broke"})
 			why = "the connection broke"
 			if !sleepCtx(s.ctx, d) {
 				s.finish()

@@ -73,14 +73,18 @@ func logBackoff(n int) time.Duration {
 // lines with previous=true); failed attempts back off from 0.5 s to 30 s
 // (LogNoteRetrying). Previous reads are never followed. A workload's pods
 // (its spec.selector, as kubectl logs deployment/x) are streamed up to
-// MaxStreams streams, pods beyond named in LogNotePodsLeftOut; new pods
+// MaxStreams streams, pods beyond named in LogNotePodsLeftOut and each
+// streamed when a stream ends for good (LogNotePodAdmitted); new pods
 // join while following (LogNotePodJoined); lines of several streams are
 // merged by time within LogReorderWindow. LimitBytes counts the bytes of
 // each stream, timestamp prefixes included, across reconnections.
 //
 // Errors, before anything is written: ErrLogKind; a *ContainerChoiceError
 // (errors.Is ErrLogContainerRequired); ErrLogNoContainer; ErrLogPodReplaced
-// when req.UID is not the pod's; ErrLogNoPods; and the API server's own
+// when req.UID is not the pod's; ErrLogNoPods; ErrLogNoPrevious when
+// Options.Previous and no container asked for has a previous instance
+// (those that have none are otherwise left out and named in a
+// LogNoteNoPrevious); and the API server's own
 // (forbidden, not found, the pod's container waiting when not following),
 // which ReasonOf classifies. When every stream of a request fails at its
 // first read, the first error is returned too; otherwise a stream's
@@ -117,6 +121,17 @@ func (c *Client) logs(ctx context.Context, req LogRequest, sink LogSink, deps lo
 	if err != nil {
 		return err
 	}
+	var first LogBatch
+	if req.Options.Previous {
+		with, without := splitPrevious(targets, req.Kind == KindPods || req.Kind == KindContainers)
+		if len(with) == 0 {
+			return noPreviousError(req, without)
+		}
+		if len(without) > 0 {
+			first.Notes = append(first.Notes, PlacedLogNote{Note: noPreviousNote(req.Namespace, without, len(targets))})
+		}
+		targets = with
+	}
 	run := &logRun{
 		c: c, req: req, deps: deps, sink: sink, max: max,
 		events: make(chan logEvent, 64),
@@ -124,19 +139,19 @@ func (c *Client) logs(ctx context.Context, req LogRequest, sink LogSink, deps lo
 		pods:   map[string]*logPod{},
 	}
 	admitted, leftOut := admitLogTargets(targets, max)
+	run.queue = slices.Clone(targets[len(admitted):])
 	run.known = map[string]bool{}
 	for _, p := range pods {
 		run.known[string(p.UID)] = true
 	}
 	run.ctx, run.cancel = context.WithCancel(ctx)
 	defer run.cancel()
+	if len(leftOut) > 0 {
+		run.merger.addNote(-1, leftOutNote(req.Namespace, leftOut, len(run.queue), max), &first)
+	}
 	var starts []chan error
 	for _, t := range admitted {
 		starts = append(starts, run.start(t))
-	}
-	var first LogBatch
-	if len(leftOut) > 0 {
-		run.merger.addNote(-1, leftOutNote(req.Namespace, leftOut, max), &first)
 	}
 	// Wait for every stream's first read, so that a request none of whose
 	// streams could be read is an error the caller gets, not a note.
@@ -151,7 +166,7 @@ func (c *Client) logs(ctx context.Context, req LogRequest, sink LogSink, deps lo
 			}
 			t := admitted[i]
 			run.merger.addNote(-1, LogNote{Kind: LogNoteEnded, Namespace: t.pod.Namespace, Pod: t.pod.Name,
-				Container: t.container, Time: time.Now(), Err: err, Text: "could not read the log: " + err.Error()}, &first)
+				Container: t.container, Time: time.Now(), Err: err, Text: "could not read the log"}, &first)
 		}
 	}
 	if failed == len(starts) && firstErr != nil && len(leftOut) == 0 {
@@ -223,9 +238,6 @@ func logTargets(req LogRequest, pods []*corev1.Pod) ([]logTarget, error) {
 			}
 			add(c)
 		default:
-			if dflt == "" && len(pod.Spec.Containers) > 0 {
-				dflt = pod.Spec.Containers[0].Name
-			}
 			if dflt != "" {
 				add(dflt)
 			}
@@ -273,9 +285,51 @@ func admitLogTargets(targets []logTarget, max int) (admitted []logTarget, leftOu
 	return admitted, leftOut
 }
 
-func leftOutNote(ns string, names []string, max int) LogNote {
-	return LogNote{Kind: LogNotePodsLeftOut, Namespace: ns, Count: len(names), Names: names, Time: time.Now(),
+// leftOutNote names the targets just left out (names); total is how many
+// wait in the queue now.
+func leftOutNote(ns string, names []string, total, max int) LogNote {
+	return LogNote{Kind: LogNotePodsLeftOut, Namespace: ns, Count: total, Names: names, Time: time.Now(),
 		Text: fmt.Sprintf("%d left out (at most %d streams): %s", len(names), max, strings.Join(names, ", "))}
+}
+
+// refill starts the first target left out, when one waits and the request
+// goes on, in place of a stream that ended for good (LogNotePodAdmitted);
+// a first read that fails is a LogNoteEnded with Err, as at the start.
+func (r *logRun) refill() {
+	r.mu.Lock()
+	if len(r.queue) == 0 || r.ctx.Err() != nil {
+		r.mu.Unlock()
+		return
+	}
+	t := r.queue[0]
+	r.queue = r.queue[1:]
+	left := len(r.queue)
+	r.mu.Unlock()
+	who := t.pod.Name
+	if r.req.AllContainers {
+		who += "/" + t.container
+	}
+	r.note(-1, LogNote{Kind: LogNotePodAdmitted, Namespace: t.pod.Namespace, Pod: t.pod.Name, Container: t.container,
+		Count: left, Names: []string{who}, Text: who + " streamed in place of a stream that ended"})
+	first := r.start(t)
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		if err := <-first; err != nil {
+			r.note(-1, LogNote{Kind: LogNoteEnded, Namespace: t.pod.Namespace, Pod: t.pod.Name, Container: t.container,
+				Err: err, Text: "could not read the log"})
+		}
+	}()
+}
+
+// unqueue drops the targets of a pod gone from the queue; it reports how
+// many are left when it dropped any.
+func (r *logRun) unqueue(name string) (int, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := len(r.queue)
+	r.queue = slices.DeleteFunc(r.queue, func(t logTarget) bool { return t.pod.Name == name })
+	return len(r.queue), len(r.queue) != n
 }
 
 // logPod reads the pod of a pod or container request.
@@ -315,7 +369,10 @@ type logRun struct {
 	known  map[string]bool    // UIDs of the pods a workload request has met
 	// tracker follows the pods while following; nil otherwise.
 	tracker *podTracker
-	nextID  int
+	// queue holds the targets left out (MaxStreams), in order: each takes
+	// the place of a stream that ends for good.
+	queue  []logTarget
+	nextID int
 }
 
 // logPod is a pod being streamed: its UID and its streams.
@@ -370,6 +427,7 @@ func (r *logRun) start(t logTarget) chan error {
 	go func() {
 		defer r.wg.Done()
 		s.run(first)
+		r.refill()
 		r.mu.Lock()
 		r.active--
 		if r.active == 0 && r.tracker != nil && !r.tracker.workload {

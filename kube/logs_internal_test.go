@@ -121,7 +121,9 @@ func TestLogsFirstReadRefused(t *testing.T) {
 }
 
 func TestLogsOnePod(t *testing.T) {
-	c, _ := newLogClient(t, testPod("p", "app"))
+	p := testPod("p", "app")
+	p.Status.ContainerStatuses[0].RestartCount = 1
+	c, _ := newLogClient(t, p)
 	srv := newFakeLogServer()
 	for i := range 5 {
 		srv.write("p", "app", false, logAt(i*1000), fmt.Sprintf("line %d", i))

@@ -48,7 +48,8 @@ type LogRequest struct {
 	AllContainers bool
 	// MaxStreams bounds the concurrent streams (kubectl's
 	// --max-log-requests, default DefaultMaxLogStreams when 0); the pods
-	// left out are reported in a LogNotePodsLeftOut note.
+	// left out are reported in a LogNotePodsLeftOut note, and each takes
+	// the place of a stream that ends for good (LogNotePodAdmitted).
 	MaxStreams int
 	// Options apply to every stream.
 	Options LogOptions
@@ -113,13 +114,23 @@ type LogNoteKind string
 // Log note kinds.
 const (
 	// LogNoteStarted: a stream began (Pod, Container; Containers lists the
-	// pod's containers, DefaultContainer the annotated one, for a
-	// container picker).
+	// pod's containers, DefaultContainer the default one as in
+	// ContainerChoiceError, for a container picker).
 	LogNoteStarted LogNoteKind = "started"
 	// LogNoteResumed: a followed stream was reconnected from Time after
 	// it ended or broke; Restarted is set when the container was
-	// restarted (a new container ID) in between; Text says why.
+	// restarted (a new container ID) in between; Text says why. A stream
+	// that has delivered no line yet is reconnected without one.
 	LogNoteResumed LogNoteKind = "resumed"
+	// LogNoteWaiting: while following, the container cannot be read yet:
+	// the pod is not scheduled, or the container has not started. Text
+	// says why, from the pod's status ("pod is Pending (Unschedulable:
+	// 0/3 nodes are available: ...)", "container web: ImagePullBackOff
+	// (Back-off pulling image ...)"). It is sent when the stream starts waiting
+	// and again only when the reason changes (never once per attempt);
+	// the stream starts (LogNoteStarted) when the container runs.
+	// Containers and DefaultContainer are set as for LogNoteStarted.
+	LogNoteWaiting LogNoteKind = "waiting"
 	// LogNoteRetrying: a stream broke and is retried after Backoff; Err
 	// says why.
 	LogNoteRetrying LogNoteKind = "retrying"
@@ -127,9 +138,22 @@ const (
 	LogNotePodJoined LogNoteKind = "pod_joined"
 	// LogNotePodGone: the pod was deleted (or replaced); its stream ended.
 	LogNotePodGone LogNoteKind = "pod_gone"
-	// LogNotePodsLeftOut: Count pods (Names) were not streamed because
-	// of LogRequest.MaxStreams.
+	// LogNotePodsLeftOut: pods (Names: pod, or pod/container when every
+	// container is read) were not streamed because of
+	// LogRequest.MaxStreams; Count is how many are left out now in all
+	// (Names is empty when one left out is gone). Each is streamed, in
+	// order, when a stream ends for good (LogNotePodAdmitted).
 	LogNotePodsLeftOut LogNoteKind = "pods_left_out"
+	// LogNotePodAdmitted: a target left out (Names[0]; Pod, Container) is
+	// streamed in place of a stream that ended for good (failed, its
+	// container terminated, its pod gone, not following: its log read);
+	// Count is how many are still left out.
+	LogNotePodAdmitted LogNoteKind = "pod_admitted"
+	// LogNoteNoPrevious: reading previous instances (Options.Previous),
+	// Count containers (Names: pod/container for a workload, the
+	// container for one pod) were not read because they have none (they
+	// never restarted).
+	LogNoteNoPrevious LogNoteKind = "no_previous"
 	// LogNoteEnded: one stream ended for good (not following, limit
 	// reached, previous container read); Err is nil or why.
 	LogNoteEnded LogNoteKind = "ended"
@@ -150,7 +174,9 @@ type LogNote struct {
 	Restarted bool
 	// Backoff is the wait before the next attempt (LogNoteRetrying).
 	Backoff time.Duration
-	// Count and Names are the pods left out (LogNotePodsLeftOut).
+	// Count and Names are the pods left out (LogNotePodsLeftOut,
+	// LogNotePodAdmitted) or without a previous instance
+	// (LogNoteNoPrevious).
 	Count int
 	Names []string
 	// Containers and DefaultContainer are the pod's containers in spec
@@ -203,14 +229,21 @@ var (
 	ErrLogPodReplaced = errors.New("the pod was replaced since it was listed")
 	// ErrLogNoPods: the workload selects no pods.
 	ErrLogNoPods = errors.New("the workload has no pods")
+	// ErrLogNoPrevious: a previous instance was asked for (Options.Previous)
+	// and no container of the request has one (restartCount 0 and no
+	// lastState.terminated); the error's text names the container.
+	ErrLogNoPrevious = errors.New("no previous container instance")
 	// ErrLogKind: the kind has no logs.
 	ErrLogKind = errors.New("this kind has no logs")
 )
 
 // ContainerChoiceError is returned when a container must be chosen: it
 // lists the pod's containers in spec order (init containers and native
-// sidecars first) and the one the kubectl.kubernetes.io/default-container
-// annotation names ("" when none). errors.Is(err,
+// sidecars first; for exec only the containers that run for the pod's
+// life) and the default one, kubectl's (podcmd.FindOrDefaultContainerByName):
+// the one the kubectl.kubernetes.io/default-container annotation names,
+// else the first of spec.containers, never an init container or a native
+// sidecar ("" only when it is not among Containers). errors.Is(err,
 // ErrLogContainerRequired) holds.
 type ContainerChoiceError struct {
 	Namespace, Pod   string

@@ -258,6 +258,9 @@ func (t *podTracker) join(r *logRun, pod *corev1.Pod) {
 	}
 	r.mu.Lock()
 	room := r.max - r.active
+	if len(r.queue) > 0 {
+		room = 0 // those left out before go first
+	}
 	r.mu.Unlock()
 	admitted, leftOut := admitLogTargets(targets, max(room, 0))
 	if len(admitted) > 0 {
@@ -266,7 +269,7 @@ func (t *podTracker) join(r *logRun, pod *corev1.Pod) {
 		for _, tg := range admitted {
 			if err := <-r.start(tg); err != nil {
 				r.note(-1, LogNote{Kind: LogNoteEnded, Namespace: pod.Namespace, Pod: pod.Name, Container: tg.container,
-					Err: err, Text: "could not read the log: " + err.Error()})
+					Err: err, Text: "could not read the log"})
 			}
 		}
 	}
@@ -274,12 +277,21 @@ func (t *podTracker) join(r *logRun, pod *corev1.Pod) {
 		leftOut = []string{pod.Name}
 	}
 	if len(leftOut) > 0 {
-		r.note(-1, leftOutNote(pod.Namespace, leftOut, r.max))
+		r.mu.Lock()
+		r.queue = append(r.queue, targets[len(admitted):]...)
+		total := len(r.queue)
+		r.mu.Unlock()
+		r.note(-1, leftOutNote(pod.Namespace, leftOut, total, r.max))
 	}
 }
 
-// podGone ends the streams of pod name (of UID uid, "" for any).
+// podGone ends the streams of pod name (of UID uid, "" for any), or takes
+// it out of the queue of those left out.
 func (r *logRun) podGone(name, uid string) {
+	if left, ok := r.unqueue(name); ok {
+		r.note(-1, LogNote{Kind: LogNotePodsLeftOut, Namespace: r.req.Namespace, Pod: name, Count: left,
+			Text: "pod " + name + " is gone"})
+	}
 	r.mu.Lock()
 	p := r.pods[name]
 	if p == nil || (uid != "" && p.uid != uid) {

@@ -47,12 +47,19 @@ func runningContainers(pod *corev1.Pod) []string {
 	return out
 }
 
-// podDefaultContainer is the container the default-container annotation
-// names, "" when it names none of the pod's.
+// podDefaultContainer is the container kubectl logs and exec pick when
+// none is named (k8s.io/kubectl/pkg/cmd/util/podcmd
+// FindOrDefaultContainerByName): the one the
+// kubectl.kubernetes.io/default-container annotation names when the pod
+// has it, else the first of spec.containers (never an init container nor
+// a native sidecar); "" only for a pod without containers.
 func podDefaultContainer(pod *corev1.Pod) string {
 	name := pod.Annotations[defaultContainerAnnotation]
 	if name != "" && slices.Contains(podContainers(pod), name) {
 		return name
+	}
+	if len(pod.Spec.Containers) > 0 {
+		return pod.Spec.Containers[0].Name
 	}
 	return ""
 }

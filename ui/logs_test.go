@@ -103,3 +103,70 @@ func TestLogsHelp(t *testing.T) {
 		}
 	}
 }
+
+// choosing is a source whose pods have several containers: Logs refuses
+// a request that names none.
+type choosing struct {
+	views.Source
+}
+
+func (choosing) Logs(_ context.Context, req kube.LogRequest, _ kube.LogSink) error {
+	if req.Container == "" && !req.AllContainers {
+		return &kube.ContainerChoiceError{Namespace: req.Namespace, Pod: req.Name, Containers: []string{"app", "metrics-exporter"},
+			DefaultContainer: "app"}
+	}
+	return nil
+}
+
+// TestLogsFirstPickerEscBackToTheRow: `l` on a pod with several
+// containers opens the picker; esc there closes the viewer, and the table
+// is back as it was, on the same row, taking the next key itself.
+func TestLogsFirstPickerEscBackToTheRow(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	h := startWith(t, choosing{client}, "demo", 80, 24)
+	h.keys("down")
+	before := h.m.View()
+	cmd := h.send(views.OpenLogsMsg{Request: kube.LogRequest{Kind: kube.KindPods, Namespace: "demo", Name: "web-1",
+		Options: kube.LogOptions{Follow: true, TailLines: -1}}})
+	for _, c := range cmd().(tea.BatchMsg) {
+		done := make(chan tea.Msg, 1)
+		go func() { done <- c() }()
+		select {
+		case msg := <-done:
+			h.send(msg)
+		case <-time.After(time.Second):
+		}
+	}
+	if v := h.m.View(); !strings.Contains(v, "choose one") {
+		t.Fatalf("no container picker:\n%s", v)
+	}
+	h.runKey(h.keys("esc"))
+	if got := h.m.Top().Title(); strings.HasPrefix(got, "logs") {
+		t.Fatalf("esc left %q on top", got)
+	}
+	if after := h.m.View(); after != before {
+		t.Fatalf("the table changed:\nbefore\n%s\nafter\n%s", before, after)
+	}
+}
+
+// TestLogsHelpHasNoTableLines: the viewer's help lists its keys (j/k
+// scroll, J JSON) and not the tables' (row markers, the namespace
+// picker).
+func TestLogsHelpHasNoTableLines(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	src := &streaming{Source: client, cancelled: make(chan struct{})}
+	h := startWith(t, src, "demo", 200, 50)
+	h.send(views.OpenLogsMsg{Request: kube.LogRequest{Kind: kube.KindPods, Namespace: "demo", Name: "web-1"}})
+	h.keys("?")
+	v := h.m.View()
+	for _, unwanted := range []string{"Row markers", "pick namespace", "ctrl+n"} {
+		if strings.Contains(v, unwanted) {
+			t.Errorf("the log viewer's help shows %q:\n%s", unwanted, v)
+		}
+	}
+	for _, want := range []string{"↑/k", "↓/j", "J", "JSON pretty", "Commands:"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the log viewer's help lacks %q:\n%s", want, v)
+		}
+	}
+}

@@ -54,7 +54,7 @@ func TestPortForwardDialogHelp(t *testing.T) {
 	h.run(h.send(views.OpenPortForwardMsg{Kind: kube.KindPods, Namespace: "demo", Name: "web-1", UID: "u1"}))
 	h.keys("?")
 	v := h.m.View()
-	if !strings.Contains(v, "Row markers:") {
+	if !strings.Contains(v, "Commands:") {
 		t.Fatalf("? in the dialog did not open the help:\n%s", v)
 	}
 	if !strings.Contains(v, ":pf port-forwards") || !strings.Contains(v, ":history") {

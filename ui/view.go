@@ -159,13 +159,23 @@ func (m *Model) helpView() string {
 			entries = append(entries, st.HelpKey.Render(padRight(h.Key, 8))+" "+st.HelpDescription.Render(h.Desc))
 		}
 	}
-	section("Global", append(m.vc.Keys.Bindings(), m.pickKey))
+	// The namespace picker key and the row markers belong to the tables
+	// (inventory screens): other screens' help does not list them.
+	_, table := m.Top().(kindScreen)
+	global := m.vc.Keys.Bindings()
+	if table {
+		global = append(global, m.pickKey)
+	}
+	section("Global", global)
 	section("This screen", m.Top().Bindings())
 	var footer []string
-	for _, items := range [][]string{
-		{"Commands:", ":<kind> [ns|all]", ":ns <ns>|all", ":ctx [context]", ":pf port-forwards", ":history", ":q", "e.g. :pods, :deploy demo, :po all, :ns"},
-		{"Row markers:", "x failed", "! warning", "~ progressing", "(blank) ok"},
-	} {
+	footLines := [][]string{
+		{"Commands:", ":<kind> [ns|all]", ":ns <ns>|all", ":ctx [context]", ":pf port-forwards", ":apps", ":history", ":q", "e.g. :pods, :deploy demo, :po all, :ns"},
+	}
+	if table {
+		footLines = append(footLines, []string{"Row markers:", "x failed", "! warning", "~ progressing", "(blank) ok"})
+	}
+	for _, items := range footLines {
 		for _, l := range wrapItems(items, m.width) {
 			footer = append(footer, st.Muted.Render(l))
 		}

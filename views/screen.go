@@ -41,6 +41,10 @@ type Config struct {
 	// RefreshInterval is how often a screen takes a new snapshot; it must be
 	// positive (cmd defaults it to 2s).
 	RefreshInterval time.Duration
+	// MaxLogStreams bounds the streams a workload's log viewer opens at
+	// once (kube.LogRequest.MaxStreams; --max-log-requests, as kubectl's);
+	// 0 is kube.DefaultMaxLogStreams.
+	MaxLogStreams int
 }
 
 // Context is shared by every screen of one program. The root model keeps

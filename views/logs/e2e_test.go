@@ -126,7 +126,9 @@ func TestE2ELogViewer(t *testing.T) {
 
 	side, sideUID := demoPod(t, cs, "sidecar-demo")
 	pick := runViewer(t, client, kube.LogRequest{Kind: kube.KindPods, Namespace: "demo", Name: side, UID: sideUID, Options: follow}, 200, 50)
-	pick.until("the container picker", contains("choose one", "app", "all containers"))
+	// No annotation: the default is the first of spec.containers, not the
+	// native sidecar listed before it.
+	pick.until("the container picker", contains("choose one", "app  (default)", "all containers"))
 	pick.key("enter")
 	pick.until("the chosen container's log", func(v string) bool { return strings.Contains(v, "lines") && !strings.Contains(v, " 0 lines") })
 
@@ -144,4 +146,19 @@ func TestE2ELogViewer(t *testing.T) {
 	if !strings.Contains(v, " │ ") {
 		t.Fatalf("workload lines lack their pod prefix:\n%s", v)
 	}
+
+	// p where nothing restarted: said plainly, for a pod and a workload.
+	noPrev := kube.LogOptions{Previous: true, TailLines: -1}
+	runViewer(t, client, kube.LogRequest{Kind: kube.KindPods, Namespace: "demo", Name: web, UID: webUID, Options: noPrev}, 200, 50).
+		until("no previous instance", contains("! no previous instance of container web (it has not restarted)"))
+	runViewer(t, client, kube.LogRequest{Kind: kube.KindDeployments, Namespace: "demo", Name: "web", Options: noPrev}, 200, 50).
+		until("no previous instance in the Deployment", contains("no previous container instance in any of the 3 pods"))
+
+	// A container that cannot start: one waiting state, from its status.
+	bad, badUID := demoPod(t, cs, "badimage")
+	runViewer(t, client, kube.LogRequest{Kind: kube.KindPods, Namespace: "demo", Name: bad, UID: badUID, Options: follow}, 200, 50).
+		until("the waiting state", func(v string) bool {
+			return strings.Contains(v, "waiting: container badimage: ImagePullBackOff (Back-off pulling image") &&
+				!strings.Contains(v, "──") && !strings.Contains(v, "resumed")
+		})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
@@ -218,11 +219,11 @@ func (m *Model) setFields(text string) {
 	}
 	m.widths = make([]int, len(m.fields))
 	for i, f := range m.fields {
-		m.widths[i] = len(f)
+		m.widths[i] = min(ansi.StringWidth(views.Sanitize(f)), 32)
 	}
 	m.eachRecentJSON(func(obj map[string]json.RawMessage) {
 		for i, f := range m.fields {
-			m.widths[i] = min(max(m.widths[i], len(fieldValue(obj, f))), 32)
+			m.widths[i] = min(max(m.widths[i], ansi.StringWidth(fieldValue(obj, f))), 32)
 		}
 	})
 }
@@ -232,9 +233,7 @@ func (m *Model) setFields(text string) {
 func (m *Model) seenFields() []string {
 	seen := map[string]bool{}
 	m.eachRecentJSON(func(obj map[string]json.RawMessage) {
-		for k := range obj {
-			seen[k] = true
-		}
+		fieldPaths(obj, "", 0, func(p string) { seen[p] = true })
 	})
 	out := make([]string, 0, len(seen))
 	for k := range seen {

@@ -26,13 +26,16 @@ func (m *Model) ingest(items []item) {
 			m.takeNote(*it.note)
 		case it.dropped > 0:
 			m.dropped += int64(it.dropped)
-			m.buf.addNote(fmt.Sprintf("%s lines dropped here: the viewer fell behind the stream", count(int64(it.dropped))), time.Time{}, -1, true)
+			m.buf.addNote(plural(int64(it.dropped), "line")+" dropped here: the viewer fell behind the stream", time.Time{}, -1, true)
 		default:
 			if seq := m.buf.addLine(it.line); seq >= 0 {
 				delete(m.cache, seq)
 			}
 			if it.line.Pod != "" && !m.pods[it.line.Pod] {
 				m.pods[it.line.Pod] = true
+			}
+			if len(m.waiting) > 0 {
+				delete(m.waiting, m.buf.streamIndex(it.line.Namespace, it.line.Pod, it.line.Container))
 			}
 		}
 	}
@@ -59,21 +62,47 @@ func (m *Model) takeNote(n kube.LogNote) {
 	if n.Pod != "" {
 		src = m.buf.streamIndex(n.Namespace, n.Pod, n.Container)
 	}
+	if n.Kind != kube.LogNoteWaiting && src >= 0 {
+		delete(m.waiting, src)
+	}
 	switch n.Kind {
 	case kube.LogNoteStarted:
 		if n.Pod != "" {
 			m.pods[n.Pod] = true
+			delete(m.failed, n.Pod)
 		}
 		if len(n.Containers) > 0 {
 			m.containers, m.defaultContainer = n.Containers, n.DefaultContainer
 		}
 		return
+	case kube.LogNoteWaiting:
+		// One state per stream, updated in place: the header says it; a
+		// marker only where several streams share the screen.
+		m.pods[n.Pod] = true
+		if len(n.Containers) > 0 && len(m.containers) == 0 {
+			m.containers, m.defaultContainer = n.Containers, n.DefaultContainer
+		}
+		m.waiting[src] = views.Sanitize(n.Text)
+		if !m.multi() {
+			return
+		}
 	case kube.LogNotePodGone:
 		delete(m.pods, n.Pod)
 	case kube.LogNotePodJoined:
 		m.pods[n.Pod] = true
 	case kube.LogNotePodsLeftOut:
 		m.leftOut = n.Count
+		if len(n.Names) == 0 {
+			return // one left out is gone: the count says it
+		}
+	case kube.LogNotePodAdmitted:
+		m.leftOut = n.Count
+		m.pods[n.Pod] = true
+	case kube.LogNoteEnded:
+		if n.Err != nil && n.Pod != "" && m.multi() {
+			delete(m.pods, n.Pod)
+			m.failed[n.Pod] = true
+		}
 	}
 	failure := n.Err != nil || n.Kind == kube.LogNoteRetrying || n.Kind == kube.LogNotePodGone
 	m.buf.addNote(m.noteText(n), n.Time, src, failure)
@@ -102,7 +131,17 @@ func (m *Model) noteText(n kube.LogNote) string {
 	case kube.LogNotePodGone:
 		s = who + " is gone; its stream ended"
 	case kube.LogNotePodsLeftOut:
-		s = fmt.Sprintf("%d pods not streamed (at most %d streams): %s", n.Count, m.maxStreams(), strings.Join(n.Names, ", "))
+		s = fmt.Sprintf("%s not streamed (at most %d streams; each takes the place of a stream that ends): %s",
+			plural(int64(len(n.Names)), "pod"), m.maxStreams(), strings.Join(n.Names, ", "))
+		if n.Count != len(n.Names) {
+			s += fmt.Sprintf(" · %d in all", n.Count)
+		}
+	case kube.LogNotePodAdmitted:
+		s = fmt.Sprintf("%s streamed now, in place of a stream that ended (%d not streamed)", strings.Join(n.Names, ", "), n.Count)
+	case kube.LogNoteWaiting:
+		s = who + " waiting: " + n.Text
+	case kube.LogNoteNoPrevious:
+		s = n.Text
 	case kube.LogNoteEnded:
 		s = who + " stream ended"
 		if who == "" {
@@ -111,10 +150,15 @@ func (m *Model) noteText(n kube.LogNote) string {
 	default:
 		s = who + " " + string(n.Kind)
 	}
-	if n.Text != "" && n.Kind != kube.LogNotePodsLeftOut {
-		s += " · " + n.Text
+	switch n.Kind {
+	case kube.LogNotePodsLeftOut, kube.LogNotePodAdmitted, kube.LogNoteWaiting, kube.LogNoteNoPrevious:
+	default:
+		if n.Text != "" {
+			s += " · " + n.Text
+		}
 	}
-	if n.Err != nil {
+	// The error once: a Text that already quotes it is not repeated.
+	if n.Err != nil && !strings.Contains(s, n.Err.Error()) {
 		s += ": " + n.Err.Error()
 	}
 	return views.Sanitize(strings.TrimSpace(s))
@@ -137,6 +181,29 @@ func (m *Model) clock(t time.Time) string {
 		return t.In(m.loc).Format("15:04:05")
 	}
 	return t.UTC().Format("15:04:05")
+}
+
+// plural prints n and the noun, singular for 1: "1 line", "12,408 lines".
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return count(n) + " " + noun + "s"
+}
+
+// abbrev prints a count in at most five cells: 999, 12.4k, 1.2M.
+func abbrev(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 10_000:
+		return fmt.Sprintf("%.1fk", float64(n/100)/10)
+	case n < 1_000_000:
+		return fmt.Sprintf("%dk", n/1000)
+	case n < 10_000_000:
+		return fmt.Sprintf("%.1fM", float64(n/100_000)/10)
+	}
+	return fmt.Sprintf("%dM", n/1_000_000)
 }
 
 // count prints n with thousands separators: 12,408.

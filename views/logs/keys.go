@@ -2,9 +2,9 @@ package logs
 
 import "github.com/charmbracelet/bubbles/key"
 
-// Keys are the log viewer's bindings: k9s' log keys and a pager's. esc
-// ends a search first, then closes the viewer (the root's back key). j
-// and k are not scroll keys here: j is the JSON toggle, as the issue asks.
+// Keys are the log viewer's bindings: k9s' log keys and a pager's (j/k
+// scroll, as in k9s and less; J is the JSON toggle). esc ends a search
+// first, then closes the viewer (the root's back key).
 type Keys struct {
 	// Up, Down, PageUp, PageDown and Top scroll (and stop following);
 	// Bottom goes to the end and follows again.
@@ -39,8 +39,8 @@ type Keys struct {
 // DefaultKeys returns the log viewer's default bindings.
 func DefaultKeys() Keys {
 	return Keys{
-		Up:        key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "up (stops following)")),
-		Down:      key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "down")),
+		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up (stops following)")),
+		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		PageUp:    key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
 		PageDown:  key.NewBinding(key.WithKeys("pgdown", " "), key.WithHelp("pgdn", "page down")),
 		Top:       key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
@@ -60,7 +60,7 @@ func DefaultKeys() Keys {
 		PrevMatch: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
 		Only:      key.NewBinding(key.WithKeys("&"), key.WithHelp("&", "only matching lines")),
 		Hide:      key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "hide matching lines")),
-		JSON:      key.NewBinding(key.WithKeys("j"), key.WithHelp("j", "JSON pretty")),
+		JSON:      key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "JSON pretty")),
 		Fields:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "JSON fields as columns")),
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "end search, back")),
 	}

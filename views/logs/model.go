@@ -104,6 +104,10 @@ type Model struct {
 	defaultContainer string
 	pods             map[string]bool
 	leftOut          int
+	// failed are the pods whose streams ended with an error and have none
+	// left; waiting says, per stream, why it cannot be read yet.
+	failed  map[string]bool
+	waiting map[int32]string
 
 	note    string // a line for the footer (saved to, copied)
 	now     func() time.Time
@@ -153,7 +157,10 @@ func New(vc *views.Context, s Streamer, req kube.LogRequest, opts ...Option) *Mo
 	p.TextStyle = vc.Styles.Prompt
 	m := &Model{vc: vc, streamer: s, keys: DefaultKeys(), req: req, capacity: DefaultCapacity, queue: DefaultQueue,
 		gap: 25 * time.Millisecond, follow: true, now: time.Now, loc: time.Local, prompt: p, pods: map[string]bool{},
-		clip: osc52}
+		failed: map[string]bool{}, waiting: map[int32]string{}, clip: osc52}
+	if m.req.MaxStreams <= 0 {
+		m.req.MaxStreams = vc.Config.MaxLogStreams
+	}
 	for _, o := range opts {
 		o(m)
 	}
@@ -208,7 +215,7 @@ func (m *Model) start() tea.Cmd {
 	m.started, m.ended, m.endErr, m.dropped, m.leftOut = true, false, nil, 0, 0
 	m.gen++
 	m.buf.reset()
-	m.pods = map[string]bool{}
+	m.pods, m.failed, m.waiting = map[string]bool{}, map[string]bool{}, map[int32]string{}
 	m.current, m.follow, m.cache = 0, true, nil
 	s := newSink(m.queue)
 	m.sink = s
@@ -273,6 +280,12 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		if m.picker != nil {
 			if msg.Type == tea.KeyEsc {
 				m.picker = nil
+				if m.choosing() {
+					// The first choice, nothing streamed: esc cancels
+					// the viewer, back to the row it was opened from.
+					m.Close()
+					return m, func() tea.Msg { return views.BackMsg{} }
+				}
 				return m, nil
 			}
 			_, cmd := m.picker.Update(msg)
@@ -304,6 +317,14 @@ func (m *Model) takeBatch() tea.Cmd {
 		m.openPicker()
 	}
 	return nil
+}
+
+// choosing reports whether the stream stopped because a container must
+// be chosen: the picker open then is the viewer's first question, and
+// nothing was streamed.
+func (m *Model) choosing() bool {
+	var choice *kube.ContainerChoiceError
+	return m.ended && errors.As(m.endErr, &choice)
 }
 
 // Title names the viewer and its object: "logs pods/web-1".

@@ -37,18 +37,35 @@ func scenarios() map[string]func(t *testing.T, w, h int) *harness {
 				line("web-x2k", "web", 2, `{"level":"warn","msg":"slow query","ms":812,"ctx":{"user":"alice"}}`),
 			}
 			hs := open(t, &fake{batches: []kube.LogBatch{{Lines: lines}}}, podReq, w, h)
-			hs.keys("j")
+			hs.keys("J")
 			return hs
 		},
 		"fields": func(t *testing.T, w, h int) *harness {
 			lines := []kube.LogLine{
 				line("web-x2k", "web", 0, `{"level":"info","msg":"listening","port":8080}`),
-				line("web-x2k", "web", 1, `{"level":"warn","msg":"slow query","ms":812}`),
+				line("web-x2k", "web", 1, `{"level":"warn","msg":"slow query","ms":812,"user":{"name":"alice","id":7}}`),
+				line("web-x2k", "web", 2, `{"level":"info","msg":"done","user.name":"bob","items":[{"id":"a1"}]}`),
 			}
 			hs := open(t, &fake{batches: []kube.LogBatch{{Lines: lines}}}, podReq, w, h)
 			hs.keys("f", "ctrl+u")
-			hs.typed("level,msg")
+			hs.typed("level,msg,user.name,items.0.id")
 			hs.keys("enter")
+			return hs
+		},
+		"waiting": func(t *testing.T, w, h int) *harness {
+			return open(t, &fake{block: true, batches: []kube.LogBatch{{Notes: []kube.PlacedLogNote{{Note: kube.LogNote{
+				Kind: kube.LogNoteWaiting, Namespace: "demo", Pod: "web-x2k", Container: "web", Containers: []string{"web"},
+				Text: "pod is Pending (Unschedulable: 0/3 nodes are available: 3 node(s) had untolerated taint(s).)"}}}}}}, podReq, w, h)
+		},
+		"failed-streams": func(t *testing.T, w, h int) *harness {
+			return open(t, &fake{block: true, batches: []kube.LogBatch{failedStreams(12, 10)}}, workReq, w, h)
+		},
+		"narrow-header": func(t *testing.T, w, h int) *harness {
+			req := podReq
+			req.Name = "web-7887c59c5c-6vsmg"
+			req.Container = "web"
+			hs := open(t, &fake{block: true, batches: []kube.LogBatch{{Lines: numbered(41)}}}, req, w, h)
+			hs.keys("5", "w", "t", "t")
 			return hs
 		},
 		"workload": func(t *testing.T, w, h int) *harness {
@@ -277,7 +294,7 @@ func TestDisplayKeys(t *testing.T) {
 	if strings.Contains(h.view(), "\x1b[31m") {
 		t.Fatal("colours kept after a")
 	}
-	h.keys("j")
+	h.keys("J")
 	h.has("JSON")
 }
 

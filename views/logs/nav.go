@@ -68,9 +68,15 @@ func (m *Model) shown(seq int64) (rank, total int) {
 	return int(seq-b.first) - m.ix.linesBefore(seq) + 1, b.n - len(m.ix.lines)
 }
 
-// height is the number of rows for entries: the screen less the header
-// and the footer.
-func (m *Model) height() int { return max(m.vc.Height-2, 1) }
+// height is the number of rows for entries: the screen less the header,
+// the fields' header row when shown, and the footer.
+func (m *Model) height() int {
+	h := m.vc.Height - 2
+	if m.columnsShown() {
+		h-- // the fields' header row
+	}
+	return max(h, 1)
+}
 
 // position is where the screen starts: an entry and its first row shown.
 type position struct {

@@ -112,7 +112,7 @@ func (m *Model) saved(msg savedMsg) {
 		m.note = "! not saved: " + msg.err.Error()
 		return
 	}
-	m.note = fmt.Sprintf("saved %s lines to %s", count(int64(msg.lines)), msg.path)
+	m.note = fmt.Sprintf("saved %s to %s", plural(int64(msg.lines), "line"), msg.path)
 }
 
 // copyShown puts the log lines on screen (their text as shown, without
@@ -142,7 +142,7 @@ func (m *Model) copyShown() tea.Cmd {
 		m.note = "! not copied: " + err.Error()
 		return nil
 	}
-	m.note = fmt.Sprintf("copied %d lines (OSC 52: the terminal must allow clipboard writes)", len(lines))
+	m.note = fmt.Sprintf("copied %s (OSC 52: the terminal must allow clipboard writes)", plural(int64(len(lines)), "line"))
 	return nil
 }
 

@@ -24,9 +24,13 @@ func (m *Model) View() string {
 	}
 	lines := make([]string, 0, h)
 	lines = append(lines, m.header(w))
-	lines = append(lines, m.body()...)
-	if msg := m.emptyText(); msg != "" && len(lines) == 1 {
-		lines = append(lines, msg)
+	if m.columnsShown() {
+		lines = append(lines, m.columnHeader())
+	}
+	body := m.body()
+	lines = append(lines, body...)
+	if msg := m.emptyText(); msg != "" && len(body) == 0 {
+		lines = append(lines, strings.Split(msg, "\n")...)
 	}
 	for len(lines) < h-1 {
 		lines = append(lines, "")
@@ -72,62 +76,109 @@ func (m *Model) emptyText() string {
 		return ""
 	case m.ended:
 		return st.Muted.Render("no lines")
+	case len(m.waiting) > 0:
+		// Wrapped: the scheduler's and kubelet's reasons are long.
+		var out []string
+		for _, l := range strings.Split(ansi.Wrap(m.waitingText(), max(m.vc.Width, 1), " "), "\n") {
+			out = append(out, st.Muted.Render(l))
+		}
+		return strings.Join(out, "\n")
 	}
 	return st.Muted.Render("waiting for lines…")
 }
 
-// failure says why the stream stopped.
+// waitingText says why the streams wait: "waiting: pod is Pending
+// (Unschedulable: ...)" for one, how many for several.
+func (m *Model) waitingText() string {
+	if len(m.waiting) == 1 && !m.multi() {
+		for _, why := range m.waiting {
+			return "waiting: " + why
+		}
+	}
+	return fmt.Sprintf("%d waiting (their markers say why)", len(m.waiting))
+}
+
+// failure says why the stream stopped: the reason's sentence and the
+// error, or the error alone when it is kyyard's own sentence.
 func (m *Model) failure() string {
 	r := kube.ReasonOf(m.endErr)
-	if r == "" {
+	if r == "" || r == kube.ReasonError {
 		return m.endErr.Error()
 	}
 	return r.Sentence() + " (" + m.endErr.Error() + ")"
 }
 
 // header is the first line: "logs deployments/web (demo) · 3 pods ·
-// following · 12,408 lines · 0 dropped", then the settings that are on.
+// following · wrap · 12,408 lines · 0 dropped". What is streamed and its
+// state come first, then the settings that are on, then the counts; when
+// that is too wide the counts are abbreviated ("12k lines", no "0
+// dropped"), then the name is cut, then the end.
 func (m *Model) header(w int) string {
 	st := m.vc.Styles
+	fit := func(parts []string) (string, bool) {
+		s := views.Sanitize(strings.Join(parts, " · "))
+		return s, ansi.StringWidth(s) <= w
+	}
+	text, ok := fit(m.headerParts(false, false))
+	if !ok {
+		text, ok = fit(m.headerParts(true, false))
+	}
+	if !ok {
+		parts := m.headerParts(true, true)
+		if text, ok = fit(parts); !ok {
+			rest := ansi.StringWidth(views.Sanitize(strings.Join(parts[1:], " · "))) + 3
+			if room := w - rest; room >= 16 {
+				parts[0] = ansi.Truncate(views.Sanitize(parts[0]), room, "…")
+			} else {
+				parts[0] = ansi.Truncate(views.Sanitize(parts[0]), 16, "…")
+			}
+			text, _ = fit(parts)
+		}
+	}
+	return st.Title.Render(ansi.Truncate(text, w, "…"))
+}
+
+// headerParts are the header's parts in order; fewer abbreviates the
+// counts, short the state and the settings.
+func (m *Model) headerParts(fewer, short bool) []string {
 	parts := []string{m.what()}
-	if m.multi() {
-		pods := len(m.pods)
+	if m.multi() && !(len(m.pods) == 0 && len(m.failed) == 0 && m.ended && m.endErr != nil) {
+		pods := len(m.pods) + len(m.failed)
 		if m.req.Kind == kube.KindPods {
 			pods = 1
 		}
-		unit := "pods"
-		if pods == 1 {
-			unit = "pod"
+		s := plural(int64(pods), "pod")
+		if n := len(m.failed); n > 0 && m.req.Kind != kube.KindPods {
+			s += fmt.Sprintf(" (%d failed)", n)
 		}
-		s := fmt.Sprintf("%d %s", pods, unit)
 		if m.leftOut > 0 {
-			s += fmt.Sprintf(" (+%d not streamed)", m.leftOut)
+			s += fmt.Sprintf(" +%d not streamed", m.leftOut)
 		}
 		parts = append(parts, s)
 	}
-	parts = append(parts, m.state())
-	parts = append(parts, count(int64(m.buf.lines))+" lines", count(m.dropped)+" dropped")
-	if m.buf.evicted > 0 {
-		parts = append(parts, count(m.buf.evicted)+" older evicted (buffer "+count(int64(m.buf.cap))+")")
-	}
+	parts = append(parts, m.state(short))
 	o := m.req.Options
 	switch {
 	case o.Since > 0:
 		parts = append(parts, "since "+o.Since.String())
+	case o.TailLines >= 0 && short:
+		parts = append(parts, "tail "+abbrev(o.TailLines))
 	case o.TailLines >= 0:
 		parts = append(parts, fmt.Sprintf("tail %d", o.TailLines))
 	}
 	if m.wrap {
 		parts = append(parts, "wrap")
 	}
-	switch m.times {
-	case timeUTC:
+	switch {
+	case m.times == timeUTC:
 		parts = append(parts, "UTC")
-	case timeLocal:
+	case m.times == timeLocal && short:
+		parts = append(parts, "local")
+	case m.times == timeLocal:
 		parts = append(parts, "local time")
 	}
 	if m.strip {
-		parts = append(parts, "colours stripped")
+		parts = append(parts, map[bool]string{false: "colours stripped", true: "no colours"}[short])
 	}
 	if m.json {
 		parts = append(parts, "JSON")
@@ -135,7 +186,27 @@ func (m *Model) header(w int) string {
 	if len(m.fields) > 0 {
 		parts = append(parts, "fields "+strings.Join(m.fields, ","))
 	}
-	return st.Title.Render(ansi.Truncate(views.Sanitize(strings.Join(parts, " · ")), w, "…"))
+	lines := int64(m.buf.lines)
+	switch {
+	case !fewer:
+		parts = append(parts, plural(lines, "line"), count(m.dropped)+" dropped")
+		if m.buf.evicted > 0 {
+			parts = append(parts, count(m.buf.evicted)+" older evicted (buffer "+count(int64(m.buf.cap))+")")
+		}
+	default:
+		if lines == 1 {
+			parts = append(parts, "1 line")
+		} else {
+			parts = append(parts, abbrev(lines)+" lines")
+		}
+		if m.dropped > 0 {
+			parts = append(parts, abbrev(m.dropped)+" dropped")
+		}
+		if m.buf.evicted > 0 {
+			parts = append(parts, abbrev(m.buf.evicted)+" evicted")
+		}
+	}
+	return parts
 }
 
 // what names the stream: "deployments/web (demo)", "pods/web-1 (demo)
@@ -157,15 +228,23 @@ func (m *Model) what() string {
 	return s
 }
 
-// state says whether the stream ended, and whether the screen follows
-// or is paused where.
-func (m *Model) state() string {
+// state says whether the stream ended, waits or follows, and whether the
+// screen follows or is paused where; short abbreviates it.
+func (m *Model) state(short bool) string {
 	end := ""
 	switch {
 	case m.ended && m.endErr != nil:
 		end = "stopped"
 	case m.ended:
 		end = "ended"
+	case len(m.waiting) > 0 && !m.multi():
+		end = m.waitingText()
+		if short {
+			// "waiting: pod is Pending": the body says the rest.
+			end, _, _ = strings.Cut(end, " (")
+		}
+	case len(m.waiting) > 0:
+		end = fmt.Sprintf("following · %d waiting", len(m.waiting))
 	}
 	if m.follow {
 		if end != "" {
@@ -176,6 +255,9 @@ func (m *Model) state() string {
 	p, _ := m.topPos()
 	rank, total := m.shown(p.seq)
 	s := fmt.Sprintf("paused at %s of %s (G follows)", count(int64(rank)), count(int64(total)))
+	if short {
+		s = fmt.Sprintf("paused %s/%s", count(int64(rank)), count(int64(total)))
+	}
 	if end != "" {
 		s = end + " · " + s
 	}
@@ -199,7 +281,11 @@ func (m *Model) footer(w int) string {
 		case n == 0:
 			parts = append(parts, q+"  no match")
 		default:
-			parts = append(parts, fmt.Sprintf("%s  %s of %s matches", q, count(int64(m.current+1)), count(int64(n))))
+			noun := "matches"
+			if n == 1 {
+				noun = "match"
+			}
+			parts = append(parts, fmt.Sprintf("%s  %s of %s %s", q, count(int64(m.current+1)), count(int64(n)), noun))
 		}
 		switch m.filter {
 		case showOnly:
@@ -212,7 +298,7 @@ func (m *Model) footer(w int) string {
 	if m.note != "" {
 		parts = append(parts, m.note)
 	} else {
-		parts = append(parts, "s follow · w wrap · t time · j JSON · / search · c container · ctrl+s save · y copy")
+		parts = append(parts, "s follow · w wrap · t time · J JSON · / search · c container · ctrl+s save · y copy")
 	}
 	return st.Muted.Render(ansi.Truncate(strings.Join(parts, " · "), w, "…"))
 }

@@ -71,10 +71,11 @@ Keys:
              object's name typed for another tool's object or deleted claims;
              refusals block. One outcome line per object on the status line.
   l / p      a pod's, container's or workload's logs / the previous container's:
-             following (s on/off, G/end bottom), ↑/↓ pgup/pgdn g scroll, w wrap,
+             following (s on/off, G/end bottom), ↑/↓ j/k pgup/pgdn g scroll, w wrap,
              t time off/UTC/local, a colours, 0 tail, 1-5 since 1m..1h, c container,
-             / regexp search (n/N, & only matching, ! hide them), j JSON, f fields,
-             ctrl+s save (the log's own bytes), y copy shown lines (OSC 52)
+             / regexp search (n/N, & only matching, ! hide them), J JSON, f fields
+             (dotted paths: user.name), ctrl+s save (the log's own bytes), y copy
+             shown lines (OSC 52); a workload's pods: --max-log-requests streams
   :history   the session's outcomes (time, context, object, action, outcome,
              detail), also appended to $XDG_CONFIG_HOME/kyyard/history.log
   shift+f    port-forward a pod, a Service or a workload: pick a declared port
@@ -127,6 +128,9 @@ type options struct {
 	command string
 	all     bool
 	logFile string
+	// maxLogRequests bounds a workload's log streams (kubectl's
+	// --max-log-requests).
+	maxLogRequests int
 	// strict and readonly are the guard policy of every write (design:
 	// "Guards, and two policies").
 	strict   bool
@@ -164,6 +168,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "start in all namespaces")
 	f.BoolVar(&opts.strict, "strict", false, "refuse every write a guard warns about (managed by Helm/Argo CD/Flux, no Pod Security level, claims deleted, new Secret references, an autoscaler) instead of asking to confirm, as a cluster agent must; the default when kyyard runs in a pod with its ServiceAccount (--strict=false turns it off there)")
 	f.BoolVar(&opts.readonly, "readonly", false, "refuse every write before any request: browse only")
+	f.IntVar(&opts.maxLogRequests, "max-log-requests", kube.DefaultMaxLogStreams, "how many pods' logs a workload's log viewer streams at once (as kubectl logs --max-log-requests); each pod left out takes the place of a stream that ends")
 	f.StringVar(&opts.config, "config", "", "the configuration file (per-context read-only and strict settings); default $XDG_CONFIG_HOME/kyyard/config.yaml, else ~/.config/kyyard/config.yaml")
 	cmd.PersistentFlags().StringVar(&opts.logFile, "log-file", "", "write client-go's diagnostics (watch errors, retries) to this file; by default they are dropped, since they would tear the screen")
 	connect := func() (*kube.Client, func(), error) {
@@ -197,6 +202,9 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	if opts.refresh <= 0 {
 		return errors.New("--refresh must be positive")
+	}
+	if opts.maxLogRequests <= 0 {
+		return errors.New("--max-log-requests must be positive")
 	}
 	registry := kinds.Builtin()
 	_, builtin := registry.Lookup(opts.command)
@@ -245,7 +253,7 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		Client: client,
 		Styles: views.NewStyles(assets.DefaultTheme()),
 		Keys:   views.DefaultGlobalKeys(),
-		Config: views.Config{RefreshInterval: opts.refresh},
+		Config: views.Config{RefreshInterval: opts.refresh, MaxLogStreams: opts.maxLogRequests},
 	}
 	ns := client.Namespace()
 	if opts.all {
