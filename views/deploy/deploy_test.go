@@ -148,7 +148,20 @@ func TestFormServices(t *testing.T) {
 	if !h.has("service 2 of 3") {
 		t.Fatalf("no service added:\n%s", h.view())
 	}
-	h.press("ctrl+d", "ctrl+d")
+	// The new, empty service goes at once; db, filled, after a y.
+	h.press("ctrl+d")
+	if !h.has("service db (2 of 2)") || !h.has("service 2 removed from the form") {
+		t.Fatalf("the empty service was not removed:\n%s", h.view())
+	}
+	h.press("ctrl+d")
+	if !h.has("remove service db from the form") || !h.has("service db (2 of 2)") {
+		t.Fatalf("a filled service went without asking:\n%s", h.view())
+	}
+	h.press("n")
+	if !h.has("the service was kept") || !h.has("service db (2 of 2)") {
+		t.Fatalf("n did not keep the service:\n%s", h.view())
+	}
+	h.press("ctrl+d", "y")
 	if !h.has("service web (1 of 1)") || h.has("── service db") {
 		t.Fatalf("after two removes:\n%s", h.view())
 	}
@@ -331,5 +344,40 @@ func TestPlanError(t *testing.T) {
 	h.press("enter")
 	if len(f.deployed) != 0 || !h.has("cannot deploy") {
 		t.Fatalf("%s", h.view())
+	}
+}
+
+// Objects removed from the form are listed before the YAML (deleted and
+// kept), and deploying needs the instance name typed.
+func TestPreviewPruneConfirm(t *testing.T) {
+	for _, s := range sizes {
+		f := &fakeDeployer{plan: plan(), result: kube.DeployResult{Steps: steps(kube.StepDone)}}
+		f.plan.Verdicts = f.plan.Verdicts[:1]
+		f.plan.Prune = []string{"Deployment/shop-db", "Service/shop-db", "Secret/shop-db-secret"}
+		f.plan.Keep = []string{"PersistentVolumeClaim/shop-db-data"}
+		h := openRecord(t, f, s[0], s[1])
+		h.press("ctrl+s")
+		h.until("the plan", func() bool { return h.has("dry run") && !h.has("running…") })
+		v := h.view()
+		del, yaml := strings.Index(v, "will delete: Deployment/shop-db, Service/shop-db,"), strings.Index(v, "── objects (YAML)")
+		if del < 0 || yaml < del || !strings.Contains(v, "keeps PersistentVolumeClaim/shop-db-data") {
+			t.Fatalf("the prune is not shown before the YAML:\n%s", v)
+		}
+		h.golden("preview-prune")
+		h.press("enter")
+		if len(f.deployed) != 0 || !h.has(`type "shop" to confirm deleting 3 objects first`) {
+			t.Fatalf("deployed without confirming the prune:\n%s", h.view())
+		}
+		h.typ("sho")
+		h.press("enter")
+		if len(f.deployed) != 0 {
+			t.Fatal("deployed with a wrong name")
+		}
+		h.typ("p")
+		h.press("enter")
+		h.until("the deploy's end", func() bool { return h.has("✓ deployed shop") })
+		if len(f.opts) != 1 || len(f.opts[0].Confirmed) != 0 {
+			t.Fatalf("options %#v", f.opts)
+		}
 	}
 }

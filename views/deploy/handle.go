@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -61,6 +62,16 @@ func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
 		m.discard = false
 	}
 	m.note = ""
+	if m.dropAsk > 0 {
+		// The answer to "remove service x? y/n".
+		i := m.dropAsk - 1
+		m.dropAsk = 0
+		if msg.String() == "y" && i < len(m.f.svcs) && len(m.f.svcs) > 1 {
+			return m.dropService(i)
+		}
+		m.note, m.noteErr = "the service was kept", false
+		return m.focusCmd()
+	}
 	switch {
 	case key.Matches(msg, k.Back):
 		if !m.changed() || m.discard {
@@ -131,16 +142,34 @@ func (m *Model) remove(fd field) tea.Cmd {
 		m.f.removeRow(fd.svc, fd.list, fd.row)
 		m.validate()
 		return m.focusPath(fmt.Sprintf("services[%d].%s", fd.svc, fd.list))
+	case fd.svc >= 0 && len(m.f.svcs) > 1 && m.f.svcs[fd.svc].filled():
+		// A service with something typed in goes only after a y.
+		m.dropAsk = fd.svc + 1
+		m.note, m.noteErr = fmt.Sprintf("remove service %s from the form (its objects are deleted on the next deploy)? y/n", m.serviceName(fd.svc)), true
+		return nil
 	case fd.svc >= 0 && len(m.f.svcs) > 1:
-		name := m.f.svcs[fd.svc].name.Value()
-		m.f.svcs = append(m.f.svcs[:fd.svc], m.f.svcs[fd.svc+1:]...)
-		m.validate()
-		m.note, m.noteErr = fmt.Sprintf("service %s removed from the form", views.Sanitize(name)), false
-		return m.focusPath(fmt.Sprintf("services[%d].name", min(fd.svc, len(m.f.svcs)-1)))
+		return m.dropService(fd.svc)
 	case fd.svc >= 0:
 		m.note, m.noteErr = "an app has at least one service", true
 	}
 	return m.focusCmd()
+}
+
+// serviceName is service i's name as typed, or "2" (its place).
+func (m *Model) serviceName(i int) string {
+	if n := strings.TrimSpace(m.f.svcs[i].name.Value()); n != "" {
+		return views.Sanitize(n)
+	}
+	return fmt.Sprint(i + 1)
+}
+
+// dropService removes service i from the form.
+func (m *Model) dropService(i int) tea.Cmd {
+	name := m.serviceName(i)
+	m.f.svcs = append(m.f.svcs[:i], m.f.svcs[i+1:]...)
+	m.validate()
+	m.note, m.noteErr = fmt.Sprintf("service %s removed from the form", name), false
+	return tea.Batch(m.focusPath(fmt.Sprintf("services[%d].name", min(i, len(m.f.svcs)-1))), m.errStatus())
 }
 
 // openPreview renders the objects and plans the deploy, once the form is

@@ -57,6 +57,9 @@ type Model struct {
 	noteErr bool
 	// discard is set after a first esc on a changed form.
 	discard bool
+	// dropAsk is the service (1-based) whose removal from the form waits
+	// for y/n; 0 when none.
+	dropAsk int
 
 	pv  *preview
 	run *run

@@ -33,7 +33,8 @@ type preview struct {
 	dp        kube.DeployPlan
 	err       error
 	// warns are the warning verdicts; inputs their confirmations (the
-	// verdict's Confirm text, or "y").
+	// verdict's Confirm text, or "y"), then, when the plan prunes
+	// objects, the prune's (the instance name typed).
 	warns  []kube.Verdict
 	inputs []textinput.Model
 	focus  int
@@ -64,8 +65,12 @@ func (p *preview) takePlan(st views.Styles, msg planMsg) {
 		return
 	}
 	p.warns = msg.plan.Verdicts.Warnings()
-	p.inputs = make([]textinput.Model, len(p.warns))
-	for i := range p.warns {
+	n := len(p.warns)
+	if len(msg.plan.Prune) > 0 {
+		n++
+	}
+	p.inputs = make([]textinput.Model, n)
+	for i := range n {
 		in := textinput.New()
 		in.Prompt = ""
 		in.TextStyle = st.Prompt
@@ -78,8 +83,24 @@ func (p *preview) takePlan(st views.Styles, msg planMsg) {
 	}
 }
 
-// want is the text that confirms warning i.
+// prunes reports whether the plan deletes objects removed from the form
+// (their confirmation is the last input).
+func (p *preview) prunes() bool { return len(p.dp.Prune) > 0 }
+
+// pruneInput is the prune confirmation's index in inputs (-1 when none).
+func (p *preview) pruneInput() int {
+	if !p.prunes() || len(p.inputs) <= len(p.warns) {
+		return -1
+	}
+	return len(p.warns)
+}
+
+// want is the text that confirms input i: a warning's Confirm text or
+// "y"; the instance name for the prune.
 func (p *preview) want(i int) string {
+	if i >= len(p.warns) {
+		return p.req.Instance
+	}
 	if c := p.warns[i].Confirm; c != "" {
 		return c
 	}
@@ -90,7 +111,7 @@ func (p *preview) confirmed(i int) bool { return p.inputs[i].Value() == p.want(i
 
 func (p *preview) unconfirmed() int {
 	n := 0
-	for i := range p.warns {
+	for i := range p.inputs {
 		if !p.confirmed(i) {
 			n++
 		}
@@ -138,8 +159,8 @@ func (p *preview) advance() tea.Cmd {
 	for i := range p.inputs {
 		p.inputs[i].Blur()
 	}
-	for d := range len(p.warns) {
-		i := (max(p.focus, 0) + d) % len(p.warns)
+	for d := range len(p.inputs) {
+		i := (max(p.focus, 0) + d) % len(p.inputs)
 		if !p.confirmed(i) {
 			p.focus = i
 			return p.inputs[i].Focus()
@@ -249,6 +270,9 @@ func (m *Model) deploy() tea.Cmd {
 	}
 	if n := p.unconfirmed(); n > 0 {
 		m.note, m.noteErr = fmt.Sprintf("confirm %s first", plural(n, "warning")), true
+		if i := p.pruneInput(); n == 1 && i >= 0 && !p.confirmed(i) {
+			m.note = fmt.Sprintf("type %q to confirm deleting %s first", p.want(i), plural(len(p.dp.Prune), "object"))
+		}
 		return p.advance()
 	}
 	var confirmed []kube.Reason
@@ -295,6 +319,7 @@ func (m *Model) headLines() []string {
 	case p.err != nil:
 		return append(out, st.Error.Render("✗ plan: "+views.ErrText(p.err)))
 	}
+	out = append(out, p.pruneLines(st)...)
 	label := "guards   "
 	wi := 0
 	for _, v := range p.dp.Verdicts {
@@ -306,18 +331,7 @@ func (m *Model) headLines() []string {
 		case kube.OutcomeWarn:
 			out = append(out, label+fmt.Sprintf("! %s: %s", v.Reason, views.VerdictSentence(v)))
 			if wi < len(p.inputs) {
-				ask := "type y to confirm: "
-				if v.Confirm != "" {
-					ask = fmt.Sprintf("type %q to confirm: ", v.Confirm)
-				}
-				mark, cur := "", " "
-				if p.confirmed(wi) {
-					mark = " ✓"
-				}
-				if wi == p.focus && p.typing() {
-					cur = ">"
-				}
-				out = append(out, "         "+cur+" "+ask+"["+p.inputs[wi].View()+"]"+mark)
+				out = append(out, "         "+p.confirmLine(wi))
 			}
 			wi++
 		}
@@ -336,6 +350,48 @@ func (m *Model) headLines() []string {
 			label = "         "
 		}
 		out = append(out, label+st.Error.Render(fmt.Sprintf("✗ %s: %s", views.Sanitize(k), views.Sanitize(p.dp.DryRun[k]))))
+	}
+	return out
+}
+
+// confirmLine is confirmation i's line: what to type, the input, a ✓
+// once typed, the cursor's mark.
+func (p *preview) confirmLine(i int) string {
+	ask := fmt.Sprintf("type %q to confirm: ", p.want(i))
+	if p.want(i) == "y" {
+		ask = "type y to confirm: "
+	}
+	mark, cur := "", " "
+	if p.confirmed(i) {
+		mark = " ✓"
+	}
+	if i == p.focus && p.typing() {
+		cur = ">"
+	}
+	return cur + " " + ask + "[" + p.inputs[i].View() + "]" + mark
+}
+
+// pruneLines say what the deploy deletes and keeps of the objects
+// removed from the form (DeployPlan.Prune and Keep), with the prune's
+// confirmation; none when nothing was removed.
+func (p *preview) pruneLines(st views.Styles) []string {
+	var parts []string
+	if len(p.dp.Prune) > 0 {
+		parts = append(parts, st.Error.Render("will delete: "+views.Sanitize(strings.Join(p.dp.Prune, ", "))+" (removed from the form)"))
+	}
+	if len(p.dp.Keep) > 0 {
+		keep := "keeps " + views.Sanitize(strings.Join(p.dp.Keep, ", "))
+		if len(p.dp.Prune) == 0 {
+			keep += " (removed from the form; claims are retained)"
+		}
+		parts = append(parts, keep)
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	out := []string{"prune    " + strings.Join(parts, " · ")}
+	if i := p.pruneInput(); i >= 0 {
+		out = append(out, "         "+p.confirmLine(i))
 	}
 	return out
 }

@@ -243,7 +243,14 @@ func (m *Model) previewView() string {
 	case p.running:
 		help = st.Muted.Render("↑↓ pgup/pgdn scroll · tab YAML/diff · / search · esc back to the form")
 	case p.typing():
-		help = st.Muted.Render(fmt.Sprintf("confirm %s · ↑↓ scroll · esc back to the form", plural(p.unconfirmed(), "warning")))
+		what := plural(p.unconfirmed(), "warning")
+		if i := p.pruneInput(); i >= 0 && !p.confirmed(i) {
+			what = fmt.Sprintf("the deletion (type %q)", p.want(i))
+			if n := p.unconfirmed() - 1; n > 0 {
+				what += " and " + plural(n, "warning")
+			}
+		}
+		help = st.Muted.Render(fmt.Sprintf("confirm %s · ↑↓ scroll · esc back to the form", what))
 	default:
 		help = st.Muted.Render("enter deploy · ↑↓ pgup/pgdn scroll · tab YAML/diff · / search, n/N · esc back to the form")
 	}
