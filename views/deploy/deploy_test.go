@@ -381,3 +381,19 @@ func TestPreviewPruneConfirm(t *testing.T) {
 		}
 	}
 }
+
+// A guard refuses: PlanDeploy does not dry-run, and the preview says so
+// instead of "accepted (0 objects)".
+func TestPreviewDryRunNotRun(t *testing.T) {
+	f := &fakeDeployer{plan: plan()}
+	f.plan.DryRun = nil
+	f.plan.Verdicts = append(f.plan.Verdicts, kube.Verdict{Guard: kube.GuardOwner, Outcome: kube.OutcomeRefuse, Reason: kube.ReasonNameTaken,
+		Sentence: "Service shop-db exists and is not this instance's"})
+	h := openRecord(t, f, 80, 24)
+	h.press("ctrl+s")
+	h.until("the plan", func() bool { return h.has("dry run") && !h.has("running…") })
+	if !h.has("dry run  not run (a guard refuses)") || h.has("accepted") {
+		t.Fatalf("%s", h.view())
+	}
+	h.golden("preview-dryrun-not-run")
+}

@@ -341,7 +341,13 @@ func (m *Model) headLines() []string {
 		out = append(out, label+st.Muted.Render("(no verdicts)"))
 	}
 	fails := p.dryRunFailures()
-	if len(fails) == 0 {
+	switch {
+	case len(p.dp.DryRun) == 0 && p.dp.Verdicts.Refusal() != nil:
+		// PlanDeploy does not dry-run what a guard refuses.
+		out = append(out, "dry run  "+st.Muted.Render("not run (a guard refuses)"))
+	case len(p.dp.DryRun) == 0:
+		out = append(out, "dry run  "+st.Muted.Render("not run"))
+	case len(fails) == 0:
 		out = append(out, fmt.Sprintf("dry run  ✓ accepted (%s)", plural(len(p.dp.DryRun), "object")))
 	}
 	for i, k := range fails {
