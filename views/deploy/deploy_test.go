@@ -2,6 +2,7 @@ package deploy_test
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -396,4 +397,57 @@ func TestPreviewDryRunNotRun(t *testing.T) {
 		t.Fatalf("%s", h.view())
 	}
 	h.golden("preview-dryrun-not-run")
+}
+
+// manyPasses is a plan with 20 passing checks, a name_taken refusal and
+// a Pod Security warning, as a real PlanDeploy answers.
+func manyPasses() kube.DeployPlan {
+	p := plan()
+	p.DryRun = nil
+	var vs kube.Verdicts
+	for i := range 20 {
+		g := []kube.Guard{kube.GuardAccess, kube.GuardOwner, kube.GuardClaimSpec}[i%3]
+		vs = append(vs, kube.Verdict{Guard: g, Outcome: kube.OutcomePass, Sentence: fmt.Sprintf("you may get, list, create and update check %d in demo", i)})
+	}
+	vs = append(vs, p.Verdicts[1], kube.Verdict{Guard: kube.GuardOwner, Outcome: kube.OutcomeRefuse, Reason: kube.ReasonNameTaken,
+		Sentence: "Service shop-db exists and is not this instance's: it carries no app.kubernetes.io/instance label of shop, so kyyard will not write it"})
+	p.Verdicts = vs
+	return p
+}
+
+// Refusals and warnings come first, whole; the passing checks are one
+// line (d lists them); the YAML takes the rest; a head taller than the
+// screen scrolls with the body instead of being cut.
+func TestPreviewLayout(t *testing.T) {
+	for _, s := range sizes {
+		f := &fakeDeployer{plan: manyPasses()}
+		h := openRecord(t, f, s[0], s[1])
+		h.press("ctrl+s")
+		h.until("the plan", func() bool { return h.has("dry run") && !h.has("running…") })
+		v := h.view()
+		refuse, warn, pass := strings.Index(v, "✗ name_taken"), strings.Index(v, "! pod_security"), strings.Index(v, "✓ 20 checks passed: permissions, names, claims — d shows them")
+		if refuse < 0 || warn < refuse || pass < warn || !strings.Contains(v, "will not write it") || strings.Contains(v, "check 3 in demo") {
+			t.Fatalf("the head is not refusals, warnings, then one passing line:\n%s", v)
+		}
+		if yaml := strings.Count(v[strings.Index(v, "── objects (YAML)"):], "\n"); yaml < s[1]-12 {
+			t.Fatalf("only %d lines left to the YAML:\n%s", yaml, v)
+		}
+		h.golden("preview-layout")
+		h.press("d")
+		if !h.has("check 0 in demo") || !h.has("d hides them") {
+			t.Fatalf("d does not list the passing checks:\n%s", h.view())
+		}
+		if s[0] == 80 {
+			// 20 more lines do not fit: the page scrolls, nothing is cut.
+			if !h.has("✗ name_taken") || h.has("── objects (YAML)") {
+				t.Fatalf("%s", h.view())
+			}
+			for i := 0; i < 40 && !h.has("── objects (YAML)"); i++ {
+				h.press("down")
+			}
+			if !h.has("── objects (YAML)") || !h.has("dry run") {
+				t.Fatalf("the body cannot be scrolled to:\n%s", h.view())
+			}
+		}
+	}
 }

@@ -45,8 +45,10 @@ type preview struct {
 	// at the body line of the current match.
 	search    textinput.Model
 	searching bool
-	query     string
-	at        int
+	// showPasses lists the passing verdicts one a line (d).
+	showPasses bool
+	query      string
+	at         int
 }
 
 func newPreview(st views.Styles, req render.Request, plan render.Plan, err error) *preview {
@@ -222,7 +224,9 @@ func (m *Model) previewKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Tab):
 		p.body = 1 - p.body
-		p.offset, p.at = 0, -1
+		p.offset, p.at = m.bodyStart(), -1
+	case key.Matches(msg, k.Passes):
+		p.showPasses = !p.showPasses
 	case key.Matches(msg, k.Search):
 		p.searching = true
 		p.search.SetValue(p.query)
@@ -252,7 +256,7 @@ func (m *Model) findNext(d int) {
 			j = (i - 1) % n
 		}
 		if strings.Contains(strings.ToLower(lines[j]), q) {
-			p.at, p.offset = j, max(j-2, 0)
+			p.at, p.offset = j, max(j-2+m.bodyStart(), 0)
 			return
 		}
 	}
@@ -319,27 +323,26 @@ func (m *Model) headLines() []string {
 	case p.err != nil:
 		return append(out, st.Error.Render("✗ plan: "+views.ErrText(p.err)))
 	}
-	out = append(out, p.pruneLines(st)...)
-	label := "guards   "
+	// What stops or needs a word first: refusals, then warnings with
+	// their confirmations; the passing checks in one line (d lists them).
+	for _, v := range p.dp.Verdicts {
+		if v.Outcome == kube.OutcomeRefuse {
+			out = append(out, st.Error.Render(fmt.Sprintf("✗ %s: %s", v.Reason, views.VerdictSentence(v))))
+		}
+	}
 	wi := 0
 	for _, v := range p.dp.Verdicts {
-		switch v.Outcome {
-		case kube.OutcomePass:
-			out = append(out, label+st.Muted.Render("✓ "+views.VerdictSentence(v)))
-		case kube.OutcomeRefuse:
-			out = append(out, label+st.Error.Render(fmt.Sprintf("✗ %s: %s", v.Reason, views.VerdictSentence(v))))
-		case kube.OutcomeWarn:
-			out = append(out, label+fmt.Sprintf("! %s: %s", v.Reason, views.VerdictSentence(v)))
-			if wi < len(p.inputs) {
-				out = append(out, "         "+p.confirmLine(wi))
-			}
-			wi++
+		if v.Outcome != kube.OutcomeWarn {
+			continue
 		}
-		label = "         "
+		out = append(out, fmt.Sprintf("! %s: %s", v.Reason, views.VerdictSentence(v)))
+		if wi < len(p.warns) && wi < len(p.inputs) {
+			out = append(out, "  "+p.confirmLine(wi))
+		}
+		wi++
 	}
-	if len(p.dp.Verdicts) == 0 {
-		out = append(out, label+st.Muted.Render("(no verdicts)"))
-	}
+	out = append(out, p.passLines(st)...)
+	out = append(out, p.pruneLines(st)...)
 	fails := p.dryRunFailures()
 	switch {
 	case len(p.dp.DryRun) == 0 && p.dp.Verdicts.Refusal() != nil:
@@ -356,6 +359,47 @@ func (m *Model) headLines() []string {
 			label = "         "
 		}
 		out = append(out, label+st.Error.Render(fmt.Sprintf("✗ %s: %s", views.Sanitize(k), views.Sanitize(p.dp.DryRun[k]))))
+	}
+	return out
+}
+
+// guardTopics name the guards' checks in the passing line.
+var guardTopics = map[kube.Guard]string{
+	kube.GuardAccess: "permissions", kube.GuardOwner: "names", kube.GuardClaimSpec: "claims", kube.GuardClaims: "claims",
+	kube.GuardPodSecurity: "pod security", kube.GuardReadOnly: "read-only", kube.GuardManaged: "ownership",
+}
+
+// passLines are the passing verdicts: one line, "✓ 20 checks passed:
+// permissions, names, claims — d shows them", or each verdict after d.
+func (p *preview) passLines(st views.Styles) []string {
+	var passes []kube.Verdict
+	var topics []string
+	for _, v := range p.dp.Verdicts {
+		if v.Outcome != kube.OutcomePass {
+			continue
+		}
+		passes = append(passes, v)
+		t, ok := guardTopics[v.Guard]
+		if !ok {
+			t = strings.ReplaceAll(string(v.Guard), "_", " ")
+		}
+		if !slices.Contains(topics, t) {
+			topics = append(topics, t)
+		}
+	}
+	switch {
+	case len(p.dp.Verdicts) == 0:
+		return []string{st.Muted.Render("(no guard verdicts)")}
+	case len(passes) == 0:
+		return nil
+	}
+	head := fmt.Sprintf("✓ %s passed: %s", plural(len(passes), "check"), strings.Join(topics, ", "))
+	if !p.showPasses {
+		return []string{st.Muted.Render(head + " — d shows them")}
+	}
+	out := []string{st.Muted.Render(head + " — d hides them")}
+	for _, v := range passes {
+		out = append(out, st.Muted.Render("  ✓ "+views.VerdictSentence(v)))
 	}
 	return out
 }
@@ -395,9 +439,9 @@ func (p *preview) pruneLines(st views.Styles) []string {
 	if len(parts) == 0 {
 		return nil
 	}
-	out := []string{"prune    " + strings.Join(parts, " · ")}
+	out := []string{strings.Join(parts, " · ")}
 	if i := p.pruneInput(); i >= 0 {
-		out = append(out, "         "+p.confirmLine(i))
+		out = append(out, "  "+p.confirmLine(i))
 	}
 	return out
 }

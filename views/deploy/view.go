@@ -205,7 +205,7 @@ func (m *Model) formView() string {
 // (search matches highlighted) and the help line.
 func (m *Model) previewView() string {
 	st, w, h, p := m.vc.Styles, m.vc.Width, m.vc.Height, m.pv
-	head := views.WrapLines(m.headLines(), w-1)
+	head := m.headRows()
 	body := m.bodyLines()
 	title := "── objects (YAML) · tab: diff "
 	if p.body == bodyDiff {
@@ -215,19 +215,32 @@ func (m *Model) previewView() string {
 		title += fmt.Sprintf("· /%s ", views.Sanitize(p.query))
 	}
 	var out []string
-	for _, l := range head {
-		out = append(out, " "+l)
-	}
-	out = append(out, " "+st.Muted.Render(title+strings.Repeat("─", max(w-2-ansi.StringWidth(title), 0))))
-	room := max(h-len(out)-1, 1)
-	if len(out) >= h-2 {
-		// A small screen: the head is cut to leave the body a few lines.
-		out = out[:max(h-4, 1)]
-		room = max(h-len(out)-1, 1)
-	}
-	p.offset = max(min(p.offset, len(body)-room), 0)
-	for i := p.offset; i < min(p.offset+room, len(body)); i++ {
-		out = append(out, " "+m.highlight(body[i], i == p.at))
+	titleLine := " " + st.Muted.Render(title+strings.Repeat("─", max(w-2-ansi.StringWidth(title), 0)))
+	if m.headScrolls() {
+		// A small screen: the head is never cut; head, title and body
+		// scroll together.
+		all := make([]string, 0, len(head)+1+len(body))
+		for _, l := range head {
+			all = append(all, " "+l)
+		}
+		all = append(all, titleLine)
+		for i, l := range body {
+			all = append(all, " "+m.highlight(l, i == p.at))
+		}
+		room := max(h-1, 1)
+		start := max(min(p.offset, len(all)-room), 0)
+		p.offset = start
+		out = append(out, all[start:min(start+room, len(all))]...)
+	} else {
+		for _, l := range head {
+			out = append(out, " "+l)
+		}
+		out = append(out, titleLine)
+		room := max(h-len(out)-1, 1)
+		p.offset = max(min(p.offset, len(body)-room), 0)
+		for i := p.offset; i < min(p.offset+room, len(body)); i++ {
+			out = append(out, " "+m.highlight(body[i], i == p.at))
+		}
 	}
 	for len(out) < h-1 {
 		out = append(out, "")
@@ -259,6 +272,27 @@ func (m *Model) previewView() string {
 		out[i] = ansi.Truncate(l, w, "…")
 	}
 	return strings.Join(out, "\n")
+}
+
+// minBody is the fewest body lines the preview shows under its head;
+// a head taller than that leaves scrolls with the body (headScrolls).
+const minBody = 5
+
+// headRows are the preview's head lines wrapped to the width.
+func (m *Model) headRows() []string { return views.WrapLines(m.headLines(), m.vc.Width-1) }
+
+// headScrolls reports whether the head is too tall to stay fixed above
+// minBody lines of the body: the preview then scrolls as one page, its
+// offset counting from the head's first line.
+func (m *Model) headScrolls() bool { return len(m.headRows())+2+minBody > m.vc.Height }
+
+// bodyStart is the offset of the body's first line in the scrolled
+// lines (the head and the title when they scroll, else 0).
+func (m *Model) bodyStart() int {
+	if m.headScrolls() {
+		return len(m.headRows()) + 1
+	}
+	return 0
 }
 
 // highlight marks the query's occurrences in a body line (the current
