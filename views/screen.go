@@ -41,6 +41,10 @@ type Config struct {
 	// RefreshInterval is how often a screen takes a new snapshot; it must be
 	// positive (cmd defaults it to 2s).
 	RefreshInterval time.Duration
+	// DeployTimeout bounds each service's rollout in a deploy from the
+	// deploy form (kube.DeployOptions.Timeout; --deploy-timeout, default
+	// kube.DefaultDeployTimeout); 0 leaves kube's default.
+	DeployTimeout time.Duration
 }
 
 // Context is shared by every screen of one program. The root model keeps

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/render"
@@ -55,13 +56,16 @@ func plan() kube.DeployPlan {
 	}
 }
 
+// fixedClock stops time: a running step shows 0:00.
+func fixedClock() time.Time { return time.Date(2025, 5, 1, 12, 0, 0, 0, time.UTC) }
+
 func openNew(t *testing.T, f *fakeDeployer, w, h int) *harness {
-	return newHarness(t, deploy.New(viewtest.Context(nil, w, h), f, "demo", ""), w, h)
+	return newHarness(t, deploy.New(viewtest.Context(nil, w, h), f, "demo", "", deploy.WithClock(fixedClock)), w, h)
 }
 
 func openRecord(t *testing.T, f *fakeDeployer, w, h int) *harness {
 	f.record = kube.RecordedRequest{Request: recorded(), Version: "4711"}
-	hs := newHarness(t, deploy.New(viewtest.Context(nil, w, h), f, "demo", "shop"), w, h)
+	hs := newHarness(t, deploy.New(viewtest.Context(nil, w, h), f, "demo", "shop", deploy.WithClock(fixedClock)), w, h)
 	hs.until("the form filled from the record", func() bool { return hs.has("registry.local:5000") })
 	return hs
 }
@@ -448,6 +452,52 @@ func TestPreviewLayout(t *testing.T) {
 			if !h.has("── objects (YAML)") || !h.has("dry run") {
 				t.Fatalf("the body cannot be scrolled to:\n%s", h.view())
 			}
+		}
+	}
+}
+
+// The running rollout shows its elapsed time against the deadline
+// (WithTimeout) and what holds it (Detail); after a failure the "wait for
+// its end" note is gone.
+func TestStepsRolloutElapsed(t *testing.T) {
+	for _, s := range sizes {
+		base := time.Date(2025, 5, 1, 12, 0, 0, 0, time.UTC)
+		now := base
+		f := &fakeDeployer{plan: plan(), gate: make(chan struct{})}
+		f.record = kube.RecordedRequest{Request: recorded(), Version: "4711"}
+		roll := steps(kube.StepRunning)[3]
+		roll.Detail = "1 of 2 pods available; pod shop-web-7d9f: ContainerCreating; claim shop-db-data Pending: waiting for first consumer"
+		f.progress = []kube.DeployStep{steps(kube.StepDone)[0], steps(kube.StepDone)[1], steps(kube.StepDone)[2], roll}
+		failed := steps(kube.StepSkipped)
+		for i := range 3 {
+			failed[i].Outcome = kube.StepDone
+		}
+		failed[3].Outcome, failed[3].Reason, failed[3].Detail = kube.StepFailed, kube.ReasonRolloutTimeout, "1 of 2 pods available after 5m0s; the previous objects were restored"
+		f.result = kube.DeployResult{Steps: failed, Reason: kube.ReasonRolloutTimeout}
+		h := newHarness(t, deploy.New(viewtest.Context(nil, s[0], s[1]), f, "demo", "shop",
+			deploy.WithTimeout(5*time.Minute), deploy.WithClock(func() time.Time { return now })), s[0], s[1])
+		h.until("the form", func() bool { return h.has("registry.local:5000") })
+		h.press("ctrl+s")
+		h.until("the plan", func() bool { return h.has("dry run  ✓") })
+		h.typ("y")
+		h.press("enter")
+		h.until("the rollout running", func() bool { return h.has("running 0:00 of 5:00") })
+		now = base.Add(42 * time.Second)
+		if !h.has("running 0:42 of 5:00:") || !h.has("pod shop-web-7d9f: ContainerCreating") {
+			t.Fatalf("no elapsed time, deadline or detail:\n%s", h.view())
+		}
+		h.golden("steps-rollout")
+		h.press("esc")
+		if !h.has("the deploy is running") {
+			t.Fatalf("esc while running:\n%s", h.view())
+		}
+		if len(f.opts) != 1 || f.opts[0].Timeout != 5*time.Minute {
+			t.Fatalf("options %#v", f.opts)
+		}
+		close(f.gate)
+		h.until("the failure", func() bool { return h.has("stopped") })
+		if h.has("the deploy is running") {
+			t.Fatalf("the running note stayed after the end:\n%s", h.view())
 		}
 	}
 }

@@ -42,6 +42,7 @@ type Model struct {
 	// (instance "" for a new app).
 	namespace, instance string
 	timeout             time.Duration
+	now                 func() time.Time
 
 	mode    mode
 	token   int
@@ -68,14 +69,26 @@ type Model struct {
 // Option changes a new screen.
 type Option func(*Model)
 
-// WithTimeout sets each rollout's deadline (kube.DeployOptions.Timeout).
+// WithTimeout sets each rollout's deadline (kube.DeployOptions.Timeout;
+// 0 leaves kube.DefaultDeployTimeout).
 func WithTimeout(d time.Duration) Option { return func(m *Model) { m.timeout = d } }
+
+// WithClock times the running steps with now (tests).
+func WithClock(now func() time.Time) Option { return func(m *Model) { m.now = now } }
+
+// deadline is a rollout's deadline shown on its running step.
+func (m *Model) deadline() time.Duration {
+	if m.timeout > 0 {
+		return m.timeout
+	}
+	return kube.DefaultDeployTimeout
+}
 
 // New returns the deploy form of a new app in namespace, or, when
 // instance is set, of that instance filled from its record (read at
 // Init). Nothing is read or written before Init.
 func New(vc *views.Context, d Deployer, namespace, instance string, opts ...Option) *Model {
-	m := &Model{vc: vc, d: d, keys: DefaultKeys(), namespace: namespace, instance: instance}
+	m := &Model{vc: vc, d: d, keys: DefaultKeys(), namespace: namespace, instance: instance, now: time.Now}
 	for _, o := range opts {
 		o(m)
 	}
@@ -279,6 +292,7 @@ func (m *Model) CapturesBack() bool { return true }
 // the first service's Deployment.
 func (m *Model) finish() tea.Cmd {
 	r := m.run
+	m.note = "" // "the deploy is running: wait for its end" is over
 	done, failed, skipped := stepCounts(r.steps)
 	switch {
 	case r.err != nil && r.result.Reason == "":

@@ -295,6 +295,7 @@ func (m *Model) deploy() tea.Cmd {
 		o.Progress = progress
 		return d.Deploy(ctx, req, o)
 	})
+	m.run.now, m.run.deadline = m.now, m.deadline()
 	return cmd
 }
 

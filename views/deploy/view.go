@@ -338,7 +338,7 @@ func (m *Model) runView() string {
 		help = "e edit again · esc back · ↑↓ scroll"
 	}
 	body := []string{head}
-	body = append(body, stepLines(st, r.steps, r.spin.View())...)
+	body = append(body, stepLines(st, r.steps, r.spin.View(), r.runningText)...)
 	if r.done && r.err != nil {
 		body = append(body, st.Error.Render("✗ "+views.ErrText(r.err)))
 	} else if r.done && r.result.Reason != "" {

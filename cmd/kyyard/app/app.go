@@ -124,9 +124,11 @@ Without the dashboard:
 
 type options struct {
 	refresh time.Duration
-	command string
-	all     bool
-	logFile string
+	// deployTimeout bounds each rollout of a deploy (--deploy-timeout).
+	deployTimeout time.Duration
+	command       string
+	all           bool
+	logFile       string
 	// strict and readonly are the guard policy of every write (design:
 	// "Guards, and two policies").
 	strict   bool
@@ -160,6 +162,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	flags.AddFlags(cmd.PersistentFlags())
 	f := cmd.Flags()
 	f.DurationVar(&opts.refresh, "refresh", 2*time.Second, "how often screens read the cluster again")
+	f.DurationVar(&opts.deployTimeout, "deploy-timeout", kube.DefaultDeployTimeout, "how long a deploy from the :apps form waits for each service's rollout before it restores the previous objects (rollout_timeout)")
 	f.StringVarP(&opts.command, "command", "c", "pods", "the kind to show first (pods, deploy, nodes, ns, or any alias)")
 	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "start in all namespaces")
 	f.BoolVar(&opts.strict, "strict", false, "refuse every write a guard warns about (managed by Helm/Argo CD/Flux, no Pod Security level, claims deleted, new Secret references, an autoscaler) instead of asking to confirm, as a cluster agent must; the default when kyyard runs in a pod with its ServiceAccount (--strict=false turns it off there)")
@@ -197,6 +200,9 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	if opts.refresh <= 0 {
 		return errors.New("--refresh must be positive")
+	}
+	if opts.deployTimeout <= 0 {
+		return errors.New("--deploy-timeout must be positive")
 	}
 	registry := kinds.Builtin()
 	_, builtin := registry.Lookup(opts.command)
@@ -245,7 +251,7 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		Client: client,
 		Styles: views.NewStyles(assets.DefaultTheme()),
 		Keys:   views.DefaultGlobalKeys(),
-		Config: views.Config{RefreshInterval: opts.refresh},
+		Config: views.Config{RefreshInterval: opts.refresh, DeployTimeout: opts.deployTimeout},
 	}
 	ns := client.Namespace()
 	if opts.all {
