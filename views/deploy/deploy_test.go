@@ -501,3 +501,18 @@ func TestStepsRolloutElapsed(t *testing.T) {
 		}
 	}
 }
+
+// The form says under each image that pods run restricted (render's
+// securityContext), whole at both sizes.
+func TestFormSecurityHint(t *testing.T) {
+	for _, s := range sizes {
+		h := openRecord(t, &fakeDeployer{}, s[0], s[1])
+		want := "non-root uid 10001, no capabilities: an image needing root fails"
+		if s[0] == 200 {
+			want = "runs as non-root user 10001 with no capabilities (Pod Security restricted): an image that needs root will not start"
+		}
+		if !h.has(want) {
+			t.Fatalf("no security hint %q:\n%s", want, h.view())
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kyyard/kyyard/render"
 	"github.com/kyyard/kyyard/views"
 )
 
@@ -130,6 +131,7 @@ func (m *Model) formLines(w int) ([]string, int) {
 		out = append(out, " "+title+strings.Repeat("─", max(w-2-ansi.StringWidth(title), 0)))
 		line(fmt.Sprintf("name       %s", box(s.name)), s.name)
 		line(fmt.Sprintf("image      %s", box(s.image)), s.image)
+		out = append(out, "            "+st.Muted.Render(securityHint(w-13)))
 		line(fmt.Sprintf("ports      %s  %s", box(s.ports), st.Muted.Render("8080, http:8080, 53/udp")), s.ports)
 		line(fmt.Sprintf("replicas   %s", box(s.replicas)), s.replicas)
 		line(fmt.Sprintf("cpu        request %s  limit %s  %s", box(s.cpuReq), box(s.cpuLim), st.Muted.Render("empty: the defaults shown")), s.cpuReq, s.cpuLim)
@@ -160,6 +162,16 @@ func (m *Model) formLines(w int) ([]string, int) {
 		}
 	}
 	return out, focusLine
+}
+
+// securityHint says under each image what render's restricted
+// securityContext means for it, in w cells or the short form.
+func securityHint(w int) string {
+	long := fmt.Sprintf("runs as non-root user %d with no capabilities (Pod Security restricted): an image that needs root will not start", render.RunAsUser)
+	if ansi.StringWidth(long) <= w {
+		return long
+	}
+	return fmt.Sprintf("non-root uid %d, no capabilities: an image needing root fails", render.RunAsUser)
 }
 
 // formView draws the form scrolled to keep the cursor's line in sight,
