@@ -117,3 +117,43 @@ func TestAppsDeployTimeout(t *testing.T) {
 		t.Fatalf("deploy options %#v:\n%s", opts, h.m.View())
 	}
 }
+
+// -c apps and -c pf (WithStartScreen) open those screens at start, over
+// the pods list esc returns to.
+func TestStartScreen(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	for word, title := range map[string]string{"apps": "apps(demo)[1]", "pf": "port-forwards"} {
+		if !ui.StartScreen(word) {
+			t.Fatalf("%s is not a start screen", word)
+		}
+		h := startWith(t, deploying{client}, "demo", 120, 30, ui.WithStartScreen(word))
+		if got := h.m.Top().Title(); !strings.HasPrefix(got, title) {
+			t.Fatalf("-c %s opened %q:\n%s", word, got, h.m.View())
+		}
+		h.run(h.keys("esc"))
+		if got := h.m.Top().Title(); !strings.HasPrefix(got, "pods(demo)") {
+			t.Fatalf("esc from -c %s: %q", word, got)
+		}
+	}
+	if ui.StartScreen("pods") {
+		t.Fatal("pods is a kind")
+	}
+}
+
+// The deploy form takes ?, : and q as text: the bottom line gives its own
+// keys instead of "? help  : command".
+func TestDeployFormHint(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	h := startWith(t, deploying{client}, "demo", 120, 30)
+	h.command("apps")
+	h.run(h.keys("e"))
+	lines := strings.Split(h.m.View(), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, "ctrl+s preview · esc back · ctrl+c quit") || strings.Contains(last, "? help") {
+		t.Fatalf("the form's bottom line: %q", last)
+	}
+	h.run(h.keys("esc"))
+	lines = strings.Split(h.m.View(), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, "? help") {
+		t.Fatalf(":apps' bottom line: %q", last)
+	}
+}

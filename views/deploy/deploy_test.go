@@ -323,20 +323,96 @@ func TestRecordError(t *testing.T) {
 	}
 }
 
-// A changed new form asks before esc discards it.
+// A changed new form asks before esc discards it, as the workload form:
+// a second esc (or n) keeps the form, y leaves.
 func TestDiscardAsks(t *testing.T) {
 	h := openNew(t, &fakeDeployer{}, 80, 24)
 	h.typ("shop")
 	h.press("esc")
-	if len(rootMsgs[views.BackMsg](h)) != 0 || !h.has("esc again discards") {
+	if len(rootMsgs[views.BackMsg](h)) != 0 || !h.has("discard your edits? y/n") {
 		t.Fatalf("%s", h.view())
 	}
 	if u, ok := h.scr.(views.Unsaved); !ok || u.Unsaved() == "" {
 		t.Fatal("no unsaved work reported")
 	}
 	h.press("esc")
+	if len(rootMsgs[views.BackMsg](h)) != 0 || !h.has("the form is kept") {
+		t.Fatalf("a second esc did not keep the form:\n%s", h.view())
+	}
+	h.typ("x")
+	if !h.has("[shopx") {
+		t.Fatalf("the form does not take keys after keeping it:\n%s", h.view())
+	}
+	h.press("esc", "n")
+	if len(rootMsgs[views.BackMsg](h)) != 0 {
+		t.Fatal("n discarded the form")
+	}
+	h.press("esc", "y")
 	if len(rootMsgs[views.BackMsg](h)) != 1 {
-		t.Fatal("second esc did not go back")
+		t.Fatal("y did not discard the form")
+	}
+}
+
+// The root's bottom line: the form's own keys (it captures ?, : and q);
+// the status line follows the form with every key, cleared once valid.
+func TestFormHintAndStatus(t *testing.T) {
+	f := &fakeDeployer{plan: plan()}
+	h := openRecord(t, f, 80, 24)
+	hint, ok := h.scr.(views.Hinter)
+	if !ok || hint.Hint() != "ctrl+s preview · esc back · ctrl+c quit" {
+		t.Fatalf("no form hint")
+	}
+	h.press("tab") // the image
+	h.press("ctrl+u")
+	h.typ("Bad Image")
+	last := func() views.StatusMsg {
+		st := rootMsgs[views.StatusMsg](h)
+		return st[len(st)-1]
+	}
+	if st := last(); !st.Error || !strings.Contains(st.Text, "web: image") {
+		t.Fatalf("status %#v", st)
+	}
+	for range len("Bad Image") {
+		h.press("backspace")
+	}
+	h.typ("nginx:1.27")
+	if st := last(); st.Error || st.Text != "" || !h.has("✓ the form is valid") {
+		t.Fatalf("the status lags behind the form: %#v\n%s", st, h.view())
+	}
+	n := len(rootMsgs[views.StatusMsg](h))
+	h.press("tab")
+	if len(rootMsgs[views.StatusMsg](h)) == n {
+		t.Fatal("a move does not recompute the status")
+	}
+	h.press("ctrl+s")
+	h.until("the plan", func() bool { return h.has("dry run  ✓") })
+	if hint.Hint() != "" {
+		t.Fatalf("the preview keeps the form's hint %q", hint.Hint())
+	}
+	for _, b := range h.scr.Bindings() {
+		if b.Help().Key == "ctrl+n" {
+			t.Fatal("the preview's help lists the form's ctrl+n (the root's namespace picker there)")
+		}
+	}
+}
+
+// / starts an empty search; n repeats the last one.
+func TestPreviewSearchStartsEmpty(t *testing.T) {
+	f := &fakeDeployer{plan: plan()}
+	f.plan.Verdicts = f.plan.Verdicts[:1]
+	h := openRecord(t, f, 200, 50)
+	h.press("ctrl+s")
+	h.until("the plan", func() bool { return h.has("dry run  ✓") })
+	h.press("/")
+	h.typ("secretKeyRef")
+	h.press("enter", "/")
+	h.typ("replicas")
+	if !h.has("/replicas ") || h.has("/secretKeyRefreplicas") {
+		t.Fatalf("the new search is not empty:\n%s", h.view())
+	}
+	h.press("enter")
+	if !h.has("· /replicas ─") {
+		t.Fatalf("%s", h.view())
 	}
 }
 

@@ -55,11 +55,30 @@ func (m *Model) move(d int) tea.Cmd {
 // formKey handles a key on the form; every change validates again and
 // puts the first error on the status line.
 func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
+	cmd := m.formKeyOf(msg)
+	if m.mode != modeForm {
+		return cmd
+	}
+	// The status line follows the form with every key.
+	return tea.Batch(cmd, m.errStatus())
+}
+
+// formKeyOf does what a key does on the form.
+func (m *Model) formKeyOf(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	fields := m.f.fields()
 	fd := fields[min(m.focus, len(fields)-1)]
-	if !key.Matches(msg, k.Back) {
-		m.discard = false
+	if m.discard {
+		// The answer to "discard your edits? y/n" (as the workload
+		// form): y leaves, n or esc keeps the form.
+		switch msg.String() {
+		case "y", "Y":
+			return back
+		case "n", "N", "esc":
+			m.discard = false
+			m.note, m.noteErr = "the form is kept", false
+		}
+		return nil
 	}
 	m.note = ""
 	if m.dropAsk > 0 {
@@ -74,11 +93,11 @@ func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Back):
-		if !m.changed() || m.discard {
+		if !m.changed() {
 			return back
 		}
 		m.discard = true
-		m.note, m.noteErr = "esc again discards the form (nothing was deployed)", true
+		m.note, m.noteErr = "discard your edits? y/n (nothing was deployed)", true
 		return nil
 	case key.Matches(msg, k.Preview):
 		return m.openPreview()
@@ -107,15 +126,16 @@ func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
 		*fd.area, cmd = fd.area.Update(msg)
 	}
 	m.validate()
-	return tea.Batch(cmd, m.errStatus())
+	return cmd
 }
 
-// errStatus puts the first error's reason on the status line.
+// errStatus puts the first error's reason on the status line, or clears
+// it once the form is valid (the root's hint shows again).
 func (m *Model) errStatus() tea.Cmd {
 	if e := m.firstError(); e != "" {
 		return views.Status(fmt.Sprintf("%s (%s)", e, plural(len(m.errs), "field error")), true)
 	}
-	return nil
+	return views.Status("", false)
 }
 
 // add adds a row to the list the cursor is in, else a service after the

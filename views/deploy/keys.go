@@ -49,9 +49,3 @@ func DefaultKeys() Keys {
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back a stage (the form is kept)")),
 	}
 }
-
-// list returns the bindings in help order.
-func (k Keys) list() []key.Binding {
-	return []key.Binding{k.Next, k.Previous, k.Down, k.Up, k.PageDown, k.PageUp, k.Add, k.Delete, k.Preview, k.Deploy,
-		k.Tab, k.Search, k.NextMatch, k.Passes, k.Edit, k.Back}
-}

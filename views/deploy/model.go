@@ -56,7 +56,8 @@ type Model struct {
 	errs    []render.FieldError
 	note    string
 	noteErr bool
-	// discard is set after a first esc on a changed form.
+	// discard is set after a first esc on a changed form: "discard
+	// your edits? y/n" waits for its answer.
 	discard bool
 	// dropAsk is the service (1-based) whose removal from the form waits
 	// for y/n; 0 when none.
@@ -270,8 +271,31 @@ func (m *Model) Title() string {
 	return views.Sanitize(fmt.Sprintf("deploy %s (%s) · %s", inst, ns, page))
 }
 
-// Bindings are the screen's keys, for the help overlay.
-func (m *Model) Bindings() []key.Binding { return m.keys.list() }
+// Bindings are the keys of the page shown, for the help overlay: the
+// form's (ctrl+n adds there, where the root's ctrl+n never arrives: the
+// form captures keys) are not listed on the preview or the steps, where
+// ctrl+n is the root's namespace picker.
+func (m *Model) Bindings() []key.Binding {
+	k := m.keys
+	switch m.mode {
+	case modeForm:
+		return []key.Binding{k.Next, k.Previous, k.Down, k.Up, k.PageDown, k.PageUp, k.Add, k.Delete, k.Preview, k.Back}
+	case modePreview:
+		return []key.Binding{k.Deploy, k.PageDown, k.PageUp, k.Tab, k.Search, k.NextMatch, k.Passes, k.Back}
+	case modeRun:
+		return []key.Binding{k.Edit, k.Back}
+	}
+	return []key.Binding{k.Back}
+}
+
+// Hint is the root's bottom line while the form is shown (it captures
+// ?, : and q, which the root's usual hint offers): "" elsewhere.
+func (m *Model) Hint() string {
+	if m.mode == modeForm {
+		return "ctrl+s preview · esc back · ctrl+c quit"
+	}
+	return ""
+}
 
 // Capturing is true on the form and while a confirmation or a search is
 // typed: the root leaves q, : and ? to the field.

@@ -228,9 +228,9 @@ func (m *Model) previewKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Passes):
 		p.showPasses = !p.showPasses
 	case key.Matches(msg, k.Search):
+		// A new search starts empty (n/N repeat the last one).
 		p.searching = true
-		p.search.SetValue(p.query)
-		p.search.CursorEnd()
+		p.search.SetValue("")
 		return p.search.Focus()
 	case key.Matches(msg, k.NextMatch):
 		m.findNext(1)

@@ -163,7 +163,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f := cmd.Flags()
 	f.DurationVar(&opts.refresh, "refresh", 2*time.Second, "how often screens read the cluster again")
 	f.DurationVar(&opts.deployTimeout, "deploy-timeout", kube.DefaultDeployTimeout, "how long a deploy from the :apps form waits for each service's rollout before it restores the previous objects (rollout_timeout)")
-	f.StringVarP(&opts.command, "command", "c", "pods", "the kind to show first (pods, deploy, nodes, ns, or any alias)")
+	f.StringVarP(&opts.command, "command", "c", "pods", "the kind to show first (pods, deploy, nodes, ns, or any alias), or apps (the :apps list) or pf (the :pf port-forwards)")
 	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "start in all namespaces")
 	f.BoolVar(&opts.strict, "strict", false, "refuse every write a guard warns about (managed by Helm/Argo CD/Flux, no Pod Security level, claims deleted, new Secret references, an autoscaler) instead of asking to confirm, as a cluster agent must; the default when kyyard runs in a pod with its ServiceAccount (--strict=false turns it off there)")
 	f.BoolVar(&opts.readonly, "readonly", false, "refuse every write before any request: browse only")
@@ -203,6 +203,12 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	}
 	if opts.deployTimeout <= 0 {
 		return errors.New("--deploy-timeout must be positive")
+	}
+	var uiOpts []ui.Option
+	if ui.StartScreen(opts.command) {
+		// -c apps, -c pf: that screen over the pods list.
+		uiOpts = append(uiOpts, ui.WithStartScreen(opts.command))
+		opts.command = "pods"
 	}
 	registry := kinds.Builtin()
 	_, builtin := registry.Lookup(opts.command)
@@ -257,10 +263,12 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	if opts.all {
 		ns = ""
 	}
-	uiOpts := []ui.Option{ui.WithKubeconfig(contexts)}
+	start := uiOpts
+	uiOpts = []ui.Option{ui.WithKubeconfig(contexts)}
 	if path, err := config.HistoryPath(); err == nil {
 		uiOpts = append(uiOpts, ui.WithHistoryFile(path))
 	}
+	uiOpts = append(uiOpts, start...)
 	root, err := ui.New(vc, kube.Kind(opts.command), ns, uiOpts...)
 	if err != nil {
 		return err

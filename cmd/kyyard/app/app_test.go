@@ -59,6 +59,10 @@ func TestBadInputFailsBeforeTheTerminalIsTaken(t *testing.T) {
 		{[]string{"--refresh", "0s", "--kubeconfig", missing}, "--refresh must be positive"},
 		{[]string{"--deploy-timeout", "0s", "--kubeconfig", missing}, "--deploy-timeout must be positive"},
 		{[]string{"-c", "widgets", "--kubeconfig", missing}, `unknown kind "widgets"`},
+		// apps and pf are screens, not kinds: no "unknown kind", the
+		// missing kubeconfig is what stops them.
+		{[]string{"-c", "apps", "--kubeconfig", missing}, "absent"},
+		{[]string{"-c", "pf", "--kubeconfig", missing}, "absent"},
 		{[]string{"--kubeconfig", missing}, "absent"},
 		{[]string{"stray"}, "unknown command"},
 		{[]string{"--kubeconfig", empty}, "no cluster configured"},
