@@ -32,7 +32,7 @@ func (m *Model) openDeploy(msg views.OpenDeployMsg) tea.Cmd {
 		return nil
 	}
 	m.status = views.StatusMsg{}
-	return m.push(deploy.New(m.vc, d, msg.Namespace, msg.Instance), false)
+	return m.push(deploy.New(m.vc, d, msg.Namespace, msg.Instance, deploy.WithTimeout(m.vc.Config.DeployTimeout)), false)
 }
 
 // openRemove pushes the remove confirmation when the client removes.

@@ -6,10 +6,14 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kubetest"
 	"github.com/kyyard/kyyard/render"
+	"github.com/kyyard/kyyard/ui"
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/viewtest"
 )
 
 // deploying is a client that lists, deploys and removes apps (answers
@@ -78,5 +82,78 @@ func TestAppsNotAvailable(t *testing.T) {
 	h.run(h.send(views.OpenDeployMsg{Namespace: "demo"}))
 	if v := h.m.View(); !strings.Contains(v, "deploying is not available with this client") {
 		t.Fatalf("the form without deploy:\n%s", v)
+	}
+}
+
+// timed records the options a deploy got.
+type timed struct {
+	deploying
+	opts *[]kube.DeployOptions
+}
+
+func (d timed) Deploy(_ context.Context, _ render.Request, o kube.DeployOptions) (kube.DeployResult, error) {
+	*d.opts = append(*d.opts, o)
+	return kube.DeployResult{}, nil
+}
+
+// Config.DeployTimeout (--deploy-timeout) bounds the deploys of the form.
+func TestAppsDeployTimeout(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	var opts []kube.DeployOptions
+	vc := viewtest.Context(timed{deploying{client}, &opts}, 0, 0)
+	vc.Config.DeployTimeout = 7 * time.Minute
+	m, err := ui.New(vc, "pods", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, m: m}
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h.run(m.Init())
+	h.command("apps")
+	h.run(h.keys("e"))
+	h.run(h.keys("ctrl+s"))
+	h.run(h.keys("enter"))
+	if len(opts) != 1 || opts[0].Timeout != 7*time.Minute {
+		t.Fatalf("deploy options %#v:\n%s", opts, h.m.View())
+	}
+}
+
+// -c apps and -c pf (WithStartScreen) open those screens at start, over
+// the pods list esc returns to.
+func TestStartScreen(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	for word, title := range map[string]string{"apps": "apps(demo)[1]", "pf": "port-forwards"} {
+		if !ui.StartScreen(word) {
+			t.Fatalf("%s is not a start screen", word)
+		}
+		h := startWith(t, deploying{client}, "demo", 120, 30, ui.WithStartScreen(word))
+		if got := h.m.Top().Title(); !strings.HasPrefix(got, title) {
+			t.Fatalf("-c %s opened %q:\n%s", word, got, h.m.View())
+		}
+		h.run(h.keys("esc"))
+		if got := h.m.Top().Title(); !strings.HasPrefix(got, "pods(demo)") {
+			t.Fatalf("esc from -c %s: %q", word, got)
+		}
+	}
+	if ui.StartScreen("pods") {
+		t.Fatal("pods is a kind")
+	}
+}
+
+// The deploy form takes ?, : and q as text: the bottom line gives its own
+// keys instead of "? help  : command".
+func TestDeployFormHint(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	h := startWith(t, deploying{client}, "demo", 120, 30)
+	h.command("apps")
+	h.run(h.keys("e"))
+	lines := strings.Split(h.m.View(), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, "ctrl+s preview · esc back · ctrl+c quit") || strings.Contains(last, "? help") {
+		t.Fatalf("the form's bottom line: %q", last)
+	}
+	h.run(h.keys("esc"))
+	lines = strings.Split(h.m.View(), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, "? help") {
+		t.Fatalf(":apps' bottom line: %q", last)
 	}
 }

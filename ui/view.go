@@ -140,6 +140,10 @@ func (m *Model) statusLine() string {
 		}
 		return st.Muted.Render(ansi.Truncate(hint, m.width, "…"))
 	}
+	if h, ok := m.Top().(views.Hinter); ok && h.Hint() != "" {
+		// A form that takes ?, : and q as text says its own keys.
+		return st.Muted.Render(ansi.Truncate(h.Hint(), m.width, "…"))
+	}
 	return st.Muted.Render(ansi.Truncate("? help  : command  esc back  q quit", m.width, "…"))
 }
 

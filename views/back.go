@@ -21,3 +21,13 @@ type KeyPasser interface {
 	// the root's global bindings rather than to the screen.
 	PassesKey(key string) bool
 }
+
+// Hinter is implemented by a screen whose state makes the root's usual
+// bottom line ("? help  : command  esc back  q quit") untrue, such as a
+// form that takes ?, : and q as text. The root shows Hint instead when it
+// is not "" and no status is shown.
+type Hinter interface {
+	// Hint is the bottom line's keys ("ctrl+s preview · esc back · ctrl+c
+	// quit"), "" for the root's usual line.
+	Hint() string
+}

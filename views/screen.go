@@ -45,6 +45,10 @@ type Config struct {
 	// once (kube.LogRequest.MaxStreams; --max-log-requests, as kubectl's);
 	// 0 is kube.DefaultMaxLogStreams.
 	MaxLogStreams int
+	// DeployTimeout bounds each service's rollout in a deploy from the
+	// deploy form (kube.DeployOptions.Timeout; --deploy-timeout, default
+	// kube.DefaultDeployTimeout); 0 leaves kube's default.
+	DeployTimeout time.Duration
 }
 
 // Context is shared by every screen of one program. The root model keeps

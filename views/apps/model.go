@@ -198,7 +198,9 @@ func age(d time.Duration) string {
 }
 
 // View lists the instances, one line each: namespace, instance, deployed,
-// and every service with its status (health marker and colour).
+// every service with its status (health marker and colour), and the
+// claims kept; an instance with only kept claims left shows "–" as its
+// services.
 func (m *Model) View() string {
 	st, w := m.vc.Styles, m.vc.Width
 	wn, wi := 16, 20
@@ -236,13 +238,17 @@ func (m *Model) View() string {
 			svcs = append(svcs, serviceText(s))
 		}
 		line := left + strings.Join(svcs, " · ")
-		if len(a.Services) == 0 {
+		switch {
+		case len(a.Services) == 0 && len(a.Retained) > 0:
+			line += "–"
+		case len(a.Services) == 0:
 			line += "(no services)"
 		}
+		kept := retainedNote(a)
 		if i == m.cursor {
-			line = st.Selected.Render(ansi.Truncate(line, max(w-1, 1), "…"))
+			line = st.Selected.Render(ansi.Truncate(line+kept, max(w-1, 1), "…"))
 		} else {
-			line = left + m.coloured(a)
+			line = left + m.coloured(a) + st.Muted.Render(kept)
 		}
 		body = append(body, line)
 	}
@@ -256,6 +262,9 @@ func (m *Model) View() string {
 // coloured is the services' part of a row, each in its health's style.
 func (m *Model) coloured(a kube.App) string {
 	st := m.vc.Styles
+	if len(a.Services) == 0 && len(a.Retained) > 0 {
+		return "–"
+	}
 	if len(a.Services) == 0 {
 		return st.Muted.Render("(no services)")
 	}
@@ -264,6 +273,19 @@ func (m *Model) coloured(a kube.App) string {
 		parts[i] = st.Health(s.Health).Render(serviceText(s))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// retainedNote is "  · claims kept: shop-db-data, shop-cache" for an
+// instance's retained claims (kube.App.Retained), "" when none.
+func retainedNote(a kube.App) string {
+	if len(a.Retained) == 0 {
+		return ""
+	}
+	names := make([]string, len(a.Retained))
+	for i, n := range a.Retained {
+		names[i] = views.Sanitize(n)
+	}
+	return "  · claims kept: " + strings.Join(names, ", ")
 }
 
 // cut shortens s to w cells, marking the cut with "…".

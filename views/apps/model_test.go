@@ -36,6 +36,33 @@ func sample() []kube.App {
 	}
 }
 
+// An instance removed (or pruned) keeps its claims: :apps still lists
+// it, with the claims it keeps; one with services says them too.
+func TestAppsRetainedClaims(t *testing.T) {
+	list := sample()
+	list[0].Retained = []string{"shop-db-data"}
+	list = append(list, kube.App{Namespace: "team-a", Instance: "gone", Retained: []string{"gone-db-data", "gone-cache"}})
+	for _, s := range [][2]int{{80, 24}, {200, 50}} {
+		name := map[int]string{80: "80x24", 200: "200x50"}[s[0]]
+		m := open(t, &fakeLister{apps: list}, "", s[0], s[1])
+		v := m.View()
+		viewtest.Size(t, v, s[0], s[1])
+		var gone string
+		for _, l := range strings.Split(v, "\n") {
+			if strings.Contains(l, "gone") && gone == "" {
+				gone = l
+			}
+		}
+		if !strings.Contains(gone, "–  · claims kept: gone-db-data") || strings.Contains(gone, "(no services)") {
+			t.Fatalf("the claims-only instance: %q\n%s", gone, v)
+		}
+		if s[0] == 200 && !strings.Contains(v, "db ~ progressing  · claims kept: shop-db-data") {
+			t.Fatalf("the shop's kept claim:\n%s", v)
+		}
+		viewtest.Golden(t, "apps-retained-"+name, v)
+	}
+}
+
 // open reads the list once.
 func open(t *testing.T, f *fakeLister, ns string, w, h int) *apps.Model {
 	t.Helper()

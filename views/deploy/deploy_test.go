@@ -2,9 +2,11 @@ package deploy_test
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/render"
@@ -54,13 +56,16 @@ func plan() kube.DeployPlan {
 	}
 }
 
+// fixedClock stops time: a running step shows 0:00.
+func fixedClock() time.Time { return time.Date(2025, 5, 1, 12, 0, 0, 0, time.UTC) }
+
 func openNew(t *testing.T, f *fakeDeployer, w, h int) *harness {
-	return newHarness(t, deploy.New(viewtest.Context(nil, w, h), f, "demo", ""), w, h)
+	return newHarness(t, deploy.New(viewtest.Context(nil, w, h), f, "demo", "", deploy.WithClock(fixedClock)), w, h)
 }
 
 func openRecord(t *testing.T, f *fakeDeployer, w, h int) *harness {
 	f.record = kube.RecordedRequest{Request: recorded(), Version: "4711"}
-	hs := newHarness(t, deploy.New(viewtest.Context(nil, w, h), f, "demo", "shop"), w, h)
+	hs := newHarness(t, deploy.New(viewtest.Context(nil, w, h), f, "demo", "shop", deploy.WithClock(fixedClock)), w, h)
 	hs.until("the form filled from the record", func() bool { return hs.has("registry.local:5000") })
 	return hs
 }
@@ -148,7 +153,20 @@ func TestFormServices(t *testing.T) {
 	if !h.has("service 2 of 3") {
 		t.Fatalf("no service added:\n%s", h.view())
 	}
-	h.press("ctrl+d", "ctrl+d")
+	// The new, empty service goes at once; db, filled, after a y.
+	h.press("ctrl+d")
+	if !h.has("service db (2 of 2)") || !h.has("service 2 removed from the form") {
+		t.Fatalf("the empty service was not removed:\n%s", h.view())
+	}
+	h.press("ctrl+d")
+	if !h.has("remove service db from the form") || !h.has("service db (2 of 2)") {
+		t.Fatalf("a filled service went without asking:\n%s", h.view())
+	}
+	h.press("n")
+	if !h.has("the service was kept") || !h.has("service db (2 of 2)") {
+		t.Fatalf("n did not keep the service:\n%s", h.view())
+	}
+	h.press("ctrl+d", "y")
 	if !h.has("service web (1 of 1)") || h.has("── service db") {
 		t.Fatalf("after two removes:\n%s", h.view())
 	}
@@ -305,20 +323,96 @@ func TestRecordError(t *testing.T) {
 	}
 }
 
-// A changed new form asks before esc discards it.
+// A changed new form asks before esc discards it, as the workload form:
+// a second esc (or n) keeps the form, y leaves.
 func TestDiscardAsks(t *testing.T) {
 	h := openNew(t, &fakeDeployer{}, 80, 24)
 	h.typ("shop")
 	h.press("esc")
-	if len(rootMsgs[views.BackMsg](h)) != 0 || !h.has("esc again discards") {
+	if len(rootMsgs[views.BackMsg](h)) != 0 || !h.has("discard your edits? y/n") {
 		t.Fatalf("%s", h.view())
 	}
 	if u, ok := h.scr.(views.Unsaved); !ok || u.Unsaved() == "" {
 		t.Fatal("no unsaved work reported")
 	}
 	h.press("esc")
+	if len(rootMsgs[views.BackMsg](h)) != 0 || !h.has("the form is kept") {
+		t.Fatalf("a second esc did not keep the form:\n%s", h.view())
+	}
+	h.typ("x")
+	if !h.has("[shopx") {
+		t.Fatalf("the form does not take keys after keeping it:\n%s", h.view())
+	}
+	h.press("esc", "n")
+	if len(rootMsgs[views.BackMsg](h)) != 0 {
+		t.Fatal("n discarded the form")
+	}
+	h.press("esc", "y")
 	if len(rootMsgs[views.BackMsg](h)) != 1 {
-		t.Fatal("second esc did not go back")
+		t.Fatal("y did not discard the form")
+	}
+}
+
+// The root's bottom line: the form's own keys (it captures ?, : and q);
+// the status line follows the form with every key, cleared once valid.
+func TestFormHintAndStatus(t *testing.T) {
+	f := &fakeDeployer{plan: plan()}
+	h := openRecord(t, f, 80, 24)
+	hint, ok := h.scr.(views.Hinter)
+	if !ok || hint.Hint() != "ctrl+s preview · esc back · ctrl+c quit" {
+		t.Fatalf("no form hint")
+	}
+	h.press("tab") // the image
+	h.press("ctrl+u")
+	h.typ("Bad Image")
+	last := func() views.StatusMsg {
+		st := rootMsgs[views.StatusMsg](h)
+		return st[len(st)-1]
+	}
+	if st := last(); !st.Error || !strings.Contains(st.Text, "web: image") {
+		t.Fatalf("status %#v", st)
+	}
+	for range len("Bad Image") {
+		h.press("backspace")
+	}
+	h.typ("nginx:1.27")
+	if st := last(); st.Error || st.Text != "" || !h.has("✓ the form is valid") {
+		t.Fatalf("the status lags behind the form: %#v\n%s", st, h.view())
+	}
+	n := len(rootMsgs[views.StatusMsg](h))
+	h.press("tab")
+	if len(rootMsgs[views.StatusMsg](h)) == n {
+		t.Fatal("a move does not recompute the status")
+	}
+	h.press("ctrl+s")
+	h.until("the plan", func() bool { return h.has("dry run  ✓") })
+	if hint.Hint() != "" {
+		t.Fatalf("the preview keeps the form's hint %q", hint.Hint())
+	}
+	for _, b := range h.scr.Bindings() {
+		if b.Help().Key == "ctrl+n" {
+			t.Fatal("the preview's help lists the form's ctrl+n (the root's namespace picker there)")
+		}
+	}
+}
+
+// / starts an empty search; n repeats the last one.
+func TestPreviewSearchStartsEmpty(t *testing.T) {
+	f := &fakeDeployer{plan: plan()}
+	f.plan.Verdicts = f.plan.Verdicts[:1]
+	h := openRecord(t, f, 200, 50)
+	h.press("ctrl+s")
+	h.until("the plan", func() bool { return h.has("dry run  ✓") })
+	h.press("/")
+	h.typ("secretKeyRef")
+	h.press("enter", "/")
+	h.typ("replicas")
+	if !h.has("/replicas ") || h.has("/secretKeyRefreplicas") {
+		t.Fatalf("the new search is not empty:\n%s", h.view())
+	}
+	h.press("enter")
+	if !h.has("· /replicas ─") {
+		t.Fatalf("%s", h.view())
 	}
 }
 
@@ -331,5 +425,170 @@ func TestPlanError(t *testing.T) {
 	h.press("enter")
 	if len(f.deployed) != 0 || !h.has("cannot deploy") {
 		t.Fatalf("%s", h.view())
+	}
+}
+
+// Objects removed from the form are listed before the YAML (deleted and
+// kept), and deploying needs the instance name typed.
+func TestPreviewPruneConfirm(t *testing.T) {
+	for _, s := range sizes {
+		f := &fakeDeployer{plan: plan(), result: kube.DeployResult{Steps: steps(kube.StepDone)}}
+		f.plan.Verdicts = f.plan.Verdicts[:1]
+		f.plan.Prune = []string{"Deployment/shop-db", "Service/shop-db", "Secret/shop-db-secret"}
+		f.plan.Keep = []string{"PersistentVolumeClaim/shop-db-data"}
+		h := openRecord(t, f, s[0], s[1])
+		h.press("ctrl+s")
+		h.until("the plan", func() bool { return h.has("dry run") && !h.has("running…") })
+		v := h.view()
+		del, yaml := strings.Index(v, "will delete: Deployment/shop-db, Service/shop-db,"), strings.Index(v, "── objects (YAML)")
+		if del < 0 || yaml < del || !strings.Contains(v, "keeps PersistentVolumeClaim/shop-db-data") {
+			t.Fatalf("the prune is not shown before the YAML:\n%s", v)
+		}
+		h.golden("preview-prune")
+		h.press("enter")
+		if len(f.deployed) != 0 || !h.has(`type "shop" to confirm deleting 3 objects first`) {
+			t.Fatalf("deployed without confirming the prune:\n%s", h.view())
+		}
+		h.typ("sho")
+		h.press("enter")
+		if len(f.deployed) != 0 {
+			t.Fatal("deployed with a wrong name")
+		}
+		h.typ("p")
+		h.press("enter")
+		h.until("the deploy's end", func() bool { return h.has("✓ deployed shop") })
+		if len(f.opts) != 1 || len(f.opts[0].Confirmed) != 0 {
+			t.Fatalf("options %#v", f.opts)
+		}
+	}
+}
+
+// A guard refuses: PlanDeploy does not dry-run, and the preview says so
+// instead of "accepted (0 objects)".
+func TestPreviewDryRunNotRun(t *testing.T) {
+	f := &fakeDeployer{plan: plan()}
+	f.plan.DryRun = nil
+	f.plan.Verdicts = append(f.plan.Verdicts, kube.Verdict{Guard: kube.GuardOwner, Outcome: kube.OutcomeRefuse, Reason: kube.ReasonNameTaken,
+		Sentence: "Service shop-db exists and is not this instance's"})
+	h := openRecord(t, f, 80, 24)
+	h.press("ctrl+s")
+	h.until("the plan", func() bool { return h.has("dry run") && !h.has("running…") })
+	if !h.has("dry run  not run (a guard refuses)") || h.has("accepted") {
+		t.Fatalf("%s", h.view())
+	}
+	h.golden("preview-dryrun-not-run")
+}
+
+// manyPasses is a plan with 20 passing checks, a name_taken refusal and
+// a Pod Security warning, as a real PlanDeploy answers.
+func manyPasses() kube.DeployPlan {
+	p := plan()
+	p.DryRun = nil
+	var vs kube.Verdicts
+	for i := range 20 {
+		g := []kube.Guard{kube.GuardAccess, kube.GuardOwner, kube.GuardClaimSpec}[i%3]
+		vs = append(vs, kube.Verdict{Guard: g, Outcome: kube.OutcomePass, Sentence: fmt.Sprintf("you may get, list, create and update check %d in demo", i)})
+	}
+	vs = append(vs, p.Verdicts[1], kube.Verdict{Guard: kube.GuardOwner, Outcome: kube.OutcomeRefuse, Reason: kube.ReasonNameTaken,
+		Sentence: "Service shop-db exists and is not this instance's: it carries no app.kubernetes.io/instance label of shop, so kyyard will not write it"})
+	p.Verdicts = vs
+	return p
+}
+
+// Refusals and warnings come first, whole; the passing checks are one
+// line (d lists them); the YAML takes the rest; a head taller than the
+// screen scrolls with the body instead of being cut.
+func TestPreviewLayout(t *testing.T) {
+	for _, s := range sizes {
+		f := &fakeDeployer{plan: manyPasses()}
+		h := openRecord(t, f, s[0], s[1])
+		h.press("ctrl+s")
+		h.until("the plan", func() bool { return h.has("dry run") && !h.has("running…") })
+		v := h.view()
+		refuse, warn, pass := strings.Index(v, "✗ name_taken"), strings.Index(v, "! pod_security"), strings.Index(v, "✓ 20 checks passed: permissions, names, claims — d shows them")
+		if refuse < 0 || warn < refuse || pass < warn || !strings.Contains(v, "will not write it") || strings.Contains(v, "check 3 in demo") {
+			t.Fatalf("the head is not refusals, warnings, then one passing line:\n%s", v)
+		}
+		if yaml := strings.Count(v[strings.Index(v, "── objects (YAML)"):], "\n"); yaml < s[1]-12 {
+			t.Fatalf("only %d lines left to the YAML:\n%s", yaml, v)
+		}
+		h.golden("preview-layout")
+		h.press("d")
+		if !h.has("check 0 in demo") || !h.has("d hides them") {
+			t.Fatalf("d does not list the passing checks:\n%s", h.view())
+		}
+		if s[0] == 80 {
+			// 20 more lines do not fit: the page scrolls, nothing is cut.
+			if !h.has("✗ name_taken") || h.has("── objects (YAML)") {
+				t.Fatalf("%s", h.view())
+			}
+			for i := 0; i < 40 && !h.has("── objects (YAML)"); i++ {
+				h.press("down")
+			}
+			if !h.has("── objects (YAML)") || !h.has("dry run") {
+				t.Fatalf("the body cannot be scrolled to:\n%s", h.view())
+			}
+		}
+	}
+}
+
+// The running rollout shows its elapsed time against the deadline
+// (WithTimeout) and what holds it (Detail); after a failure the "wait for
+// its end" note is gone.
+func TestStepsRolloutElapsed(t *testing.T) {
+	for _, s := range sizes {
+		base := time.Date(2025, 5, 1, 12, 0, 0, 0, time.UTC)
+		now := base
+		f := &fakeDeployer{plan: plan(), gate: make(chan struct{})}
+		f.record = kube.RecordedRequest{Request: recorded(), Version: "4711"}
+		roll := steps(kube.StepRunning)[3]
+		roll.Detail = "1 of 2 pods available; pod shop-web-7d9f: ContainerCreating; claim shop-db-data Pending: waiting for first consumer"
+		f.progress = []kube.DeployStep{steps(kube.StepDone)[0], steps(kube.StepDone)[1], steps(kube.StepDone)[2], roll}
+		failed := steps(kube.StepSkipped)
+		for i := range 3 {
+			failed[i].Outcome = kube.StepDone
+		}
+		failed[3].Outcome, failed[3].Reason, failed[3].Detail = kube.StepFailed, kube.ReasonRolloutTimeout, "1 of 2 pods available after 5m0s; the previous objects were restored"
+		f.result = kube.DeployResult{Steps: failed, Reason: kube.ReasonRolloutTimeout}
+		h := newHarness(t, deploy.New(viewtest.Context(nil, s[0], s[1]), f, "demo", "shop",
+			deploy.WithTimeout(5*time.Minute), deploy.WithClock(func() time.Time { return now })), s[0], s[1])
+		h.until("the form", func() bool { return h.has("registry.local:5000") })
+		h.press("ctrl+s")
+		h.until("the plan", func() bool { return h.has("dry run  ✓") })
+		h.typ("y")
+		h.press("enter")
+		h.until("the rollout running", func() bool { return h.has("running 0:00 of 5:00") })
+		now = base.Add(42 * time.Second)
+		if !h.has("running 0:42 of 5:00:") || !h.has("pod shop-web-7d9f: ContainerCreating") {
+			t.Fatalf("no elapsed time, deadline or detail:\n%s", h.view())
+		}
+		h.golden("steps-rollout")
+		h.press("esc")
+		if !h.has("the deploy is running") {
+			t.Fatalf("esc while running:\n%s", h.view())
+		}
+		if len(f.opts) != 1 || f.opts[0].Timeout != 5*time.Minute {
+			t.Fatalf("options %#v", f.opts)
+		}
+		close(f.gate)
+		h.until("the failure", func() bool { return h.has("stopped") })
+		if h.has("the deploy is running") {
+			t.Fatalf("the running note stayed after the end:\n%s", h.view())
+		}
+	}
+}
+
+// The form says under each image that pods run restricted (render's
+// securityContext), whole at both sizes.
+func TestFormSecurityHint(t *testing.T) {
+	for _, s := range sizes {
+		h := openRecord(t, &fakeDeployer{}, s[0], s[1])
+		want := "non-root uid 10001, no capabilities: an image needing root fails"
+		if s[0] == 200 {
+			want = "runs as non-root user 10001 with no capabilities (Pod Security restricted): an image that needs root will not start"
+		}
+		if !h.has(want) {
+			t.Fatalf("no security hint %q:\n%s", want, h.view())
+		}
 	}
 }

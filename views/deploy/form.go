@@ -38,6 +38,20 @@ type form struct {
 	svcs  []*service
 }
 
+// filled reports whether anything was typed in the service: a field
+// not empty, replicas other than 1, a secret or volume row.
+func (s *service) filled() bool {
+	for _, in := range []*textinput.Model{s.name, s.image, s.ports, s.cpuReq, s.cpuLim, s.memReq, s.memLim, s.cfgPath} {
+		if strings.TrimSpace(in.Value()) != "" {
+			return true
+		}
+	}
+	if r := strings.TrimSpace(s.replicas.Value()); r != "" && r != "1" {
+		return true
+	}
+	return strings.TrimSpace(s.env.Value()) != "" || s.cfg.Value() != "" || len(s.secrets) > 0 || len(s.volumes) > 0
+}
+
 // fieldKind is what a field is.
 type fieldKind int
 

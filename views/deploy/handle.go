@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -54,20 +55,49 @@ func (m *Model) move(d int) tea.Cmd {
 // formKey handles a key on the form; every change validates again and
 // puts the first error on the status line.
 func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
+	cmd := m.formKeyOf(msg)
+	if m.mode != modeForm {
+		return cmd
+	}
+	// The status line follows the form with every key.
+	return tea.Batch(cmd, m.errStatus())
+}
+
+// formKeyOf does what a key does on the form.
+func (m *Model) formKeyOf(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	fields := m.f.fields()
 	fd := fields[min(m.focus, len(fields)-1)]
-	if !key.Matches(msg, k.Back) {
-		m.discard = false
+	if m.discard {
+		// The answer to "discard your edits? y/n" (as the workload
+		// form): y leaves, n or esc keeps the form.
+		switch msg.String() {
+		case "y", "Y":
+			return back
+		case "n", "N", "esc":
+			m.discard = false
+			m.note, m.noteErr = "the form is kept", false
+		}
+		return nil
 	}
 	m.note = ""
+	if m.dropAsk > 0 {
+		// The answer to "remove service x? y/n".
+		i := m.dropAsk - 1
+		m.dropAsk = 0
+		if msg.String() == "y" && i < len(m.f.svcs) && len(m.f.svcs) > 1 {
+			return m.dropService(i)
+		}
+		m.note, m.noteErr = "the service was kept", false
+		return m.focusCmd()
+	}
 	switch {
 	case key.Matches(msg, k.Back):
-		if !m.changed() || m.discard {
+		if !m.changed() {
 			return back
 		}
 		m.discard = true
-		m.note, m.noteErr = "esc again discards the form (nothing was deployed)", true
+		m.note, m.noteErr = "discard your edits? y/n (nothing was deployed)", true
 		return nil
 	case key.Matches(msg, k.Preview):
 		return m.openPreview()
@@ -96,15 +126,16 @@ func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
 		*fd.area, cmd = fd.area.Update(msg)
 	}
 	m.validate()
-	return tea.Batch(cmd, m.errStatus())
+	return cmd
 }
 
-// errStatus puts the first error's reason on the status line.
+// errStatus puts the first error's reason on the status line, or clears
+// it once the form is valid (the root's hint shows again).
 func (m *Model) errStatus() tea.Cmd {
 	if e := m.firstError(); e != "" {
 		return views.Status(fmt.Sprintf("%s (%s)", e, plural(len(m.errs), "field error")), true)
 	}
-	return nil
+	return views.Status("", false)
 }
 
 // add adds a row to the list the cursor is in, else a service after the
@@ -131,16 +162,34 @@ func (m *Model) remove(fd field) tea.Cmd {
 		m.f.removeRow(fd.svc, fd.list, fd.row)
 		m.validate()
 		return m.focusPath(fmt.Sprintf("services[%d].%s", fd.svc, fd.list))
+	case fd.svc >= 0 && len(m.f.svcs) > 1 && m.f.svcs[fd.svc].filled():
+		// A service with something typed in goes only after a y.
+		m.dropAsk = fd.svc + 1
+		m.note, m.noteErr = fmt.Sprintf("remove service %s from the form (its objects are deleted on the next deploy)? y/n", m.serviceName(fd.svc)), true
+		return nil
 	case fd.svc >= 0 && len(m.f.svcs) > 1:
-		name := m.f.svcs[fd.svc].name.Value()
-		m.f.svcs = append(m.f.svcs[:fd.svc], m.f.svcs[fd.svc+1:]...)
-		m.validate()
-		m.note, m.noteErr = fmt.Sprintf("service %s removed from the form", views.Sanitize(name)), false
-		return m.focusPath(fmt.Sprintf("services[%d].name", min(fd.svc, len(m.f.svcs)-1)))
+		return m.dropService(fd.svc)
 	case fd.svc >= 0:
 		m.note, m.noteErr = "an app has at least one service", true
 	}
 	return m.focusCmd()
+}
+
+// serviceName is service i's name as typed, or "2" (its place).
+func (m *Model) serviceName(i int) string {
+	if n := strings.TrimSpace(m.f.svcs[i].name.Value()); n != "" {
+		return views.Sanitize(n)
+	}
+	return fmt.Sprint(i + 1)
+}
+
+// dropService removes service i from the form.
+func (m *Model) dropService(i int) tea.Cmd {
+	name := m.serviceName(i)
+	m.f.svcs = append(m.f.svcs[:i], m.f.svcs[i+1:]...)
+	m.validate()
+	m.note, m.noteErr = fmt.Sprintf("service %s removed from the form", name), false
+	return tea.Batch(m.focusPath(fmt.Sprintf("services[%d].name", min(i, len(m.f.svcs)-1))), m.errStatus())
 }
 
 // openPreview renders the objects and plans the deploy, once the form is

@@ -19,6 +19,8 @@ type Keys struct {
 	// body between the YAML and the diff; Search searches it (/), Next
 	// and Prev match (n, N).
 	Deploy, Tab, Search, NextMatch, PrevMatch key.Binding
+	// Passes shows or hides the passing guard checks on the preview (d).
+	Passes key.Binding
 	// Edit returns from the steps to the form.
 	Edit key.Binding
 	// Back goes back a stage (esc), the form kept.
@@ -42,13 +44,8 @@ func DefaultKeys() Keys {
 		Search:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "preview: search")),
 		NextMatch: key.NewBinding(key.WithKeys("n"), key.WithHelp("n/N", "preview: next/previous match")),
 		PrevMatch: key.NewBinding(key.WithKeys("N")),
+		Passes:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "preview: show/hide the passed checks")),
 		Edit:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "after a deploy: edit again")),
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back a stage (the form is kept)")),
 	}
-}
-
-// list returns the bindings in help order.
-func (k Keys) list() []key.Binding {
-	return []key.Binding{k.Next, k.Previous, k.Down, k.Up, k.PageDown, k.PageUp, k.Add, k.Delete, k.Preview, k.Deploy,
-		k.Tab, k.Search, k.NextMatch, k.Edit, k.Back}
 }

@@ -42,6 +42,7 @@ type Model struct {
 	// (instance "" for a new app).
 	namespace, instance string
 	timeout             time.Duration
+	now                 func() time.Time
 
 	mode    mode
 	token   int
@@ -55,8 +56,12 @@ type Model struct {
 	errs    []render.FieldError
 	note    string
 	noteErr bool
-	// discard is set after a first esc on a changed form.
+	// discard is set after a first esc on a changed form: "discard
+	// your edits? y/n" waits for its answer.
 	discard bool
+	// dropAsk is the service (1-based) whose removal from the form waits
+	// for y/n; 0 when none.
+	dropAsk int
 
 	pv  *preview
 	run *run
@@ -65,14 +70,26 @@ type Model struct {
 // Option changes a new screen.
 type Option func(*Model)
 
-// WithTimeout sets each rollout's deadline (kube.DeployOptions.Timeout).
+// WithTimeout sets each rollout's deadline (kube.DeployOptions.Timeout;
+// 0 leaves kube.DefaultDeployTimeout).
 func WithTimeout(d time.Duration) Option { return func(m *Model) { m.timeout = d } }
+
+// WithClock times the running steps with now (tests).
+func WithClock(now func() time.Time) Option { return func(m *Model) { m.now = now } }
+
+// deadline is a rollout's deadline shown on its running step.
+func (m *Model) deadline() time.Duration {
+	if m.timeout > 0 {
+		return m.timeout
+	}
+	return kube.DefaultDeployTimeout
+}
 
 // New returns the deploy form of a new app in namespace, or, when
 // instance is set, of that instance filled from its record (read at
 // Init). Nothing is read or written before Init.
 func New(vc *views.Context, d Deployer, namespace, instance string, opts ...Option) *Model {
-	m := &Model{vc: vc, d: d, keys: DefaultKeys(), namespace: namespace, instance: instance}
+	m := &Model{vc: vc, d: d, keys: DefaultKeys(), namespace: namespace, instance: instance, now: time.Now}
 	for _, o := range opts {
 		o(m)
 	}
@@ -254,8 +271,31 @@ func (m *Model) Title() string {
 	return views.Sanitize(fmt.Sprintf("deploy %s (%s) · %s", inst, ns, page))
 }
 
-// Bindings are the screen's keys, for the help overlay.
-func (m *Model) Bindings() []key.Binding { return m.keys.list() }
+// Bindings are the keys of the page shown, for the help overlay: the
+// form's (ctrl+n adds there, where the root's ctrl+n never arrives: the
+// form captures keys) are not listed on the preview or the steps, where
+// ctrl+n is the root's namespace picker.
+func (m *Model) Bindings() []key.Binding {
+	k := m.keys
+	switch m.mode {
+	case modeForm:
+		return []key.Binding{k.Next, k.Previous, k.Down, k.Up, k.PageDown, k.PageUp, k.Add, k.Delete, k.Preview, k.Back}
+	case modePreview:
+		return []key.Binding{k.Deploy, k.PageDown, k.PageUp, k.Tab, k.Search, k.NextMatch, k.Passes, k.Back}
+	case modeRun:
+		return []key.Binding{k.Edit, k.Back}
+	}
+	return []key.Binding{k.Back}
+}
+
+// Hint is the root's bottom line while the form is shown (it captures
+// ?, : and q, which the root's usual hint offers): "" elsewhere.
+func (m *Model) Hint() string {
+	if m.mode == modeForm {
+		return "ctrl+s preview · esc back · ctrl+c quit"
+	}
+	return ""
+}
 
 // Capturing is true on the form and while a confirmation or a search is
 // typed: the root leaves q, : and ? to the field.
@@ -276,6 +316,7 @@ func (m *Model) CapturesBack() bool { return true }
 // the first service's Deployment.
 func (m *Model) finish() tea.Cmd {
 	r := m.run
+	m.note = "" // "the deploy is running: wait for its end" is over
 	done, failed, skipped := stepCounts(r.steps)
 	switch {
 	case r.err != nil && r.result.Reason == "":

@@ -33,7 +33,8 @@ type preview struct {
 	dp        kube.DeployPlan
 	err       error
 	// warns are the warning verdicts; inputs their confirmations (the
-	// verdict's Confirm text, or "y").
+	// verdict's Confirm text, or "y"), then, when the plan prunes
+	// objects, the prune's (the instance name typed).
 	warns  []kube.Verdict
 	inputs []textinput.Model
 	focus  int
@@ -44,8 +45,10 @@ type preview struct {
 	// at the body line of the current match.
 	search    textinput.Model
 	searching bool
-	query     string
-	at        int
+	// showPasses lists the passing verdicts one a line (d).
+	showPasses bool
+	query      string
+	at         int
 }
 
 func newPreview(st views.Styles, req render.Request, plan render.Plan, err error) *preview {
@@ -64,8 +67,12 @@ func (p *preview) takePlan(st views.Styles, msg planMsg) {
 		return
 	}
 	p.warns = msg.plan.Verdicts.Warnings()
-	p.inputs = make([]textinput.Model, len(p.warns))
-	for i := range p.warns {
+	n := len(p.warns)
+	if len(msg.plan.Prune) > 0 {
+		n++
+	}
+	p.inputs = make([]textinput.Model, n)
+	for i := range n {
 		in := textinput.New()
 		in.Prompt = ""
 		in.TextStyle = st.Prompt
@@ -78,8 +85,24 @@ func (p *preview) takePlan(st views.Styles, msg planMsg) {
 	}
 }
 
-// want is the text that confirms warning i.
+// prunes reports whether the plan deletes objects removed from the form
+// (their confirmation is the last input).
+func (p *preview) prunes() bool { return len(p.dp.Prune) > 0 }
+
+// pruneInput is the prune confirmation's index in inputs (-1 when none).
+func (p *preview) pruneInput() int {
+	if !p.prunes() || len(p.inputs) <= len(p.warns) {
+		return -1
+	}
+	return len(p.warns)
+}
+
+// want is the text that confirms input i: a warning's Confirm text or
+// "y"; the instance name for the prune.
 func (p *preview) want(i int) string {
+	if i >= len(p.warns) {
+		return p.req.Instance
+	}
 	if c := p.warns[i].Confirm; c != "" {
 		return c
 	}
@@ -90,7 +113,7 @@ func (p *preview) confirmed(i int) bool { return p.inputs[i].Value() == p.want(i
 
 func (p *preview) unconfirmed() int {
 	n := 0
-	for i := range p.warns {
+	for i := range p.inputs {
 		if !p.confirmed(i) {
 			n++
 		}
@@ -138,8 +161,8 @@ func (p *preview) advance() tea.Cmd {
 	for i := range p.inputs {
 		p.inputs[i].Blur()
 	}
-	for d := range len(p.warns) {
-		i := (max(p.focus, 0) + d) % len(p.warns)
+	for d := range len(p.inputs) {
+		i := (max(p.focus, 0) + d) % len(p.inputs)
 		if !p.confirmed(i) {
 			p.focus = i
 			return p.inputs[i].Focus()
@@ -201,11 +224,13 @@ func (m *Model) previewKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Tab):
 		p.body = 1 - p.body
-		p.offset, p.at = 0, -1
+		p.offset, p.at = m.bodyStart(), -1
+	case key.Matches(msg, k.Passes):
+		p.showPasses = !p.showPasses
 	case key.Matches(msg, k.Search):
+		// A new search starts empty (n/N repeat the last one).
 		p.searching = true
-		p.search.SetValue(p.query)
-		p.search.CursorEnd()
+		p.search.SetValue("")
 		return p.search.Focus()
 	case key.Matches(msg, k.NextMatch):
 		m.findNext(1)
@@ -231,7 +256,7 @@ func (m *Model) findNext(d int) {
 			j = (i - 1) % n
 		}
 		if strings.Contains(strings.ToLower(lines[j]), q) {
-			p.at, p.offset = j, max(j-2, 0)
+			p.at, p.offset = j, max(j-2+m.bodyStart(), 0)
 			return
 		}
 	}
@@ -249,6 +274,9 @@ func (m *Model) deploy() tea.Cmd {
 	}
 	if n := p.unconfirmed(); n > 0 {
 		m.note, m.noteErr = fmt.Sprintf("confirm %s first", plural(n, "warning")), true
+		if i := p.pruneInput(); n == 1 && i >= 0 && !p.confirmed(i) {
+			m.note = fmt.Sprintf("type %q to confirm deleting %s first", p.want(i), plural(len(p.dp.Prune), "object"))
+		}
 		return p.advance()
 	}
 	var confirmed []kube.Reason
@@ -267,6 +295,7 @@ func (m *Model) deploy() tea.Cmd {
 		o.Progress = progress
 		return d.Deploy(ctx, req, o)
 	})
+	m.run.now, m.run.deadline = m.now, m.deadline()
 	return cmd
 }
 
@@ -295,39 +324,34 @@ func (m *Model) headLines() []string {
 	case p.err != nil:
 		return append(out, st.Error.Render("✗ plan: "+views.ErrText(p.err)))
 	}
-	label := "guards   "
+	// What stops or needs a word first: refusals, then warnings with
+	// their confirmations; the passing checks in one line (d lists them).
+	for _, v := range p.dp.Verdicts {
+		if v.Outcome == kube.OutcomeRefuse {
+			out = append(out, st.Error.Render(fmt.Sprintf("✗ %s: %s", v.Reason, views.VerdictSentence(v))))
+		}
+	}
 	wi := 0
 	for _, v := range p.dp.Verdicts {
-		switch v.Outcome {
-		case kube.OutcomePass:
-			out = append(out, label+st.Muted.Render("✓ "+views.VerdictSentence(v)))
-		case kube.OutcomeRefuse:
-			out = append(out, label+st.Error.Render(fmt.Sprintf("✗ %s: %s", v.Reason, views.VerdictSentence(v))))
-		case kube.OutcomeWarn:
-			out = append(out, label+fmt.Sprintf("! %s: %s", v.Reason, views.VerdictSentence(v)))
-			if wi < len(p.inputs) {
-				ask := "type y to confirm: "
-				if v.Confirm != "" {
-					ask = fmt.Sprintf("type %q to confirm: ", v.Confirm)
-				}
-				mark, cur := "", " "
-				if p.confirmed(wi) {
-					mark = " ✓"
-				}
-				if wi == p.focus && p.typing() {
-					cur = ">"
-				}
-				out = append(out, "         "+cur+" "+ask+"["+p.inputs[wi].View()+"]"+mark)
-			}
-			wi++
+		if v.Outcome != kube.OutcomeWarn {
+			continue
 		}
-		label = "         "
+		out = append(out, fmt.Sprintf("! %s: %s", v.Reason, views.VerdictSentence(v)))
+		if wi < len(p.warns) && wi < len(p.inputs) {
+			out = append(out, "  "+p.confirmLine(wi))
+		}
+		wi++
 	}
-	if len(p.dp.Verdicts) == 0 {
-		out = append(out, label+st.Muted.Render("(no verdicts)"))
-	}
+	out = append(out, p.passLines(st)...)
+	out = append(out, p.pruneLines(st)...)
 	fails := p.dryRunFailures()
-	if len(fails) == 0 {
+	switch {
+	case len(p.dp.DryRun) == 0 && p.dp.Verdicts.Refusal() != nil:
+		// PlanDeploy does not dry-run what a guard refuses.
+		out = append(out, "dry run  "+st.Muted.Render("not run (a guard refuses)"))
+	case len(p.dp.DryRun) == 0:
+		out = append(out, "dry run  "+st.Muted.Render("not run"))
+	case len(fails) == 0:
 		out = append(out, fmt.Sprintf("dry run  ✓ accepted (%s)", plural(len(p.dp.DryRun), "object")))
 	}
 	for i, k := range fails {
@@ -336,6 +360,89 @@ func (m *Model) headLines() []string {
 			label = "         "
 		}
 		out = append(out, label+st.Error.Render(fmt.Sprintf("✗ %s: %s", views.Sanitize(k), views.Sanitize(p.dp.DryRun[k]))))
+	}
+	return out
+}
+
+// guardTopics name the guards' checks in the passing line.
+var guardTopics = map[kube.Guard]string{
+	kube.GuardAccess: "permissions", kube.GuardOwner: "names", kube.GuardClaimSpec: "claims", kube.GuardClaims: "claims",
+	kube.GuardPodSecurity: "pod security", kube.GuardReadOnly: "read-only", kube.GuardManaged: "ownership",
+}
+
+// passLines are the passing verdicts: one line, "✓ 20 checks passed:
+// permissions, names, claims — d shows them", or each verdict after d.
+func (p *preview) passLines(st views.Styles) []string {
+	var passes []kube.Verdict
+	var topics []string
+	for _, v := range p.dp.Verdicts {
+		if v.Outcome != kube.OutcomePass {
+			continue
+		}
+		passes = append(passes, v)
+		t, ok := guardTopics[v.Guard]
+		if !ok {
+			t = strings.ReplaceAll(string(v.Guard), "_", " ")
+		}
+		if !slices.Contains(topics, t) {
+			topics = append(topics, t)
+		}
+	}
+	switch {
+	case len(p.dp.Verdicts) == 0:
+		return []string{st.Muted.Render("(no guard verdicts)")}
+	case len(passes) == 0:
+		return nil
+	}
+	head := fmt.Sprintf("✓ %s passed: %s", plural(len(passes), "check"), strings.Join(topics, ", "))
+	if !p.showPasses {
+		return []string{st.Muted.Render(head + " — d shows them")}
+	}
+	out := []string{st.Muted.Render(head + " — d hides them")}
+	for _, v := range passes {
+		out = append(out, st.Muted.Render("  ✓ "+views.VerdictSentence(v)))
+	}
+	return out
+}
+
+// confirmLine is confirmation i's line: what to type, the input, a ✓
+// once typed, the cursor's mark.
+func (p *preview) confirmLine(i int) string {
+	ask := fmt.Sprintf("type %q to confirm: ", p.want(i))
+	if p.want(i) == "y" {
+		ask = "type y to confirm: "
+	}
+	mark, cur := "", " "
+	if p.confirmed(i) {
+		mark = " ✓"
+	}
+	if i == p.focus && p.typing() {
+		cur = ">"
+	}
+	return cur + " " + ask + "[" + p.inputs[i].View() + "]" + mark
+}
+
+// pruneLines say what the deploy deletes and keeps of the objects
+// removed from the form (DeployPlan.Prune and Keep), with the prune's
+// confirmation; none when nothing was removed.
+func (p *preview) pruneLines(st views.Styles) []string {
+	var parts []string
+	if len(p.dp.Prune) > 0 {
+		parts = append(parts, st.Error.Render("will delete: "+views.Sanitize(strings.Join(p.dp.Prune, ", "))+" (removed from the form)"))
+	}
+	if len(p.dp.Keep) > 0 {
+		keep := "keeps " + views.Sanitize(strings.Join(p.dp.Keep, ", "))
+		if len(p.dp.Prune) == 0 {
+			keep += " (removed from the form; claims are retained)"
+		}
+		parts = append(parts, keep)
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	out := []string{strings.Join(parts, " · ")}
+	if i := p.pruneInput(); i >= 0 {
+		out = append(out, "  "+p.confirmLine(i))
 	}
 	return out
 }

@@ -168,7 +168,7 @@ func (m *RemoveModel) View() string {
 				head = st.Error.Render(fmt.Sprintf("✗ the remove of %s stopped: %d done, %d failed, %d skipped", inst, done, failed, skipped))
 			}
 		}
-		body = append([]string{head}, stepLines(st, m.run.steps, m.run.spin.View())...)
+		body = append([]string{head}, stepLines(st, m.run.steps, m.run.spin.View(), m.run.runningText)...)
 		if m.run.done && m.run.err != nil {
 			body = append(body, st.Error.Render("✗ "+views.ErrText(m.run.err)))
 		}

@@ -3,6 +3,7 @@ package deploy
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
@@ -29,6 +30,38 @@ type run struct {
 	done   bool
 	result kube.DeployResult
 	err    error
+	// now is the clock; started when each step (by stepKey) was first
+	// seen running; deadline is a rollout step's (0: none shown).
+	now      func() time.Time
+	started  map[string]time.Time
+	deadline time.Duration
+}
+
+// stepKey names a step: its service, kind, name and action.
+func stepKey(s kube.DeployStep) string {
+	return s.Service + "\x00" + s.Kind + "\x00" + s.Name + "\x00" + string(s.Action)
+}
+
+// runningText is a running step's state: "running 0:42", and for a
+// rollout with a deadline "running 0:42 of 3:00".
+func (r *run) runningText(s kube.DeployStep) string {
+	t := "running"
+	at, ok := r.started[stepKey(s)]
+	if !ok || r.now == nil {
+		return t
+	}
+	t += " " + clock(r.now().Sub(at))
+	if s.Action == kube.StepRollout && r.deadline > 0 {
+		t += " of " + clock(r.deadline)
+	}
+	return t
+}
+
+// clock is a duration as m:ss ("0:42", "3:00", "75:10"), cut to whole
+// seconds; a negative one is 0:00.
+func clock(d time.Duration) string {
+	sec := max(int(d/time.Second), 0)
+	return fmt.Sprintf("%d:%02d", sec/60, sec%60)
 }
 
 // stepMsg is one step change read from the channel; closed says the
@@ -54,7 +87,8 @@ type runDoneMsg struct {
 func startRun(owner any, token int, planned []kube.DeployStep, work func(ctx context.Context, progress func(kube.DeployStep)) (kube.DeployResult, error)) (*run, tea.Cmd) {
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	r := &run{owner: owner, token: token, steps: append([]kube.DeployStep(nil), planned...),
-		ch: make(chan kube.DeployStep, progressBuffer), cancel: cancel, spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
+		ch: make(chan kube.DeployStep, progressBuffer), cancel: cancel, spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		now: time.Now, started: map[string]time.Time{}}
 	ch := r.ch
 	progress := func(s kube.DeployStep) {
 		select {
@@ -93,6 +127,9 @@ func (r *run) update(msg tea.Msg) (bool, tea.Cmd) {
 		}
 		if !r.done {
 			r.steps = mergeStep(r.steps, msg.step)
+			if k := stepKey(msg.step); msg.step.Outcome == kube.StepRunning && r.started[k].IsZero() {
+				r.started[k] = r.now()
+			}
 		}
 		return true, r.wait()
 	case runDoneMsg:
@@ -140,8 +177,9 @@ func mergeStep(steps []kube.DeployStep, s kube.DeployStep) []kube.DeployStep {
 
 // stepLines draws the steps, one line each: a marker (· pending, the
 // spinner running, ✓ done, ✗ failed, – skipped), the service, the action,
-// the object, and the reason and detail.
-func stepLines(st views.Styles, steps []kube.DeployStep, spin string) []string {
+// the object, and the reason and detail; a running step's state is
+// running(s) ("running 0:42 of 3:00"; "running" when running is nil).
+func stepLines(st views.Styles, steps []kube.DeployStep, spin string, running func(kube.DeployStep) string) []string {
 	ws, wk, wn := 7, 10, 10
 	for _, s := range steps {
 		ws, wk, wn = max(ws, len(s.Service)), max(wk, len(s.Kind)), max(wn, len(s.Name))
@@ -162,7 +200,11 @@ func stepLines(st views.Styles, steps []kube.DeployStep, spin string) []string {
 		}
 		switch s.Outcome {
 		case kube.StepRunning:
-			out = append(out, spin+" "+line+" "+st.Muted.Render("running"))
+			state := "running"
+			if running != nil {
+				state = running(s)
+			}
+			out = append(out, spin+" "+line+" "+st.Muted.Render(state+suffix(tail)))
 		case kube.StepDone:
 			out = append(out, "✓ "+line+" done"+suffix(tail))
 		case kube.StepFailed:

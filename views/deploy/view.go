@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kyyard/kyyard/render"
 	"github.com/kyyard/kyyard/views"
 )
 
@@ -130,6 +131,7 @@ func (m *Model) formLines(w int) ([]string, int) {
 		out = append(out, " "+title+strings.Repeat("─", max(w-2-ansi.StringWidth(title), 0)))
 		line(fmt.Sprintf("name       %s", box(s.name)), s.name)
 		line(fmt.Sprintf("image      %s", box(s.image)), s.image)
+		out = append(out, "            "+st.Muted.Render(securityHint(w-13)))
 		line(fmt.Sprintf("ports      %s  %s", box(s.ports), st.Muted.Render("8080, http:8080, 53/udp")), s.ports)
 		line(fmt.Sprintf("replicas   %s", box(s.replicas)), s.replicas)
 		line(fmt.Sprintf("cpu        request %s  limit %s  %s", box(s.cpuReq), box(s.cpuLim), st.Muted.Render("empty: the defaults shown")), s.cpuReq, s.cpuLim)
@@ -160,6 +162,16 @@ func (m *Model) formLines(w int) ([]string, int) {
 		}
 	}
 	return out, focusLine
+}
+
+// securityHint says under each image what render's restricted
+// securityContext means for it, in w cells or the short form.
+func securityHint(w int) string {
+	long := fmt.Sprintf("runs as non-root user %d with no capabilities (Pod Security restricted): an image that needs root will not start", render.RunAsUser)
+	if ansi.StringWidth(long) <= w {
+		return long
+	}
+	return fmt.Sprintf("non-root uid %d, no capabilities: an image needing root fails", render.RunAsUser)
 }
 
 // formView draws the form scrolled to keep the cursor's line in sight,
@@ -205,7 +217,7 @@ func (m *Model) formView() string {
 // (search matches highlighted) and the help line.
 func (m *Model) previewView() string {
 	st, w, h, p := m.vc.Styles, m.vc.Width, m.vc.Height, m.pv
-	head := views.WrapLines(m.headLines(), w-1)
+	head := m.headRows()
 	body := m.bodyLines()
 	title := "── objects (YAML) · tab: diff "
 	if p.body == bodyDiff {
@@ -215,19 +227,32 @@ func (m *Model) previewView() string {
 		title += fmt.Sprintf("· /%s ", views.Sanitize(p.query))
 	}
 	var out []string
-	for _, l := range head {
-		out = append(out, " "+l)
-	}
-	out = append(out, " "+st.Muted.Render(title+strings.Repeat("─", max(w-2-ansi.StringWidth(title), 0))))
-	room := max(h-len(out)-1, 1)
-	if len(out) >= h-2 {
-		// A small screen: the head is cut to leave the body a few lines.
-		out = out[:max(h-4, 1)]
-		room = max(h-len(out)-1, 1)
-	}
-	p.offset = max(min(p.offset, len(body)-room), 0)
-	for i := p.offset; i < min(p.offset+room, len(body)); i++ {
-		out = append(out, " "+m.highlight(body[i], i == p.at))
+	titleLine := " " + st.Muted.Render(title+strings.Repeat("─", max(w-2-ansi.StringWidth(title), 0)))
+	if m.headScrolls() {
+		// A small screen: the head is never cut; head, title and body
+		// scroll together.
+		all := make([]string, 0, len(head)+1+len(body))
+		for _, l := range head {
+			all = append(all, " "+l)
+		}
+		all = append(all, titleLine)
+		for i, l := range body {
+			all = append(all, " "+m.highlight(l, i == p.at))
+		}
+		room := max(h-1, 1)
+		start := max(min(p.offset, len(all)-room), 0)
+		p.offset = start
+		out = append(out, all[start:min(start+room, len(all))]...)
+	} else {
+		for _, l := range head {
+			out = append(out, " "+l)
+		}
+		out = append(out, titleLine)
+		room := max(h-len(out)-1, 1)
+		p.offset = max(min(p.offset, len(body)-room), 0)
+		for i := p.offset; i < min(p.offset+room, len(body)); i++ {
+			out = append(out, " "+m.highlight(body[i], i == p.at))
+		}
 	}
 	for len(out) < h-1 {
 		out = append(out, "")
@@ -243,7 +268,14 @@ func (m *Model) previewView() string {
 	case p.running:
 		help = st.Muted.Render("↑↓ pgup/pgdn scroll · tab YAML/diff · / search · esc back to the form")
 	case p.typing():
-		help = st.Muted.Render(fmt.Sprintf("confirm %s · ↑↓ scroll · esc back to the form", plural(p.unconfirmed(), "warning")))
+		what := plural(p.unconfirmed(), "warning")
+		if i := p.pruneInput(); i >= 0 && !p.confirmed(i) {
+			what = fmt.Sprintf("the deletion (type %q)", p.want(i))
+			if n := p.unconfirmed() - 1; n > 0 {
+				what += " and " + plural(n, "warning")
+			}
+		}
+		help = st.Muted.Render(fmt.Sprintf("confirm %s · ↑↓ scroll · esc back to the form", what))
 	default:
 		help = st.Muted.Render("enter deploy · ↑↓ pgup/pgdn scroll · tab YAML/diff · / search, n/N · esc back to the form")
 	}
@@ -252,6 +284,27 @@ func (m *Model) previewView() string {
 		out[i] = ansi.Truncate(l, w, "…")
 	}
 	return strings.Join(out, "\n")
+}
+
+// minBody is the fewest body lines the preview shows under its head;
+// a head taller than that leaves scrolls with the body (headScrolls).
+const minBody = 5
+
+// headRows are the preview's head lines wrapped to the width.
+func (m *Model) headRows() []string { return views.WrapLines(m.headLines(), m.vc.Width-1) }
+
+// headScrolls reports whether the head is too tall to stay fixed above
+// minBody lines of the body: the preview then scrolls as one page, its
+// offset counting from the head's first line.
+func (m *Model) headScrolls() bool { return len(m.headRows())+2+minBody > m.vc.Height }
+
+// bodyStart is the offset of the body's first line in the scrolled
+// lines (the head and the title when they scroll, else 0).
+func (m *Model) bodyStart() int {
+	if m.headScrolls() {
+		return len(m.headRows()) + 1
+	}
+	return 0
 }
 
 // highlight marks the query's occurrences in a body line (the current
@@ -297,7 +350,7 @@ func (m *Model) runView() string {
 		help = "e edit again · esc back · ↑↓ scroll"
 	}
 	body := []string{head}
-	body = append(body, stepLines(st, r.steps, r.spin.View())...)
+	body = append(body, stepLines(st, r.steps, r.spin.View(), r.runningText)...)
 	if r.done && r.err != nil {
 		body = append(body, st.Error.Render("✗ "+views.ErrText(r.err)))
 	} else if r.done && r.result.Reason != "" {

@@ -125,12 +125,14 @@ Without the dashboard:
 
 type options struct {
 	refresh time.Duration
-	command string
-	all     bool
-	logFile string
 	// maxLogRequests bounds a workload's log streams (kubectl's
 	// --max-log-requests).
 	maxLogRequests int
+	// deployTimeout bounds each rollout of a deploy (--deploy-timeout).
+	deployTimeout time.Duration
+	command       string
+	all           bool
+	logFile       string
 	// strict and readonly are the guard policy of every write (design:
 	// "Guards, and two policies").
 	strict   bool
@@ -164,7 +166,8 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	flags.AddFlags(cmd.PersistentFlags())
 	f := cmd.Flags()
 	f.DurationVar(&opts.refresh, "refresh", 2*time.Second, "how often screens read the cluster again")
-	f.StringVarP(&opts.command, "command", "c", "pods", "the kind to show first (pods, deploy, nodes, ns, or any alias)")
+	f.DurationVar(&opts.deployTimeout, "deploy-timeout", kube.DefaultDeployTimeout, "how long a deploy from the :apps form waits for each service's rollout before it restores the previous objects (rollout_timeout)")
+	f.StringVarP(&opts.command, "command", "c", "pods", "the kind to show first (pods, deploy, nodes, ns, or any alias), or apps (the :apps list) or pf (the :pf port-forwards)")
 	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "start in all namespaces")
 	f.BoolVar(&opts.strict, "strict", false, "refuse every write a guard warns about (managed by Helm/Argo CD/Flux, no Pod Security level, claims deleted, new Secret references, an autoscaler) instead of asking to confirm, as a cluster agent must; the default when kyyard runs in a pod with its ServiceAccount (--strict=false turns it off there)")
 	f.BoolVar(&opts.readonly, "readonly", false, "refuse every write before any request: browse only")
@@ -205,6 +208,15 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	}
 	if opts.maxLogRequests <= 0 {
 		return errors.New("--max-log-requests must be positive")
+	}
+	if opts.deployTimeout <= 0 {
+		return errors.New("--deploy-timeout must be positive")
+	}
+	var uiOpts []ui.Option
+	if ui.StartScreen(opts.command) {
+		// -c apps, -c pf: that screen over the pods list.
+		uiOpts = append(uiOpts, ui.WithStartScreen(opts.command))
+		opts.command = "pods"
 	}
 	registry := kinds.Builtin()
 	_, builtin := registry.Lookup(opts.command)
@@ -253,16 +265,18 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		Client: client,
 		Styles: views.NewStyles(assets.DefaultTheme()),
 		Keys:   views.DefaultGlobalKeys(),
-		Config: views.Config{RefreshInterval: opts.refresh, MaxLogStreams: opts.maxLogRequests},
+		Config: views.Config{RefreshInterval: opts.refresh, MaxLogStreams: opts.maxLogRequests, DeployTimeout: opts.deployTimeout},
 	}
 	ns := client.Namespace()
 	if opts.all {
 		ns = ""
 	}
-	uiOpts := []ui.Option{ui.WithKubeconfig(contexts)}
+	start := uiOpts
+	uiOpts = []ui.Option{ui.WithKubeconfig(contexts)}
 	if path, err := config.HistoryPath(); err == nil {
 		uiOpts = append(uiOpts, ui.WithHistoryFile(path))
 	}
+	uiOpts = append(uiOpts, start...)
 	root, err := ui.New(vc, kube.Kind(opts.command), ns, uiOpts...)
 	if err != nil {
 		return err

@@ -24,7 +24,7 @@ func TestHelpNamesKeysAndKubectlFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{":pods", "esc", "--kubeconfig", "--context", "--namespace", "--as", "--token", "--refresh", "--all-namespaces", "x failed", "--max-log-requests", "J JSON"} {
+	for _, want := range []string{":pods", "esc", "--kubeconfig", "--context", "--namespace", "--as", "--token", "--refresh", "--all-namespaces", "x failed", "--max-log-requests", "J JSON", "--deploy-timeout"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("--help lacks %q", want)
 		}
@@ -58,7 +58,12 @@ func TestBadInputFailsBeforeTheTerminalIsTaken(t *testing.T) {
 	}{
 		{[]string{"--refresh", "0s", "--kubeconfig", missing}, "--refresh must be positive"},
 		{[]string{"--max-log-requests", "0", "--kubeconfig", missing}, "--max-log-requests must be positive"},
+		{[]string{"--deploy-timeout", "0s", "--kubeconfig", missing}, "--deploy-timeout must be positive"},
 		{[]string{"-c", "widgets", "--kubeconfig", missing}, `unknown kind "widgets"`},
+		// apps and pf are screens, not kinds: no "unknown kind", the
+		// missing kubeconfig is what stops them.
+		{[]string{"-c", "apps", "--kubeconfig", missing}, "absent"},
+		{[]string{"-c", "pf", "--kubeconfig", missing}, "absent"},
 		{[]string{"--kubeconfig", missing}, "absent"},
 		{[]string{"stray"}, "unknown command"},
 		{[]string{"--kubeconfig", empty}, "no cluster configured"},

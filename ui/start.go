@@ -1,0 +1,23 @@
+package ui
+
+// StartScreen reports whether word (`-c`/--command) names a screen of its
+// own rather than a kind: "apps" (the `:apps` list) or "pf" (the `:pf`
+// port-forwards), with their prompt aliases.
+func StartScreen(word string) bool { return appsCommand(word) || forwardsCommand(word) }
+
+// WithStartScreen opens the screen word names (StartScreen: `:apps` or
+// `:pf`) at start, on top of the first kind's list, which esc returns to.
+// Another word does nothing. A client that cannot list apps or forwards
+// gets the status line the prompt command shows.
+func WithStartScreen(word string) Option {
+	return func(m *Model) {
+		// The screen's Init runs with the root's (Top().Init()); the
+		// command push returns is not needed.
+		switch {
+		case appsCommand(word):
+			_ = m.openApps()
+		case forwardsCommand(word):
+			_ = m.openForwards()
+		}
+	}
+}
