@@ -205,6 +205,34 @@ func TestE2EDeployLifecycle(t *testing.T) {
 		t.Errorf("Apps = %+v, %v", apps, err)
 	}
 
+	// The same request again: every object exists and nothing changes
+	// (the server's defaults do not show; issue 11's diff fault).
+	same, err := c.PlanDeploy(ctx, shopRequest(e.ns, "nginx:1.27"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"Service/shop-web", "Secret/shop-web-secret", "Deployment/shop-web", "Service/shop-db",
+		"PersistentVolumeClaim/shop-db-data", "Deployment/shop-db"} {
+		if d, ok := same.Diff[key]; !ok || d != kube.DiffUnchanged {
+			t.Errorf("re-plan: Diff[%s] = %q (present %v), want unchanged", key, d, ok)
+		}
+	}
+	// Without the record the live objects are compared, cut to the
+	// rendered fields: still unchanged.
+	if err := e.cs.CoreV1().Secrets(e.ns).Delete(ctx, kube.RecordPrefix+"shop", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	adopted, err := c.PlanDeploy(ctx, shopRequest(e.ns, "nginx:1.27"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, d := range adopted.Diff {
+		if d != kube.DiffUnchanged {
+			t.Errorf("adopted re-plan: Diff[%s]:\n%s", key, d)
+		}
+	}
+	e.mustDeploy(c, shopRequest(e.ns, "nginx:1.27")) // the record again
+
 	// Change it: web's image and secret, db dropped.
 	next := shopRequest(e.ns, "nginx:1.28")
 	next.Services[0].Secrets[0].Value = "rotated"
