@@ -50,7 +50,6 @@ func configRequest(img string) render.Request {
 	return req
 }
 
-
 // TestPlanDiffUnchangedWithRecord: with an instance deployed and the
 // server's defaults on its Deployments, planning the same request shows
 // every object (keyed Kind/name) as unchanged, not as new, and a change
