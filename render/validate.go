@@ -219,8 +219,8 @@ func (v *validator) env(p string, vars []EnvVar, plain map[string]int, secret bo
 	return seen
 }
 
-// configFile checks the file's path (absolute, clean, in a directory
-// other than "/", its base name a valid ConfigMap key) and content
+// configFile checks the file's path (absolute, clean, not "/", its base
+// name a valid ConfigMap key) and content
 // (UTF-8, at most MaxDataBytes with its key).
 func (v *validator) configFile(p string, f *ConfigFile) {
 	if reason := filePathReason(f.Path); reason != "" {
@@ -242,11 +242,30 @@ func filePathReason(p string) string {
 		return "must be an absolute path (/etc/app/config.yaml)"
 	case path.Clean(p) != p:
 		return "must be a clean path: no '.', '..', '//' or trailing '/' (" + path.Clean(p) + ")"
-	case path.Dir(p) == "/":
-		return "must be in a directory other than / (the directory is mounted over)"
+	case p == "/":
+		return "must name a file, not / (/etc/app/config.yaml)"
 	}
 	if msgs := validation.IsConfigMapKey(path.Base(p)); len(msgs) > 0 {
 		return "the file name is the ConfigMap's key: " + reasons(msgs)
+	}
+	return ""
+}
+
+// configOverlap says why a volume mounted at mountPath would clash with
+// the config file f (nil: none), "" when it does not: at the file's path,
+// at a directory that holds it (the volume would hide it, or the file be
+// mounted into the volume), or below the file (a file is no directory).
+func configOverlap(mountPath string, f *ConfigFile) string {
+	if f == nil || f.Path == "" {
+		return ""
+	}
+	switch {
+	case mountPath == f.Path:
+		return mountPath + " is where the config file is mounted: choose another path"
+	case strings.HasPrefix(f.Path, strings.TrimSuffix(mountPath, "/")+"/"):
+		return mountPath + " holds the config file " + f.Path + ": mount the volume elsewhere or move the file"
+	case strings.HasPrefix(mountPath, f.Path+"/"):
+		return mountPath + " is inside the config file " + f.Path + ": choose another path"
 	}
 	return ""
 }
@@ -269,7 +288,8 @@ func mountPathReason(p string) string {
 // volumes checks each volume: its name (a DNS-1123 label, unique in the
 // service, not the config file's volume), its claim's name (a DNS-1123
 // subdomain, unique in the request), mount path (absolute, clean, unique
-// and not the config file's directory or the file), size (a positive
+// and neither the config file, a directory holding it nor a path inside
+// it: configOverlap), size (a positive
 // quantity) and storage class (a DNS-1123 subdomain when set).
 func (v *validator) volumes(p, instance string, s Service) {
 	names := map[string]int{}
@@ -291,8 +311,8 @@ func (v *validator) volumes(p, instance string, s Service) {
 			v.add(q+".mountPath", reason)
 		} else if k, dup := mounts[vol.MountPath]; dup {
 			v.add(q+".mountPath", fmt.Sprintf("volumes[%d] is already mounted at %s", k, vol.MountPath))
-		} else if s.ConfigFile != nil && (vol.MountPath == path.Dir(s.ConfigFile.Path) || vol.MountPath == s.ConfigFile.Path) {
-			v.add(q+".mountPath", fmt.Sprintf("%s is where the config file is mounted: choose another path", vol.MountPath))
+		} else if reason := configOverlap(vol.MountPath, s.ConfigFile); reason != "" {
+			v.add(q+".mountPath", reason)
 		} else {
 			mounts[vol.MountPath] = j
 		}

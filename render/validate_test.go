@@ -67,7 +67,7 @@ func TestValidateReasons(t *testing.T) {
 		{"config path relative", func(r *render.Request) { web(r).ConfigFile.Path = "etc/app.yaml" }, "services[0].configFile.path", "absolute"},
 		{"config path not clean", func(r *render.Request) { web(r).ConfigFile.Path = "/etc/../app.yaml" }, "services[0].configFile.path", "clean path"},
 		{"config path a directory", func(r *render.Request) { web(r).ConfigFile.Path = "/etc/app/" }, "services[0].configFile.path", "clean path"},
-		{"config path in /", func(r *render.Request) { web(r).ConfigFile.Path = "/app.yaml" }, "services[0].configFile.path", "other than /"},
+		{"config path /", func(r *render.Request) { web(r).ConfigFile.Path = "/" }, "services[0].configFile.path", "not /"},
 		{"config file name not a key", func(r *render.Request) { web(r).ConfigFile.Path = "/etc/app/my config.yaml" }, "services[0].configFile.path", "ConfigMap's key"},
 		{"config content not UTF-8", func(r *render.Request) { web(r).ConfigFile.Content = "\xfe" }, "services[0].configFile.content", "UTF-8"},
 		{"config content too large", func(r *render.Request) { web(r).ConfigFile.Content = strings.Repeat("x", 1<<20) }, "services[0].configFile.content", "a ConfigMap holds at most"},
@@ -103,7 +103,16 @@ func TestValidateReasons(t *testing.T) {
 		}, "services[1].volumes[1].mountPath", "volumes[0] is already mounted at"},
 		{"mount path the config directory", func(r *render.Request) {
 			web(r).Volumes = []render.Volume{{Name: "data", MountPath: "/etc/shop", Size: "1Gi"}}
+		}, "services[0].volumes[0].mountPath", "holds the config file"},
+		{"mount path the config file", func(r *render.Request) {
+			web(r).Volumes = []render.Volume{{Name: "data", MountPath: web(r).ConfigFile.Path, Size: "1Gi"}}
 		}, "services[0].volumes[0].mountPath", "where the config file is mounted"},
+		{"mount path a parent of the config directory", func(r *render.Request) {
+			web(r).Volumes = []render.Volume{{Name: "data", MountPath: "/etc", Size: "1Gi"}}
+		}, "services[0].volumes[0].mountPath", "holds the config file"},
+		{"mount path inside the config file", func(r *render.Request) {
+			web(r).Volumes = []render.Volume{{Name: "data", MountPath: web(r).ConfigFile.Path + "/x", Size: "1Gi"}}
+		}, "services[0].volumes[0].mountPath", "inside the config file"},
 		{"size empty", func(r *render.Request) { db(r).Volumes[0].Size = "" }, "services[1].volumes[0].size", "a size is required"},
 		{"size malformed", func(r *render.Request) { db(r).Volumes[0].Size = "10 GB" }, "services[1].volumes[0].size", "no spaces"},
 		{"size zero", func(r *render.Request) { db(r).Volumes[0].Size = "0Gi" }, "services[1].volumes[0].size", "more than 0"},
