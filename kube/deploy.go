@@ -263,7 +263,7 @@ func (d *deployRun) run(ctx context.Context, pending []byte, opts DeployOptions)
 			r.set(t, StepSkipped, "", "")
 			continue
 		case t.step.Action == StepRollout:
-			detail, ref = d.c.followRollout(ctx, st.ns, t.step.Name, d.timeout)
+			detail, ref = d.c.followRollout(ctx, st.ns, t.step.Name, d.timeout, func(detail string) { r.set(t, StepRunning, "", detail) })
 		case t.step.Action == StepPrune:
 			detail, ref = d.c.pruneOne(ctx, st.ns, t.old)
 		default:

@@ -55,7 +55,7 @@ func configRequest(img string) render.Request {
 // every object (keyed Kind/name) as unchanged, not as new, and a change
 // shows only its lines.
 func TestPlanDiffUnchangedWithRecord(t *testing.T) {
-	c, cs := kubetest.FakeClient(t, restrictedNS("apps"))
+	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
 	rollsOut(cs)
 	req := configRequest("nginx:1.27")
 	deployOK(t, c, req)
@@ -105,7 +105,7 @@ func TestPlanDiffUnchangedWithRecord(t *testing.T) {
 // without a record are compared live, cut to what the render sets: the
 // server's defaults and metadata do not show, a changed image does.
 func TestPlanDiffAdoptedLiveNormalised(t *testing.T) {
-	c, cs := kubetest.FakeClient(t, restrictedNS("apps"))
+	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
 	req := configRequest("nginx:1.27")
 	objs, err := render.Objects(req)
 	if err != nil {

@@ -164,6 +164,16 @@ const (
 	// another requested size, is refused claim_immutable (kyyard never
 	// writes an existing claim; see claimChange).
 	GuardClaimSpec Guard = "claim_spec"
+	// GuardStorageClass lists the StorageClasses when a claim to be made
+	// names none: without one annotated
+	// storageclass.kubernetes.io/is-default-class: "true" (or the beta
+	// annotation) the claim is never provisioned (the PV controller's
+	// FailedBinding: "no persistent volumes available for this claim and
+	// no storage class is set"), a claim_pending warning (c.warn: strict
+	// refuses), unless a PersistentVolume without a class is free or
+	// reserved for the claim. A list the account may not make is a pass
+	// that says so.
+	GuardStorageClass Guard = "storage_class"
 )
 
 // ErrNoRecord is returned (wrapped; ReasonOf: not_found) by AppRecord when
