@@ -649,3 +649,32 @@ func TestDeployClaimWithoutDefaultClassWarns(t *testing.T) {
 		t.Errorf("a default class warned: %+v", warned(plan))
 	}
 }
+
+// TestAppsListsRetainedClaims (issue 11): Apps names every instance's
+// claims (Retained), and an instance with only claims left after Remove is
+// still listed, with no services.
+func TestAppsListsRetainedClaims(t *testing.T) {
+	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
+	rollsOut(cs)
+	deployOK(t, c, shopRequest("apps", "nginx:1.27"))
+	apps, err := c.Apps(context.Background(), "apps")
+	if err != nil || len(apps) != 1 || strings.Join(apps[0].Retained, ",") != "shop-db-data" || len(apps[0].Services) != 2 {
+		t.Fatalf("Apps = %+v, %v", apps, err)
+	}
+	if _, err := c.Remove(context.Background(), "apps", "shop", nil); err != nil {
+		t.Fatal(err)
+	}
+	// Someone else's claim with only the instance label is not kyyard's.
+	foreign := &corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: "theirs", Namespace: "apps",
+		Labels: map[string]string{render.LabelInstance: "other"}}}
+	if _, err := cs.CoreV1().PersistentVolumeClaims("apps").Create(context.Background(), foreign, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	apps, err = c.Apps(context.Background(), "")
+	if err != nil || len(apps) != 1 {
+		t.Fatalf("after Remove: Apps = %+v, %v", apps, err)
+	}
+	if a := apps[0]; a.Instance != "shop" || a.Recorded || len(a.Services) != 0 || strings.Join(a.Retained, ",") != "shop-db-data" {
+		t.Errorf("after Remove: %+v, want shop with only its claim", a)
+	}
+}
