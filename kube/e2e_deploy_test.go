@@ -348,7 +348,10 @@ record Secret/kyyard-app-shop done
 			t.Fatalf("%d pods left after remove", len(pods.Items))
 		}
 	}
-	if apps, _ := c.Apps(ctx, e.ns); len(apps) != 0 {
+	// Only the kept claim is left: the instance is still listed, with no
+	// services and its claim retained (issue 11).
+	if apps, _ := c.Apps(ctx, e.ns); len(apps) != 1 || len(apps[0].Services) != 0 || apps[0].Recorded ||
+		strings.Join(apps[0].Retained, ",") != "shop-db-data" {
 		t.Errorf("Apps after remove: %+v", apps)
 	}
 }
