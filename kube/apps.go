@@ -19,7 +19,11 @@ import (
 // Apps lists the kyyard-managed instances in namespace ("" = all
 // namespaces), sorted by namespace and instance: those found by label
 // (Deployments with app.kubernetes.io/managed-by: kyyard, grouped by
-// app.kubernetes.io/instance) and those found by their record Secret.
+// app.kubernetes.io/instance), those found by their record Secret and
+// those found by their PersistentVolumeClaims (same labels): an instance
+// with only claims left (after a failed first deploy or a Remove) is
+// listed with no services. Retained names every instance's claims,
+// sorted.
 // Services are the recorded deploy's services (its Deployments) and those
 // found by label, by name; each with its Deployment's status
 // (deploymentStatus), "missing" (HealthFailed) when the record names a
@@ -35,11 +39,15 @@ func (c *Client) Apps(ctx context.Context, namespace string) ([]App, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appsOf(deps.Items, recs.Items), nil
+	claims, err := c.cs.CoreV1().PersistentVolumeClaims(namespace).List(ctx, metav1.ListOptions{LabelSelector: sel})
+	if err != nil {
+		return nil, err
+	}
+	return appsOf(deps.Items, recs.Items, claims.Items), nil
 }
 
 // appsOf groups Deployments and record Secrets into Apps (see Apps).
-func appsOf(deps []appsv1.Deployment, recs []corev1.Secret) []App {
+func appsOf(deps []appsv1.Deployment, recs []corev1.Secret, claims []corev1.PersistentVolumeClaim) []App {
 	type key struct{ ns, instance string }
 	apps := map[key]*App{}
 	services := map[key]map[string]AppService{}
@@ -92,8 +100,18 @@ func appsOf(deps []appsv1.Deployment, recs []corev1.Secret) []App {
 			}
 		}
 	}
+	for i := range claims {
+		pvc := &claims[i]
+		instance := pvc.Labels[render.LabelInstance]
+		if instance == "" || pvc.Labels[render.LabelManagedBy] != render.ManagedBy {
+			continue
+		}
+		app := get(key{pvc.Namespace, instance})
+		app.Retained = append(app.Retained, pvc.Name)
+	}
 	out := make([]App, 0, len(apps))
 	for k, app := range apps {
+		sort.Strings(app.Retained)
 		for _, s := range services[k] {
 			app.Services = append(app.Services, s)
 		}

@@ -44,8 +44,10 @@ func renderObjects(req render.Request) ([]planned, error) {
 // each kind and delete of the kinds pruned, Pod Security, name_taken,
 // claim_immutable) and answers the steps Deploy would run (all pending),
 // every verdict, the record's version and generation (to give back in
-// DeployOptions), the diff of each object that exists (as deployed against
-// what the update would write; Secret values as sizes) and, when no guard
+// DeployOptions), the diff of each planned object (planDiffs: "" new,
+// DiffUnchanged, or what kyyard last applied, else the live object cut to
+// the rendered fields, against the plan; Secret values as sizes) and,
+// when no guard
 // refuses, the API server's dry run of each write (DryRun: "" accepted,
 // else the server's text; claims that exist are not written and not
 // dry-run). Errors: an invalid request (ReasonOf: invalid) or a read that
@@ -72,14 +74,16 @@ func (c *Client) PlanDeploy(ctx context.Context, req render.Request) (DeployPlan
 			}
 		}
 	}
-	for _, p := range objs {
-		key := keyOf(p.obj)
-		if ex := st.existing[key]; ex != nil && kindOf(ex) != kindClaim {
-			plan.Diff[key] = objectDiff(key, ex, forUpdate(ex, p.obj))
-		} else {
-			plan.Diff[key] = ""
+	previous := map[string]runtime.Object{}
+	if st.record.mine && st.record.request != nil {
+		// A record that no longer renders leaves the live objects to
+		// compare with (liveView).
+		prev, _ := previousObjects(st.record.request)
+		for _, p := range prev {
+			previous[keyOf(p.obj)] = p.obj
 		}
 	}
+	plan.Diff = planDiffs(objs, st.existing, previous)
 	if st.verdicts.Refusal() != nil {
 		return plan, nil
 	}
@@ -259,7 +263,7 @@ func (d *deployRun) run(ctx context.Context, pending []byte, opts DeployOptions)
 			r.set(t, StepSkipped, "", "")
 			continue
 		case t.step.Action == StepRollout:
-			detail, ref = d.c.followRollout(ctx, st.ns, t.step.Name, d.timeout)
+			detail, ref = d.c.followRollout(ctx, st.ns, t.step.Name, d.timeout, func(detail string) { r.set(t, StepRunning, "", detail) })
 		case t.step.Action == StepPrune:
 			detail, ref = d.c.pruneOne(ctx, st.ns, t.old)
 		default:

@@ -10,6 +10,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -40,6 +41,13 @@ func shopRequest(ns, img string) render.Request {
 func restrictedNS(name string) *corev1.Namespace {
 	return &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name,
 		Labels: map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}}}
+}
+
+// defaultClass is a StorageClass marked the cluster's default, so that
+// claims without a class are provisioned (no claim_pending warning).
+func defaultClass() *storagev1.StorageClass {
+	return &storagev1.StorageClass{ObjectMeta: metav1.ObjectMeta{Name: "standard",
+		Annotations: map[string]string{"storageclass.kubernetes.io/is-default-class": "true"}}, Provisioner: "example.com/disk"}
 }
 
 // versioned makes the fake clientset keep resourceVersions as an API
@@ -178,7 +186,7 @@ func deployOK(t *testing.T, c *kube.Client, req render.Request) kube.DeployResul
 }
 
 func TestDeployCreatesRecordsAndLists(t *testing.T) {
-	c, cs := kubetest.FakeClient(t, restrictedNS("apps"))
+	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
 	rollsOut(cs)
 	req := shopRequest("apps", "nginx:1.27")
 	var seen []kube.DeployStep
@@ -233,7 +241,7 @@ record Secret/kyyard-app-shop done
 }
 
 func TestDeployUpdatesPrunesAndDiffs(t *testing.T) {
-	c, cs := kubetest.FakeClient(t, restrictedNS("apps"))
+	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
 	rollsOut(cs)
 	deployOK(t, c, shopRequest("apps", "nginx:1.27"))
 	// Someone else's annotation on the Deployment survives the update.
@@ -315,7 +323,7 @@ func refused(t *testing.T, c *kube.Client, cs *fake.Clientset, req render.Reques
 
 func TestDeployNameTaken(t *testing.T) {
 	theirs := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "shop-web", Namespace: "apps", Labels: map[string]string{"app": "theirs"}}}
-	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), theirs)
+	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass(), theirs)
 	res := refused(t, c, cs, shopRequest("apps", "nginx:1.27"), kube.DeployOptions{}, kube.ReasonNameTaken)
 	if !strings.Contains(res.Steps[0].Detail, "Service/shop-web exists and was not made by instance shop") {
 		t.Errorf("detail %q", res.Steps[0].Detail)
@@ -323,7 +331,7 @@ func TestDeployNameTaken(t *testing.T) {
 	// Another instance's object is not this one's either.
 	other := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "kyyard-app-shop", Namespace: "apps",
 		Labels: map[string]string{render.LabelManagedBy: render.ManagedBy, render.LabelInstance: "other"}}}
-	c, cs = kubetest.FakeClient(t, restrictedNS("apps"), other)
+	c, cs = kubetest.FakeClient(t, restrictedNS("apps"), defaultClass(), other)
 	refused(t, c, cs, shopRequest("apps", "nginx:1.27"), kube.DeployOptions{}, kube.ReasonNameTaken)
 }
 
@@ -333,7 +341,7 @@ func TestDeployClaimImmutable(t *testing.T) {
 		Labels: render.Labels("shop", "db")}, Spec: corev1.PersistentVolumeClaimSpec{StorageClassName: &class,
 		AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
 		Resources:   corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("1Gi")}}}}
-	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), claim)
+	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass(), claim)
 	req := shopRequest("apps", "nginx:1.27")
 	req.Services[1].Volumes[0].StorageClass = "slow"
 	res := refused(t, c, cs, req, kube.DeployOptions{}, kube.ReasonClaimImmutable)
@@ -343,7 +351,7 @@ func TestDeployClaimImmutable(t *testing.T) {
 }
 
 func TestDeployForbiddenAndReadOnly(t *testing.T) {
-	c, cs := kubetest.FakeClient(t, restrictedNS("apps"))
+	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
 	cs.PrependReactor("create", "selfsubjectaccessreviews", kubetest.DenyAccessReviews)
 	refused(t, c, cs, shopRequest("apps", "nginx:1.27"), kube.DeployOptions{}, kube.ReasonForbidden)
 
@@ -358,13 +366,13 @@ func TestDeployForbiddenAndReadOnly(t *testing.T) {
 
 func TestDeployPodSecurity(t *testing.T) {
 	open := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "apps"}}
-	cs := fake.NewClientset(open)
+	cs := fake.NewClientset(open, defaultClass())
 	cs.PrependReactor("create", "selfsubjectaccessreviews", kubetest.AllowAccessReviews)
 	strict := kube.NewFromClientset(cs, kube.Options{Registry: kinds.Builtin(), Policy: kube.PolicyStrict})
 	t.Cleanup(strict.Close)
 	refused(t, strict, cs, shopRequest("apps", "nginx:1.27"), kube.DeployOptions{}, kube.ReasonPodSecurity)
 
-	c, cs := kubetest.FakeClient(t, open)
+	c, cs := kubetest.FakeClient(t, open, defaultClass())
 	rollsOut(cs)
 	refused(t, c, cs, shopRequest("apps", "nginx:1.27"), kube.DeployOptions{}, kube.ReasonPodSecurity)
 	res, err := c.Deploy(context.Background(), shopRequest("apps", "nginx:1.27"), kube.DeployOptions{Confirmed: []kube.Reason{kube.ReasonPodSecurity}})
@@ -374,7 +382,7 @@ func TestDeployPodSecurity(t *testing.T) {
 }
 
 func TestDeployRecordConflict(t *testing.T) {
-	c, cs := kubetest.FakeClient(t, restrictedNS("apps"))
+	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
 	rollsOut(cs)
 	deployOK(t, c, shopRequest("apps", "nginx:1.27"))
 	stale, err := c.PlanDeploy(context.Background(), shopRequest("apps", "nginx:1.28"))
@@ -401,7 +409,7 @@ func TestDeployRecordConflict(t *testing.T) {
 		t.Errorf("the later deploy was overwritten: %s", img)
 	}
 	// A first deploy racing another first deploy: the Create finds one.
-	c2, cs2 := kubetest.FakeClient(t, restrictedNS("apps"))
+	c2, cs2 := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
 	rollsOut(cs2)
 	first, _ := c2.PlanDeploy(context.Background(), shopRequest("apps", "nginx:1.27"))
 	deployOK(t, c2, shopRequest("apps", "nginx:1.27"))
@@ -412,7 +420,7 @@ func TestDeployRecordConflict(t *testing.T) {
 }
 
 func TestDeployRecordMovedWithoutDeployIsRetried(t *testing.T) {
-	c, cs := kubetest.FakeClient(t, restrictedNS("apps"))
+	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
 	rollsOut(cs)
 	deployOK(t, c, shopRequest("apps", "nginx:1.27"))
 	plan, _ := c.PlanDeploy(context.Background(), shopRequest("apps", "nginx:1.28"))
@@ -429,7 +437,7 @@ func TestDeployRecordMovedWithoutDeployIsRetried(t *testing.T) {
 }
 
 func TestDeployRolloutTimeoutRestores(t *testing.T) {
-	c, cs := kubetest.FakeClient(t, restrictedNS("apps"))
+	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
 	rollsOut(cs)
 	deployOK(t, c, shopRequest("apps", "nginx:1.27"))
 	bad := shopRequest("apps", "stuck/nginx:1.28")
@@ -475,7 +483,7 @@ record Secret/kyyard-app-shop done
 		t.Errorf("record after restore: %+v, %v", got, err)
 	}
 	// A first deploy that times out leaves nothing but its claim.
-	c2, cs2 := kubetest.FakeClient(t, restrictedNS("apps"))
+	c2, cs2 := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
 	rollsOut(cs2)
 	first := shopRequest("apps", "nginx:1.27")
 	first.Services[1].Image = "stuck/postgres:16"
@@ -506,7 +514,7 @@ record Secret/kyyard-app-shop done
 }
 
 func TestDeployAdmissionDeniedAndConflictRetry(t *testing.T) {
-	c, cs := kubetest.FakeClient(t, restrictedNS("apps"))
+	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
 	rollsOut(cs)
 	cs.PrependReactor("create", "services", func(action k8stesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "services"}, "shop-web",
@@ -522,7 +530,7 @@ func TestDeployAdmissionDeniedAndConflictRetry(t *testing.T) {
 	}
 
 	// A 409 on an update is read again and retried once.
-	c, cs = kubetest.FakeClient(t, restrictedNS("apps"))
+	c, cs = kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
 	rollsOut(cs)
 	deployOK(t, c, shopRequest("apps", "nginx:1.27"))
 	once := true
@@ -540,7 +548,7 @@ func TestDeployAdmissionDeniedAndConflictRetry(t *testing.T) {
 }
 
 func TestRemove(t *testing.T) {
-	c, cs := kubetest.FakeClient(t, restrictedNS("apps"))
+	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
 	rollsOut(cs)
 	deployOK(t, c, shopRequest("apps", "nginx:1.27"))
 	theirs := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "shop-notes", Namespace: "apps", Labels: map[string]string{render.LabelInstance: "shop"}}}
@@ -591,5 +599,82 @@ record Secret/kyyard-app-shop pending
 	}
 	if _, err := c.AppRecord(context.Background(), "apps", "shop"); !errors.Is(err, kube.ErrNoRecord) || kube.ReasonOf(err) != kube.ReasonNotFound {
 		t.Errorf("AppRecord after Remove = %v", err)
+	}
+}
+
+// TestDeployClaimWithoutDefaultClassWarns (issue 11): a claim planned
+// without a storage class in a cluster without a default StorageClass
+// would stay Pending: PlanDeploy warns claim_pending (strict refuses); a
+// default class, a named class or an existing claim do not warn.
+func TestDeployClaimWithoutDefaultClassWarns(t *testing.T) {
+	notDefault := &storagev1.StorageClass{ObjectMeta: metav1.ObjectMeta{Name: "slow"}, Provisioner: "example.com/disk"}
+	warned := func(plan kube.DeployPlan) []kube.Verdict {
+		var out []kube.Verdict
+		for _, v := range plan.Verdicts {
+			if v.Guard == kube.GuardStorageClass && v.Outcome != kube.OutcomePass {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), notDefault)
+	rollsOut(cs)
+	req := shopRequest("apps", "nginx:1.27")
+	plan, err := c.PlanDeploy(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := warned(plan)
+	if len(w) != 1 || w[0].Outcome != kube.OutcomeWarn || w[0].Reason != kube.ReasonClaimPending ||
+		w[0].Sentence != "claim shop-db-data names no storage class and the cluster has no default: it will stay Pending" {
+		t.Fatalf("verdicts %+v", plan.Verdicts)
+	}
+	// Deploy stops unless the warning is confirmed.
+	res, err := c.Deploy(context.Background(), req, kube.DeployOptions{})
+	if kube.ReasonOf(err) != kube.ReasonClaimPending || res.Reason != kube.ReasonClaimPending {
+		t.Errorf("unconfirmed deploy: %v %q", err, res.Reason)
+	}
+	named := shopRequest("apps", "nginx:1.27")
+	named.Services[1].Volumes[0].StorageClass = "slow"
+	if plan, _ := c.PlanDeploy(context.Background(), named); len(warned(plan)) != 0 {
+		t.Errorf("a named class warned: %+v", warned(plan))
+	}
+	_, scs := kubetest.FakeClient(t, restrictedNS("apps"))
+	strict := kube.NewFromClientset(scs, kube.Options{Registry: kinds.Builtin(), Policy: kube.PolicyStrict})
+	if plan, _ := strict.PlanDeploy(context.Background(), req); len(warned(plan)) != 1 || warned(plan)[0].Outcome != kube.OutcomeRefuse {
+		t.Errorf("strict: %+v", plan.Verdicts)
+	}
+	withDefault, _ := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
+	if plan, _ := withDefault.PlanDeploy(context.Background(), req); len(warned(plan)) != 0 {
+		t.Errorf("a default class warned: %+v", warned(plan))
+	}
+}
+
+// TestAppsListsRetainedClaims (issue 11): Apps names every instance's
+// claims (Retained), and an instance with only claims left after Remove is
+// still listed, with no services.
+func TestAppsListsRetainedClaims(t *testing.T) {
+	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
+	rollsOut(cs)
+	deployOK(t, c, shopRequest("apps", "nginx:1.27"))
+	apps, err := c.Apps(context.Background(), "apps")
+	if err != nil || len(apps) != 1 || strings.Join(apps[0].Retained, ",") != "shop-db-data" || len(apps[0].Services) != 2 {
+		t.Fatalf("Apps = %+v, %v", apps, err)
+	}
+	if _, err := c.Remove(context.Background(), "apps", "shop", nil); err != nil {
+		t.Fatal(err)
+	}
+	// Someone else's claim with only the instance label is not kyyard's.
+	foreign := &corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: "theirs", Namespace: "apps",
+		Labels: map[string]string{render.LabelInstance: "other"}}}
+	if _, err := cs.CoreV1().PersistentVolumeClaims("apps").Create(context.Background(), foreign, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	apps, err = c.Apps(context.Background(), "")
+	if err != nil || len(apps) != 1 {
+		t.Fatalf("after Remove: Apps = %+v, %v", apps, err)
+	}
+	if a := apps[0]; a.Instance != "shop" || a.Recorded || len(a.Services) != 0 || strings.Join(a.Retained, ",") != "shop-db-data" {
+		t.Errorf("after Remove: %+v, want shop with only its claim", a)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -119,6 +120,8 @@ func (c *Client) prepareDeploy(ctx context.Context, ns, instance string, objs []
 		}
 		st.verdicts = append(st.verdicts, v)
 	}
+
+	st.verdicts = append(st.verdicts, c.storageClassVerdicts(ctx, ns, objs, st.existing)...)
 
 	var olds []listed
 	deletes := map[string]bool{}
@@ -235,4 +238,76 @@ func planTasks(st deployState, olds []listed) []*task {
 	}
 	return append(out, &task{step: DeployStep{Kind: kindSecret, Name: recordName(st.instance), Action: StepRecord,
 		Outcome: StepPending, Detail: "state deployed"}})
+}
+
+// Default StorageClass annotations (k8s.io/kubernetes
+// pkg/apis/storage/v1/util: IsDefaultAnnotation; the beta one still counts).
+const (
+	defaultClassAnnotation     = "storageclass.kubernetes.io/is-default-class"
+	defaultClassBetaAnnotation = "storageclass.beta.kubernetes.io/is-default-class"
+)
+
+// storageClassVerdicts checks each claim the deploy creates (not in
+// existing) that names no storage class: the cluster must have a default
+// StorageClass (GuardStorageClass), else a claim_pending warning per
+// claim, unless a PersistentVolume without a class can bind it
+// (staticVolumeFor; PersistentVolumes that cannot be listed count as
+// none). The StorageClasses are listed once, only when such a claim is
+// planned; a list that fails gives one pass saying it could not tell.
+func (c *Client) storageClassVerdicts(ctx context.Context, ns string, objs []planned, existing map[string]runtime.Object) []Verdict {
+	var unnamed []string
+	for _, p := range objs {
+		pvc, ok := p.obj.(*corev1.PersistentVolumeClaim)
+		if !ok || existing[keyOf(p.obj)] != nil || (pvc.Spec.StorageClassName != nil && *pvc.Spec.StorageClassName != "") {
+			continue
+		}
+		unnamed = append(unnamed, pvc.Name)
+	}
+	if len(unnamed) == 0 {
+		return nil
+	}
+	list, err := c.cs.StorageV1().StorageClasses().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return []Verdict{{Guard: GuardStorageClass, Outcome: OutcomePass,
+			Sentence: "could not list StorageClasses to find a default (" + apiMessage(err) + ")"}}
+	}
+	for _, sc := range list.Items {
+		if sc.Annotations[defaultClassAnnotation] == "true" || sc.Annotations[defaultClassBetaAnnotation] == "true" {
+			return []Verdict{{Guard: GuardStorageClass, Outcome: OutcomePass,
+				Sentence: "claims without a storage class take the default StorageClass " + sc.Name}}
+		}
+	}
+	// A PersistentVolume without a class, free or reserved for the claim
+	// (spec.claimRef), binds it all the same (the PV controller matches
+	// a claim without a class to volumes without one).
+	pvs, err := c.cs.CoreV1().PersistentVolumes().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		pvs = &corev1.PersistentVolumeList{}
+	}
+	var out []Verdict
+	for _, name := range unnamed {
+		if pv := staticVolumeFor(pvs.Items, ns, name); pv != "" {
+			out = append(out, Verdict{Guard: GuardStorageClass, Outcome: OutcomePass,
+				Sentence: "claim " + name + " names no storage class; the PersistentVolume " + pv + " without a class can bind it"})
+			continue
+		}
+		out = append(out, c.warn(Verdict{Guard: GuardStorageClass, Reason: ReasonClaimPending,
+			Sentence: "claim " + name + " names no storage class and the cluster has no default: it will stay Pending"}))
+	}
+	return out
+}
+
+// staticVolumeFor names a PersistentVolume of pvs without a storage class
+// that can bind the claim ns/name: not Released or Failed, and either
+// reserved for it (spec.claimRef) or free (no claimRef); "" when none.
+func staticVolumeFor(pvs []corev1.PersistentVolume, ns, name string) string {
+	for _, pv := range pvs {
+		if pv.Spec.StorageClassName != "" || pv.Status.Phase == corev1.VolumeReleased || pv.Status.Phase == corev1.VolumeFailed {
+			continue
+		}
+		if r := pv.Spec.ClaimRef; r == nil || (r.Namespace == ns && r.Name == name) {
+			return pv.Name
+		}
+	}
+	return ""
 }

@@ -21,20 +21,30 @@ var deployPoll = 500 * time.Millisecond
 // ("2/2 available"), the cluster reports it failed (a new pod in
 // CrashLoopBackOff, ImagePullBackOff, ErrImagePull, ..., the progress
 // deadline, pods refused: RolloutStatus's rules), or timeout passed: both
-// are rollout_timeout, with what the cluster said. A Deployment deleted
-// meanwhile is not_found; a cancelled ctx its reason.
-func (c *Client) followRollout(ctx context.Context, ns, name string, timeout time.Duration) (string, *Refusal) {
+// are rollout_timeout, with a Detail that leads with the cluster's cause
+// (failureDetail, timeoutDetail: "ImagePullBackOff: pod web-x container
+// web: ...", "FailedBinding: claim shop-db-data is Pending: no persistent
+// volumes available for this claim and no storage class is set; not
+// available after 3m0s: ..."). While it waits, what holds it (readHolds,
+// else the status message) is given to running each time it changes
+// (nil: not reported). A Deployment deleted meanwhile is not_found; a
+// cancelled ctx its reason.
+func (c *Client) followRollout(ctx context.Context, ns, name string, timeout time.Duration, running func(detail string)) (string, *Refusal) {
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ref := WorkloadRef{Kind: KindDeployments, Namespace: ns, Name: name}
-	last := "no status read yet"
+	last, shown := "no status read yet", ""
+	var holds []hold
+	timedOut := func() *Refusal {
+		return &Refusal{Reason: ReasonRolloutTimeout, Detail: timeoutDetail(holds, timeout, last)}
+	}
 	for {
 		st, err := c.RolloutStatus(wctx, ref)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return "", &Refusal{Reason: ReasonOf(ctx.Err()), Detail: "the deploy was cancelled while " + name + " rolled out"}
 		case err != nil && wctx.Err() != nil:
-			return "", &Refusal{Reason: ReasonRolloutTimeout, Detail: fmt.Sprintf("not available after %s: %s", timeout, last)}
+			return "", timedOut()
 		case err != nil:
 			return "", writeRefusal(err)
 		case st.Missing:
@@ -42,15 +52,26 @@ func (c *Client) followRollout(ctx context.Context, ns, name string, timeout tim
 		case st.Phase == RolloutComplete:
 			return fmt.Sprintf("%d/%d available", st.Available, st.Desired), nil
 		case st.Phase == RolloutFailed:
-			return "", &Refusal{Reason: ReasonRolloutTimeout, Detail: "failed: " + st.Message}
+			return "", &Refusal{Reason: ReasonRolloutTimeout, Detail: failureDetail(c.readHolds(ctx, ns, name, st), st.Message)}
 		}
 		last = st.Message
+		if h := c.readHolds(wctx, ns, name, st); wctx.Err() == nil {
+			holds = h
+		}
+		detail := last
+		if len(holds) > 0 {
+			detail = holdsText(holds)
+		}
+		if running != nil && detail != shown {
+			shown = detail
+			running(detail)
+		}
 		select {
 		case <-wctx.Done():
 			if ctx.Err() != nil {
 				return "", &Refusal{Reason: ReasonOf(ctx.Err()), Detail: "the deploy was cancelled while " + name + " rolled out"}
 			}
-			return "", &Refusal{Reason: ReasonRolloutTimeout, Detail: fmt.Sprintf("not available after %s: %s", timeout, last)}
+			return "", timedOut()
 		case <-time.After(deployPoll):
 		}
 	}

@@ -63,8 +63,13 @@ type DeployPlan struct {
 	// Verdicts are the guards' answers (access per verb, Pod Security,
 	// name_taken, claim_immutable as refusals).
 	Verdicts Verdicts
-	// Diff is a unified diff of each object as deployed (from the record
-	// or the cluster) against the plan, per object; "" when new.
+	// Diff is, per planned object keyed "Kind/name" (every one of them),
+	// a unified diff of the object as deployed against the plan: as the
+	// record's last successful deploy rendered it, or, with no record of
+	// it, the live object cut to the fields the render sets (so server
+	// defaults never show). "" when the object is new (created);
+	// DiffUnchanged when it exists and nothing changes. Secret values
+	// show as sizes.
 	Diff map[string]string
 	// DryRun is the server-side dry run's outcome per object ("" accepted,
 	// else the API server's text).
@@ -159,6 +164,16 @@ const (
 	// another requested size, is refused claim_immutable (kyyard never
 	// writes an existing claim; see claimChange).
 	GuardClaimSpec Guard = "claim_spec"
+	// GuardStorageClass lists the StorageClasses when a claim to be made
+	// names none: without one annotated
+	// storageclass.kubernetes.io/is-default-class: "true" (or the beta
+	// annotation) the claim is never provisioned (the PV controller's
+	// FailedBinding: "no persistent volumes available for this claim and
+	// no storage class is set"), a claim_pending warning (c.warn: strict
+	// refuses), unless a PersistentVolume without a class is free or
+	// reserved for the claim. A list the account may not make is a pass
+	// that says so.
+	GuardStorageClass Guard = "storage_class"
 )
 
 // ErrNoRecord is returned (wrapped; ReasonOf: not_found) by AppRecord when

@@ -138,6 +138,11 @@ func (e *deployEnv) claimVolume(claim string) {
 	})
 }
 
+// confirmedPending accepts the claim_pending warning: the local cluster
+// has no default StorageClass, and the tests bind their claims to
+// PersistentVolumes made for them (claimVolume).
+var confirmedPending = []kube.Reason{kube.ReasonClaimPending}
+
 // deploy plans and deploys req with c; it returns the result and error.
 func (e *deployEnv) deploy(c *kube.Client, req render.Request, timeout time.Duration) (kube.DeployResult, error) {
 	e.t.Helper()
@@ -146,7 +151,7 @@ func (e *deployEnv) deploy(c *kube.Client, req render.Request, timeout time.Dura
 		e.t.Fatal(err)
 	}
 	return c.Deploy(context.Background(), req, kube.DeployOptions{RecordVersion: plan.RecordVersion,
-		RecordGeneration: plan.RecordGeneration, Timeout: timeout})
+		RecordGeneration: plan.RecordGeneration, Timeout: timeout, Confirmed: confirmedPending})
 }
 
 // mustDeploy deploys req and fails on any failure.
@@ -205,6 +210,34 @@ func TestE2EDeployLifecycle(t *testing.T) {
 		t.Errorf("Apps = %+v, %v", apps, err)
 	}
 
+	// The same request again: every object exists and nothing changes
+	// (the server's defaults do not show; issue 11's diff fault).
+	same, err := c.PlanDeploy(ctx, shopRequest(e.ns, "nginx:1.27"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"Service/shop-web", "Secret/shop-web-secret", "Deployment/shop-web", "Service/shop-db",
+		"PersistentVolumeClaim/shop-db-data", "Deployment/shop-db"} {
+		if d, ok := same.Diff[key]; !ok || d != kube.DiffUnchanged {
+			t.Errorf("re-plan: Diff[%s] = %q (present %v), want unchanged", key, d, ok)
+		}
+	}
+	// Without the record the live objects are compared, cut to the
+	// rendered fields: still unchanged.
+	if err := e.cs.CoreV1().Secrets(e.ns).Delete(ctx, kube.RecordPrefix+"shop", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	adopted, err := c.PlanDeploy(ctx, shopRequest(e.ns, "nginx:1.27"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, d := range adopted.Diff {
+		if d != kube.DiffUnchanged {
+			t.Errorf("adopted re-plan: Diff[%s]:\n%s", key, d)
+		}
+	}
+	e.mustDeploy(c, shopRequest(e.ns, "nginx:1.27")) // the record again
+
 	// Change it: web's image and secret, db dropped.
 	next := shopRequest(e.ns, "nginx:1.28")
 	next.Services[0].Secrets[0].Value = "rotated"
@@ -255,11 +288,11 @@ func TestE2EDeployLifecycle(t *testing.T) {
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		resA, errA = a.Deploy(ctx, reqA, kube.DeployOptions{RecordVersion: planA.RecordVersion, RecordGeneration: planA.RecordGeneration, Timeout: 90 * time.Second})
+		resA, errA = a.Deploy(ctx, reqA, kube.DeployOptions{RecordVersion: planA.RecordVersion, RecordGeneration: planA.RecordGeneration, Timeout: 90 * time.Second, Confirmed: confirmedPending})
 	}()
 	go func() {
 		defer wg.Done()
-		resB, errB = b.Deploy(ctx, reqB, kube.DeployOptions{RecordVersion: planB.RecordVersion, RecordGeneration: planB.RecordGeneration, Timeout: 90 * time.Second})
+		resB, errB = b.Deploy(ctx, reqB, kube.DeployOptions{RecordVersion: planB.RecordVersion, RecordGeneration: planB.RecordGeneration, Timeout: 90 * time.Second, Confirmed: confirmedPending})
 	}()
 	wg.Wait()
 	winner, loserAgent, loserErr, loserRes, wantImage := "A", agentB, errB, resB, "nginx:1.29"
@@ -315,7 +348,10 @@ record Secret/kyyard-app-shop done
 			t.Fatalf("%d pods left after remove", len(pods.Items))
 		}
 	}
-	if apps, _ := c.Apps(ctx, e.ns); len(apps) != 0 {
+	// Only the kept claim is left: the instance is still listed, with no
+	// services and its claim retained (issue 11).
+	if apps, _ := c.Apps(ctx, e.ns); len(apps) != 1 || len(apps[0].Services) != 0 || apps[0].Recorded ||
+		strings.Join(apps[0].Retained, ",") != "shop-db-data" {
 		t.Errorf("Apps after remove: %+v", apps)
 	}
 }
@@ -400,7 +436,7 @@ func TestE2EDeployRefusals(t *testing.T) {
 			}
 		}
 		c, _ := e.client(kube.Options{})
-		res := e.refused(c, "", shopRequest(e.ns, "nginx:1.27"), kube.DeployOptions{}, kube.ReasonAdmissionDenied)
+		res := e.refused(c, "", shopRequest(e.ns, "nginx:1.27"), kube.DeployOptions{Confirmed: confirmedPending}, kube.ReasonAdmissionDenied)
 		if s := res.Steps[1]; s.Kind != "Service" || s.Outcome != kube.StepFailed || !strings.Contains(s.Detail, "exceeded quota: no-services") {
 			t.Errorf("step %+v", s)
 		}
@@ -419,7 +455,7 @@ func TestE2EDeployRefusals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := e.refused(c, "", bad, kube.DeployOptions{RecordVersion: plan.RecordVersion, RecordGeneration: plan.RecordGeneration,
+		res := e.refused(c, "", bad, kube.DeployOptions{RecordVersion: plan.RecordVersion, RecordGeneration: plan.RecordGeneration, Confirmed: confirmedPending,
 			Timeout: 30 * time.Second}, kube.ReasonRolloutTimeout)
 		var restored bool
 		for _, s := range res.Steps {
@@ -436,4 +472,58 @@ func TestE2EDeployRefusals(t *testing.T) {
 		}
 		t.Logf("steps:\n%s", outcomes(res.Steps))
 	})
+}
+
+// TestE2EDeployClaimPendingSaysWhy (issue 11): a claim without a storage
+// class in a cluster without a default is warned about (claim_pending);
+// deployed anyway, its rollout step says while it runs and when it times
+// out what holds it: the claim's Pending event from the PV controller and
+// the scheduler's message, not only "0 of 1 updated replicas".
+func TestE2EDeployClaimPendingSaysWhy(t *testing.T) {
+	e := newDeployEnv(t, true)
+	e.kwokToleration()
+	ctx := context.Background()
+	c, _ := e.client(kube.Options{})
+	req := render.Request{Instance: "stuck", Namespace: e.ns, Services: []render.Service{{Name: "db", Image: "postgres:16", Replicas: 1,
+		Volumes: []render.Volume{{Name: "data", MountPath: "/var/lib/postgresql", Size: "7Gi"}}}}}
+	plan, err := c.PlanDeploy(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned bool
+	for _, v := range plan.Verdicts {
+		if v.Guard == kube.GuardStorageClass && v.Outcome == kube.OutcomeWarn && v.Reason == kube.ReasonClaimPending {
+			warned = true
+		}
+	}
+	if !warned {
+		t.Errorf("no claim_pending warning: %+v", plan.Verdicts)
+	}
+	var running []string
+	res, err := c.Deploy(ctx, req, kube.DeployOptions{Confirmed: confirmedPending, Timeout: 25 * time.Second,
+		Progress: func(s kube.DeployStep) {
+			if s.Action == kube.StepRollout && s.Outcome == kube.StepRunning && s.Detail != "" {
+				running = append(running, s.Detail)
+			}
+		}})
+	if kube.ReasonOf(err) != kube.ReasonRolloutTimeout {
+		t.Fatalf("Deploy = %v, want rollout_timeout\n%s", err, outcomes(res.Steps))
+	}
+	const why = "claim stuck-db-data is Pending: no persistent volumes available for this claim and no storage class is set"
+	seen := false
+	for _, d := range running {
+		seen = seen || strings.Contains(d, why)
+	}
+	if !seen {
+		t.Errorf("no running detail names the Pending claim: %q", running)
+	}
+	for _, s := range res.Steps {
+		if s.Action == kube.StepRollout {
+			if !strings.Contains(s.Detail, why) || !strings.Contains(s.Detail, "not available after 25s") ||
+				strings.Index(s.Detail, why) > strings.Index(s.Detail, "not available") {
+				t.Errorf("rollout detail %q: the cause must come first", s.Detail)
+			}
+			t.Logf("rollout detail: %s", s.Detail)
+		}
+	}
 }

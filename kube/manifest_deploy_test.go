@@ -44,7 +44,7 @@ func (r *reviewRecorder) react(action k8stesting.Action) (bool, runtime.Object, 
 // server refuses, a remove — and checks that the full manifest grants each
 // one and the read-only manifest none.
 func TestManifestCoversDeploy(t *testing.T) {
-	c, cs := kubetest.FakeClient(t, restrictedNS("apps"))
+	c, cs := kubetest.FakeClient(t, restrictedNS("apps"), defaultClass())
 	rec := &reviewRecorder{seen: map[string]kube.AccessRequest{}}
 	cs.PrependReactor("create", "selfsubjectaccessreviews", rec.react)
 	rollsOut(cs)

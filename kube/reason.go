@@ -68,6 +68,10 @@ const (
 	ReasonNameTaken Reason = "name_taken"
 	// ReasonClaimImmutable: an existing claim differs where a claim cannot change.
 	ReasonClaimImmutable Reason = "claim_immutable"
+	// ReasonClaimPending: a claim to be made names no storage class and
+	// the cluster has no default StorageClass, so nothing will provision
+	// it: it stays Pending and so do the pods that mount it (a warning).
+	ReasonClaimPending Reason = "claim_pending"
 	// ReasonPaused: the Deployment's rollout is paused (spec.paused), so it
 	// can be neither restarted nor rolled back until it is resumed
 	// (kubectl refuses both the same way).
@@ -115,6 +119,8 @@ func (r Reason) Sentence() string {
 		return "kyyard runs read-only (--readonly): nothing is written"
 	case ReasonNameTaken:
 		return "an object of that name exists and was not made by this app"
+	case ReasonClaimPending:
+		return "the claim names no storage class and the cluster has no default one: it will stay Pending; name a class or ask an admin for a default"
 	case ReasonClaimImmutable:
 		return "an existing volume claim differs in what a claim cannot change"
 	case ReasonPaused:

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"path"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -19,7 +21,9 @@ const RunAsUser int64 = 10001
 // deployment is the service's Deployment: its replicas, a selector on the
 // instance and name labels, a pod template with the three labels and one
 // container named after the service (image, ports, env, mounts,
-// resources) with a securityContext meeting Pod Security restricted.
+// resources) with a securityContext meeting Pod Security restricted. The
+// config file is mounted alone (subPath) at its path, and its content's
+// checksum annotates the template (ConfigChecksumAnnotation).
 //
 // Strategy: RollingUpdate with Kubernetes' defaults (25% surge and
 // unavailable); Recreate for a service with volumes, whose ReadWriteOnce
@@ -43,11 +47,31 @@ func deployment(req Request, s Service) *appsv1.Deployment {
 			Selector: &metav1.LabelSelector{MatchLabels: SelectorLabels(req.Instance, s.Name)},
 			Strategy: strategy,
 			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: Labels(req.Instance, s.Name)},
+				ObjectMeta: metav1.ObjectMeta{Labels: Labels(req.Instance, s.Name), Annotations: templateAnnotations(s)},
 				Spec:       podSpec(req, s),
 			},
 		},
 	}
+}
+
+// ConfigChecksumAnnotation is the pod template annotation holding the
+// SHA-256 (lower-case hex) of the service's config file content, set
+// when the service has one. The file is mounted with subPath, and a
+// subPath mount never sees a ConfigMap update (kubelet: "A container
+// using a ConfigMap as a subPath volume mount will not receive ConfigMap
+// updates", kubernetes.io/docs/concepts/configuration/configmap), so a
+// change of content changes the template and rolls the pods, as Helm
+// charts do with a checksum/config annotation.
+const ConfigChecksumAnnotation = "kyyard.dev/config-sha256"
+
+// templateAnnotations are the pod template's annotations: the config
+// checksum when the service has a config file, else none.
+func templateAnnotations(s Service) map[string]string {
+	if s.ConfigFile == nil {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(s.ConfigFile.Content))
+	return map[string]string{ConfigChecksumAnnotation: hex.EncodeToString(sum[:])}
 }
 
 // podSpec is the pod of a service: one container, its volumes, and the
@@ -70,7 +94,9 @@ func podSpec(req Request, s Service) corev1.PodSpec {
 	var vols []corev1.Volume
 	if f := s.ConfigFile; f != nil {
 		key := path.Base(f.Path)
-		c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: configVolume, MountPath: path.Dir(f.Path), ReadOnly: true})
+		// Only the file is mounted (subPath): its directory keeps what
+		// the image has there (/etc/passwd, CA certificates).
+		c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: configVolume, MountPath: f.Path, SubPath: key, ReadOnly: true})
 		vols = append(vols, corev1.Volume{Name: configVolume, VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
 			LocalObjectReference: corev1.LocalObjectReference{Name: ConfigMapName(req.Instance, s.Name)},
 			Items:                []corev1.KeyToPath{{Key: key, Path: key}},

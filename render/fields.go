@@ -35,6 +35,25 @@ func quantityReason(s string) string {
 	return ""
 }
 
+// bytesReason says why s is not a usable amount of bytes (memory, a
+// claim's size), "" when it is one: a valid quantity (quantityReason)
+// that is a whole number of bytes. "64m" is 64 millibytes (m is milli,
+// not mega: resource.Quantity), which the API server takes and rounds up
+// to 1 byte: refused, with the likely meaning as a hint.
+func bytesReason(s string) string {
+	if reason := quantityReason(s); reason != "" {
+		return reason
+	}
+	q := resource.MustParse(s)
+	if q.MilliValue()%1000 == 0 && !strings.HasSuffix(s, "m") {
+		return ""
+	}
+	if strings.HasSuffix(s, "m") {
+		return "m is milli (a thousandth of a byte): did you mean " + strings.TrimSuffix(s, "m") + "Mi?"
+	}
+	return "must be a whole number of bytes (256Mi, 1Gi, 500M)"
+}
+
 // isZero reports whether a valid quantity is 0.
 func isZero(s string) bool {
 	q, err := resource.ParseQuantity(s)
@@ -57,7 +76,8 @@ func effectiveResources(r Resources) Resources {
 	}
 }
 
-// resources checks each quantity and that a request is at most its limit
+// resources checks each quantity (memory a whole number of bytes:
+// bytesReason) and that a request is at most its limit
 // (the API server's rule: "must be less than or equal to cpu limit"),
 // with the defaults standing in for empty fields; a limit must be more
 // than 0.
@@ -73,14 +93,18 @@ func (v *validator) resources(p string, r Resources) {
 	}
 	for _, pr := range pairs {
 		okR, okL := true, true
+		check := quantityReason
+		if pr.what == "memory" {
+			check = bytesReason
+		}
 		if pr.req != "" {
-			if reason := quantityReason(pr.req); reason != "" {
+			if reason := check(pr.req); reason != "" {
 				v.add(p+"."+pr.reqField, reason)
 				okR = false
 			}
 		}
 		if pr.lim != "" {
-			if reason := quantityReason(pr.lim); reason != "" {
+			if reason := check(pr.lim); reason != "" {
 				v.add(p+"."+pr.limField, reason)
 				okL = false
 			} else if isZero(pr.lim) {

@@ -1,8 +1,11 @@
 package render_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"path"
 	"reflect"
+	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -162,13 +165,23 @@ func checkConsistent(t *testing.T, req render.Request, objs []render.Rendered) {
 		if f := s.ConfigFile; f != nil {
 			found := false
 			for _, m := range c.VolumeMounts {
-				if m.MountPath == path.Dir(f.Path) && m.ReadOnly {
+				switch {
+				case m.MountPath == f.Path && m.SubPath == path.Base(f.Path) && m.ReadOnly:
 					found = true
+				case m.MountPath == f.Path || strings.HasPrefix(f.Path, strings.TrimSuffix(m.MountPath, "/")+"/"):
+					// Issue 11: /etc/app.conf mounted /etc over the image's.
+					t.Errorf("%s: mount %s at %s covers the config file %s", name, m.Name, m.MountPath, f.Path)
 				}
 			}
 			if !found {
-				t.Errorf("%s: the config directory %s is not mounted read-only", name, path.Dir(f.Path))
+				t.Errorf("%s: the config file %s is not mounted alone (subPath) read-only", name, f.Path)
 			}
+			sum := sha256.Sum256([]byte(f.Content))
+			if got := d.Spec.Template.Annotations[render.ConfigChecksumAnnotation]; got != hex.EncodeToString(sum[:]) {
+				t.Errorf("%s: config checksum annotation %q, want the content's sha256", name, got)
+			}
+		} else if _, ok := d.Spec.Template.Annotations[render.ConfigChecksumAnnotation]; ok {
+			t.Errorf("%s: a config checksum without a config file", name)
 		}
 	}
 }
@@ -295,4 +308,53 @@ func checkSecretYAML(t *testing.T, text string) {
 			t.Fatalf("Secret value %s shown as %q, not as a size", k, v)
 		}
 	}
+}
+
+// TestConfigFileMountedAloneAndRolls (issue 11): a config file at
+// /etc/app.conf is mounted alone (subPath), not over /etc, and a change of
+// its content changes the pod template (the checksum annotation), so the
+// pods roll although a subPath mount never sees a ConfigMap update.
+func TestConfigFileMountedAloneAndRolls(t *testing.T) {
+	req := oneService()
+	req.Services[0].ConfigFile = &render.ConfigFile{Path: "/etc/app.conf", Content: "a=1\n"}
+	if errs := render.Validate(req); len(errs) != 0 {
+		t.Fatalf("a file directly in /etc: %v", errs)
+	}
+	template := func(req render.Request) corev1.PodTemplateSpec {
+		objs, err := render.Objects(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range objs {
+			if d, ok := r.Object.(*appsv1.Deployment); ok {
+				return d.Spec.Template
+			}
+		}
+		t.Fatal("no Deployment")
+		return corev1.PodTemplateSpec{}
+	}
+	before := template(req)
+	mounts := before.Spec.Containers[0].VolumeMounts
+	if len(mounts) != 1 || mounts[0].MountPath != "/etc/app.conf" || mounts[0].SubPath != "app.conf" || !mounts[0].ReadOnly {
+		t.Errorf("mounts %+v, want /etc/app.conf alone (subPath app.conf), read-only", mounts)
+	}
+	checkConsistent(t, req, must(render.Objects(req)))
+	req.Services[0].ConfigFile.Content = "a=2\n"
+	after := template(req)
+	if before.Annotations[render.ConfigChecksumAnnotation] == "" ||
+		before.Annotations[render.ConfigChecksumAnnotation] == after.Annotations[render.ConfigChecksumAnnotation] {
+		t.Errorf("checksum %q then %q: a content change must change the template", before.Annotations, after.Annotations)
+	}
+	req.Services[0].ConfigFile.Path = "/app.conf" // a file at the root is mounted alone too
+	if errs := render.Validate(req); len(errs) != 0 {
+		t.Errorf("a file in /: %v", errs)
+	}
+}
+
+// must returns objs, failing on err.
+func must(objs []render.Rendered, err error) []render.Rendered {
+	if err != nil {
+		panic(err)
+	}
+	return objs
 }

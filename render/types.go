@@ -83,7 +83,10 @@ type EnvVar struct {
 // ConfigFile is a file mounted read-only from a ConfigMap.
 type ConfigFile struct {
 	// Path is the absolute path of the file in the container
-	// ("/etc/app/config.yaml"); its directory is the mount.
+	// ("/etc/app/config.yaml"); only the file is mounted there (a
+	// subPath mount of its ConfigMap key, the base name), the rest of
+	// its directory is the image's. A change of Content rolls the pods
+	// (render.ConfigChecksumAnnotation).
 	Path string `json:"path"`
 	// Content is the file's text.
 	Content string `json:"content"`

@@ -45,8 +45,8 @@ func Validate(req Request) []FieldError {
 	for i, s := range req.Services {
 		p := fmt.Sprintf("services[%d]", i)
 		if v.label(p+".name", s.Name, "a service name") {
-			if j, dup := names[s.Name]; dup {
-				v.add(p+".name", fmt.Sprintf("services[%d] is already named %s", j, s.Name))
+			if _, dup := names[s.Name]; dup {
+				v.add(p+".name", fmt.Sprintf("the service name %s is already used", s.Name))
 			} else {
 				names[s.Name] = i
 				v.workloadName(p+".name", req.Instance, s)
@@ -149,8 +149,8 @@ func (v *validator) ports(p string, ports []Port) {
 			v.add(q+".protocol", `must be "TCP" or "UDP"`)
 		} else if pt.Port >= 1 && pt.Port <= 65535 {
 			key := strconv.Itoa(int(pt.Port)) + "/" + proto
-			if k, dup := seen[key]; dup {
-				v.add(q+".port", fmt.Sprintf("%s is already ports[%d]", key, k))
+			if _, dup := seen[key]; dup {
+				v.add(q+".port", fmt.Sprintf("port %s is listed twice", key))
 			} else {
 				seen[key] = j
 			}
@@ -160,8 +160,8 @@ func (v *validator) ports(p string, ports []Port) {
 		}
 		if msgs := validation.IsValidPortName(pt.Name); len(msgs) > 0 {
 			v.add(q+".name", "must be an IANA_SVC_NAME: "+reasons(msgs))
-		} else if k, dup := names[pt.Name]; dup {
-			v.add(q+".name", fmt.Sprintf("ports[%d] is already named %s", k, pt.Name))
+		} else if _, dup := names[pt.Name]; dup {
+			v.add(q+".name", fmt.Sprintf("the port name %s is already used", pt.Name))
 		} else {
 			names[pt.Name] = j
 		}
@@ -175,7 +175,7 @@ func (v *validator) ports(p string, ports []Port) {
 		}
 		if k, clash := names[n]; clash {
 			v.add(fmt.Sprintf("%s.ports[%d].name", p, k),
-				fmt.Sprintf("%s is the name the Service gives the unnamed ports[%d] (a Service with several ports names each): choose another", n, j))
+				fmt.Sprintf("%s is the name the Service gives the unnamed port %d (a Service with several ports names each): choose another", n, ports[j].Port))
 		}
 	}
 }
@@ -200,16 +200,22 @@ func (v *validator) env(p string, vars []EnvVar, plain map[string]int, secret bo
 		case secret && len(validation.IsConfigMapKey(e.Name)) > 0:
 			v.add(q+".name", "a secret value's name is its key in the Secret: "+reasons(validation.IsConfigMapKey(e.Name)))
 		default:
-			if k, dup := seen[e.Name]; dup {
-				v.add(q+".name", fmt.Sprintf("%s[%d] is already named %s", p[strings.LastIndex(p, ".")+1:], k, e.Name))
-			} else if k, dup := plain[e.Name]; dup {
-				v.add(q+".name", fmt.Sprintf("%s is already a plain variable (env[%d])", e.Name, k))
+			if _, dup := seen[e.Name]; dup {
+				what := "env"
+				if secret {
+					what = "secret"
+				}
+				v.add(q+".name", fmt.Sprintf("the %s name %s is already used", what, e.Name))
+			} else if _, dup := plain[e.Name]; dup {
+				v.add(q+".name", fmt.Sprintf("%s is already a plain env variable: a name is set once", e.Name))
 			} else {
 				seen[e.Name] = j
 			}
 		}
 		if !utf8.ValidString(e.Value) {
 			v.add(q+".value", "must be UTF-8 text")
+		} else if !secret && !yamlText(e.Value) {
+			v.add(q+".value", "must be printable text: no control characters but tab and newline")
 		}
 		size += len(e.Name) + len(e.Value)
 	}
@@ -219,8 +225,8 @@ func (v *validator) env(p string, vars []EnvVar, plain map[string]int, secret bo
 	return seen
 }
 
-// configFile checks the file's path (absolute, clean, in a directory
-// other than "/", its base name a valid ConfigMap key) and content
+// configFile checks the file's path (absolute, clean, not "/", its base
+// name a valid ConfigMap key) and content
 // (UTF-8, at most MaxDataBytes with its key).
 func (v *validator) configFile(p string, f *ConfigFile) {
 	if reason := filePathReason(f.Path); reason != "" {
@@ -228,6 +234,8 @@ func (v *validator) configFile(p string, f *ConfigFile) {
 	}
 	if !utf8.ValidString(f.Content) {
 		v.add(p+".content", "must be UTF-8 text")
+	} else if !yamlText(f.Content) {
+		v.add(p+".content", "must be printable text: no control characters but tab and newline")
 	} else if n := len(f.Content) + len(path.Base(f.Path)); n > MaxDataBytes {
 		v.add(p+".content", fmt.Sprintf("is %d bytes; a ConfigMap holds at most %d", n, MaxDataBytes))
 	}
@@ -242,11 +250,30 @@ func filePathReason(p string) string {
 		return "must be an absolute path (/etc/app/config.yaml)"
 	case path.Clean(p) != p:
 		return "must be a clean path: no '.', '..', '//' or trailing '/' (" + path.Clean(p) + ")"
-	case path.Dir(p) == "/":
-		return "must be in a directory other than / (the directory is mounted over)"
+	case p == "/":
+		return "must name a file, not / (/etc/app/config.yaml)"
 	}
 	if msgs := validation.IsConfigMapKey(path.Base(p)); len(msgs) > 0 {
 		return "the file name is the ConfigMap's key: " + reasons(msgs)
+	}
+	return ""
+}
+
+// configOverlap says why a volume mounted at mountPath would clash with
+// the config file f (nil: none), "" when it does not: at the file's path,
+// at a directory that holds it (the volume would hide it, or the file be
+// mounted into the volume), or below the file (a file is no directory).
+func configOverlap(mountPath string, f *ConfigFile) string {
+	if f == nil || f.Path == "" {
+		return ""
+	}
+	switch {
+	case mountPath == f.Path:
+		return mountPath + " is where the config file is mounted: choose another path"
+	case strings.HasPrefix(f.Path, strings.TrimSuffix(mountPath, "/")+"/"):
+		return mountPath + " holds the config file " + f.Path + ": mount the volume elsewhere or move the file"
+	case strings.HasPrefix(mountPath, f.Path+"/"):
+		return mountPath + " is inside the config file " + f.Path + ": choose another path"
 	}
 	return ""
 }
@@ -269,7 +296,8 @@ func mountPathReason(p string) string {
 // volumes checks each volume: its name (a DNS-1123 label, unique in the
 // service, not the config file's volume), its claim's name (a DNS-1123
 // subdomain, unique in the request), mount path (absolute, clean, unique
-// and not the config file's directory or the file), size (a positive
+// and neither the config file, a directory holding it nor a path inside
+// it: configOverlap), size (a positive
 // quantity) and storage class (a DNS-1123 subdomain when set).
 func (v *validator) volumes(p, instance string, s Service) {
 	names := map[string]int{}
@@ -277,9 +305,9 @@ func (v *validator) volumes(p, instance string, s Service) {
 	for j, vol := range s.Volumes {
 		q := fmt.Sprintf("%s.volumes[%d]", p, j)
 		if v.label(q+".name", vol.Name, "a volume name") {
-			switch k, dup := names[vol.Name]; {
+			switch _, dup := names[vol.Name]; {
 			case dup:
-				v.add(q+".name", fmt.Sprintf("volumes[%d] is already named %s", k, vol.Name))
+				v.add(q+".name", fmt.Sprintf("the volume name %s is already used", vol.Name))
 			case vol.Name == configVolume && s.ConfigFile != nil:
 				v.add(q+".name", `"config" is the config file's volume: choose another name`)
 			default:
@@ -289,16 +317,16 @@ func (v *validator) volumes(p, instance string, s Service) {
 		}
 		if reason := mountPathReason(vol.MountPath); reason != "" {
 			v.add(q+".mountPath", reason)
-		} else if k, dup := mounts[vol.MountPath]; dup {
-			v.add(q+".mountPath", fmt.Sprintf("volumes[%d] is already mounted at %s", k, vol.MountPath))
-		} else if s.ConfigFile != nil && (vol.MountPath == path.Dir(s.ConfigFile.Path) || vol.MountPath == s.ConfigFile.Path) {
-			v.add(q+".mountPath", fmt.Sprintf("%s is where the config file is mounted: choose another path", vol.MountPath))
+		} else if _, dup := mounts[vol.MountPath]; dup {
+			v.add(q+".mountPath", fmt.Sprintf("another volume is already mounted at %s", vol.MountPath))
+		} else if reason := configOverlap(vol.MountPath, s.ConfigFile); reason != "" {
+			v.add(q+".mountPath", reason)
 		} else {
 			mounts[vol.MountPath] = j
 		}
 		if vol.Size == "" {
 			v.add(q+".size", "a size is required (1Gi)")
-		} else if reason := quantityReason(vol.Size); reason != "" {
+		} else if reason := bytesReason(vol.Size); reason != "" {
 			v.add(q+".size", reason)
 		} else if isZero(vol.Size) {
 			v.add(q+".size", "must be more than 0")
@@ -339,4 +367,20 @@ func reasons(msgs []string) string {
 		out[i] = m
 	}
 	return strings.Join(out, "; ")
+}
+
+// yamlText reports whether s holds only characters YAML can carry, which
+// the preview's YAML (Render) needs: tab, line feed, carriage return and
+// the printable ranges of YAML 1.2's c-printable (no other C0 control,
+// no DEL, no C1 control but NEL, no BOM or non-characters U+FFFE/U+FFFF).
+// Secret values are never shown (sizes only) and are not checked.
+func yamlText(s string) bool {
+	for _, r := range s {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r' || r == 0x85:
+		case r < 0x20 || (r >= 0x7f && r <= 0x9f), r == 0xfeff, r == 0xfffe, r == 0xffff:
+			return false
+		}
+	}
+	return true
 }

@@ -35,7 +35,7 @@ func TestValidateReasons(t *testing.T) {
 		{"no services", func(r *render.Request) { r.Services = nil }, "services", "at least one service"},
 		{"service name empty", func(r *render.Request) { web(r).Name = "" }, "services[0].name", "a service name is required"},
 		{"service name invalid", func(r *render.Request) { web(r).Name = "-web" }, "services[0].name", "DNS-1123 label"},
-		{"service name twice", func(r *render.Request) { db(r).Name = "web" }, "services[1].name", "services[0] is already named web"},
+		{"service name twice", func(r *render.Request) { db(r).Name = "web" }, "services[1].name", "the service name web is already used"},
 		{"workload name too long", func(r *render.Request) { web(r).Name = strings.Repeat("w", 60) }, "services[0].name", "more than 63"},
 		{"Service name starts with a digit", func(r *render.Request) { r.Instance = "1shop" }, "instance", "must start with a letter: it starts the Service name 1shop-web"},
 		{"image empty", func(r *render.Request) { web(r).Image = "" }, "services[0].image", "an image is required"},
@@ -46,28 +46,28 @@ func TestValidateReasons(t *testing.T) {
 		{"image space", func(r *render.Request) { web(r).Image = "app v2" }, "services[0].image", "no spaces"},
 		{"port 0", func(r *render.Request) { web(r).Ports[0].Port = 0 }, "services[0].ports[0].port", "must be 1..65535"},
 		{"port 65536", func(r *render.Request) { web(r).Ports[1].Port = 65536 }, "services[0].ports[1].port", "must be 1..65535"},
-		{"port twice", func(r *render.Request) { web(r).Ports[1].Port = 8080 }, "services[0].ports[1].port", "8080/TCP is already ports[0]"},
+		{"port twice", func(r *render.Request) { web(r).Ports[1].Port = 8080 }, "services[0].ports[1].port", "port 8080/TCP is listed twice"},
 		{"port protocol", func(r *render.Request) { web(r).Ports[0].Protocol = "SCTP" }, "services[0].ports[0].protocol", `"TCP" or "UDP"`},
 		{"port protocol lower case", func(r *render.Request) { web(r).Ports[0].Protocol = "tcp" }, "services[0].ports[0].protocol", `"TCP" or "UDP"`},
 		{"port name too long", func(r *render.Request) { web(r).Ports[0].Name = "a-very-long-port-name" }, "services[0].ports[0].name", "IANA_SVC_NAME"},
 		{"port name digits only", func(r *render.Request) { web(r).Ports[0].Name = "8080" }, "services[0].ports[0].name", "at least one letter"},
-		{"port name twice", func(r *render.Request) { web(r).Ports[1].Name = "http" }, "services[0].ports[1].name", "ports[0] is already named http"},
-		{"port name taken by an unnamed port", func(r *render.Request) { web(r).Ports[0].Name = "port-2" }, "services[0].ports[0].name", "the unnamed ports[1]"},
+		{"port name twice", func(r *render.Request) { web(r).Ports[1].Name = "http" }, "services[0].ports[1].name", "the port name http is already used"},
+		{"port name taken by an unnamed port", func(r *render.Request) { web(r).Ports[0].Name = "port-2" }, "services[0].ports[0].name", "the unnamed port 9090"},
 		{"env name empty", func(r *render.Request) { web(r).Env[0].Name = "" }, "services[0].env[0].name", "a name is required"},
 		{"env name with =", func(r *render.Request) { web(r).Env[0].Name = "A=B" }, "services[0].env[0].name", "other than '='"},
 		{"env name not ASCII", func(r *render.Request) { web(r).Env[0].Name = "ÄPFEL" }, "services[0].env[0].name", "printable ASCII"},
-		{"env name twice", func(r *render.Request) { web(r).Env[1].Name = "LOG_LEVEL" }, "services[0].env[1].name", "env[0] is already named LOG_LEVEL"},
+		{"env name twice", func(r *render.Request) { web(r).Env[1].Name = "LOG_LEVEL" }, "services[0].env[1].name", "the env name LOG_LEVEL is already used"},
 		{"env value not UTF-8", func(r *render.Request) { web(r).Env[1].Value = "\xff" }, "services[0].env[1].value", "UTF-8"},
 		{"secret name not a key", func(r *render.Request) { web(r).Secrets[0].Name = "DB PASSWORD" }, "services[0].secrets[0].name", "its key in the Secret"},
-		{"secret name twice", func(r *render.Request) { web(r).Secrets[1].Name = "DB_PASSWORD" }, "services[0].secrets[1].name", "secrets[0] is already named DB_PASSWORD"},
-		{"secret name a plain variable", func(r *render.Request) { web(r).Secrets[1].Name = "DB_HOST" }, "services[0].secrets[1].name", "already a plain variable (env[1])"},
+		{"secret name twice", func(r *render.Request) { web(r).Secrets[1].Name = "DB_PASSWORD" }, "services[0].secrets[1].name", "the secret name DB_PASSWORD is already used"},
+		{"secret name a plain variable", func(r *render.Request) { web(r).Secrets[1].Name = "DB_HOST" }, "services[0].secrets[1].name", "DB_HOST is already a plain env variable"},
 		{"secret value not UTF-8", func(r *render.Request) { web(r).Secrets[1].Value = "\xc3" }, "services[0].secrets[1].value", "UTF-8"},
 		{"secrets too large", func(r *render.Request) { web(r).Secrets[1].Value = strings.Repeat("x", 1<<20) }, "services[0].secrets", "a Secret holds at most"},
 		{"config path empty", func(r *render.Request) { web(r).ConfigFile.Path = "" }, "services[0].configFile.path", "a path is required"},
 		{"config path relative", func(r *render.Request) { web(r).ConfigFile.Path = "etc/app.yaml" }, "services[0].configFile.path", "absolute"},
 		{"config path not clean", func(r *render.Request) { web(r).ConfigFile.Path = "/etc/../app.yaml" }, "services[0].configFile.path", "clean path"},
 		{"config path a directory", func(r *render.Request) { web(r).ConfigFile.Path = "/etc/app/" }, "services[0].configFile.path", "clean path"},
-		{"config path in /", func(r *render.Request) { web(r).ConfigFile.Path = "/app.yaml" }, "services[0].configFile.path", "other than /"},
+		{"config path /", func(r *render.Request) { web(r).ConfigFile.Path = "/" }, "services[0].configFile.path", "not /"},
 		{"config file name not a key", func(r *render.Request) { web(r).ConfigFile.Path = "/etc/app/my config.yaml" }, "services[0].configFile.path", "ConfigMap's key"},
 		{"config content not UTF-8", func(r *render.Request) { web(r).ConfigFile.Content = "\xfe" }, "services[0].configFile.content", "UTF-8"},
 		{"config content too large", func(r *render.Request) { web(r).ConfigFile.Content = strings.Repeat("x", 1<<20) }, "services[0].configFile.content", "a ConfigMap holds at most"},
@@ -85,7 +85,7 @@ func TestValidateReasons(t *testing.T) {
 		{"volume name invalid", func(r *render.Request) { db(r).Volumes[0].Name = "Data" }, "services[1].volumes[0].name", "DNS-1123 label"},
 		{"volume name twice", func(r *render.Request) {
 			db(r).Volumes = append(db(r).Volumes, render.Volume{Name: "data", MountPath: "/x", Size: "1Gi"})
-		}, "services[1].volumes[1].name", "volumes[0] is already named data"},
+		}, "services[1].volumes[1].name", "the volume name data is already used"},
 		{"volume named config beside a config file", func(r *render.Request) {
 			web(r).Volumes = []render.Volume{{Name: "config", MountPath: "/x", Size: "1Gi"}}
 		}, "services[0].volumes[0].name", "the config file's volume"},
@@ -100,10 +100,19 @@ func TestValidateReasons(t *testing.T) {
 		{"mount path root", func(r *render.Request) { db(r).Volumes[0].MountPath = "/" }, "services[1].volumes[0].mountPath", "must not be /"},
 		{"mount path twice", func(r *render.Request) {
 			db(r).Volumes = append(db(r).Volumes, render.Volume{Name: "logs", MountPath: "/var/lib/postgresql/data", Size: "1Gi"})
-		}, "services[1].volumes[1].mountPath", "volumes[0] is already mounted at"},
+		}, "services[1].volumes[1].mountPath", "another volume is already mounted at"},
 		{"mount path the config directory", func(r *render.Request) {
 			web(r).Volumes = []render.Volume{{Name: "data", MountPath: "/etc/shop", Size: "1Gi"}}
+		}, "services[0].volumes[0].mountPath", "holds the config file"},
+		{"mount path the config file", func(r *render.Request) {
+			web(r).Volumes = []render.Volume{{Name: "data", MountPath: web(r).ConfigFile.Path, Size: "1Gi"}}
 		}, "services[0].volumes[0].mountPath", "where the config file is mounted"},
+		{"mount path a parent of the config directory", func(r *render.Request) {
+			web(r).Volumes = []render.Volume{{Name: "data", MountPath: "/etc", Size: "1Gi"}}
+		}, "services[0].volumes[0].mountPath", "holds the config file"},
+		{"mount path inside the config file", func(r *render.Request) {
+			web(r).Volumes = []render.Volume{{Name: "data", MountPath: web(r).ConfigFile.Path + "/x", Size: "1Gi"}}
+		}, "services[0].volumes[0].mountPath", "inside the config file"},
 		{"size empty", func(r *render.Request) { db(r).Volumes[0].Size = "" }, "services[1].volumes[0].size", "a size is required"},
 		{"size malformed", func(r *render.Request) { db(r).Volumes[0].Size = "10 GB" }, "services[1].volumes[0].size", "no spaces"},
 		{"size zero", func(r *render.Request) { db(r).Volumes[0].Size = "0Gi" }, "services[1].volumes[0].size", "more than 0"},
@@ -202,6 +211,43 @@ func TestC27BadQuantities(t *testing.T) {
 				t.Errorf("%s = %q: Validate = %v, want one reason at %s", f.path, q, errs, f.path)
 			}
 		}
+	}
+}
+
+// TestMemoryMillibytes (issue 11): memory and claim sizes are whole bytes:
+// "64m" (64 millibytes, which the API server would take) is refused with
+// a hint that m is milli, and a fraction of a byte is refused; "0.5Gi",
+// "500M" and "1e3" are whole bytes and pass. CPU keeps its millicores.
+func TestMemoryMillibytes(t *testing.T) {
+	for q, want := range map[string]string{
+		"64m":   "m is milli (a thousandth of a byte): did you mean 64Mi?",
+		"1500m": "m is milli (a thousandth of a byte): did you mean 1500Mi?",
+		"0.5":   "must be a whole number of bytes",
+		"0.5Gi": "", "500M": "", "1e3": "", "128Mi": "",
+	} {
+		for _, f := range []struct {
+			path string
+			set  func(s *render.Service)
+		}{
+			{"services[1].resources.memoryRequest", func(s *render.Service) { s.Resources.MemoryRequest = q }},
+			{"services[1].volumes[0].size", func(s *render.Service) { s.Volumes[0].Size = q }},
+		} {
+			req := twoServices()
+			req.Services[1].Resources.MemoryLimit = "10Gi"
+			f.set(&req.Services[1])
+			errs := render.Validate(req)
+			switch {
+			case want == "" && len(errs) != 0:
+				t.Errorf("%s = %q: Validate = %v, want none", f.path, q, errs)
+			case want != "" && (len(errs) != 1 || errs[0].Path != f.path || !strings.Contains(errs[0].Reason, want)):
+				t.Errorf("%s = %q: Validate = %v, want %q at %s", f.path, q, errs, want, f.path)
+			}
+		}
+	}
+	req := twoServices()
+	req.Services[1].Resources.CPURequest = "250m"
+	if errs := render.Validate(req); len(errs) != 0 {
+		t.Errorf("cpu millicores refused: %v", errs)
 	}
 }
 
