@@ -9,9 +9,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// pendingPod is a new pod of a rollout, mounting claim (when set), with
+// holdPendingPod is a new pod of a rollout, mounting claim (when set), with
 // the given scheduled condition and container waiting reason.
-func pendingPod(name, claim string, unscheduled string, waiting, msg string) *corev1.Pod {
+func holdPendingPod(name, claim string, unscheduled string, waiting, msg string) *corev1.Pod {
 	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name}}
 	if claim != "" {
 		p.Spec.Volumes = []corev1.Volume{{Name: "data", VolumeSource: corev1.VolumeSource{
@@ -49,17 +49,17 @@ func TestRolloutHolds(t *testing.T) {
 		failure string
 	}{
 		{name: "claim pending, pod unscheduled",
-			pods:   []*corev1.Pod{pendingPod("db-1", "shop-db-data", "0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims.", "", "")},
+			pods:   []*corev1.Pod{holdPendingPod("db-1", "shop-db-data", "0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims.", "", "")},
 			claims: pending, events: ev,
 			want: "FailedBinding: claim shop-db-data is Pending: no persistent volumes available for this claim and no storage class is set; " +
 				"Unschedulable: pod db-1 not scheduled: 0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims."},
-		{name: "claim pending without an event", pods: []*corev1.Pod{pendingPod("db-1", "shop-db-data", "", "", "")}, claims: pending,
+		{name: "claim pending without an event", pods: []*corev1.Pod{holdPendingPod("db-1", "shop-db-data", "", "", "")}, claims: pending,
 			want: "ClaimPending: claim shop-db-data is Pending"},
-		{name: "bound claim holds nothing", pods: []*corev1.Pod{pendingPod("db-1", "shop-db-data", "", "ContainerCreating", "")}, claims: bound, events: ev,
+		{name: "bound claim holds nothing", pods: []*corev1.Pod{holdPendingPod("db-1", "shop-db-data", "", "ContainerCreating", "")}, claims: bound, events: ev,
 			want: "ContainerCreating: pod db-1 container web"},
 		{name: "image pull first, one per reason",
-			pods: []*corev1.Pod{pendingPod("web-1", "", "", "ContainerCreating", ""), pendingPod("web-2", "", "", "ImagePullBackOff", `Back-off pulling image "nope"`),
-				pendingPod("web-3", "", "", "ImagePullBackOff", `Back-off pulling image "nope"`)},
+			pods: []*corev1.Pod{holdPendingPod("web-1", "", "", "ContainerCreating", ""), holdPendingPod("web-2", "", "", "ImagePullBackOff", `Back-off pulling image "nope"`),
+				holdPendingPod("web-3", "", "", "ImagePullBackOff", `Back-off pulling image "nope"`)},
 			want:    `ImagePullBackOff: pod web-2 container web: Back-off pulling image "nope"; ContainerCreating: pod web-1 container web`,
 			failure: `ImagePullBackOff: pod web-2 container web: Back-off pulling image "nope"; ContainerCreating: pod web-1 container web`},
 		{name: "progress deadline", d: deadline, want: `ProgressDeadlineExceeded: ReplicaSet "web-1" has timed out progressing.`,
@@ -77,7 +77,7 @@ func TestRolloutHolds(t *testing.T) {
 			}
 		}
 	}
-	hs := rolloutHolds(nil, []*corev1.Pod{pendingPod("db-1", "shop-db-data", "", "", "")}, pending, ev)
+	hs := rolloutHolds(nil, []*corev1.Pod{holdPendingPod("db-1", "shop-db-data", "", "", "")}, pending, ev)
 	want := "FailedBinding: claim shop-db-data is Pending: no persistent volumes available for this claim and no storage class is set; " +
 		"not available after 3m0s: 0 of 1 updated replicas are available"
 	if got := timeoutDetail(hs, 3*time.Minute, "0 of 1 updated replicas are available"); got != want {
