@@ -48,7 +48,7 @@ func plan() kube.DeployPlan {
 			{Guard: kube.GuardAccess, Outcome: kube.OutcomePass, Sentence: "may create and update deployments, services, configmaps, secrets, persistentvolumeclaims in demo"},
 			{Guard: kube.GuardPodSecurity, Outcome: kube.OutcomeWarn, Reason: kube.ReasonPodSecurity, Sentence: "namespace demo enforces no Pod Security level"},
 		},
-		Diff: map[string]string{"Deployment/shop-web": "--- deployed\n+++ planned\n@@ spec @@\n-  replicas: 1\n+  replicas: 2", "Service/shop-web": "",
+		Diff: map[string]string{"Deployment/shop-web": "--- deployed\n+++ planned\n@@ spec @@\n-  replicas: 1\n+  replicas: 2", "Service/shop-web": kube.DiffUnchanged,
 			"ConfigMap/shop-web-config": ""},
 		DryRun:           map[string]string{"Deployment/shop-web": "", "Service/shop-web": "", "ConfigMap/shop-web-config": ""},
 		RecordVersion:    "4711",

@@ -473,9 +473,12 @@ func (m *Model) bodyLines() []string {
 	sort.Strings(keys)
 	for _, k := range keys {
 		out = append(out, "── "+views.Sanitize(k))
-		if d := p.dp.Diff[k]; d == "" {
+		switch d := p.dp.Diff[k]; d {
+		case "":
 			out = append(out, "   (new: created)")
-		} else {
+		case kube.DiffUnchanged:
+			out = append(out, "   (unchanged)")
+		default:
 			out = append(out, sanitizedLines(d)...)
 		}
 	}
