@@ -349,10 +349,17 @@ record Secret/kyyard-app-shop done
 		}
 	}
 	// Only the kept claim is left: the instance is still listed, with no
-	// services and its claim retained (issue 11).
-	if apps, _ := c.Apps(ctx, e.ns); len(apps) != 1 || len(apps[0].Services) != 0 || apps[0].Recorded ||
-		strings.Join(apps[0].Retained, ",") != "shop-db-data" {
-		t.Errorf("Apps after remove: %+v", apps)
+	// services and its claim retained (issue 11). A Deployment in
+	// foreground deletion is listed ("deleting") until its finalizer goes,
+	// a moment after its pods.
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		apps, _ := c.Apps(ctx, e.ns)
+		if len(apps) == 1 && len(apps[0].Services) == 0 && !apps[0].Recorded && strings.Join(apps[0].Retained, ",") == "shop-db-data" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Apps after remove: %+v", apps)
+		}
 	}
 }
 
