@@ -35,6 +35,7 @@ type Options struct {
 // last); pvDir is the folder the hostPath PersistentVolumes name.
 func Objects(pvDir string) []runtime.Object {
 	objs := []runtime.Object{namespace()}
+	objs = append(objs, tolerationPolicy()...)
 	objs = append(objs, storage(pvDir)...)
 	objs = append(objs, configAndServices()...)
 	objs = append(objs, viewerObjects()...)
