@@ -391,6 +391,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return m.back()
 	case key.Matches(msg, m.pickKey):
+		if m.closesWork("a namespace switch") {
+			return nil
+		}
 		return m.openNamespacePicker()
 	}
 	return m.toTop(msg)
@@ -548,6 +551,9 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 		return m.openForwards()
 	case appsCommand(fields[0]) && len(fields) == 1:
 		return m.openApps()
+	case m.closesWork(":" + line):
+		// Every other command replaces the screens.
+		return nil
 	case contextCommand(fields[0]) && len(fields) == 1:
 		return m.listContexts()
 	case contextCommand(fields[0]) && len(fields) == 2:
@@ -650,14 +656,35 @@ func isCommandWord(w string) bool {
 // (views.Unsaved): then the status line asks first, and ctrl+c again or
 // y quits (`:q!` quits without asking).
 func (m *Model) quit() tea.Cmd {
+	if what := m.unsaved(); what != "" {
+		m.quitAsked = what
+		m.status = views.StatusMsg{Text: "quit and lose " + what + "? ctrl+c or y quits, any other key stays", Error: true}
+		return nil
+	}
+	return m.exit()
+}
+
+// unsaved describes the unsaved work of the topmost screen on the stack
+// that holds some (views.Unsaved), "" when none does.
+func (m *Model) unsaved() string {
 	for i := len(m.stack) - 1; i >= 0; i-- {
 		if u, ok := m.stack[i].(views.Unsaved); ok {
 			if what := u.Unsaved(); what != "" {
-				m.quitAsked = what
-				m.status = views.StatusMsg{Text: "quit and lose " + what + "? ctrl+c or y quits, any other key stays", Error: true}
-				return nil
+				return what
 			}
 		}
 	}
-	return m.exit()
+	return ""
+}
+
+// closesWork reports whether what (a `:` command, the namespace picker)
+// would close a screen holding unsaved work; if so the status line says
+// so and nothing is closed: the person applies or discards it first.
+func (m *Model) closesWork(what string) bool {
+	work := m.unsaved()
+	if work == "" {
+		return false
+	}
+	m.status = views.StatusMsg{Error: true, Text: what + " would close " + work + ": apply or discard it first (esc)"}
+	return true
 }

@@ -91,3 +91,31 @@ func TestCtrlCAsksBeforeLosingEdits(t *testing.T) {
 		t.Fatalf("ctrl+c twice: %#v", cmd())
 	}
 }
+
+// TestSwitchesKeepUnappliedEdits: with a form holding an edit below the
+// top screen (a describe view pushed over it, which takes no text), the
+// namespace picker and a `:` command would close the form: they say so
+// and close nothing.
+func TestSwitchesKeepUnappliedEdits(t *testing.T) {
+	h := start(t)
+	h.command("deploy")
+	h.run(h.send(h.keys("e")()))
+	h.keys("backspace", "5")
+	h.run(h.send(views.OpenObjectMsg{View: views.DescribeView, Kind: "deployments", Namespace: "demo", Name: "web"}))
+	top := h.m.Top().Title()
+	h.keys("ctrl+n")
+	if v := h.m.View(); !strings.Contains(v, "a namespace switch would close 1 unapplied edit to deployments/web") {
+		t.Fatalf("ctrl+n:\n%s", v)
+	}
+	h.command("pods")
+	if v := h.m.View(); !strings.Contains(v, ":pods would close 1 unapplied edit") {
+		t.Fatalf(":pods:\n%s", v)
+	}
+	if got := h.m.Top().Title(); got != top {
+		t.Fatalf("a screen was closed: title %q, was %q", got, top)
+	}
+	h.run(h.keys("esc"))
+	if v := h.m.View(); !strings.Contains(v, "replicas [5") {
+		t.Fatalf("the form lost its edit:\n%s", v)
+	}
+}
