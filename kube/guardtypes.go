@@ -85,6 +85,15 @@ type Verdict struct {
 	Confirm string
 }
 
+// Answer is what the person types to confirm a warning: its Confirm text
+// (the object's name), else "y".
+func (v Verdict) Answer() string {
+	if v.Confirm != "" {
+		return v.Confirm
+	}
+	return "y"
+}
+
 // Verdicts are every guard's answers to one write, in the order they ran.
 type Verdicts []Verdict
 

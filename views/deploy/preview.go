@@ -103,10 +103,7 @@ func (p *preview) want(i int) string {
 	if i >= len(p.warns) {
 		return p.req.Instance
 	}
-	if c := p.warns[i].Confirm; c != "" {
-		return c
-	}
-	return "y"
+	return p.warns[i].Answer()
 }
 
 func (p *preview) confirmed(i int) bool { return p.inputs[i].Value() == p.want(i) }

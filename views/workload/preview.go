@@ -37,12 +37,7 @@ type previewState struct {
 }
 
 // want is the text that confirms warning i.
-func (p *previewState) want(i int) string {
-	if c := p.warns[i].Confirm; c != "" {
-		return c
-	}
-	return "y"
-}
+func (p *previewState) want(i int) string { return p.warns[i].Answer() }
 
 func (p *previewState) confirmed(i int) bool { return p.inputs[i].Value() == p.want(i) }
 
