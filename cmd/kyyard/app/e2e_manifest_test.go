@@ -167,10 +167,18 @@ func (r reviewer) allowed(verb, group, resource, ns, name string) bool {
 	return got.Status.Allowed
 }
 
-// expect checks one review's answer.
+// expect checks one review's answer. A grant is asked again for up to
+// 10 s: the API server's RBAC authorizer learns of new Roles and bindings
+// through its informers, a moment after they were created (a denial is
+// not: nothing the test does removes a grant).
 func (r reviewer) expect(want bool, verb, group, resource, ns, name string) {
 	r.t.Helper()
-	if got := r.allowed(verb, group, resource, ns, name); got != want {
+	got := r.allowed(verb, group, resource, ns, name)
+	for deadline := time.Now().Add(10 * time.Second); want && !got && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		got = r.allowed(verb, group, resource, ns, name)
+	}
+	if got != want {
 		r.t.Errorf("%s %s/%s in %q (name %q): allowed %v, want %v", verb, group, resource, ns, name, got, want)
 	}
 }
