@@ -49,6 +49,12 @@ type Options struct {
 	// shell), tried before bash and sh when an exec names no command and
 	// its ExecRequest.Shell is empty; empty means none configured.
 	Shell []string
+	// MetricsInterval is how often Metrics reads the metrics API for one
+	// request; 0 means DefaultMetricsInterval.
+	MetricsInterval time.Duration
+	// MetricsHistory is how many samples a pod's or node's Trend keeps;
+	// 0 means DefaultMetricsHistory.
+	MetricsHistory int
 }
 
 // Client is kyyard's connection to one cluster. It is safe for concurrent use.

@@ -106,6 +106,10 @@ type Row struct {
 	Fields map[string]string
 	// Owners are the UIDs in metadata.ownerReferences.
 	Owners []string
+	// Resources are a Pod's (or container's) requests and limits, or a
+	// Node's allocatable resources, for the metrics columns; nil for other
+	// kinds. Read only.
+	Resources *RowResources
 }
 
 // Table holds the rows of one kind, as one screen shows them.

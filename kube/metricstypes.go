@@ -1,0 +1,202 @@
+package kube
+
+import "time"
+
+// This file is the contract of resource metrics (issue 12): what kube reads
+// from the metrics API (metrics.k8s.io, served by metrics-server through the
+// API server's aggregation layer) and the arithmetic the screens show.
+
+// NotSet marks a request, a limit or an allocatable amount that the object
+// does not set (Usage fields are otherwise never negative).
+const NotSet int64 = -1
+
+// Usage is an amount of CPU and memory: a usage sample, or a container's
+// requests or limits, or a node's allocatable resources.
+type Usage struct {
+	// CPU is in millicores (1000 = one core), rounded up as
+	// resource.Quantity.MilliValue does; NotSet when not set.
+	CPU int64
+	// Memory is in bytes, rounded up as resource.Quantity.Value does;
+	// NotSet when not set.
+	Memory int64
+}
+
+// ContainerResources are one container's resources as its spec sets them.
+type ContainerResources struct {
+	// Name is the container's name.
+	Name string
+	// Requests and Limits are spec.resources.requests and .limits of cpu
+	// and memory; a field is NotSet when the spec leaves it out. A limit
+	// without a request is reported as the spec says (not the API server's
+	// defaulting of the request to the limit, which the object already
+	// carries when it was defaulted).
+	Requests, Limits Usage
+}
+
+// RowResources are what a Row carries for the metrics columns: the containers'
+// requests and limits of a Pod (and of a container row), or a Node's
+// allocatable resources. Rows of other kinds have none (Row.Resources nil).
+type RowResources struct {
+	// Containers are a Pod's containers that metrics-server reports: the
+	// spec.containers, then the restartable init containers (native
+	// sidecars), in spec order. Empty for a Node.
+	Containers []ContainerResources
+	// Allocatable is a Node's status.allocatable cpu and memory (NotSet
+	// when missing); zero for a Pod.
+	Allocatable Usage
+}
+
+// Sample is one metrics reading of a pod or node.
+type Sample struct {
+	// At is the sample's timestamp (the end of its window, as the metrics
+	// API reports it).
+	At time.Time
+	// Usage is the pod's total (sum of its containers) or the node's usage.
+	Usage Usage
+}
+
+// ContainerUsage is one container's usage in a PodMetrics.
+type ContainerUsage struct {
+	// Name is the container's name.
+	Name string
+	// Usage is the container's CPU (millicores) and memory (working set
+	// bytes) over the sample's window.
+	Usage Usage
+}
+
+// PodUsage is the latest PodMetrics of one pod, with its recent history.
+type PodUsage struct {
+	// Namespace and Name name the pod.
+	Namespace, Name string
+	// Timestamp and Window are the sample's end and length, as the metrics
+	// API reports them.
+	Timestamp time.Time
+	Window    time.Duration
+	// Containers are the containers metrics-server reported, in its order.
+	Containers []ContainerUsage
+	// Total is the sum over Containers (what `kubectl top pod` prints).
+	Total Usage
+	// Trend is the pod's recent samples, oldest first, one per distinct
+	// Timestamp, at most Options.MetricsHistory of them. Shared: read only.
+	Trend []Sample
+}
+
+// NodeUsage is the latest NodeMetrics of one node, with its recent history.
+type NodeUsage struct {
+	// Name names the node.
+	Name string
+	// Timestamp and Window are the sample's end and length.
+	Timestamp time.Time
+	Window    time.Duration
+	// Usage is the node's CPU and memory usage (what `kubectl top node`
+	// prints).
+	Usage Usage
+	// Trend is the node's recent samples, oldest first, at most
+	// Options.MetricsHistory of them. Shared: read only.
+	Trend []Sample
+}
+
+// MetricsRequest says whose metrics a screen wants.
+type MetricsRequest struct {
+	// Kind is KindPods ("pods") or KindNodes ("nodes"); other kinds are
+	// answered with a Truncation of ReasonUnknownKind.
+	Kind Kind
+	// Namespace scopes pods; "" means all namespaces. Ignored for nodes.
+	Namespace string
+	// Name, when set, asks for one pod or node only (a describe view).
+	Name string
+	// Labels is a label selector sent to the metrics API ("" for all).
+	Labels string
+}
+
+// Metrics is the answer to a MetricsRequest.
+//
+// The metrics API cannot be watched, so it is polled: Client.Metrics reads
+// it at most once per Options.MetricsInterval per request (kind, namespace,
+// name, labels), however often screens ask, and answers from that reading
+// in between. Every reading adds its samples to the per-object history the
+// Trend fields show (bounded, kept while some screen asks, dropped for
+// objects no reading has reported for a while).
+type Metrics struct {
+	// Request is the request this answers.
+	Request MetricsRequest
+	// Pods holds the pods' usage by "namespace/name" (nil for nodes).
+	Pods map[string]PodUsage
+	// Nodes holds the nodes' usage by name (nil for pods).
+	Nodes map[string]NodeUsage
+	// Truncated, when not nil, says why there are no metrics: the metrics
+	// API is not served (ReasonNotFound: no metrics-server registered),
+	// the user may not read it (ReasonForbidden), or it failed
+	// (ReasonUnavailable, ReasonTimeout, ...), with the server's message.
+	// The screens then show "n/a" and the reason, never an error over the
+	// table. A pod or node the API has no sample for yet is simply absent.
+	Truncated *Truncation
+	// Generation changes only when the samples or the truncation changed
+	// since the previous answer to the same request (so an idle screen
+	// does no work); it is at least 1 once read.
+	Generation uint64
+	// Taken is when the metrics API was read (not when this answer was
+	// given from that reading).
+	Taken time.Time
+}
+
+// Percent is a usage as a share of requests, limits or allocatable.
+type Percent struct {
+	// Value is the percentage, rounded to the nearest integer (kubectl top
+	// node's %CPU and %MEMORY truncate instead: NodeUtilisation follows it).
+	Value int64
+	// Set is false when no container (or the node) sets the amount the
+	// share is of: the column shows "n/a", never 0% or a division by zero.
+	Set bool
+	// Partial is true when some containers with usage set the amount and
+	// others do not: Value is over the containers that set it only, and
+	// the screens mark it.
+	Partial bool
+}
+
+// Utilisation is a pod's (or one container's) usage against its requests
+// and limits.
+type Utilisation struct {
+	// Usage is the total usage over the containers.
+	Usage Usage
+	// CPURequest, CPULimit, MemoryRequest and MemoryLimit are %CPU/R,
+	// %CPU/L, %MEM/R and %MEM/L: the usage of the containers that set the
+	// request (limit) divided by the sum of those requests (limits).
+	CPURequest, CPULimit, MemoryRequest, MemoryLimit Percent
+}
+
+// ContainerUsageSummary is one container's usage over the pods of a
+// workload, for the workload form (next to its request and limit inputs).
+type ContainerUsageSummary struct {
+	// Name is the container's name in the pod template.
+	Name string
+	// Pods is how many of the workload's pods reported this container.
+	Pods int
+	// Min, Max and Mean are over those pods' latest samples.
+	Min, Max, Mean Usage
+}
+
+// WorkloadUsage is the latest usage of a workload's containers.
+type WorkloadUsage struct {
+	// Containers are in the order of the pod template's containers
+	// (containers the metrics did not report are absent).
+	Containers []ContainerUsageSummary
+	// Truncated, when not nil, says why there are none (as Metrics).
+	Truncated *Truncation
+	// Taken is when the metrics were read.
+	Taken time.Time
+}
+
+// Defaults of the metrics options.
+const (
+	// DefaultMetricsInterval is how often the metrics API is read: the
+	// metric resolution metrics-server's own manifests deploy it with
+	// (--metric-resolution=15s); reading it more often gets the same samples.
+	DefaultMetricsInterval = 15 * time.Second
+	// DefaultMetricsHistory is how many samples a Trend keeps: 15 minutes
+	// at the default interval.
+	DefaultMetricsHistory = 60
+)
+
+// KindNodes is the nodes plugin's id, a MetricsRequest's other kind.
+const KindNodes Kind = "nodes"
