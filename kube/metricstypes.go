@@ -74,7 +74,9 @@ type PodUsage struct {
 	Window    time.Duration
 	// Containers are the containers metrics-server reported, in its order.
 	Containers []ContainerUsage
-	// Total is the sum over Containers (what `kubectl top pod` prints).
+	// Total is the sum over Containers, added up exactly before rounding
+	// (the API reports nanocores), so it is what `kubectl top pod` prints
+	// and may be less than the sum of the rounded Containers' CPU.
 	Total Usage
 	// Trend is the pod's recent samples, oldest first, one per distinct
 	// Timestamp, at most Options.MetricsHistory of them. Shared: read only.
