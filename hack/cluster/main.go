@@ -1,6 +1,6 @@
 // Command cluster builds and runs kyyard's local Kubernetes control plane on
-// 127.0.0.1 (etcd, kube-apiserver, kube-controller-manager, kube-scheduler and
-// kwok with fake nodes) and seeds it with demo data. All state lives in
+// 127.0.0.1 (etcd, kube-apiserver, kube-controller-manager, kube-scheduler,
+// kwok with fake nodes, metrics-server) and seeds it with demo data. All state lives in
 // hack/cluster/.cache.
 //
 // Usage (from hack/cluster):
@@ -29,7 +29,7 @@ const usage = `usage: go run . COMMAND [flags]
 
 commands:
   build [--force]                 build etcd, kube-apiserver, kube-controller-manager,
-                                  kube-scheduler, kubectl and kwok into .cache/bin
+                                  kube-scheduler, kubectl, kwok and metrics-server into .cache/bin
   up [--nodes N] [--keep-on-fail] start the cluster on 127.0.0.1 (builds first if needed)
   seed [--timeout D]              create the demo data in namespace demo and wait for it
   status                          exit 0 and print the API server URL if it is ready

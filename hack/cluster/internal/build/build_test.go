@@ -65,7 +65,11 @@ func TestStepsMatchTheColdBuild(t *testing.T) {
 			t.Errorf("kube-apiserver args %q lack %q", api, want)
 		}
 	}
-	kwok := steps[len(steps)-1]
+	ms := steps[len(steps)-1]
+	if !ms.OutsideModule || !ms.SetGOBIN || ms.Args[len(ms.Args)-1] != "sigs.k8s.io/metrics-server/cmd/metrics-server@v0.8.0" {
+		t.Errorf("metrics-server step = %+v", ms)
+	}
+	kwok := steps[len(steps)-2]
 	if !kwok.OutsideModule || !kwok.SetGOBIN || kwok.Args[0] != "install" || kwok.Args[len(kwok.Args)-1] != "sigs.k8s.io/kwok/cmd/kwok@v0.8.0" {
 		t.Errorf("kwok step = %+v", kwok)
 	}

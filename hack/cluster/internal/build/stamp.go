@@ -35,6 +35,7 @@ func Stamp(in StampInputs) string {
 	field("go.sum", in.GoSum)
 	field("go", []byte(in.GoVersion))
 	field("kwok", []byte(KwokVersion))
+	field("metrics-server", []byte(MetricsServerVersion))
 	for _, s := range in.Steps {
 		field("step", []byte(fmt.Sprintf("%s outside=%t gobin=%t %q", s.Binary, s.OutsideModule, s.SetGOBIN, s.Args)))
 	}

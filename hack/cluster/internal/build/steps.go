@@ -1,7 +1,7 @@
 // Package build compiles the control-plane binaries into .cache/bin: etcd,
 // kube-apiserver, kube-controller-manager, kube-scheduler and kubectl from this
-// module's pinned dependencies (tools.go), and kwok from its own module with
-// `go install ...@version`. A stamp file next to the binaries records what they
+// module's pinned dependencies (tools.go), and kwok and metrics-server from
+// their own modules with `go install ...@version`. A stamp file next to the binaries records what they
 // were built from, so an unchanged pin is a no-op.
 package build
 
@@ -15,10 +15,13 @@ const (
 	KubernetesVersion = "v1.37.2"
 	BuildDate         = "2026-10-27T12:01:04Z"
 	KwokVersion       = "v0.8.0"
+	// MetricsServerVersion is sigs.k8s.io/metrics-server's release, built
+	// from the Go module proxy like kwok (metrics.k8s.io for `kubectl top`).
+	MetricsServerVersion = "v0.8.0"
 )
 
 // Binaries lists the files the build produces in .cache/bin, in build order.
-var Binaries = []string{"kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubectl", "etcd", "kwok"}
+var Binaries = []string{"kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubectl", "etcd", "kwok", "metrics-server"}
 
 // Step is one `go` invocation.
 type Step struct {
@@ -51,6 +54,12 @@ func Steps() []Step {
 		Step{
 			Binary:        "kwok",
 			Args:          []string{"install", "-trimpath", "-ldflags", "-X sigs.k8s.io/kwok/pkg/consts.Version=" + strings.TrimPrefix(KwokVersion, "v"), "sigs.k8s.io/kwok/cmd/kwok@" + KwokVersion},
+			OutsideModule: true,
+			SetGOBIN:      true,
+		},
+		Step{
+			Binary:        "metrics-server",
+			Args:          []string{"install", "-trimpath", "sigs.k8s.io/metrics-server/cmd/metrics-server@" + MetricsServerVersion},
 			OutsideModule: true,
 			SetGOBIN:      true,
 		},

@@ -18,6 +18,7 @@ var certIdentities = map[string]string{
 	"controller-manager": "controller-manager",
 	"scheduler":          "scheduler",
 	"kwok":               "kwok",
+	"metrics-server":     "metrics-server",
 }
 
 // writeKubeconfigs writes the certificate-based kubeconfigs and removes a

@@ -10,6 +10,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kyyard/kyyard/hack/cluster/internal/kwokconf"
 )
 
 // Fake node shape, as in kwok's documentation.
@@ -38,6 +40,9 @@ func fakeNode(name string) *corev1.Node {
 			Annotations: map[string]string{
 				"node.alpha.kubernetes.io/ttl": "0",
 				"kwok.x-k8s.io/node":           "fake",
+				// metrics-server scrapes this path of the node's kubelet
+				// endpoint (kwok's server) instead of /metrics/resource.
+				"metrics.k8s.io/resource-metrics-path": strings.ReplaceAll(kwokconf.ResourceMetricsPath, "{nodeName}", name),
 			},
 			Labels: map[string]string{
 				"beta.kubernetes.io/arch":       "amd64",

@@ -45,8 +45,9 @@ var ErrPortsInUse = errors.New("the cluster's ports are in use by other processe
 
 // Up builds the binaries if needed, creates the PKI on first use, writes the
 // kubeconfigs and configuration, then starts etcd (fresh data), the API server,
-// the kwok CRDs, the controller-manager, scheduler and kwok, and the fake
-// nodes, waiting for each to be ready. When a component fails, the error names
+// the kwok CRDs, the controller-manager, scheduler and kwok, the fake
+// nodes, and metrics-server behind its APIService, waiting for each to be
+// ready. When a component fails, the error names
 // it and carries the tail of its log.
 func (c *Cluster) Up(ctx context.Context, opt UpOptions) error {
 	if opt.Nodes < 1 {
@@ -143,6 +144,9 @@ func (s *starter) run(ctx context.Context, opt UpOptions, start time.Time) error
 		return err
 	}
 	if err := s.waitClusterReady(ctx, opt.Nodes); err != nil {
+		return err
+	}
+	if err := s.startMetrics(ctx); err != nil {
 		return err
 	}
 	total := time.Since(start)

@@ -21,14 +21,17 @@ type Ports struct {
 	ControllerManager, Scheduler int
 	// Kwok serves kwok's kubelet-like API (logs, exec) and /healthz.
 	Kwok int
+	// MetricsServer is metrics-server's secure port, the backend of the
+	// metrics.k8s.io APIService.
+	MetricsServer int
 }
 
 // DefaultPorts are the fixed ports of the local cluster.
-var DefaultPorts = Ports{Etcd: 12379, EtcdPeer: 12380, APIServer: 16443, ControllerManager: 17257, Scheduler: 17259, Kwok: 17247}
+var DefaultPorts = Ports{Etcd: 12379, EtcdPeer: 12380, APIServer: 16443, ControllerManager: 17257, Scheduler: 17259, Kwok: 17247, MetricsServer: 17443}
 
 // All returns every port, for the "already running" check.
 func (p Ports) All() []int {
-	return []int{p.Etcd, p.EtcdPeer, p.APIServer, p.ControllerManager, p.Scheduler, p.Kwok}
+	return []int{p.Etcd, p.EtcdPeer, p.APIServer, p.ControllerManager, p.Scheduler, p.Kwok, p.MetricsServer}
 }
 
 // ServerURL is the API server's URL.
@@ -61,7 +64,7 @@ type Component struct {
 }
 
 // Names lists the components in start order; stop in reverse.
-var Names = []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"}
+var Names = []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "metrics-server"}
 
 // Etcd is a single-member etcd with its data in l.Data/etcd. fsync is off:
 // the cluster is for tests and demos, and every up starts from empty data.
@@ -220,6 +223,52 @@ func Kwok(l layout.Layout, p Ports) Component {
 	}
 }
 
+// MetricResolution is how often metrics-server scrapes the nodes: the value
+// metrics-server's own manifests deploy it with.
+const MetricResolution = "15s"
+
+// MetricsServer is metrics-server scraping kwok's resource metrics of every
+// node (the path each node's metrics.k8s.io/resource-metrics-path annotation
+// names, on the node's InternalIP and status port, kwok's serving certificate
+// verified by the cluster CA), and serving metrics.k8s.io to the API
+// server's aggregation layer: its serving certificate is valid for
+// metrics-server.kube-system.svc, requests from the API server are
+// authenticated by the front-proxy client certificate and its X-Remote-*
+// headers, and everything else is delegated to the API server
+// (TokenReview/SubjectAccessReview) with its own identity,
+// system:metrics-server.
+func MetricsServer(l layout.Layout, p Ports) Component {
+	k := l.PKIPath
+	kc := l.KubeconfigPath("metrics-server")
+	return Component{
+		Name: "metrics-server",
+		Args: []string{
+			"--bind-address=127.0.0.1",
+			"--secure-port=" + strconv.Itoa(p.MetricsServer),
+			"--tls-cert-file=" + k("metrics-server-serving.crt"),
+			"--tls-private-key-file=" + k("metrics-server-serving.key"),
+			"--kubeconfig=" + kc,
+			"--authentication-kubeconfig=" + kc,
+			"--authorization-kubeconfig=" + kc,
+			"--client-ca-file=" + k("ca.crt"),
+			"--requestheader-client-ca-file=" + k("front-proxy-ca.crt"),
+			"--requestheader-allowed-names=front-proxy-client",
+			"--requestheader-username-headers=X-Remote-User",
+			"--requestheader-group-headers=X-Remote-Group",
+			"--requestheader-extra-headers-prefix=X-Remote-Extra-",
+			"--kubelet-preferred-address-types=InternalIP",
+			"--kubelet-use-node-status-port",
+			"--kubelet-certificate-authority=" + k("ca.crt"),
+			"--kubelet-client-certificate=" + k("metrics-server.crt"),
+			"--kubelet-client-key=" + k("metrics-server.key"),
+			"--metric-resolution=" + MetricResolution,
+			"--v=2",
+		},
+		ReadyURL: fmt.Sprintf("https://127.0.0.1:%d/livez", p.MetricsServer),
+		Probe:    ProbeHTTPSInsecure,
+	}
+}
+
 // PodCIDR is the range kwok assigns pod IPs from.
 const PodCIDR = "10.0.0.0/16"
 
@@ -231,5 +280,5 @@ const (
 
 // All returns the components in start order.
 func All(l layout.Layout, p Ports) []Component {
-	return []Component{Etcd(l, p), APIServer(l, p), ControllerManager(l, p), Scheduler(l, p), Kwok(l, p)}
+	return []Component{Etcd(l, p), APIServer(l, p), ControllerManager(l, p), Scheduler(l, p), Kwok(l, p), MetricsServer(l, p)}
 }

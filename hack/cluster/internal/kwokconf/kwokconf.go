@@ -28,8 +28,22 @@ const (
 	DemoStateImagePull = "imagepull"
 )
 
+// ResourceMetricsPath is where kwok serves a node's resource metrics
+// ({nodeName} is the node's name); every fake node names it in its
+// metrics.k8s.io/resource-metrics-path annotation, which metrics-server
+// scrapes instead of /metrics/resource.
+const ResourceMetricsPath = "/metrics/nodes/{nodeName}/metrics/resource"
+
+// UsageAnnotationPrefix begins the pod annotations that set a container's
+// emulated base usage: kyyard.dev/usage-cpu ("50m") and
+// kyyard.dev/usage-memory ("64Mi"), 10m and 32Mi when absent.
+const UsageAnnotationPrefix = "kyyard.dev/usage-"
+
 //go:embed stages/*.yaml
 var stageFiles embed.FS
+
+//go:embed metrics/*.yaml
+var metricsFiles embed.FS
 
 // Options are kwok's settings; they mirror the command-line flags kwok is
 // started with.
@@ -80,7 +94,9 @@ type configuration struct {
 }
 
 // Render returns the multi-document YAML for kwok's --config: the
-// KwokConfiguration, then every embedded Stage (sorted by file name).
+// KwokConfiguration, then every embedded Stage (sorted by file name), then
+// the resource metrics kwok serves for metrics-server (a Metric and the
+// ClusterResourceUsage it computes from; see MetricsDocs).
 func Render(o Options) ([]byte, error) {
 	cfg := configuration{
 		APIVersion: "config.kwok.x-k8s.io/v1alpha1",
@@ -122,19 +138,40 @@ func Render(o Options) ([]byte, error) {
 		b.Write(bytes.TrimRight(s, "\n"))
 		b.WriteString("\n")
 	}
+	names, docs, err := MetricsDocs()
+	if err != nil {
+		return nil, err
+	}
+	for i, d := range docs {
+		fmt.Fprintf(&b, "---\n# metrics file %s\n", names[i])
+		b.Write(bytes.TrimRight(d, "\n"))
+		b.WriteString("\n")
+	}
 	return b.Bytes(), nil
+}
+
+// MetricsDocs returns the embedded resource-metrics documents (a Metric
+// serving the kubelet's /metrics/resource series for each node, and the
+// ClusterResourceUsage giving every container a usage that differs by pod
+// and container and changes over time) and their file names, sorted.
+func MetricsDocs() (names []string, docs [][]byte, err error) {
+	return embedded(metricsFiles, "metrics/*.yaml")
 }
 
 // Stages returns the embedded Stage documents and their file names, sorted by
 // name. Each is a single YAML document of kind Stage.
 func Stages() (names []string, docs [][]byte, err error) {
-	entries, err := fs.Glob(stageFiles, "stages/*.yaml")
+	return embedded(stageFiles, "stages/*.yaml")
+}
+
+func embedded(files embed.FS, pattern string) (names []string, docs [][]byte, err error) {
+	entries, err := fs.Glob(files, pattern)
 	if err != nil {
 		return nil, nil, err
 	}
 	sort.Strings(entries)
 	for _, e := range entries {
-		data, err := stageFiles.ReadFile(e)
+		data, err := files.ReadFile(e)
 		if err != nil {
 			return nil, nil, err
 		}

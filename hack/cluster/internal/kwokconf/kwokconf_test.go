@@ -58,7 +58,7 @@ func TestStagesAreDistinctAndExcludeDemoStates(t *testing.T) {
 	var podReady map[string]any
 	for _, d := range docs(t)[1:] {
 		if d["kind"] != "Stage" {
-			t.Errorf("kind %v, want Stage", d["kind"])
+			continue
 		}
 		name := d["metadata"].(map[string]any)["name"].(string)
 		if names[name] {
@@ -81,5 +81,49 @@ func TestStagesAreDistinctAndExcludeDemoStates(t *testing.T) {
 	}
 	if !strings.Contains(string(sel), `startswith("unpullable.invalid/")`) {
 		t.Errorf("pod-ready selector does not exclude images of unpullable.invalid:\n%s", sel)
+	}
+}
+
+// TestResourceMetricsServeWhatMetricsServerReads: the Metric serves, at the
+// path nodes are annotated with, the five series metrics-server's decoder
+// reads (sigs.k8s.io/metrics-server pkg/scraper/client/resource/decode.go),
+// and every container gets a cpu and a memory usage expression.
+func TestResourceMetricsServeWhatMetricsServerReads(t *testing.T) {
+	kinds := map[string]map[string]any{}
+	for _, d := range docs(t)[1:] {
+		if k := d["kind"].(string); k != "Stage" {
+			kinds[k] = d
+		}
+	}
+	m, ok := kinds["Metric"]
+	if !ok {
+		t.Fatal("no Metric in kwok's configuration")
+	}
+	spec := m["spec"].(map[string]any)
+	if spec["path"] != kwokconf.ResourceMetricsPath {
+		t.Errorf("Metric path %v, want %s", spec["path"], kwokconf.ResourceMetricsPath)
+	}
+	served := map[string]string{}
+	for _, s := range spec["metrics"].([]any) {
+		s := s.(map[string]any)
+		served[s["name"].(string)] = s["dimension"].(string)
+	}
+	for name, dim := range map[string]string{"node_cpu_usage_seconds_total": "node", "node_memory_working_set_bytes": "node",
+		"container_cpu_usage_seconds_total": "container", "container_memory_working_set_bytes": "container",
+		"container_start_time_seconds": "container"} {
+		if served[name] != dim {
+			t.Errorf("series %s: dimension %q, want %q", name, served[name], dim)
+		}
+	}
+	u, ok := kinds["ClusterResourceUsage"]
+	if !ok {
+		t.Fatal("no ClusterResourceUsage in kwok's configuration")
+	}
+	usage := u["spec"].(map[string]any)["usages"].([]any)[0].(map[string]any)["usage"].(map[string]any)
+	for _, r := range []string{"cpu", "memory"} {
+		expr, _ := usage[r].(map[string]any)["expression"].(string)
+		if !strings.Contains(expr, kwokconf.UsageAnnotationPrefix+r) || !strings.Contains(expr, "SinceSecond") {
+			t.Errorf("%s usage expression does not read its annotation or move over time:\n%s", r, expr)
+		}
 	}
 }

@@ -43,7 +43,18 @@ var Leaves = []Leaf{
 	{"scheduler", LeafSpec{CommonName: "system:kube-scheduler"}},
 	{"kwok", LeafSpec{CommonName: "kwok-controller", Organizations: []string{"system:masters"}}},
 	{"kwok-serving", LeafSpec{CommonName: "kwok-serving", Usage: ServerAuth, DNSNames: []string{"localhost"}, IPs: []net.IP{net.ParseIP("127.0.0.1")}}},
+	{"metrics-server", LeafSpec{CommonName: MetricsServerUser}},
+	{"metrics-server-serving", LeafSpec{CommonName: "metrics-server", Usage: ServerAuth, DNSNames: MetricsServerSANs, IPs: []net.IP{net.ParseIP("127.0.0.1")}}},
 }
+
+// MetricsServerUser is metrics-server's identity towards the API server (the
+// CN of metrics-server.crt), which the cluster's RBAC binds.
+const MetricsServerUser = "system:metrics-server"
+
+// MetricsServerSANs are the DNS names of metrics-server's serving
+// certificate. The aggregation layer verifies an APIService's backend as
+// <service>.<namespace>.svc against the APIService's caBundle.
+var MetricsServerSANs = []string{"metrics-server.kube-system.svc", "localhost"}
 
 // FrontProxyClient is the client certificate the API server uses towards
 // aggregated API servers; it is signed by front-proxy-ca.crt, and the API

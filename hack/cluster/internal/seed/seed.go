@@ -1,7 +1,8 @@
 // Package seed fills the local cluster with demo data in namespace demo:
 // healthy and failing workloads (statuses simulated by kwok Stages), storage
 // that really binds, configuration, pod logs and exec through the API server,
-// and a read-only ServiceAccount with its own kubeconfig. Seeding is
+// a read-only ServiceAccount with its own kubeconfig, and pods whose
+// emulated usage the metrics API reports. Seeding is
 // idempotent (server-side apply) and waits until every object reached its
 // expected state.
 package seed
@@ -16,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
+	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 
 	"github.com/kyyard/kyyard/hack/cluster/internal/cluster"
 	"github.com/kyyard/kyyard/hack/cluster/internal/components"
@@ -44,6 +46,10 @@ func Objects(pvDir string) []runtime.Object {
 
 // Run seeds the cluster described by l, writes the readonly kubeconfig and
 // verifies its permissions, then waits for convergence.
+// metricsTimeout bounds the wait for the first metrics samples: a few
+// metric resolutions (15 s each).
+const metricsTimeout = 90 * time.Second
+
 func Run(ctx context.Context, l layout.Layout, opt Options) error {
 	out := opt.Out
 	if out == nil {
@@ -85,7 +91,15 @@ func Run(ctx context.Context, l layout.Layout, opt Options) error {
 	if err := waitConverged(ctx, cs, opt.Timeout); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "seed: all demo objects converged; done in %s\n", time.Since(start).Round(10*time.Millisecond))
+	fmt.Fprintf(out, "seed: all demo objects converged in %s\n", time.Since(start).Round(10*time.Millisecond))
+	mc, err := metricsclient.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	if err := waitMetrics(ctx, cs, mc, metricsTimeout); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "seed: metrics API reports every node and running demo pod; done in %s\n", time.Since(start).Round(10*time.Millisecond))
 	return nil
 }
 

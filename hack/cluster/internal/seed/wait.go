@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 )
 
 // check is one expected state; it returns "" when reached, else what it sees.
@@ -206,4 +207,79 @@ func podReady(name string, sidecars int) func(context.Context, kubernetes.Interf
 		}
 		return ""
 	}
+}
+
+// waitMetrics waits until the metrics API reports every node and every
+// Running, ready demo pod (metrics-server needs two scrapes of a container
+// before it reports it, so the first samples come one to two metric
+// resolutions after the pods start), so that `kubectl top` and kyyard's
+// metrics columns have something to show from the first moment.
+func waitMetrics(ctx context.Context, cs kubernetes.Interface, mc metricsclient.Interface, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		missing, err := metricsMissing(ctx, cs, mc)
+		if err == nil && len(missing) == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			if err != nil {
+				return fmt.Errorf("metrics API not answering after %s: %w", timeout, err)
+			}
+			return fmt.Errorf("metrics API has no samples after %s for: %s", timeout, strings.Join(missing, ", "))
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// metricsMissing names the nodes and Running, ready demo pods the metrics
+// API has no sample for.
+func metricsMissing(ctx context.Context, cs kubernetes.Interface, mc metricsclient.Interface) ([]string, error) {
+	have := map[string]bool{}
+	pm, err := mc.MetricsV1beta1().PodMetricses(Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range pm.Items {
+		have["pod/"+m.Name] = true
+	}
+	nm, err := mc.MetricsV1beta1().NodeMetricses().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range nm.Items {
+		have["node/"+m.Name] = true
+	}
+	var missing []string
+	nodes, err := cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range nodes.Items {
+		if !have["node/"+n.Name] {
+			missing = append(missing, "node/"+n.Name)
+		}
+	}
+	pods, err := cs.CoreV1().Pods(Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pods.Items {
+		if p.Status.Phase == corev1.PodRunning && podIsReady(p) && !have["pod/"+p.Name] {
+			missing = append(missing, "pod/"+p.Name)
+		}
+	}
+	return missing, nil
+}
+
+func podIsReady(p corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
 }

@@ -75,6 +75,25 @@ func container(name, image string, cpu, memory string) corev1.Container {
 	}
 }
 
+// usage returns pod annotations that set the base of the usage the local
+// cluster's metrics emulate for each container (kwokconf's
+// ClusterResourceUsage): cpu like "60m", memory like "90Mi".
+func usage(cpu, memory string) map[string]string {
+	return map[string]string{kwokconf.UsageAnnotationPrefix + "cpu": cpu, kwokconf.UsageAnnotationPrefix + "memory": memory}
+}
+
+// demoUsage is each demo workload's base usage, chosen so that the metrics
+// columns show a spread: some near their requests, some over them, one
+// close to its memory limit (helm-chart's redis), some nearly idle.
+var demoUsage = map[string]map[string]string{
+	"web":          usage("60m", "90Mi"),
+	"helm-chart":   usage("150m", "200Mi"),
+	"db":           usage("200m", "400Mi"),
+	"node-agent":   usage("5m", "16Mi"),
+	"sidecar-demo": usage("40m", "48Mi"),
+	"multi":        usage("15m", "12Mi"),
+}
+
 func deployment(name string, replicas int32, labels, podLabels map[string]string, spec corev1.PodSpec) *appsv1.Deployment {
 	return &appsv1.Deployment{
 		ObjectMeta: objectMeta(name, labels),
@@ -82,7 +101,7 @@ func deployment(name string, replicas int32, labels, podLabels map[string]string
 			Replicas: ptr.To(replicas),
 			Selector: &metav1.LabelSelector{MatchLabels: appLabels(name)},
 			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: podLabels},
+				ObjectMeta: metav1.ObjectMeta{Labels: podLabels, Annotations: demoUsage[name]},
 				Spec:       spec,
 			},
 		},
@@ -145,7 +164,7 @@ func statefulSet() *appsv1.StatefulSet {
 			ServiceName: "db",
 			Selector:    &metav1.LabelSelector{MatchLabels: appLabels("db")},
 			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: appLabels("db")},
+				ObjectMeta: metav1.ObjectMeta{Labels: appLabels("db"), Annotations: demoUsage["db"]},
 				Spec:       podSpec(pg),
 			},
 			VolumeClaimTemplates: []corev1.PersistentVolumeClaim{{
@@ -169,7 +188,7 @@ func daemonSet() *appsv1.DaemonSet {
 		Spec: appsv1.DaemonSetSpec{
 			Selector: &metav1.LabelSelector{MatchLabels: appLabels("node-agent")},
 			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: appLabels("node-agent")},
+				ObjectMeta: metav1.ObjectMeta{Labels: appLabels("node-agent"), Annotations: demoUsage["node-agent"]},
 				Spec:       podSpec(agent),
 			},
 		},
@@ -226,15 +245,19 @@ func sidecarPod() *corev1.Pod {
 	shipper.RestartPolicy = ptr.To(corev1.ContainerRestartPolicyAlways)
 	spec := podSpec(container("app", "nginx:1.27.3", "100m", "128Mi"))
 	spec.InitContainers = []corev1.Container{shipper}
-	return &corev1.Pod{ObjectMeta: objectMeta("sidecar-demo", appLabels("sidecar-demo")), Spec: spec}
+	meta := objectMeta("sidecar-demo", appLabels("sidecar-demo"))
+	meta.Annotations = demoUsage["sidecar-demo"]
+	return &corev1.Pod{ObjectMeta: meta, Spec: spec}
 }
 
 // multiPod has two ordinary containers.
 func multiPod() *corev1.Pod {
 	exporter := container("metrics-exporter", "prom/statsd-exporter:v0.27.1", "20m", "32Mi")
 	exporter.Ports = []corev1.ContainerPort{{Name: "metrics", ContainerPort: 9102, Protocol: corev1.ProtocolTCP}}
+	meta := objectMeta("multi", appLabels("multi"))
+	meta.Annotations = demoUsage["multi"]
 	return &corev1.Pod{
-		ObjectMeta: objectMeta("multi", appLabels("multi")),
+		ObjectMeta: meta,
 		Spec:       podSpec(container("app", "busybox:1.36", "50m", "32Mi"), exporter),
 	}
 }
