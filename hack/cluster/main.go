@@ -1,7 +1,7 @@
 // Command cluster builds and runs kyyard's local Kubernetes control plane on
 // 127.0.0.1 (etcd, kube-apiserver, kube-controller-manager, kube-scheduler,
-// kwok with fake nodes, metrics-server) and seeds it with demo data. All state lives in
-// hack/cluster/.cache.
+// kwok with fake nodes, metrics-server) and seeds it with demo data. All
+// state lives in hack/cluster/.cache.
 //
 // Usage (from hack/cluster):
 //
