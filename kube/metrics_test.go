@@ -2,14 +2,15 @@ package kube_test
 
 import (
 	"context"
-	goruntime "runtime"
 	"errors"
 	"fmt"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -580,5 +581,97 @@ func TestMetricsPrune(t *testing.T) {
 	}
 	if m := e.c.Metrics(ctx, demoPods); len(m.Pods) != 1 || len(m.Pods["demo/web"].Trend) != 1 {
 		t.Errorf("the request asked for: %+v", m.Pods)
+	}
+}
+
+// TestWorkloadUsage: a Deployment's containers' latest usage over the pods
+// its selector selects, in the pod template's order (containers, then
+// sidecars), with the Min, Max and Mean over the pods that reported each.
+func TestWorkloadUsage(t *testing.T) {
+	always := corev1.ContainerRestartPolicyAlways
+	one := int32(3)
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "demo", Name: "web"}, Spec: appsv1.DeploymentSpec{
+		Replicas: &one,
+		Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}}, Spec: corev1.PodSpec{
+			InitContainers: []corev1.Container{{Name: "setup"}, {Name: "log-shipper", RestartPolicy: &always}},
+			Containers:     []corev1.Container{{Name: "web"}, {Name: "proxy"}, {Name: "idle"}},
+		}},
+	}}
+	e := newMetricsEnv(t, kube.Options{}, d)
+	web := map[string]string{"app": "web"}
+	e.setPod(t, podMetrics("demo", "web-1", metricsEpoch, web, cu{"log-shipper", "5m", "8Mi"}, cu{"proxy", "10m", "10Mi"}, cu{"web", "100m", "100Mi"}))
+	e.setPod(t, podMetrics("demo", "web-2", metricsEpoch, web, cu{"proxy", "20m", "20Mi"}, cu{"web", "201m", "200Mi"}))
+	e.setPod(t, podMetrics("demo", "web-3", metricsEpoch, web, cu{"web", "300m", "300Mi"}, cu{"stray", "1", "1Gi"}))
+	e.setPod(t, podMetrics("demo", "db-0", metricsEpoch, map[string]string{"app": "db"}, cu{"web", "9", "9Gi"}))
+
+	got := e.c.WorkloadUsage(context.Background(), kube.WorkloadRef{Kind: "deploy", Namespace: "demo", Name: "web"})
+	if got.Truncated != nil || !got.Taken.Equal(metricsEpoch) {
+		t.Fatalf("truncated %+v, taken %v", got.Truncated, got.Taken)
+	}
+	u := func(cpu, mem int64) kube.Usage { return kube.Usage{CPU: cpu, Memory: mem << 20} }
+	want := []kube.ContainerUsageSummary{
+		{Name: "web", Pods: 3, Min: u(100, 100), Max: u(300, 300), Mean: u(200, 200)},
+		{Name: "proxy", Pods: 2, Min: u(10, 10), Max: u(20, 20), Mean: u(15, 15)},
+		{Name: "log-shipper", Pods: 1, Min: u(5, 8), Max: u(5, 8), Mean: u(5, 8)},
+	}
+	if fmt.Sprint(got.Containers) != fmt.Sprint(want) {
+		t.Errorf("containers:\n%+v\nwant\n%+v", got.Containers, want)
+	}
+	// The selector went to the metrics API.
+	var labels []string
+	for _, a := range e.mcs.Actions() {
+		if l, ok := a.(k8stesting.ListAction); ok {
+			labels = append(labels, l.GetListRestrictions().Labels.String())
+		}
+	}
+	if fmt.Sprint(labels) != "[app=web]" {
+		t.Errorf("metrics lists: %v", labels)
+	}
+
+	t.Run("truncated", func(t *testing.T) {
+		cases := []struct {
+			ref    kube.WorkloadRef
+			setup  func(e *metricsEnv)
+			kind   kube.Kind
+			reason kube.Reason
+		}{
+			{kube.WorkloadRef{Kind: "deployments", Namespace: "demo", Name: "nope"}, nil, "deployments", kube.ReasonNotFound},
+			{kube.WorkloadRef{Kind: "pods", Namespace: "demo", Name: "web-1"}, nil, "pods", kube.ReasonInvalid},
+			{kube.WorkloadRef{Kind: "deployments", Namespace: "demo", Name: "web"}, func(e *metricsEnv) {
+				e.mcs.PrependReactor("list", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
+					return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "metrics.k8s.io", Resource: "pods"}, "", errors.New("no"))
+				})
+			}, kube.KindPods, kube.ReasonForbidden},
+		}
+		for _, tc := range cases {
+			e := newMetricsEnv(t, kube.Options{}, d)
+			if tc.setup != nil {
+				tc.setup(e)
+			}
+			got := e.c.WorkloadUsage(context.Background(), tc.ref)
+			if got.Truncated == nil || got.Truncated.Reason != tc.reason || got.Truncated.Kind != tc.kind || len(got.Containers) != 0 {
+				t.Errorf("%v: %+v (truncated %+v)", tc.ref, got, got.Truncated)
+			}
+		}
+	})
+}
+
+// BenchmarkMetricsCached measures Metrics answered from the poll's reading
+// (within the interval) at 10,000 pods: what every screen refresh costs.
+func BenchmarkMetricsCached(b *testing.B) {
+	e := newMetricsEnv(b, kube.Options{})
+	for i := range 10000 {
+		e.setPod(b, podMetrics(fmt.Sprintf("ns-%d", i%10), fmt.Sprintf("web-%05d", i), metricsEpoch, nil,
+			cu{"app", "123456789n", "100Mi"}, cu{"proxy", "2345678n", "20Mi"}))
+	}
+	req := kube.MetricsRequest{Kind: kube.KindPods}
+	if m := e.c.Metrics(context.Background(), req); len(m.Pods) != 10000 {
+		b.Fatalf("%d pods", len(m.Pods))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		e.c.Metrics(context.Background(), req)
 	}
 }

@@ -36,11 +36,9 @@ func (h *history) add(s Sample, limit int) []Sample {
 	if len(h.buf) == cap(h.buf) {
 		keep := min(len(h.buf)-h.start, limit-1)
 		size := max(limit+limit/2, limit+1)
-		if grow := 2 * (keep + 1); grow < size {
-			// Few samples yet: grow as append does, not to the full size,
-			// so that the many objects a short-lived screen reads stay small.
-			size = max(grow, 4)
-		}
+		// Few samples yet: grow as append does, not to the full size, so
+		// that the many objects a short-lived screen reads stay small.
+		size = min(size, max(2*(keep+1), 4))
 		buf := make([]Sample, keep, size)
 		copy(buf, h.buf[len(h.buf)-keep:])
 		h.buf, h.start = buf, 0
