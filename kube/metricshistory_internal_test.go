@@ -54,7 +54,9 @@ func TestHistoryAdd(t *testing.T) {
 // in the given order, unreported names and strangers left out.
 func TestSummariseUsage(t *testing.T) {
 	pod := func(cs ...ContainerUsage) PodUsage { return PodUsage{Containers: cs} }
-	c := func(name string, cpu, mem int64) ContainerUsage { return ContainerUsage{Name: name, Usage: Usage{cpu, mem}} }
+	c := func(name string, cpu, mem int64) ContainerUsage {
+		return ContainerUsage{Name: name, Usage: Usage{cpu, mem}}
+	}
 	pods := map[string]PodUsage{
 		"a": pod(c("app", 10, 100), c("side", NotSet, 7)),
 		"b": pod(c("app", 21, 300), c("stranger", 1, 1)),
