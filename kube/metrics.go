@@ -53,10 +53,11 @@ type metricsPoll struct {
 // It never fails: a request it cannot answer says why in Truncated (see
 // metricsTruncation): not_found when no metrics API is served,
 // forbidden, unavailable (metrics-server registered but down), timeout,
-// invalid (a malformed label selector), unknown_kind (a kind but pods and
-// nodes). A failed read keeps the previous reading's Pods or Nodes, so a
-// screen can still draw their trends, and says why in Truncated: the
-// numbers are then as old as their Timestamp.
+// invalid (a malformed label selector, a pod named without its
+// namespace), unknown_kind (a kind but pods and nodes). A failed read
+// keeps the previous reading's Pods or Nodes, so a screen can still draw
+// their trends, and says why in Truncated: the numbers are then as old as
+// their Timestamp.
 func (c *Client) Metrics(ctx context.Context, req MetricsRequest) Metrics {
 	key, trunc := c.metricsKeyOf(req)
 	if trunc != nil {
@@ -118,6 +119,10 @@ func (c *Client) metricsKeyOf(req MetricsRequest) (metricsKey, *Truncation) {
 	}
 	switch key.kind {
 	case KindPods:
+		if key.name != "" && key.namespace == "" {
+			return key, &Truncation{Kind: req.Kind, Reason: ReasonInvalid,
+				Message: fmt.Sprintf("pod %q: a pod is named within a namespace", key.name)}
+		}
 	case KindNodes:
 		key.namespace = ""
 	default:

@@ -392,6 +392,7 @@ func TestMetricsRefusedBeforeReading(t *testing.T) {
 		{kube.MetricsRequest{Kind: "deployments"}, kube.ReasonUnknownKind},
 		{kube.MetricsRequest{Kind: "widgets"}, kube.ReasonUnknownKind},
 		{kube.MetricsRequest{Kind: kube.KindPods, Labels: "app in (a"}, kube.ReasonInvalid},
+		{kube.MetricsRequest{Kind: kube.KindPods, Name: "web"}, kube.ReasonInvalid},
 	}
 	for _, tc := range cases {
 		m := e.c.Metrics(context.Background(), tc.req)
