@@ -55,7 +55,13 @@ var groupOf = map[string]string{
 	"Networking": "networking.k8s.io", "Discovery": "discovery.k8s.io", "Storage": "storage.k8s.io",
 	"Rbac": "rbac.authorization.k8s.io", "Authorization": "authorization.k8s.io",
 	"Authentication": "authentication.k8s.io", "Events": "events.k8s.io", "Coordination": "coordination.k8s.io",
+	"Metrics": "metrics.k8s.io",
 }
+
+// typedResources maps a typed resource client whose name is not its
+// resource's to the resource: k8s.io/metrics' PodMetricses and
+// NodeMetricses read the metrics.k8s.io resources pods and nodes.
+var typedResources = map[string]string{"metrics.k8s.io/podmetricses": "pods", "metrics.k8s.io/nodemetricses": "nodes"}
 
 // typedVerbs maps a typed resource client's methods to the RBAC verb and
 // subresource they use.
@@ -237,6 +243,9 @@ func (s funcScan) call(c *ast.CallExpr) (scannedRequest, bool) {
 		group = "?" + m[1] // fails the test: add the group to groupOf
 	}
 	r := scannedRequest{verb: vs[0], group: group, resource: strings.ToLower(res), subresource: vs[1]}
+	if name, ok := typedResources[group+"/"+r.resource]; ok {
+		r.resource = name
+	}
 	if name == "Patch" || name == "Update" || name == "Get" {
 		// The typed clients' last variadic argument names a subresource
 		// ("ephemeralcontainers").

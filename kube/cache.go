@@ -251,10 +251,7 @@ func (c *Client) kindCache(ctx context.Context, key cacheKey, plugin Plugin, inf
 		return other
 	}
 	c.caches[key] = kc
-	if c.janitorStop == nil {
-		c.janitorStop = make(chan struct{})
-		go c.janitor(c.janitorStop)
-	}
+	c.startJanitorLocked()
 	c.mu.Unlock()
 	start(kc.stop)
 	return kc
@@ -371,7 +368,23 @@ func (c *Client) dropCache(key cacheKey, kc *kindCache, retry time.Time) {
 	kc.shutdown()
 }
 
-// janitor stops the informers no Snapshot has needed for Options.CacheIdle.
+// startJanitor starts the janitor unless it runs or the Client is closed.
+func (c *Client) startJanitor() {
+	c.mu.Lock()
+	c.startJanitorLocked()
+	c.mu.Unlock()
+}
+
+// startJanitorLocked is startJanitor with c.mu held.
+func (c *Client) startJanitorLocked() {
+	if c.janitorStop == nil && !c.closed.Load() {
+		c.janitorStop = make(chan struct{})
+		go c.janitor(c.janitorStop)
+	}
+}
+
+// janitor stops the informers no Snapshot has needed for Options.CacheIdle,
+// and drops the metrics no screen asked for as long (pruneMetrics).
 func (c *Client) janitor(stop chan struct{}) {
 	period := c.opts.CacheIdle / 4
 	if period < 10*time.Millisecond {
@@ -402,6 +415,7 @@ func (c *Client) janitor(stop chan struct{}) {
 					c.dropCache(key, kc, time.Time{})
 				}
 			}
+			c.pruneMetrics()
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 )
 
 // Options tune a Client. The zero value is usable only with a Registry set.
@@ -96,6 +97,13 @@ type Client struct {
 	debugExec debugStreamer
 	// forwards are the port-forwards this client runs (portforward.go).
 	forwards forwardRegistry
+	// metrics is the polled metrics API (metrics.go), read with
+	// metricsCS: built from the REST config, nil for a clientset handed in
+	// (tests hand in a fake); metricsClock, when set (tests), is the clock
+	// of polling and pruning.
+	metrics      metricsState
+	metricsCS    metricsclient.Interface
+	metricsClock func() time.Time
 }
 
 type generation struct {
@@ -180,6 +188,11 @@ func NewFromConfig(cfg *rest.Config, opts Options) (*Client, error) {
 	c.host = cfg.Host
 	c.restConfig = rest.CopyConfig(cfg)
 	c.restConfig.ContentType, c.restConfig.AcceptContentTypes = "", ""
+	// The metrics API speaks JSON (c.restConfig's), through the same
+	// transport (and reachability) as every other request.
+	if c.metricsCS, err = metricsclient.NewForConfig(c.restConfig); err != nil {
+		return nil, fmt.Errorf("build metrics clientset: %w", err)
+	}
 	return c, nil
 }
 

@@ -132,6 +132,9 @@ type Metrics struct {
 	// (ReasonUnavailable, ReasonTimeout, ...), with the server's message.
 	// The screens then show "n/a" and the reason, never an error over the
 	// table. A pod or node the API has no sample for yet is simply absent.
+	// When a read fails after a good one, Pods or Nodes still hold the
+	// good one's samples (as old as their Timestamp), so trends stay
+	// drawable; they are empty when no read has succeeded yet.
 	Truncated *Truncation
 	// Generation changes only when the samples or the truncation changed
 	// since the previous answer to the same request (so an idle screen

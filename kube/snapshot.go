@@ -267,6 +267,18 @@ func hashRows(rows []Row) uint64 {
 			hashString(h, cell.Text)
 			num(cell.Since.UnixNano())
 		}
+		if res := r.Resources; res != nil {
+			// A pod resized in place changes its resources and no cell.
+			num(res.Allocatable.CPU)
+			num(res.Allocatable.Memory)
+			for _, c := range res.Containers {
+				hashString(h, c.Name)
+				num(c.Requests.CPU)
+				num(c.Requests.Memory)
+				num(c.Limits.CPU)
+				num(c.Limits.Memory)
+			}
+		}
 	}
 	return h.Sum64()
 }

@@ -132,6 +132,7 @@ func ContainerRow(pod *corev1.Pod, c *corev1.Container, st *corev1.ContainerStat
 		state, health, started = containerState(st, init)
 	}
 	row.Status, row.Health = state, health
+	row.Resources = oneContainerResources(c)
 	row.Cells = []kube.Cell{
 		kube.Text(c.Name), kube.Text(c.Image), kube.Text(strconv.FormatBool(ready)), kube.Text(state),
 		kube.Text(init), restarts, kube.Text(containerPorts(c.Ports)), kube.Age(started),

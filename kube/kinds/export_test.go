@@ -20,3 +20,7 @@ func TableRowOf(p kube.Plugin, defs []metav1.TableColumnDefinition, cells []any,
 	row.meta.ObjectMeta = meta
 	return row
 }
+
+// InternedCount exposes internedCount (the pod RowResources rows share) to
+// the external tests.
+var InternedCount = internedCount

@@ -92,6 +92,7 @@ func NodeRow(n *corev1.Node) kube.Row {
 	text := strings.Join(status, ",")
 	row := identity(&n.ObjectMeta)
 	row.Status, row.Health = text, health
+	row.Resources = nodeResources(n)
 	row.Cells = []kube.Cell{
 		kube.Text(n.Name), kube.Text(text), kube.Text(roles), kube.Age(n.CreationTimestamp.Time),
 		kube.Text(info.KubeletVersion),

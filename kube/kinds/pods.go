@@ -71,6 +71,7 @@ func PodRow(pod *corev1.Pod) kube.Row {
 	row := identity(&pod.ObjectMeta)
 	row.Status, row.Health = s.reason, podHealth(s)
 	row.Fields = map[string]string{"spec.nodeName": pod.Spec.NodeName, "status.phase": string(pod.Status.Phase)}
+	row.Resources = podResources(&pod.Spec)
 	row.Cells = []kube.Cell{
 		kube.Text(pod.Name),
 		kube.Text(fmt.Sprintf("%d/%d", s.ready, s.total)),

@@ -1,0 +1,48 @@
+package kube
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
+)
+
+// BenchmarkMetricsIngest measures one reading of 10,000 pods (two
+// containers each) after the API answered: the PodMetrics turned into
+// PodUsage with exact totals, each sample added to its pod's history, the
+// answer's map and its content hash. Every iteration is a new sample.
+func BenchmarkMetricsIngest(b *testing.B) {
+	const n = 10000
+	items := make([]metricsv1beta1.PodMetrics, n)
+	for i := range items {
+		items[i] = metricsv1beta1.PodMetrics{
+			ObjectMeta: metav1.ObjectMeta{Namespace: fmt.Sprintf("ns-%d", i%10), Name: fmt.Sprintf("web-7d9f8c6b5-%05d", i)},
+			Window:     metav1.Duration{Duration: 15 * time.Second},
+			Containers: []metricsv1beta1.ContainerMetrics{
+				{Name: "app", Usage: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("123456789n"), corev1.ResourceMemory: resource.MustParse("104857600")}},
+				{Name: "proxy", Usage: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2345678n"), corev1.ResourceMemory: resource.MustParse("20Mi")}},
+			},
+		}
+	}
+	var st metricsState
+	st.pods, st.nodes = map[string]*history{}, map[string]*history{}
+	start := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		at := metav1.NewTime(start.Add(time.Duration(i) * 15 * time.Second))
+		var r metricsReading
+		r.pods = make([]PodUsage, 0, n)
+		for j := range items {
+			items[j].Timestamp = at
+			r.pods = append(r.pods, podUsageOf(&items[j]))
+		}
+		m := Metrics{}
+		m.Pods, m.Nodes = st.ingest(r, at.Time, DefaultMetricsHistory)
+		_ = m.contentHash()
+	}
+}

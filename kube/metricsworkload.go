@@ -1,0 +1,161 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// WorkloadUsage answers the latest usage of a Deployment's, StatefulSet's
+// or DaemonSet's containers over its pods, for the workload form: one get
+// of the workload (its selector and pod template), then Metrics of the
+// pods its selector selects in its namespace (a polled request like any
+// other: see Metrics), so the pods are those Inspect counts — the label
+// selector's, as `kubectl get pods -l` lists them.
+//
+// ref.Kind is a plugin id or alias of deployments, statefulsets or
+// daemonsets. It never fails: a workload that cannot be read (not_found,
+// forbidden, ...) or another kind (invalid) is named in Truncated with
+// the workload's kind; metrics that cannot be read, as Metrics names them.
+func (c *Client) WorkloadUsage(ctx context.Context, ref WorkloadRef) WorkloadUsage {
+	fail := func(err error) WorkloadUsage {
+		return WorkloadUsage{Truncated: &Truncation{Kind: ref.Kind, Reason: ReasonOf(err), Message: err.Error()}, Taken: c.metricsNow()}
+	}
+	kind, err := c.workloadKind(ref.Kind)
+	if err != nil {
+		return fail(err)
+	}
+	ref.Kind = kind
+	wo, err := c.getWorkload(ctx, ref)
+	if err != nil {
+		return fail(fmt.Errorf("read %s: %w", ref, err))
+	}
+	sel, err := selectorOf(workloadSelector(wo))
+	if err != nil {
+		return fail(fmt.Errorf("%s: %w", ref, err))
+	}
+	if sel.Empty() {
+		return fail(fmt.Errorf("%w: %s selects every pod of its namespace", errInvalid, ref))
+	}
+	m := c.Metrics(ctx, MetricsRequest{Kind: KindPods, Namespace: ref.Namespace, Labels: sel.String()})
+	return WorkloadUsage{
+		Containers: summariseUsage(templateContainers(&wo.template.Spec), m.Pods),
+		Truncated:  m.Truncated,
+		Taken:      m.Taken,
+	}
+}
+
+// workloadSelector is the workload's spec.selector.
+func workloadSelector(wo workloadObject) *metav1.LabelSelector {
+	switch o := wo.obj.(type) {
+	case *appsv1.Deployment:
+		return o.Spec.Selector
+	case *appsv1.StatefulSet:
+		return o.Spec.Selector
+	case *appsv1.DaemonSet:
+		return o.Spec.Selector
+	}
+	return nil
+}
+
+// templateContainers names the containers metrics-server reports of a pod
+// made from spec: spec.containers, then the restartable init containers
+// (native sidecars), in spec order (RowResources' order).
+func templateContainers(spec *corev1.PodSpec) []string {
+	names := make([]string, 0, len(spec.Containers)+len(spec.InitContainers))
+	for i := range spec.Containers {
+		names = append(names, spec.Containers[i].Name)
+	}
+	for i := range spec.InitContainers {
+		if p := spec.InitContainers[i].RestartPolicy; p != nil && *p == corev1.ContainerRestartPolicyAlways {
+			names = append(names, spec.InitContainers[i].Name)
+		}
+	}
+	return names
+}
+
+// summariseUsage sums up pods' latest usage per container: for each name of
+// containers (in that order), the pods that reported a container of that
+// name, and the Min, Max and Mean (rounded to the nearest unit) of their
+// CPU and memory. A value a pod reported as NotSet is left out of that
+// resource's figures; a resource no pod reported is NotSet in all three.
+// A name no pod reported is left out of the answer.
+func summariseUsage(containers []string, pods map[string]PodUsage) []ContainerUsageSummary {
+	type acc struct {
+		pods     int
+		cpu, mem stat
+	}
+	byName := make(map[string]*acc, len(containers))
+	for _, name := range containers {
+		byName[name] = &acc{}
+	}
+	for _, p := range pods {
+		for _, cu := range p.Containers {
+			a := byName[cu.Name]
+			if a == nil {
+				continue
+			}
+			a.pods++
+			a.cpu.add(cu.Usage.CPU)
+			a.mem.add(cu.Usage.Memory)
+		}
+	}
+	out := make([]ContainerUsageSummary, 0, len(containers))
+	for _, name := range containers {
+		a := byName[name]
+		if a == nil || a.pods == 0 {
+			continue
+		}
+		byName[name] = nil // a name listed twice is summed once
+		out = append(out, ContainerUsageSummary{Name: name, Pods: a.pods,
+			Min:  Usage{CPU: a.cpu.least(), Memory: a.mem.least()},
+			Max:  Usage{CPU: a.cpu.most(), Memory: a.mem.most()},
+			Mean: Usage{CPU: a.cpu.mean(), Memory: a.mem.mean()},
+		})
+	}
+	return out
+}
+
+// stat is the minimum, maximum and sum of some non-negative values.
+type stat struct {
+	n             int64
+	min, max, sum int64
+}
+
+func (s *stat) add(v int64) {
+	if v < 0 {
+		return
+	}
+	if s.n == 0 || v < s.min {
+		s.min = v
+	}
+	if s.n == 0 || v > s.max {
+		s.max = v
+	}
+	s.n++
+	s.sum += v
+}
+
+func (s *stat) least() int64 {
+	if s.n == 0 {
+		return NotSet
+	}
+	return s.min
+}
+
+func (s *stat) most() int64 {
+	if s.n == 0 {
+		return NotSet
+	}
+	return s.max
+}
+
+func (s *stat) mean() int64 {
+	if s.n == 0 {
+		return NotSet
+	}
+	return (s.sum + s.n/2) / s.n
+}
