@@ -67,4 +67,3 @@ func TestAgesCompareWithinSkew(t *testing.T) {
 		t.Error("a static cell matched another text")
 	}
 }
-
