@@ -179,3 +179,63 @@ func dataColumn(line string) int {
 	}
 	return -1
 }
+
+// FuzzWriteAligned: whatever the text, nothing but printable text, spaces
+// and line ends reaches the terminal, every line keeps its cells, and each
+// column ends at the same display cell on every line.
+func FuzzWriteAligned(f *testing.F) {
+	f.Add("한글", "a\nb", "😀", "\x1b[31m", "x", "")
+	f.Add("", "", "", "", "", "")
+	f.Add("tab\t", "\r", "é", "\u202e", "\xff", "long text here")
+	f.Fuzz(func(t *testing.T, a, b, c, d, e, g string) {
+		raw := [][]string{{"NAME", "OWNER", "AGE"}, {a, b, c}, {d, e, g}}
+		lines := make([][]string, len(raw))
+		reserve := make([]int, 3)
+		for i, r := range raw {
+			for j, s := range r {
+				lines[i] = append(lines[i], terminalCell(s))
+				if i > 0 {
+					reserve[j] = max(reserve[j], rawWidth(s))
+				}
+			}
+		}
+		var out bytes.Buffer
+		if err := writeAligned(&out, lines, reserve); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range out.String() {
+			if r != '\n' && (r < 0x20 || (r >= 0x7f && r < 0xa0) || r == 0x202e) {
+				t.Fatalf("control character %U in %q", r, out.String())
+			}
+		}
+		got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		if len(got) != len(lines) {
+			t.Fatalf("%d lines, want %d: %q", len(got), len(lines), out.String())
+		}
+		ends := make([]int, 2)
+		for i, line := range got {
+			rest := line
+			for j, cell := range lines[i] {
+				if !strings.HasPrefix(rest, cell) {
+					t.Fatalf("line %q lost cell %q", line, cell)
+				}
+				rest = rest[len(cell):]
+				if j == len(lines[i])-1 {
+					if rest != "" {
+						t.Fatalf("line %q: trailing %q", line, rest)
+					}
+					break
+				}
+				at := cellWidth(line[:len(line)-len(rest)])
+				if i == 0 { // header names hold no spaces
+					ends[j] = at + len(rest) - len(strings.TrimLeft(rest, " "))
+				}
+				pad := ends[j] - at
+				if pad < tablePadding || !strings.HasPrefix(rest, strings.Repeat(" ", pad)) {
+					t.Fatalf("column %d of line %d does not end at %d, as on the header:\n%s", j, i, ends[j], out.String())
+				}
+				rest = rest[pad:]
+			}
+		}
+	})
+}
