@@ -194,6 +194,9 @@ func (r Report) Write(w io.Writer) error {
 	for _, k := range keys {
 		fmt.Fprintf(&b, "# difference %-40s %d\n", k, classes[k])
 	}
+	if len(r.Findings) > 0 {
+		b.WriteString("# (a time printed as null is unset or set to the zero time: metav1.Time marshals both so)\n")
+	}
 	for _, f := range r.Findings {
 		fmt.Fprintf(&b, "---\n# %s %s defaulted=%v minimised=%v\n", f.Kind, f.Input, f.Defaulted, f.Minimised)
 		for _, m := range f.Mismatches {
