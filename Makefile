@@ -51,15 +51,17 @@ unit:
 	cd $(CLUSTER_DIR) && $(GO) vet ./... && $(GO) test ./...
 	cd $(ORACLE_DIR) && $(GO) vet ./... && $(GO) test ./...
 
-## oracle: the long differential run against Kubernetes' printers: N objects of each kind (PODS pods,
-## default 10 x N), seed SEED; every difference, minimised, goes to OUT
+## oracle: the long differential run against Kubernetes' printers: N generated objects of each kind
+## (PODS pods, default 10 x N) and FUZZ filled by Kubernetes' API fuzzer (default N / 10), seed SEED;
+## every difference, minimised, goes to OUT
 N      ?= 100000
 PODS   ?= $(shell echo $$(( $(N) * 10 )))
+FUZZ   ?= $(shell echo $$(( $(N) / 10 )))
 SEED   ?= 1
 OUT    ?= $(CURDIR)/$(ORACLE_DIR)/.cache/report.txt
 oracle:
 	@mkdir -p $(dir $(OUT))
-	set -o pipefail; cd $(ORACLE_DIR) && ORACLE_N=$(N) ORACLE_PODS=$(PODS) ORACLE_SEED=$(SEED) ORACLE_OUT=$(OUT) \
+	set -o pipefail; cd $(ORACLE_DIR) && ORACLE_N=$(N) ORACLE_PODS=$(PODS) ORACLE_FUZZ=$(FUZZ) ORACLE_SEED=$(SEED) ORACLE_OUT=$(OUT) \
 		$(GO) test -count=1 -timeout 0 -run 'TestOracle$$' -v . | grep -v '^=== RUN'
 	@echo "report: $(OUT)"
 

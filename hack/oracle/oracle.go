@@ -126,6 +126,17 @@ func Default(obj runtime.Object) runtime.Object {
 	return c
 }
 
+// defaultSafely is Default, or nil when a defaulter panics (on a fuzzed
+// object no API server would have accepted).
+func defaultSafely(obj runtime.Object) (out runtime.Object) {
+	defer func() {
+		if recover() != nil {
+			out = nil
+		}
+	}()
+	return Default(obj)
+}
+
 // Mismatch is one cell on which kyyard and Kubernetes' printer differ.
 type Mismatch struct {
 	// Kind is the plugin's kind ID (pods).

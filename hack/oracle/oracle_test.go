@@ -24,15 +24,17 @@ func envInt(t *testing.T, name string, def int) int {
 
 // TestOracle compares kyyard's rows with Kubernetes' printers on every
 // corner case and on generated objects of every kind: ORACLE_N per kind
-// (default 2000), ORACLE_PODS pods (default 4 x ORACLE_N), seeded with
-// ORACLE_SEED (default 1). ORACLE_OUT names a file the report is written to
+// (default 2000), ORACLE_PODS pods (default 4 x ORACLE_N), and ORACLE_FUZZ
+// objects per kind filled by Kubernetes' API fuzzer (default 200), seeded
+// with ORACLE_SEED (default 1). ORACLE_OUT names a file the report is written to
 // (every finding, minimised); without it findings are logged.
 func TestOracle(t *testing.T) {
 	n := envInt(t, "ORACLE_N", 2000)
 	opts := Options{
-		Seed:     uint64(envInt(t, "ORACLE_SEED", 1)),
-		Count:    n,
-		PodCount: envInt(t, "ORACLE_PODS", 4*n),
+		Seed:      uint64(envInt(t, "ORACLE_SEED", 1)),
+		Count:     n,
+		PodCount:  envInt(t, "ORACLE_PODS", 4*n),
+		FuzzCount: envInt(t, "ORACLE_FUZZ", 200),
 	}
 	rep := Run(NewPrinter(), Subjects(), opts)
 	total := 0

@@ -23,9 +23,10 @@ type Options struct {
 	// so a run is reproducible whatever the number of workers.
 	Seed uint64
 	// Count is how many objects of each kind are generated; PodCount, when
-	// not zero, is the count for pods. Each object is compared as written
-	// and defaulted.
-	Count, PodCount int
+	// not zero, is the count for pods. FuzzCount objects of each kind are
+	// filled by Kubernetes' API fuzzer (fuzzed) besides. Each object is
+	// compared as written and defaulted.
+	Count, PodCount, FuzzCount int
 	// Workers compare in parallel; 0 means GOMAXPROCS.
 	Workers int
 	// MinimiseLimit caps how many findings of one kind and column are
@@ -90,7 +91,9 @@ func Run(p *Printer, subjects []Subject, opts Options) Report {
 		for _, defaulted := range []bool{false, true} {
 			o := obj
 			if defaulted {
-				o = Default(obj)
+				if o = defaultSafely(obj); o == nil {
+					continue // the defaulters cannot take this (fuzzed) object
+				}
 			}
 			now := time.Now()
 			if ms := p.Compare(s.Plugin, o, now); len(ms) > 0 {
@@ -110,6 +113,7 @@ func Run(p *Printer, subjects []Subject, opts Options) Report {
 		for i, obj := range corners {
 			check(s, fmt.Sprintf("corner %d", i), obj)
 		}
+		example := s.Gen(newGen(opts.Seed, 0, time.Now()))
 		var next atomic.Int64
 		var wg sync.WaitGroup
 		for range opts.Workers {
@@ -118,16 +122,21 @@ func Run(p *Printer, subjects []Subject, opts Options) Report {
 				defer wg.Done()
 				for {
 					i := next.Add(1) - 1
-					if i >= int64(n) {
+					switch {
+					case i < int64(n):
+						obj := s.Gen(newGen(opts.Seed, uint64(i), time.Now()))
+						check(s, fmt.Sprintf("seed %d #%d", opts.Seed, i), obj)
+					case i < int64(n+opts.FuzzCount):
+						j := uint64(i) - uint64(n)
+						check(s, fmt.Sprintf("fuzz seed %d #%d", opts.Seed, j), fuzzed(example, opts.Seed, j))
+					default:
 						return
 					}
-					obj := s.Gen(newGen(opts.Seed, uint64(i), time.Now()))
-					check(s, fmt.Sprintf("seed %d #%d", opts.Seed, i), obj)
 				}
 			}()
 		}
 		wg.Wait()
-		rep.Compared[s.ID] += 2 * (n + len(corners))
+		rep.Compared[s.ID] += 2 * (n + opts.FuzzCount + len(corners))
 	}
 	sort.SliceStable(rep.Findings, func(i, j int) bool {
 		a, b := rep.Findings[i], rep.Findings[j]
