@@ -148,6 +148,7 @@ type Mismatch struct {
 	Want, Got string
 }
 
+// String is the mismatch on one line: kind, column, both cells quoted.
 func (m Mismatch) String() string {
 	return fmt.Sprintf("%s %s: kubectl %q, kyyard %q", m.Kind, m.Column, m.Want, m.Got)
 }

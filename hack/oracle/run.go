@@ -36,6 +36,7 @@ type Options struct {
 
 // Finding is one input on which kyyard differs from Kubernetes' printer.
 type Finding struct {
+	// Kind is the plugin's kind ID.
 	Kind kube.Kind
 	// Input says where the object came from: "corner 3", "seed 1 #42".
 	Input string
@@ -43,8 +44,9 @@ type Finding struct {
 	Defaulted bool
 	// Minimised is true when Object was minimised.
 	Minimised bool
-	// Object is the (minimised) v1 object; Mismatches are its differences.
-	Object     k8sruntime.Object
+	// Object is the (minimised) v1 object, as compared.
+	Object k8sruntime.Object
+	// Mismatches are Object's differing cells.
 	Mismatches []Mismatch
 }
 
