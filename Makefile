@@ -3,11 +3,12 @@
 SHELL        := /bin/bash
 GO           ?= go
 CLUSTER_DIR  := hack/cluster
+ORACLE_DIR   := hack/oracle
 CLUSTER      := $(CURDIR)/$(CLUSTER_DIR)/.cache/bin/kyyard-cluster
 ADMIN_KUBECONFIG := $(CURDIR)/$(CLUSTER_DIR)/.cache/kubeconfig/admin.kubeconfig
 VERSION      ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build demo test unit bench bench-scale cluster-tool cluster-build cluster-up cluster-down cluster-status kubectl fmt vet
+.PHONY: build demo test unit oracle bench bench-scale cluster-tool cluster-build cluster-up cluster-down cluster-status kubectl fmt vet
 
 ## build: build bin/kyyard
 build:
@@ -48,6 +49,21 @@ unit:
 	$(GO) vet ./...
 	$(GO) test ./...
 	cd $(CLUSTER_DIR) && $(GO) vet ./... && $(GO) test ./...
+	cd $(ORACLE_DIR) && $(GO) vet ./... && $(GO) test ./...
+
+## oracle: the long differential run against Kubernetes' printers: N generated objects of each kind
+## (PODS pods, default 10 x N) and FUZZ filled by Kubernetes' API fuzzer (default N / 10), seed SEED;
+## every difference, minimised, goes to OUT
+N      ?= 100000
+PODS   ?= $(shell echo $$(( $(N) * 10 )))
+FUZZ   ?= $(shell echo $$(( $(N) / 10 )))
+SEED   ?= 1
+OUT    ?= $(CURDIR)/$(ORACLE_DIR)/.cache/report.txt
+oracle:
+	@mkdir -p $(dir $(OUT))
+	set -o pipefail; cd $(ORACLE_DIR) && ORACLE_N=$(N) ORACLE_PODS=$(PODS) ORACLE_FUZZ=$(FUZZ) ORACLE_SEED=$(SEED) ORACLE_OUT=$(OUT) \
+		$(GO) test -count=1 -timeout 0 -run 'TestOracle$$' -v . | grep -v '^=== RUN'
+	@echo "report: $(OUT)"
 
 ## test: unit tests plus end-to-end tests on the local cluster (started if needed, and stopped if started here)
 test: cluster-tool

@@ -18,6 +18,10 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 (cd hack/cluster && go vet ./... && go test ./...)
+# The differential test against Kubernetes' own printers (a module of its
+# own, so k8s.io/kubernetes stays out of kyyard's graph): a bounded run.
+echo "== hack/oracle: kyyard's rows against Kubernetes' printers"
+(cd hack/oracle && go vet ./... && go test -count=1 ./...)
 
 started=0
 stop() {

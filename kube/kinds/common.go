@@ -1,7 +1,11 @@
 package kinds
 
 import (
+	"math"
+	"time"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/duration"
 
 	"github.com/kyyard/kyyard/kube"
 )
@@ -36,6 +40,18 @@ func identity(m *metav1.ObjectMeta) kube.Row {
 		}
 	}
 	return row
+}
+
+// sinceCell is a cell rendering the time passed since t with no text, as
+// kubectl's duration.HumanDuration(time.Since(t)) prints it, for a t that is
+// set (a non-nil pointer) even when it holds the zero time (reachable over
+// protobuf): time.Since of the zero time saturates at the longest Duration,
+// which prints as "292y" at any now past year 292, so that is the cell.
+func sinceCell(t time.Time) kube.Cell {
+	if t.IsZero() {
+		return kube.Text(duration.HumanDuration(time.Duration(math.MaxInt64)))
+	}
+	return kube.Cell{Since: t}
 }
 
 // labelSelector turns a workload's spec.selector into a drill-down selector.

@@ -88,13 +88,13 @@ func (Secrets) Row(obj any) (kube.Row, bool) {
 }
 
 // SecretRow turns a Secret into its row (kubectl's printSecret): TYPE is the
-// secret's type, DATA the number of keys in data (stringData is write-only
-// and never counted). Only the keys are looked at, never the values, so the
+// secret's type, DATA the number of keys in data and stringData together
+// (secretKeys). Only the keys are looked at, never the values, so the
 // row is the same whether or not the values were stripped. Health is always ok.
 func SecretRow(s *corev1.Secret) kube.Row {
 	row := identity(&s.ObjectMeta)
 	row.Cells = []kube.Cell{
-		kube.Text(s.Name), kube.Text(string(s.Type)), kube.Text(strconv.Itoa(len(s.Data))), kube.Age(s.CreationTimestamp.Time),
+		kube.Text(s.Name), kube.Text(string(s.Type)), kube.Text(strconv.Itoa(secretKeys(s))), kube.Age(s.CreationTimestamp.Time),
 	}
 	return row
 }
@@ -137,4 +137,18 @@ func ServiceAccountRow(sa *corev1.ServiceAccount) kube.Row {
 	row := identity(&sa.ObjectMeta)
 	row.Cells = []kube.Cell{kube.Text(sa.Name), kube.Age(sa.CreationTimestamp.Time)}
 	return row
+}
+
+// secretKeys counts the distinct keys of data and stringData: the printer
+// reads the internal Secret, whose conversion from v1 merges stringData into
+// data. The API server merges them on write, so a stored secret has no
+// stringData; an object built by hand may.
+func secretKeys(s *corev1.Secret) int {
+	n := len(s.Data)
+	for k := range s.StringData {
+		if _, dup := s.Data[k]; !dup {
+			n++
+		}
+	}
+	return n
 }

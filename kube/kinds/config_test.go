@@ -39,8 +39,12 @@ func TestSecretRowCountsKeysOnly(t *testing.T) {
 			Data: map[string][]byte{"user": []byte("admin"), "password": []byte("hunter2")}}, []string{"creds", "Opaque", "2", "90m"}},
 		{"values stripped", &corev1.Secret{ObjectMeta: demoMeta("creds"), Type: corev1.SecretTypeOpaque,
 			Data: map[string][]byte{"user": nil, "password": nil}}, []string{"creds", "Opaque", "2", "90m"}},
+		// kubectl converts to the internal Secret first, which merges
+		// stringData into data (hack/oracle found it).
 		{"stringData only", &corev1.Secret{ObjectMeta: demoMeta("tok"), Type: corev1.SecretTypeServiceAccountToken,
-			StringData: map[string]string{"token": "x"}}, []string{"tok", "kubernetes.io/service-account-token", "0", "90m"}},
+			StringData: map[string]string{"token": "x"}}, []string{"tok", "kubernetes.io/service-account-token", "1", "90m"}},
+		{"stringData repeating a data key", &corev1.Secret{ObjectMeta: demoMeta("tok"), Type: corev1.SecretTypeOpaque,
+			Data: map[string][]byte{"token": nil}, StringData: map[string]string{"token": "x", "ca": "y"}}, []string{"tok", "Opaque", "2", "90m"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -67,7 +67,7 @@ func DeploymentRow(d *appsv1.Deployment) kube.Row {
 	row.Status, row.Health = status, health
 	row.Cells = []kube.Cell{
 		kube.Text(d.Name),
-		kube.Text(fmt.Sprintf("%d/%d", d.Status.ReadyReplicas, desired)),
+		kube.Text(fmt.Sprintf("%d/%d", d.Status.ReadyReplicas, printedReplicas(d.Spec.Replicas))),
 		kube.Text(strconv.Itoa(int(d.Status.UpdatedReplicas))),
 		kube.Text(strconv.Itoa(int(d.Status.AvailableReplicas))),
 		kube.Age(d.CreationTimestamp.Time),

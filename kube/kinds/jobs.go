@@ -88,7 +88,7 @@ func JobRow(j *batchv1.Job) kube.Row {
 	switch st := j.Status; {
 	case st.StartTime == nil:
 	case st.CompletionTime == nil:
-		took = kube.Cell{Since: st.StartTime.Time}
+		took = sinceCell(st.StartTime.Time)
 	default:
 		took = kube.Text(duration.HumanDuration(st.CompletionTime.Sub(st.StartTime.Time)))
 	}

@@ -63,16 +63,21 @@ func (Nodes) DrillSelector(obj any) (kube.Selector, bool) {
 func NodeRow(n *corev1.Node) kube.Row {
 	status := []string{}
 	health := kube.HealthFailed
-	for _, c := range n.Status.Conditions {
-		if c.Type != corev1.NodeReady {
-			continue
+	// kubectl's printNode keys the conditions by type in a map, so of
+	// repeated Ready conditions the last one counts, and it prints one word.
+	var ready *corev1.NodeCondition
+	for i := range n.Status.Conditions {
+		if n.Status.Conditions[i].Type == corev1.NodeReady {
+			ready = &n.Status.Conditions[i]
 		}
-		if c.Status == corev1.ConditionTrue {
-			status = append(status, "Ready")
-			health = kube.HealthOK
-		} else {
-			status = append(status, "NotReady")
-		}
+	}
+	switch {
+	case ready == nil:
+	case ready.Status == corev1.ConditionTrue:
+		status = append(status, "Ready")
+		health = kube.HealthOK
+	default:
+		status = append(status, "NotReady")
 	}
 	if len(status) == 0 {
 		status = append(status, "Unknown")

@@ -201,7 +201,7 @@ initLoop:
 		// A completed container next to a running one: the pod is still Running.
 		if s.reason == "Completed" {
 			switch {
-			case hasRunning && podConditionTrue(pod, corev1.PodReady):
+			case hasRunning && podAnyConditionTrue(pod, corev1.PodReady):
 				s.reason = "Running"
 			case errorReason != "":
 				s.reason = errorReason
@@ -229,6 +229,19 @@ func podConditionTrue(pod *corev1.Pod, t corev1.PodConditionType) bool {
 	for _, c := range pod.Status.Conditions {
 		if c.Type == t {
 			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// podAnyConditionTrue reports whether any of the pod's conditions of type t
+// is True: kubectl's hasPodReadyCondition, which decides whether a
+// completed container next to a running one leaves the pod Running, looks
+// at every condition, not only the first of the type.
+func podAnyConditionTrue(pod *corev1.Pod, t corev1.PodConditionType) bool {
+	for _, c := range pod.Status.Conditions {
+		if c.Type == t && c.Status == corev1.ConditionTrue {
+			return true
 		}
 	}
 	return false

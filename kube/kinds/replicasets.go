@@ -62,7 +62,7 @@ func (ReplicaSets) DrillSelector(obj any) (kube.Selector, bool) {
 }
 
 // ReplicaSetRow turns a ReplicaSet into its row: DESIRED is spec.replicas
-// (1 when unset, the API server's default), CURRENT status.replicas, READY
+// (printedReplicas: 0 when unset, as kubectl prints it), CURRENT status.replicas, READY
 // status.readyReplicas. Its Status and Health: see replicaSetState.
 func ReplicaSetRow(rs *appsv1.ReplicaSet) kube.Row {
 	desired := replicas(rs.Spec.Replicas)
@@ -71,7 +71,7 @@ func ReplicaSetRow(rs *appsv1.ReplicaSet) kube.Row {
 	row.Status, row.Health = replicaSetState(rs, desired)
 	row.Cells = []kube.Cell{
 		kube.Text(rs.Name),
-		kube.Text(strconv.Itoa(int(desired))),
+		kube.Text(strconv.Itoa(int(printedReplicas(rs.Spec.Replicas)))),
 		kube.Text(strconv.Itoa(int(rs.Status.Replicas))),
 		kube.Text(strconv.Itoa(int(rs.Status.ReadyReplicas))),
 		kube.Age(rs.CreationTimestamp.Time),
@@ -130,6 +130,18 @@ func replicaState(desired, present, ready int32, stale, rolling bool) (string, k
 func replicas(p *int32) int32 {
 	if p == nil {
 		return 1
+	}
+	return *p
+}
+
+// printedReplicas is spec.replicas as kubectl prints it: the printer reads
+// the internal type, whose conversion from v1 turns an unset pointer into 0.
+// The API server always sets it (default 1), so this differs from replicas
+// only for objects that never went through one; Status and Health keep
+// judging by replicas, the count the controllers will act on.
+func printedReplicas(p *int32) int32 {
+	if p == nil {
+		return 0
 	}
 	return *p
 }

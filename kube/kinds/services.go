@@ -228,14 +228,17 @@ func EndpointSliceRow(e *discoveryv1.EndpointSlice) kube.Row {
 }
 
 // firstThree joins up to three items with commas and counts the rest as
-// " + N more..." (kubectl's listWithMoreString); "<unset>" when empty.
+// " + N more..." (kubectl's listWithMoreString); "<unset>" when that joins
+// to empty text (no items, or a single empty one).
 func firstThree(items []string) string {
 	const max = 3
-	switch {
-	case len(items) == 0:
-		return "<unset>"
-	case len(items) > max:
+	if len(items) > max {
 		return fmt.Sprintf("%s + %d more...", strings.Join(items[:max], ","), len(items)-max)
 	}
-	return strings.Join(items, ",")
+	// kubectl tests the joined text, not the count: one port named "" (or
+	// one address "") joins to "" and prints <unset> too.
+	if s := strings.Join(items, ","); s != "" {
+		return s
+	}
+	return "<unset>"
 }

@@ -59,7 +59,7 @@ func (StatefulSets) DrillSelector(obj any) (kube.Selector, bool) {
 }
 
 // StatefulSetRow turns a StatefulSet into its row: READY is
-// status.readyReplicas/spec.replicas (1 when unset). Its Status and Health
+// status.readyReplicas/spec.replicas (printedReplicas: 0 when unset, as kubectl prints it). Its Status and Health
 // follow replicaState, where a rollout is what `kubectl rollout status`
 // waits for under the RollingUpdate strategy: fewer updated replicas than
 // spec.replicas minus the partition, or, without a partition, a
@@ -82,7 +82,7 @@ func StatefulSetRow(s *appsv1.StatefulSet) kube.Row {
 	row.Status, row.Health = replicaState(desired, st.Replicas, st.ReadyReplicas, st.ObservedGeneration < s.Generation, rolling)
 	row.Cells = []kube.Cell{
 		kube.Text(s.Name),
-		kube.Text(fmt.Sprintf("%d/%d", st.ReadyReplicas, desired)),
+		kube.Text(fmt.Sprintf("%d/%d", st.ReadyReplicas, printedReplicas(s.Spec.Replicas))),
 		kube.Age(s.CreationTimestamp.Time),
 		kube.Text(names), kube.Text(images),
 	}

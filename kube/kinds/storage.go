@@ -263,10 +263,12 @@ func (StorageClasses) Row(obj any) (kube.Row, bool) {
 // kubectl marks only the newest of several such classes, which needs the
 // whole list; a row sees one object, so here every annotated class is
 // marked (the cluster then has more than one default, itself worth seeing).
+// A class without a name is never marked: kubectl compares names with the
+// effective default's, and an empty one means "none".
 // Health is always ok.
 func StorageClassRow(sc *storagev1.StorageClass) kube.Row {
 	name := sc.Name
-	if sc.Annotations[defaultStorageClassAnnotation] == "true" || sc.Annotations[betaDefaultStorageClassAnnotation] == "true" {
+	if sc.Name != "" && (sc.Annotations[defaultStorageClassAnnotation] == "true" || sc.Annotations[betaDefaultStorageClassAnnotation] == "true") {
 		name += " (default)"
 	}
 	reclaim := string(corev1.PersistentVolumeReclaimDelete)

@@ -47,8 +47,10 @@ func TestReplicaSetRow(t *testing.T) {
 	}{
 		{"ready", replicaSet(int32p(3), appsv1.ReplicaSetStatus{ObservedGeneration: 2, Replicas: 3, ReadyReplicas: 3}),
 			"Ready", kube.HealthOK, []string{"web", "3", "3", "3", "90m", "app,log", "web:1,log:2", "app=web"}},
-		{"unset replicas default to 1", replicaSet(nil, appsv1.ReplicaSetStatus{ObservedGeneration: 2, Replicas: 1, ReadyReplicas: 1}),
-			"Ready", kube.HealthOK, []string{"web", "1", "1", "1", "90m", "app,log", "web:1,log:2", "app=web"}},
+		// Unset replicas: judged by the API server's default (1), printed
+		// as kubectl prints the unconverted field (0).
+		{"unset replicas: judged as 1, printed as 0", replicaSet(nil, appsv1.ReplicaSetStatus{ObservedGeneration: 2, Replicas: 1, ReadyReplicas: 1}),
+			"Ready", kube.HealthOK, []string{"web", "0", "1", "1", "90m", "app,log", "web:1,log:2", "app=web"}},
 		{"old replicaset of a deployment", replicaSet(int32p(0), appsv1.ReplicaSetStatus{ObservedGeneration: 2}),
 			"ScaledToZero", kube.HealthOK, []string{"web", "0", "0", "0", "90m", "app,log", "web:1,log:2", "app=web"}},
 		{"spec not observed", replicaSet(int32p(3), appsv1.ReplicaSetStatus{ObservedGeneration: 1, Replicas: 3, ReadyReplicas: 3}),

@@ -8,7 +8,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -25,7 +24,6 @@ const discoverTimeout = 15 * time.Second
 // column is at least 6 wide, and 3 spaces pad every cell but the last.
 const (
 	tableMinWidth = 6
-	tableTabWidth = 4
 	tablePadding  = 3
 )
 
@@ -155,40 +153,47 @@ func noResources(ns string, namespaced bool) string {
 
 // writeTable prints a table the way `kubectl get` does: upper-case headers,
 // the Wide columns only when wide, NAMESPACE first when withNS, cells
-// rendered at now, aligned with kubectl's tabwriter settings. Cluster text is
-// sanitized (views.Sanitize) so that it is printed, never interpreted by the
-// terminal.
+// rendered at now and written as kubectl's terminal printer writes them
+// (terminalCell: cut at a line break with "...", escapes; what kubectl
+// would still pass to the terminal is sanitized), aligned with kubectl's
+// tabwriter settings but by display cells (writeAligned), a column as wide
+// as kubectl makes it for its uncut text (rawWidth).
 func writeTable(out io.Writer, table kube.Table, wide, withNS bool, now time.Time) error {
-	tw := tabwriter.NewWriter(out, tableMinWidth, tableTabWidth, tablePadding, ' ', 0)
 	var shown []int
 	for i, col := range table.Columns {
 		if wide || !col.Wide {
 			shown = append(shown, i)
 		}
 	}
+	lines := make([][]string, 0, len(table.Rows)+1)
 	line := make([]string, 0, len(shown)+1)
 	if withNS {
 		line = append(line, "NAMESPACE")
 	}
 	for _, i := range shown {
-		line = append(line, table.Columns[i].Name)
+		line = append(line, terminalCell(table.Columns[i].Name))
 	}
-	fmt.Fprintln(tw, strings.Join(line, "\t"))
+	lines = append(lines, line)
+	reserve := make([]int, len(line))
 	for _, row := range table.Rows {
-		line = line[:0]
+		line = make([]string, 0, len(shown)+1)
+		add := func(text string) {
+			reserve[len(line)] = max(reserve[len(line)], rawWidth(text))
+			line = append(line, terminalCell(text))
+		}
 		if withNS {
-			line = append(line, views.Sanitize(row.Namespace))
+			add(row.Namespace)
 		}
 		for _, i := range shown {
 			text := ""
 			if i < len(row.Cells) {
 				text = row.Cells[i].Render(now)
 			}
-			line = append(line, views.Sanitize(text))
+			add(text)
 		}
-		fmt.Fprintln(tw, strings.Join(line, "\t"))
+		lines = append(lines, line)
 	}
-	return tw.Flush()
+	return writeAligned(out, lines, reserve)
 }
 
 // getDocument is `kyyard get -o json`'s output.

@@ -21,8 +21,8 @@ import (
 )
 
 // TestWriteTableLaysOutLikeKubectl: columns at least 6 wide, padded by 3,
-// widths counted in characters; control characters never reach the
-// terminal.
+// widths counted in display cells; ESC is escaped as kubectl escapes it
+// (^[), other control characters never reach the terminal.
 func TestWriteTableLaysOutLikeKubectl(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	table := kube.Table{
@@ -39,17 +39,17 @@ func TestWriteTableLaysOutLikeKubectl(t *testing.T) {
 		want         string
 	}{
 		{"table", false, false, "" +
-			"NAME             READY   AGE\n" +
-			"web-1            1/1     5m\n" +
-			"evil\uFFFD]0;owned\uFFFD   0/1     2d1h\n"},
+			"NAME              READY   AGE\n" +
+			"web-1             1/1     5m\n" +
+			"evil^[]0;owned\uFFFD   0/1     2d1h\n"},
 		{"wide", true, false, "" +
-			"NAME             READY   NODE              AGE\n" +
-			"web-1            1/1     n1                5m\n" +
-			"evil\uFFFD]0;owned\uFFFD   0/1     node-number-two   2d1h\n"},
+			"NAME              READY   NODE              AGE\n" +
+			"web-1             1/1     n1                5m\n" +
+			"evil^[]0;owned\uFFFD   0/1     node-number-two   2d1h\n"},
 		{"all namespaces", false, true, "" +
-			"NAMESPACE        NAME             READY   AGE\n" +
-			"a                web-1            1/1     5m\n" +
-			"long-namespace   evil\uFFFD]0;owned\uFFFD   0/1     2d1h\n"},
+			"NAMESPACE        NAME              READY   AGE\n" +
+			"a                web-1             1/1     5m\n" +
+			"long-namespace   evil^[]0;owned\uFFFD   0/1     2d1h\n"},
 	}
 	for _, tt := range tests {
 		var out bytes.Buffer
