@@ -34,9 +34,9 @@ const NoMetricsClient = "this connection reads no metrics"
 
 // MetricsProblem says in one line why there are no metrics, for a notice
 // or status line: "metrics: forbidden — <server text>" (the user may not
-// read metrics.k8s.io), "metrics: not available — no metrics-server (<server
-// text>)" (the API is not served: no metrics-server is registered through
-// the aggregation layer), else "metrics: <reason> — <server text>". The
+// read metrics.k8s.io), "metrics: not available — no metrics-server" (the
+// API is not served: no metrics-server is registered through the
+// aggregation layer), else "metrics: <reason> — <server text>". The
 // server's text is sanitized. t nil gives "".
 func MetricsProblem(t *kube.Truncation) string {
 	if t == nil {
@@ -50,10 +50,8 @@ func MetricsProblem(t *kube.Truncation) string {
 		}
 		return "metrics: forbidden — " + msg
 	case kube.ReasonNotFound:
-		if msg == "" {
-			return "metrics: not available — no metrics-server"
-		}
-		return "metrics: not available — no metrics-server (" + msg + ")"
+		// The server's 404 text says no more than this.
+		return "metrics: not available — no metrics-server"
 	}
 	if msg == "" {
 		msg = t.Reason.Sentence()

@@ -26,10 +26,11 @@ func FuzzLineKeepsColumnsAligned(f *testing.F) {
 			{Name: name, Cells: []kube.Cell{kube.Text(name), kube.Text(status)}},
 			{Name: "x", Cells: []kube.Cell{kube.Text("x"), kube.Text("ok")}},
 		}}
-		l := newLayout(columns{cols: table.Columns, sortSlot: -1}, newIndex(table), []int32{0, 1}, 0)
+		ix := newIndex(table)
+		l := newLayout(columns{cols: table.Columns, sortSlot: -1}, ix, []int32{0, 1}, 0)
 		var visible [][]string
 		for i := range table.Rows {
-			visible = append(visible, l.cells(&table.Rows[i], "  ", fuzzNow))
+			visible = append(visible, l.cells(ix, int32(i), "  ", fuzzNow))
 		}
 		widths, shown := l.widths(visible, width)
 		if shown < 2 || len(widths) != shown {
