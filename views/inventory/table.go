@@ -164,7 +164,7 @@ func (l layout) measure(visible [][]string) []int {
 	w := append([]int(nil), l.static...)
 	for _, cells := range visible {
 		for i, c := range cells {
-			if cw := ansi.StringWidth(c); cw > w[i] {
+			if cw := textWidth(c); cw > w[i] {
 				w[i] = cw
 			}
 		}
@@ -276,24 +276,51 @@ func middle(s string, n int) string {
 // widths do not fit).
 func line(cells []string, widths []int, width int) string {
 	var b strings.Builder
+	drawn := 0 // the width written so far
 	for i, c := range cells {
 		if i > 0 {
 			b.WriteString(strings.Repeat(" ", columnGap))
+			drawn += columnGap
 		}
-		if ansi.StringWidth(c) > widths[i] {
+		cw := textWidth(c)
+		if cw > widths[i] {
 			c = ansi.Truncate(c, widths[i], "…")
+			cw = ansi.StringWidth(c)
 		}
 		b.WriteString(c)
-		if pad := widths[i] - ansi.StringWidth(c); pad > 0 {
+		drawn += cw
+		if pad := widths[i] - cw; pad > 0 {
 			b.WriteString(strings.Repeat(" ", pad))
+			drawn += pad
 		}
 	}
 	s := b.String()
-	if ansi.StringWidth(s) > width {
+	if drawn > width {
 		s = ansi.Truncate(s, width, "")
+		drawn = ansi.StringWidth(s)
 	}
-	if pad := width - ansi.StringWidth(s); pad > 0 {
+	if pad := width - drawn; pad > 0 {
 		s += strings.Repeat(" ", pad)
 	}
 	return s
+}
+
+// textWidth is ansi.StringWidth of a cell, with the common cases made
+// cheap (a frame measures every visible cell twice): printable ASCII is one
+// cell a byte, and the sparkline blocks ▁..█ (U+2581..U+2588, UTF-8 e2 96
+// 81..88) one cell each. Anything else is measured by ansi.StringWidth.
+func textWidth(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c >= 0x20 && c < 0x7f:
+			i++
+		case c == 0xe2 && i+2 < len(s) && s[i+1] == 0x96 && s[i+2] >= 0x81 && s[i+2] <= 0x88:
+			i += 3
+		default:
+			return ansi.StringWidth(s)
+		}
+		n++
+	}
+	return n
 }
