@@ -85,7 +85,7 @@ func demoPods() ([]kube.Row, map[string]kube.PodUsage) {
 		podRow("web-1", res("web", 100, 100*mi, unset, 200*mi), res("sidecar", unset, unset, unset, unset)),
 	}
 	pods := map[string]kube.PodUsage{
-		"demo/api-0": podUsage("api-0", kube.ContainerUsage{Name: "app", Usage: kube.Usage{CPU: 50, Memory: 64 * mi}}),
+		"demo/api-0":  podUsage("api-0", kube.ContainerUsage{Name: "app", Usage: kube.Usage{CPU: 50, Memory: 64 * mi}}),
 		"demo/bare-2": podUsage("bare-2", kube.ContainerUsage{Name: "app", Usage: kube.Usage{CPU: 5, Memory: 10 * mi}}),
 		"demo/lim-4":  podUsage("lim-4", kube.ContainerUsage{Name: "app", Usage: kube.Usage{CPU: 250, Memory: 512 * mi}}),
 		"demo/web-1": podUsage("web-1", kube.ContainerUsage{Name: "web", Usage: kube.Usage{CPU: 30, Memory: 50 * mi}},
