@@ -140,9 +140,9 @@ type options struct {
 	// a context's metricsInterval setting applies).
 	metricsInterval time.Duration
 	metricsSet      bool
-	command       string
-	all           bool
-	logFile       string
+	command         string
+	all             bool
+	logFile         string
 	// strict and readonly are the guard policy of every write (design:
 	// "Guards, and two policies").
 	strict   bool
