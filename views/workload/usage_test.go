@@ -49,7 +49,7 @@ func deliverUsage(t *testing.T, h *harness, cmd tea.Cmd) tea.Cmd {
 func TestFormShowsUsage(t *testing.T) {
 	f := &usageFake{fake: newFake(webWorkload()), u: kube.WorkloadUsage{Containers: []kube.ContainerUsageSummary{{
 		Name: "web", Pods: 3,
-		Min:  kube.Usage{CPU: 10, Memory: 90 * mi}, Max: kube.Usage{CPU: 15, Memory: 130 * mi}, Mean: kube.Usage{CPU: 12, Memory: 110 * mi},
+		Min: kube.Usage{CPU: 10, Memory: 90 * mi}, Max: kube.Usage{CPU: 15, Memory: 130 * mi}, Mean: kube.Usage{CPU: 12, Memory: 110 * mi},
 	}}}}
 	h := openAs(t, f.fake, f, kube.WorkloadRef{Kind: kube.KindPods, Namespace: "demo", Name: "web-7d9f-abcde"}, 80, 24)
 	if len(f.asked) != 1 || f.asked[0] != webRef {
