@@ -437,3 +437,16 @@ func TestContainerMetricsColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestCellAt checks the e2e tests' reader of a cell by its column.
+func TestCellAt(t *testing.T) {
+	rows, met := podMetrics()
+	rows[0].Cells[3] = kube.Text("3 (5m ago)") // RESTARTS of several words
+	m, _ := metricsScreen(t, "pods", rows, met, 200, 50)
+	view := m.View()
+	for _, c := range [][3]string{{"api-0", "CPU", "50m"}, {"api-0", "MEM", "64Mi"}, {"web-1", "%CPU/R", "30%*"}, {"lim-4", "%MEM/L", "50%"}, {"nope", "CPU", ""}, {"api-0", "NOPE", ""}} {
+		if got := cellAt(view, c[0], c[1]); got != c[2] {
+			t.Errorf("cellAt(%s, %s) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+}
