@@ -212,10 +212,10 @@ func sortTo(t *testing.T, m *inventory.Model, column string) {
 	t.Fatalf("cannot sort by %s:\n%s", column, m.View())
 }
 
-// TestSortByMemoryLimitShare: %MEM/L sorts by the share as a number (the
+// TestC11SortByMemoryLimitShare: %MEM/L sorts by the share as a number (the
 // partial 25%* beside 25%), the pods without one (n/a, -) last in both
 // directions.
-func TestSortByMemoryLimitShare(t *testing.T) {
+func TestC11SortByMemoryLimitShare(t *testing.T) {
 	rows, met := podMetrics()
 	m, _ := metricsScreen(t, "pods", rows, met, 200, 50)
 	sortTo(t, m, "%MEM/L")
