@@ -8,6 +8,7 @@
 //	  kyyard-local: {strict: true}
 //	  prod-eu: {readonly: true, strict: true}
 //	  kind-dev: {shell: "zsh -l"}   # the shell `s` tries first
+//	  big-prod: {metricsInterval: 60s}   # how often metrics are read
 //
 // A setting only ever turns a guard on: a context is read-only when the
 // --readonly flag says so, or its entry says readonly: true, or its name
@@ -16,6 +17,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -23,6 +25,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"sigs.k8s.io/yaml"
 )
@@ -48,16 +51,45 @@ type Mode struct {
 	// tries first, before bash and sh, its words split at spaces
 	// (kube.Options.Shell); "" is none.
 	Shell string `json:"shell,omitempty"`
+	// MetricsInterval is how often the metrics API (metrics-server) is
+	// read in this context (kube.Options.MetricsInterval, as
+	// --metrics-interval); zero is kube's default.
+	MetricsInterval Duration `json:"metricsInterval,omitempty"`
 }
 
+// Duration is a time.Duration written as Go writes it ("15s", "1m30s") in
+// the file.
+type Duration struct{ time.Duration }
+
+// UnmarshalJSON reads a duration string ("30s"); errors name what is wrong.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("a duration is a string such as \"30s\", not %s", b)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a duration (such as \"30s\" or \"1m\")", s)
+	}
+	d.Duration = v
+	return nil
+}
+
+// MarshalJSON writes the duration as a string ("30s").
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
+
 // Or returns the mode with every setting that either m or o turns on, and
-// m's shell, else o's.
+// m's shell and metrics interval, else o's.
 func (m Mode) Or(o Mode) Mode {
 	shell := m.Shell
 	if shell == "" {
 		shell = o.Shell
 	}
-	return Mode{ReadOnly: m.ReadOnly || o.ReadOnly, Strict: m.Strict || o.Strict, Shell: shell}
+	interval := m.MetricsInterval
+	if interval.Duration == 0 {
+		interval = o.MetricsInterval
+	}
+	return Mode{ReadOnly: m.ReadOnly || o.ReadOnly, Strict: m.Strict || o.Strict, Shell: shell, MetricsInterval: interval}
 }
 
 // Dir is kyyard's folder of per-user files: $XDG_CONFIG_HOME/kyyard, else
@@ -127,6 +159,9 @@ func Parse(name string, data []byte) (*File, error) {
 		}
 		if m.Shell != "" && strings.TrimSpace(m.Shell) == "" {
 			return nil, fmt.Errorf("configuration file %s: contexts.%s.shell names no program", name, ctx)
+		}
+		if m.MetricsInterval.Duration < 0 {
+			return nil, fmt.Errorf("configuration file %s: contexts.%s.metricsInterval %s is negative", name, ctx, m.MetricsInterval)
 		}
 	}
 	return &f, nil

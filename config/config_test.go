@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kyyard/kyyard/config"
 )
@@ -170,5 +171,32 @@ func TestContextShell(t *testing.T) {
 	}
 	if _, err := config.Parse("c.yaml", []byte("contexts:\n  dev: {shell: \" \"}\n")); err == nil || !strings.Contains(err.Error(), "contexts.dev.shell") {
 		t.Fatalf("empty shell: %v", err)
+	}
+}
+
+// TestContextMetricsInterval: a context's metricsInterval is read as a Go
+// duration, the flag's wins in Or, and a malformed or negative one is
+// refused with the field named.
+func TestContextMetricsInterval(t *testing.T) {
+	f, err := config.Parse("c.yaml", []byte("contexts:\n  big: {metricsInterval: 1m30s}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.For("big").MetricsInterval.Duration; got != 90*time.Second {
+		t.Fatalf("metricsInterval %s", got)
+	}
+	if got := (config.Mode{}).Or(f.For("big")).MetricsInterval.Duration; got != 90*time.Second {
+		t.Fatalf("Or without the flag: %s", got)
+	}
+	flag := config.Mode{MetricsInterval: config.Duration{Duration: 5 * time.Second}}
+	if got := flag.Or(f.For("big")).MetricsInterval.Duration; got != 5*time.Second {
+		t.Fatalf("Or with the flag: %s", got)
+	}
+	for _, bad := range []string{"{metricsInterval: soon}", "{metricsInterval: 15}", "{metricsInterval: -5s}"} {
+		if _, err := config.Parse("c.yaml", []byte("contexts:\n  big: "+bad+"\n")); err == nil || !strings.Contains(err.Error(), "c.yaml") {
+			t.Errorf("%s: %v", bad, err)
+		} else {
+			t.Logf("%s: %v", bad, err)
+		}
 	}
 }

@@ -172,6 +172,13 @@ func (m *Model) helpView() string {
 	}
 	section("Global", global)
 	section("This screen", m.Top().Bindings())
+	if ks, ok := m.Top().(kindScreen); ok && (ks.Kind() == kube.KindPods || ks.Kind() == kube.KindContainers || ks.Kind() == kube.KindNodes) {
+		// What the metrics cells mean (issue 12).
+		entries = append(entries, st.HeaderKey.Render("Metrics columns"))
+		for _, e := range [][2]string{{"45%*", "some containers set none"}, {"n/a", "unset, or unreadable"}, {"-", "no sample yet"}, {"w", "CPU and MEM trends"}} {
+			entries = append(entries, st.HelpKey.Render(padRight(e[0], 8))+" "+st.HelpDescription.Render(e[1]))
+		}
+	}
 	var footer []string
 	footLines := [][]string{
 		{"Commands:", ":<kind> [ns|all]", ":ns <ns>|all", ":ctx [context]", ":pf port-forwards", ":apps", ":history", ":q", "e.g. :pods, :deploy demo, :po all, :ns"},

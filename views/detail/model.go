@@ -88,6 +88,10 @@ type Model struct {
 	query     string
 	matches   []match
 	current   int // index in matches
+
+	// The usage chart of a pod's or node's describe view (usage.go).
+	utoken int    // metrics chain id; bumped by Init so old ticks die
+	usage  *usage // the last reading's, nil before one came
 }
 
 // loadedMsg carries a finished read to the screen that asked for it.
@@ -111,8 +115,9 @@ func New(vc *views.Context, msg views.OpenObjectMsg) *Model {
 		vp: viewport.New(0, 0), prompt: p, dirty: true}
 }
 
-// Init reads the object (again).
-func (m *Model) Init() tea.Cmd { return m.read() }
+// Init reads the object (again) and, for the describe view of a pod or a
+// node, starts reading its metrics for the usage chart.
+func (m *Model) Init() tea.Cmd { return tea.Batch(m.read(), m.readUsage()) }
 
 // read starts a read of the object; answers of earlier reads are dropped.
 func (m *Model) read() tea.Cmd {
@@ -142,6 +147,10 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		if msg.owner == m && msg.token == m.token {
 			m.take(msg)
 		}
+	case usageMsg:
+		return m, m.takeUsage(msg)
+	case usageTickMsg:
+		return m, m.tickUsage(msg)
 	case tea.WindowSizeMsg:
 		m.dirty = true
 	case tea.KeyMsg:
@@ -239,7 +248,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 // relayout recomputes the display lines when the text, the size or the
 // wrap setting changed, keeping the scroll position where it can.
 func (m *Model) relayout() {
-	w, h := m.contentWidth(), max(m.vc.Height-1, 1)
+	w, h := m.contentWidth(), max(m.vc.Height-1-m.chartHeight(), 1)
 	if !m.dirty && m.laidOut == [2]int{w, h} && m.laidWrap == m.wrap {
 		return
 	}

@@ -28,13 +28,14 @@ func (m *Model) View() string {
 		return fill(st.Muted.Render(ansi.Truncate("Reading "+m.Title()+"…", w, "…")), h)
 	}
 	m.relayout()
-	body := make([]string, 0, h)
+	body := m.chartView(w)
+	chart := len(body)
 	end := min(m.vp.YOffset+m.vp.Height, len(m.segs))
 	for row := m.vp.YOffset; row < end; row++ {
 		body = append(body, m.drawRow(row))
 	}
 	if len(m.lines) == 1 && m.lines[0] == "" {
-		body = []string{st.Muted.Render("(empty)")}
+		body = append(body[:chart], st.Muted.Render("(empty)"))
 	}
 	for len(body) < h-1 {
 		body = append(body, "")

@@ -3,6 +3,7 @@ package inventory_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -194,6 +195,118 @@ func BenchmarkSort(b *testing.B) {
 			b.ResetTimer()
 			for b.Loop() {
 				m.Update(viewtest.Key(key))
+			}
+		})
+	}
+}
+
+// metricsFor returns a reading with a sample for every row of snap: two
+// containers each, one with requests and limits, one without (partial
+// shares), and a full trend.
+func metricsFor(snap kube.Snapshot) kube.Metrics {
+	pods := map[string]kube.PodUsage{}
+	for _, row := range snap.Tables[0].Rows {
+		cs := []kube.ContainerUsage{{Name: "app", Usage: kube.Usage{CPU: int64(len(pods) % 900), Memory: int64(len(pods)%500) << 20}},
+			{Name: "sidecar", Usage: kube.Usage{CPU: 3, Memory: 12 << 20}}}
+		pu := kube.PodUsage{Namespace: row.Namespace, Name: row.Name, Timestamp: viewtest.Now, Window: 15 * time.Second, Containers: cs,
+			Total: kube.Usage{CPU: cs[0].Usage.CPU + 3, Memory: cs[0].Usage.Memory + 12<<20}}
+		for i := range kube.DefaultMetricsHistory {
+			pu.Trend = append(pu.Trend, kube.Sample{At: viewtest.Now.Add(time.Duration(i-60) * 15 * time.Second),
+				Usage: kube.Usage{CPU: int64(i * 7 % 100), Memory: int64(i%10) << 20}})
+		}
+		pods[row.Namespace+"/"+row.Name] = pu
+	}
+	return kube.Metrics{Pods: pods, Generation: 1, Taken: viewtest.Now}
+}
+
+// withResources gives every row of a pods snapshot the containers that
+// metricsFor reports, the first with requests and limits.
+func withResources(snap kube.Snapshot) kube.Snapshot {
+	rows := snap.Tables[0].Rows
+	res := &kube.RowResources{Containers: []kube.ContainerResources{
+		{Name: "app", Requests: kube.Usage{CPU: 100, Memory: 128 << 20}, Limits: kube.Usage{CPU: 500, Memory: 512 << 20}},
+		{Name: "sidecar", Requests: kube.Usage{CPU: kube.NotSet, Memory: kube.NotSet}, Limits: kube.Usage{CPU: kube.NotSet, Memory: kube.NotSet}}}}
+	for i := range rows {
+		rows[i].Resources = res
+	}
+	return snap
+}
+
+// metricsLoaded returns a 200x50 pods screen over n pods with a metrics
+// reading for each (wide: with the trends).
+func metricsLoaded(b *testing.B, n int, wide bool) (*inventory.Model, *metricsSource) {
+	b.Helper()
+	snap := withResources(bigSnapshot(n))
+	src := &metricsSource{staticSource: staticSource{snap: snap, reg: kinds.Builtin()}, met: metricsFor(snap)}
+	m, err := inventory.New(viewtest.Context(src, 200, 50), "pods", "demo")
+	if err != nil {
+		b.Fatal(err)
+	}
+	m.SetClock(func() time.Time { return viewtest.Now })
+	m.Update(m.Init()())
+	if wide {
+		m.Update(viewtest.Key("w"))
+	}
+	return m, src
+}
+
+// BenchmarkViewMetrics measures drawing one 200x50 frame of 10,000 pods
+// (issue 12's budget: with metrics at most 10% over without): "without"
+// is a client that reads no metrics (the columns say n/a), "with" every
+// pod's usage and shares, "wide" adds kubectl's -o wide columns and the
+// trends. BenchmarkView/rows=... on the commit before issue 12 is the
+// screen without metrics columns at all.
+func BenchmarkViewMetrics(b *testing.B) {
+	for _, c := range []string{"without", "with", "without-wide", "with-wide"} {
+		b.Run(c, func(b *testing.B) {
+			wide := strings.HasSuffix(c, "-wide")
+			var m *inventory.Model
+			if strings.HasPrefix(c, "with-") || c == "with" {
+				m, _ = metricsLoaded(b, 10_000, wide)
+			} else {
+				m = loaded(b, 10_000)
+				if wide {
+					m.Update(viewtest.Key("w"))
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkApplyMetrics measures taking in a new metrics reading for
+// 10,000 unchanged pods: "refresh" is the refresh's goroutine (the
+// snapshot, the reading and every row's metrics cells), "update" what the
+// UI goroutine does with them (the layout; sorted by CPU: the sort too).
+func BenchmarkApplyMetrics(b *testing.B) {
+	for _, c := range []string{"refresh", "update", "update-sorted"} {
+		b.Run(c, func(b *testing.B) {
+			m, src := metricsLoaded(b, 10_000, false)
+			if c == "update-sorted" {
+				for range 5 { // NAME → READY → STATUS → RESTARTS → CPU
+					m.Update(viewtest.Key(">"))
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				src.met.Generation++
+				if c == "refresh" {
+					b.StartTimer()
+				}
+				msg := m.Init()()
+				if c == "refresh" {
+					b.StopTimer()
+				} else {
+					b.StartTimer()
+				}
+				m.Update(msg)
+				b.StopTimer()
 			}
 		})
 	}

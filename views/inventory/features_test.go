@@ -139,7 +139,7 @@ func TestFilterModes(t *testing.T) {
 		{"x(", []string{}, "not a regular expression (missing closing )); matching as text"},
 	} {
 		t.Run(c.filter, func(t *testing.T) {
-			m, _ := load(t, client, "pods", "demo", 80, 8)
+			m, _ := load(t, client, "pods", "demo", 120, 8) // wide enough for every column: no notice
 			typeFilter(m, c.filter)
 			keys(m, "enter")
 			view := m.View()
@@ -300,7 +300,10 @@ func TestSortKeys(t *testing.T) {
 		{[]string{">", ">"}, []string{"badimage-66f-qq9", "web-7d9f-abcde", "crashy-5c4b-xyz12"}, "RESTARTS↑"}, // 0, 0, 7; ties by name
 		{[]string{"S"}, []string{"crashy-5c4b-xyz12", "badimage-66f-qq9", "web-7d9f-abcde"}, "RESTARTS↓"},
 		{[]string{"<"}, []string{"crashy-5c4b-xyz12", "badimage-66f-qq9", "web-7d9f-abcde"}, "STATUS↑"},
-		{[]string{">", ">", ">"}, byName, " NAME "}, // past AGE: back to the snapshot's order
+		// RESTARTS, the metrics columns (issue 12), AGE, then past AGE: back
+		// to the snapshot's order.
+		{[]string{">", ">", ">"}, []string{"badimage-66f-qq9", "crashy-5c4b-xyz12", "web-7d9f-abcde"}, "MEM↑"}, // no samples: ties by name
+		{[]string{">", ">", ">", ">", ">", ">"}, byName, " NAME "},
 		{[]string{"<"}, youngest, "AGE↑"},
 	} {
 		keys(m, c.keys...)

@@ -110,7 +110,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 			m.relayout()
 		}
 	case key.Matches(msg, k.Right):
-		if m.overflows(m.lay) { // narrowed or cut off
+		if m.overflows(m.lay) || m.lay.dropped > 0 { // narrowed or cut off
 			m.hidden++
 			m.relayout()
 		}
@@ -218,14 +218,15 @@ func (m *Model) sortStep(dir int) {
 	if !m.loaded {
 		return
 	}
+	// The shown columns in their order, the trends left out (not sorted by).
+	cols := m.columns()
+	pinned, scrollable := cols.slots()
 	var names []string
-	if m.withNamespace() {
-		names = append(names, "NAMESPACE")
-	}
-	for _, c := range m.table.Columns {
-		if !c.Wide || m.wide {
-			names = append(names, c.Name)
+	for _, slot := range append(pinned, scrollable...) {
+		if k, ok := cols.metric(slot); ok && cols.metrics[k].trend {
+			continue
 		}
+		names = append(names, strings.TrimRight(cols.header(slot), "↑↓"))
 	}
 	pos := -1
 	for i, n := range names {

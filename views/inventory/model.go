@@ -109,6 +109,9 @@ type snapshotMsg struct {
 	// off, when asked with this snapshot (the first after Init), maps the
 	// actions the API server denies to its sentence.
 	off map[kube.Action]string
+	// met, when the rows did not change but the metrics reading did, are
+	// the rows' new metrics cells (changed rows bring theirs in prep).
+	met *metricCells
 }
 
 // prepared is the costly part of taking in changed rows (measuring every
@@ -205,6 +208,12 @@ func (m *Model) fetch() tea.Cmd {
 	kind, loaded, gen, reqLabels := m.info.ID, m.loaded, m.gen, m.reqLabels
 	sortColumn, withNS, descending, sortNow := m.sortColumn, m.withNamespace(), !m.ascending, !m.sortFromKind
 	permissions := m.permissionsRead()
+	metricCols, metGen := metricColumnsOf(kind), m.metricsGeneration()
+	metrics, hasMetrics := client.(views.MetricsSource)
+	podName := ""
+	if kind == kube.KindContainers {
+		podName = parentName
+	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
 		defer cancel()
@@ -221,16 +230,42 @@ func (m *Model) fetch() tea.Cmd {
 			}
 			// Any other failure keeps the selector read before.
 		}
+		// The metrics are read beside the snapshot: a slow metrics API
+		// delays neither the rows nor a key press (the reading is cached
+		// inside kube; this is mostly a map read).
+		var reading chan kube.Metrics
+		if len(metricCols) > 0 && hasMetrics {
+			reading = make(chan kube.Metrics, 1)
+			mreq := metricsRequest(kind, req, podName)
+			go func() {
+				// A slow metrics API holds the rows back metricsWait at most:
+				// the reading then is the previous one (see kube.Client.Metrics).
+				mctx, cancel := context.WithTimeout(ctx, metricsWait)
+				defer cancel()
+				reading <- metrics.Metrics(mctx, mreq)
+			}()
+		}
 		msg := snapshotMsg{owner: owner, token: token, labels: labels, snap: client.Snapshot(ctx, req)}
 		if permissions != nil {
 			msg.off = permissions(ctx)
 		}
-		if t, ok := msg.snap.Table(kind); ok && !(loaded && msg.snap.Generation == gen && labels == reqLabels) {
-			p := &prepared{ix: newIndex(t), slot: slotOf(t.Columns, sortColumn, withNS), descending: descending}
+		in := metricsInput{kind: kind, pod: podName}
+		if reading != nil {
+			met := <-reading
+			in.met = &met
+		}
+		t, ok := msg.snap.Table(kind)
+		switch {
+		case !ok:
+		case !(loaded && msg.snap.Generation == gen && labels == reqLabels):
+			p := &prepared{ix: newIndex(t), slot: slotOf(t.Columns, metricCols, sortColumn, withNS), descending: descending}
+			p.ix.setMetrics(buildMetrics(in, t.Rows))
 			if sortNow {
 				p.order = p.ix.sorted(p.slot, descending)
 			}
 			msg.prep = p
+		case in.met != nil && in.met.Generation != metGen:
+			msg.met = buildMetrics(in, t.Rows)
 		}
 		return msg
 	}
@@ -348,6 +383,9 @@ func (m *Model) apply(msg snapshotMsg) bool {
 	t, _ := s.Table(m.info.ID)
 	if m.loaded && s.Generation == m.gen && msg.labels == m.reqLabels {
 		m.taken = s.Taken
+		if msg.met != nil {
+			m.applyMetrics(msg.met)
+		}
 		return false
 	}
 	// The cursor's object, read from the rows it points into before they
@@ -371,12 +409,13 @@ func (m *Model) apply(msg snapshotMsg) bool {
 
 // sortSlot returns the slot the rows are sorted by, -1 for none.
 func (m *Model) sortSlot() int {
-	return slotOf(m.table.Columns, m.sortColumn, m.withNamespace())
+	return slotOf(m.table.Columns, metricColumnsOf(m.info.ID), m.sortColumn, m.withNamespace())
 }
 
 // slotOf returns the slot of the column named name among columns (the
-// namespace's slot when the screen shows a NAMESPACE column), -1 for none.
-func slotOf(columns []kube.Column, name string, withNamespace bool) int {
+// namespace's slot when the screen shows a NAMESPACE column), else among
+// the metrics columns (not the trends: they are not sorted by), -1 for none.
+func slotOf(columns []kube.Column, metrics []metricColumn, name string, withNamespace bool) int {
 	if name == "" {
 		return -1
 	}
@@ -386,6 +425,11 @@ func slotOf(columns []kube.Column, name string, withNamespace bool) int {
 	for i, c := range columns {
 		if c.Name == name {
 			return i + 1
+		}
+	}
+	for k, c := range metrics {
+		if c.name == name && !c.trend {
+			return len(columns) + 1 + k
 		}
 	}
 	return -1
@@ -488,12 +532,20 @@ func (m *Model) current() *kube.Row {
 
 func (m *Model) withNamespace() bool { return m.info.Namespaced && m.namespace == "" }
 
-func (m *Model) relayout() {
+// columns returns the columns the screen may show: the table's (the
+// kind's until rows are read) and the metrics columns.
+func (m *Model) columns() columns {
 	c := columns{cols: m.info.Columns, wide: m.wide, withNamespace: m.withNamespace(), sortSlot: -1, ascending: m.ascending}
 	if m.loaded {
 		c.cols = m.table.Columns
 		c.sortSlot = m.sortSlot()
 	}
+	c.metrics, c.metricsAt = metricColumnsOf(m.info.ID), metricsAfter(c.cols)
+	return c
+}
+
+func (m *Model) relayout() {
+	c := m.columns()
 	m.lay = newLayout(c, m.ix, m.shown, m.hidden)
 	if m.lay.hidden > 0 {
 		// Scrolled columns come back once every column fits (a wider
@@ -503,6 +555,7 @@ func (m *Model) relayout() {
 		}
 	}
 	m.hidden = m.lay.hidden
+	m.lay = m.fitMetrics(m.lay)
 }
 
 // bodyHeight is the number of table rows that fit: the screen less the

@@ -35,6 +35,20 @@ type index struct {
 	hay    []byte
 	hayEnd []int32
 	keys   map[int][]sortKey
+	// met are the metrics cells of the rows (slots from slots on), nil for
+	// a kind without metrics columns; replaced when a new reading comes.
+	met *metricCells
+}
+
+// setMetrics replaces the rows' metrics cells and forgets the sort keys
+// made of the old ones.
+func (ix *index) setMetrics(mc *metricCells) {
+	ix.met = mc
+	for s := range ix.keys {
+		if s >= ix.slots {
+			delete(ix.keys, s)
+		}
+	}
 }
 
 // newIndex measures and lower-cases every row of t: O(rows × columns),

@@ -69,6 +69,11 @@ func (ix *index) sortKeys(s int) []sortKey {
 	if k, ok := ix.keys[s]; ok {
 		return k
 	}
+	if s >= ix.slots && ix.met != nil {
+		k := ix.met.sortKeys(s-ix.slots, len(ix.rows))
+		ix.keys[s] = k
+		return k
+	}
 	k := make([]sortKey, len(ix.rows))
 	for r := range ix.rows {
 		row := &ix.rows[r]

@@ -33,6 +33,9 @@ type layout struct {
 	flexible []bool
 	// hidden is how many columns right of NAME are scrolled out of view.
 	hidden int
+	// dropped is how many metrics columns are left out for want of room
+	// (see fitMetrics); scrolling right brings them in.
+	dropped int
 }
 
 const (
@@ -42,7 +45,11 @@ const (
 
 // columns describes the columns a table may show, before scrolling.
 type columns struct {
-	cols          []kube.Column
+	cols []kube.Column
+	// metrics are the kind's metrics columns, in slots after cols'; they
+	// show after cols[metricsAt] (trends only when wide).
+	metrics       []metricColumn
+	metricsAt     int
 	wide          bool
 	withNamespace bool
 	sortSlot      int  // -1: none
@@ -63,14 +70,39 @@ func (c columns) slots() (pinned, scrollable []int) {
 		default:
 			scrollable = append(scrollable, i+1)
 		}
+		if i == c.metricsAt {
+			for k, mc := range c.metrics {
+				if !mc.trend || c.wide {
+					scrollable = append(scrollable, len(c.cols)+1+k)
+				}
+			}
+		}
 	}
 	return pinned, scrollable
+}
+
+// metric returns the metrics column of slot s, ok false for a slot of the
+// table's own columns.
+func (c columns) metric(s int) (k int, ok bool) {
+	k = s - len(c.cols) - 1
+	return k, k >= 0 && k < len(c.metrics)
+}
+
+// flexible reports whether slot s gives way first: NAMESPACE, NAME and
+// kubectl's -o wide columns.
+func (c columns) flexible(s int) bool {
+	if _, ok := c.metric(s); ok {
+		return false
+	}
+	return s <= nameSlot || c.cols[s-1].Wide
 }
 
 // header returns slot s's header text.
 func (c columns) header(s int) string {
 	name := "NAMESPACE"
-	if s > namespaceSlot {
+	if k, ok := c.metric(s); ok {
+		name = c.metrics[k].name
+	} else if s > namespaceSlot {
 		name = c.cols[s-1].Name
 	}
 	if s == c.sortSlot {
@@ -95,7 +127,7 @@ func newLayout(c columns, ix *index, shown []int32, hidden int) layout {
 	for _, s := range append(pinned, scrollable[min(hidden, len(scrollable)):]...) {
 		l.headers = append(l.headers, c.header(s))
 		l.source = append(l.source, s)
-		l.flexible = append(l.flexible, s <= nameSlot || c.cols[s-1].Wide)
+		l.flexible = append(l.flexible, c.flexible(s))
 	}
 	l.static = make([]int, len(l.headers))
 	for i, h := range l.headers {
@@ -105,6 +137,12 @@ func newLayout(c columns, ix *index, shown []int32, hidden int) layout {
 		return l
 	}
 	for i, s := range l.source {
+		if k, ok := c.metric(s); ok && ix.met != nil {
+			for _, r := range shown {
+				l.static[i] = max(l.static[i], ix.met.width(r, k))
+			}
+			continue
+		}
 		if s == markerSlot || s >= ix.slots {
 			continue
 		}
@@ -126,7 +164,7 @@ func (l layout) measure(visible [][]string) []int {
 	w := append([]int(nil), l.static...)
 	for _, cells := range visible {
 		for i, c := range cells {
-			if cw := ansi.StringWidth(c); cw > w[i] {
+			if cw := textWidth(c); cw > w[i] {
 				w[i] = cw
 			}
 		}
@@ -152,7 +190,8 @@ func (l layout) overflows(visible [][]string, width int) bool {
 // cells returns the texts of one row's shown columns at time now, with
 // control characters made visible so that no cluster-supplied text can
 // move the cursor or restyle the terminal.
-func (l layout) cells(row *kube.Row, marker string, now time.Time) []string {
+func (l layout) cells(ix *index, r int32, marker string, now time.Time) []string {
+	row := &ix.rows[r]
 	out := make([]string, len(l.source))
 	for i, src := range l.source {
 		switch {
@@ -160,6 +199,9 @@ func (l layout) cells(row *kube.Row, marker string, now time.Time) []string {
 			out[i] = marker
 		case src == namespaceSlot:
 			out[i] = views.Sanitize(row.Namespace)
+		case src >= ix.slots:
+			// A metrics cell: made of numbers and blocks, nothing to sanitize.
+			out[i] = ix.met.cell(r, src-ix.slots)
 		case src-1 < len(row.Cells):
 			out[i] = views.Sanitize(row.Cells[src-1].Render(now))
 		}
@@ -234,24 +276,51 @@ func middle(s string, n int) string {
 // widths do not fit).
 func line(cells []string, widths []int, width int) string {
 	var b strings.Builder
+	drawn := 0 // the width written so far
 	for i, c := range cells {
 		if i > 0 {
 			b.WriteString(strings.Repeat(" ", columnGap))
+			drawn += columnGap
 		}
-		if ansi.StringWidth(c) > widths[i] {
+		cw := textWidth(c)
+		if cw > widths[i] {
 			c = ansi.Truncate(c, widths[i], "…")
+			cw = ansi.StringWidth(c)
 		}
 		b.WriteString(c)
-		if pad := widths[i] - ansi.StringWidth(c); pad > 0 {
+		drawn += cw
+		if pad := widths[i] - cw; pad > 0 {
 			b.WriteString(strings.Repeat(" ", pad))
+			drawn += pad
 		}
 	}
 	s := b.String()
-	if ansi.StringWidth(s) > width {
+	if drawn > width {
 		s = ansi.Truncate(s, width, "")
+		drawn = ansi.StringWidth(s)
 	}
-	if pad := width - ansi.StringWidth(s); pad > 0 {
+	if pad := width - drawn; pad > 0 {
 		s += strings.Repeat(" ", pad)
 	}
 	return s
+}
+
+// textWidth is ansi.StringWidth of a cell, with the common cases made
+// cheap (a frame measures every visible cell twice): printable ASCII is one
+// cell a byte, and the sparkline blocks ▁..█ (U+2581..U+2588, UTF-8 e2 96
+// 81..88) one cell each. Anything else is measured by ansi.StringWidth.
+func textWidth(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c >= 0x20 && c < 0x7f:
+			i++
+		case c == 0xe2 && i+2 < len(s) && s[i+1] == 0x96 && s[i+2] >= 0x81 && s[i+2] <= 0x88:
+			i += 3
+		default:
+			return ansi.StringWidth(s)
+		}
+		n++
+	}
+	return n
 }

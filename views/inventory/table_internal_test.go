@@ -26,10 +26,11 @@ func FuzzLineKeepsColumnsAligned(f *testing.F) {
 			{Name: name, Cells: []kube.Cell{kube.Text(name), kube.Text(status)}},
 			{Name: "x", Cells: []kube.Cell{kube.Text("x"), kube.Text("ok")}},
 		}}
-		l := newLayout(columns{cols: table.Columns, sortSlot: -1}, newIndex(table), []int32{0, 1}, 0)
+		ix := newIndex(table)
+		l := newLayout(columns{cols: table.Columns, sortSlot: -1}, ix, []int32{0, 1}, 0)
 		var visible [][]string
 		for i := range table.Rows {
-			visible = append(visible, l.cells(&table.Rows[i], "  ", fuzzNow))
+			visible = append(visible, l.cells(ix, int32(i), "  ", fuzzNow))
 		}
 		widths, shown := l.widths(visible, width)
 		if shown < 2 || len(widths) != shown {
@@ -48,3 +49,17 @@ func FuzzLineKeepsColumnsAligned(f *testing.F) {
 }
 
 var fuzzNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// FuzzTextWidth: the fast paths of textWidth measure what ansi.StringWidth
+// measures, for sanitized cells (no control characters) of any text.
+func FuzzTextWidth(f *testing.F) {
+	for _, s := range []string{"", "web-1", "▁▂▃▄▅▆▇█", "  █▄", "数据库", "n/a", "45%*", "é", "\u2580\u2589", "ab\u0301c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		s = views.Sanitize(s)
+		if got, want := textWidth(s), ansi.StringWidth(s); got != want {
+			t.Fatalf("textWidth(%q) = %d, ansi.StringWidth %d", s, got, want)
+		}
+	})
+}

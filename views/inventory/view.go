@@ -97,7 +97,8 @@ func (m *Model) visibleCells(l layout) [][]string {
 	end := min(start+m.bodyHeight(), len(m.shown))
 	visible := make([][]string, 0, end-start)
 	for i := start; i < end; i++ {
-		row := &m.ix.rows[m.shown[i]]
+		r := m.shown[i]
+		row := &m.ix.rows[r]
 		marked := len(m.marks) > 0 && m.marks[rowKey(row)]
 		marker := " "
 		switch {
@@ -108,7 +109,7 @@ func (m *Model) visibleCells(l layout) [][]string {
 		case marked:
 			marker = "*"
 		}
-		visible = append(visible, l.cells(row, marker+views.HealthMarker(row.Health), now))
+		visible = append(visible, l.cells(m.ix, r, marker+views.HealthMarker(row.Health), now))
 	}
 	return visible
 }
@@ -172,8 +173,12 @@ func (m *Model) notice(w, cut int) string {
 	if m.markedShown > 0 {
 		info = append(info, fmt.Sprintf("%d marked", m.markedShown))
 	}
-	if cols := columnsNotice(m.lay.hidden, cut); cols != "" {
+	if cols := columnsNotice(m.lay.hidden, cut+m.lay.dropped); cols != "" {
 		info = append(info, cols)
+	}
+	if p := m.metricsProblem(); p != "" {
+		// Once, here: the cells only say "n/a".
+		info = append(info, p)
 	}
 	if len(info) == 0 {
 		return ""

@@ -59,6 +59,11 @@ type Model struct {
 	ro *rolloutState
 	// page is the first line shown of the preview or rollout page.
 	page int
+
+	// The containers' usage beside the resources inputs (usage.go).
+	utoken     int                 // usage chain id
+	usage      *kube.WorkloadUsage // the last reading, nil before one
+	usageNoted bool                // why there is none was said
 }
 
 // New returns the workload screen for ref, reading and writing through
@@ -101,6 +106,10 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		if m.ro != nil && m.ro.f.Owns(msg) && m.mode == modeRollout {
 			return m, m.statusCmd()
 		}
+	case usageMsg:
+		return m, m.takeUsage(msg)
+	case usageTickMsg:
+		return m, m.tickUsage(msg)
 	case tea.WindowSizeMsg:
 		if m.form != nil && m.form.width != m.vc.Width {
 			m.rebuild()
@@ -136,6 +145,10 @@ func (m *Model) takeRead(msg readMsg) tea.Cmd {
 		m.form = newForm(msg.w, msg.w)
 		m.focus, m.offset = 0, 0
 		m.rebuild()
+		if msg.purpose == readOpen {
+			// The workload is known now (a pod's owner): read its usage.
+			return tea.Batch(m.focusCmd(), m.readUsage())
+		}
 		return m.focusCmd()
 	}
 	edited := m.form.workload()

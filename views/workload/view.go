@@ -317,6 +317,9 @@ func (m *Model) drawLine(l int) string {
 			name = "memory"
 		}
 		b.WriteString(label(name) + "request " + fieldAt(0) + " limit " + fieldAt(1))
+		if u := m.usageText(f.base.Containers[ln.c].Name, ln.kind == lnMemory); u != "" && errText == "" {
+			b.WriteString(" " + st.Muted.Render(u))
+		}
 	case lnText:
 		b.WriteString(st.Muted.Render(label("") + views.Sanitize(ln.text)))
 	case lnClash:

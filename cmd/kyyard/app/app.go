@@ -49,7 +49,12 @@ Keys:
   ctrl+n     pick this screen's namespace (type to filter; when namespaces
              cannot be listed, type the name); :ns <name>|all does it at once
   :ctx       pick a kubeconfig context; :ctx <name> switches to it
-  w          toggle kubectl's -o wide columns
+  w          toggle kubectl's -o wide columns (pods, nodes: with CPU and memory trends)
+  metrics    pods and containers show CPU MEM %CPU/R %CPU/L %MEM/R %MEM/L, nodes CPU
+             %CPU MEM %MEM of allocatable, from metrics-server (read every
+             --metrics-interval): 45%* is a share of the containers that set the
+             request or limit (some do not); n/a: none sets it, or metrics cannot be
+             read (the line above the table says why); -: no sample yet
   ctrl+r     refresh now
   d          describe the selected object (kubectl describe, with events)
   y          the selected object as YAML (m: managedFields; Secret values shown as sizes)
@@ -130,9 +135,14 @@ type options struct {
 	maxLogRequests int
 	// deployTimeout bounds each rollout of a deploy (--deploy-timeout).
 	deployTimeout time.Duration
-	command       string
-	all           bool
-	logFile       string
+	// metricsInterval is how often the metrics API is read
+	// (--metrics-interval); metricsSet is whether the flag was given (else
+	// a context's metricsInterval setting applies).
+	metricsInterval time.Duration
+	metricsSet      bool
+	command         string
+	all             bool
+	logFile         string
 	// strict and readonly are the guard policy of every write (design:
 	// "Guards, and two policies").
 	strict   bool
@@ -158,6 +168,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.strictSet = cmd.Flags().Changed("strict")
+			opts.metricsSet = cmd.Flags().Changed("metrics-interval")
 			return run(flags, opts)
 		},
 	}
@@ -167,6 +178,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f := cmd.Flags()
 	f.DurationVar(&opts.refresh, "refresh", 2*time.Second, "how often screens read the cluster again")
 	f.DurationVar(&opts.deployTimeout, "deploy-timeout", kube.DefaultDeployTimeout, "how long a deploy from the :apps form waits for each service's rollout before it restores the previous objects (rollout_timeout)")
+	f.DurationVar(&opts.metricsInterval, "metrics-interval", kube.DefaultMetricsInterval, "how often the CPU and memory columns, trends and charts read the metrics API (metrics-server); its own resolution is 15s, so reading more often gets the same samples (per context: metricsInterval in the configuration file)")
 	f.StringVarP(&opts.command, "command", "c", "pods", "the kind to show first (pods, deploy, nodes, ns, or any alias), or apps (the :apps list) or pf (the :pf port-forwards)")
 	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "start in all namespaces")
 	f.BoolVar(&opts.strict, "strict", false, "refuse every write a guard warns about (managed by Helm/Argo CD/Flux, no Pod Security level, claims deleted, new Secret references, an autoscaler) instead of asking to confirm, as a cluster agent must; the default when kyyard runs in a pod with its ServiceAccount (--strict=false turns it off there)")
@@ -212,6 +224,9 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	if opts.deployTimeout <= 0 {
 		return errors.New("--deploy-timeout must be positive")
 	}
+	if opts.metricsInterval <= 0 {
+		return errors.New("--metrics-interval must be positive")
+	}
 	var uiOpts []ui.Option
 	if ui.StartScreen(opts.command) {
 		// -c apps, -c pf: that screen over the pods list.
@@ -244,6 +259,9 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		opts:  kube.Options{Registry: registry, TablePlugin: kinds.NewTable},
 		cfg:   cfg,
 		flag:  config.Mode{ReadOnly: opts.readonly, Strict: opts.strict || !opts.strictSet && serviceAccountRun(flags, os.Getenv)},
+	}
+	if opts.metricsSet {
+		contexts.flag.MetricsInterval = config.Duration{Duration: opts.metricsInterval}
 	}
 	_, first, _ := contexts.Contexts() // "" when none is named: the flags alone apply
 	client, err := kube.New(flags, contexts.optionsFor(first))

@@ -24,7 +24,7 @@ func TestHelpNamesKeysAndKubectlFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{":pods", "esc", "--kubeconfig", "--context", "--namespace", "--as", "--token", "--refresh", "--all-namespaces", "x failed", "--max-log-requests", "J JSON", "--deploy-timeout"} {
+	for _, want := range []string{":pods", "esc", "--kubeconfig", "--context", "--namespace", "--as", "--token", "--refresh", "--all-namespaces", "x failed", "--max-log-requests", "J JSON", "--deploy-timeout", "--metrics-interval", "%MEM/L"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("--help lacks %q", want)
 		}
@@ -57,6 +57,7 @@ func TestBadInputFailsBeforeTheTerminalIsTaken(t *testing.T) {
 		want string
 	}{
 		{[]string{"--refresh", "0s", "--kubeconfig", missing}, "--refresh must be positive"},
+		{[]string{"--metrics-interval", "0s", "--kubeconfig", missing}, "--metrics-interval must be positive"},
 		{[]string{"--max-log-requests", "0", "--kubeconfig", missing}, "--max-log-requests must be positive"},
 		{[]string{"--deploy-timeout", "0s", "--kubeconfig", missing}, "--deploy-timeout must be positive"},
 		{[]string{"-c", "widgets", "--kubeconfig", missing}, `unknown kind "widgets"`},

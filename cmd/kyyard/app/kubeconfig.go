@@ -37,6 +37,7 @@ func (k kubeconfigContexts) optionsFor(name string) kube.Options {
 	o := k.opts
 	o.ReadOnly = mode.ReadOnly
 	o.Shell = strings.Fields(mode.Shell)
+	o.MetricsInterval = mode.MetricsInterval.Duration // 0: kube.DefaultMetricsInterval
 	o.Policy = kube.PolicyInteractive
 	if mode.Strict {
 		o.Policy = kube.PolicyStrict

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
@@ -207,5 +208,26 @@ func TestContextShellOption(t *testing.T) {
 	}
 	if o := k.optionsFor("other"); len(o.Shell) != 0 {
 		t.Fatalf("options %+v: want no shell", o)
+	}
+}
+
+// TestContextMetricsIntervalOption: --metrics-interval, else a context's
+// metricsInterval, reaches the client's options; neither leaves kube's
+// default (0).
+func TestContextMetricsIntervalOption(t *testing.T) {
+	cfg, err := config.Parse("config.yaml", []byte("contexts:\n  big-ctx: {metricsInterval: 1m}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := kubeconfigContexts{flags: testFlags(t), opts: kube.Options{Registry: kinds.Builtin()}, cfg: cfg}
+	if o := k.optionsFor("big-ctx"); o.MetricsInterval != time.Minute {
+		t.Fatalf("context setting: %s", o.MetricsInterval)
+	}
+	if o := k.optionsFor("other"); o.MetricsInterval != 0 {
+		t.Fatalf("no setting: %s", o.MetricsInterval)
+	}
+	k.flag.MetricsInterval = config.Duration{Duration: 5 * time.Second}
+	if o := k.optionsFor("big-ctx"); o.MetricsInterval != 5*time.Second {
+		t.Fatalf("the flag must win: %s", o.MetricsInterval)
 	}
 }

@@ -1,0 +1,391 @@
+package inventory
+
+import (
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// The metrics columns (issue 12) are the screen's own, not the kind
+// plugin's: their cells come from a metrics reading (views.MetricsSource)
+// that changes on its own interval, so they live beside the index, in
+// slots after the table's columns (slot len(Columns)+1+k is metrics column
+// k), and are drawn where k9s draws them: after RESTARTS (pods, containers)
+// or after the last column kubectl prints without -o wide (nodes: VERSION).
+
+// metricColumn is one metrics column of a kind.
+type metricColumn struct {
+	name string
+	// trend marks a sparkline: shown only in the wide view (w), never
+	// sorted by.
+	trend bool
+}
+
+// metricsWait bounds how long a refresh waits for a metrics reading beyond
+// its snapshot: the metrics API is read inside kube at its own interval,
+// and a caller that stops waiting gets the previous reading.
+const metricsWait = 3 * time.Second
+
+// trendWidth is a sparkline's width in cells: the last trendWidth samples
+// (2½ minutes at the default 15s interval), the latest at the right.
+const trendWidth = 10
+
+var (
+	podMetricColumns = []metricColumn{{name: "CPU"}, {name: "MEM"}, {name: "%CPU/R"}, {name: "%CPU/L"},
+		{name: "%MEM/R"}, {name: "%MEM/L"}, {name: "CPU TREND", trend: true}, {name: "MEM TREND", trend: true}}
+	containerMetricColumns = podMetricColumns[:6]
+	nodeMetricColumns      = []metricColumn{{name: "CPU"}, {name: "%CPU"}, {name: "MEM"}, {name: "%MEM"},
+		{name: "CPU TREND", trend: true}, {name: "MEM TREND", trend: true}}
+)
+
+// metricColumnsOf returns the metrics columns of a kind: pods, containers
+// and nodes have them, other kinds none.
+func metricColumnsOf(kind kube.Kind) []metricColumn {
+	switch kind {
+	case kube.KindPods:
+		return podMetricColumns
+	case kube.KindContainers:
+		return containerMetricColumns
+	case kube.KindNodes:
+		return nodeMetricColumns
+	}
+	return nil
+}
+
+// metricsAfter returns the index of the column the metrics columns follow:
+// RESTARTS when there is one, else the last column kubectl prints without
+// -o wide.
+func metricsAfter(cols []kube.Column) int {
+	last := 0
+	for i, c := range cols {
+		if c.Name == "RESTARTS" {
+			return i
+		}
+		if !c.Wide {
+			last = i
+		}
+	}
+	return last
+}
+
+// Cell texts that are not numbers: notAvailable when the metrics cannot be
+// read (Metrics.Truncated, or a client that reads none) or a share of an
+// amount no container sets; noSample for an object the metrics API has no
+// sample of yet (a pod just started, a completed pod).
+const (
+	notAvailable = "n/a"
+	noSample     = "-"
+)
+
+// metricCells are the metrics cells of one index's rows for one reading.
+type metricCells struct {
+	cols int // metrics columns per row
+	// text[r*cols+k] is row r's cell of metrics column k; val the same
+	// cell's quantity to sort by (millicores, bytes, percent), NaN for
+	// "n/a" and "-" (sorted last either way).
+	text []string
+	val  []float64
+	// gen is the reading's Metrics.Generation (0: none read).
+	gen uint64
+	// problem says why there are no metrics (views.MetricsProblem), "" when
+	// they were read.
+	problem string
+}
+
+// metricsInput is a reading and what the cells of one table need from the
+// screen: the kind, and for containers the pod they are part of.
+type metricsInput struct {
+	kind kube.Kind
+	pod  string // containers: the pod's name
+	// met is the reading; nil when the client reads no metrics.
+	met *kube.Metrics
+}
+
+// buildMetrics makes the metrics cells of rows: O(rows), done in the
+// refresh's goroutine. kind's columns decide the cells; a kind without
+// metrics columns gives nil.
+func buildMetrics(in metricsInput, rows []kube.Row) *metricCells {
+	cols := metricColumnsOf(in.kind)
+	if len(cols) == 0 {
+		return nil
+	}
+	mc := &metricCells{cols: len(cols), text: make([]string, len(rows)*len(cols)), val: make([]float64, len(rows)*len(cols))}
+	for i := range mc.val {
+		mc.val[i] = math.NaN()
+	}
+	switch {
+	case in.met == nil:
+		mc.problem = "metrics: not available — " + views.NoMetricsClient
+	case in.met.Truncated != nil:
+		mc.problem = views.MetricsProblem(in.met.Truncated)
+	}
+	if mc.problem != "" {
+		for i := range mc.text {
+			mc.text[i] = notAvailable
+		}
+		if in.met != nil {
+			mc.gen = in.met.Generation
+		}
+		return mc
+	}
+	mc.gen = in.met.Generation
+	var key strings.Builder
+	for r := range rows {
+		row := &rows[r]
+		text, val := mc.text[r*mc.cols:(r+1)*mc.cols], mc.val[r*mc.cols:(r+1)*mc.cols]
+		switch in.kind {
+		case kube.KindNodes:
+			nodeCells(text, val, row, in.met.Nodes)
+		default:
+			key.Reset()
+			key.WriteString(row.Namespace)
+			key.WriteByte('/')
+			if in.kind == kube.KindContainers {
+				key.WriteString(in.pod)
+			} else {
+				key.WriteString(row.Name)
+			}
+			pu, ok := in.met.Pods[key.String()]
+			switch {
+			case !ok:
+				fillCells(text, noSample)
+			case in.kind == kube.KindContainers:
+				containerCells(text, val, row, &pu)
+			default:
+				podCells(text, val, row, &pu)
+			}
+		}
+	}
+	return mc
+}
+
+// fillCells sets every cell of a row to s.
+func fillCells(text []string, s string) {
+	for i := range text {
+		text[i] = s
+	}
+}
+
+// podCells fills a pod row's cells: CPU and MEM are the pod's total (as
+// kubectl top pod prints it), the shares per container summed over the
+// containers that set the amount (kube.PodUtilisation).
+func podCells(text []string, val []float64, row *kube.Row, pu *kube.PodUsage) {
+	var res []kube.ContainerResources
+	if row.Resources != nil {
+		res = row.Resources.Containers
+	}
+	u := kube.PodUtilisation(res, pu.Containers)
+	usageCells(text[:2], val[:2], pu.Total)
+	shareCells(text[2:6], val[2:6], u.CPURequest, u.CPULimit, u.MemoryRequest, u.MemoryLimit)
+	if len(text) > 6 {
+		text[6] = trendCell(pu.Trend, func(s kube.Sample) int64 { return s.Usage.CPU })
+		text[7] = trendCell(pu.Trend, func(s kube.Sample) int64 { return s.Usage.Memory })
+	}
+}
+
+// containerCells fills a container row's cells from its pod's reading: the
+// container's own usage and shares, "-" when the reading has no such
+// container (an init or ephemeral container, one not started).
+func containerCells(text []string, val []float64, row *kube.Row, pu *kube.PodUsage) {
+	for _, c := range pu.Containers {
+		if c.Name != row.Name {
+			continue
+		}
+		var res []kube.ContainerResources
+		if row.Resources != nil {
+			res = row.Resources.Containers
+		}
+		u := kube.PodUtilisation(res, []kube.ContainerUsage{c})
+		usageCells(text[:2], val[:2], c.Usage)
+		shareCells(text[2:6], val[2:6], u.CPURequest, u.CPULimit, u.MemoryRequest, u.MemoryLimit)
+		return
+	}
+	fillCells(text, noSample)
+}
+
+// nodeCells fills a node row's cells: CPU, %CPU, MEM, %MEM of allocatable
+// (kube.NodeUtilisation, as kubectl top node), then the trends.
+func nodeCells(text []string, val []float64, row *kube.Row, nodes map[string]kube.NodeUsage) {
+	nu, ok := nodes[row.Name]
+	if !ok {
+		fillCells(text, noSample)
+		return
+	}
+	alloc := kube.Usage{CPU: kube.NotSet, Memory: kube.NotSet}
+	if row.Resources != nil {
+		alloc = row.Resources.Allocatable
+	}
+	cpu, mem := kube.NodeUtilisation(alloc, nu.Usage)
+	text[0], val[0] = kube.FormatCPU(nu.Usage.CPU), quantity(nu.Usage.CPU)
+	shareCells(text[1:2], val[1:2], cpu)
+	text[2], val[2] = kube.FormatMemory(nu.Usage.Memory), quantity(nu.Usage.Memory)
+	shareCells(text[3:4], val[3:4], mem)
+	if len(text) > 4 {
+		text[4] = trendCell(nu.Trend, func(s kube.Sample) int64 { return s.Usage.CPU })
+		text[5] = trendCell(nu.Trend, func(s kube.Sample) int64 { return s.Usage.Memory })
+	}
+}
+
+// usageCells fills CPU and MEM.
+func usageCells(text []string, val []float64, u kube.Usage) {
+	text[0], val[0] = kube.FormatCPU(u.CPU), quantity(u.CPU)
+	text[1], val[1] = kube.FormatMemory(u.Memory), quantity(u.Memory)
+}
+
+// shareCells fills percentages: "45%", "45%*" when partial, "n/a".
+func shareCells(text []string, val []float64, shares ...kube.Percent) {
+	for i, p := range shares {
+		text[i] = p.String()
+		if p.Set {
+			val[i] = float64(p.Value)
+		}
+	}
+}
+
+// quantity is a usage's sort value, NaN when not set.
+func quantity(v int64) float64 {
+	if v < 0 {
+		return math.NaN()
+	}
+	return float64(v)
+}
+
+// trendCell draws the last trendWidth samples' amount as a sparkline;
+// "-" when there is none.
+func trendCell(trend []kube.Sample, amount func(kube.Sample) int64) string {
+	if len(trend) == 0 {
+		return noSample
+	}
+	trend = trend[max(len(trend)-trendWidth, 0):]
+	var values [trendWidth]float64
+	for i, s := range trend {
+		values[i] = float64(max(amount(s), 0))
+	}
+	return views.Sparkline(values[:len(trend)], trendWidth)
+}
+
+// width returns the drawn width of row r's metrics column k.
+func (mc *metricCells) width(r int32, k int) int {
+	return utf8.RuneCountInString(mc.text[int(r)*mc.cols+k])
+}
+
+// cell returns row r's metrics column k, "" when there are no cells.
+func (mc *metricCells) cell(r int32, k int) string {
+	if mc == nil || int(r)*mc.cols+k >= len(mc.text) {
+		return ""
+	}
+	return mc.text[int(r)*mc.cols+k]
+}
+
+// sortKeys returns the sort keys of metrics column k: quantities, and
+// missing for "n/a" and "-" (last in either direction).
+func (mc *metricCells) sortKeys(k, rows int) []sortKey {
+	keys := make([]sortKey, rows)
+	for r := range keys {
+		keys[r] = sortKey{class: classMissing}
+		if mc == nil || r*mc.cols+k >= len(mc.val) {
+			continue
+		}
+		if v := mc.val[r*mc.cols+k]; !math.IsNaN(v) {
+			keys[r] = sortKey{class: classNumber, num: v}
+		}
+	}
+	return keys
+}
+
+// metricsRequest returns the metrics a screen of kind asks for along with
+// its snapshot request: the pods (or nodes) of the request's namespace and
+// label selector (the field selector and owners narrow nothing in the
+// metrics API: the cells are found by name), or for containers the one pod
+// they are part of.
+func metricsRequest(kind kube.Kind, req kube.SnapshotRequest, pod string) kube.MetricsRequest {
+	switch kind {
+	case kube.KindNodes:
+		return kube.MetricsRequest{Kind: kube.KindNodes, Labels: req.Selector.Labels}
+	case kube.KindContainers:
+		return kube.MetricsRequest{Kind: kube.KindPods, Namespace: req.Namespace, Name: pod}
+	}
+	return kube.MetricsRequest{Kind: kube.KindPods, Namespace: req.Namespace, Labels: req.Selector.Labels}
+}
+
+// metricsGeneration returns the Generation of the reading the shown
+// metrics cells come from (0: none).
+func (m *Model) metricsGeneration() uint64 {
+	if m.ix == nil || m.ix.met == nil {
+		return 0
+	}
+	return m.ix.met.gen
+}
+
+// metricsProblem says why the metrics columns read "n/a" ("" when they were
+// read, or the kind has none).
+func (m *Model) metricsProblem() string {
+	if m.ix == nil || m.ix.met == nil {
+		return ""
+	}
+	return m.ix.met.problem
+}
+
+// applyMetrics takes in a new reading's cells for the rows shown (the rows
+// did not change): the layout is made again, and the order too when the
+// rows are sorted by a metrics column. Cells for other rows are dropped.
+func (m *Model) applyMetrics(mc *metricCells) {
+	if m.ix == nil || len(mc.text) != len(m.ix.rows)*mc.cols {
+		return
+	}
+	m.ix.setMetrics(mc)
+	if m.sortSlot() >= m.ix.slots {
+		m.resort()
+		return
+	}
+	m.relayout()
+}
+
+// fitMetrics leaves metrics columns out of l, the rightmost first (the
+// trends, then %MEM/L, %MEM/R, ... CPU), while the columns do not fit the
+// screen for the rows on it, with kubectl's -o wide columns narrowed to 8
+// cells (they give way first): on a narrow terminal kubectl's own columns
+// (NAME, STATUS, AGE) keep their room and the usage that fits shows; →
+// scrolls to the rest. The sort column is never left out.
+func (m *Model) fitMetrics(l layout) layout {
+	c := m.columns()
+	if len(c.metrics) == 0 || m.ix == nil {
+		return l
+	}
+	visible := m.visibleCells(l)
+	w := l.measure(visible)
+	for i, s := range l.source {
+		if l.flexible[i] && s > nameSlot {
+			w[i] = min(w[i], 8) // kubectl's -o wide columns give way first (see widths)
+		}
+	}
+	excess := total(w, len(w)) - m.vc.Width
+	if excess <= 0 {
+		return l
+	}
+	drop := make([]bool, len(l.source))
+	for i := len(l.source) - 1; i >= 0 && excess > 0; i-- {
+		if _, ok := c.metric(l.source[i]); ok && l.source[i] != c.sortSlot {
+			drop[i] = true
+			excess -= w[i] + columnGap
+			l.dropped++
+		}
+	}
+	if l.dropped == 0 {
+		return l
+	}
+	out := layout{hidden: l.hidden, dropped: l.dropped}
+	for i := range l.source {
+		if !drop[i] {
+			out.headers = append(out.headers, l.headers[i])
+			out.source = append(out.source, l.source[i])
+			out.static = append(out.static, l.static[i])
+			out.flexible = append(out.flexible, l.flexible[i])
+		}
+	}
+	return out
+}
