@@ -31,15 +31,25 @@ func (textSource) YAML(_ context.Context, _ kube.Kind, _, name string, opts kube
 	return out, nil
 }
 
-// openObject sends msg to the root as a screen would, and runs the read
-// the new screen starts.
+// openObject sends msg to the root as a screen would, and runs the reads
+// the new screen starts (the text, and a describe view's usage chart),
+// once each: the refreshes they schedule are not run.
 func (h *harness) openObject(msg views.OpenObjectMsg) {
 	h.t.Helper()
 	next := h.send(msg)
 	if next == nil {
 		h.t.Fatal("opening an object started no read")
 	}
-	h.send(next())
+	read := next()
+	if batch, ok := read.(tea.BatchMsg); ok {
+		for _, c := range batch {
+			if c != nil {
+				h.send(c())
+			}
+		}
+		return
+	}
+	h.send(read)
 }
 
 func TestOpenObjectPushesDetailAndEscGoesBack(t *testing.T) {
