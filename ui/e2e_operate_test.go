@@ -22,8 +22,9 @@ import (
 
 // drive runs cmd and every command that follows from it, sending each
 // message to the root, until nothing is left or the deadline passes.
-// Inventory refresh ticks (an hour in tests) are not run; the rollout
-// screen's one-second poll ticks are.
+// Inventory refresh ticks (an hour in tests) and the form's and describe
+// view's usage re-reads are not run; the rollout screen's one-second poll
+// ticks are.
 func (h *harness) drive(cmd tea.Cmd, deadline time.Time) {
 	queue := []tea.Cmd{cmd}
 	for len(queue) > 0 && time.Now().Before(deadline) {
@@ -44,7 +45,8 @@ func (h *harness) drive(cmd tea.Cmd, deadline time.Time) {
 			continue
 		}
 		switch fmt.Sprintf("%T", msg) {
-		case "inventory.snapshotMsg", "inventory.tickMsg", "ui.factsMsg", "ui.factsTickMsg", "ui.namesMsg":
+		case "inventory.snapshotMsg", "inventory.tickMsg", "ui.factsMsg", "ui.factsTickMsg", "ui.namesMsg",
+			"workload.usageMsg", "workload.usageTickMsg", "detail.usageMsg", "detail.usageTickMsg":
 			continue // they arm ticks that would sleep
 		}
 		queue = append(queue, next)

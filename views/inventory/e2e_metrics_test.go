@@ -36,7 +36,7 @@ func kubectlTop(t *testing.T, args ...string) map[string][]string {
 	if kubectl == "" {
 		t.Skip("no " + kubetest.KubectlEnv)
 	}
-	out, err := exec.Command(kubectl, append([]string{"--kubeconfig", os.Getenv(kubetest.KubeconfigEnv), "top", "--no-headers"}, args...)...).CombinedOutput()
+	out, err := exec.Command(kubectl, append(append([]string{"--kubeconfig", os.Getenv(kubetest.KubeconfigEnv), "top"}, args...), "--no-headers")...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("kubectl top %v: %v\n%s", args, err, out)
 	}
