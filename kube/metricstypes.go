@@ -109,6 +109,11 @@ type MetricsRequest struct {
 	Name string
 	// Labels is a label selector sent to the metrics API ("" for all).
 	Labels string
+	// Fresh asks for a new reading now, whatever the interval, unless one
+	// finished less than a second ago (the person asked for a refresh).
+	// Fresh is not part of the request's identity: it shares the cache
+	// and history of the same request without it.
+	Fresh bool
 }
 
 // Metrics is the answer to a MetricsRequest.
