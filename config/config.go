@@ -53,7 +53,8 @@ type Mode struct {
 	Shell string `json:"shell,omitempty"`
 	// MetricsInterval is how often the metrics API (metrics-server) is
 	// read in this context (kube.Options.MetricsInterval, as
-	// --metrics-interval); zero is kube's default.
+	// --metrics-interval); left out, kube's default. Parse refuses a
+	// written value that is not positive ("0s", "-5s"), as the flag does.
 	MetricsInterval Duration `json:"metricsInterval,omitempty"`
 }
 
@@ -153,6 +154,12 @@ func Parse(name string, data []byte) (*File, error) {
 			return nil, fmt.Errorf("configuration file %s: readonlyContexts[%d] %q is not a valid pattern (path.Match: *, ?, [a-z], \\ escapes): %v", name, i, p, err)
 		}
 	}
+	// A metricsInterval written as 0s reads as the zero Duration, as a
+	// missing one does: which entries write one at all is read apart.
+	intervalSet, err := metricsIntervalsSet(data)
+	if err != nil {
+		return nil, fmt.Errorf("configuration file %s: %s", name, cleanYAMLError(err))
+	}
 	for ctx, m := range f.Contexts {
 		if ctx == "" {
 			return nil, fmt.Errorf("configuration file %s: contexts has an entry with an empty name", name)
@@ -160,11 +167,29 @@ func Parse(name string, data []byte) (*File, error) {
 		if m.Shell != "" && strings.TrimSpace(m.Shell) == "" {
 			return nil, fmt.Errorf("configuration file %s: contexts.%s.shell names no program", name, ctx)
 		}
-		if m.MetricsInterval.Duration < 0 {
-			return nil, fmt.Errorf("configuration file %s: contexts.%s.metricsInterval %s is negative", name, ctx, m.MetricsInterval)
+		if m.MetricsInterval.Duration < 0 || m.MetricsInterval.Duration == 0 && intervalSet[ctx] {
+			return nil, fmt.Errorf("configuration file %s: contexts.%s.metricsInterval %s must be positive (as --metrics-interval; leave it out for the default)", name, ctx, m.MetricsInterval)
 		}
 	}
 	return &f, nil
+}
+
+// metricsIntervalsSet names the contexts whose entry writes a
+// metricsInterval key (whatever its value).
+func metricsIntervalsSet(data []byte) (map[string]bool, error) {
+	var raw struct {
+		Contexts map[string]map[string]json.RawMessage `json:"contexts"`
+	}
+	if err := yaml.Unmarshal(data, &raw); err != nil {
+		return nil, err
+	}
+	set := map[string]bool{}
+	for ctx, m := range raw.Contexts {
+		if _, ok := m["metricsInterval"]; ok {
+			set[ctx] = true
+		}
+	}
+	return set, nil
 }
 
 // cleanYAMLError drops sigs.k8s.io/yaml's wrapping ("error converting

@@ -175,8 +175,8 @@ func TestContextShell(t *testing.T) {
 }
 
 // TestContextMetricsInterval: a context's metricsInterval is read as a Go
-// duration, the flag's wins in Or, and a malformed or negative one is
-// refused with the field named.
+// duration, the flag's wins in Or, and a malformed one is refused, a
+// negative or zero one with the context and the key named.
 func TestContextMetricsInterval(t *testing.T) {
 	f, err := config.Parse("c.yaml", []byte("contexts:\n  big: {metricsInterval: 1m30s}\n"))
 	if err != nil {
@@ -192,11 +192,28 @@ func TestContextMetricsInterval(t *testing.T) {
 	if got := flag.Or(f.For("big")).MetricsInterval.Duration; got != 5*time.Second {
 		t.Fatalf("Or with the flag: %s", got)
 	}
-	for _, bad := range []string{"{metricsInterval: soon}", "{metricsInterval: 15}", "{metricsInterval: -5s}"} {
+	for _, bad := range []string{"{metricsInterval: soon}", "{metricsInterval: 15}"} {
 		if _, err := config.Parse("c.yaml", []byte("contexts:\n  big: "+bad+"\n")); err == nil || !strings.Contains(err.Error(), "c.yaml") {
 			t.Errorf("%s: %v", bad, err)
 		} else {
 			t.Logf("%s: %v", bad, err)
 		}
+	}
+	for _, bad := range []string{"{metricsInterval: -5s}", "{metricsInterval: 0s}", "{readonly: true, metricsInterval: \"0\"}", "{metricsInterval: 0ms}"} {
+		if _, err := config.Parse("c.yaml", []byte("contexts:\n  big: "+bad+"\n")); err == nil || !strings.Contains(err.Error(), "c.yaml") ||
+			!strings.Contains(err.Error(), "contexts.big.metricsInterval") || !strings.Contains(err.Error(), "must be positive") {
+			t.Errorf("%s: %v", bad, err)
+		} else {
+			t.Logf("%s: %v", bad, err)
+		}
+	}
+	// Not positive: the context and the key are named (as the flag is).
+	_, err = config.Parse("c.yaml", []byte("contexts:\n  ok: {metricsInterval: 30s}\n  big: {metricsInterval: 0s}\n"))
+	if err == nil || !strings.Contains(err.Error(), "contexts.big.metricsInterval 0s must be positive") {
+		t.Errorf("0s: %v", err)
+	}
+	// Left out: the default, no error.
+	if f, err := config.Parse("c.yaml", []byte("contexts:\n  big: {strict: true}\n")); err != nil || f.For("big").MetricsInterval.Duration != 0 {
+		t.Errorf("left out: %v", err)
 	}
 }

@@ -115,6 +115,7 @@ strict, the first context and every one :ctx switches to:
     kyyard-local: {strict: true}
     prod-eu: {readonly: true, strict: true}
     kind-dev: {shell: "zsh -l"}   # the shell s tries first
+    big-prod: {metricsInterval: 60s}   # how often metrics are read (--metrics-interval wins)
 The flags, an entry and a matching pattern each only turn a setting on.
 A missing file is fine; a malformed one stops kyyard with the reason.
 
@@ -175,7 +176,12 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	cmd.SetOut(out)
 	cmd.SetErr(errOut)
 	flags.AddFlags(cmd.PersistentFlags())
-	f := cmd.Flags()
+	// The dashboard's flags are persistent: `kyyard get` and `manifest`
+	// accept (and check) them too, so a shell alias that carries them
+	// (alias ky='kyyard --readonly --metrics-interval=30s') works with a
+	// subcommand; they have no effect on a one-shot print. A subcommand's
+	// own flag of the same name (manifest --readonly, get -A) shadows it.
+	f := cmd.PersistentFlags()
 	f.DurationVar(&opts.refresh, "refresh", 2*time.Second, "how often screens read the cluster again")
 	f.DurationVar(&opts.deployTimeout, "deploy-timeout", kube.DefaultDeployTimeout, "how long a deploy from the :apps form waits for each service's rollout before it restores the previous objects (rollout_timeout)")
 	f.DurationVar(&opts.metricsInterval, "metrics-interval", kube.DefaultMetricsInterval, "how often the CPU and memory columns, trends and charts read the metrics API (metrics-server); its own resolution is 15s, so reading more often gets the same samples (per context: metricsInterval in the configuration file)")
@@ -185,6 +191,12 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f.BoolVar(&opts.readonly, "readonly", false, "refuse every write before any request: browse only")
 	f.IntVar(&opts.maxLogRequests, "max-log-requests", kube.DefaultMaxLogStreams, "how many pods' logs a workload's log viewer streams at once (as kubectl logs --max-log-requests); each pod left out takes the place of a stream that ends")
 	f.StringVar(&opts.config, "config", "", "the configuration file (per-context read-only and strict settings); default $XDG_CONFIG_HOME/kyyard/config.yaml, else ~/.config/kyyard/config.yaml")
+	cmd.PersistentPreRunE = func(sub *cobra.Command, _ []string) error {
+		if sub == cmd {
+			return nil // run checks them, among the rest
+		}
+		return checkFlags(opts)
+	}
 	cmd.PersistentFlags().StringVar(&opts.logFile, "log-file", "", "write client-go's diagnostics (watch errors, retries) to this file; by default they are dropped, since they would tear the screen")
 	connect := func() (*kube.Client, func(), error) {
 		if err := checkConfigured(flags); err != nil {
@@ -214,7 +226,9 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	return cmd
 }
 
-func run(flags *genericclioptions.ConfigFlags, opts options) error {
+// checkFlags refuses the dashboard's flags that make no sense, whichever
+// command is given them.
+func checkFlags(opts options) error {
 	if opts.refresh <= 0 {
 		return errors.New("--refresh must be positive")
 	}
@@ -226,6 +240,13 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	}
 	if opts.metricsInterval <= 0 {
 		return errors.New("--metrics-interval must be positive")
+	}
+	return nil
+}
+
+func run(flags *genericclioptions.ConfigFlags, opts options) error {
+	if err := checkFlags(opts); err != nil {
+		return err
 	}
 	var uiOpts []ui.Option
 	if ui.StartScreen(opts.command) {

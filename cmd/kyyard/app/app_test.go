@@ -121,3 +121,45 @@ func TestHelpNamesTheConfigFile(t *testing.T) {
 		}
 	}
 }
+
+// TestSubcommandsTakeTheGlobalFlags: a shell alias that carries the
+// dashboard's flags (alias ky='kyyard --metrics-interval=30s --readonly')
+// works with get and manifest: the flags are accepted before or after the
+// subcommand and checked as the dashboard checks them, with no effect on
+// the print.
+func TestSubcommandsTakeTheGlobalFlags(t *testing.T) {
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	missing := filepath.Join(t.TempDir(), "absent")
+	global := []string{"--metrics-interval=30s", "--readonly", "--refresh=5s", "--strict", "--deploy-timeout=1m", "--max-log-requests=3", "-c", "deploy"}
+	for _, args := range [][]string{
+		append(append([]string{}, global...), "get", "pods", "-n", "demo", "--kubeconfig", missing),
+		append([]string{"get", "pods", "-n", "demo", "--kubeconfig", missing}, global...),
+	} {
+		_, err := execute(args...)
+		// The flags are taken: what stops get is the missing kubeconfig.
+		if err == nil || strings.Contains(err.Error(), "unknown") || !strings.Contains(err.Error(), "absent") {
+			t.Errorf("kyyard %v: %v", args, err)
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--metrics-interval=0", "get", "pods", "--kubeconfig", missing}, "--metrics-interval must be positive"},
+		{[]string{"get", "pods", "--refresh=-1s", "--kubeconfig", missing}, "--refresh must be positive"},
+		{[]string{"--max-log-requests=0", "manifest", "-n", "team-a"}, "--max-log-requests must be positive"},
+	} {
+		if _, err := execute(tt.args...); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("kyyard %v: %v, want %q", tt.args, err, tt.want)
+		}
+	}
+	// manifest prints without a cluster: the same RBAC with or without them.
+	plain, err := execute("manifest", "-n", "team-a", "--kubeconfig", missing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aliased, err := execute("--metrics-interval=30s", "--refresh=5s", "--strict", "manifest", "-n", "team-a", "--kubeconfig", missing)
+	if err != nil || aliased != plain || !strings.Contains(plain, "kind: ServiceAccount") {
+		t.Errorf("manifest with the global flags: %v\n%s\nwithout:\n%s", err, aliased, plain)
+	}
+}

@@ -155,3 +155,29 @@ func TestE2EGetForbiddenExitsWithTheReason(t *testing.T) {
 		t.Errorf("get crd as the read-only user: %v, stdout %q", err, out.String())
 	}
 }
+
+// TestE2EGetTakesAnAliasFlags: `kyyard --metrics-interval=30s --readonly
+// --refresh=5s get pods -n demo` (a shell alias's flags before the
+// subcommand) prints the pods as plain `kyyard get pods -n demo` does.
+func TestE2EGetTakesAnAliasFlags(t *testing.T) {
+	kubeconfig, _ := localTools(t)
+	names := func(args ...string) []string {
+		var out, errOut bytes.Buffer
+		cmd := app.NewCommand(&out, &errOut)
+		cmd.SetArgs(args)
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("kyyard %v: %v\n%s", args, err, errOut.String())
+		}
+		_, rows := parseTable(t, out.String())
+		var ns []string
+		for _, r := range rows {
+			ns = append(ns, r[0])
+		}
+		return ns
+	}
+	plain := names("get", "pods", "-n", kubetest.DemoNamespace, "--kubeconfig", kubeconfig)
+	aliased := names("--metrics-interval=30s", "--readonly", "--refresh=5s", "get", "pods", "-n", kubetest.DemoNamespace, "--kubeconfig", kubeconfig)
+	if len(plain) < 5 || strings.Join(plain, " ") != strings.Join(aliased, " ") {
+		t.Errorf("pods with the alias's flags %v, without %v", aliased, plain)
+	}
+}
