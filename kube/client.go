@@ -50,8 +50,12 @@ type Options struct {
 	// shell), tried before bash and sh when an exec names no command and
 	// its ExecRequest.Shell is empty; empty means none configured.
 	Shell []string
-	// MetricsInterval is how often Metrics reads the metrics API for one
-	// request; 0 means DefaultMetricsInterval.
+	// MetricsInterval is the longest time between two reads of the
+	// metrics API for one request asked for (reads are aligned to the
+	// server's samples within it; a multiple of the server's resolution
+	// reads every second, third... sample only: see Metrics); 0 means
+	// DefaultMetricsInterval. A pod's or node's history is kept
+	// MetricsHistory × MetricsInterval after a reading last reported it.
 	MetricsInterval time.Duration
 	// MetricsHistory is how many samples a pod's or node's Trend keeps;
 	// 0 means DefaultMetricsHistory.

@@ -34,3 +34,10 @@ func MetricsHeld(c *Client) (polls, pods, nodes int) {
 	defer c.metrics.mu.Unlock()
 	return len(c.metrics.polls), len(c.metrics.pods), len(c.metrics.nodes)
 }
+
+// SetMetricsMaxObjects bounds how many pods' and nodes' histories c holds.
+func SetMetricsMaxObjects(c *Client, n int) {
+	c.metrics.mu.Lock()
+	c.metrics.maxObjects = n
+	c.metrics.mu.Unlock()
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash"
 	"hash/fnv"
+	"sort"
 	"sync"
 	"time"
 
@@ -27,28 +28,67 @@ type metricsState struct {
 	polls map[metricsKey]*metricsPoll
 	pods  map[string]*history // by "namespace/name"
 	nodes map[string]*history // by name
+	// maxObjects, when positive (tests), replaces
+	// defaultMetricsMaxObjects; full is the time of the reading that
+	// found no history to drop (historyFor).
+	maxObjects int
+	full       time.Time
 }
+
+// defaultMetricsMaxObjects bounds how many pods' and nodes' histories a
+// Client holds: twice the 10,000-pod scale the benchmarks draw, so such
+// a cluster's pods, nodes and a few thousand replaced pods fit. A full
+// history of 60 samples takes about 4.2 kB (its buffer holds up to 90
+// samples of 40 bytes, then its map entry and key):
+// BenchmarkMetricsHistoryMemory measures 42 MB for 10,000 pods, so the
+// cap bounds the histories to about 85 MB.
+const defaultMetricsMaxObjects = 20000
 
 // metricsPoll is one request's reading and its read in flight.
 type metricsPoll struct {
-	started  time.Time // when the last read started: the next waits Options.MetricsInterval
-	lastUsed time.Time // when a caller last asked
-	answer   Metrics   // the last reading's answer
-	read     bool      // a read has ended (answer is set)
+	started  time.Time       // when the last read started
+	finished time.Time       // when the last read ended (Fresh's second)
+	sched    metricsSchedule // when the next read is due (sched.due)
+	lastUsed time.Time       // when a caller last asked
+	answer   Metrics         // the last reading's answer
+	read     bool            // a read has ended (answer is set)
 	inflight chan struct{}
 	waiting  int // callers waiting for the read in flight (tests)
 }
 
+// metricsFreshAge is how recent a reading a Fresh request takes instead
+// of a new one.
+const metricsFreshAge = time.Second
+
 // Metrics answers the CPU and memory usage of the pods or nodes req names,
 // with each one's recent Trend (see the Metrics type).
 //
-// The metrics API is polled, not watched: the first caller of a request
-// starts a read (a list of PodMetrics or NodeMetrics, or a get when req
-// names one object, bounded by Options.ListTimeout), callers of the same
-// request while it is in flight wait for that one read, and callers
-// within Options.MetricsInterval of its start get its answer without a
-// request. A caller whose ctx ends first gets the previous answer (with
-// no reading yet: Truncated with ctx's reason).
+// The metrics API is polled, not watched, and only on demand: a request
+// is read when some caller asks for it and its next read is due (nothing
+// is read in the background, so a pod's or node's samples are taken only
+// while some screen shows it: a list, a describe chart, a workload form).
+// The first caller of a request starts a read (a list of PodMetrics or
+// NodeMetrics, or a get when req names one object, bounded by
+// Options.ListTimeout); callers of the same request while it is in
+// flight wait for that one read; callers before the next read is due get
+// its answer without a request. A caller whose ctx ends first gets the
+// previous answer (with no reading yet: Truncated with ctx's reason).
+//
+// The next read is due when the server is expected to have a new sample:
+// reads are aligned to the samples' timestamps (metricsschedule.go), so
+// that a request asked for continuously reads each new sample once, soon
+// after metrics-server publishes it, with a few extra reads while the
+// alignment is learnt or when a sample comes late. Reads of one request
+// are at least 2s apart, and at most Options.MetricsInterval (plus half
+// a second) apart while callers ask; a MetricsInterval that is a
+// multiple of the server's resolution (30s against 15s) reads every
+// second (third, ...) sample only. A failed read, or one with no sample,
+// is read again MetricsInterval after it started.
+//
+// req.Fresh reads now, whatever is due, unless a read of the request
+// ended less than a second ago (its answer is given) or one is in flight
+// (the caller waits for it): concurrent Fresh callers share one read,
+// and its samples go to the same history.
 //
 // It never fails: a request it cannot answer says why in Truncated (see
 // metricsTruncation): not_found when no metrics API is served,
@@ -78,7 +118,8 @@ func (c *Client) Metrics(ctx context.Context, req MetricsRequest) Metrics {
 		st.polls[key] = p
 	}
 	p.lastUsed = now
-	if p.read && p.inflight == nil && now.Sub(p.started) < c.metricsInterval() {
+	fresh := req.Fresh && (!p.read || now.Sub(p.finished) >= metricsFreshAge)
+	if p.read && p.inflight == nil && now.Before(p.sched.due) && !fresh {
 		ans := p.answer
 		st.mu.Unlock()
 		ans.Request = req
@@ -86,7 +127,7 @@ func (c *Client) Metrics(ctx context.Context, req MetricsRequest) Metrics {
 	}
 	if p.inflight == nil {
 		p.inflight, p.started = make(chan struct{}), now
-		go c.pollMetrics(key, p, p.inflight)
+		go c.pollMetrics(key, p, now, p.inflight)
 	}
 	done := p.inflight
 	p.waiting++
@@ -140,7 +181,7 @@ func (c *Client) metricsKeyOf(req MetricsRequest) (metricsKey, *Truncation) {
 // pollMetrics reads the metrics of key once and stores the answer in p.
 // It runs on its own goroutine with its own deadline, so a caller that
 // gives up does not cancel the read the others wait for.
-func (c *Client) pollMetrics(key metricsKey, p *metricsPoll, done chan struct{}) {
+func (c *Client) pollMetrics(key metricsKey, p *metricsPoll, start time.Time, done chan struct{}) {
 	ctx, cancel := context.WithTimeout(context.Background(), c.opts.ListTimeout)
 	defer cancel()
 	reading, err := c.readMetrics(ctx, key)
@@ -158,8 +199,11 @@ func (c *Client) pollMetrics(key metricsKey, p *metricsPoll, done chan struct{})
 			ans.Pods, ans.Nodes = c.emptyUsage(key.kind)
 		}
 	} else {
-		ans.Pods, ans.Nodes = st.ingest(reading, now, c.metricsHistory())
+		ans.Pods, ans.Nodes = st.ingest(reading, now, c.metricsHistory(), c.metricsMaxObjects())
 	}
+	p.sched.interval = c.metricsInterval()
+	p.sched.observe(start, now, reading.newest(), err == nil)
+	p.finished = now
 	// Lock order: st.mu, then the Client's (nextGeneration); nothing
 	// takes st.mu under the Client's lock.
 	ans.Generation = c.nextGeneration(metricsGenerationKey(key), ans.contentHash())
@@ -176,18 +220,22 @@ func (c *Client) emptyUsage(kind Kind) (map[string]PodUsage, map[string]NodeUsag
 }
 
 // ingest adds a reading's samples to the histories and returns the
-// answer's maps, each object with its trend. st.mu is held.
-func (st *metricsState) ingest(r metricsReading, now time.Time, limit int) (map[string]PodUsage, map[string]NodeUsage) {
+// answer's maps, each object with its trend. st.mu is held. An object
+// past maxObjects held histories, when none can be evicted (see
+// historyFor), gets a trend of its one sample, not kept.
+func (st *metricsState) ingest(r metricsReading, now time.Time, limit, maxObjects int) (map[string]PodUsage, map[string]NodeUsage) {
+	trend := func(m map[string]*history, key string, s Sample) []Sample {
+		h := st.historyFor(m, key, now, maxObjects)
+		if h == nil {
+			return []Sample{s}
+		}
+		h.seen = now
+		return h.add(s, limit)
+	}
 	if r.nodes != nil {
 		nodes := make(map[string]NodeUsage, len(r.nodes))
 		for _, n := range r.nodes {
-			h := st.nodes[n.Name]
-			if h == nil {
-				h = &history{}
-				st.nodes[n.Name] = h
-			}
-			h.seen = now
-			n.Trend = h.add(Sample{At: n.Timestamp, Usage: n.Usage}, limit)
+			n.Trend = trend(st.nodes, n.Name, Sample{At: n.Timestamp, Usage: n.Usage})
 			nodes[n.Name] = n
 		}
 		return nil, nodes
@@ -195,16 +243,59 @@ func (st *metricsState) ingest(r metricsReading, now time.Time, limit int) (map[
 	pods := make(map[string]PodUsage, len(r.pods))
 	for _, pu := range r.pods {
 		key := pu.Namespace + "/" + pu.Name
-		h := st.pods[key]
-		if h == nil {
-			h = &history{}
-			st.pods[key] = h
-		}
-		h.seen = now
-		pu.Trend = h.add(Sample{At: pu.Timestamp, Usage: pu.Total}, limit)
+		pu.Trend = trend(st.pods, key, Sample{At: pu.Timestamp, Usage: pu.Total})
 		pods[key] = pu
 	}
 	return pods, nil
+}
+
+// historyFor is the history of key in m (st.pods or st.nodes), made when
+// missing. When maxObjects histories are held already, the ones no
+// reading reported for the longest are dropped first (down to 90% of
+// maxObjects, so that the sort is rare), never one this reading (at now)
+// reported; nil when none is left to drop. st.mu is held.
+func (st *metricsState) historyFor(m map[string]*history, key string, now time.Time, maxObjects int) *history {
+	if h := m[key]; h != nil {
+		return h
+	}
+	if len(st.pods)+len(st.nodes) >= maxObjects {
+		if st.full.Equal(now) {
+			return nil // this reading found nothing to drop already
+		}
+		st.evict(now, maxObjects*9/10)
+		if len(st.pods)+len(st.nodes) >= maxObjects {
+			st.full = now
+			return nil
+		}
+	}
+	h := &history{}
+	m[key] = h
+	return h
+}
+
+// evict drops the histories reported longest ago (but not at now) until
+// at most keep are held. st.mu is held.
+func (st *metricsState) evict(now time.Time, keep int) {
+	type held struct {
+		m    map[string]*history
+		key  string
+		seen time.Time
+	}
+	var old []held
+	for _, m := range []map[string]*history{st.pods, st.nodes} {
+		for key, h := range m {
+			if h.seen.Before(now) {
+				old = append(old, held{m, key, h.seen})
+			}
+		}
+	}
+	sort.Slice(old, func(i, j int) bool { return old[i].seen.Before(old[j].seen) })
+	for _, o := range old {
+		if len(st.pods)+len(st.nodes) <= keep {
+			return
+		}
+		delete(o.m, o.key)
+	}
 }
 
 // contentHash hashes what a screen draws from the answer: every sample's
@@ -251,12 +342,14 @@ func metricsGenerationKey(k metricsKey) string {
 }
 
 // pruneMetrics drops the polls no caller asked for in Options.CacheIdle,
-// and the histories of the pods and nodes no reading has reported for as
-// long (deleted objects, and those only a dropped poll read): the memory
-// of metrics stays bounded by what the screens show now.
+// and the histories of the pods and nodes no reading has reported for
+// metricsRetention (deleted objects, and those no screen shows any more):
+// an object's trend outlives its screen by that long, so a person who
+// comes back to the pods within 15 minutes (by default) finds their
+// trends, with a gap for the time no screen read them.
 func (c *Client) pruneMetrics() {
 	now := c.metricsNow()
-	idle := c.opts.CacheIdle
+	idle, keep := c.opts.CacheIdle, c.metricsRetention()
 	st := &c.metrics
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -267,11 +360,19 @@ func (c *Client) pruneMetrics() {
 	}
 	for _, m := range []map[string]*history{st.pods, st.nodes} {
 		for key, h := range m {
-			if now.Sub(h.seen) > idle {
+			if now.Sub(h.seen) > keep {
 				delete(m, key)
 			}
 		}
 	}
+}
+
+// metricsRetention is how long a pod's or node's history is kept after a
+// reading last reported it: as long as a full trend spans
+// (MetricsHistory × MetricsInterval, 15 minutes by default), at least
+// Options.CacheIdle.
+func (c *Client) metricsRetention() time.Duration {
+	return max(time.Duration(c.metricsHistory())*c.metricsInterval(), c.opts.CacheIdle)
 }
 
 // metricsNow is the clock of polling and pruning: time.Now, or a test's.
@@ -287,6 +388,13 @@ func (c *Client) metricsInterval() time.Duration {
 		return c.opts.MetricsInterval
 	}
 	return DefaultMetricsInterval
+}
+
+func (c *Client) metricsMaxObjects() int {
+	if c.metrics.maxObjects > 0 {
+		return c.metrics.maxObjects
+	}
+	return defaultMetricsMaxObjects
 }
 
 func (c *Client) metricsHistory() int {

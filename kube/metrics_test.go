@@ -228,23 +228,23 @@ func TestMetricsNodes(t *testing.T) {
 	}
 }
 
-// TestMetricsInterval: the API is read at most once per MetricsInterval
-// per request; callers in between get the answer read, with the same
-// Generation; a new sample after the interval moves the Generation, the
-// same sample again does not.
+// TestMetricsInterval: callers before a request's next read is due get the
+// answer read, with the same Generation and no request; reads are at
+// least 2s and at most MetricsInterval (and a half second) apart; a new
+// sample moves the Generation, the same sample again does not; another
+// request is polled on its own.
 func TestMetricsInterval(t *testing.T) {
 	e := newMetricsEnv(t, kube.Options{MetricsInterval: 10 * time.Second})
 	e.setPod(t, podMetrics("demo", "web", metricsEpoch, nil, cu{"web", "10m", "1Mi"}))
 	ctx := context.Background()
 	first := e.c.Metrics(ctx, demoPods)
-	e.clock.Advance(9 * time.Second)
-	e.setPod(t, podMetrics("demo", "web", metricsEpoch.Add(15*time.Second), nil, cu{"web", "20m", "1Mi"}))
+	e.clock.Advance(time.Second)
 	second := e.c.Metrics(ctx, demoPods)
 	if got := e.reads(); got != 1 {
-		t.Fatalf("two calls within the interval made %d reads", got)
+		t.Fatalf("two calls a second apart made %d reads", got)
 	}
-	if second.Generation != first.Generation || second.Pods["demo/web"].Total.CPU != 10 {
-		t.Errorf("within the interval: generation %d -> %d, cpu %d", first.Generation, second.Generation, second.Pods["demo/web"].Total.CPU)
+	if second.Generation != first.Generation || !second.Taken.Equal(first.Taken) {
+		t.Errorf("from the reading: generation %d -> %d, taken %v", first.Generation, second.Generation, second.Taken)
 	}
 	// Another request is polled on its own.
 	e.c.Metrics(ctx, kube.MetricsRequest{Kind: kube.KindPods, Namespace: "demo", Name: "web"})
@@ -252,23 +252,44 @@ func TestMetricsInterval(t *testing.T) {
 		t.Fatalf("another request: %d reads", got)
 	}
 
-	e.clock.Advance(time.Second)
-	third := e.c.Metrics(ctx, demoPods)
-	if got := e.reads(); got != 3 {
-		t.Fatalf("after the interval: %d reads", got)
+	// The same sample until 9s: reads (if any) keep the Generation.
+	var reads []time.Duration
+	last := first
+	for el := 1500 * time.Millisecond; el <= 30*time.Second; el += 500 * time.Millisecond {
+		e.clock.Advance(500 * time.Millisecond)
+		if el == 9*time.Second {
+			e.setPod(t, podMetrics("demo", "web", metricsEpoch.Add(9*time.Second), nil, cu{"web", "20m", "1Mi"}))
+		}
+		before := e.reads()
+		m := e.c.Metrics(ctx, demoPods)
+		if e.reads() == before {
+			if m.Generation != last.Generation {
+				t.Errorf("at %v: generation moved without a read", el)
+			}
+			continue
+		}
+		reads = append(reads, el)
+		web := m.Pods["demo/web"]
+		switch {
+		case el < 9*time.Second && (m.Generation != first.Generation || web.Total.CPU != 10):
+			t.Errorf("at %v, the same sample: generation %d -> %d, cpu %d", el, first.Generation, m.Generation, web.Total.CPU)
+		case el >= 9*time.Second && last.Pods["demo/web"].Total.CPU == 10 && (m.Generation == last.Generation || web.Total.CPU != 20 || len(web.Trend) != 2):
+			t.Errorf("at %v, a new sample: generation %d -> %d, %+v", el, last.Generation, m.Generation, web)
+		}
+		if !m.Taken.Equal(metricsEpoch.Add(el)) {
+			t.Errorf("Taken = %v at %v", m.Taken, el)
+		}
+		last = m
 	}
-	web := third.Pods["demo/web"]
-	if third.Generation == first.Generation || web.Total.CPU != 20 || len(web.Trend) != 2 {
-		t.Errorf("a new sample: generation %d -> %d, %+v", first.Generation, third.Generation, web)
+	prev := time.Duration(0)
+	for _, at := range reads {
+		if gap := at - prev; gap < 2*time.Second || gap > 10500*time.Millisecond {
+			t.Errorf("reads at %v: %v apart", reads, gap)
+		}
+		prev = at
 	}
-	if !third.Taken.Equal(metricsEpoch.Add(10 * time.Second)) {
-		t.Errorf("Taken = %v", third.Taken)
-	}
-	e.clock.Advance(10 * time.Second)
-	fourth := e.c.Metrics(ctx, demoPods)
-	if e.reads() != 4 || fourth.Generation != third.Generation || len(fourth.Pods["demo/web"].Trend) != 2 {
-		t.Errorf("the same sample again: %d reads, generation %d -> %d, trend %d", e.reads(), third.Generation, fourth.Generation,
-			len(fourth.Pods["demo/web"].Trend))
+	if last.Pods["demo/web"].Total.CPU != 20 {
+		t.Errorf("the new sample was never read: reads at %v", reads)
 	}
 }
 

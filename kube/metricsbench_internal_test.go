@@ -2,6 +2,7 @@ package kube
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -42,7 +43,45 @@ func BenchmarkMetricsIngest(b *testing.B) {
 			r.pods = append(r.pods, podUsageOf(&items[j]))
 		}
 		m := Metrics{}
-		m.Pods, m.Nodes = st.ingest(r, at.Time, DefaultMetricsHistory)
+		m.Pods, m.Nodes = st.ingest(r, at.Time, DefaultMetricsHistory, defaultMetricsMaxObjects)
 		_ = m.contentHash()
+	}
+}
+
+// BenchmarkMetricsHistoryMemory measures what the histories of 10,000 pods
+// hold once each has a full trend (DefaultMetricsHistory samples, after
+// enough readings that every buffer has grown to its largest): the heap
+// after a GC with the histories kept, less before, reported as MB and
+// bytes per pod. The answers' maps and PodUsage (the poll's last reading)
+// are not counted.
+func BenchmarkMetricsHistoryMemory(b *testing.B) {
+	const n = 10000
+	keys := make([]PodUsage, n)
+	for i := range keys {
+		keys[i] = PodUsage{Namespace: fmt.Sprintf("ns-%d", i%10), Name: fmt.Sprintf("web-7d9f8c6b5-%05d", i)}
+	}
+	start := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	var ms runtime.MemStats
+	for range b.N {
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		before := ms.HeapAlloc
+		st := &metricsState{pods: map[string]*history{}, nodes: map[string]*history{}}
+		for r := range DefaultMetricsHistory * 2 {
+			at := start.Add(time.Duration(r) * 15 * time.Second)
+			reading := metricsReading{pods: make([]PodUsage, n)}
+			for i := range reading.pods {
+				reading.pods[i] = keys[i]
+				reading.pods[i].Timestamp = at
+				reading.pods[i].Total = Usage{CPU: int64(i), Memory: int64(r)}
+			}
+			st.ingest(reading, at, DefaultMetricsHistory, defaultMetricsMaxObjects)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		held := float64(ms.HeapAlloc) - float64(before)
+		runtime.KeepAlive(st)
+		b.ReportMetric(held/1e6, "MB")
+		b.ReportMetric(held/n, "B/pod")
 	}
 }

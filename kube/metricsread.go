@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -23,6 +24,23 @@ var errNoMetricsClient = errors.New("no metrics client: the client was built fro
 type metricsReading struct {
 	pods  []PodUsage  // for a pods request, Trend empty
 	nodes []NodeUsage // for a nodes request, Trend empty
+}
+
+// newest is the newest sample timestamp of the reading; zero when it has
+// none.
+func (r metricsReading) newest() time.Time {
+	var t time.Time
+	for i := range r.pods {
+		if r.pods[i].Timestamp.After(t) {
+			t = r.pods[i].Timestamp
+		}
+	}
+	for i := range r.nodes {
+		if r.nodes[i].Timestamp.After(t) {
+			t = r.nodes[i].Timestamp
+		}
+	}
+	return t
 }
 
 // readMetrics lists (or, for a request naming one object, gets) the

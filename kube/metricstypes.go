@@ -118,12 +118,23 @@ type MetricsRequest struct {
 
 // Metrics is the answer to a MetricsRequest.
 //
-// The metrics API cannot be watched, so it is polled: Client.Metrics reads
-// it at most once per Options.MetricsInterval per request (kind, namespace,
-// name, labels), however often screens ask, and answers from that reading
-// in between. Every reading adds its samples to the per-object history the
-// Trend fields show (bounded, kept while some screen asks, dropped for
-// objects no reading has reported for a while).
+// The metrics API cannot be watched, so it is polled, per request (kind,
+// namespace, name, labels) and only while some caller asks for it:
+// Client.Metrics reads a request when its next read is due and answers
+// from the last reading in between, however often screens ask. Reads are
+// aligned to the server's samples (each new sample read once, soon after
+// metrics-server publishes it; a few extra reads while the alignment is
+// learnt or a sample is late), at least 2s apart and at most
+// Options.MetricsInterval (plus half a second) apart while asked for;
+// MetricsRequest.Fresh reads at once. Nothing is read for a request no
+// screen shows: a node's samples are taken only while the nodes list or
+// its describe view is open, a pod's while a list or view that shows it
+// is. Every reading adds its samples to the per-object history the Trend
+// fields show, shared by the requests; a history is kept
+// Options.MetricsHistory × Options.MetricsInterval (15 minutes by
+// default, at least Options.CacheIdle) after a reading last reported its
+// object, so a trend outlives its screen, and at most 20,000 objects'
+// histories are held (those reported longest ago dropped first).
 type Metrics struct {
 	// Request is the request this answers.
 	Request MetricsRequest
@@ -199,9 +210,10 @@ type WorkloadUsage struct {
 
 // Defaults of the metrics options.
 const (
-	// DefaultMetricsInterval is how often the metrics API is read: the
-	// metric resolution metrics-server's own manifests deploy it with
-	// (--metric-resolution=15s); reading it more often gets the same samples.
+	// DefaultMetricsInterval is the longest time between two reads of a
+	// request asked for: the metric resolution metrics-server's own
+	// manifests deploy it with (--metric-resolution=15s); reads are
+	// aligned to the samples within it (see Metrics).
 	DefaultMetricsInterval = 15 * time.Second
 	// DefaultMetricsHistory is how many samples a Trend keeps: 15 minutes
 	// at the default interval.

@@ -51,10 +51,11 @@ Keys:
   :ctx       pick a kubeconfig context; :ctx <name> switches to it
   w          toggle kubectl's -o wide columns (pods, nodes: with CPU and memory trends)
   metrics    pods and containers show CPU MEM %CPU/R %CPU/L %MEM/R %MEM/L, nodes CPU
-             %CPU MEM %MEM of allocatable, from metrics-server (read every
-             --metrics-interval): 45%* is a share of the containers that set the
-             request or limit (some do not); n/a: none sets it, or metrics cannot be
-             read (the line above the table says why); -: no sample yet
+             %CPU MEM %MEM of allocatable, from metrics-server (each sample read as
+             it comes, at least every --metrics-interval): 45%* is a share of the
+             containers that set the request or limit (some do not); n/a: none sets
+             it, or metrics cannot be read (the line above the table says why);
+             -: no sample yet
   ctrl+r     refresh now
   d          describe the selected object (kubectl describe, with events)
   y          the selected object as YAML (m: managedFields; Secret values shown as sizes)
@@ -184,7 +185,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f := cmd.PersistentFlags()
 	f.DurationVar(&opts.refresh, "refresh", 2*time.Second, "how often screens read the cluster again")
 	f.DurationVar(&opts.deployTimeout, "deploy-timeout", kube.DefaultDeployTimeout, "how long a deploy from the :apps form waits for each service's rollout before it restores the previous objects (rollout_timeout)")
-	f.DurationVar(&opts.metricsInterval, "metrics-interval", kube.DefaultMetricsInterval, "how often the CPU and memory columns, trends and charts read the metrics API (metrics-server); its own resolution is 15s, so reading more often gets the same samples (per context: metricsInterval in the configuration file)")
+	f.DurationVar(&opts.metricsInterval, "metrics-interval", kube.DefaultMetricsInterval, "the longest time between two reads of the metrics API (metrics-server) for the CPU and memory columns, trends and charts; reads follow its samples (its resolution is 15s), and a multiple of it reads every other (third...) sample only (per context: metricsInterval in the configuration file)")
 	f.StringVarP(&opts.command, "command", "c", "pods", "the kind to show first (pods, deploy, nodes, ns, or any alias), or apps (the :apps list) or pf (the :pf port-forwards)")
 	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "start in all namespaces")
 	f.BoolVar(&opts.strict, "strict", false, "refuse every write a guard warns about (managed by Helm/Argo CD/Flux, no Pod Security level, claims deleted, new Secret references, an autoscaler) instead of asking to confirm, as a cluster agent must; the default when kyyard runs in a pod with its ServiceAccount (--strict=false turns it off there)")
