@@ -8,10 +8,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,11 +34,11 @@ import (
 // CPU rate.
 const e2eSampleBudget = 120 * time.Second
 
-// pollingClient is a Client that reads the metrics API on every call (an
-// interval of 1 ns), so that two calls bracket a kubectl run.
+// pollingClient is a Client with the default metrics schedule;
+// consistentTop brackets a kubectl run with two Fresh reads.
 func pollingClient(t *testing.T, cfg *rest.Config) *kube.Client {
 	t.Helper()
-	c, err := kube.NewFromConfig(cfg, kube.Options{Registry: kinds.Builtin(), MetricsInterval: time.Nanosecond})
+	c, err := kube.NewFromConfig(cfg, kube.Options{Registry: kinds.Builtin()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,13 +98,16 @@ func sameTimes(a, b map[string]time.Time) bool {
 }
 
 // consistentTop reads req, runs kubectl top with args, and reads req
-// again, until both readings name the same samples (metrics-server did not
-// scrape in between, so kubectl read them too), and returns the second
-// reading and kubectl's rows; check says whether they agree, and the test
-// fails with its last complaints when no consistent pair agrees in time.
+// again (both Fresh reads, over a second apart, so that the second is a
+// new read), until both readings name the same samples (metrics-server
+// did not scrape in between, so kubectl read them too), and returns the
+// second reading and kubectl's rows; check says whether they agree, and
+// the test fails with its last complaints when no consistent pair agrees
+// in time.
 func consistentTop(t *testing.T, c *kube.Client, req kube.MetricsRequest, args []string,
 	check func(m kube.Metrics, rows [][]string) []string) {
 	t.Helper()
+	req.Fresh = true
 	deadline := time.Now().Add(e2eSampleBudget)
 	var complaints []string
 	for {
@@ -111,7 +116,13 @@ func consistentTop(t *testing.T, c *kube.Client, req kube.MetricsRequest, args [
 			t.Fatalf("metrics truncated: %+v", before.Truncated)
 		}
 		rows, failed := kubectlTop(t, "", args...)
+		if wait := time.Until(before.Taken.Add(1100 * time.Millisecond)); wait > 0 {
+			time.Sleep(wait)
+		}
 		after := c.Metrics(context.Background(), req)
+		if !after.Taken.After(before.Taken) {
+			t.Fatalf("the second Fresh read was not a read: taken %v, then %v", before.Taken, after.Taken)
+		}
 		if failed == "" && len(after.Pods)+len(after.Nodes) > 0 && sameTimes(sampleTimes(before), sampleTimes(after)) {
 			if complaints = check(after, rows); len(complaints) == 0 {
 				return
@@ -426,4 +437,67 @@ func fmtAll(vs []int64) []string {
 		out = append(out, kube.FormatCPU(v))
 	}
 	return out
+}
+
+// TestE2EMetricsReadsEverySample: a screen asking for the demo pods'
+// metrics every 500ms for 65s reads every sample the local metrics-server
+// publishes (the trend's steps are all its resolution: none skipped),
+// with a few reads more than samples while the schedule learns the
+// server's phase.
+func TestE2EMetricsReadsEverySample(t *testing.T) {
+	cfg := rest.CopyConfig(kubetest.Local(t))
+	var mu sync.Mutex
+	reads := 0
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			if strings.HasPrefix(r.URL.Path, "/apis/metrics.k8s.io/") {
+				mu.Lock()
+				reads++
+				mu.Unlock()
+			}
+			return rt.RoundTrip(r)
+		})
+	})
+	c := pollingClient(t, cfg)
+	req := kube.MetricsRequest{Kind: kube.KindPods, Namespace: kubetest.DemoNamespace}
+	var last kube.Metrics
+	for end := time.Now().Add(65 * time.Second); time.Now().Before(end); time.Sleep(500 * time.Millisecond) {
+		last = c.Metrics(context.Background(), req)
+		if last.Truncated != nil {
+			t.Fatalf("truncated: %+v", last.Truncated)
+		}
+	}
+	// The pod with the longest trend (one that ran all along).
+	var trend []kube.Sample
+	for _, p := range last.Pods {
+		if len(p.Trend) > len(trend) {
+			trend = p.Trend
+		}
+	}
+	if len(trend) < 4 {
+		t.Fatalf("trend of %d samples in 65s", len(trend))
+	}
+	var steps []time.Duration
+	res := time.Duration(0)
+	for i := 1; i < len(trend); i++ {
+		step := trend[i].At.Sub(trend[i-1].At)
+		steps = append(steps, step)
+		if res == 0 || step < res {
+			res = step
+		}
+	}
+	mu.Lock()
+	n := reads
+	mu.Unlock()
+	t.Logf("%d samples, steps %v, %d reads", len(trend), steps, n)
+	for i, s := range steps {
+		// A step may differ from the resolution by the scrape's jitter,
+		// never by a whole sample.
+		if s > res+res/2 {
+			t.Errorf("sample skipped between trend[%d] and [%d]: %v (resolution %v)", i, i+1, s, res)
+		}
+	}
+	if n > len(trend)+8 {
+		t.Errorf("%d reads for %d samples", n, len(trend))
+	}
 }

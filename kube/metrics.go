@@ -79,8 +79,8 @@ const metricsFreshAge = time.Second
 // that a request asked for continuously reads each new sample once, soon
 // after metrics-server publishes it, with a few extra reads while the
 // alignment is learnt or when a sample comes late. Reads of one request
-// are at least 2s apart, and at most Options.MetricsInterval (plus half
-// a second) apart while callers ask; a MetricsInterval that is a
+// are at least 2s apart (unless MetricsInterval is shorter), and at most
+// Options.MetricsInterval (plus half a second) apart while callers ask; a MetricsInterval that is a
 // multiple of the server's resolution (30s against 15s) reads every
 // second (third, ...) sample only. A failed read, or one with no sample,
 // is read again MetricsInterval after it started.
