@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kyyard/kyyard/views/inventory"
+	"github.com/kyyard/kyyard/views/viewtest"
 )
 
 // headerOf returns the column header line of a view (the line under the
@@ -117,5 +118,24 @@ func TestScrolledHintSaysArrowOnly(t *testing.T) {
 	notice := strings.Split(m.View(), "\n")[0]
 	if !strings.Contains(notice, "scrolled (←)") || strings.Contains(notice, "h/") {
 		t.Fatalf("notice %q", notice)
+	}
+}
+
+// TestWidePodsAt80ScrollsToMetrics is the fresh user's repro: at 80x24 in
+// the wide pods view, → brings CPU and MEM in at once (they follow
+// RESTARTS), then the shares and the trends.
+func TestWidePodsAt80ScrollsToMetrics(t *testing.T) {
+	rows, met := podMetrics()
+	m, _ := metricsScreen(t, "pods", rows, met, 80, 24)
+	keys(m, "w", "right")
+	view := m.View()
+	viewtest.Size(t, view, 80, 24)
+	viewtest.Golden(t, "pods-metrics-wide-80x24-scrolled", view)
+	if h := headerOf(view); !hasHeader(h, "CPU") || !hasHeader(h, "MEM") {
+		t.Fatalf("one → does not show CPU and MEM:\n%s", view)
+	}
+	keys(m, "right", "right", "right", "right")
+	if h := headerOf(m.View()); !hasHeader(h, "CPU TREND") {
+		t.Fatalf("the trends are not reached:\n%s", m.View())
 	}
 }

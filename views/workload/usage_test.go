@@ -113,3 +113,20 @@ func TestFormWithoutUsageSource(t *testing.T) {
 		t.Fatal("usage shown without a source")
 	}
 }
+
+// TestFormRereadReadsUsage: ctrl+r reads the usage again with the object,
+// in a new chain (the old chain's tick reads nothing more).
+func TestFormRereadReadsUsage(t *testing.T) {
+	f := &usageFake{fake: newFake(webWorkload()), u: kube.WorkloadUsage{Containers: []kube.ContainerUsageSummary{{Name: "web", Pods: 1,
+		Mean: kube.Usage{CPU: 7, Memory: 64 * mi}, Min: kube.Usage{CPU: 7, Memory: 64 * mi}, Max: kube.Usage{CPU: 7, Memory: 64 * mi}}}}}
+	h := openAs(t, f.fake, f, webRef, 80, 24)
+	deliverUsage(t, h, h.m.fetchUsage())
+	before, token := len(f.asked), h.m.utoken
+	h.press("ctrl+r")
+	if len(f.asked) != before+1 || h.m.utoken == token {
+		t.Fatalf("ctrl+r: %d reads (want %d), chain %d (was %d)", len(f.asked), before+1, h.m.utoken, token)
+	}
+	if _, read := h.m.Update(usageTickMsg{owner: h.m, token: token}); read != nil {
+		t.Error("the old chain read again")
+	}
+}
