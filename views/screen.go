@@ -49,6 +49,11 @@ type Config struct {
 	// deploy form (kube.DeployOptions.Timeout; --deploy-timeout, default
 	// kube.DefaultDeployTimeout); 0 leaves kube's default.
 	DeployTimeout time.Duration
+	// MetricsInterval is how often kube reads the metrics API
+	// (kube.Options.MetricsInterval; --metrics-interval); 0 is
+	// kube.DefaultMetricsInterval. The screens say how old the metrics are
+	// when they are older than twice this (see MetricsAge).
+	MetricsInterval time.Duration
 }
 
 // Context is shared by every screen of one program. The root model keeps
@@ -124,6 +129,10 @@ type OpenObjectMsg struct {
 	Kind kube.Kind
 	// Namespace is empty for cluster-scoped objects.
 	Namespace, Name string
+	// NotRunning is set for a pod that was not running when its row was
+	// read (NotRunning): the describe view's usage line then says so
+	// instead of "no sample yet" while the metrics have none.
+	NotRunning bool
 }
 
 // OpenWorkloadMsg asks the root to push the workload form for one object.

@@ -92,6 +92,9 @@ type Model struct {
 	// The usage chart of a pod's or node's describe view (usage.go).
 	utoken int    // metrics chain id; bumped by Init so old ticks die
 	usage  *usage // the last reading's, nil before one came
+	// notRunning: the pod was not running when its row was read
+	// (views.OpenObjectMsg.NotRunning).
+	notRunning bool
 }
 
 // loadedMsg carries a finished read to the screen that asked for it.
@@ -112,7 +115,7 @@ func New(vc *views.Context, msg views.OpenObjectMsg) *Model {
 	p.PromptStyle = vc.Styles.Prompt
 	p.TextStyle = vc.Styles.Prompt
 	return &Model{vc: vc, keys: keys, view: msg.View, kind: msg.Kind, namespace: msg.Namespace, name: msg.Name,
-		vp: viewport.New(0, 0), prompt: p, dirty: true}
+		vp: viewport.New(0, 0), prompt: p, dirty: true, notRunning: msg.NotRunning}
 }
 
 // Init reads the object (again) and, for the describe view of a pod or a
@@ -240,7 +243,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.managed = !m.managed
 		return m.read()
 	case key.Matches(msg, k.Refresh):
-		return m.read()
+		return tea.Batch(m.read(), m.refreshUsage())
 	}
 	return nil
 }

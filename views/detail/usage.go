@@ -32,7 +32,7 @@ const (
 // usage is what the chart shows of one reading.
 type usage struct {
 	gen     uint64
-	problem string // why there are no metrics ("" when read)
+	problem string // why there are no metrics, in full ("" when read; views.MetricsDetail)
 	found   bool   // the object has a sample
 	now     kube.Usage
 	trend   []kube.Sample
@@ -66,12 +66,26 @@ func (m *Model) readUsage() tea.Cmd {
 		return nil
 	}
 	m.utoken++
-	return m.fetchUsage(src)
+	return m.fetchUsage(src, false)
 }
 
-func (m *Model) fetchUsage(src views.MetricsSource) tea.Cmd {
+// refreshUsage restarts the chain with a new metrics reading now
+// (kube.MetricsRequest.Fresh: the person pressed ctrl+r); nil when
+// readUsage would be.
+func (m *Model) refreshUsage() tea.Cmd {
+	src, ok := m.vc.Client.(views.MetricsSource)
+	if !m.charted() || !ok {
+		return nil
+	}
+	m.utoken++
+	return m.fetchUsage(src, true)
+}
+
+// fetchUsage reads the metrics once for the current chain; fresh asks for
+// a new reading whatever the interval.
+func (m *Model) fetchUsage(src views.MetricsSource, fresh bool) tea.Cmd {
 	owner, token := m, m.utoken
-	req := kube.MetricsRequest{Kind: m.kind, Namespace: m.namespace, Name: m.name}
+	req := kube.MetricsRequest{Kind: m.kind, Namespace: m.namespace, Name: m.name, Fresh: fresh}
 	if m.kind == kube.KindNodes {
 		req.Namespace = ""
 	}
@@ -105,14 +119,14 @@ func (m *Model) tickUsage(msg usageTickMsg) tea.Cmd {
 	if msg.owner != m || msg.token != m.utoken || !ok {
 		return nil
 	}
-	return m.fetchUsage(src)
+	return m.fetchUsage(src, false)
 }
 
 // usageOf picks the object's usage out of a reading.
 func usageOf(met kube.Metrics, kind kube.Kind, namespace, name string) *usage {
 	u := &usage{gen: met.Generation}
 	if met.Truncated != nil {
-		u.problem = views.MetricsProblem(met.Truncated)
+		u.problem = views.MetricsDetail(met.Truncated)
 		return u
 	}
 	if kind == kube.KindNodes {
@@ -128,13 +142,17 @@ func usageOf(met kube.Metrics, kind kube.Kind, namespace, name string) *usage {
 }
 
 // chartHeight is how many lines the chart takes above the text: none
-// until a reading came (or for other views), one line for "n/a" and for no
-// sample, else a title line, the charts when there is room, and a blank.
+// until a reading came (or for other views); for "n/a" the reason wrapped
+// whole (the server's words; at most half the screen) and a blank; one
+// line and a blank for no sample; else a title line, the charts when there
+// is room, and a blank.
 func (m *Model) chartHeight() int {
 	switch {
 	case !m.charted() || m.usage == nil:
 		return 0
-	case m.usage.problem != "" || !m.usage.found:
+	case m.usage.problem != "":
+		return len(m.problemLines(m.vc.Width)) + 1
+	case !m.usage.found:
 		return 2
 	case m.vc.Height >= chartMinHeight:
 		return chartRows + 2
@@ -142,9 +160,23 @@ func (m *Model) chartHeight() int {
 	return 2
 }
 
+// problemLines is why there is no usage, wrapped to w cells: the whole
+// server text, so that a reason a notice line cuts off can be read here,
+// at most half the screen's lines (the last cut with "…").
+func (m *Model) problemLines(w int) []string {
+	lines := views.WrapWords("usage n/a: "+strings.TrimPrefix(m.usage.problem, "metrics: "), max(w, 1))
+	if most := max(m.vc.Height/2, 1); len(lines) > most {
+		lines = lines[:most]
+		lines[most-1] = ansi.Truncate(lines[most-1]+" …", max(w, 1), "…")
+	}
+	return lines
+}
+
 // chartView draws the chart's lines, exactly chartHeight of them, each w
 // cells at most: CPU on the left, memory on the right, each with the
-// latest value, the min and max over the trend and the time it spans.
+// latest value, the min and max over the trend and the time it spans,
+// its bars under its title from the left (one column a sample, the latest
+// the rightmost drawn) until the trend fills its half.
 func (m *Model) chartView(w int) []string {
 	n := m.chartHeight()
 	if n == 0 {
@@ -154,7 +186,13 @@ func (m *Model) chartView(w int) []string {
 	u := m.usage
 	switch {
 	case u.problem != "":
-		return []string{st.Muted.Render(ansi.Truncate("usage n/a: "+strings.TrimPrefix(u.problem, "metrics: "), w, "…")), ""}
+		lines := m.problemLines(w)
+		for i, l := range lines {
+			lines[i] = st.Muted.Render(l)
+		}
+		return append(lines, "")
+	case !u.found && m.notRunning:
+		return []string{st.Muted.Render(ansi.Truncate("usage: "+views.NotRunningUsage, w, "…")), ""}
 	case !u.found:
 		return []string{st.Muted.Render(ansi.Truncate("usage: no sample yet (metrics-server reports an object after its first scrape)", w, "…")), ""}
 	}
@@ -169,8 +207,9 @@ func (m *Model) chartView(w int) []string {
 		func(s kube.Sample) int64 { return s.Usage.Memory })
 	lines := []string{pair(st.Muted.Render(ansi.Truncate(cpuHead, half, "…")), st.Muted.Render(ansi.Truncate(memHead, half, "…")), half)}
 	if rows := n - 2; rows > 0 {
-		cpu := views.Chart(views.TrendCPU(trend), half, rows)
-		mem := views.Chart(views.TrendMemory(trend), half, rows)
+		bars := min(len(trend), half) // anchored under the title, not floating mid-half
+		cpu := views.Chart(views.TrendCPU(trend), bars, rows)
+		mem := views.Chart(views.TrendMemory(trend), bars, rows)
 		for i := range rows {
 			lines = append(lines, pair(cpu[i], mem[i], half))
 		}

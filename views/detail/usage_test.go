@@ -182,3 +182,81 @@ func TestYAMLHasNoUsageChart(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageReasonReadWhole: a forbidden reason the inventory's notice line
+// says in short ("may not list pods.metrics.k8s.io") is wrapped here whole
+// at 80 cells, the server's words to the end, above the text.
+func TestUsageReasonReadWhole(t *testing.T) {
+	msg := `pods.metrics.k8s.io "web-7d9f-abcde" is forbidden: User "system:serviceaccount:team-a:viewer" cannot get resource "pods" in API group "metrics.k8s.io" in the namespace "demo"`
+	forbidden := kube.Metrics{Generation: 1, Truncated: &kube.Truncation{Kind: "pods", Reason: kube.ReasonForbidden, Message: msg}}
+	m, _, _ := openWithMetrics(t, forbidden, views.DescribeView, kube.KindPods, "web-7d9f-abcde", 80, 24)
+	view := m.View()
+	viewtest.Size(t, view, 80, 24)
+	viewtest.Golden(t, "describe-pod-usage-forbidden-80x24", view)
+	joined := strings.Join(strings.Fields(view), " ")
+	if !strings.Contains(joined, "usage n/a: forbidden — "+msg) {
+		t.Fatalf("the server's words are not whole:\n%s", view)
+	}
+	if !strings.Contains(view, "Name:             web-7d9f-abcde") {
+		t.Fatalf("no text under the reason:\n%s", view)
+	}
+}
+
+// TestUsageNotRunning: a pod opened from a row that was not running
+// (Completed, Pending) says it is not running, not that a sample is yet
+// to come; a chart still shows when a sample does come.
+func TestUsageNotRunning(t *testing.T) {
+	src := &metricsSource{source: newSource(), met: kube.Metrics{Generation: 1}}
+	vc := viewtest.Context(src, 80, 24)
+	vc.Config.RefreshInterval = time.Millisecond
+	m := detail.New(vc, views.OpenObjectMsg{View: views.DescribeView, Kind: kube.KindPods, Namespace: "demo", Name: "web-7d9f-abcde", NotRunning: true})
+	next := runAll(m, m.Init())
+	if first := lines(m.View())[0]; first != "usage: "+views.NotRunningUsage {
+		t.Fatalf("first line %q", first)
+	}
+	src.met = kube.Metrics{Pods: map[string]kube.PodUsage{"demo/web-7d9f-abcde": podTrend()}, Generation: 2}
+	next = runAll(m, next[0])
+	runAll(m, next[0])
+	if first := lines(m.View())[0]; !strings.Contains(first, "CPU 13m") {
+		t.Fatalf("a sample is not drawn: %q", first)
+	}
+}
+
+// TestUsageRefreshIsFresh: ctrl+r reads the describe text and a new
+// metrics reading (kube.MetricsRequest.Fresh); the chain's own ticks do
+// not ask for one.
+func TestUsageRefreshIsFresh(t *testing.T) {
+	met := kube.Metrics{Pods: map[string]kube.PodUsage{"demo/web-7d9f-abcde": podTrend()}, Generation: 3}
+	m, src, next := openWithMetrics(t, met, views.DescribeView, kube.KindPods, "web-7d9f-abcde", 80, 24)
+	next = runAll(m, next[0]) // the tick
+	runAll(m, next[0])
+	for i, r := range src.asked {
+		if r.Fresh {
+			t.Fatalf("read %d asked fresh without ctrl+r", i)
+		}
+	}
+	_, cmd := m.Update(viewtest.Key("ctrl+r"))
+	runAll(m, cmd)
+	last := src.asked[len(src.asked)-1]
+	if want := (kube.MetricsRequest{Kind: kube.KindPods, Namespace: "demo", Name: "web-7d9f-abcde", Fresh: true}); last != want {
+		t.Fatalf("ctrl+r asked %+v, want %+v", last, want)
+	}
+}
+
+// TestUsageChartFewSamples: with a few samples the bars sit under their
+// titles at the left of each half, the latest the rightmost drawn.
+func TestUsageChartFewSamples(t *testing.T) {
+	pu := podTrend()
+	pu.Trend = pu.Trend[len(pu.Trend)-3:]
+	met := kube.Metrics{Pods: map[string]kube.PodUsage{"demo/web-7d9f-abcde": pu}, Generation: 1}
+	m, _, _ := openWithMetrics(t, met, views.DescribeView, kube.KindPods, "web-7d9f-abcde", 80, 24)
+	view := m.View()
+	viewtest.Golden(t, "describe-pod-usage-few-80x24", view)
+	half := (80 - 3) / 2
+	for _, l := range lines(view)[1:4] {
+		cpu, mem := []rune(l)[:half], []rune(l)[half+3:]
+		if strings.TrimSpace(string(cpu[3:])) != "" || len([]rune(strings.TrimRight(string(mem), " "))) > 3 {
+			t.Fatalf("bars not under their titles:\n%s", view)
+		}
+	}
+}

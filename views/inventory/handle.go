@@ -41,6 +41,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		m.relayout()
 	case key.Matches(msg, k.Refresh):
+		m.freshMetrics = true // the person asked: the metrics too, whatever their interval
 		return m.refetch()
 	case key.Matches(msg, k.Open):
 		return m.open()
@@ -321,7 +322,8 @@ func (m *Model) openObject(v views.ObjectView) tea.Cmd {
 	if row == nil {
 		return nil
 	}
-	msg := views.OpenObjectMsg{View: v, Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name}
+	msg := views.OpenObjectMsg{View: v, Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name,
+		NotRunning: views.NotRunning(m.info.ID, row)}
 	if m.info.PartOf != "" {
 		// A container is described by its pod: open the object it is part of.
 		_, parent, ok := strings.Cut(m.parent, "/")
@@ -329,6 +331,7 @@ func (m *Model) openObject(v views.ObjectView) tea.Cmd {
 			return views.Status(fmt.Sprintf("%s are parts of %s: open the %s to see them", m.info.ID, m.info.PartOf, m.info.PartOf), false)
 		}
 		msg.Kind, msg.Name = m.info.PartOf, parent
+		msg.NotRunning = false // a container's state is not its pod's
 	}
 	return func() tea.Msg { return msg }
 }

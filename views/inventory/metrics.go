@@ -23,7 +23,25 @@ type metricColumn struct {
 	// trend marks a sparkline: shown only in the wide view (w), never
 	// sorted by.
 	trend bool
+	// group is what the column is left out with on a narrow terminal (see
+	// fitMetrics): the usage (CPU and MEM), the shares, or the trends;
+	// groups go whole, the trends first, the usage last.
+	group metricGroup
+	// least is the column's least width, so that a value gaining a digit
+	// (93m → 105m) does not move the columns right of it: "1000m",
+	// "1000Mi", "100%*", a full sparkline.
+	least int
 }
+
+// metricGroup is a set of metrics columns that fitMetrics keeps or leaves
+// out together.
+type metricGroup int
+
+const (
+	groupUsage metricGroup = iota
+	groupShares
+	groupTrends
+)
 
 // metricsWait bounds how long a refresh waits for a metrics reading beyond
 // its snapshot: the metrics API is read inside kube at its own interval,
@@ -35,11 +53,16 @@ const metricsWait = 3 * time.Second
 const trendWidth = 10
 
 var (
-	podMetricColumns = []metricColumn{{name: "CPU"}, {name: "MEM"}, {name: "%CPU/R"}, {name: "%CPU/L"},
-		{name: "%MEM/R"}, {name: "%MEM/L"}, {name: "CPU TREND", trend: true}, {name: "MEM TREND", trend: true}}
+	podMetricColumns = []metricColumn{{name: "CPU", least: 5}, {name: "MEM", least: 6},
+		{name: "%CPU/R", group: groupShares, least: 5}, {name: "%CPU/L", group: groupShares, least: 5},
+		{name: "%MEM/R", group: groupShares, least: 5}, {name: "%MEM/L", group: groupShares, least: 5},
+		{name: "CPU TREND", trend: true, group: groupTrends, least: trendWidth},
+		{name: "MEM TREND", trend: true, group: groupTrends, least: trendWidth}}
 	containerMetricColumns = podMetricColumns[:6]
-	nodeMetricColumns      = []metricColumn{{name: "CPU"}, {name: "%CPU"}, {name: "MEM"}, {name: "%MEM"},
-		{name: "CPU TREND", trend: true}, {name: "MEM TREND", trend: true}}
+	nodeMetricColumns      = []metricColumn{{name: "CPU", least: 5}, {name: "%CPU", group: groupShares, least: 4},
+		{name: "MEM", least: 6}, {name: "%MEM", group: groupShares, least: 4},
+		{name: "CPU TREND", trend: true, group: groupTrends, least: trendWidth},
+		{name: "MEM TREND", trend: true, group: groupTrends, least: trendWidth}}
 )
 
 // metricColumnsOf returns the metrics columns of a kind: pods, containers
@@ -73,9 +96,11 @@ func metricsAfter(cols []kube.Column) int {
 }
 
 // Cell texts that are not numbers: notAvailable when the metrics cannot be
-// read (Metrics.Truncated, or a client that reads none) or a share of an
-// amount no container sets; noSample for an object the metrics API has no
-// sample of yet (a pod just started, a completed pod).
+// read (Metrics.Truncated, or a client that reads none), a share of an
+// amount no container sets, or a pod (container) that is not running and
+// so never gets a sample (views.NotRunning); noSample for a running object
+// the metrics API has no sample of yet (a pod just started: metrics-server
+// scrapes every 15s).
 const (
 	notAvailable = "n/a"
 	noSample     = "-"
@@ -152,7 +177,7 @@ func buildMetrics(in metricsInput, rows []kube.Row) *metricCells {
 			pu, ok := in.met.Pods[key.String()]
 			switch {
 			case !ok:
-				fillCells(text, noSample)
+				fillCells(text, missing(in.kind, row))
 			case in.kind == kube.KindContainers:
 				containerCells(text, val, row, &pu)
 			default:
@@ -188,8 +213,9 @@ func podCells(text []string, val []float64, row *kube.Row, pu *kube.PodUsage) {
 }
 
 // containerCells fills a container row's cells from its pod's reading: the
-// container's own usage and shares, "-" when the reading has no such
-// container (an init or ephemeral container, one not started).
+// container's own usage and shares; when the reading has no such container
+// (an init or ephemeral container, one not started), "n/a" if it is not
+// running, else "-".
 func containerCells(text []string, val []float64, row *kube.Row, pu *kube.PodUsage) {
 	for _, c := range pu.Containers {
 		if c.Name != row.Name {
@@ -204,7 +230,17 @@ func containerCells(text []string, val []float64, row *kube.Row, pu *kube.PodUsa
 		shareCells(text[2:6], val[2:6], u.CPURequest, u.CPULimit, u.MemoryRequest, u.MemoryLimit)
 		return
 	}
-	fillCells(text, noSample)
+	fillCells(text, missing(kube.KindContainers, row))
+}
+
+// missing is the cell text of a pod or container row the reading has no
+// sample of: notAvailable when it is not running (it never will have one),
+// noSample when it is (or its state is unknown).
+func missing(kind kube.Kind, row *kube.Row) string {
+	if views.NotRunning(kind, row) {
+		return notAvailable
+	}
+	return noSample
 }
 
 // nodeCells fills a node row's cells: CPU, %CPU, MEM, %MEM of allocatable
@@ -254,7 +290,9 @@ func quantity(v int64) float64 {
 	return float64(v)
 }
 
-// trendCell draws the last trendWidth samples' amount as a sparkline;
+// trendCell draws the last trendWidth samples' amount as a sparkline,
+// left-aligned under its header like every cell (the latest sample is the
+// rightmost drawn; the column is trendWidth wide whatever the count);
 // "-" when there is none.
 func trendCell(trend []kube.Sample, amount func(kube.Sample) int64) string {
 	if len(trend) == 0 {
@@ -265,7 +303,7 @@ func trendCell(trend []kube.Sample, amount func(kube.Sample) int64) string {
 	for i, s := range trend {
 		values[i] = float64(max(amount(s), 0))
 	}
-	return views.Sparkline(values[:len(trend)], trendWidth)
+	return views.Sparkline(values[:len(trend)], len(trend))
 }
 
 // width returns the drawn width of row r's metrics column k.
@@ -345,15 +383,20 @@ func (m *Model) applyMetrics(mc *metricCells) {
 	m.relayout()
 }
 
-// fitMetrics leaves metrics columns out of l, the rightmost first (the
-// trends, then %MEM/L, %MEM/R, ... CPU), while the columns do not fit the
-// screen for the rows on it, with kubectl's -o wide columns narrowed to 8
-// cells (they give way first): on a narrow terminal kubectl's own columns
-// (NAME, STATUS, AGE) keep their room and the usage that fits shows; →
-// scrolls to the rest. The sort column is never left out.
+// fitMetrics leaves metrics columns out of l a group at a time (the
+// trends, then the four shares, then CPU and MEM together: never a CPU
+// without its MEM beside the table's own columns), while the columns do
+// not fit the screen for the rows on it, with kubectl's -o wide columns
+// narrowed to 8 cells (they give way first): on a narrow terminal
+// kubectl's own columns (NAME, STATUS, AGE) keep their room and the usage
+// that fits shows. Only the unscrolled table is fitted so: once → scrolls,
+// the columns right of NAME show in their order from the scroll position,
+// the metrics columns included, and those that do not fit are cut off at
+// the right (→ goes on to them), so every column is reached. A group
+// holding the sort column is never left out.
 func (m *Model) fitMetrics(l layout) layout {
 	c := m.columns()
-	if len(c.metrics) == 0 || m.ix == nil {
+	if len(c.metrics) == 0 || m.ix == nil || l.hidden > 0 {
 		return l
 	}
 	visible := m.visibleCells(l)
@@ -367,12 +410,21 @@ func (m *Model) fitMetrics(l layout) layout {
 	if excess <= 0 {
 		return l
 	}
+	keep := map[metricGroup]bool{}
+	if k, ok := c.metric(c.sortSlot); ok {
+		keep[c.metrics[k].group] = true
+	}
 	drop := make([]bool, len(l.source))
-	for i := len(l.source) - 1; i >= 0 && excess > 0; i-- {
-		if _, ok := c.metric(l.source[i]); ok && l.source[i] != c.sortSlot {
-			drop[i] = true
-			excess -= w[i] + columnGap
-			l.dropped++
+	for g := groupTrends; g >= groupUsage && excess > 0; g-- {
+		if keep[g] {
+			continue
+		}
+		for i, s := range l.source {
+			if k, ok := c.metric(s); ok && c.metrics[k].group == g {
+				drop[i] = true
+				excess -= w[i] + columnGap
+				l.dropped++
+			}
 		}
 	}
 	if l.dropped == 0 {

@@ -88,6 +88,12 @@ type Model struct {
 	anchor      string          // the last row marked, for ranges
 	markedShown int             // marked rows among shown
 
+	// metTaken is when the metrics shown were read (kube.Metrics.Taken;
+	// zero: none); freshMetrics asks the next refresh for a new metrics
+	// reading (ctrl+r, kube.MetricsRequest.Fresh).
+	metTaken     time.Time
+	freshMetrics bool
+
 	wide   bool
 	hidden int // columns right of NAME scrolled out
 	lay    layout
@@ -112,6 +118,8 @@ type snapshotMsg struct {
 	// met, when the rows did not change but the metrics reading did, are
 	// the rows' new metrics cells (changed rows bring theirs in prep).
 	met *metricCells
+	// metTaken is when the metrics reading was taken (zero: none read).
+	metTaken time.Time
 }
 
 // prepared is the costly part of taking in changed rows (measuring every
@@ -210,6 +218,8 @@ func (m *Model) fetch() tea.Cmd {
 	permissions := m.permissionsRead()
 	metricCols, metGen := metricColumnsOf(kind), m.metricsGeneration()
 	metrics, hasMetrics := client.(views.MetricsSource)
+	fresh := m.freshMetrics
+	m.freshMetrics = false
 	podName := ""
 	if kind == kube.KindContainers {
 		podName = parentName
@@ -237,6 +247,7 @@ func (m *Model) fetch() tea.Cmd {
 		if len(metricCols) > 0 && hasMetrics {
 			reading = make(chan kube.Metrics, 1)
 			mreq := metricsRequest(kind, req, podName)
+			mreq.Fresh = fresh
 			go func() {
 				// A slow metrics API holds the rows back metricsWait at most:
 				// the reading then is the previous one (see kube.Client.Metrics).
@@ -253,6 +264,7 @@ func (m *Model) fetch() tea.Cmd {
 		if reading != nil {
 			met := <-reading
 			in.met = &met
+			msg.metTaken = met.Taken
 		}
 		t, ok := msg.snap.Table(kind)
 		switch {
@@ -380,6 +392,9 @@ func (m *Model) apply(msg snapshotMsg) bool {
 		return false
 	}
 	m.failure, m.parentNote = nil, ""
+	if !msg.metTaken.IsZero() {
+		m.metTaken = msg.metTaken
+	}
 	t, _ := s.Table(m.info.ID)
 	if m.loaded && s.Generation == m.gen && msg.labels == m.reqLabels {
 		m.taken = s.Taken

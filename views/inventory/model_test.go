@@ -355,7 +355,7 @@ func TestNarrowWideColumnsAreCutOffNotSqueezed(t *testing.T) {
 		viewtest.Size(t, view, 50, 15)
 	}
 	viewtest.Golden(t, "pods-narrow-wide-scrolled", view)
-	for _, want := range []string{"NAME", "NODE", "NOMINAT", "READINE", "badima…f-qq9", "scrolled (h/←)"} {
+	for _, want := range []string{"NAME", "NODE", "NOMINAT", "READINE", "badima…f-qq9", "scrolled (←)"} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("%q is not shown after l:\n%s", want, view)
 		}

@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -137,7 +138,11 @@ func newLayout(c columns, ix *index, shown []int32, hidden int) layout {
 		return l
 	}
 	for i, s := range l.source {
-		if k, ok := c.metric(s); ok && ix.met != nil {
+		if k, ok := c.metric(s); ok {
+			l.static[i] = max(l.static[i], c.metrics[k].least)
+			if ix.met == nil {
+				continue
+			}
 			for _, r := range shown {
 				l.static[i] = max(l.static[i], ix.met.width(r, k))
 			}
@@ -215,16 +220,26 @@ func (l layout) cells(ix *index, r int32, marker string, now time.Time) []string
 // first in each: the flexible columns (NAME and NAMESPACE down to 12 cells,
 // wide columns down to 8), then the others down to their header (at least
 // 6 cells). When even that is too wide, whole columns are left out from
-// the right (never the marker column, NAMESPACE or NAME): widths returns
+// the right (never the marker column, NAMESPACE or NAME; when scrolled,
+// the column scrolled to gives way only in the last round): widths returns
 // how many columns are drawn, the first shown of them, and the rest give
 // way as before. Only when NAMESPACE and NAME alone do not fit do they go
 // down to 3 cells. The marker column never shrinks.
 func (l layout) widths(visible [][]string, width int) (w []int, shown int) {
 	w = l.measure(visible)
+	// The column → scrolled to is the first right of NAME: it stays whole
+	// for as long as columns right of it can be cut off instead, so that
+	// scrolling shows each column whole at some position.
+	first := -1
+	if l.hidden > 0 {
+		first = slices.IndexFunc(l.source, func(s int) bool { return s > nameSlot })
+	}
 	floor := func(round, i int) int {
 		header := ansi.StringWidth(l.headers[i])
 		switch {
 		case l.source[i] == markerSlot:
+			return w[i]
+		case i == first && round < 2:
 			return w[i]
 		case round == 0 && l.flexible[i] && l.source[i] <= nameSlot:
 			return min(w[i], 12) // NAME, NAMESPACE

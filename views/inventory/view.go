@@ -179,6 +179,8 @@ func (m *Model) notice(w, cut int) string {
 	if p := m.metricsProblem(); p != "" {
 		// Once, here: the cells only say "n/a".
 		info = append(info, p)
+	} else if age := views.MetricsAge(m.metTaken, m.now(), m.vc.Config.MetricsInterval); age != "" && m.metricsGeneration() > 0 {
+		info = append(info, age)
 	}
 	if len(info) == 0 {
 		return ""
@@ -186,8 +188,8 @@ func (m *Model) notice(w, cut int) string {
 	return st.Muted.Render(line([]string{strings.Join(info, "; ")}, []int{w}, w))
 }
 
-// columnsNotice says how many columns are scrolled out on the left (h
-// brings them back) and left out on the right for want of room (l scrolls
+// columnsNotice says how many columns are scrolled out on the left (←
+// brings them back) and left out on the right for want of room (→ scrolls
 // to them).
 func columnsNotice(hidden, cut int) string {
 	plural := func(n int) string {
@@ -200,7 +202,7 @@ func columnsNotice(hidden, cut int) string {
 	case hidden > 0 && cut > 0:
 		return fmt.Sprintf("« %d column%s scrolled (←), %d cut off (→)", hidden, plural(hidden), cut)
 	case hidden > 0:
-		return fmt.Sprintf("« %d column%s scrolled (h/←)", hidden, plural(hidden))
+		return fmt.Sprintf("« %d column%s scrolled (←)", hidden, plural(hidden))
 	case cut > 0:
 		return fmt.Sprintf("%d column%s cut off (→ scrolls)", cut, plural(cut))
 	}

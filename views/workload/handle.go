@@ -65,7 +65,9 @@ func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
 		return m.preview()
 	case key.Matches(msg, k.Reread):
 		m.setNote("reading "+m.name()+" again…", false)
-		return m.readCmd(readRebase)
+		// The usage too, now (kube answers from its last reading: the
+		// workload usage read has no Fresh of its own).
+		return tea.Batch(m.readCmd(readRebase), m.readUsage())
 	case key.Matches(msg, k.Next):
 		return m.moveFocus(m.focus + 1)
 	case key.Matches(msg, k.Previous):

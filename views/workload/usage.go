@@ -12,7 +12,7 @@ import (
 )
 
 // The form shows each container's current usage beside its cpu and memory
-// request and limit inputs (issue 12): "now 12m, 3 pods: 10–15m", read
+// request and limit inputs (issue 12): "mean 12m, 3 pods: 10m–15m", read
 // from the metrics when the form opens and again at the refresh interval
 // (kube polls the metrics API at its own interval; the answer in between
 // is the cached reading), never blocking a key. When the metrics cannot be
@@ -105,9 +105,9 @@ func trimMetrics(s string) string {
 }
 
 // usageText is what the cpu (or memory) line of container name shows
-// after its inputs: "now 12m" for one pod, "now 12m, 3 pods: 10–15m" (the
-// mean, then the range over the pods' latest samples) for more; "" when
-// the metrics have none for the container.
+// after its inputs: "now 12m" for one pod, "mean 12m, 3 pods: 10m–15m"
+// (the mean, then the range over the pods' latest samples) for more; ""
+// when the metrics have none for the container.
 func (m *Model) usageText(name string, memory bool) string {
 	if m.usage == nil || m.usage.Truncated != nil {
 		return ""
@@ -120,12 +120,10 @@ func (m *Model) usageText(name string, memory bool) string {
 		if memory {
 			format, amount = kube.FormatMemory, func(u kube.Usage) int64 { return u.Memory }
 		}
-		text := "now " + format(amount(c.Mean))
-		if c.Pods > 1 {
-			pods := fmt.Sprintf("%d pods", c.Pods)
-			text += fmt.Sprintf(", %s: %s–%s", pods, format(amount(c.Min)), format(amount(c.Max)))
+		if c.Pods == 1 {
+			return "now " + format(amount(c.Mean))
 		}
-		return text
+		return fmt.Sprintf("mean %s, %d pods: %s–%s", format(amount(c.Mean)), c.Pods, format(amount(c.Min)), format(amount(c.Max)))
 	}
 	return ""
 }

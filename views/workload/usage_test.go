@@ -62,7 +62,7 @@ func TestFormShowsUsage(t *testing.T) {
 	}
 	h.goldens("form-usage")
 	v := h.view()
-	for _, want := range []string{"now 12m, 3 pods: 10m–15m", "now 110Mi, 3 pods: 90Mi–130Mi"} {
+	for _, want := range []string{"mean 12m, 3 pods: 10m–15m", "mean 110Mi, 3 pods: 90Mi–130Mi"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("%q not shown:\n%s", want, v)
 		}
@@ -92,7 +92,7 @@ func TestFormUsageNotAvailable(t *testing.T) {
 	h := openAs(t, f.fake, f, webRef, 80, 24)
 	deliverUsage(t, h, h.m.fetchUsage())
 	v := h.view()
-	if !strings.Contains(v, "usage n/a: forbidden — pods.metrics.k8s.io is forbidden") || strings.Contains(v, "now ") {
+	if !strings.Contains(v, "usage n/a: forbidden (may not list pods.metrics.k8s.io)") || strings.Contains(v, "now ") || strings.Contains(v, "mean ") {
 		t.Fatalf("no reason, or usage shown:\n%s", v)
 	}
 	h.press("tab") // a key clears the note
@@ -109,7 +109,24 @@ func TestFormWithoutUsageSource(t *testing.T) {
 	if cmd := h.m.readUsage(); cmd != nil {
 		t.Fatal("a usage read without a source")
 	}
-	if strings.Contains(h.view(), "now ") {
+	if v := h.view(); strings.Contains(v, "now ") || strings.Contains(v, "mean ") {
 		t.Fatal("usage shown without a source")
+	}
+}
+
+// TestFormRereadReadsUsage: ctrl+r reads the usage again with the object,
+// in a new chain (the old chain's tick reads nothing more).
+func TestFormRereadReadsUsage(t *testing.T) {
+	f := &usageFake{fake: newFake(webWorkload()), u: kube.WorkloadUsage{Containers: []kube.ContainerUsageSummary{{Name: "web", Pods: 1,
+		Mean: kube.Usage{CPU: 7, Memory: 64 * mi}, Min: kube.Usage{CPU: 7, Memory: 64 * mi}, Max: kube.Usage{CPU: 7, Memory: 64 * mi}}}}}
+	h := openAs(t, f.fake, f, webRef, 80, 24)
+	deliverUsage(t, h, h.m.fetchUsage())
+	before, token := len(f.asked), h.m.utoken
+	h.press("ctrl+r")
+	if len(f.asked) != before+1 || h.m.utoken == token {
+		t.Fatalf("ctrl+r: %d reads (want %d), chain %d (was %d)", len(f.asked), before+1, h.m.utoken, token)
+	}
+	if _, read := h.m.Update(usageTickMsg{owner: h.m, token: token}); read != nil {
+		t.Error("the old chain read again")
 	}
 }
