@@ -383,7 +383,13 @@ func (c *Client) metricsNow() time.Time {
 	return time.Now()
 }
 
-func (c *Client) metricsInterval() time.Duration {
+func (c *Client) metricsInterval() time.Duration { return c.MetricsInterval() }
+
+// MetricsInterval is the longest time between two reads of the metrics API
+// for one request: Options.MetricsInterval (--metrics-interval, or the
+// context's metricsInterval), DefaultMetricsInterval when unset. Screens
+// use it to tell a stale reading from a recent one.
+func (c *Client) MetricsInterval() time.Duration {
 	if c.opts.MetricsInterval > 0 {
 		return c.opts.MetricsInterval
 	}

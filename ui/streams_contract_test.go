@@ -21,4 +21,5 @@ var (
 
 	_ views.MetricsSource       = (*kube.Client)(nil)
 	_ views.WorkloadUsageSource = (*kube.Client)(nil)
+	_ views.IntervalSource      = (*kube.Client)(nil)
 )

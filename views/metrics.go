@@ -93,6 +93,22 @@ func MetricsDetail(t *kube.Truncation) string {
 	return fmt.Sprintf("metrics: %s — %s", t.Reason, msg)
 }
 
+// IntervalSource is implemented by a Source that knows how often it reads
+// the metrics API (*kube.Client: the context's --metrics-interval).
+type IntervalSource interface {
+	MetricsInterval() time.Duration
+}
+
+// MetricsIntervalOf returns how often vc's client reads metrics: its own
+// IntervalSource answer, else vc.Config.MetricsInterval (0 means
+// kube.DefaultMetricsInterval to MetricsAge).
+func MetricsIntervalOf(vc *Context) time.Duration {
+	if s, ok := vc.Client.(IntervalSource); ok {
+		return s.MetricsInterval()
+	}
+	return vc.Config.MetricsInterval
+}
+
 // MetricsAge says how old the metrics shown are, "metrics read 45s ago",
 // when the reading was taken (kube.Metrics.Taken) more than twice interval
 // (0: kube.DefaultMetricsInterval) before now: a metrics API that answers

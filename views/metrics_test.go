@@ -112,3 +112,29 @@ func TestNotRunning(t *testing.T) {
 		}
 	}
 }
+
+// intervalClient is a Source that says how often it reads metrics.
+type intervalClient struct {
+	views.Source
+	every time.Duration
+}
+
+func (c intervalClient) MetricsInterval() time.Duration { return c.every }
+
+// TestMetricsIntervalOf: the client's own interval (the context's
+// --metrics-interval) wins over the configured one, so a 60s context is
+// not called stale after 31s.
+func TestMetricsIntervalOf(t *testing.T) {
+	vc := &views.Context{Client: intervalClient{every: time.Minute}, Config: views.Config{MetricsInterval: 15 * time.Second}}
+	if got := views.MetricsIntervalOf(vc); got != time.Minute {
+		t.Fatalf("MetricsIntervalOf = %v, want the client's 1m", got)
+	}
+	now := time.Unix(1000, 0)
+	if age := views.MetricsAge(now.Add(-90*time.Second), now, views.MetricsIntervalOf(vc)); age != "" {
+		t.Fatalf("a 90s-old reading at a 60s interval is called stale: %q", age)
+	}
+	vc.Client = nil
+	if got := views.MetricsIntervalOf(vc); got != 15*time.Second {
+		t.Fatalf("without an IntervalSource: %v, want the configured 15s", got)
+	}
+}

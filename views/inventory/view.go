@@ -179,7 +179,7 @@ func (m *Model) notice(w, cut int) string {
 	if p := m.metricsProblem(); p != "" {
 		// Once, here: the cells only say "n/a".
 		info = append(info, p)
-	} else if age := views.MetricsAge(m.metTaken, m.now(), m.vc.Config.MetricsInterval); age != "" && m.metricsGeneration() > 0 {
+	} else if age := views.MetricsAge(m.metTaken, m.now(), views.MetricsIntervalOf(m.vc)); age != "" && m.metricsGeneration() > 0 {
 		info = append(info, age)
 	}
 	if len(info) == 0 {

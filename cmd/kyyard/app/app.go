@@ -54,8 +54,8 @@ Keys:
              %CPU MEM %MEM of allocatable, from metrics-server (each sample read as
              it comes, at least every --metrics-interval): 45%* is a share of the
              containers that set the request or limit (some do not); n/a: none sets
-             it, or metrics cannot be read (the line above the table says why);
-             -: no sample yet
+             it, the pod is not running, or metrics cannot be read (the line above
+             the table says why); -: no sample yet
   ctrl+r     refresh now
   d          describe the selected object (kubectl describe, with events)
   y          the selected object as YAML (m: managedFields; Secret values shown as sizes)
