@@ -134,6 +134,10 @@ func APIServer(l layout.Layout, p Ports) Component {
 			"--audit-log-path=" + l.AuditLog(),
 			"--audit-log-format=json",
 			"--audit-log-mode=blocking",
+			// kwok emits a demo pod's events once, when its stage is
+			// reached: kept a day instead of the default hour, so a
+			// cluster left running still shows why crashy and badimage fail.
+			"--event-ttl=24h",
 			"--profiling=true",
 			"--v=2",
 		},
