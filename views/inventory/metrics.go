@@ -119,6 +119,10 @@ type metricCells struct {
 	// problem says why there are no metrics (views.MetricsProblem), "" when
 	// they were read.
 	problem string
+	// kept, with a problem, is the newest sample's time of the previous
+	// reading whose values the cells still show: the metrics API failed
+	// for a while (unavailable, timeout), and kube kept what it had.
+	kept time.Time
 }
 
 // metricsInput is a reading and what the cells of one table need from the
@@ -147,8 +151,11 @@ func buildMetrics(in metricsInput, rows []kube.Row) *metricCells {
 		mc.problem = "metrics: not available — " + views.NoMetricsClient
 	case in.met.Truncated != nil:
 		mc.problem = views.MetricsProblem(in.met.Truncated)
+		if transient(in.met.Truncated.Reason) {
+			mc.kept = newestSample(in.met)
+		}
 	}
-	if mc.problem != "" {
+	if mc.problem != "" && mc.kept.IsZero() {
 		for i := range mc.text {
 			mc.text[i] = notAvailable
 		}
@@ -186,6 +193,30 @@ func buildMetrics(in metricsInput, rows []kube.Row) *metricCells {
 		}
 	}
 	return mc
+}
+
+// transient reports whether a failed read may pass by itself (the API
+// server or metrics-server down or slow): the last reading's values are
+// then shown, with their age, rather than n/a.
+func transient(r kube.Reason) bool {
+	return r == kube.ReasonUnavailable || r == kube.ReasonTimeout || r == kube.ReasonError
+}
+
+// newestSample is the time of the newest pod or node sample a reading
+// holds, zero for none.
+func newestSample(met *kube.Metrics) time.Time {
+	var newest time.Time
+	for _, p := range met.Pods {
+		if p.Timestamp.After(newest) {
+			newest = p.Timestamp
+		}
+	}
+	for _, n := range met.Nodes {
+		if n.Timestamp.After(newest) {
+			newest = n.Timestamp
+		}
+	}
+	return newest
 }
 
 // fillCells sets every cell of a row to s.
@@ -360,12 +391,17 @@ func (m *Model) metricsGeneration() uint64 {
 }
 
 // metricsProblem says why the metrics columns read "n/a" ("" when they were
-// read, or the kind has none).
+// read, or the kind has none), or, when the last reading's values are
+// still shown, why and how old they are.
 func (m *Model) metricsProblem() string {
 	if m.ix == nil || m.ix.met == nil {
 		return ""
 	}
-	return m.ix.met.problem
+	mc := m.ix.met
+	if mc.problem != "" && !mc.kept.IsZero() {
+		return mc.problem + "; showing the sample of " + kube.Age(mc.kept).Render(m.now()) + " ago"
+	}
+	return mc.problem
 }
 
 // applyMetrics takes in a new reading's cells for the rows shown (the rows
