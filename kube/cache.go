@@ -58,6 +58,8 @@ type kindCache struct {
 	// lists instead; noteRequest sees each request.
 	streaming atomic.Bool
 
+	started time.Time // when the cache was made: FirstRows and SyncBudget count from it
+
 	mu       sync.Mutex
 	set      rowSet // the rows of the objects the informer holds
 	rev      uint64 // counts changes to rows
@@ -222,7 +224,7 @@ func (c *Client) kindCache(ctx context.Context, key cacheKey, plugin Plugin, inf
 		return nil
 	}
 	gvr := schema.GroupVersionResource{Group: info.Group, Version: info.Version, Resource: info.Resource}
-	kc = &kindCache{plugin: plugin, seq: &c.revisions, reach: c.reach, stop: make(chan struct{}), lastUsed: time.Now(), initial: true}
+	kc = &kindCache{plugin: plugin, seq: &c.revisions, reach: c.reach, stop: make(chan struct{}), lastUsed: time.Now(), started: time.Now(), initial: true}
 	if info.ID == "nodes" && info.Group == "" {
 		kc.slim = platformNode
 	}
@@ -311,13 +313,15 @@ func (c *Client) mayWatch(ctx context.Context, gvr schema.GroupVersionResource, 
 }
 
 // waitRows waits until the informer has synced, or until firstRows has
-// passed and a streaming list has delivered rows, or until budget has
-// passed, whichever comes first. It reports false when the list or watch
+// passed since the cache started and a streaming list has delivered rows,
+// or until budget has passed since the cache started, whichever comes
+// first (so a Snapshot taken while a long first list arrives answers at
+// once with what has come). It reports false when the list or watch
 // failed, the API server is unreachable or ctx ended: a direct list then
 // says why at once.
 func (kc *kindCache) waitRows(ctx context.Context, firstRows, budget time.Duration) bool {
-	start := time.Now()
-	wctx, cancel := context.WithTimeout(ctx, budget)
+	start := kc.started
+	wctx, cancel := context.WithDeadline(ctx, start.Add(budget))
 	defer cancel()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()

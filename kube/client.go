@@ -31,14 +31,15 @@ type Options struct {
 	// one-shot reader (`kyyard get`) sets it, since a list is cheaper than
 	// a list plus a watch.
 	NoCache bool
-	// SyncBudget is how long a Snapshot waits for a new informer to sync;
-	// past it the Snapshot shows what has arrived (Table.Reading) rather
-	// than list the kind a second time beside the informer's list. A
-	// failing list or watch is listed directly at once. 0 means 10 seconds.
+	// SyncBudget is how long after a new informer started Snapshots wait
+	// for it to sync; past it they show what has arrived (Table.Reading)
+	// rather than list the kind a second time beside the informer's list.
+	// A failing list or watch is listed directly at once. 0 means 10
+	// seconds.
 	SyncBudget time.Duration
-	// FirstRows is how long a Snapshot waits for a new informer whose list
-	// streams (a watch-list) before it shows the rows delivered so far
-	// (Table.Reading); 0 means 200 milliseconds.
+	// FirstRows is how long after a new informer whose list streams (a
+	// watch-list) started Snapshots wait before they show the rows
+	// delivered so far (Table.Reading); 0 means 200 milliseconds.
 	FirstRows time.Duration
 	// CacheIdle is how long an informer no Snapshot needs keeps running;
 	// 0 means 2 minutes.
