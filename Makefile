@@ -73,7 +73,7 @@ test: cluster-tool
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./kube/... ./views/...
 
-## bench-scale: the scale run on the local cluster: 10,000 pods on 100 fake nodes, kyyard -A measured (needs tmux)
+## bench-scale: the scale run on the local cluster: 10,000 pods on 100 fake nodes (--pods 100000: 1,000), kyyard -A and kubectl get pods -A measured, then a churn minute (needs tmux)
 bench-scale: build
 	hack/bench-scale.sh
 

@@ -5,7 +5,10 @@
 # and kyyard's LIST/WATCH requests in that minute (from the audit log). The
 # cluster is started if it is down (and stopped again only then); what the
 # run creates is deleted at the end. Needs tmux (apt-get install tmux).
-# Usage: hack/bench-scale.sh [--pods N] [--idle D]
+# Beside kyyard it times `kubectl get pods -A` in the same run, and then runs
+# a churn minute (1,000 pod changes a second) measuring kyyard's CPU, memory
+# and row lag.
+# Usage: hack/bench-scale.sh [--pods N] [--nodes N] [--idle D] [--churn D]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -13,11 +16,15 @@ cluster="$root/hack/cluster/.cache/bin/kyyard-cluster"
 kubeconfig="$root/hack/cluster/.cache/kubeconfig/admin.kubeconfig"
 audit="$root/hack/cluster/.cache/logs/audit.log"
 pods=10000
+nodes=
 idle=60s
+churn=60s
 while [ $# -gt 0 ]; do
   case "$1" in
     --pods) pods=$2; shift 2 ;;
     --idle) idle=$2; shift 2 ;;
+    --nodes) nodes=$2; shift 2 ;;
+    --churn) churn=$2; shift 2 ;;
     *) echo "unknown flag $1" >&2; exit 2 ;;
   esac
 done
@@ -35,5 +42,8 @@ if ! "$cluster" status >/dev/null 2>&1; then
   "$cluster" up
 fi
 trap finish EXIT
-go run ./hack/scale seed --kubeconfig "$kubeconfig" --pods "$pods" --namespaces 10 --nodes 100
-go run ./hack/scale measure --kubeconfig "$kubeconfig" --audit-log "$audit" --idle "$idle" --kyyard bin/kyyard
+# About 100 pods per fake node: 1,000 nodes for 100,000 pods.
+[ -n "$nodes" ] || nodes=$(( (pods + 99) / 100 ))
+go run ./hack/scale seed --kubeconfig "$kubeconfig" --pods "$pods" --namespaces 10 --nodes "$nodes"
+go run ./hack/scale measure --kubeconfig "$kubeconfig" --audit-log "$audit" --idle "$idle" --kyyard bin/kyyard \
+  --kubectl "$root/hack/cluster/.cache/bin/kubectl" --churn "$churn" --churn-rate 1000

@@ -21,6 +21,7 @@ import (
 // Cache defaults; Options overrides them.
 const (
 	defaultSyncBudget   = 10 * time.Second
+	defaultFirstRows    = 200 * time.Millisecond
 	defaultCacheIdle    = 2 * time.Minute
 	defaultNoWatchRetry = 5 * time.Minute
 )
@@ -48,12 +49,26 @@ type kindCache struct {
 	stop     chan struct{}
 	stopOnce sync.Once
 
+	intern interner // shares what many rows hold alike
+	// slim, when set, keeps the part of an object kube reads besides its
+	// row (cachedItem.keep).
+	slim func(obj any) any
+	// streaming is set while the informer's list is a watch-list (a watch
+	// with sendInitialEvents, items arriving one by one), cleared when it
+	// lists instead; noteRequest sees each request.
+	streaming atomic.Bool
+
+	started time.Time // when the cache was made: FirstRows and SyncBudget count from it
+
 	mu       sync.Mutex
-	rows     map[string]Row // by namespace/name
-	rev      uint64         // counts changes to rows
-	sorted   []Row          // rows sorted by namespace then name, at sortedAt
-	sortedAt uint64
+	set      rowSet // the rows of the objects the informer holds
+	rev      uint64 // counts changes to rows
 	lastUsed time.Time
+	// initial is true until the informer first synced; early holds, until
+	// then, the rows of the items a streaming list delivered so far, shown
+	// while the rest arrives (Table.Reading).
+	initial bool
+	early   rowSet
 	// watchErr is the last error the reflector reported, and errRV the
 	// resource version the informer had then; the cache is trusted again
 	// once the informer has moved past errRV (an event, a relist or a
@@ -117,12 +132,15 @@ func stripForCache(obj any) (any, error) {
 // use. ok is false when the kind must be read with a direct list instead:
 // caching is off, the kind was discovered (listedOnly) and its plugin is
 // no Watcher or the server does not watch it, client-go's informer factory
-// does not serve the kind, the user may not watch it, the cache has not
-// synced within its budget, or its watch is failing. The version
+// does not serve the kind, the user may not watch it, or its list or watch
+// is failing. A cache whose first list is still arriving is never listed
+// beside (issue 14: one read at a time per kind): after Options.FirstRows
+// it gives the rows a streaming list delivered so far, and after
+// Options.SyncBudget what it has, with reading set. The version
 // identifies the rows: it changes only when they changed.
-func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns string) (rows []Row, version uint64, ok bool) {
+func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns string) (rows []Row, version uint64, reading, ok bool) {
 	if c.opts.NoCache || c.closed.Load() || (c.listedOnly(info) && !watchable(plugin, info)) {
-		return nil, 0, false
+		return nil, 0, false, false
 	}
 	key := cacheKey{kind: info.ID, namespace: ns}
 	kc := c.kindCache(ctx, key, plugin, info)
@@ -134,16 +152,17 @@ func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns st
 		kc = c.kindCache(ctx, key, plugin, info)
 	}
 	if kc == nil {
-		return nil, 0, false
+		return nil, 0, false, false
 	}
-	if !kc.synced() && !kc.waitSynced(ctx, c.opts.SyncBudget) {
-		return nil, 0, false
+	if !kc.synced() && !kc.waitRows(ctx, c.opts.FirstRows, c.opts.SyncBudget) {
+		return nil, 0, false, false
 	}
+	synced := kc.synced()
 	kc.mu.Lock()
 	defer kc.mu.Unlock()
 	kc.lastUsed = time.Now()
 	if kc.forbidden {
-		return nil, 0, false
+		return nil, 0, false, false
 	}
 	if c.reach != nil && c.reach.down() {
 		// The server stopped answering; the informer retries quietly. Trust
@@ -156,20 +175,27 @@ func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns st
 	}
 	if kc.watchErr != nil {
 		if kc.informer.LastSyncResourceVersion() == kc.errRV {
-			return nil, 0, false
+			return nil, 0, false, false
 		}
 		kc.watchErr, kc.outage = nil, false
 	}
-	if kc.sorted == nil || kc.sortedAt != kc.rev {
-		kc.sorted = make([]Row, 0, len(kc.rows))
-		for _, r := range kc.rows {
-			kc.sorted = append(kc.sorted, r)
+	if !synced && kc.initial {
+		if kc.set.changed() || len(kc.set.sorted) > 0 {
+			// The handler has begun to take the list in: its rows are the
+			// more complete.
+			return kc.set.rows(), kc.rev ^ readingMark, true, true
 		}
-		sortRows(kc.sorted)
-		kc.sortedAt = kc.rev
+		return kc.early.rows(), kc.rev ^ readingMark, true, true
 	}
-	return kc.sorted, kc.rev, true
+	if kc.initial {
+		kc.initial, kc.early = false, rowSet{}
+	}
+	return kc.set.rows(), kc.rev, false, true
 }
+
+// readingMark is mixed into the version of rows still arriving, so that the
+// same rows complete are a new version.
+const readingMark = 0x9e3779b97f4a7c15
 
 // kindCache returns the running cache of key, starting it when the user may
 // watch the kind; nil when the kind must be listed directly.
@@ -198,7 +224,10 @@ func (c *Client) kindCache(ctx context.Context, key cacheKey, plugin Plugin, inf
 		return nil
 	}
 	gvr := schema.GroupVersionResource{Group: info.Group, Version: info.Version, Resource: info.Resource}
-	var informer cache.SharedIndexInformer
+	kc = &kindCache{plugin: plugin, seq: &c.revisions, reach: c.reach, stop: make(chan struct{}), lastUsed: time.Now(), started: time.Now(), initial: true}
+	if info.ID == "nodes" && info.Group == "" {
+		kc.slim = platformNode
+	}
 	var start func(stop chan struct{})
 	if w, ok := plugin.(Watcher); ok && c.listedOnly(info) {
 		anyLW, anyExample := w.ListWatch(c.cs, key.namespace)
@@ -207,14 +236,15 @@ func (c *Client) kindCache(ctx context.Context, key cacheKey, plugin Plugin, inf
 		if !ok1 || !ok2 {
 			return nil
 		}
-		informer = cache.NewSharedIndexInformer(lw, example, 0, cache.Indexers{})
-		if err := informer.SetTransform(stripForCache); err != nil {
+		kc.informer = cache.NewSharedIndexInformer(noticingLW(lw, kc.noteRequest), example, 0, cache.Indexers{})
+		if err := kc.informer.SetTransform(kc.transform); err != nil {
 			return nil
 		}
-		start = func(stop chan struct{}) { go informer.Run(stop) }
+		start = func(stop chan struct{}) { go kc.informer.Run(stop) }
 	} else {
 		factory := informers.NewSharedInformerFactoryWithOptions(c.cs, 0,
-			informers.WithNamespace(key.namespace), informers.WithTransform(stripForCache))
+			informers.WithNamespace(key.namespace), informers.WithTransform(kc.transform),
+			informers.WithTweakListOptions(kc.noteRequest))
 		generic, err := factory.ForResource(gvr)
 		if err != nil {
 			// Not a resource client-go's factory serves, and no plugin that
@@ -224,7 +254,7 @@ func (c *Client) kindCache(ctx context.Context, key cacheKey, plugin Plugin, inf
 			c.mu.Unlock()
 			return nil
 		}
-		informer = generic.Informer()
+		kc.informer = generic.Informer()
 		start = func(stop chan struct{}) { factory.Start(stop) }
 	}
 	if !c.mayWatch(ctx, gvr, key.namespace) {
@@ -233,7 +263,6 @@ func (c *Client) kindCache(ctx context.Context, key cacheKey, plugin Plugin, inf
 		c.mu.Unlock()
 		return nil
 	}
-	kc = &kindCache{plugin: plugin, seq: &c.revisions, reach: c.reach, informer: informer, stop: make(chan struct{}), rows: map[string]Row{}, lastUsed: time.Now()}
 	_ = kc.informer.SetWatchErrorHandler(kc.onWatchError)
 	var err error
 	kc.handler, err = kc.informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -283,40 +312,113 @@ func (c *Client) mayWatch(ctx context.Context, gvr schema.GroupVersionResource, 
 	return got.Status.Allowed
 }
 
-// waitSynced waits until the informer has synced, at most budget or until
-// ctx ends or its list fails, and reports whether it synced.
-func (kc *kindCache) waitSynced(ctx context.Context, budget time.Duration) bool {
-	wctx, cancel := context.WithTimeout(ctx, budget)
+// waitRows waits until the informer has synced, or until firstRows has
+// passed since the cache started and a streaming list has delivered rows,
+// or until budget has passed since the cache started, whichever comes
+// first (so a Snapshot taken while a long first list arrives answers at
+// once with what has come). It reports false when the list or watch
+// failed, the API server is unreachable or ctx ended: a direct list then
+// says why at once.
+func (kc *kindCache) waitRows(ctx context.Context, firstRows, budget time.Duration) bool {
+	start := kc.started
+	wctx, cancel := context.WithDeadline(ctx, start.Add(budget))
 	defer cancel()
-	tick := time.NewTicker(20 * time.Millisecond)
+	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for !kc.synced() {
 		kc.mu.Lock()
 		failed := kc.watchErr != nil || kc.forbidden
+		arrived := kc.early.changed() || len(kc.early.sorted) > 0 || kc.set.changed()
 		kc.mu.Unlock()
 		if failed || (kc.reach != nil && kc.reach.down()) {
-			return false // a direct list says why at once
+			return false
+		}
+		if arrived && kc.streaming.Load() && time.Since(start) >= firstRows {
+			return true
 		}
 		select {
-		case <-wctx.Done():
+		case <-ctx.Done():
 			return kc.synced()
+		case <-wctx.Done():
+			return true // what has arrived, still reading
 		case <-tick.C:
 		}
 	}
 	return true
 }
 
-func (kc *kindCache) put(obj any) {
-	key, err := cache.MetaNamespaceKeyFunc(obj)
+// transform is the informers' transform: it turns an object into the
+// cachedItem the informer stores (the row, the identity, a Driller's
+// answer), so that the object is dropped at once. An object already
+// transformed (client-go transforms a watch-list's items twice) or one the
+// store holds at the same resourceVersion (a relist) is returned as the
+// item the store has. Rows of a streaming list's first items are recorded
+// as they arrive (kindCache.early).
+func (kc *kindCache) transform(obj any) (any, error) {
+	switch o := obj.(type) {
+	case *cachedItem, cache.DeletedFinalStateUnknown:
+		return o, nil
+	}
+	obj, _ = stripForCache(obj)
+	m, err := meta.Accessor(obj)
 	if err != nil {
+		return obj, nil
+	}
+	it := &cachedItem{namespace: m.GetNamespace(), name: m.GetName(), uid: string(m.GetUID()), resourceVersion: m.GetResourceVersion()}
+	key := it.key()
+	if it.resourceVersion != "" && kc.informer != nil {
+		if old, ok, _ := kc.informer.GetIndexer().GetByKey(key); ok {
+			if o, ok := old.(*cachedItem); ok && o.resourceVersion == it.resourceVersion {
+				return o, nil
+			}
+		}
+	}
+	if row, ok := kc.plugin.Row(obj); ok {
+		row = kc.intern.row(row)
+		it.row = &row
+		it.namespace, it.name = row.Namespace, row.Name // share the strings
+		if kc.streaming.Load() {
+			kc.mu.Lock()
+			if kc.initial {
+				kc.early.put(key, row)
+				kc.rev = kc.seq.Add(1)
+			}
+			kc.mu.Unlock()
+		}
+	}
+	if d, ok := kc.plugin.(Driller); ok {
+		sel, ok := d.DrillSelector(obj)
+		it.drill = &drillAnswer{sel: sel, ok: ok}
+	}
+	if kc.slim != nil {
+		it.keep = kc.slim(obj)
+	}
+	return it, nil
+}
+
+// noteRequest sees the options of each list and watch the informer sends
+// (client-go's tweakListOptions): a watch with sendInitialEvents starts a
+// streaming list, a plain list a list that arrives at once.
+func (kc *kindCache) noteRequest(o *metav1.ListOptions) {
+	switch {
+	case o.SendInitialEvents != nil && *o.SendInitialEvents:
+		kc.streaming.Store(true)
+	case !o.AllowWatchBookmarks && !o.Watch:
+		kc.streaming.Store(false)
+	}
+}
+
+// put takes the row of an added or changed item into the rows; the item
+// keeps no copy of it.
+func (kc *kindCache) put(obj any) {
+	it, ok := obj.(*cachedItem)
+	if !ok || it.row == nil {
 		return
 	}
-	row, ok := kc.plugin.Row(obj)
-	if !ok {
-		return
-	}
+	row := *it.row
+	it.row = nil
 	kc.mu.Lock()
-	kc.rows[key] = row
+	kc.set.put(it.key(), row)
 	kc.rev = kc.seq.Add(1)
 	kc.mu.Unlock()
 }
@@ -326,9 +428,12 @@ func (kc *kindCache) remove(obj any) {
 	if err != nil {
 		return
 	}
+	ns, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return
+	}
 	kc.mu.Lock()
-	if _, ok := kc.rows[key]; ok {
-		delete(kc.rows, key)
+	if kc.set.remove(key, ns, name) {
 		kc.rev = kc.seq.Add(1)
 	}
 	kc.mu.Unlock()
@@ -441,7 +546,7 @@ func (c *Client) CacheStats() CacheStats {
 		}
 		s.Kinds = append(s.Kinds, name)
 		kc.mu.Lock()
-		s.Objects += len(kc.rows)
+		s.Objects += len(kc.set.rows())
 		kc.mu.Unlock()
 	}
 	sort.Strings(s.Kinds)

@@ -31,9 +31,16 @@ type Options struct {
 	// one-shot reader (`kyyard get`) sets it, since a list is cheaper than
 	// a list plus a watch.
 	NoCache bool
-	// SyncBudget is how long a Snapshot waits for a new informer to sync
-	// before it lists directly instead; 0 means 10 seconds.
+	// SyncBudget is how long after a new informer started Snapshots wait
+	// for it to sync; past it they show what has arrived (Table.Reading)
+	// rather than list the kind a second time beside the informer's list.
+	// A failing list or watch is listed directly at once. 0 means 10
+	// seconds.
 	SyncBudget time.Duration
+	// FirstRows is how long after a new informer whose list streams (a
+	// watch-list) started Snapshots wait before they show the rows
+	// delivered so far (Table.Reading); 0 means 200 milliseconds.
+	FirstRows time.Duration
 	// CacheIdle is how long an informer no Snapshot needs keeps running;
 	// 0 means 2 minutes.
 	CacheIdle time.Duration
@@ -78,6 +85,7 @@ type Client struct {
 	generations    map[string]generation
 	lastGeneration uint64 // the sequence all generations are drawn from
 	caches         map[cacheKey]*kindCache
+	lastObject     objectMemo             // the last object read by Client.object
 	noWatch        map[cacheKey]time.Time // listed directly until then
 	janitorStop    chan struct{}
 	closed         atomic.Bool
@@ -223,6 +231,9 @@ func InCluster(opts Options) (*Client, error) {
 func NewFromClientset(cs kubernetes.Interface, opts Options) *Client {
 	if opts.ListTimeout <= 0 {
 		opts.ListTimeout = 15 * time.Second
+	}
+	if opts.FirstRows <= 0 {
+		opts.FirstRows = defaultFirstRows
 	}
 	if opts.SyncBudget <= 0 {
 		opts.SyncBudget = defaultSyncBudget

@@ -210,8 +210,8 @@ func (c *Client) cachedNodes(ctx context.Context) (n int, first *corev1.Node, ok
 		return 0, nil, false
 	}
 	info := plugin.Info()
-	rows, _, ok := c.cached(ctx, plugin, info, "")
-	if !ok {
+	rows, _, reading, ok := c.cached(ctx, plugin, info, "")
+	if !ok || reading {
 		return 0, nil, false
 	}
 	c.mu.Lock()
@@ -219,11 +219,28 @@ func (c *Client) cachedNodes(ctx context.Context) (n int, first *corev1.Node, ok
 	c.mu.Unlock()
 	if kc != nil {
 		for _, obj := range kc.informer.GetStore().List() {
-			if node, isNode := obj.(*corev1.Node); isNode {
-				first = node
-				break
+			if it, isItem := obj.(*cachedItem); isItem {
+				if node, isNode := it.keep.(*corev1.Node); isNode {
+					first = node
+					break
+				}
 			}
 		}
 	}
 	return len(rows), first, true
+}
+
+// platformNode keeps of a Node what distribution reads (its name, labels,
+// kwok's annotation, spec.providerID): the nodes cache keeps it beside the
+// row (cachedItem.keep).
+func platformNode(obj any) any {
+	n, ok := obj.(*corev1.Node)
+	if !ok {
+		return nil
+	}
+	slim := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.Name, Labels: n.Labels}, Spec: corev1.NodeSpec{ProviderID: n.Spec.ProviderID}}
+	if v, ok := n.Annotations["kwok.x-k8s.io/node"]; ok {
+		slim.Annotations = map[string]string{"kwok.x-k8s.io/node": v}
+	}
+	return slim
 }

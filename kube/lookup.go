@@ -94,11 +94,10 @@ func (c *Client) DrillDown(ctx context.Context, kind Kind, namespace, name strin
 	if !ok {
 		return SnapshotRequest{}, fmt.Errorf("%s: plugin cannot open %s", info.ID, tinfo.ID)
 	}
-	obj, err := c.object(ctx, plugin, namespace, name)
+	sel, ok, err := c.drillSelector(ctx, plugin, driller, namespace, name)
 	if err != nil {
 		return SnapshotRequest{}, err
 	}
-	sel, ok := driller.DrillSelector(obj)
 	if !ok {
 		return SnapshotRequest{}, fmt.Errorf("%s/%s has no selector: %w", info.ID, name, ErrSelectsNothing)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -113,30 +114,25 @@ func selectedName(s Selector) (string, bool) {
 	return fs.RequiresExactMatch("metadata.name")
 }
 
-// object returns one object of a plugin's kind, from its informer when one
-// runs and is healthy, else with a direct list of that one name. Errors:
-// the API server's, or NotFound when no object has the name.
+// object returns one object of a plugin's kind, read fresh with a direct
+// list of that one name: the caches keep rows, not objects (issue 14). When
+// a healthy cache holds the object at the resourceVersion of the last
+// object read this way, that object is returned again without a request
+// (a Pod's containers re-read their pod on every refresh). Errors: the API
+// server's, or NotFound when no object has the name.
 func (c *Client) object(ctx context.Context, plugin Plugin, ns, name string) (any, error) {
 	info := plugin.Info()
 	if !info.Namespaced {
 		ns = ""
 	}
-	c.mu.Lock()
-	kc := c.caches[cacheKey{kind: info.ID, namespace: ns}]
-	if kc == nil && ns != "" {
-		kc = c.caches[cacheKey{kind: info.ID}]
-	}
-	c.mu.Unlock()
-	if kc != nil && kc.healthy() {
-		kc.mu.Lock()
-		kc.lastUsed = time.Now() // a drill-down re-reads its parent on each refresh
-		kc.mu.Unlock()
-		key := name
-		if ns != "" {
-			key = ns + "/" + name
-		}
-		if obj, ok, err := kc.informer.GetStore().GetByKey(key); err == nil && ok {
-			return obj, nil
+	it := c.cachedItem(info, ns, name)
+	memoKey := string(info.ID) + "\x00" + ns + "\x00" + name
+	if it != nil {
+		c.mu.Lock()
+		m := c.lastObject
+		c.mu.Unlock()
+		if m.key == memoKey && m.resourceVersion == it.resourceVersion {
+			return m.obj, nil
 		}
 	}
 	lctx, cancel := context.WithTimeout(ctx, c.opts.ListTimeout)
@@ -147,11 +143,69 @@ func (c *Client) object(ctx context.Context, plugin Plugin, ns, name string) (an
 	}
 	for _, obj := range objs {
 		if row, ok := plugin.Row(obj); ok && row.Name == name {
+			if m, err := meta.Accessor(obj); err == nil {
+				c.mu.Lock()
+				c.lastObject = objectMemo{key: memoKey, resourceVersion: m.GetResourceVersion(), obj: obj}
+				c.mu.Unlock()
+			}
 			return obj, nil
 		}
 	}
 	gr := schema.GroupResource{Group: info.Group, Resource: info.Resource}
 	return nil, apierrors.NewNotFound(gr, name)
+}
+
+// objectMemo is the last object Client.object read, by kind, namespace and
+// name, at its resourceVersion.
+type objectMemo struct {
+	key, resourceVersion string
+	obj                  any
+}
+
+// cachedItem returns the item a running, healthy cache holds for the
+// object, or nil.
+func (c *Client) cachedItem(info KindInfo, ns, name string) *cachedItem {
+	c.mu.Lock()
+	kc := c.caches[cacheKey{kind: info.ID, namespace: ns}]
+	if kc == nil && ns != "" {
+		kc = c.caches[cacheKey{kind: info.ID}]
+	}
+	c.mu.Unlock()
+	if kc == nil || !kc.healthy() {
+		return nil
+	}
+	kc.mu.Lock()
+	kc.lastUsed = time.Now() // a drill-down re-reads its parent on each refresh
+	kc.mu.Unlock()
+	key := name
+	if ns != "" {
+		key = ns + "/" + name
+	}
+	obj, ok, err := kc.informer.GetStore().GetByKey(key)
+	if err != nil || !ok {
+		return nil
+	}
+	it, _ := obj.(*cachedItem)
+	return it
+}
+
+// drillSelector returns the Driller's selector for one object: the answer
+// a healthy cache kept when it took the object in, else the answer for
+// the object read fresh. Errors: those of object.
+func (c *Client) drillSelector(ctx context.Context, plugin Plugin, driller Driller, ns, name string) (Selector, bool, error) {
+	info := plugin.Info()
+	if !info.Namespaced {
+		ns = ""
+	}
+	if it := c.cachedItem(info, ns, name); it != nil && it.drill != nil {
+		return it.drill.sel, it.drill.ok, nil
+	}
+	obj, err := c.object(ctx, plugin, ns, name)
+	if err != nil {
+		return Selector{}, false, err
+	}
+	sel, ok := driller.DrillSelector(obj)
+	return sel, ok, nil
 }
 
 // healthy reports whether the cache has synced and its watch is not failing.

@@ -111,7 +111,7 @@ func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) Snapshot {
 			if !info.Namespaced {
 				ns = ""
 			}
-			rows, version, cached, err := c.read(ctx, plugin, info, ns, req.Selector, match)
+			rows, version, cached, reading, err := c.read(ctx, plugin, info, ns, req.Selector, match)
 			if err != nil {
 				results[i].trunc = &Truncation{Kind: kind, Reason: ReasonOf(err), Message: err.Error()}
 				if results[i].trunc.Reason == ReasonNotFound && c.listedOnly(info) {
@@ -124,7 +124,7 @@ func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) Snapshot {
 			}
 			// Columns are read after the rows: a plugin that takes them from the
 			// API server's answer (the default Table plugin) knows them only then.
-			results[i].table = Table{Kind: info.ID, Columns: plugin.Info().Columns, Rows: rows, Cached: cached}
+			results[i].table = Table{Kind: info.ID, Columns: plugin.Info().Columns, Rows: rows, Cached: cached, Reading: reading}
 			results[i].version = version ^ ownersHash
 		}()
 	}
@@ -149,31 +149,32 @@ func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) Snapshot {
 }
 
 // read returns one kind's rows: from its informer when cached (version is
-// the cache's revision), else from a direct list (version hashes the rows).
-func (c *Client) read(ctx context.Context, plugin Plugin, info KindInfo, ns string, sel Selector, match rowMatcher) (rows []Row, version uint64, cached bool, err error) {
+// the cache's revision; reading while its first list is still arriving),
+// else from a direct list (version hashes the rows).
+func (c *Client) read(ctx context.Context, plugin Plugin, info KindInfo, ns string, sel Selector, match rowMatcher) (rows []Row, version uint64, cached, reading bool, err error) {
 	if info.PartOf != "" {
 		rows, err = c.expand(ctx, plugin, info, ns, sel)
 		if err != nil {
-			return nil, 0, false, err
+			return nil, 0, false, false, err
 		}
-		return rows, hashRows(rows), false, nil
+		return rows, hashRows(rows), false, false, nil
 	}
 	// A Watcher's cached rows know no fields but the name and namespace:
 	// a field selector goes to the server.
 	if _, watcher := plugin.(Watcher); !watcher || sel.Fields == "" {
-		if rows, version, ok := c.cached(ctx, plugin, info, ns); ok {
+		if rows, version, reading, ok := c.cached(ctx, plugin, info, ns); ok {
 			if match != nil {
 				rows = filterRows(rows, match)
 				version ^= hashRows(nil) // a filtered view of the same revision
 			}
-			return rows, version, true, nil
+			return rows, version, true, reading, nil
 		}
 	}
 	lctx, cancel := context.WithTimeout(ctx, c.opts.ListTimeout)
 	defer cancel()
 	objs, err := plugin.List(lctx, c.cs, ns, sel)
 	if err != nil {
-		return nil, 0, false, err
+		return nil, 0, false, false, err
 	}
 	rows = make([]Row, 0, len(objs))
 	for _, obj := range objs {
@@ -188,7 +189,7 @@ func (c *Client) read(ctx context.Context, plugin Plugin, info KindInfo, ns stri
 		rows = filterRows(rows, match)
 	}
 	sortRows(rows)
-	return rows, hashRows(rows), false, nil
+	return rows, hashRows(rows), false, false, nil
 }
 
 // expand reads the rows of a kind that is part of another (a Pod's
@@ -313,7 +314,7 @@ func (c *Client) ownersVia(ctx context.Context, req SnapshotRequest) (map[string
 	}
 	first := Selector{Owner: sel.Owner}
 	match, _ := compileSelector(first, nil)
-	rows, _, _, err := c.read(ctx, plugin, info, ns, first, match)
+	rows, _, _, _, err := c.read(ctx, plugin, info, ns, first, match)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read %s owned by %s: %w", info.ID, sel.Owner, err)
 	}

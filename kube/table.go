@@ -124,4 +124,9 @@ type Table struct {
 	// Cached is true when the rows came from an informer, false when from
 	// a direct list (the kind cannot be watched, or caching is off).
 	Cached bool
+	// Reading is true while the informer's first list of the kind is still
+	// arriving: Rows are what it has delivered so far (possibly none), and
+	// a Snapshot taken a little later has more. A screen says so ("reading…
+	// N so far") and asks again soon. Never true for a direct list.
+	Reading bool
 }

@@ -4,16 +4,30 @@
 // and measures what the issue budgets name: time from start to the first
 // rows drawn, RSS after the cache synced, CPU over one idle minute, and the
 // LIST and WATCH requests kyyard made in that minute (from the API
-// server's audit log).
+// server's audit log); beside them `kubectl get pods -A` in the same run,
+// and a churn run (pods changed at a set rate while kyyard shows them:
+// its CPU, its memory, and how far its rows lag).
 //
 // Usage (from the repository root, the cluster running):
 //
 //	go run ./hack/scale seed    [--pods 10000] [--namespaces 10] [--nodes 100]
-//	go run ./hack/scale measure [--idle 60s] --kyyard bin/kyyard
+//	go run ./hack/scale measure [--idle 60s] --kyyard bin/kyyard [--kubectl PATH] [--churn 60s --churn-rate 1000]
 //	go run ./hack/scale clean
 //
 // Every command takes --kubeconfig and --audit-log (the local cluster's,
 // never a default) and refuses an API server that is not on 127.0.0.1.
+//
+// The local cluster at 100,000 pods (the lead's run; not verified here):
+// etcd already runs with --quota-backend-bytes=8589934592 (100,000 small
+// pods take about 1 GiB of etcd space before compaction),
+// --auto-compaction-retention=1 and --unsafe-no-fsync, and the controller
+// manager and scheduler with --kube-api-qps=5000; the churn run's 1,000
+// writes a second on top of the watches want the API server's
+// --max-requests-inflight=800 and --max-mutating-requests-inflight=400
+// (defaults 400 and 200), and its --audit-log-mode=blocking serialises
+// every request on the audit file: batch mode (--audit-log-mode=batch)
+// keeps the log without throttling the churn. kwok's own client QPS must
+// keep up with 1,000 node heartbeats and 100,000 pod status updates.
 package main
 
 import (
@@ -46,6 +60,9 @@ func main() {
 	nodes := fs.Int("nodes", 100, "fake nodes to run them on (seed)")
 	idle := fs.Duration("idle", time.Minute, "idle window to measure CPU and requests in (measure)")
 	binary := fs.String("kyyard", "bin/kyyard", "the kyyard binary (measure)")
+	kubectl := fs.String("kubectl", "", "the kubectl to time `kubectl get pods -A` with in the same run; empty skips it (measure)")
+	churnFor := fs.Duration("churn", 0, "length of the churn run after the idle window; 0 skips it (measure)")
+	churnRate := fs.Int("churn-rate", 1000, "pod changes per second in the churn run (measure)")
 	_ = fs.Parse(os.Args[2:])
 	if *kubeconfig == "" {
 		fmt.Fprintln(os.Stderr, "--kubeconfig is required (the local cluster's admin kubeconfig)")
@@ -59,7 +76,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		os.Exit(1)
 	}
-	cfg.QPS, cfg.Burst = 500, 1000
+	cfg.QPS, cfg.Burst = 2000, 2000 // the churn run asks 1,000 changes a second
 	cfg.UserAgent = "kyyard-scale-run"
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
@@ -75,7 +92,7 @@ func main() {
 			err = errors.New("--audit-log is required")
 			break
 		}
-		err = measure(ctx, cs, *binary, *kubeconfig, *auditLog, *idle)
+		err = measure(ctx, cs, *binary, *kubeconfig, *auditLog, *idle, runOptions{kubectl: *kubectl, churn: *churnFor, churnRate: *churnRate})
 	case "clean":
 		err = clean(ctx, cs)
 	default:

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 )
@@ -22,15 +23,39 @@ const kyyardAgent = "kyyard"
 // clockTicks is the kernel's USER_HZ, the unit of /proc/PID/stat times.
 const clockTicks = 100
 
-var titleCount = regexp.MustCompile(`pods\(all\)\[(\d+)`)
+// titleCount reads the inventory's title count; while the first list is
+// still arriving it ends in "…" and does not match.
+var titleCount = regexp.MustCompile(`pods\(all\)\[(\d+)\]`)
+
+// runOptions are measure's optional parts.
+type runOptions struct {
+	kubectl   string        // the kubectl for the baseline; "" skips it
+	churn     time.Duration // the churn run's length; 0 skips it
+	churnRate int           // pod changes per second in the churn run
+}
 
 // measure starts kyyard -A in a 200x50 tmux pane and reports the figures.
-func measure(ctx context.Context, cs kubernetes.Interface, binary, kubeconfig, auditLog string, idle time.Duration) error {
+func measure(ctx context.Context, cs kubernetes.Interface, binary, kubeconfig, auditLog string, idle time.Duration, opts runOptions) error {
 	pods, err := cs.CoreV1().Pods("").List(ctx, metav1.ListOptions{ResourceVersion: "0"})
 	if err != nil {
 		return err
 	}
 	total := len(pods.Items)
+	var scalePods []*corev1.Pod
+	for i := range pods.Items {
+		if pods.Items[i].Labels[scaleLabel] == "true" {
+			scalePods = append(scalePods, &pods.Items[i])
+		}
+	}
+	pods = nil // the list is big; keep only the scale pods
+	var kubectlWall time.Duration
+	var kubectlRSS int64
+	if opts.kubectl != "" {
+		// Before kyyard starts, so that the two do not compete.
+		if kubectlWall, kubectlRSS, err = baseline(opts.kubectl, kubeconfig); err != nil {
+			return err
+		}
+	}
 	session := fmt.Sprintf("kyyard-scale-%d", os.Getpid())
 	start := time.Now()
 	cmd := exec.Command("tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "50",
@@ -86,6 +111,14 @@ func measure(ctx context.Context, cs kubernetes.Interface, binary, kubeconfig, a
 		return err
 	}
 	rssIdle, _ := rssKiB(pid)
+	var churned *churnResult
+	if opts.churn > 0 && len(scalePods) > 0 {
+		r, err := churn(ctx, cs, session, pid, total, scalePods, opts.churnRate, opts.churn)
+		if err != nil {
+			return err
+		}
+		churned = &r
+	}
 	_ = exec.Command("tmux", "send-keys", "-t", session, "q").Run()
 	time.Sleep(200 * time.Millisecond) // the audit backend writes synchronously; be safe
 	counts, err := auditCounts(auditLog, idleStart, idleEnd)
@@ -98,8 +131,15 @@ func measure(ctx context.Context, cs kubernetes.Interface, binary, kubeconfig, a
 	fmt.Printf("  RSS after sync:         %.1f MiB (after the idle window: %.1f MiB)\n", float64(rss)/1024, float64(rssIdle)/1024)
 	fmt.Printf("  CPU over %s idle:       %.2f CPU-seconds (%.2f%% of one core)\n", idle,
 		float64(cpu1-cpu0)/clockTicks, 100*float64(cpu1-cpu0)/clockTicks/idle.Seconds())
-	fmt.Printf("  requests by kyyard in the idle window (audit log): list %d, watch %d, other %d\n",
-		counts["list"], counts["watch"], counts["other"])
+	fmt.Printf("  requests by kyyard in the idle window (audit log): list %d, watch %d, metrics reads %d, other %d\n",
+		counts["list"], counts["watch"], counts["metrics"], counts["other"])
+	if opts.kubectl != "" {
+		fmt.Printf("  kubectl get pods -A (same run, before kyyard): %s, peak RSS %.1f MiB\n",
+			kubectlWall.Round(time.Millisecond), float64(kubectlRSS)/1024)
+	}
+	if churned != nil {
+		churned.print(opts.churnRate)
+	}
 	return nil
 }
 
@@ -133,7 +173,9 @@ func cpuTicks(pid int) (int, error) {
 }
 
 // auditCounts counts kyyard's requests received in [from, to) by verb
-// (list, watch, other); a watch is counted when it starts.
+// (list, watch, other; "metrics" for the lists of the metrics API, which
+// the metrics columns read periodically); a watch is counted when it
+// starts.
 func auditCounts(path string, from, to time.Time) (map[string]int, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -148,9 +190,12 @@ func auditCounts(path string, from, to time.Time) (map[string]int, error) {
 			continue
 		}
 		var e struct {
-			Verb     string    `json:"verb"`
-			Stage    string    `json:"stage"`
-			Received time.Time `json:"requestReceivedTimestamp"`
+			Verb      string    `json:"verb"`
+			Stage     string    `json:"stage"`
+			Received  time.Time `json:"requestReceivedTimestamp"`
+			ObjectRef *struct {
+				APIGroup string `json:"apiGroup"`
+			} `json:"objectRef"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			return nil, err
@@ -161,6 +206,8 @@ func auditCounts(path string, from, to time.Time) (map[string]int, error) {
 		switch {
 		case e.Verb == "watch" && e.Stage == "ResponseStarted":
 			counts["watch"]++
+		case e.Verb == "list" && e.Stage == "ResponseComplete" && e.ObjectRef != nil && e.ObjectRef.APIGroup == "metrics.k8s.io":
+			counts["metrics"]++ // the metrics columns' reading, not an object list
 		case e.Verb == "list" && e.Stage == "ResponseComplete":
 			counts["list"]++
 		case e.Verb != "watch" && e.Stage == "ResponseComplete":

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
-
-	"github.com/sahilm/fuzzy"
 )
 
 // filterMode is how a filter's text matches rows.
@@ -240,67 +238,100 @@ func requiredLiterals(pattern string) [][]byte {
 	return out
 }
 
-// names is a fuzzy.Source over the names of some rows.
-type names struct {
-	ix    *index
-	order []int32
-}
-
-func (n names) String(i int) string { return n.ix.rows[n.order[i]].Name }
-func (n names) Len() int            { return len(n.order) }
-
 // fuzzyChunk is the fewest rows worth a goroutine of their own.
 const fuzzyChunk = 16384
 
+// fuzzyHit is a row that matched the fuzzy pattern: its position in the
+// order searched, and its score.
+type fuzzyHit struct {
+	pos   int32
+	score int32
+}
+
 // fuzzyRank returns the rows of order whose names match pattern, best
 // score first, ties in order's order: exactly what one fuzzy.FindFrom over
-// all of them returns (it sorts stably by score). Big tables are searched
-// in chunks on every core and the chunks' matches merged by score, then
-// position.
+// all of them returns (it sorts stably by score; fuzzyScore scores as it
+// does, allocating nothing per row). Big tables are searched in chunks on
+// every core; the hits, in order's order, are then sorted stably by score
+// in one counting pass when the scores span a small range (they do: a few
+// bonuses and penalties per letter), else by a stable sort.
 func fuzzyRank(pattern string, ix *index, order []int32) []int32 {
-	chunks := min(runtime.GOMAXPROCS(0), (len(order)+fuzzyChunk-1)/fuzzyChunk)
-	if chunks <= 1 {
-		matches := fuzzy.FindFrom(pattern, names{ix, order})
-		out := make([]int32, len(matches))
-		for i, m := range matches {
-			out[i] = order[m.Index]
-		}
-		return out
+	runes := []rune(pattern)
+	if len(runes) == 0 {
+		return nil
 	}
-	type hit struct {
-		pos   int // position in order
-		score int
-	}
-	parts := make([][]hit, chunks)
+	chunks := max(1, min(runtime.GOMAXPROCS(0), (len(order)+fuzzyChunk-1)/fuzzyChunk))
+	parts := make([][]fuzzyHit, chunks)
 	size := (len(order) + chunks - 1) / chunks
-	var wg sync.WaitGroup
-	for c := range chunks {
+	search := func(c int) {
 		lo, hi := c*size, min((c+1)*size, len(order))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			matches := fuzzy.FindFrom(pattern, names{ix, order[lo:hi]})
-			hits := make([]hit, len(matches))
-			for i, m := range matches {
-				hits[i] = hit{pos: lo + m.Index, score: m.Score}
+		var hits []fuzzyHit
+		for pos := lo; pos < hi; pos++ {
+			if score, ok := fuzzyScore(runes, ix.rows[order[pos]].Name); ok {
+				hits = append(hits, fuzzyHit{pos: int32(pos), score: int32(score)})
 			}
-			parts[c] = hits
-		}()
+		}
+		parts[c] = hits
 	}
-	wg.Wait()
-	var all []hit
+	if chunks == 1 {
+		search(0)
+	} else {
+		var wg sync.WaitGroup
+		for c := range chunks {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				search(c)
+			}()
+		}
+		wg.Wait()
+	}
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	all := make([]fuzzyHit, 0, n)
 	for _, p := range parts {
 		all = append(all, p...)
 	}
-	slices.SortFunc(all, func(a, b hit) int {
-		if a.score != b.score {
-			return b.score - a.score
-		}
-		return a.pos - b.pos
-	})
 	out := make([]int32, len(all))
-	for i, h := range all {
+	for i, h := range sortHitsByScore(all) {
 		out[i] = order[h.pos]
+	}
+	return out
+}
+
+// maxScoreSpan is the widest range of scores sortHitsByScore counts.
+const maxScoreSpan = 1 << 16
+
+// sortHitsByScore returns hits (in position order) sorted by score, best
+// first, ties in position order: a counting sort when the scores span at
+// most maxScoreSpan values, else a stable sort.
+func sortHitsByScore(hits []fuzzyHit) []fuzzyHit {
+	if len(hits) < 2 {
+		return hits
+	}
+	lo, hi := hits[0].score, hits[0].score
+	for _, h := range hits {
+		lo, hi = min(lo, h.score), max(hi, h.score)
+	}
+	if int(hi)-int(lo) >= maxScoreSpan {
+		slices.SortStableFunc(hits, func(a, b fuzzyHit) int { return int(b.score) - int(a.score) })
+		return hits
+	}
+	// starts[k] is where score hi-k begins in the output.
+	starts := make([]int, int(hi-lo)+2)
+	for _, h := range hits {
+		starts[hi-h.score+1]++
+	}
+	for k := 1; k < len(starts); k++ {
+		starts[k] += starts[k-1]
+	}
+	out := make([]fuzzyHit, len(hits))
+	for _, h := range hits {
+		k := hi - h.score
+		out[starts[k]] = h
+		starts[k]++
 	}
 	return out
 }

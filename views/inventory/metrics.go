@@ -114,6 +114,11 @@ type metricCells struct {
 	// "n/a" and "-" (sorted last either way).
 	text []string
 	val  []float64
+	// widths[r*cols+k] is the drawn width of text[r*cols+k], and colMax[k]
+	// the widest of column k over every row, measured once in
+	// buildMetrics (off the UI goroutine): a layout then reads numbers.
+	widths []uint16
+	colMax []int
 	// gen is the reading's Metrics.Generation (0: none read).
 	gen uint64
 	// problem says why there are no metrics (views.MetricsProblem), "" when
@@ -162,7 +167,7 @@ func buildMetrics(in metricsInput, rows []kube.Row) *metricCells {
 		if in.met != nil {
 			mc.gen = in.met.Generation
 		}
-		return mc
+		return mc.measure()
 	}
 	mc.gen = in.met.Generation
 	var key strings.Builder
@@ -192,7 +197,7 @@ func buildMetrics(in metricsInput, rows []kube.Row) *metricCells {
 			}
 		}
 	}
-	return mc
+	return mc.measure()
 }
 
 // transient reports whether a failed read may pass by itself (the API
@@ -339,7 +344,22 @@ func trendCell(trend []kube.Sample, amount func(kube.Sample) int64) string {
 
 // width returns the drawn width of row r's metrics column k.
 func (mc *metricCells) width(r int32, k int) int {
+	if mc.widths != nil {
+		return int(mc.widths[int(r)*mc.cols+k])
+	}
 	return utf8.RuneCountInString(mc.text[int(r)*mc.cols+k])
+}
+
+// measure fills widths and colMax from text.
+func (mc *metricCells) measure() *metricCells {
+	mc.widths = make([]uint16, len(mc.text))
+	mc.colMax = make([]int, mc.cols)
+	for i, t := range mc.text {
+		w := utf8.RuneCountInString(t)
+		mc.widths[i] = uint16(min(w, math.MaxUint16))
+		mc.colMax[i%mc.cols] = max(mc.colMax[i%mc.cols], w)
+	}
+	return mc
 }
 
 // cell returns row r's metrics column k, "" when there are no cells.

@@ -32,6 +32,11 @@ const (
 // own, shorter budget.
 const snapshotTimeout = 30 * time.Second
 
+// readingRefresh is the wait between refreshes while a kind's first list
+// is still arriving (kube.Table.Reading), when the refresh interval is
+// longer: the rows fill as they come, not once per interval.
+const readingRefresh = 250 * time.Millisecond
+
 // maxBackoff is the longest wait between refreshes while the API server is
 // unavailable or slow; each failed refresh doubles the wait up to it.
 const maxBackoff = 30 * time.Second
@@ -357,6 +362,11 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 // unavailable or too slow, up to maxBackoff (or the interval, if longer).
 func (m *Model) backoff() {
 	interval := m.vc.Config.RefreshInterval
+	if m.failure == nil && m.loaded && m.table.Reading {
+		// The first list is still arriving: take in more of it soon.
+		m.delay = min(interval, readingRefresh)
+		return
+	}
 	if m.failure == nil || (m.failure.Reason != kube.ReasonUnavailable && m.failure.Reason != kube.ReasonTimeout) {
 		m.delay = interval
 		return
@@ -584,13 +594,17 @@ func (m *Model) scroll() {
 
 // Title names the kind, the namespace and the row count, k9s style:
 // "pods(demo)[12]"; with a filter, the rows shown of all and the filter:
-// "pods(demo)[3/14] /web". The count is "?" until rows could be read.
+// "pods(demo)[3/14] /web". The count is "?" until rows could be read, and
+// ends in "…" while the kind's first list is still arriving.
 func (m *Model) Title() string {
 	count := "?"
 	if m.loaded {
 		count = fmt.Sprint(len(m.table.Rows))
 		if m.filter.narrows() || m.unhealthy {
 			count = fmt.Sprintf("%d/%d", len(m.shown), len(m.table.Rows))
+		}
+		if m.table.Reading {
+			count += "…" // more are arriving (see reading)
 		}
 	}
 	scope := m.namespace

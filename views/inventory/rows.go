@@ -38,6 +38,20 @@ type index struct {
 	// met are the metrics cells of the rows (slots from slots on), nil for
 	// a kind without metrics columns; replaced when a new reading comes.
 	met *metricCells
+	// maxes[s] is the widest of slot s over every row, measured when first
+	// asked (slotMax); nil until then.
+	maxes []int
+}
+
+// slotMax returns the widest cell of slot s over every row (widths).
+func (ix *index) slotMax(s int) int {
+	if ix.maxes == nil {
+		ix.maxes = make([]int, ix.slots)
+		for i, w := range ix.widths {
+			ix.maxes[i%ix.slots] = max(ix.maxes[i%ix.slots], int(w))
+		}
+	}
+	return ix.maxes[s]
 }
 
 // setMetrics replaces the rows' metrics cells and forgets the sort keys

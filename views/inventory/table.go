@@ -137,10 +137,17 @@ func newLayout(c columns, ix *index, shown []int32, hidden int) layout {
 	if ix == nil {
 		return l
 	}
+	// Every row shown (no filter, or one that keeps all, as a fuzzy
+	// filter's first letter may): the widest cells are known per column.
+	all := len(shown) == len(ix.rows)
 	for i, s := range l.source {
 		if k, ok := c.metric(s); ok {
 			l.static[i] = max(l.static[i], c.metrics[k].least)
 			if ix.met == nil {
+				continue
+			}
+			if all && ix.met.colMax != nil {
+				l.static[i] = max(l.static[i], ix.met.colMax[k])
 				continue
 			}
 			for _, r := range shown {
@@ -149,6 +156,10 @@ func newLayout(c columns, ix *index, shown []int32, hidden int) layout {
 			continue
 		}
 		if s == markerSlot || s >= ix.slots {
+			continue
+		}
+		if all {
+			l.static[i] = max(l.static[i], ix.slotMax(s))
 			continue
 		}
 		best := l.static[i]

@@ -46,6 +46,10 @@ func (m *Model) View() string {
 		// (a CRD deleted), not that it has no objects.
 		lines = append(lines, explain(m.info.ID, scope, *m.failure, st.Error.Render, w))
 		return fill(strings.Join(lines, "\n"), h)
+	case len(m.table.Rows) == 0 && m.table.Reading:
+		// The first list is still arriving: none yet is not none at all.
+		lines = append(lines, st.Muted.Render(fmt.Sprintf("Loading %s in %s…", m.info.ID, scope)))
+		return fill(strings.Join(lines, "\n"), h)
 	case len(m.table.Rows) == 0:
 		what := string(m.info.ID)
 		if m.parent != "" {
@@ -167,6 +171,9 @@ func (m *Model) notice(w, cut int) string {
 		return st.Error.Render(line([]string{strings.Join(errs, "; ")}, []int{w}, w))
 	}
 	var info []string
+	if m.loaded && m.table.Reading {
+		info = append(info, fmt.Sprintf("reading… %d so far", len(m.table.Rows)))
+	}
 	if m.filter.note != "" {
 		info = append(info, m.filter.note)
 	}

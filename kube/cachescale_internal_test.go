@@ -1,0 +1,202 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
+)
+
+// podIn is a pod with labels, an owner and a resourceVersion.
+func podIn(ns, name, rv string) *corev1.Pod {
+	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, ResourceVersion: rv, UID: types.UID("uid-" + ns + "-" + name),
+		Labels:          map[string]string{"app": "web", "pod-template-hash": "abc"},
+		OwnerReferences: []metav1.OwnerReference{{Kind: "ReplicaSet", Name: "web-abc", UID: "rs-uid"}}}}
+}
+
+// labelledPods is listingPods with the labels and owners a real plugin
+// puts in a row.
+type labelledPods struct{ listingPods }
+
+func (labelledPods) Row(obj any) (Row, bool) {
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return Row{}, false
+	}
+	r := Row{Namespace: p.Namespace, Name: p.Name, UID: string(p.UID), Cells: []Cell{Text(p.Name)}, Labels: p.Labels}
+	for _, o := range p.OwnerReferences {
+		r.Owners = append(r.Owners, string(o.UID))
+	}
+	return r, true
+}
+
+// newScaleClient returns a Client over cs with the labelled pods plugin;
+// access reviews fail, so the Client assumes it may watch.
+func newScaleClient(t *testing.T, cs kubernetes.Interface, fakeCS *fake.Clientset, opts Options) *Client {
+	t.Helper()
+	fakeCS.PrependReactor("create", "selfsubjectaccessreviews", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, errors.New("reviews not served")
+	})
+	reg, err := NewRegistry(labelledPods{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Registry = reg
+	c := NewFromClientset(cs, opts)
+	t.Cleanup(c.Close)
+	return c
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestCacheHoldsRowsNotObjects: the informer's store holds cachedItems
+// whose row the handler took, never the objects; pods of one ReplicaSet
+// share their labels and owners; a relist of an unchanged object keeps
+// the stored item.
+func TestCacheHoldsRowsNotObjects(t *testing.T) {
+	cs := fake.NewClientset(podIn("demo", "a", "1"), podIn("demo", "b", "2"))
+	c := newScaleClient(t, cs, cs, Options{})
+	req := SnapshotRequest{Kinds: []Kind{"pods"}, Namespace: "demo"}
+	tb, _ := c.Snapshot(context.Background(), req).Table("pods")
+	if !tb.Cached || tb.Reading || len(tb.Rows) != 2 {
+		t.Fatalf("table %+v", tb)
+	}
+	if reflect.ValueOf(tb.Rows[0].Labels).UnsafePointer() != reflect.ValueOf(tb.Rows[1].Labels).UnsafePointer() ||
+		&tb.Rows[0].Owners[0] != &tb.Rows[1].Owners[0] {
+		t.Fatal("rows of one ReplicaSet do not share their labels and owners")
+	}
+	kc := c.caches[cacheKey{kind: "pods", namespace: "demo"}]
+	items := kc.informer.GetStore().List()
+	if len(items) != 2 {
+		t.Fatalf("store holds %d items", len(items))
+	}
+	for _, obj := range items {
+		it, ok := obj.(*cachedItem)
+		if !ok {
+			t.Fatalf("store holds a %T, want *cachedItem", obj)
+		}
+		if it.row != nil {
+			t.Fatalf("item %s still holds its row after the handler took it", it.key())
+		}
+	}
+	stored, _, _ := kc.informer.GetStore().GetByKey("demo/a")
+	if again, _ := kc.transform(podIn("demo", "a", "1")); again != stored {
+		t.Fatal("a relisted object at the same resourceVersion became a new item")
+	}
+	if newer, _ := kc.transform(podIn("demo", "a", "3")); newer == stored || newer.(*cachedItem).row == nil {
+		t.Fatal("a changed object kept the old item")
+	}
+}
+
+// TestSlowFirstListIsNotListedTwice is issue 14's "one read at a time per
+// kind": while the informer's first list is still arriving, Snapshots past
+// the sync budget show what has arrived (nothing here: Reading) and never
+// start a direct list of the same kind beside it.
+func TestSlowFirstListIsNotListedTwice(t *testing.T) {
+	cs := fake.NewClientset(podIn("demo", "a", "1"), podIn("demo", "b", "2"))
+	var lists atomic.Int32
+	release := make(chan struct{})
+	cs.PrependReactor("list", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
+		lists.Add(1)
+		<-release
+		return false, nil, nil
+	})
+	c := newScaleClient(t, cs, cs, Options{SyncBudget: 50 * time.Millisecond, FirstRows: 10 * time.Millisecond})
+	req := SnapshotRequest{Kinds: []Kind{"pods"}, Namespace: "demo"}
+	for range 3 {
+		snap := c.Snapshot(context.Background(), req)
+		tb, ok := snap.Table("pods")
+		if !ok || !tb.Cached || !tb.Reading || len(tb.Rows) != 0 {
+			t.Fatalf("while the list is slow: table %+v, truncated %+v", tb, snap.Truncated)
+		}
+	}
+	if n := lists.Load(); n != 1 {
+		t.Fatalf("%d lists of pods while the first was arriving, want 1", n)
+	}
+	close(release)
+	waitUntil(t, "the rows", func() bool {
+		tb, _ := c.Snapshot(context.Background(), req).Table("pods")
+		return !tb.Reading && len(tb.Rows) == 2
+	})
+	if n := lists.Load(); n != 1 {
+		t.Fatalf("%d lists of pods, want 1", n)
+	}
+}
+
+// streamingClientset hides the fake clientset's refusal of watch-lists, so
+// that client-go's reflector streams the first list (a watch with
+// sendInitialEvents), as it does against a real API server.
+type streamingClientset struct{ kubernetes.Interface }
+
+// TestStreamingListShowsRowsAsTheyArrive is issue 14's "first rows at
+// once": the items of a streaming list show (Reading) before the list
+// ends; sorting is by namespace and name as ever; once the
+// initial-events-end bookmark arrives the table is complete, and later
+// events follow as before.
+func TestStreamingListShowsRowsAsTheyArrive(t *testing.T) {
+	cs := fake.NewClientset()
+	stream := watch.NewFakeWithChanSize(100, false)
+	var lists, streams atomic.Int32
+	cs.PrependReactor("list", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
+		lists.Add(1)
+		return false, nil, nil
+	})
+	cs.PrependWatchReactor("pods", func(a k8stesting.Action) (bool, watch.Interface, error) {
+		if w, ok := a.(k8stesting.WatchActionImpl); ok && w.ListOptions.SendInitialEvents != nil && *w.ListOptions.SendInitialEvents {
+			streams.Add(1)
+			return true, stream, nil
+		}
+		return false, nil, nil
+	})
+	c := newScaleClient(t, streamingClientset{cs}, cs, Options{FirstRows: 10 * time.Millisecond})
+	req := SnapshotRequest{Kinds: []Kind{"pods"}, Namespace: "demo"}
+	stream.Add(podIn("demo", "b", "11"))
+	stream.Add(podIn("demo", "a", "12"))
+	var tb Table
+	waitUntil(t, "the first two rows", func() bool {
+		tb, _ = c.Snapshot(context.Background(), req).Table("pods")
+		return tb.Reading && len(tb.Rows) == 2
+	})
+	if !tb.Cached || tb.Rows[0].Name != "a" || tb.Rows[1].Name != "b" {
+		t.Fatalf("rows so far %+v", tb)
+	}
+	stream.Add(podIn("demo", "c", "13"))
+	waitUntil(t, "the third row", func() bool {
+		tb, _ = c.Snapshot(context.Background(), req).Table("pods")
+		return tb.Reading && len(tb.Rows) == 3
+	})
+	end := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: "13", Annotations: map[string]string{metav1.InitialEventsAnnotationKey: "true"}}}
+	stream.Action(watch.Bookmark, end)
+	waitUntil(t, "the end of the list", func() bool {
+		tb, _ = c.Snapshot(context.Background(), req).Table("pods")
+		return !tb.Reading && len(tb.Rows) == 3
+	})
+	stream.Delete(podIn("demo", "b", "14"))
+	waitUntil(t, "the deletion", func() bool {
+		tb, _ = c.Snapshot(context.Background(), req).Table("pods")
+		return !tb.Reading && len(tb.Rows) == 2 && tb.Rows[1].Name == "c"
+	})
+	if lists.Load() != 0 || streams.Load() != 1 {
+		t.Fatalf("%d lists and %d streaming lists, want 0 and 1", lists.Load(), streams.Load())
+	}
+}
