@@ -76,6 +76,11 @@ func (m *Model) View() string {
 		lines[0] = m.notice(w, cut)
 	}
 	lines = append(lines, st.ColumnHeader.Render(line(keepArrows(m.lay.headers[:shown], widths), widths, w)))
+	selected := newRowStyle(st.Selected)
+	var health [4]rowStyle
+	for h := range health {
+		health[h] = newRowStyle(st.Health(kube.Health(h)))
+	}
 	for i, cells := range visible {
 		cells = cells[:shown]
 		for c, src := range m.lay.source[:shown] {
@@ -84,10 +89,13 @@ func (m *Model) View() string {
 			}
 		}
 		text := line(cells, widths, w)
-		if m.offset+i == m.cursor {
-			lines = append(lines, st.Selected.Render(text))
-		} else {
-			lines = append(lines, st.Health(m.ix.rows[m.shown[m.offset+i]].Health).Render(text))
+		switch hl := m.ix.rows[m.shown[m.offset+i]].Health; {
+		case m.offset+i == m.cursor:
+			lines = append(lines, selected.render(text))
+		case hl >= 0 && int(hl) < len(health):
+			lines = append(lines, health[hl].render(text))
+		default:
+			lines = append(lines, st.Health(hl).Render(text))
 		}
 	}
 	return fill(strings.Join(lines, "\n"), h)
