@@ -196,7 +196,14 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 		if sub == cmd {
 			return nil // run checks them, among the rest
 		}
-		return checkFlags(opts)
+		if err := checkFlags(opts); err != nil {
+			return err
+		}
+		// A subcommand uses no per-context setting, but a configuration
+		// file that would stop the dashboard stops it too: the same
+		// --config means the same thing everywhere.
+		_, err := loadConfig(opts.config)
+		return err
 	}
 	cmd.PersistentFlags().StringVar(&opts.logFile, "log-file", "", "write client-go's diagnostics (watch errors, retries) to this file; by default they are dropped, since they would tear the screen")
 	connect := func() (*kube.Client, func(), error) {

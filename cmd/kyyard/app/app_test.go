@@ -153,6 +153,23 @@ func TestSubcommandsTakeTheGlobalFlags(t *testing.T) {
 			t.Errorf("kyyard %v: %v, want %q", tt.args, err, tt.want)
 		}
 	}
+	// A configuration file the dashboard refuses stops the subcommands too
+	// (found by a fresh-user trial: get ignored --config).
+	bad := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(bad, []byte("contexts:\n  local: {metricsInterval: 0s}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"get", "pods", "--config", bad, "--kubeconfig", missing},
+		{"--config", bad, "manifest", "-n", "team-a"},
+	} {
+		if _, err := execute(args...); err == nil || !strings.Contains(err.Error(), "metricsInterval") {
+			t.Errorf("kyyard %v with a malformed config: %v", args, err)
+		}
+	}
+	if _, err := execute("get", "pods", "--config", missing, "--kubeconfig", missing); err == nil || !strings.Contains(err.Error(), "--config") {
+		t.Errorf("get with a missing --config: %v", err)
+	}
 	// manifest prints without a cluster: the same RBAC with or without them.
 	plain, err := execute("manifest", "-n", "team-a", "--kubeconfig", missing)
 	if err != nil {
