@@ -36,7 +36,7 @@ const ResourceMetricsPath = "/metrics/nodes/{nodeName}/metrics/resource"
 
 // UsageAnnotationPrefix begins the pod annotations that set a container's
 // emulated base usage: kyyard.dev/usage-cpu ("50m") and
-// kyyard.dev/usage-memory ("64Mi"), 10m and 32Mi when absent.
+// kyyard.dev/usage-memory ("64Mi"), 10m and 16Mi when absent.
 const UsageAnnotationPrefix = "kyyard.dev/usage-"
 
 //go:embed stages/*.yaml

@@ -83,14 +83,15 @@ func usage(cpu, memory string) map[string]string {
 }
 
 // demoUsage is each demo workload's base usage, chosen so that the metrics
-// columns show a spread: some near their requests, some over them, one
-// close to its memory limit (helm-chart's redis), some nearly idle.
+// columns show a spread: some pods above their CPU requests, some near
+// them, some nearly idle, and memory below every limit (the emulation
+// varies the base by up to about 2.2 times: see kwokconf's usage).
 var demoUsage = map[string]map[string]string{
-	"web":          usage("60m", "90Mi"),
-	"helm-chart":   usage("150m", "200Mi"),
-	"db":           usage("200m", "400Mi"),
-	"node-agent":   usage("5m", "16Mi"),
-	"sidecar-demo": usage("40m", "48Mi"),
+	"web":          usage("60m", "50Mi"),
+	"helm-chart":   usage("150m", "110Mi"),
+	"db":           usage("200m", "220Mi"),
+	"node-agent":   usage("5m", "12Mi"),
+	"sidecar-demo": usage("40m", "28Mi"),
 	"multi":        usage("15m", "12Mi"),
 }
 
