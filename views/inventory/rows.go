@@ -71,7 +71,17 @@ func newIndex(t kube.Table) *index {
 	slots := len(t.Columns) + 1
 	ix := &index{rows: t.Rows, slots: slots, widths: make([]uint16, len(t.Rows)*slots),
 		hayEnd: make([]int32, len(t.Rows)), keys: map[int][]sortKey{}}
-	hay := make([]byte, 0, len(t.Rows)*64)
+	// The text's length, known before it is written: at 100,000 rows a
+	// guessed buffer doubling as it fills held twice the text.
+	size := 0
+	for r := range t.Rows {
+		row := &t.Rows[r]
+		size += len(row.Namespace) + 1
+		for c := range row.Cells {
+			size += len(row.Cells[c].Text) + 1
+		}
+	}
+	hay := make([]byte, 0, size)
 	for r := range t.Rows {
 		row := &t.Rows[r]
 		w := ix.widths[r*slots : (r+1)*slots]
