@@ -2,6 +2,7 @@ package kube
 
 import (
 	"context"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -69,6 +70,12 @@ type kindCache struct {
 	// while the rest arrives (Table.Reading).
 	initial bool
 	early   rowSet
+	// partial is the last answer while reading (partialRows): its rows,
+	// their version, when and at what cost they were merged.
+	partial        []Row
+	partialVersion uint64
+	partialAt      time.Time
+	partialCost    time.Duration
 	// watchErr is the last error the reflector reported, and errRV the
 	// resource version the informer had then; the cache is trusted again
 	// once the informer has moved past errRV (an event, a relist or a
@@ -180,18 +187,61 @@ func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns st
 		kc.watchErr, kc.outage = nil, false
 	}
 	if !synced && kc.initial {
-		if kc.set.changed() || len(kc.set.sorted) > 0 {
-			// The handler has begun to take the list in: its rows are the
-			// more complete.
-			return kc.set.rows(), kc.rev ^ readingMark, true, true
-		}
-		return kc.early.rows(), kc.rev ^ readingMark, true, true
+		return kc.partialRows()
 	}
+	rows = kc.set.rows()
 	if kc.initial {
-		kc.initial, kc.early = false, rowSet{}
+		kc.initial, kc.early, kc.partial = false, rowSet{}, nil
+		if len(rows) >= releaseAfterRows {
+			// A big first list leaves its decoding's garbage behind (at
+			// 100,000 pods the heap peaks at three times what the rows
+			// hold): give it back now rather than as the runtime's
+			// scavenger slowly would. One collection, off the caller.
+			go releaseMemory()
+		}
 	}
-	return kc.set.rows(), kc.rev, false, true
+	return rows, kc.rev, false, true
 }
+
+// releaseAfterRows is the size of a first list after which its memory is
+// returned to the operating system (releaseMemory); a variable for tests.
+var releaseAfterRows = 10000
+
+// releaseMemory collects and returns free memory to the operating system;
+// a variable for tests.
+var releaseMemory = debug.FreeOSMemory
+
+// partialRows answers for a cache whose first list is still arriving
+// (kc.mu held): the rows so far, merged at most every
+// max(partialEvery, partialShare × the last merge's time) and the same
+// answer in between. A merge holds kc.mu, which the list's items wait for
+// (transform), so at 100,000 pods answering every refresh stalled the
+// list itself; complete rows are answered as soon as the list is in.
+func (kc *kindCache) partialRows() ([]Row, uint64, bool, bool) {
+	if kc.partial != nil && time.Since(kc.partialAt) < max(partialEvery, partialShare*kc.partialCost) {
+		return kc.partial, kc.partialVersion, true, true
+	}
+	began := time.Now()
+	// The handler takes the list in only once it has all arrived: until
+	// it has taken in as many rows as arrived, the early rows are the
+	// more complete (the count never goes back).
+	var rows []Row
+	if n := len(kc.set.sorted) + len(kc.set.pending); n > 0 && n >= len(kc.early.sorted)+len(kc.early.pending) {
+		rows = kc.set.rows()
+	} else {
+		rows = kc.early.rows()
+	}
+	kc.partial, kc.partialVersion = rows, kc.rev^readingMark
+	kc.partialAt, kc.partialCost = time.Now(), time.Since(began)
+	return rows, kc.partialVersion, true, true
+}
+
+// partialEvery and partialShare pace the answers of a first list still
+// arriving (partialRows).
+const (
+	partialEvery = 250 * time.Millisecond
+	partialShare = 10
+)
 
 // readingMark is mixed into the version of rows still arriving, so that the
 // same rows complete are a new version.

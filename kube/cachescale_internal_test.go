@@ -3,7 +3,9 @@ package kube
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -199,4 +201,96 @@ func TestStreamingListShowsRowsAsTheyArrive(t *testing.T) {
 	if lists.Load() != 0 || streams.Load() != 1 {
 		t.Fatalf("%d lists and %d streaming lists, want 0 and 1", lists.Load(), streams.Load())
 	}
+}
+
+// TestBigFirstListReturnsItsMemory: once a first list of at least
+// releaseAfterRows rows has all arrived, its decoding's garbage is given
+// back to the operating system once (at 100,000 pods RSS after sync was
+// 400 MiB for 127 MB of live heap); a smaller list, or the refreshes
+// after, do not collect.
+func TestBigFirstListReturnsItsMemory(t *testing.T) {
+	var released atomic.Int32
+	oldRows, oldRelease := releaseAfterRows, releaseMemory
+	releaseAfterRows, releaseMemory = 3, func() { released.Add(1) }
+	t.Cleanup(func() { releaseAfterRows, releaseMemory = oldRows, oldRelease })
+	for _, tc := range []struct {
+		pods, want int
+	}{{2, 0}, {3, 1}} {
+		released.Store(0)
+		cs := fake.NewClientset()
+		stream := watch.NewFakeWithChanSize(100, false)
+		cs.PrependWatchReactor("pods", func(a k8stesting.Action) (bool, watch.Interface, error) {
+			if w, ok := a.(k8stesting.WatchActionImpl); ok && w.ListOptions.SendInitialEvents != nil && *w.ListOptions.SendInitialEvents {
+				return true, stream, nil
+			}
+			return false, nil, nil
+		})
+		c := newScaleClient(t, streamingClientset{cs}, cs, Options{FirstRows: time.Millisecond})
+		req := SnapshotRequest{Kinds: []Kind{"pods"}, Namespace: "demo"}
+		for i := range tc.pods {
+			stream.Add(podIn("demo", fmt.Sprintf("p%d", i), strconv.Itoa(11+i)))
+		}
+		end := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: "20", Annotations: map[string]string{metav1.InitialEventsAnnotationKey: "true"}}}
+		stream.Action(watch.Bookmark, end)
+		waitUntil(t, "the whole list", func() bool {
+			tb, _ := c.Snapshot(context.Background(), req).Table("pods")
+			return !tb.Reading && len(tb.Rows) == tc.pods
+		})
+		for range 3 {
+			c.Snapshot(context.Background(), req)
+		}
+		waitUntil(t, "the release", func() bool { return int(released.Load()) >= tc.want })
+		time.Sleep(20 * time.Millisecond)
+		if got := int(released.Load()); got != tc.want {
+			t.Errorf("a first list of %d pods: %d releases, want %d", tc.pods, got, tc.want)
+		}
+	}
+}
+
+// TestRowsSoFarArePaced: while a first list is still arriving, the rows
+// so far are merged at most every partialEvery (a merge holds the lock
+// the list's items wait for: at 100,000 pods answering every refresh
+// stalled the list), the same answer and version in between; the
+// complete rows are answered as soon as the list is in.
+func TestRowsSoFarArePaced(t *testing.T) {
+	cs := fake.NewClientset()
+	stream := watch.NewFakeWithChanSize(100, false)
+	cs.PrependWatchReactor("pods", func(a k8stesting.Action) (bool, watch.Interface, error) {
+		if w, ok := a.(k8stesting.WatchActionImpl); ok && w.ListOptions.SendInitialEvents != nil && *w.ListOptions.SendInitialEvents {
+			return true, stream, nil
+		}
+		return false, nil, nil
+	})
+	c := newScaleClient(t, streamingClientset{cs}, cs, Options{FirstRows: time.Millisecond})
+	req := SnapshotRequest{Kinds: []Kind{"pods"}, Namespace: "demo"}
+	stream.Add(podIn("demo", "a", "11"))
+	var first Table
+	waitUntil(t, "the first row", func() bool {
+		first, _ = c.Snapshot(context.Background(), req).Table("pods")
+		return first.Reading && len(first.Rows) == 1
+	})
+	at := time.Now()
+	stream.Add(podIn("demo", "b", "12"))
+	stream.Add(podIn("demo", "c", "13"))
+	time.Sleep(20 * time.Millisecond) // the items are transformed
+	snap := c.Snapshot(context.Background(), req)
+	if tb, _ := snap.Table("pods"); time.Since(at) < partialEvery && (len(tb.Rows) != 1 || !tb.Reading) {
+		t.Fatalf("rows so far merged again within %s: %d rows", partialEvery, len(tb.Rows))
+	}
+	waitUntil(t, "the rows so far, merged again", func() bool {
+		tb, _ := c.Snapshot(context.Background(), req).Table("pods")
+		return tb.Reading && len(tb.Rows) == 3
+	})
+	if wait := time.Since(at); wait < partialEvery {
+		t.Fatalf("rows so far merged again after %s, before %s", wait, partialEvery)
+	}
+	stream.Add(podIn("demo", "d", "14"))
+	end := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: "14", Annotations: map[string]string{metav1.InitialEventsAnnotationKey: "true"}}}
+	stream.Action(watch.Bookmark, end)
+	done := time.Now()
+	waitUntil(t, "the whole list", func() bool {
+		tb, _ := c.Snapshot(context.Background(), req).Table("pods")
+		return !tb.Reading && len(tb.Rows) == 4
+	})
+	t.Logf("whole list answered %s after its end", time.Since(done))
 }

@@ -37,10 +37,6 @@ const snapshotTimeout = 30 * time.Second
 // longer: the rows fill as they come, not once per interval.
 const readingRefresh = 250 * time.Millisecond
 
-// readingShare is how many times the last refresh's cost the wait between
-// refreshes is, at least, while the first list is still arriving.
-const readingShare = 10
-
 // maxBackoff is the longest wait between refreshes while the API server is
 // unavailable or slow; each failed refresh doubles the wait up to it.
 const maxBackoff = 30 * time.Second
@@ -74,7 +70,6 @@ type Model struct {
 	failure   *kube.Truncation // last refresh's failure for this kind, if any
 	taken     time.Time        // when the shown rows were read
 	delay     time.Duration    // the wait before the next refresh
-	readCost  time.Duration    // the last refresh's cost (snapshotMsg.cost)
 
 	ix    *index
 	order []int32 // every row, sorted
@@ -128,9 +123,6 @@ type snapshotMsg struct {
 	// met, when the rows did not change but the metrics reading did, are
 	// the rows' new metrics cells (changed rows bring theirs in prep).
 	met *metricCells
-	// cost is what the refresh spent reading the snapshot and preparing
-	// its rows, the metrics reading's wait left out.
-	cost time.Duration
 	// metTaken is when the metrics reading was taken (zero: none read).
 	metTaken time.Time
 }
@@ -269,9 +261,7 @@ func (m *Model) fetch() tea.Cmd {
 				reading <- metrics.Metrics(mctx, mreq)
 			}()
 		}
-		began := time.Now()
 		msg := snapshotMsg{owner: owner, token: token, labels: labels, snap: client.Snapshot(ctx, req)}
-		msg.cost = time.Since(began)
 		if permissions != nil {
 			msg.off = permissions(ctx)
 		}
@@ -285,14 +275,12 @@ func (m *Model) fetch() tea.Cmd {
 		switch {
 		case !ok:
 		case !(loaded && msg.snap.Generation == gen && labels == reqLabels):
-			began := time.Now()
 			p := &prepared{ix: newIndex(t), slot: slotOf(t.Columns, metricCols, sortColumn, withNS), descending: descending}
 			p.ix.setMetrics(buildMetrics(in, t.Rows))
 			if sortNow {
 				p.order = p.ix.sorted(p.slot, descending)
 			}
 			msg.prep = p
-			msg.cost += time.Since(began)
 		case in.met != nil && in.met.Generation != metGen:
 			msg.met = buildMetrics(in, t.Rows)
 		}
@@ -375,11 +363,10 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 func (m *Model) backoff() {
 	interval := m.vc.Config.RefreshInterval
 	if m.failure == nil && m.loaded && m.table.Reading {
-		// The first list is still arriving: take in more of it soon, but
-		// spend at most a tenth of the time on it (each refresh indexes
-		// every row that has arrived: at 100,000 pods on two cores the
-		// refreshes slowed the list they showed).
-		m.delay = min(interval, max(readingRefresh, readingShare*m.readCost))
+		// The first list is still arriving: take in more of it soon (kube
+		// paces how often the rows so far change, and a refresh that finds
+		// them unchanged costs nothing).
+		m.delay = min(interval, readingRefresh)
 		return
 	}
 	if m.failure == nil || (m.failure.Reason != kube.ReasonUnavailable && m.failure.Reason != kube.ReasonTimeout) {
@@ -395,7 +382,6 @@ func (m *Model) backoff() {
 // the request) changed; a failed refresh keeps the rows it had.
 func (m *Model) apply(msg snapshotMsg) bool {
 	s := msg.snap
-	m.readCost = msg.cost
 	if msg.dropped != "" {
 		m.failure = nil
 		m.dropRows(msg.dropped)
