@@ -5,10 +5,12 @@
 # and kyyard's LIST/WATCH requests in that minute (from the audit log). The
 # cluster is started if it is down (and stopped again only then); what the
 # run creates is deleted at the end. Needs tmux (apt-get install tmux).
-# Beside kyyard it times `kubectl get pods -A` in the same run, and then runs
-# a churn minute (1,000 pod changes a second) measuring kyyard's CPU, memory
-# and row lag.
+# Beside kyyard it times a bare protobuf LIST of every pod and `kubectl get
+# pods -A` in the same run, and then runs a churn minute (1,000 pod changes a
+# second asked: pods created and deleted about 5 s later) measuring kyyard's
+# CPU, memory (again --settle after the churn's pods are gone) and row lag.
 # Usage: hack/bench-scale.sh [--pods N] [--nodes N] [--idle D] [--churn D]
+#        [--churn-rate N] [--churn-mode replace|patch] [--settle D]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -19,12 +21,18 @@ pods=10000
 nodes=
 idle=60s
 churn=60s
+rate=1000
+mode=replace
+settle=150s
 while [ $# -gt 0 ]; do
   case "$1" in
     --pods) pods=$2; shift 2 ;;
     --idle) idle=$2; shift 2 ;;
     --nodes) nodes=$2; shift 2 ;;
     --churn) churn=$2; shift 2 ;;
+    --churn-rate) rate=$2; shift 2 ;;
+    --churn-mode) mode=$2; shift 2 ;;
+    --settle) settle=$2; shift 2 ;;
     *) echo "unknown flag $1" >&2; exit 2 ;;
   esac
 done
@@ -46,4 +54,4 @@ trap finish EXIT
 [ -n "$nodes" ] || nodes=$(( (pods + 99) / 100 ))
 go run ./hack/scale seed --kubeconfig "$kubeconfig" --pods "$pods" --namespaces 10 --nodes "$nodes"
 go run ./hack/scale measure --kubeconfig "$kubeconfig" --audit-log "$audit" --idle "$idle" --kyyard bin/kyyard \
-  --kubectl "$root/hack/cluster/.cache/bin/kubectl" --churn "$churn" --churn-rate 1000
+  --kubectl "$root/hack/cluster/.cache/bin/kubectl" --churn "$churn" --churn-rate "$rate" --churn-mode "$mode" --settle "$settle"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strconv"
 	"sync"
@@ -34,26 +35,65 @@ func baseline(kubectl, kubeconfig string) (time.Duration, int64, error) {
 	return wall, rss, nil
 }
 
-// churnResult is what a churn run measured.
-type churnResult struct {
-	changes    int64         // pod changes the API server accepted
-	failed     int64         // changes it refused
-	elapsed    time.Duration // the churn's length
-	cpuSeconds float64       // kyyard's CPU time over it
-	rssBefore  int           // kyyard's RSS before and after, KiB
-	rssAfter   int
-	lags       []time.Duration // per probe pod: from its creation to kyyard's count showing it
-	missed     int             // probes kyyard had not shown when the run ended
+// churnLabel marks the pods one churn run creates (value: the run's id),
+// so that they are deleted together when it ends.
+const churnLabel = "kyyard.dev/scale-churn"
+
+// Churn modes: what one pod change is.
+const (
+	// churnReplace creates pods and deletes them again about five seconds
+	// later (a create and a delete are one change each): rows are added
+	// and removed, as in a cluster whose pods come and go.
+	churnReplace = "replace"
+	// churnPatch changes an annotation of the seeded pods, round robin:
+	// each change is one MODIFIED event for the informer.
+	churnPatch = "patch"
+)
+
+// churnOptions say what a churn run does.
+type churnOptions struct {
+	rate   int           // pod changes asked per second
+	length time.Duration // how long the changes go on
+	mode   string        // churnReplace or churnPatch
+	settle time.Duration // how long after the run (its pods deleted) RSS is read again
 }
 
-// churn changes pods at rate per second for d (a merge patch of an
-// annotation on the scale pods, round robin: each is a MODIFIED event for
-// kyyard's informer) while kyyard shows all namespaces in tmux session,
-// and measures kyyard's CPU and memory, and how far its rows lag: once a
-// second a probe pod is created, and its lag is the time until the title's
-// count includes it (total is the count before).
-func churn(ctx context.Context, cs kubernetes.Interface, session string, pid, total int, pods []*corev1.Pod, rate int, d time.Duration) (churnResult, error) {
-	var res churnResult
+// churnResult is what a churn run measured.
+type churnResult struct {
+	mode                     string
+	creates, deletes, writes int64         // changes the API server accepted, by kind (writes: patches)
+	failed                   int64         // changes it refused
+	elapsed                  time.Duration // the churn's length
+	cpuSeconds               float64       // kyyard's CPU time over it
+	rssBefore                int           // kyyard's RSS before, right after, and settle after the run, KiB
+	rssAfter                 int
+	rssSettled               int
+	settle                   time.Duration
+	lags                     []time.Duration // per probe pod: from its creation to kyyard's screen showing it
+	missed                   int             // probes kyyard had not shown when the run ended
+}
+
+// probeCount reads how many rows the inventory shows under its filter
+// (the probes): "pods(all)[3/100014] /scale-probe-…".
+var probeCount = regexp.MustCompile(`pods\(all\)\[(\d+)/\d+…?\]`)
+
+// churn changes pods at opts.rate per second for opts.length while kyyard
+// shows all namespaces in tmux session, and measures kyyard's CPU and
+// memory and how far its rows lag the API server: kyyard's filter is set
+// to the run's probe pods, once a second a probe pod is created, and its
+// lag is the time until the filtered count includes it. The run's pods are
+// deleted at the end, and RSS is read again opts.settle later (the Go
+// runtime collects at least every two minutes when idle).
+func churn(ctx context.Context, cs kubernetes.Interface, session string, pid int, pods []*corev1.Pod, opts churnOptions) (churnResult, error) {
+	res := churnResult{mode: opts.mode, settle: opts.settle}
+	run := strconv.FormatInt(time.Now().Unix(), 36)
+	probePrefix := "scale-probe-" + run + "-"
+	if err := tmuxKeys(session, "/", probePrefix, "Enter"); err != nil {
+		return res, err
+	}
+	if _, err := waitScreen(session, probeCount, 30*time.Second); err != nil {
+		return res, fmt.Errorf("kyyard's filter: %w", err)
+	}
 	var err error
 	if res.rssBefore, err = rssKiB(pid); err != nil {
 		return res, err
@@ -62,26 +102,78 @@ func churn(ctx context.Context, cs kubernetes.Interface, session string, pid, to
 	if err != nil {
 		return res, err
 	}
-	cctx, cancel := context.WithTimeout(ctx, d)
+	cctx, cancel := context.WithTimeout(ctx, opts.length)
 	defer cancel()
 	start := time.Now()
 
+	var namespaces, nodes []string
+	for _, p := range pods {
+		if !slices.Contains(namespaces, p.Namespace) {
+			namespaces = append(namespaces, p.Namespace)
+		}
+		if len(nodes) < 1000 && !slices.Contains(nodes, p.Spec.NodeName) {
+			nodes = append(nodes, p.Spec.NodeName)
+		}
+	}
+	// replace: pods live about five seconds (at most 5,000 at once).
+	window := min(5*opts.rate, 5000)
+	var mu sync.Mutex
+	var alive []*corev1.Pod // created, not yet deleted, oldest first
+	pending := 0            // creates asked, not yet answered
+	var creates, deletes, writes, failed atomic.Int64
+	zero := int64(0)
+	change := func(i int) {
+		if opts.mode == churnPatch {
+			p := pods[i%len(pods)]
+			patch := []byte(`{"metadata":{"annotations":{"kyyard.dev/churn":"` + strconv.Itoa(i) + `"}}}`)
+			if _, err := cs.CoreV1().Pods(p.Namespace).Patch(ctx, p.Name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+				failed.Add(1)
+				return
+			}
+			writes.Add(1)
+			return
+		}
+		mu.Lock()
+		var victim *corev1.Pod
+		if len(alive)+pending >= window && len(alive) > 0 {
+			victim, alive = alive[0], alive[1:]
+		} else {
+			pending++
+		}
+		mu.Unlock()
+		if victim != nil {
+			if err := cs.CoreV1().Pods(victim.Namespace).Delete(ctx, victim.Name, metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
+				failed.Add(1)
+				return
+			}
+			deletes.Add(1)
+			return
+		}
+		p := scalePod(namespaces[i%len(namespaces)], fmt.Sprintf("scale-churn-%s-%08d", run, i), nodes[i%len(nodes)])
+		p.Labels[churnLabel] = run
+		_, err := cs.CoreV1().Pods(p.Namespace).Create(ctx, p, metav1.CreateOptions{})
+		mu.Lock()
+		pending--
+		if err == nil {
+			alive = append(alive, p)
+		}
+		mu.Unlock()
+		if err != nil {
+			failed.Add(1)
+			return
+		}
+		creates.Add(1)
+	}
+
 	// The changes: a token per 1/rate second, 64 workers taking them.
-	tokens := make(chan int, rate)
+	tokens := make(chan int, opts.rate)
 	var wg sync.WaitGroup
-	var changes, failed atomic.Int64
 	for range 64 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range tokens {
-				p := pods[i%len(pods)]
-				patch := []byte(`{"metadata":{"annotations":{"kyyard.dev/churn":"` + strconv.Itoa(i) + `"}}}`)
-				if _, err := cs.CoreV1().Pods(p.Namespace).Patch(ctx, p.Name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
-					failed.Add(1)
-					continue
-				}
-				changes.Add(1)
+				change(i)
 			}
 		}()
 	}
@@ -95,7 +187,7 @@ func churn(ctx context.Context, cs kubernetes.Interface, session string, pid, to
 			case <-cctx.Done():
 				return
 			case <-tick.C:
-				due := int(time.Since(start).Seconds() * float64(rate))
+				due := int(time.Since(start).Seconds() * float64(opts.rate))
 				for ; sent < due; sent++ {
 					select {
 					case tokens <- sent:
@@ -107,12 +199,11 @@ func churn(ctx context.Context, cs kubernetes.Interface, session string, pid, to
 		}
 	}()
 
-	// The probes, and kyyard's count read from its screen every 50 ms.
-	var mu sync.Mutex
+	// The probes, and kyyard's filtered count read from its screen every
+	// 50 ms.
+	var pmu sync.Mutex
 	var created []time.Time
 	seen := map[int]time.Time{} // probes shown → when first seen
-	probeNS := pods[0].Namespace
-	node := pods[0].Spec.NodeName
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -121,17 +212,16 @@ func churn(ctx context.Context, cs kubernetes.Interface, session string, pid, to
 		for {
 			screen, err := exec.Command("tmux", "capture-pane", "-p", "-t", session).Output()
 			if err == nil {
-				if m := titleCount.FindStringSubmatch(string(screen)); m != nil {
-					if n, _ := strconv.Atoi(m[1]); n > total {
-						now := time.Now()
-						mu.Lock()
-						for k := 1; k <= n-total; k++ {
-							if _, ok := seen[k]; !ok {
-								seen[k] = now
-							}
+				if m := probeCount.FindStringSubmatch(string(screen)); m != nil {
+					n, _ := strconv.Atoi(m[1])
+					now := time.Now()
+					pmu.Lock()
+					for k := 1; k <= n; k++ {
+						if _, ok := seen[k]; !ok {
+							seen[k] = now
 						}
-						mu.Unlock()
 					}
+					pmu.Unlock()
 				}
 			}
 			select {
@@ -139,22 +229,23 @@ func churn(ctx context.Context, cs kubernetes.Interface, session string, pid, to
 				return
 			case <-tick.C:
 			}
-			mu.Lock()
+			pmu.Lock()
 			complete := len(created) > 0 && len(seen) >= len(created) && cctx.Err() != nil
-			mu.Unlock()
-			if complete || time.Since(start) > d+30*time.Second {
+			pmu.Unlock()
+			if complete || time.Since(start) > opts.length+30*time.Second {
 				return
 			}
 		}
 	}()
 	probeTick := time.NewTicker(time.Second)
 	for i := 0; cctx.Err() == nil; i++ {
-		p := scalePod(probeNS, fmt.Sprintf("scale-probe-%04d", i), node)
+		p := scalePod(namespaces[0], fmt.Sprintf("%s%05d", probePrefix, i), nodes[0])
+		p.Labels[churnLabel] = run
 		at := time.Now()
-		if _, err := cs.CoreV1().Pods(probeNS).Create(ctx, p, metav1.CreateOptions{}); err == nil {
-			mu.Lock()
+		if _, err := cs.CoreV1().Pods(p.Namespace).Create(ctx, p, metav1.CreateOptions{}); err == nil {
+			pmu.Lock()
 			created = append(created, at)
-			mu.Unlock()
+			pmu.Unlock()
 		}
 		select {
 		case <-cctx.Done():
@@ -171,9 +262,8 @@ func churn(ctx context.Context, cs kubernetes.Interface, session string, pid, to
 	res.cpuSeconds = float64(cpu1-cpu0) / clockTicks
 	<-done
 	res.rssAfter, _ = rssKiB(pid)
-	res.changes, res.failed = changes.Load(), failed.Load()
-	mu.Lock()
-	defer mu.Unlock()
+	res.creates, res.deletes, res.writes, res.failed = creates.Load(), deletes.Load(), writes.Load(), failed.Load()
+	pmu.Lock()
 	for k, at := range created {
 		if t, ok := seen[k+1]; ok {
 			res.lags = append(res.lags, t.Sub(at))
@@ -181,18 +271,64 @@ func churn(ctx context.Context, cs kubernetes.Interface, session string, pid, to
 			res.missed++
 		}
 	}
+	pmu.Unlock()
 	slices.Sort(res.lags)
+
+	// The run's pods go again; then kyyard settles.
+	for _, ns := range namespaces {
+		if err := cs.CoreV1().Pods(ns).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: &zero},
+			metav1.ListOptions{LabelSelector: churnLabel + "=" + run}); err != nil {
+			return res, fmt.Errorf("delete the churn's pods: %w", err)
+		}
+	}
+	_ = tmuxKeys(session, "Escape")
+	time.Sleep(opts.settle)
+	res.rssSettled, _ = rssKiB(pid)
 	return res, nil
+}
+
+// tmuxKeys sends keys to the session's pane, one send-keys each (a key
+// name such as Enter, or literal text).
+func tmuxKeys(session string, keys ...string) error {
+	for _, k := range keys {
+		args := []string{"send-keys", "-t", session}
+		if k != "Enter" && k != "Escape" {
+			args = append(args, "-l")
+		}
+		if out, err := exec.Command("tmux", append(args, k)...).CombinedOutput(); err != nil {
+			return fmt.Errorf("tmux send-keys %q: %v: %s", k, err, out)
+		}
+	}
+	return nil
+}
+
+// waitScreen polls the pane until re matches, returning the match.
+func waitScreen(session string, re *regexp.Regexp, limit time.Duration) ([]string, error) {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		screen, err := exec.Command("tmux", "capture-pane", "-p", "-t", session).Output()
+		if err != nil {
+			return nil, fmt.Errorf("capture-pane: %w", err)
+		}
+		if m := re.FindStringSubmatch(string(screen)); m != nil {
+			return m, nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return nil, fmt.Errorf("the screen did not show %s within %s", re, limit)
 }
 
 // print reports a churn run.
 func (r churnResult) print(rate int) {
-	fmt.Printf("  churn: %d pod changes in %s (%.0f/s asked %d/s; %d refused)\n", r.changes, r.elapsed.Round(time.Second),
-		float64(r.changes)/r.elapsed.Seconds(), rate, r.failed)
-	fmt.Printf("    kyyard CPU: %.2f CPU-seconds (%.1f%% of one core); RSS %.1f MiB before, %.1f MiB after\n",
-		r.cpuSeconds, 100*r.cpuSeconds/r.elapsed.Seconds(), float64(r.rssBefore)/1024, float64(r.rssAfter)/1024)
+	total := r.creates + r.deletes + r.writes
+	fmt.Printf("  churn (%s): %d pod changes in %s (%.0f/s, asked %d/s; %d creates, %d deletes, %d patches; %d refused)\n",
+		r.mode, total, r.elapsed.Round(time.Second), float64(total)/r.elapsed.Seconds(), rate, r.creates, r.deletes, r.writes, r.failed)
+	fmt.Printf("    kyyard CPU: %.2f CPU-seconds (%.1f%% of one core)\n", r.cpuSeconds, 100*r.cpuSeconds/r.elapsed.Seconds())
+	fmt.Printf("    kyyard RSS: %.1f MiB before, %.1f MiB at the end, %.1f MiB %s after the run's pods were deleted (%+.1f%% of before)\n",
+		float64(r.rssBefore)/1024, float64(r.rssAfter)/1024, float64(r.rssSettled)/1024, r.settle,
+		100*(float64(r.rssSettled)-float64(r.rssBefore))/float64(r.rssBefore))
 	if len(r.lags) > 0 {
-		fmt.Printf("    row lag (probe pod created → counted on screen): median %s, max %s over %d probes; %d never shown\n",
+		fmt.Printf("    row lag (probe pod created → on kyyard's screen): median %s, max %s over %d probes; %d never shown\n",
 			r.lags[len(r.lags)/2].Round(time.Millisecond), r.lags[len(r.lags)-1].Round(time.Millisecond), len(r.lags), r.missed)
 	} else {
 		fmt.Printf("    row lag: no probe shown (%d missed)\n", r.missed)

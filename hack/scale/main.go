@@ -63,6 +63,8 @@ func main() {
 	kubectl := fs.String("kubectl", "", "the kubectl to time `kubectl get pods -A` with in the same run; empty skips it (measure)")
 	churnFor := fs.Duration("churn", 0, "length of the churn run after the idle window; 0 skips it (measure)")
 	churnRate := fs.Int("churn-rate", 1000, "pod changes per second in the churn run (measure)")
+	churnMode := fs.String("churn-mode", churnReplace, "what a change is: replace (pods created and deleted about 5s later) or patch (an annotation of the seeded pods) (measure)")
+	settle := fs.Duration("settle", 150*time.Second, "how long after the churn (its pods deleted) kyyard's RSS is read again (measure)")
 	_ = fs.Parse(os.Args[2:])
 	if *kubeconfig == "" {
 		fmt.Fprintln(os.Stderr, "--kubeconfig is required (the local cluster's admin kubeconfig)")
@@ -78,6 +80,10 @@ func main() {
 	}
 	cfg.QPS, cfg.Burst = 2000, 2000 // the churn run asks 1,000 changes a second
 	cfg.UserAgent = "kyyard-scale-run"
+	// Protobuf answers: the API server's encoding, not the run's, is what
+	// the churn should spend.
+	cfg.ContentType = "application/vnd.kubernetes.protobuf"
+	cfg.AcceptContentTypes = "application/vnd.kubernetes.protobuf,application/json"
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
@@ -88,11 +94,16 @@ func main() {
 	case "seed":
 		err = seed(ctx, cs, *pods, *namespaces, *nodes)
 	case "measure":
+		if *churnMode != churnReplace && *churnMode != churnPatch {
+			err = fmt.Errorf("--churn-mode %q: want %s or %s", *churnMode, churnReplace, churnPatch)
+			break
+		}
 		if *auditLog == "" {
 			err = errors.New("--audit-log is required")
 			break
 		}
-		err = measure(ctx, cs, *binary, *kubeconfig, *auditLog, *idle, runOptions{kubectl: *kubectl, churn: *churnFor, churnRate: *churnRate})
+		err = measure(ctx, cs, *binary, *kubeconfig, *auditLog, *idle, runOptions{kubectl: *kubectl,
+			churn: churnOptions{rate: *churnRate, length: *churnFor, mode: *churnMode, settle: *settle}})
 	case "clean":
 		err = clean(ctx, cs)
 	default:

@@ -125,8 +125,8 @@ func seed(ctx context.Context, cs kubernetes.Interface, pods, namespaces, nodes 
 		if running >= pods {
 			return nil
 		}
-		if time.Since(created) > 15*time.Minute {
-			return fmt.Errorf("only %d of %d pods Running after 15 minutes", running, pods)
+		if time.Since(created) > 30*time.Minute {
+			return fmt.Errorf("only %d of %d pods Running after 30 minutes", running, pods)
 		}
 		time.Sleep(5 * time.Second)
 	}
