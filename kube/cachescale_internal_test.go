@@ -294,3 +294,45 @@ func TestRowsSoFarArePaced(t *testing.T) {
 	})
 	t.Logf("whole list answered %s after its end", time.Since(done))
 }
+
+// TestBurstOfChangesReturnsItsMemory: after at least releaseAfterRows row
+// changes, the memory is returned once the changes have (nearly)
+// stopped for a janitor period, not while they go on, and not for the
+// rows read before the first tick or a trickle of changes.
+func TestBurstOfChangesReturnsItsMemory(t *testing.T) {
+	var released atomic.Int32
+	oldRows, oldRelease := releaseAfterRows, releaseMemory
+	releaseAfterRows = 1000
+	done := make(chan struct{}, 10)
+	releaseMemory = func() { released.Add(1); done <- struct{}{} }
+	t.Cleanup(func() { releaseAfterRows, releaseMemory = oldRows, oldRelease })
+	var b changeBurst
+	steps := []struct {
+		rev     uint64
+		release bool
+	}{
+		{100000, false}, // the first tick: the first lists' rows
+		{100500, false}, // changes going on
+		{101200, false}, // 1,200 changes, the last period busy
+		{101205, true},  // quiet: returned
+		{101209, false}, // quiet, nothing since
+		{101600, false}, // a trickle
+		{101900, false},
+		{101905, false}, // 700 since: not a burst
+	}
+	for i, st := range steps {
+		before := released.Load()
+		b.tick(st.rev)
+		if st.release {
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("step %d (%d): memory not returned", i, st.rev)
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+		if got := released.Load() - before; got != map[bool]int32{false: 0, true: 1}[st.release] {
+			t.Fatalf("step %d (%d): %d releases, want release=%v", i, st.rev, got, st.release)
+		}
+	}
+}
