@@ -69,6 +69,7 @@ type churnResult struct {
 	rssAfter                 int
 	rssSettled               int
 	settle                   time.Duration
+	rssSamples               []int           // kyyard's RSS every 10 s over the churn, KiB
 	lags                     []time.Duration // per probe pod: from its creation to kyyard's screen showing it
 	missed                   int             // probes kyyard had not shown when the run ended
 }
@@ -237,6 +238,23 @@ func churn(ctx context.Context, cs kubernetes.Interface, session string, pid int
 			}
 		}
 	}()
+	var samples []int
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		tick := time.NewTicker(10 * time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-cctx.Done():
+				return
+			case <-tick.C:
+				if v, err := rssKiB(pid); err == nil {
+					samples = append(samples, v)
+				}
+			}
+		}
+	}()
 	probeTick := time.NewTicker(time.Second)
 	for i := 0; cctx.Err() == nil; i++ {
 		p := scalePod(namespaces[0], fmt.Sprintf("%s%05d", probePrefix, i), nodes[0])
@@ -254,6 +272,8 @@ func churn(ctx context.Context, cs kubernetes.Interface, session string, pid int
 	}
 	probeTick.Stop()
 	wg.Wait()
+	<-sampled
+	res.rssSamples = samples
 	res.elapsed = time.Since(start)
 	cpu1, err := cpuTicks(pid)
 	if err != nil {
@@ -327,10 +347,24 @@ func (r churnResult) print(rate int) {
 	fmt.Printf("    kyyard RSS: %.1f MiB before, %.1f MiB at the end, %.1f MiB %s after the run's pods were deleted (%+.1f%% of before)\n",
 		float64(r.rssBefore)/1024, float64(r.rssAfter)/1024, float64(r.rssSettled)/1024, r.settle,
 		100*(float64(r.rssSettled)-float64(r.rssBefore))/float64(r.rssBefore))
+	if n := len(r.rssSamples); n > 0 {
+		per := min(6, n) // a minute of 10 s samples
+		fmt.Printf("    kyyard RSS over the churn (every 10 s): min %.1f, max %.1f MiB; mean of the first minute %.1f, of the last %.1f MiB\n",
+			float64(slices.Min(r.rssSamples))/1024, float64(slices.Max(r.rssSamples))/1024,
+			mean(r.rssSamples[:per])/1024, mean(r.rssSamples[n-per:])/1024)
+	}
 	if len(r.lags) > 0 {
 		fmt.Printf("    row lag (probe pod created → on kyyard's screen): median %s, max %s over %d probes; %d never shown\n",
 			r.lags[len(r.lags)/2].Round(time.Millisecond), r.lags[len(r.lags)-1].Round(time.Millisecond), len(r.lags), r.missed)
 	} else {
 		fmt.Printf("    row lag: no probe shown (%d missed)\n", r.missed)
 	}
+}
+
+func mean(v []int) float64 {
+	sum := 0
+	for _, x := range v {
+		sum += x
+	}
+	return float64(sum) / float64(len(v))
 }
