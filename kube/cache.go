@@ -214,9 +214,10 @@ var releaseMemory = debug.FreeOSMemory
 // partialRows answers for a cache whose first list is still arriving
 // (kc.mu held): the rows so far, merged at most every
 // max(partialEvery, partialShare × the last merge's time) and the same
-// answer in between (none yet is never held). A merge holds kc.mu, which the list's items wait for
-// (transform), so at 100,000 pods answering every refresh stalled the
-// list itself; complete rows are answered as soon as the list is in.
+// answer in between (an empty one is never held). A merge holds kc.mu,
+// which the list's items wait for (transform), so at 100,000 pods
+// answering every refresh stalled the list itself; complete rows are
+// answered as soon as the list is in.
 func (kc *kindCache) partialRows() ([]Row, uint64, bool, bool) {
 	if len(kc.partial) > 0 && time.Since(kc.partialAt) < max(partialEvery, partialShare*kc.partialCost) {
 		return kc.partial, kc.partialVersion, true, true
