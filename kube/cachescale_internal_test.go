@@ -203,6 +203,21 @@ func TestStreamingListShowsRowsAsTheyArrive(t *testing.T) {
 	}
 }
 
+// newStreamingClient returns a Client whose pods' first list streams from
+// the returned fake watch (a watch with sendInitialEvents, as a real API
+// server answers the informer).
+func newStreamingClient(t *testing.T, opts Options) (*Client, *watch.FakeWatcher) {
+	cs := fake.NewClientset()
+	stream := watch.NewFakeWithChanSize(100, false)
+	cs.PrependWatchReactor("pods", func(a k8stesting.Action) (bool, watch.Interface, error) {
+		if w, ok := a.(k8stesting.WatchActionImpl); ok && w.ListOptions.SendInitialEvents != nil && *w.ListOptions.SendInitialEvents {
+			return true, stream, nil
+		}
+		return false, nil, nil
+	})
+	return newScaleClient(t, streamingClientset{cs}, cs, opts), stream
+}
+
 // TestBigFirstListReturnsItsMemory: once a first list of at least
 // releaseAfterRows rows has all arrived, its decoding's garbage is given
 // back to the operating system once (at 100,000 pods RSS after sync was
@@ -217,15 +232,7 @@ func TestBigFirstListReturnsItsMemory(t *testing.T) {
 		pods, want int
 	}{{2, 0}, {3, 1}} {
 		released.Store(0)
-		cs := fake.NewClientset()
-		stream := watch.NewFakeWithChanSize(100, false)
-		cs.PrependWatchReactor("pods", func(a k8stesting.Action) (bool, watch.Interface, error) {
-			if w, ok := a.(k8stesting.WatchActionImpl); ok && w.ListOptions.SendInitialEvents != nil && *w.ListOptions.SendInitialEvents {
-				return true, stream, nil
-			}
-			return false, nil, nil
-		})
-		c := newScaleClient(t, streamingClientset{cs}, cs, Options{FirstRows: time.Millisecond})
+		c, stream := newStreamingClient(t, Options{FirstRows: time.Millisecond})
 		req := SnapshotRequest{Kinds: []Kind{"pods"}, Namespace: "demo"}
 		for i := range tc.pods {
 			stream.Add(podIn("demo", fmt.Sprintf("p%d", i), strconv.Itoa(11+i)))
@@ -253,15 +260,7 @@ func TestBigFirstListReturnsItsMemory(t *testing.T) {
 // stalled the list), the same answer and version in between; the
 // complete rows are answered as soon as the list is in.
 func TestRowsSoFarArePaced(t *testing.T) {
-	cs := fake.NewClientset()
-	stream := watch.NewFakeWithChanSize(100, false)
-	cs.PrependWatchReactor("pods", func(a k8stesting.Action) (bool, watch.Interface, error) {
-		if w, ok := a.(k8stesting.WatchActionImpl); ok && w.ListOptions.SendInitialEvents != nil && *w.ListOptions.SendInitialEvents {
-			return true, stream, nil
-		}
-		return false, nil, nil
-	})
-	c := newScaleClient(t, streamingClientset{cs}, cs, Options{FirstRows: time.Millisecond})
+	c, stream := newStreamingClient(t, Options{FirstRows: time.Millisecond})
 	req := SnapshotRequest{Kinds: []Kind{"pods"}, Namespace: "demo"}
 	stream.Add(podIn("demo", "a", "11"))
 	var first Table
