@@ -340,13 +340,19 @@ func waitScreen(session string, re *regexp.Regexp, limit time.Duration) ([]strin
 
 // print reports a churn run.
 func (r churnResult) print(rate int) {
+	if r.elapsed == 0 {
+		return // it failed before it began
+	}
 	total := r.creates + r.deletes + r.writes
 	fmt.Printf("  churn (%s): %d pod changes in %s (%.0f/s, asked %d/s; %d creates, %d deletes, %d patches; %d refused)\n",
 		r.mode, total, r.elapsed.Round(time.Second), float64(total)/r.elapsed.Seconds(), rate, r.creates, r.deletes, r.writes, r.failed)
 	fmt.Printf("    kyyard CPU: %.2f CPU-seconds (%.1f%% of one core)\n", r.cpuSeconds, 100*r.cpuSeconds/r.elapsed.Seconds())
-	fmt.Printf("    kyyard RSS: %.1f MiB before, %.1f MiB at the end, %.1f MiB %s after the run's pods were deleted (%+.1f%% of before)\n",
-		float64(r.rssBefore)/1024, float64(r.rssAfter)/1024, float64(r.rssSettled)/1024, r.settle,
-		100*(float64(r.rssSettled)-float64(r.rssBefore))/float64(r.rssBefore))
+	fmt.Printf("    kyyard RSS: %.1f MiB before, %.1f MiB at the end", float64(r.rssBefore)/1024, float64(r.rssAfter)/1024)
+	if r.rssSettled > 0 {
+		fmt.Printf(", %.1f MiB %s after the run's pods were deleted (%+.1f%% of before)", float64(r.rssSettled)/1024, r.settle,
+			100*(float64(r.rssSettled)-float64(r.rssBefore))/float64(r.rssBefore))
+	}
+	fmt.Println()
 	if n := len(r.rssSamples); n > 0 {
 		per := min(6, n) // a minute of 10 s samples
 		fmt.Printf("    kyyard RSS over the churn (every 10 s): min %.1f, max %.1f MiB; mean of the first minute %.1f, of the last %.1f MiB\n",

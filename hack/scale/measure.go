@@ -132,16 +132,8 @@ func measure(ctx context.Context, cs kubernetes.Interface, binary, kubeconfig, a
 		return err
 	}
 	rssIdle, _ := rssKiB(pid)
-	var churned *churnResult
-	if opts.churn.length > 0 && len(scalePods) > 0 {
-		r, err := churn(ctx, cs, session, pid, scalePods, opts.churn)
-		if err != nil {
-			return err
-		}
-		churned = &r
-	}
-	_ = exec.Command("tmux", "send-keys", "-t", session, "q").Run()
-	time.Sleep(200 * time.Millisecond) // the audit backend writes synchronously; be safe
+	// The figures so far are printed before the churn, so that a churn
+	// that fails (the cluster giving way) loses none of them.
 	counts, err := auditCounts(auditLog, idleStart, idleEnd)
 	if err != nil {
 		return err
@@ -166,11 +158,16 @@ func measure(ctx context.Context, cs kubernetes.Interface, binary, kubeconfig, a
 		fmt.Printf("  kubectl get pods -A (same run, before kyyard): %s, peak RSS %.1f MiB\n",
 			kubectlWall.Round(time.Millisecond), float64(kubectlRSS)/1024)
 	}
-	if churned != nil {
+	if opts.churn.length > 0 && len(scalePods) > 0 {
+		churned, err := churn(ctx, cs, session, pid, scalePods, opts.churn)
 		churned.print(opts.churn.rate)
+		if err != nil {
+			return err
+		}
 		fmt.Printf("    kyyard RSS %s after the churn: %+.1f%% of its RSS after sync (target within 10%%)\n", churned.settle,
 			100*(float64(churned.rssSettled)-float64(rss))/float64(rss))
 	}
+	_ = exec.Command("tmux", "send-keys", "-t", session, "q").Run()
 	return nil
 }
 
