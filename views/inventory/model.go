@@ -34,8 +34,11 @@ const snapshotTimeout = 30 * time.Second
 
 // readingRefresh is the wait between refreshes while a kind's first list
 // is still arriving (kube.Table.Reading), when the refresh interval is
-// longer: the rows fill as they come, not once per interval.
-const readingRefresh = 250 * time.Millisecond
+// longer: the rows fill as they come, not once per interval, and the
+// complete rows show within this of the list's end. kube answers the
+// same rows so far between its merges (at most every 250 ms), and a
+// refresh that finds them unchanged costs a generation check.
+const readingRefresh = 50 * time.Millisecond
 
 // maxBackoff is the longest wait between refreshes while the API server is
 // unavailable or slow; each failed refresh doubles the wait up to it.
@@ -363,9 +366,7 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 func (m *Model) backoff() {
 	interval := m.vc.Config.RefreshInterval
 	if m.failure == nil && m.loaded && m.table.Reading {
-		// The first list is still arriving: take in more of it soon (kube
-		// paces how often the rows so far change, and a refresh that finds
-		// them unchanged costs nothing).
+		// The first list is still arriving: take in more of it soon.
 		m.delay = min(interval, readingRefresh)
 		return
 	}
