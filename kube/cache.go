@@ -70,6 +70,13 @@ type kindCache struct {
 	// while the rest arrives (Table.Reading).
 	initial bool
 	early   rowSet
+	// adopt says whether the handler took the early rows whole as its rows
+	// (adopted) when the first of a streaming list's items reached it, or
+	// found rows already there (declined); see put.
+	adopt adoption
+	// release is set when a big first list is complete: its memory is
+	// returned once the informer has also synced (cached).
+	release bool
 	// partial is the last answer while reading (partialRows): its rows,
 	// their version, when and at what cost they were merged.
 	partial        []Row
@@ -164,7 +171,7 @@ func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns st
 	if !kc.synced() && !kc.waitRows(ctx, c.opts.FirstRows, c.opts.SyncBudget) {
 		return nil, 0, false, false
 	}
-	synced := kc.synced()
+	synced := kc.synced() // read before kc.mu: HasSynced may wait for the handler
 	kc.mu.Lock()
 	defer kc.mu.Unlock()
 	kc.lastUsed = time.Now()
@@ -186,22 +193,40 @@ func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns st
 		}
 		kc.watchErr, kc.outage = nil, false
 	}
-	if !synced && kc.initial {
+	if !synced && kc.adopt != adopted && kc.initial {
 		return kc.partialRows()
 	}
 	rows = kc.set.rows()
 	if kc.initial {
 		kc.initial, kc.early, kc.partial = false, rowSet{}, nil
-		if len(rows) >= releaseAfterRows {
-			// A big first list leaves its decoding's garbage behind (at
-			// 100,000 pods the heap peaks at three times what the rows
-			// hold): give it back now rather than as the runtime's
-			// scavenger slowly would. One collection, off the caller.
-			go releaseMemory()
-		}
+		kc.release = len(rows) >= releaseAfterRows
+	}
+	if kc.release && synced {
+		// A big first list leaves its decoding's garbage behind (at
+		// 100,000 pods the heap peaks at three times what the rows hold):
+		// give it back once the informer has taken the list in, rather
+		// than as the runtime's scavenger slowly would. One collection,
+		// off the caller.
+		kc.release = false
+		go releaseMemory()
 	}
 	return rows, kc.rev, false, true
 }
+
+// adoption is what a cache's handler did with the rows a streaming first
+// list delivered (kindCache.early) when the list's first item reached it.
+type adoption uint8
+
+const (
+	// undecided: no item of a streaming list has reached the handler.
+	undecided adoption = iota
+	// adopted: the early rows became the cache's rows (the list is
+	// complete: client-go hands the handler its items only after the
+	// list's end), and the handler skips the items they came from.
+	adopted
+	// declined: the cache had rows already; the items are taken one by one.
+	declined
+)
 
 // releaseAfterRows is the size of a first list after which its memory is
 // returned to the operating system (releaseMemory); a variable for tests.
@@ -380,7 +405,11 @@ func (kc *kindCache) waitRows(ctx context.Context, firstRows, budget time.Durati
 		kc.mu.Lock()
 		failed := kc.watchErr != nil || kc.forbidden
 		arrived := kc.early.changed() || len(kc.early.sorted) > 0 || kc.set.changed()
+		complete := kc.adopt == adopted
 		kc.mu.Unlock()
+		if complete {
+			return true
+		}
 		if failed || (kc.reach != nil && kc.reach.down()) {
 			return false
 		}
@@ -430,9 +459,10 @@ func (kc *kindCache) transform(obj any) (any, error) {
 		it.namespace, it.name = row.Namespace, row.Name // share the strings
 		if kc.streaming.Load() {
 			kc.mu.Lock()
-			if kc.initial {
+			if kc.initial && kc.adopt == undecided {
 				kc.early.put(key, row)
 				kc.rev = kc.seq.Add(1)
+				it.early = true
 			}
 			kc.mu.Unlock()
 		}
@@ -454,6 +484,13 @@ func (kc *kindCache) noteRequest(o *metav1.ListOptions) {
 	switch {
 	case o.SendInitialEvents != nil && *o.SendInitialEvents:
 		kc.streaming.Store(true)
+		kc.mu.Lock()
+		if kc.initial && kc.adopt == undecided {
+			// A streaming list starts (again, after one that failed): the
+			// rows of the last may be gone by now.
+			kc.early = rowSet{}
+		}
+		kc.mu.Unlock()
 	case !o.AllowWatchBookmarks && !o.Watch:
 		kc.streaming.Store(false)
 	}
@@ -461,6 +498,16 @@ func (kc *kindCache) noteRequest(o *metav1.ListOptions) {
 
 // put takes the row of an added or changed item into the rows; the item
 // keeps no copy of it.
+//
+// The items of a streaming first list reach the handler only after the
+// whole list has arrived (client-go's reflector collects them and then
+// replaces the informer's store with them), and their rows are all among
+// the early rows by then: the first such item makes the early rows the
+// cache's rows at once (at 100,000 pods, taking the items one by one and
+// merging them took 0.6 s more), and every such item is then skipped.
+// The events after the list's end follow in order: those transformed
+// before the adoption are among the adopted rows too (a deletion's row
+// included, which its remove then takes out), the later ones are put.
 func (kc *kindCache) put(obj any) {
 	it, ok := obj.(*cachedItem)
 	if !ok || it.row == nil {
@@ -469,6 +516,20 @@ func (kc *kindCache) put(obj any) {
 	row := *it.row
 	it.row = nil
 	kc.mu.Lock()
+	if it.early {
+		it.early = false
+		if kc.adopt == undecided {
+			kc.adopt = declined
+			if len(kc.set.sorted) == 0 && !kc.set.changed() {
+				kc.set, kc.early, kc.adopt = kc.early, rowSet{}, adopted
+				kc.rev = kc.seq.Add(1)
+			}
+		}
+		if kc.adopt == adopted {
+			kc.mu.Unlock()
+			return
+		}
+	}
 	kc.set.put(it.key(), row)
 	kc.rev = kc.seq.Add(1)
 	kc.mu.Unlock()

@@ -21,6 +21,11 @@ type cachedItem struct {
 	// when the plugin gave no row. Only the handler's goroutine touches it
 	// after the transform.
 	row *Row
+	// early is set when the transform also recorded the row among the
+	// rows of a streaming first list (kindCache.early): the handler, which
+	// adopts those rows whole, then skips the item (kindCache.put). Only
+	// the handler's goroutine reads it after the transform.
+	early bool
 	// drill is the plugin's DrillSelector answer for the object (nil when
 	// the plugin is no Driller): a drill-down reads it instead of the
 	// object.

@@ -335,3 +335,77 @@ func TestBurstOfChangesReturnsItsMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamedListIsAdoptedWhole: the rows a streaming first list
+// delivered become the cache's rows when its first item reaches the
+// handler (not item by item), and the events after the list's end,
+// taken in before or after that, still leave exactly the API server's
+// state: a change, a deletion of a listed pod, a pod added, and one
+// added and deleted again. A streaming list that ends without its
+// bookmark and starts again leaves no row of the first attempt behind.
+func TestStreamedListIsAdoptedWhole(t *testing.T) {
+	cs := fake.NewClientset()
+	first, second := watch.NewFakeWithChanSize(100, false), watch.NewFakeWithChanSize(100, false)
+	var streams atomic.Int32
+	cs.PrependWatchReactor("pods", func(a k8stesting.Action) (bool, watch.Interface, error) {
+		if w, ok := a.(k8stesting.WatchActionImpl); ok && w.ListOptions.SendInitialEvents != nil && *w.ListOptions.SendInitialEvents {
+			if streams.Add(1) == 1 {
+				return true, first, nil
+			}
+			return true, second, nil
+		}
+		return false, nil, nil
+	})
+	c := newScaleClient(t, streamingClientset{cs}, cs, Options{FirstRows: time.Millisecond})
+	req := SnapshotRequest{Kinds: []Kind{"pods"}, Namespace: "demo"}
+	names := func(tb Table) string {
+		var got []string
+		for _, r := range tb.Rows {
+			got = append(got, r.Name+"="+r.Labels["app"])
+		}
+		return fmt.Sprint(got)
+	}
+
+	// The first attempt delivers x and a, then ends without its bookmark.
+	first.Add(podIn("demo", "x", "5"))
+	first.Add(podIn("demo", "a", "6"))
+	waitUntil(t, "the first attempt's rows", func() bool {
+		tb, _ := c.Snapshot(context.Background(), req).Table("pods")
+		return tb.Reading && len(tb.Rows) == 2
+	})
+	first.Stop()
+	waitUntil(t, "the second attempt", func() bool { return streams.Load() == 2 })
+
+	for i, name := range []string{"a", "b", "c"} {
+		second.Add(podIn("demo", name, strconv.Itoa(11+i)))
+	}
+	end := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: "13", Annotations: map[string]string{metav1.InitialEventsAnnotationKey: "true"}}}
+	second.Action(watch.Bookmark, end)
+	changed := podIn("demo", "a", "14")
+	changed.Labels = map[string]string{"app": "api"}
+	second.Modify(changed)
+	second.Delete(podIn("demo", "b", "15"))
+	second.Add(podIn("demo", "d", "16"))
+	second.Add(podIn("demo", "e", "17"))
+	second.Delete(podIn("demo", "e", "18"))
+
+	want := "[a=api c=web d=web]"
+	var tb Table
+	waitUntil(t, want, func() bool {
+		tb, _ = c.Snapshot(context.Background(), req).Table("pods")
+		return !tb.Reading && names(tb) == want
+	})
+	time.Sleep(50 * time.Millisecond)
+	if tb, _ = c.Snapshot(context.Background(), req).Table("pods"); names(tb) != want {
+		t.Fatalf("rows %s after settling, want %s", names(tb), want)
+	}
+	c.mu.Lock()
+	kc := c.caches[cacheKey{kind: "pods", namespace: "demo"}]
+	c.mu.Unlock()
+	kc.mu.Lock()
+	adopt := kc.adopt
+	kc.mu.Unlock()
+	if adopt != adopted {
+		t.Fatalf("the streamed rows were not adopted whole (%d)", adopt)
+	}
+}

@@ -217,6 +217,11 @@ func (c *Client) cachedNodes(ctx context.Context) (n int, first *corev1.Node, ok
 	c.mu.Lock()
 	kc := c.caches[cacheKey{kind: info.ID}]
 	c.mu.Unlock()
+	if kc != nil && !kc.synced() {
+		// The rows are complete before the informer's store is (put): the
+		// first node is not known yet.
+		return 0, nil, false
+	}
 	if kc != nil {
 		for _, obj := range kc.informer.GetStore().List() {
 			if it, isItem := obj.(*cachedItem); isItem {
