@@ -1,9 +1,7 @@
 package kube_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -20,45 +18,20 @@ import (
 	"github.com/kyyard/kyyard/kube/kubetest"
 )
 
-// requestEvent is an audit event with its request URI.
-type requestEvent struct {
-	Verb       string `json:"verb"`
-	UserAgent  string `json:"userAgent"`
-	Stage      string `json:"stage"`
-	RequestURI string `json:"requestURI"`
-	ObjectRef  *struct {
-		Resource string `json:"resource"`
-	} `json:"objectRef"`
-}
-
 // podRequests returns the agent's lists and watches of pods in the audit
 // log (a watch once, when it started).
-func podRequests(t *testing.T, agent string) (lists, watches []requestEvent) {
+func podRequests(t *testing.T, agent string) (lists, watches []auditEvent) {
 	t.Helper()
 	path := os.Getenv(kubetest.AuditLogEnv)
 	if path == "" {
 		t.Fatalf("%s is not set", kubetest.AuditLogEnv)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		if !strings.Contains(sc.Text(), agent) {
-			continue
-		}
-		var e requestEvent
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatalf("audit line: %v", err)
-		}
-		if e.UserAgent != agent || e.ObjectRef == nil || e.ObjectRef.Resource != "pods" {
+	for _, e := range readAudit(t, path, agent) {
+		if e.ObjectRef == nil || e.ObjectRef.Resource != "pods" {
 			continue
 		}
 		switch {
-		case e.Verb == "list" && e.Stage == "ResponseComplete":
+		case e.Verb == "list":
 			lists = append(lists, e)
 		case e.Verb == "watch" && e.Stage == "ResponseStarted":
 			watches = append(watches, e)
@@ -138,7 +111,7 @@ func TestE2EOneReadAtATimePerKind(t *testing.T) {
 	// proves the rows so far are shown).
 	t.Logf("%d snapshots while reading, %d with part of the rows", reading, partial)
 
-	var lists, watches []requestEvent
+	var lists, watches []auditEvent
 	for end := time.Now().Add(10 * time.Second); ; {
 		lists, watches = podRequests(t, agent)
 		if len(watches) > 0 || time.Now().After(end) {

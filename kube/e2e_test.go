@@ -112,11 +112,12 @@ func TestE2EReadOnlyUser(t *testing.T) {
 
 // auditEvent is the part of an audit.k8s.io/v1 Event the tests read.
 type auditEvent struct {
-	Verb      string    `json:"verb"`
-	UserAgent string    `json:"userAgent"`
-	Stage     string    `json:"stage"`
-	Received  time.Time `json:"requestReceivedTimestamp"`
-	ObjectRef *struct {
+	Verb       string    `json:"verb"`
+	UserAgent  string    `json:"userAgent"`
+	Stage      string    `json:"stage"`
+	RequestURI string    `json:"requestURI"`
+	Received   time.Time `json:"requestReceivedTimestamp"`
+	ObjectRef  *struct {
 		Resource  string `json:"resource"`
 		Namespace string `json:"namespace"`
 	} `json:"objectRef"`
