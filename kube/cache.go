@@ -74,9 +74,6 @@ type kindCache struct {
 	// (adopted) when the first of a streaming list's items reached it, or
 	// found rows already there (declined); see put.
 	adopt adoption
-	// release is set when a big first list is complete: its memory is
-	// returned once the informer has also synced (cached).
-	release bool
 	// partial is the last answer while reading (partialRows): its rows,
 	// their version, when and at what cost they were merged.
 	partial        []Row
@@ -199,18 +196,29 @@ func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns st
 	rows = kc.set.rows()
 	if kc.initial {
 		kc.initial, kc.early, kc.partial = false, rowSet{}, nil
-		kc.release = len(rows) >= releaseAfterRows
-	}
-	if kc.release && synced {
-		// A big first list leaves its decoding's garbage behind (at
-		// 100,000 pods the heap peaks at three times what the rows hold):
-		// give it back once the informer has taken the list in, rather
-		// than as the runtime's scavenger slowly would. One collection,
-		// off the caller.
-		kc.release = false
-		go releaseMemory()
+		if len(rows) >= releaseAfterRows {
+			go kc.releaseWhenSynced()
+		}
 	}
 	return rows, kc.rev, false, true
+}
+
+// releaseWhenSynced returns a big first list's memory to the operating
+// system once the informer has taken the list in (its rows may be
+// complete before: put), rather than as the runtime's scavenger slowly
+// would: at 100,000 pods the heap peaks at three times what the rows
+// hold. One collection, unless the cache stops first.
+func (kc *kindCache) releaseWhenSynced() {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for !kc.synced() {
+		select {
+		case <-kc.stop:
+			return
+		case <-tick.C:
+		}
+	}
+	releaseMemory()
 }
 
 // adoption is what a cache's handler did with the rows a streaming first

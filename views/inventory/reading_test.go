@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kubetest"
@@ -21,11 +22,11 @@ type arrivingSource struct {
 
 func (s *arrivingSource) Snapshot(ctx context.Context, req kube.SnapshotRequest) kube.Snapshot {
 	snap := s.Source.Snapshot(ctx, req)
-	snap.Generation *= 2
+	snap.Generation *= 1 << 20 // room for the rows so far
 	if s.done {
 		return snap
 	}
-	snap.Generation++
+	snap.Generation += 1 + uint64(s.n)
 	for i := range snap.Tables {
 		t := &snap.Tables[i]
 		t.Rows, t.Reading = t.Rows[:min(s.n, len(t.Rows))], true
@@ -77,4 +78,32 @@ func sizeName(w, h int) string {
 		return "80x24"
 	}
 	return "200x50"
+}
+
+// TestRowsStillArrivingArePaced: rows still arriving are prepared again
+// (indexed, measured, sorted) only once readingShare times the last
+// preparing has passed, the screen keeping the rows it shows until then;
+// the complete rows are taken in at once.
+func TestRowsStillArrivingArePaced(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, demoObjects()...)
+	src := &arrivingSource{Source: client, n: 1}
+	m, _ := load(t, src, "pods", "demo", 80, 24)
+	if got := m.Title(); got != "pods(demo)[1…]" {
+		t.Fatalf("title %q", got)
+	}
+	src.n = 2
+	refresh(t, m, m.Init())
+	if got := m.Title(); got != "pods(demo)[1…]" {
+		t.Fatalf("rows so far prepared again at once: title %q", got)
+	}
+	m.SetClock(func() time.Time { return viewtest.Now.Add(time.Minute) })
+	refresh(t, m, m.Init())
+	if got := m.Title(); got != "pods(demo)[2…]" {
+		t.Fatalf("rows so far not prepared again later: title %q", got)
+	}
+	src.done = true
+	refresh(t, m, m.Init())
+	if got := m.Title(); got != "pods(demo)[3]" {
+		t.Fatalf("complete rows held back: title %q", got)
+	}
 }
