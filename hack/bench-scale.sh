@@ -10,7 +10,7 @@
 # second asked: pods created and deleted about 5 s later) measuring kyyard's
 # CPU, memory (again --settle after the churn's pods are gone) and row lag.
 # Usage: hack/bench-scale.sh [--pods N] [--nodes N] [--idle D] [--churn D]
-#        [--churn-rate N] [--churn-mode replace|patch] [--settle D]
+#        [--churn-rate N] [--churn-mode replace|patch] [--settle D] [--starts N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -24,6 +24,7 @@ churn=60s
 rate=1000
 mode=replace
 settle=150s
+starts=3
 while [ $# -gt 0 ]; do
   case "$1" in
     --pods) pods=$2; shift 2 ;;
@@ -33,6 +34,7 @@ while [ $# -gt 0 ]; do
     --churn-rate) rate=$2; shift 2 ;;
     --churn-mode) mode=$2; shift 2 ;;
     --settle) settle=$2; shift 2 ;;
+    --starts) starts=$2; shift 2 ;;
     *) echo "unknown flag $1" >&2; exit 2 ;;
   esac
 done
@@ -54,4 +56,4 @@ trap finish EXIT
 [ -n "$nodes" ] || nodes=$(( (pods + 99) / 100 ))
 go run ./hack/scale seed --kubeconfig "$kubeconfig" --pods "$pods" --namespaces 10 --nodes "$nodes"
 go run ./hack/scale measure --kubeconfig "$kubeconfig" --audit-log "$audit" --idle "$idle" --kyyard bin/kyyard \
-  --kubectl "$root/hack/cluster/.cache/bin/kubectl" --churn "$churn" --churn-rate "$rate" --churn-mode "$mode" --settle "$settle"
+  --kubectl "$root/hack/cluster/.cache/bin/kubectl" --churn "$churn" --churn-rate "$rate" --churn-mode "$mode" --settle "$settle" --starts "$starts"

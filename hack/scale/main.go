@@ -59,6 +59,7 @@ func main() {
 	namespaces := fs.Int("namespaces", 10, "namespaces to spread them over (seed)")
 	nodes := fs.Int("nodes", 100, "fake nodes to run them on (seed)")
 	idle := fs.Duration("idle", time.Minute, "idle window to measure CPU and requests in (measure)")
+	starts := fs.Int("starts", 3, "how many times kyyard is started and its first and all rows timed, as the bare LIST is timed three times; the last start stays for the idle window and the churn (measure)")
 	binary := fs.String("kyyard", "bin/kyyard", "the kyyard binary (measure)")
 	kubectl := fs.String("kubectl", "", "the kubectl to time `kubectl get pods -A` with in the same run; empty skips it (measure)")
 	churnFor := fs.Duration("churn", 0, "length of the churn run after the idle window; 0 skips it (measure)")
@@ -102,7 +103,7 @@ func main() {
 			err = errors.New("--audit-log is required")
 			break
 		}
-		err = measure(ctx, cs, *binary, *kubeconfig, *auditLog, *idle, runOptions{kubectl: *kubectl,
+		err = measure(ctx, cs, *binary, *kubeconfig, *auditLog, *idle, runOptions{kubectl: *kubectl, starts: *starts,
 			churn: churnOptions{rate: *churnRate, length: *churnFor, mode: *churnMode, settle: *settle}})
 	case "clean":
 		err = clean(ctx, cs)
