@@ -22,7 +22,7 @@ import (
 // Cache defaults; Options overrides them.
 const (
 	defaultSyncBudget   = 10 * time.Second
-	defaultFirstRows    = 100 * time.Millisecond
+	defaultFirstRows    = 50 * time.Millisecond
 	defaultCacheIdle    = 2 * time.Minute
 	defaultNoWatchRetry = 5 * time.Minute
 )
