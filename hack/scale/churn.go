@@ -68,10 +68,16 @@ type churnResult struct {
 	rssBefore                int           // kyyard's RSS before, right after, and settle after the run, KiB
 	rssAfter                 int
 	rssSettled               int
-	settle                   time.Duration
-	rssSamples               []int           // kyyard's RSS every 10 s over the churn, KiB
-	lags                     []time.Duration // per probe pod: from its creation to kyyard's screen showing it
-	missed                   int             // probes kyyard had not shown when the run ended
+	// rssReleased is the lowest RSS read (every second) over the settle
+	// window: right after kyyard returned the churn's memory (a quiet
+	// janitor period after a burst), as RSS after sync is read right after
+	// it returned the first list's. Between such releases RSS follows the
+	// Go heap's goal (twice what is live) and the runtime's slow scavenger.
+	rssReleased int
+	settle      time.Duration
+	rssSamples  []int           // kyyard's RSS every 10 s over the churn, KiB
+	lags        []time.Duration // per probe pod: from its creation to kyyard's screen showing it
+	missed      int             // probes kyyard had not shown when the run ended
 }
 
 // probeCount reads how many rows the inventory shows under its filter
@@ -302,7 +308,12 @@ func churn(ctx context.Context, cs kubernetes.Interface, session string, pid int
 		}
 	}
 	_ = tmuxKeys(session, "Escape")
-	time.Sleep(opts.settle)
+	for end := time.Now().Add(opts.settle); time.Now().Before(end); {
+		time.Sleep(time.Second)
+		if rss, err := rssKiB(pid); err == nil && (res.rssReleased == 0 || rss < res.rssReleased) {
+			res.rssReleased = rss
+		}
+	}
 	res.rssSettled, _ = rssKiB(pid)
 	return res, nil
 }
@@ -349,8 +360,8 @@ func (r churnResult) print(rate int) {
 	fmt.Printf("    kyyard CPU: %.2f CPU-seconds (%.1f%% of one core)\n", r.cpuSeconds, 100*r.cpuSeconds/r.elapsed.Seconds())
 	fmt.Printf("    kyyard RSS: %.1f MiB before, %.1f MiB at the end", float64(r.rssBefore)/1024, float64(r.rssAfter)/1024)
 	if r.rssSettled > 0 {
-		fmt.Printf(", %.1f MiB %s after the run's pods were deleted (%+.1f%% of before)", float64(r.rssSettled)/1024, r.settle,
-			100*(float64(r.rssSettled)-float64(r.rssBefore))/float64(r.rssBefore))
+		fmt.Printf(", %.1f MiB %s after the run's pods were deleted (%+.1f%% of before; lowest in between, once kyyard returned the churn's memory: %.1f MiB)",
+			float64(r.rssSettled)/1024, r.settle, 100*(float64(r.rssSettled)-float64(r.rssBefore))/float64(r.rssBefore), float64(r.rssReleased)/1024)
 	}
 	fmt.Println()
 	if n := len(r.rssSamples); n > 0 {
