@@ -296,9 +296,11 @@ func leftOutNote(ns string, names []string, total, max int) LogNote {
 // goes on, in place of a stream that ended for good (LogNotePodAdmitted);
 // a first read that fails is a LogNoteEnded with Err, as at the start.
 func (r *logRun) refill() {
+	r.queueMu.Lock()
 	r.mu.Lock()
 	if len(r.queue) == 0 || r.ctx.Err() != nil {
 		r.mu.Unlock()
+		r.queueMu.Unlock()
 		return
 	}
 	t := r.queue[0]
@@ -311,6 +313,7 @@ func (r *logRun) refill() {
 	}
 	r.note(-1, LogNote{Kind: LogNotePodAdmitted, Namespace: t.pod.Namespace, Pod: t.pod.Name, Container: t.container,
 		Count: left, Names: []string{who}, Text: who + " streamed in place of a stream that ended"})
+	r.queueMu.Unlock()
 	first := r.start(t)
 	r.wg.Add(1)
 	go func() {
@@ -322,14 +325,32 @@ func (r *logRun) refill() {
 	}()
 }
 
-// unqueue drops the targets of a pod gone from the queue; it reports how
-// many are left when it dropped any.
-func (r *logRun) unqueue(name string) (int, bool) {
+// unqueue drops the targets of a pod gone from the queue and says so in a
+// LogNotePodsLeftOut note with how many are left, when it dropped any.
+func (r *logRun) unqueue(name string) {
+	r.queueMu.Lock()
+	defer r.queueMu.Unlock()
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	n := len(r.queue)
 	r.queue = slices.DeleteFunc(r.queue, func(t logTarget) bool { return t.pod.Name == name })
-	return len(r.queue), len(r.queue) != n
+	left := len(r.queue)
+	r.mu.Unlock()
+	if left != n {
+		r.note(-1, LogNote{Kind: LogNotePodsLeftOut, Namespace: r.req.Namespace, Pod: name, Count: left,
+			Text: "pod " + name + " is gone"})
+	}
+}
+
+// enqueue appends targets left out to the queue and names them (names) in
+// a LogNotePodsLeftOut note with how many wait now.
+func (r *logRun) enqueue(ns string, targets []logTarget, names []string) {
+	r.queueMu.Lock()
+	defer r.queueMu.Unlock()
+	r.mu.Lock()
+	r.queue = append(r.queue, targets...)
+	total := len(r.queue)
+	r.mu.Unlock()
+	r.note(-1, leftOutNote(ns, names, total, r.max))
 }
 
 // logPod reads the pod of a pod or container request.
@@ -362,6 +383,10 @@ type logRun struct {
 	wg     sync.WaitGroup
 	events chan logEvent
 	merger *logMerger // the collector's
+
+	// queueMu orders each change of the queue with its note (taken before
+	// mu): the counts the notes carry arrive in the order they were taken.
+	queueMu sync.Mutex
 
 	mu     sync.Mutex
 	pods   map[string]*logPod // by pod name

@@ -277,21 +277,14 @@ func (t *podTracker) join(r *logRun, pod *corev1.Pod) {
 		leftOut = []string{pod.Name}
 	}
 	if len(leftOut) > 0 {
-		r.mu.Lock()
-		r.queue = append(r.queue, targets[len(admitted):]...)
-		total := len(r.queue)
-		r.mu.Unlock()
-		r.note(-1, leftOutNote(pod.Namespace, leftOut, total, r.max))
+		r.enqueue(pod.Namespace, targets[len(admitted):], leftOut)
 	}
 }
 
 // podGone ends the streams of pod name (of UID uid, "" for any), or takes
 // it out of the queue of those left out.
 func (r *logRun) podGone(name, uid string) {
-	if left, ok := r.unqueue(name); ok {
-		r.note(-1, LogNote{Kind: LogNotePodsLeftOut, Namespace: r.req.Namespace, Pod: name, Count: left,
-			Text: "pod " + name + " is gone"})
-	}
+	r.unqueue(name)
 	r.mu.Lock()
 	p := r.pods[name]
 	if p == nil || (uid != "" && p.uid != uid) {
