@@ -47,6 +47,7 @@ type kindCache struct {
 	informer cache.SharedIndexInformer
 	handler  cache.ResourceEventHandlerRegistration
 	reach    *reachability // the Client's; nil for a clientset handed in
+	memory   memoryPolicy  // the Client's
 	stop     chan struct{}
 	stopOnce sync.Once
 
@@ -196,7 +197,7 @@ func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns st
 	rows = kc.set.rows()
 	if kc.initial {
 		kc.initial, kc.early, kc.partial = false, rowSet{}, nil
-		if len(rows) >= releaseAfterRows {
+		if len(rows) >= kc.memory.rows {
 			go kc.releaseWhenSynced()
 		}
 	}
@@ -218,7 +219,7 @@ func (kc *kindCache) releaseWhenSynced() {
 		case <-tick.C:
 		}
 	}
-	releaseMemory()
+	kc.memory.release()
 }
 
 // adoption is what a cache's handler did with the rows a streaming first
@@ -236,13 +237,20 @@ const (
 	declined
 )
 
-// releaseAfterRows is the size of a first list after which its memory is
-// returned to the operating system (releaseMemory); a variable for tests.
-var releaseAfterRows = 10000
+// memoryPolicy is when a Client returns free memory to the operating
+// system: after a first list of at least rows rows (releaseWhenSynced),
+// and after a burst of at least rows row changes (changeBurst); release
+// does it. It is the Client's, copied into each cache and the janitor,
+// so that a test sets its own without racing the goroutines of another
+// test's Client.
+type memoryPolicy struct {
+	rows    int
+	release func()
+}
 
-// releaseMemory collects and returns free memory to the operating system;
-// a variable for tests.
-var releaseMemory = debug.FreeOSMemory
+// defaultMemoryPolicy returns memory after 10,000 rows, with
+// debug.FreeOSMemory (a forced collection, then the free pages returned).
+var defaultMemoryPolicy = memoryPolicy{rows: 10000, release: debug.FreeOSMemory}
 
 // partialRows answers for a cache whose first list is still arriving
 // (kc.mu held): the rows so far, merged at most every
@@ -308,7 +316,7 @@ func (c *Client) kindCache(ctx context.Context, key cacheKey, plugin Plugin, inf
 		return nil
 	}
 	gvr := schema.GroupVersionResource{Group: info.Group, Version: info.Version, Resource: info.Resource}
-	kc = &kindCache{plugin: plugin, seq: &c.revisions, reach: c.reach, stop: make(chan struct{}), lastUsed: time.Now(), started: time.Now(), initial: true}
+	kc = &kindCache{plugin: plugin, seq: &c.revisions, reach: c.reach, memory: c.memory, stop: make(chan struct{}), lastUsed: time.Now(), started: time.Now(), initial: true}
 	if info.ID == "nodes" && info.Group == "" {
 		kc.slim = platformNode
 	}
@@ -619,7 +627,9 @@ func (c *Client) janitor(stop chan struct{}) {
 	}
 	tick := time.NewTicker(period)
 	defer tick.Stop()
-	var burst changeBurst
+	c.mu.Lock()
+	burst := changeBurst{memory: c.memory}
+	c.mu.Unlock()
 	for {
 		select {
 		case <-stop:
@@ -655,14 +665,15 @@ func (c *Client) janitor(stop chan struct{}) {
 // it collects, and keeps what it grew to; at 100,000 pods a minute of
 // churn left RSS 40% above what it was after sync.
 type changeBurst struct {
-	rev   uint64 // the change counter at the last tick
-	since uint64 // changes since the memory was last returned
+	memory memoryPolicy // its rows is the size of a burst
+	rev    uint64       // the change counter at the last tick
+	since  uint64       // changes since the memory was last returned
 }
 
 // tick takes the change counter now (Client.revisions): once at least
-// releaseAfterRows changes came and the last period saw fewer than 1% as
-// many, the memory is returned (releaseMemory, off the caller) and the
-// count starts again.
+// memory.rows changes came and the last period saw fewer than 1% as many,
+// the memory is returned (memory.release, off the caller) and the count
+// starts again.
 func (b *changeBurst) tick(rev uint64) {
 	n := rev - b.rev
 	if b.rev == 0 {
@@ -670,9 +681,9 @@ func (b *changeBurst) tick(rev uint64) {
 	}
 	b.rev = rev
 	b.since += n
-	if b.since >= uint64(releaseAfterRows) && n*100 < uint64(releaseAfterRows) {
+	if b.since >= uint64(b.memory.rows) && n*100 < uint64(b.memory.rows) {
 		b.since = 0
-		go releaseMemory()
+		go b.memory.release()
 	}
 }
 

@@ -219,20 +219,18 @@ func newStreamingClient(t *testing.T, opts Options) (*Client, *watch.FakeWatcher
 }
 
 // TestBigFirstListReturnsItsMemory: once a first list of at least
-// releaseAfterRows rows has all arrived, its decoding's garbage is given
+// memoryPolicy.rows rows has all arrived, its decoding's garbage is given
 // back to the operating system once (at 100,000 pods RSS after sync was
 // 400 MiB for 127 MB of live heap); a smaller list, or the refreshes
 // after, do not collect.
 func TestBigFirstListReturnsItsMemory(t *testing.T) {
 	var released atomic.Int32
-	oldRows, oldRelease := releaseAfterRows, releaseMemory
-	releaseAfterRows, releaseMemory = 3, func() { released.Add(1) }
-	t.Cleanup(func() { releaseAfterRows, releaseMemory = oldRows, oldRelease })
 	for _, tc := range []struct {
 		pods, want int
 	}{{2, 0}, {3, 1}} {
 		released.Store(0)
 		c, stream := newStreamingClient(t, Options{FirstRows: time.Millisecond})
+		c.memory = memoryPolicy{rows: 3, release: func() { released.Add(1) }}
 		req := SnapshotRequest{Kinds: []Kind{"pods"}, Namespace: "demo"}
 		for i := range tc.pods {
 			stream.Add(podIn("demo", fmt.Sprintf("p%d", i), strconv.Itoa(11+i)))
@@ -294,18 +292,14 @@ func TestRowsSoFarArePaced(t *testing.T) {
 	t.Logf("whole list answered %s after its end", time.Since(done))
 }
 
-// TestBurstOfChangesReturnsItsMemory: after at least releaseAfterRows row
+// TestBurstOfChangesReturnsItsMemory: after at least memoryPolicy.rows row
 // changes, the memory is returned once the changes have (nearly)
 // stopped for a janitor period, not while they go on, and not for the
 // rows read before the first tick or a trickle of changes.
 func TestBurstOfChangesReturnsItsMemory(t *testing.T) {
 	var released atomic.Int32
-	oldRows, oldRelease := releaseAfterRows, releaseMemory
-	releaseAfterRows = 1000
 	done := make(chan struct{}, 10)
-	releaseMemory = func() { released.Add(1); done <- struct{}{} }
-	t.Cleanup(func() { releaseAfterRows, releaseMemory = oldRows, oldRelease })
-	var b changeBurst
+	b := changeBurst{memory: memoryPolicy{rows: 1000, release: func() { released.Add(1); done <- struct{}{} }}}
 	steps := []struct {
 		rev     uint64
 		release bool

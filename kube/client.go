@@ -89,6 +89,7 @@ type Client struct {
 	generations    map[string]generation
 	lastGeneration uint64 // the sequence all generations are drawn from
 	caches         map[cacheKey]*kindCache
+	memory         memoryPolicy           // when the caches return memory; set before the first Snapshot
 	lastObject     objectMemo             // the last object read by Client.object
 	noWatch        map[cacheKey]time.Time // listed directly until then
 	janitorStop    chan struct{}
@@ -261,6 +262,7 @@ func NewFromClientset(cs kubernetes.Interface, opts Options) *Client {
 		generations: map[string]generation{},
 		caches:      map[cacheKey]*kindCache{},
 		noWatch:     map[cacheKey]time.Time{},
+		memory:      defaultMemoryPolicy,
 	}
 }
 
