@@ -20,22 +20,39 @@ import (
 	"github.com/kyyard/kyyard/views/exec"
 )
 
-// handOffModel hands the terminal to cmd at once and quits when it ends.
+// handOffModel hands the terminal to cmd once the program knows its size
+// (as kyyard has drawn its screen before a shell starts) and quits when it
+// has ended and the terminal's size was read again after it: Bubble Tea
+// reads the size in a goroutine at its start and when it takes the
+// terminal back, and the test closes the terminal only once both reads
+// have reached Update, which orders them before the close.
 type handOffModel struct {
 	cmd   *exec.Command
 	ended chan error
+	sizes int  // WindowSizeMsgs received
+	done  bool // cmd ended
 }
 
 type endMsg struct{ err error }
 
-func (h *handOffModel) Init() tea.Cmd {
-	return tea.Exec(h.cmd, func(err error) tea.Msg { return endMsg{err} })
-}
+func (h *handOffModel) Init() tea.Cmd { return nil }
 
 func (h *handOffModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if e, ok := msg.(endMsg); ok {
-		h.ended <- e.err
-		return h, tea.Quit
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		h.sizes++
+		if h.sizes == 1 {
+			return h, tea.Exec(h.cmd, func(err error) tea.Msg { return endMsg{err} })
+		}
+		if h.done {
+			return h, tea.Quit
+		}
+	case endMsg:
+		h.ended <- msg.err
+		h.done = true
+		if h.sizes >= 2 {
+			return h, tea.Quit
+		}
 	}
 	return h, nil
 }
