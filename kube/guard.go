@@ -126,7 +126,7 @@ func guardFresh(before Workload, fresh workloadObject) Verdict {
 		return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonConflict,
 			Sentence: fmt.Sprintf("%s was changed since you read it (generation %d is now %d)", name, before.Generation, meta.Generation)}
 	}
-	if where := formDifference(toWorkload(before.Ref, fresh), before); where != "" {
+	if where := formDifference(toWorkload(before.Ref, fresh), before).where; where != "" {
 		return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonConflict,
 			Sentence: fmt.Sprintf("%s was changed since you read it (%s)", name, where)}
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // containerField is one scalar or list field of a container the form edits.
@@ -12,18 +14,43 @@ type containerField struct {
 	name string
 	get  func(*Container) any
 	set  func(*Container, any)
+	// quantity marks a resource quantity, compared by value (sameQuantity).
+	quantity bool
+}
+
+// same compares two values of the field: quantities by value, the others
+// by sameValue.
+func (f containerField) same(a, b any) bool {
+	if f.quantity {
+		return sameQuantity(a.(string), b.(string))
+	}
+	return sameValue(a, b)
+}
+
+// sameQuantity compares two quantity texts by value when both parse
+// (resource.ParseQuantity): "0.5" and "500m", "1024Mi" and "1Gi" are the
+// same, as the API server stores each in its canonical form ("500m",
+// "1Gi"), the form kube reads back; unset ("") or unparsable texts are
+// compared as text.
+func sameQuantity(a, b string) bool {
+	if a == b {
+		return true
+	}
+	qa, errA := resource.ParseQuantity(a)
+	qb, errB := resource.ParseQuantity(b)
+	return errA == nil && errB == nil && qa.Cmp(qb) == 0
 }
 
 // containerFields are the container fields the form edits, env aside, in
 // the order the preview lists them.
 var containerFields = []containerField{
-	{"image", func(c *Container) any { return c.Image }, func(c *Container, v any) { c.Image = v.(string) }},
-	{"command", func(c *Container) any { return c.Command }, func(c *Container, v any) { c.Command = slices.Clone(v.([]string)) }},
-	{"args", func(c *Container) any { return c.Args }, func(c *Container, v any) { c.Args = slices.Clone(v.([]string)) }},
-	{"cpu request", func(c *Container) any { return c.Resources.CPURequest }, func(c *Container, v any) { c.Resources.CPURequest = v.(string) }},
-	{"cpu limit", func(c *Container) any { return c.Resources.CPULimit }, func(c *Container, v any) { c.Resources.CPULimit = v.(string) }},
-	{"memory request", func(c *Container) any { return c.Resources.MemoryRequest }, func(c *Container, v any) { c.Resources.MemoryRequest = v.(string) }},
-	{"memory limit", func(c *Container) any { return c.Resources.MemoryLimit }, func(c *Container, v any) { c.Resources.MemoryLimit = v.(string) }},
+	{"image", func(c *Container) any { return c.Image }, func(c *Container, v any) { c.Image = v.(string) }, false},
+	{"command", func(c *Container) any { return c.Command }, func(c *Container, v any) { c.Command = slices.Clone(v.([]string)) }, false},
+	{"args", func(c *Container) any { return c.Args }, func(c *Container, v any) { c.Args = slices.Clone(v.([]string)) }, false},
+	{"cpu request", func(c *Container) any { return c.Resources.CPURequest }, func(c *Container, v any) { c.Resources.CPURequest = v.(string) }, true},
+	{"cpu limit", func(c *Container) any { return c.Resources.CPULimit }, func(c *Container, v any) { c.Resources.CPULimit = v.(string) }, true},
+	{"memory request", func(c *Container) any { return c.Resources.MemoryRequest }, func(c *Container, v any) { c.Resources.MemoryRequest = v.(string) }, true},
+	{"memory limit", func(c *Container) any { return c.Resources.MemoryLimit }, func(c *Container, v any) { c.Resources.MemoryLimit = v.(string) }, true},
 }
 
 // sameValue compares two field values; an empty list and no list are the
@@ -96,7 +123,7 @@ func Changes(before, after Workload) []Change {
 			continue
 		}
 		for _, f := range containerFields {
-			if bv, av := f.get(&b), f.get(a); !sameValue(bv, av) {
+			if bv, av := f.get(&b), f.get(a); !f.same(bv, av) {
 				out = append(out, Change{Container: a.Name, Field: f.name, Before: valueText(bv), After: valueText(av)})
 			}
 		}
@@ -177,10 +204,10 @@ func Rebase(base, edited, fresh Workload) (merged Workload, clashes []Change) {
 		m := &merged.Containers[at]
 		f, _ := fresh.Container(e.Name)
 		for _, fld := range containerFields {
-			if sameValue(fld.get(&b), fld.get(e)) {
+			if fld.same(fld.get(&b), fld.get(e)) {
 				continue
 			}
-			if sameValue(fld.get(&f), fld.get(&b)) {
+			if fld.same(fld.get(&f), fld.get(&b)) {
 				fld.set(m, fld.get(e))
 			} else {
 				clashes = append(clashes, Change{Container: e.Name, Field: fld.name, Before: valueText(fld.get(&f)), After: valueText(fld.get(e))})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -106,7 +107,7 @@ func containerPatch(b, a Container, fresh *corev1.Container) (map[string]any, er
 		{"requests", "memory", b.Resources.MemoryRequest, a.Resources.MemoryRequest},
 		{"limits", "memory", b.Resources.MemoryLimit, a.Resources.MemoryLimit},
 	} {
-		if q.before == q.after {
+		if sameQuantity(q.before, q.after) {
 			continue
 		}
 		part, _ := res[q.part].(map[string]any)
@@ -325,36 +326,63 @@ func checkedPatch(before, after Workload, fresh workloadObject) ([]byte, error) 
 	}
 	wo, _ := asWorkload(out)
 	got := toWorkload(after.Ref, wo)
-	if where := formDifference(got, after); where != "" {
-		return nil, fmt.Errorf("%w: %s would not come out as the form shows it (a list with duplicate env names is regrouped by name when merged; remove the duplicate first, or use kubectl edit)", errPatchUnsafe, where)
+	if d := formDifference(got, after); d.where != "" {
+		return nil, fmt.Errorf("%w: %s", errPatchUnsafe, d)
 	}
 	return body, nil
 }
 
-// formDifference names the first field the form edits in which got and
-// want differ ("" when none): replicas, paused, and each container's
-// fields and env list (compared by what is written, in order).
-func formDifference(got, want Workload) string {
+// difference is the first field the form edits in which two pictures of
+// a workload differ (formDifference): where names it ("" when none, then
+// "replicas", "paused", "container web", "container web cpu request",
+// "container web env"); got is the first picture's value of a scalar
+// field, and duplicates is set when the second's env list names an entry
+// twice.
+type difference struct {
+	where, got string
+	duplicates bool
+}
+
+// String says why a merged patch was refused: what the field would come
+// out as, or, for an env list with duplicate names, that the strategic
+// merge regroups it by name (casebook C20).
+func (d difference) String() string {
+	s := d.where + " would not come out as the form shows it"
+	switch {
+	case d.duplicates:
+		s += " (a list with duplicate env names is regrouped by name when merged; remove the duplicate first, or use kubectl edit)"
+	case d.got != "":
+		s += " (it would be " + strconv.Quote(d.got) + "; kubectl edit can write it as you want it)"
+	default:
+		s += " (kubectl edit can write it as you want it)"
+	}
+	return s
+}
+
+// formDifference finds the first field the form edits in which got and
+// want differ: replicas, paused, and each container's fields (quantities
+// by value) and env list (compared by what is written, in order).
+func formDifference(got, want Workload) difference {
 	if want.HasReplicas && got.Replicas != want.Replicas {
-		return "replicas"
+		return difference{where: "replicas", got: strconv.Itoa(int(got.Replicas))}
 	}
 	if want.HasPaused && got.Paused != want.Paused {
-		return "paused"
+		return difference{where: "paused", got: strconv.FormatBool(got.Paused)}
 	}
 	for i := range want.Containers {
 		w := &want.Containers[i]
 		g, ok := got.Container(w.Name)
 		if !ok {
-			return "container " + w.Name
+			return difference{where: "container " + w.Name}
 		}
 		for _, f := range containerFields {
-			if !sameValue(f.get(&g), f.get(w)) {
-				return "container " + w.Name + " " + f.name
+			if !f.same(f.get(&g), f.get(w)) {
+				return difference{where: "container " + w.Name + " " + f.name, got: valueText(f.get(&g))}
 			}
 		}
 		if !envEqual(g.Env, w.Env) {
-			return "container " + w.Name + " env"
+			return difference{where: "container " + w.Name + " env", duplicates: hasDuplicateNames(w.Env)}
 		}
 	}
-	return ""
+	return difference{}
 }

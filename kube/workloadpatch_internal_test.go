@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -134,6 +135,14 @@ func envContent(w Workload) Workload {
 		if len(c.Args) == 0 {
 			c.Args = nil
 		}
+		for _, q := range []*string{&c.Resources.CPURequest, &c.Resources.CPULimit, &c.Resources.MemoryRequest, &c.Resources.MemoryLimit} {
+			if v, err := resource.ParseQuantity(*q); err == nil {
+				// by value: "0.5" is "500m", "0.5Gi" is "512Mi" (C26)
+				if *q = v.AsDec().String(); strings.Contains(*q, ".") {
+					*q = strings.TrimRight(strings.TrimRight(*q, "0"), ".")
+				}
+			}
+		}
 	}
 	return w
 }
@@ -194,8 +203,8 @@ func edit(w *Workload, op, arg byte) {
 		c.Command = append(c.Command, fmt.Sprintf("c%d", arg))
 	case 2:
 		c.Args = nil
-	case 3:
-		c.Resources.CPURequest = fmt.Sprintf("%dm", 100+int(arg))
+	case 3: // the spellings a person types, canonical or not (C26)
+		c.Resources.CPURequest = []string{fmt.Sprintf("%dm", 100+int(arg)), "0.5", "2000m", "1e3", "0.0001", "1"}[int(arg)%6]
 	case 4:
 		c.Resources.MemoryLimit = ""
 	case 5:
@@ -229,7 +238,78 @@ func edit(w *Workload, op, arg byte) {
 		w.Paused = !w.Paused
 	case 13:
 		c.Resources.CPULimit = ""
-		c.Resources.MemoryRequest = "64Mi"
+		c.Resources.MemoryRequest = []string{"64Mi", "1024Mi", "0.5Gi", "1.5", "524288e3"}[int(arg)%5]
+	}
+}
+
+// TestC26QuantitySpellings: a quantity typed as a person spells it
+// ("0.5", "2000m", "1024Mi", "0.25Gi"), not as the API server stores it
+// ("500m", "2", "1Gi", "256Mi"), is written as typed and checked by value:
+// the server's canonical form read back is the value the form showed. A
+// spelling of the value already there ("1024Mi" over "1Gi") is no change
+// and writes nothing. The helper's trial refused them all, blaming
+// duplicate env names the workload did not have.
+func TestC26QuantitySpellings(t *testing.T) {
+	for _, tc := range []struct {
+		field, typed, stored string
+		change               bool
+	}{
+		{"cpu request", "0.5", "500m", true},
+		{"cpu request", "2000m", "2", true},
+		{"cpu request", "1000m", "1", true},
+		{"cpu request", "0.1", "100m", true},
+		{"cpu request", "0.0001", "100u", true},
+		{"cpu limit", "500m", "500m", false}, // the fixture's "0.5", read back as "500m"
+		{"cpu limit", "0.50", "500m", false},
+		{"memory limit", "1024Mi", "1Gi", false}, // the fixture's 1Gi
+		{"memory limit", "0.5Gi", "512Mi", true},
+		{"memory request", "0.25Gi", "256Mi", true},
+		{"memory request", "1.5", "1500m", true},
+		{"memory request", "524288000", "524288e3", false}, // the fixture's 524288e3
+	} {
+		d := patchFixture()
+		before := formOf(d)
+		after := cloneWorkload(before)
+		var fld containerField
+		for _, f := range containerFields {
+			if f.name == tc.field {
+				fld = f
+			}
+		}
+		app := &after.Containers[2]
+		fld.set(app, tc.typed)
+		if n := len(Changes(before, after)); n != map[bool]int{false: 0, true: 1}[tc.change] {
+			t.Errorf("%s %q: %d changes, want change=%v", tc.field, tc.typed, n, tc.change)
+		}
+		patch := checkPatch(t, d, before, after)
+		if !tc.change && string(patch) != `{"metadata":{"resourceVersion":"100"}}` {
+			t.Errorf("%s %q over the same value: patch %s", tc.field, tc.typed, patch)
+		}
+		res, _ := formOf(applyPatch(t, d, patch)).Container("app")
+		if got := fld.get(&res).(string); got != tc.stored {
+			t.Errorf("%s %q read back as %q, want %q", tc.field, tc.typed, got, tc.stored)
+		}
+	}
+}
+
+// TestPatchUnsafeSaysWhy: a merge that would not give what the form shows
+// is refused with the field and what it would be; the duplicate env names
+// hint only where an env list holds a duplicate (casebook C20).
+func TestPatchUnsafeSaysWhy(t *testing.T) {
+	w := Workload{HasReplicas: true, Replicas: 3, Containers: []Container{{Name: "app", Image: "app:1", Resources: Resources{CPURequest: "250m"},
+		Env: []EnvVar{{Name: "N", Value: "x"}, {Name: "N", Value: "y"}}}}}
+	got := cloneWorkload(w)
+	got.Containers[0].Resources.CPURequest = "300m"
+	if d := formDifference(got, w).String(); d != `container app cpu request would not come out as the form shows it (it would be "300m"; kubectl edit can write it as you want it)` {
+		t.Errorf("cpu: %s", d)
+	}
+	got = cloneWorkload(w)
+	got.Containers[0].Env = got.Containers[0].Env[:1]
+	if d := formDifference(got, w).String(); !strings.Contains(d, "container app env would not") || !strings.Contains(d, "duplicate env names") {
+		t.Errorf("env: %s", d)
+	}
+	if d := formDifference(w, w); d.where != "" {
+		t.Errorf("the same workload differs in %s", d)
 	}
 }
 
