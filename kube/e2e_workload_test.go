@@ -379,6 +379,42 @@ func TestE2EC23C24C25C26EnvAndQuantities(t *testing.T) {
 	}
 }
 
+// TestE2EC26QuantitySpellings: cpu request 0.5 and memory request 0.25Gi
+// typed as a person spells them, and memory limit 1024Mi over the 1Gi
+// there: the dry run and the apply pass, the patch writes the two as
+// typed and leaves the limit out, and the form read again holds the API
+// server's spellings (500m, 256Mi) with no change against what was
+// applied.
+func TestE2EC26QuantitySpellings(t *testing.T) {
+	e := newEditEnv(t, kube.PolicyInteractive)
+	before := e.read()
+	after := before
+	after.Containers = append([]kube.Container(nil), before.Containers...)
+	app := &after.Containers[2]
+	app.Resources.CPURequest = "0.5"
+	app.Resources.MemoryRequest = "0.25Gi"
+	app.Resources.MemoryLimit = "1024Mi"
+	if ch := kube.Changes(before, after); len(ch) != 2 {
+		t.Fatalf("changes %+v, want the cpu and memory requests", ch)
+	}
+	p, err := e.c.DryRun(context.Background(), before, after)
+	if err != nil || p.DryRunReason != "" {
+		t.Fatalf("dry run: %v %+v", err, p)
+	}
+	since := time.Now()
+	res := e.apply(before, after)
+	e.onePatch(since, fmt.Sprintf(`{"metadata":{"resourceVersion":%q},"spec":{"template":{"spec":{"containers":[{"name":"app",`+
+		`"resources":{"requests":{"cpu":"0.5","memory":"0.25Gi"}}}]}}}}`, before.ResourceVersion))
+	again := e.read()
+	q := again.Containers[2].Resources
+	if q.CPURequest != "500m" || q.MemoryRequest != "256Mi" || q.MemoryLimit != "1Gi" {
+		t.Errorf("quantities read again %+v", q)
+	}
+	if ch := kube.Changes(res.Workload, again); len(ch) != 0 {
+		t.Errorf("reading the form again shows changes %+v", ch)
+	}
+}
+
 // TestE2EC18C21C33ConflictRebaseAndSaveTwice: a writer in between moves the
 // resourceVersion: the apply is refused as a conflict with nothing
 // written; Rebase keeps the image edit and the server's replicas; the
