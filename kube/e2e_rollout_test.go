@@ -69,7 +69,13 @@ func rolloutWatch(t *testing.T, c *kube.Client, ref kube.WorkloadRef, done func(
 
 func patchTemplate(t *testing.T, cs kubernetes.Interface, ref kube.WorkloadRef, patch string) {
 	t.Helper()
-	body := []byte(`{"spec":{"template":` + patch + `}}`)
+	patchWorkload(t, cs, ref, `{"spec":{"template":`+patch+`}}`)
+}
+
+// patchWorkload sends a strategic merge patch of the whole object.
+func patchWorkload(t *testing.T, cs kubernetes.Interface, ref kube.WorkloadRef, patch string) {
+	t.Helper()
+	body := []byte(patch)
 	ctx := context.Background()
 	var err error
 	switch ref.Kind {
@@ -244,6 +250,17 @@ func TestE2ERolloutDaemonSetAndStatefulSet(t *testing.T) {
 			t.Errorf("%s second rollout: new %q (first %q), old %q", tc.ref, second.NewRevision, first.NewRevision, second.OldRevisions)
 		}
 		allNew(t, second, int(second.Desired))
+
+		// Under OnDelete the rollout is not followed, but the reading that
+		// says so is of the change just made: revision 3, not the old
+		// template's counts read before the controller observed it.
+		patchWorkload(t, cs, tc.ref, `{"spec":{"updateStrategy":{"type":"OnDelete","rollingUpdate":null},"template":`+imagePatch(tc.image+"-ondelete")+`}}`)
+		third, phases := rolloutWatch(t, c, tc.ref, func(st kube.RolloutStatus) bool { return st.Phase == kube.RolloutUnfollowed })
+		t.Logf("%s OnDelete: phases %q", tc.ref, phases)
+		if third.Revision != "3" || third.NewRevision == second.NewRevision || third.Updated != 0 {
+			t.Errorf("%s under OnDelete: revision %q new %q (before %q), updated %d; want revision 3, none updated",
+				tc.ref, third.Revision, third.NewRevision, second.NewRevision, third.Updated)
+		}
 	}
 }
 

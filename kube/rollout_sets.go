@@ -71,11 +71,13 @@ func (c *Client) statefulSetRollout(ctx context.Context, ref WorkloadRef) (Rollo
 	if ru := s.Spec.UpdateStrategy.RollingUpdate; ru != nil && ru.Partition != nil {
 		partition = *ru.Partition
 	}
+	// The controller observes the change first, also under OnDelete: until
+	// it has, updateRevision and the counts are the old template's.
 	switch {
-	case s.Spec.UpdateStrategy.Type == appsv1.OnDeleteStatefulSetStrategyType:
-		st.Phase, st.Message = RolloutUnfollowed, onDeleteMessage
 	case s.Status.ObservedGeneration == 0 || s.Generation > s.Status.ObservedGeneration:
 		st.Phase, st.Message = RolloutProgressing, "waiting for the controller to observe the change"
+	case s.Spec.UpdateStrategy.Type == appsv1.OnDeleteStatefulSetStrategyType:
+		st.Phase, st.Message = RolloutUnfollowed, onDeleteMessage
 	case pods.failure != "":
 		st.Phase, st.Message = RolloutFailed, pods.failure
 	case s.Status.ReadyReplicas < st.Desired:
@@ -157,11 +159,12 @@ func (c *Client) daemonSetRollout(ctx context.Context, ref WorkloadRef) (Rollout
 	st.Pods = pods.rows
 	st.OldRevisions = oldRevisions(revs, newest, oldHashes, ds.Name)
 
+	// As for a StatefulSet, the change is observed first, also under OnDelete.
 	switch {
-	case ds.Spec.UpdateStrategy.Type == appsv1.OnDeleteDaemonSetStrategyType:
-		st.Phase, st.Message = RolloutUnfollowed, onDeleteMessage
 	case ds.Generation > ds.Status.ObservedGeneration:
 		st.Phase, st.Message = RolloutProgressing, "waiting for the controller to observe the change"
+	case ds.Spec.UpdateStrategy.Type == appsv1.OnDeleteDaemonSetStrategyType:
+		st.Phase, st.Message = RolloutUnfollowed, onDeleteMessage
 	case pods.failure != "":
 		st.Phase, st.Message = RolloutFailed, pods.failure
 	case st.Updated < st.Desired:

@@ -139,6 +139,16 @@ func TestRolloutStatusStatefulSet(t *testing.T) {
 			},
 		},
 		{
+			// The tester's trial: applied to an OnDelete StatefulSet, the first
+			// read showed the old updateRevision as "updated 2/2", unfollowed.
+			name: "OnDelete, change not observed", ref: dbRef,
+			objs: objs(sts(func(s *appsv1.StatefulSet) {
+				s.Generation = 3
+				s.Spec.UpdateStrategy = appsv1.StatefulSetUpdateStrategy{Type: appsv1.OnDeleteStatefulSetStrategyType}
+			})),
+			phase: kube.RolloutProgressing, message: "waiting for the controller to observe the change",
+		},
+		{
 			name: "new pod failing to pull", ref: dbRef,
 			objs:  objs(sts(midway), stsPod("db-0", "db-1", ""), stsPod("db-1", "db-1", ""), stsPod("db-2", "db-2", "ImagePullBackOff")),
 			phase: kube.RolloutFailed, message: "pod db-2: container web: ImagePullBackOff",
@@ -230,6 +240,16 @@ func TestRolloutStatusDaemonSet(t *testing.T) {
 				d.Spec.UpdateStrategy = appsv1.DaemonSetUpdateStrategy{Type: appsv1.OnDeleteDaemonSetStrategyType}
 			})),
 			phase: kube.RolloutUnfollowed, message: "updateStrategy OnDelete",
+		},
+		{
+			// Right after an apply: the counts are the old template's until
+			// the controller observed it, so the rollout is read again.
+			name: "OnDelete, change not observed", ref: agentRef,
+			objs: objs(ds(func(d *appsv1.DaemonSet) {
+				d.Generation = 4
+				d.Spec.UpdateStrategy = appsv1.DaemonSetUpdateStrategy{Type: appsv1.OnDeleteDaemonSetStrategyType}
+			})),
+			phase: kube.RolloutProgressing, message: "waiting for the controller to observe the change",
 		},
 		{
 			name: "new pod crash-looping", ref: agentRef,

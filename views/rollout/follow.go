@@ -205,8 +205,8 @@ func (f *Follow) State(st views.Styles) string {
 }
 
 // Lines draws the last reading, one line each, without indentation: the
-// counts with a bar, the new revision and its pods, the old ones draining
-// and their pods, the rollout's message (a failure in the error style) and
+// counts with a bar, the new revision and its pods, the old ones (draining,
+// or left while paused or under OnDelete) and their pods, the rollout's message (a failure in the error style) and
 // a failed reading.
 func (f *Follow) Lines(st views.Styles) []string {
 	s := f.Status
@@ -234,7 +234,13 @@ func (f *Follow) Lines(st views.Styles) []string {
 					old++
 				}
 			}
-			add(fmt.Sprintf("old  %s  (%s draining)", views.Sanitize(strings.Join(s.OldRevisions, ", ")), plural(old, "pod")))
+			// Old pods drain only while a rollout replaces them: a paused
+			// rollout, or OnDelete, leaves them until they are deleted.
+			state := "draining"
+			if s.Phase == kube.RolloutPaused || s.Phase == kube.RolloutUnfollowed {
+				state = "left"
+			}
+			add(fmt.Sprintf("old  %s  (%s %s)", views.Sanitize(strings.Join(s.OldRevisions, ", ")), plural(old, "pod"), state))
 			for _, p := range s.Pods {
 				if !p.New {
 					add(fmt.Sprintf("       %s  %s  %s", views.Sanitize(p.Name), p.Ready, views.Sanitize(p.Status)))

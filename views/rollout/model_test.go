@@ -162,6 +162,10 @@ func TestRolloutTimeoutPausedUnfollowed(t *testing.T) {
 		if !strings.Contains(d.m.View(), want) {
 			t.Fatalf("%s:\n%s", ph, d.m.View())
 		}
+		// Nothing replaces the old pods while paused or under OnDelete.
+		if v := d.m.View(); !strings.Contains(v, "(1 pod left)") || strings.Contains(v, "draining") {
+			t.Fatalf("%s: old pods said to drain:\n%s", ph, v)
+		}
 	}
 }
 
