@@ -183,7 +183,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	// subcommand; they have no effect on a one-shot print. A subcommand's
 	// own flag of the same name (manifest --readonly, get -A) shadows it.
 	f := cmd.PersistentFlags()
-	f.DurationVar(&opts.refresh, "refresh", 2*time.Second, "how often screens read the cluster again")
+	f.DurationVar(&opts.refresh, "refresh", 2*time.Second, "how often screens read the cluster again (at least 500ms)")
 	f.DurationVar(&opts.deployTimeout, "deploy-timeout", kube.DefaultDeployTimeout, "how long a deploy from the :apps form waits for each service's rollout before it restores the previous objects (rollout_timeout)")
 	f.DurationVar(&opts.metricsInterval, "metrics-interval", kube.DefaultMetricsInterval, "the longest time between two reads of the metrics API (metrics-server) for the CPU and memory columns, trends and charts; reads follow its samples (its resolution is 15s), and a multiple of it reads every other (third...) sample only (per context: metricsInterval in the configuration file)")
 	f.StringVarP(&opts.command, "command", "c", "pods", "the kind to show first (pods, deploy, nodes, ns, or any alias), or apps (the :apps list) or pf (the :pf port-forwards)")
@@ -234,11 +234,16 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	return cmd
 }
 
+// minRefresh is the shortest --refresh: below it a refresh would start
+// before the last one's reads and drawing are done, and kyyard would keep a
+// core busy (at --refresh 1ns it took 112% of one).
+const minRefresh = 500 * time.Millisecond
+
 // checkFlags refuses the dashboard's flags that make no sense, whichever
 // command is given them.
 func checkFlags(opts options) error {
-	if opts.refresh <= 0 {
-		return errors.New("--refresh must be positive")
+	if opts.refresh < minRefresh {
+		return fmt.Errorf("--refresh must be at least %s (got %s): each refresh reads every kind on the screen", minRefresh, opts.refresh)
 	}
 	if opts.maxLogRequests <= 0 {
 		return errors.New("--max-log-requests must be positive")

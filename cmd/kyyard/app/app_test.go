@@ -56,7 +56,8 @@ func TestBadInputFailsBeforeTheTerminalIsTaken(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--refresh", "0s", "--kubeconfig", missing}, "--refresh must be positive"},
+		{[]string{"--refresh", "0s", "--kubeconfig", missing}, "--refresh must be at least 500ms"},
+		{[]string{"--refresh", "1ns", "--kubeconfig", missing}, "--refresh must be at least 500ms (got 1ns)"},
 		{[]string{"--metrics-interval", "0s", "--kubeconfig", missing}, "--metrics-interval must be positive"},
 		{[]string{"--max-log-requests", "0", "--kubeconfig", missing}, "--max-log-requests must be positive"},
 		{[]string{"--deploy-timeout", "0s", "--kubeconfig", missing}, "--deploy-timeout must be positive"},
@@ -146,7 +147,7 @@ func TestSubcommandsTakeTheGlobalFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"--metrics-interval=0", "get", "pods", "--kubeconfig", missing}, "--metrics-interval must be positive"},
-		{[]string{"get", "pods", "--refresh=-1s", "--kubeconfig", missing}, "--refresh must be positive"},
+		{[]string{"get", "pods", "--refresh=-1s", "--kubeconfig", missing}, "--refresh must be at least 500ms"},
 		{[]string{"--max-log-requests=0", "manifest", "-n", "team-a"}, "--max-log-requests must be positive"},
 	} {
 		if _, err := execute(tt.args...); err == nil || !strings.Contains(err.Error(), tt.want) {
