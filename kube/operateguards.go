@@ -68,6 +68,17 @@ func (c *Client) planOperation(ctx context.Context, op Operation) (operationPlan
 	if err := c.prepareWrite(ctx, op, &p); err != nil {
 		return p, err
 	}
+	if p.noop != "" {
+		// The action's verdict says so before the person confirms, not
+		// "kubectl would allow" (kubectl itself refuses an already paused
+		// Deployment's pause: "is already paused").
+		for i, v := range p.verdicts {
+			if v.Guard == GuardAction && v.Outcome == OutcomePass {
+				p.verdicts[i].Sentence = p.noop + ": nothing to send"
+				break
+			}
+		}
+	}
 	if p.verdicts.Refusal() != nil || p.noop != "" {
 		return p, nil
 	}
