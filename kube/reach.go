@@ -47,3 +47,12 @@ func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { re
 // errUnreachable marks a cache the Client stopped trusting because the API
 // server could not be reached.
 var errUnreachable = errors.New("the API server cannot be reached")
+
+// Reachable reports whether the last request that reached the network got
+// an answer from the API server (any status), as opposed to a transport
+// failure (connection refused, a timeout); true before any request, and
+// for a Client made from a clientset (tests). The header's banner uses it
+// to notice at once that the server answers again.
+func (c *Client) Reachable() bool {
+	return c.reach == nil || !c.reach.down()
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kubetest"
+	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/viewtest"
 )
 
@@ -72,5 +73,78 @@ func TestUnreachableServerBannerBacksOffAndRecovers(t *testing.T) {
 	}
 	if strings.Contains(m.header(), "unreachable") || !strings.Contains(m.status.Text, "answers again") {
 		t.Fatalf("after recovery: header\n%s\nstatus %q", m.header(), m.status.Text)
+	}
+}
+
+// reachSource is a Source whose Reachability the test sets.
+type reachSource struct {
+	views.Source
+	ok bool
+}
+
+func (r *reachSource) Reachable() bool { return r.ok }
+
+// factsReads runs cmd (and the batches it returns) and counts the facts
+// reads among the messages.
+func factsReads(cmd tea.Cmd) int {
+	if cmd == nil {
+		return 0
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		n := 0
+		for _, c := range msg {
+			n += factsReads(c)
+		}
+		return n
+	case factsMsg:
+		return 1
+	}
+	return 0
+}
+
+// TestBannerGoesWhenAScreenIsAnswered: while the banner is up, a screen's
+// message after the client got an answer again reads the facts at once
+// (the tester's banner stayed 35 s after the server was back, waiting for
+// the 30 s backoff); once, not again while that read is under way, and the
+// backoff tick scheduled before it is dropped rather than starting a
+// second chain of reads.
+func TestBannerGoesWhenAScreenIsAnswered(t *testing.T) {
+	client, _ := kubetest.FakeClient(t)
+	src := &reachSource{Source: client}
+	m, err := New(viewtest.Context(src, 100, 10), "pods", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 12})
+	down := kube.Facts{ServerVersion: kube.Unknown, Platform: kube.Unknown, Nodes: kube.Unknown, Context: "c", Cluster: "k", User: kube.Unknown}
+	m.factsReading = true
+	m.Update(factsMsg{facts: down})
+	stale := factsTickMsg{seq: m.factsSeq}
+	if m.unreachableSince.IsZero() {
+		t.Fatal("no banner")
+	}
+	type screenMsg struct{}
+	if _, cmd := m.Update(screenMsg{}); factsReads(cmd) != 0 {
+		t.Fatal("facts read early while the client still fails")
+	}
+	src.ok = true
+	_, cmd := m.Update(screenMsg{})
+	if n := factsReads(cmd); n != 1 {
+		t.Fatalf("%d facts reads once the client is answered, want 1", n)
+	}
+	m.factsReading = true // the read above, under way
+	if _, cmd := m.Update(screenMsg{}); factsReads(cmd) != 0 {
+		t.Fatal("a second early read while the first is under way")
+	}
+	if _, cmd := m.Update(stale); cmd != nil {
+		t.Fatal("the backoff tick read the facts while the early read is under way")
+	}
+	m.Update(factsMsg{facts: kube.Facts{ServerVersion: "v1.37.2", Platform: "kwok", Nodes: "1", Context: "c", Cluster: "k", User: "jane"}})
+	if !m.unreachableSince.IsZero() || m.factsReading {
+		t.Fatalf("banner since %s, reading %v after the answer", m.unreachableSince, m.factsReading)
+	}
+	if _, cmd := m.Update(stale); cmd != nil {
+		t.Fatal("a tick scheduled before the early read started a second chain")
 	}
 }

@@ -58,6 +58,11 @@ type Model struct {
 	// it answers); retry is the current wait before the next attempt.
 	unreachableSince time.Time
 	retry            time.Duration
+	// factsSeq numbers the facts tick scheduled last: an earlier tick is
+	// dropped, so reading the facts early (factsEarly) never starts a
+	// second chain of reads. factsReading is set while a read is under way.
+	factsSeq     int
+	factsReading bool
 
 	prompt    textinput.Model
 	prompting bool
@@ -121,8 +126,15 @@ type factsMsg struct {
 	facts kube.Facts
 }
 
-// factsTickMsg asks for the facts of connection epoch to be read again.
-type factsTickMsg struct{ epoch int }
+// factsTickMsg asks for the facts of connection epoch to be read again,
+// unless a later tick (seq) has been scheduled since.
+type factsTickMsg struct{ epoch, seq int }
+
+// Reachability is what a Source may also tell: whether its last request
+// that reached the network got an answer (kube.Client.Reachable).
+type Reachability interface {
+	Reachable() bool
+}
 
 // New returns the root model showing kind in namespace ("" is all
 // namespaces), configured by opts. Errors: the kind is unknown.
@@ -153,6 +165,7 @@ func (m *Model) Init() tea.Cmd {
 }
 
 func (m *Model) readFacts() tea.Cmd {
+	m.factsReading = true
 	client, epoch := m.vc.Client, m.epoch
 	return func() tea.Msg { return factsMsg{epoch: epoch, facts: client.Facts(context.Background())} }
 }
@@ -171,12 +184,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.epoch != m.epoch {
 			return m, nil
 		}
+		m.factsReading = false
 		m.takeFacts(msg.facts)
 		next, cmd := m.trackReachability(msg.facts, time.Now())
-		epoch := m.epoch
-		return m, tea.Batch(cmd, tea.Tick(next, func(time.Time) tea.Msg { return factsTickMsg{epoch: epoch} }))
+		m.factsSeq++
+		epoch, seq := m.epoch, m.factsSeq
+		return m, tea.Batch(cmd, tea.Tick(next, func(time.Time) tea.Msg { return factsTickMsg{epoch: epoch, seq: seq} }))
 	case factsTickMsg:
-		if msg.epoch != m.epoch {
+		if msg.epoch != m.epoch || msg.seq != m.factsSeq || m.factsReading {
 			return m, nil
 		}
 		return m, m.readFacts()
@@ -253,7 +268,21 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.key(msg)
 	}
-	return m, m.toScreens(msg)
+	return m, tea.Batch(m.toScreens(msg), m.factsEarly())
+}
+
+// factsEarly reads the facts at once when the banner is up and a request
+// of a screen has been answered since the last that failed (the client's
+// Reachability): the banner then goes with the next screen refresh after
+// the API server is back, not at the next backoff retry up to 30 s later.
+func (m *Model) factsEarly() tea.Cmd {
+	if m.unreachableSince.IsZero() || m.factsReading {
+		return nil
+	}
+	if r, ok := m.vc.Client.(Reachability); !ok || !r.Reachable() {
+		return nil
+	}
+	return m.readFacts()
 }
 
 // keyBurst handles several runes that arrived in one read (fast typing, a
