@@ -63,6 +63,7 @@ const (
 	readOpen   readPurpose = iota // the form opens
 	readRebase                    // read again after a conflict: the edits are laid onto it
 	readEdit                      // e on the rollout page: the form opens on the object as it is now
+	readUndo                      // u after an undo refused as a conflict: the undo is laid onto it
 )
 
 // readMsg carries a finished ReadWorkload.

@@ -136,8 +136,14 @@ func (m *Model) takeRead(msg readMsg) tea.Cmd {
 			m.loadErr = msg.err
 			return nil
 		}
+		if msg.purpose == readUndo && m.ro != nil {
+			m.ro.undoing, m.ro.undoErr = false, msg.err
+		}
 		m.setNote(fmt.Sprintf("could not read %s again: %s", m.name(), errText(msg.err)), true)
 		return nil
+	}
+	if msg.purpose == readUndo {
+		return m.takeUndoRead(msg.w)
 	}
 	if msg.purpose == readOpen || msg.purpose == readEdit {
 		m.ref, m.loadErr = msg.ref, nil

@@ -116,11 +116,53 @@ func (m *Model) rolloutKey(msg tea.KeyMsg) tea.Cmd {
 			m.setNote("u undoes the change after a failed rollout", false)
 			return nil
 		}
+		if r.undoConflict() {
+			// Someone wrote since: read it again, and lay the undo onto it
+			// (takeUndoRead) rather than send the refused write again.
+			r.undoing, r.undoErr = true, nil
+			m.setNote("reading "+m.name()+" again…", false)
+			return m.readCmd(readUndo)
+		}
 		target, _ := lay(r.current, r.after, r.before)
 		r.undoing, r.undoErr = true, nil
 		return m.applyCmd(r.current, target, r.confirmed, true)
 	}
 	return nil
+}
+
+// undoConflict reports whether the last undo was refused because the
+// object changed since it was read (kube.ReasonConflict).
+func (r *rolloutState) undoConflict() bool {
+	ref, ok := asRefusal(r.undoErr)
+	return ok && ref.Reason == kube.ReasonConflict
+}
+
+// takeUndoRead lays the undo onto w, the workload read again after the
+// undo was refused as a conflict: the fields the undo writes back are
+// rebased onto w as the form's edits are (kube.Rebase), so another
+// writer's changes to other fields are kept. When one of those fields
+// changed on the server too, nothing is sent and the page names them: e
+// opens the form on the object as it is now.
+func (m *Model) takeUndoRead(w kube.Workload) tea.Cmd {
+	r := m.ro
+	if r == nil || !r.undoing {
+		return nil
+	}
+	m.note = ""
+	target, _ := lay(r.current, r.after, r.before)
+	merged, clashes := rebase(r.current, target, w)
+	if len(clashes) > 0 {
+		var names []string
+		for _, c := range clashes {
+			names = append(names, strings.TrimSpace(c.Container+" "+c.Field))
+		}
+		r.undoing = false
+		r.undoErr = fmt.Errorf("%s changed on the server too since the apply (now at resourceVersion %s), so the undo would overwrite it: "+
+			"e edits the workload as it is now", strings.Join(names, ", "), w.ResourceVersion)
+		return nil
+	}
+	r.current = w
+	return m.applyCmd(w, merged, r.confirmed, true)
 }
 
 // rolloutSummary is the status line left when the screen closes.
@@ -151,6 +193,9 @@ func (m *Model) rolloutLines(w int) []string {
 	}
 	if r.undoErr != nil {
 		add(st.Error.Render("✗ undo refused: " + errText(r.undoErr)))
+		if r.undoConflict() {
+			add(st.Muted.Render("u reads it again and lays the undo onto it, keeping the other changes; e edits it as it is now"))
+		}
 	}
 	return out
 }

@@ -1015,3 +1015,65 @@ func TestRolloutOfARecreatedWorkload(t *testing.T) {
 		})
 	}
 }
+
+// TestUndoAfterConflictReadsAgain: an undo refused because another writer
+// changed the workload since the apply (the tester's trial: kubectl set env
+// and scale in between) is not sent again as it was: u reads the workload
+// again and lays the undo onto it, keeping the other writer's env and
+// replicas. When the other writer changed a field the undo writes back
+// (the image), nothing is sent and the page names the field.
+func TestUndoAfterConflictReadsAgain(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		otherImage string
+	}{{"other fields", ""}, {"the same field", "web:hotfix"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := webWorkload()
+			ed := newFake(w)
+			ed.statuses = []kube.RolloutStatus{rolloutStatus(kube.RolloutFailed)}
+			conflict := &kube.Refusal{Reason: kube.ReasonConflict, Detail: "the object changed since it was read"}
+			ed.applyErr = []error{nil, conflict}
+			h := open(t, ed, 160, 40)
+			h.focusOn(fkImage, 0, 0)
+			h.replace("unpullable.invalid/web:2")
+			h.press("ctrl+s", "enter")
+			if h.m.ro == nil || !h.m.ro.failed() {
+				t.Fatalf("the rollout did not fail: mode %v note %q", h.m.mode, h.m.note)
+			}
+			// Another writer, after the apply: env and replicas (and maybe the image).
+			other := ed.reads[len(ed.reads)-1]
+			other.Containers = slices.Clone(other.Containers)
+			other.Containers[0].Env = slices.Clone(other.Containers[0].Env)
+			other.Containers[0].Env[0].Value = "warn"
+			if tc.otherImage != "" {
+				other.Containers[0].Image = tc.otherImage
+			}
+			other.Replicas, other.ResourceVersion = 6, "50000"
+			ed.reads = append(slices.Clone(ed.reads[:ed.readN]), other) // the next read's answer
+			h.press("u")
+			if len(ed.applies) != 2 || !strings.Contains(h.view(), "undo refused") || !strings.Contains(h.view(), "u reads it again") {
+				t.Fatalf("after the refused undo (%d writes):\n%s", len(ed.applies), h.view())
+			}
+			reads := ed.readN
+			h.press("u")
+			if ed.readN != reads+1 {
+				t.Fatalf("u after the conflict did not read again (%d reads)", ed.readN)
+			}
+			if tc.otherImage != "" {
+				if len(ed.applies) != 2 || !strings.Contains(strings.Join(strings.Fields(h.view()), " "), "web image changed on the server too") {
+					t.Fatalf("a clash on the image was sent (%d writes) or not named:\n%s", len(ed.applies), h.view())
+				}
+				return
+			}
+			if len(ed.applies) != 3 {
+				t.Fatalf("no undo after reading again (%d writes):\n%s", len(ed.applies), h.view())
+			}
+			undo := ed.applies[2]
+			c := undo.after.Containers[0]
+			if undo.before.ResourceVersion != "50000" || c.Image != w.Containers[0].Image || c.Env[0].Value != "warn" || undo.after.Replicas != 6 {
+				t.Fatalf("the undo laid onto the fresh read: rv %s image %s LOG_LEVEL %s replicas %d",
+					undo.before.ResourceVersion, c.Image, c.Env[0].Value, undo.after.Replicas)
+			}
+		})
+	}
+}
