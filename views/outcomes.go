@@ -47,3 +47,15 @@ func RefusedOutcome(ref kube.ObjectRef, action kube.Action, err error, note stri
 	}
 	return kube.OperateOutcome{Op: kube.Operation{Ref: ref, Action: action}, Reason: reason, Detail: detail}
 }
+
+// Refuse returns the command that tells action on each of refs refused
+// with reason before any request (a write key in read-only mode, an
+// action the person's account may not do): one outcome per object, each
+// with detail, and detail on the status line as an error.
+func Refuse(action kube.Action, reason kube.Reason, detail string, refs ...kube.ObjectRef) tea.Cmd {
+	outs := make([]kube.OperateOutcome, len(refs))
+	for i, r := range refs {
+		outs[i] = kube.OperateOutcome{Op: kube.Operation{Ref: r, Action: action}, Reason: reason, Detail: detail}
+	}
+	return Report(StatusMsg{Text: detail, Error: true}, outs...)
+}
