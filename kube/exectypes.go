@@ -243,4 +243,19 @@ const (
 	ActionShell Action = "shell"
 	// ActionDebug is an ephemeral debug container's session.
 	ActionDebug Action = "debug"
+	// ActionApply is a workload form's apply (ApplyWorkload) on a
+	// Deployment, StatefulSet or DaemonSet; the form's undo after a
+	// failed rollout is recorded as ActionUndo.
+	ActionApply Action = "apply"
+	// ActionDeploy is a deploy of an app instance (Deploy), recorded on
+	// the ObjectRef <namespace>/apps/<instance> (KindApps).
+	ActionDeploy Action = "deploy"
+	// ActionRemove is the remove of an app instance (Remove), recorded as
+	// ActionDeploy is.
+	ActionRemove Action = "remove"
 )
+
+// KindApps names an app instance (the deploy form's, :apps' rows) in the
+// ObjectRef of a history entry: <namespace>/apps/<instance>. It is not a
+// Kubernetes kind and no plugin serves it.
+const KindApps Kind = "apps"

@@ -81,8 +81,12 @@ func (m *Model) openRollout(msg views.OpenRolloutMsg) tea.Cmd {
 }
 
 // record keeps outcomes in the session's history and appends them to the
-// history file, off the UI goroutine.
+// history file, off the UI goroutine, and shows their status line (when
+// msg has one).
 func (m *Model) record(msg views.OutcomesMsg) tea.Cmd {
+	if msg.Status.Text != "" {
+		m.status = msg.Status
+	}
 	ctx := m.context
 	if ctx == "" && m.hasFacts {
 		ctx = m.facts.Context

@@ -68,3 +68,28 @@ func TestOutcomesGoToHistory(t *testing.T) {
 		t.Fatalf(":history:\n%s", v)
 	}
 }
+
+// A read-only refusal of a write key reaches :history and the history
+// file through the root, and its words reach the status line.
+func TestReadOnlyRefusalGoesToHistoryFile(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	path := filepath.Join(t.TempDir(), "kyyard", "history.log")
+	h := startWith(t, modes{Client: client, readOnly: true}, "demo", 160, 14, ui.WithHistoryFile(path))
+	h.command("deploy")
+	// The key's OutcomesMsg, then the root's write of the file.
+	h.run(h.send(h.keys("r")()))
+	if v := h.m.View(); !strings.Contains(v, "restart is disabled: kyyard runs read-only") {
+		t.Fatalf("status line:\n%s", v)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := string(b); strings.Count(l, "\n") != 1 || !strings.Contains(l, "\trestart\tread_only\trestart is disabled") {
+		t.Fatalf("history.log: %q", l)
+	}
+	h.command("history")
+	if v := h.m.View(); !strings.Contains(v, "restart") || !strings.Contains(v, "read_only") {
+		t.Fatalf(":history:\n%s", v)
+	}
+}

@@ -83,13 +83,6 @@ type OpenRolloutMsg struct {
 	Replace bool
 }
 
-// OutcomesMsg reports the outcomes of actions done (or refused) to the
-// root, which keeps them in the session's history.
-type OutcomesMsg struct {
-	// Outcomes are one per object, in the order asked.
-	Outcomes []kube.OperateOutcome
-}
-
 // Modes is implemented by a Source that can say which policy its writes
 // run under (*kube.Client): the header shows it and the action keys are
 // disabled in read-only mode.

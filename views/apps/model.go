@@ -151,15 +151,16 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Down):
 		m.cursor = min(m.cursor+1, max(len(m.apps)-1, 0))
 	case key.Matches(msg, k.New):
-		if m.vc.ReadOnly() {
-			return views.Status("read-only: deploying is off", true)
-		}
 		ns := m.namespace
 		if ns == "" && ok {
 			ns = a.Namespace
 		}
 		if ns == "" && m.vc.Client != nil {
 			ns = m.vc.Client.Namespace()
+		}
+		if m.vc.ReadOnly() {
+			// No instance named yet: the history's object is the namespace.
+			return refuseReadOnly(kube.ActionDeploy, "read-only: deploying is off", ns, "")
 		}
 		return emit(views.OpenDeployMsg{Namespace: ns})
 	case !ok:
@@ -169,7 +170,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			return views.Status(fmt.Sprintf("%s has no instance record (found by its labels only): its form cannot be filled; n deploys it anew", views.Sanitize(a.Instance)), true)
 		}
 		if m.vc.ReadOnly() {
-			return views.Status("read-only: deploying is off", true)
+			return refuseReadOnly(kube.ActionDeploy, "read-only: deploying is off", a.Namespace, a.Instance)
 		}
 		return emit(views.OpenDeployMsg{Namespace: a.Namespace, Instance: a.Instance})
 	case key.Matches(msg, k.Open):
@@ -177,11 +178,17 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			Selector: kube.Selector{Labels: render.LabelInstance + "=" + a.Instance}, Parent: "apps/" + a.Instance})
 	case key.Matches(msg, k.Remove):
 		if m.vc.ReadOnly() {
-			return views.Status("read-only: removing is off", true)
+			return refuseReadOnly(kube.ActionRemove, "read-only: removing is off", a.Namespace, a.Instance)
 		}
 		return emit(views.OpenRemoveMsg{Namespace: a.Namespace, Instance: a.Instance})
 	}
 	return nil
+}
+
+// refuseReadOnly tells a deploy or remove key refused in read-only mode,
+// on the status line and in the history (on <namespace>/apps/<instance>).
+func refuseReadOnly(action kube.Action, text, namespace, instance string) tea.Cmd {
+	return views.Refuse(action, kube.ReasonReadOnly, text, kube.ObjectRef{Kind: kube.KindApps, Namespace: namespace, Name: instance})
 }
 
 // age is a duration as the inventory shows ages: 45s, 12m, 3h, 2d.

@@ -95,6 +95,12 @@ func (h *harness) handle(msg tea.Msg) {
 		}
 	case views.StatusMsg, views.BackMsg, views.OpenRolloutMsg, views.OpenKindMsg, views.OpenDeployMsg, views.OpenRemoveMsg:
 		h.root = append(h.root, msg)
+	case views.OutcomesMsg:
+		// The root keeps the outcomes and shows their status line.
+		h.root = append(h.root, msg)
+		if msg.Status.Text != "" {
+			h.root = append(h.root, msg.Status)
+		}
 	default:
 		if isTick(msg) {
 			return // the spinner would tick for ever

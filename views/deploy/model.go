@@ -141,6 +141,9 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 	case planMsg:
 		if msg.owner == m && msg.token == m.token && m.pv != nil {
 			m.pv.takePlan(m.vc.Styles, msg)
+			if o, refused := planRefusal(instanceRef(m.req.Namespace, m.req.Instance), m.pv); refused {
+				return m, views.Report(views.StatusMsg{}, o)
+			}
 		}
 		return m, nil
 	case tea.KeyMsg:
@@ -318,13 +321,16 @@ func (m *Model) finish() tea.Cmd {
 	r := m.run
 	m.note = "" // "the deploy is running: wait for its end" is over
 	done, failed, skipped := stepCounts(r.steps)
+	ref := instanceRef(m.req.Namespace, m.req.Instance)
 	switch {
 	case r.err != nil && r.result.Reason == "":
-		return views.Status("deploy of "+m.name()+" failed: "+views.ErrText(r.err), true)
+		return report(runOutcome(ref, kube.ActionDeploy, r, "deploy of "+m.name()+" failed: "+views.ErrText(r.err)))
 	case r.failed():
-		return views.Status(fmt.Sprintf("deploy of %s stopped: %s (%d done, %d failed, %d skipped)", m.name(), r.result.Reason, done, failed, skipped), true)
+		return report(runOutcome(ref, kube.ActionDeploy, r,
+			fmt.Sprintf("deploy of %s stopped: %s (%d done, %d failed, %d skipped)", m.name(), r.result.Reason, done, failed, skipped)))
 	}
-	status := views.Status(fmt.Sprintf("deployed %s in %s: %d steps done", m.name(), views.Sanitize(m.req.Namespace), done), false)
+	status := report(runOutcome(ref, kube.ActionDeploy, r,
+		fmt.Sprintf("deployed %s in %s: %d steps done", m.name(), views.Sanitize(m.req.Namespace), done)))
 	if len(m.req.Services) == 0 {
 		return status
 	}

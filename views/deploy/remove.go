@@ -60,7 +60,12 @@ func (m *RemoveModel) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 	case planMsg:
 		if msg.owner == m && msg.token == m.token {
 			m.planning, m.plan, m.err = false, msg.remove, msg.err
-			if m.err == nil && len(m.plan.Steps) > 0 {
+			if m.err != nil {
+				// Nothing can be removed: the refusal is the outcome.
+				return m, views.Report(views.StatusMsg{},
+					views.RefusedOutcome(instanceRef(m.namespace, m.instance), kube.ActionRemove, m.err, "nothing was deleted"))
+			}
+			if len(m.plan.Steps) > 0 {
 				return m, m.input.Focus()
 			}
 		}
@@ -130,13 +135,15 @@ func (m *RemoveModel) finish() tea.Cmd {
 	r := m.run
 	done, failed, skipped := stepCounts(r.steps)
 	inst := views.Sanitize(m.instance)
+	ref := instanceRef(m.namespace, m.instance)
+	text := fmt.Sprintf("removed %s from %s: %d objects deleted, %d kept", inst, views.Sanitize(m.namespace), done, kept(r.steps))
 	switch {
 	case r.err != nil && r.result.Reason == "":
-		return views.Status("remove of "+inst+" failed: "+views.ErrText(r.err), true)
+		text = "remove of " + inst + " failed: " + views.ErrText(r.err)
 	case r.failed():
-		return views.Status(fmt.Sprintf("remove of %s stopped: %s (%d done, %d failed, %d skipped)", inst, r.result.Reason, done, failed, skipped), true)
+		text = fmt.Sprintf("remove of %s stopped: %s (%d done, %d failed, %d skipped)", inst, r.result.Reason, done, failed, skipped)
 	}
-	return views.Status(fmt.Sprintf("removed %s from %s: %d objects deleted, %d kept", inst, views.Sanitize(m.namespace), done, kept(r.steps)), false)
+	return report(runOutcome(ref, kube.ActionRemove, r, text))
 }
 
 // kept counts the claims kept.

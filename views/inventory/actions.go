@@ -33,12 +33,6 @@ func (m *Model) operate(a kube.Action) tea.Cmd {
 		}
 		return views.Status(fmt.Sprintf("%s works on %s, not on %s", a, views.ActionKindPhrase(a), kind), false)
 	}
-	if m.vc.ReadOnly() {
-		return views.Status(readOnlyText(a), true)
-	}
-	if why := m.off[a]; why != "" {
-		return views.Status(fmt.Sprintf("%s is disabled: %s; nothing was sent", a, why), true)
-	}
 	rows := m.markedRows()
 	if len(rows) == 0 {
 		rows = []*kube.Row{row}
@@ -46,6 +40,14 @@ func (m *Model) operate(a kube.Action) tea.Cmd {
 	msg := views.OperateMsg{Action: a, Replicas: -1}
 	for _, r := range rows {
 		msg.Targets = append(msg.Targets, kube.ObjectRef{Kind: kind, Namespace: r.Namespace, Name: r.Name, UID: r.UID})
+	}
+	// Refused before any request: each object's refusal goes to the
+	// history.
+	if m.vc.ReadOnly() {
+		return views.Refuse(a, kube.ReasonReadOnly, readOnlyText(a), msg.Targets...)
+	}
+	if why := m.off[a]; why != "" {
+		return views.Refuse(a, kube.ReasonForbidden, fmt.Sprintf("%s is disabled: %s; nothing was sent", a, why), msg.Targets...)
 	}
 	if a == kube.ActionScale && len(rows) == 1 {
 		msg.Replicas = m.desired(rows[0])

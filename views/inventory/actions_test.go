@@ -74,10 +74,18 @@ func TestActionKeysReadOnly(t *testing.T) {
 	client, cs := kubetest.FakeClient(t, opDeployment("web", 3))
 	m, _ := load(t, readOnly{client}, "deployments", "demo", 80, 8)
 	before := len(cs.Actions())
+	// Each key says why on the status line and its refusal goes to the
+	// history: read_only, on the row, nothing written.
 	for _, k := range []string{"r", "s", "ctrl+d", "z", "Z", "B"} {
-		st, ok := press(m, k)().(views.StatusMsg)
+		out, ok := press(m, k)().(views.OutcomesMsg)
+		st := out.Status
 		if !ok || !st.Error || !strings.Contains(st.Text, "is disabled: kyyard runs read-only") {
-			t.Errorf("%s in read-only mode: %#v", k, st)
+			t.Errorf("%s in read-only mode: %#v", k, out)
+			continue
+		}
+		if len(out.Outcomes) != 1 || out.Outcomes[0].Reason != kube.ReasonReadOnly || out.Outcomes[0].Written ||
+			out.Outcomes[0].Op.Ref.Name != "web" || out.Outcomes[0].Detail != st.Text {
+			t.Errorf("%s in read-only mode: outcomes %+v", k, out.Outcomes)
 		}
 	}
 	if n := len(cs.Actions()); n != before {
@@ -116,10 +124,28 @@ func TestForbiddenActionsAreOff(t *testing.T) {
 		t.Fatalf("help:\n%s", h)
 	}
 	msg := press(m, "ctrl+d")()
-	if st, ok := msg.(views.StatusMsg); !ok || !strings.Contains(st.Text, "delete is disabled: you may not delete deployments in demo") {
+	if out, ok := msg.(views.OutcomesMsg); !ok || !strings.Contains(out.Status.Text, "delete is disabled: you may not delete deployments in demo") ||
+		len(out.Outcomes) != 1 || out.Outcomes[0].Reason != kube.ReasonForbidden || out.Outcomes[0].Op.Action != kube.ActionDelete {
 		t.Fatalf("ctrl+d on a forbidden delete: %#v", msg)
 	}
 	if _, ok := press(m, "r")().(views.OperateMsg); !ok {
 		t.Fatal("r no longer asks")
+	}
+}
+
+// TestShellReadOnlyGoesToHistory: s on a pod in read-only mode opens no
+// shell; the status line says why and the refusal goes to the history.
+func TestShellReadOnlyGoesToHistory(t *testing.T) {
+	client, cs := kubetest.FakeClient(t, testPod("demo", "web-7d9f-abcde", time.Hour, run, true, 0))
+	p, _ := load(t, readOnly{client}, "pods", "demo", 80, 8)
+	before := len(cs.Actions())
+	out, ok := press(p, "s")().(views.OutcomesMsg)
+	if !ok || !out.Status.Error || !strings.Contains(out.Status.Text, "no shell is opened") || len(out.Outcomes) != 1 ||
+		out.Outcomes[0].Reason != kube.ReasonReadOnly || out.Outcomes[0].Op.Action != kube.ActionShell ||
+		out.Outcomes[0].Op.Ref.Kind != kube.KindPods || out.Outcomes[0].Op.Ref.Name != "web-7d9f-abcde" {
+		t.Fatalf("s on a pod in read-only mode: %#v", out)
+	}
+	if n := len(cs.Actions()) - before; n != 0 {
+		t.Fatalf("s in read-only mode sent %d requests", n)
 	}
 }

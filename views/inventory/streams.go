@@ -64,7 +64,8 @@ func (m *Model) shell() tea.Cmd {
 		return views.Status(fmt.Sprintf("a shell opens in pods and containers, not in %s", m.info.ID), false)
 	}
 	if m.vc.ReadOnly() {
-		return views.Status("kyyard runs read-only (--readonly): no shell is opened", true)
+		return views.Refuse(kube.ActionShell, kube.ReasonReadOnly, "kyyard runs read-only (--readonly): no shell is opened",
+			kube.ObjectRef{Kind: kube.KindPods, Namespace: ns, Name: pod, UID: uid})
 	}
 	msg := views.OpenShellMsg{Namespace: ns, Pod: pod, UID: uid, Container: container}
 	return func() tea.Msg { return msg }

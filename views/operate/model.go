@@ -125,8 +125,7 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 			it := &m.items[msg.i]
 			it.planned, it.verdicts, it.err = true, msg.verdicts, msg.err
 			if m.allPlanned() {
-				m.phase = phaseConfirm
-				return m, m.askNext()
+				return m, m.planned()
 			}
 		}
 	case doneMsg:
@@ -290,26 +289,49 @@ func (m *Model) sendNext() tea.Cmd {
 			continue
 		}
 		if it.refused() {
-			it.done = true
-			it.out = kube.OperateOutcome{Op: m.operation(i), Verdicts: it.verdicts}
-			if it.err != nil {
-				it.out.Reason, it.out.Detail = kube.ReasonOf(it.err), views.ErrText(it.err)
-			} else {
-				r := it.verdicts.Refusal()
-				it.out.Reason, it.out.Detail = r.Reason, r.Detail+" (not sent)"
-				for _, v := range it.verdicts {
-					if v.Outcome == kube.OutcomeRefuse && views.KyyardManaged(v) {
-						// kyyard's own app: changed through its deploy form.
-						it.out.Detail += " · " + views.AppsHint
-					}
-				}
-			}
+			it.done, it.out = true, m.refusal(i)
 			continue
 		}
 		it.sent = true
 		return m.operateCmd(i)
 	}
 	return m.finish()
+}
+
+// refusal is the outcome of item i, refused by its plan: nothing is sent.
+func (m *Model) refusal(i int) kube.OperateOutcome {
+	it := &m.items[i]
+	out := kube.OperateOutcome{Op: m.operation(i), Verdicts: it.verdicts}
+	if it.err != nil {
+		out.Reason, out.Detail = kube.ReasonOf(it.err), views.ErrText(it.err)
+		return out
+	}
+	r := it.verdicts.Refusal()
+	out.Reason, out.Detail = r.Reason, r.Detail+" (not sent)"
+	for _, v := range it.verdicts {
+		if v.Outcome == kube.OutcomeRefuse && views.KyyardManaged(v) {
+			// kyyard's own app: changed through its deploy form.
+			out.Detail += " · " + views.AppsHint
+		}
+	}
+	return out
+}
+
+// planned ends the planning: the confirmation is asked, unless every
+// object is refused (strict's refusal of a warning, forbidden, read-only):
+// then nothing can be sent, and the refusals are the action's outcome,
+// reported to the session's history at once.
+func (m *Model) planned() tea.Cmd {
+	m.phase = phaseConfirm
+	if m.sendable() > 0 {
+		return m.askNext()
+	}
+	m.input.Blur()
+	outs := make([]kube.OperateOutcome, len(m.items))
+	for i := range m.items {
+		outs[i] = m.refusal(i)
+	}
+	return views.Report(views.StatusMsg{}, outs...)
 }
 
 // takeDone keeps one outcome and sends the next.
@@ -332,15 +354,14 @@ func (m *Model) finish() tea.Cmd {
 			failed++
 		}
 	}
-	report := func() tea.Msg { return views.OutcomesMsg{Outcomes: outs} }
-	status := views.Status(m.summary(), failed > 0)
+	report := views.Report(views.StatusMsg{Text: m.summary(), Error: failed > 0}, outs...)
 	if len(m.items) == 1 && failed == 0 && outs[0].Written && followed(m.action) && m.items[0].ref.Kind != kube.KindPods {
 		r := m.items[0].ref
 		open := views.OpenRolloutMsg{Ref: kube.WorkloadRef{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name},
 			UID: r.UID, What: outs[0].Detail, Replace: true}
-		return tea.Batch(report, func() tea.Msg { return open }, status)
+		return tea.Batch(report, func() tea.Msg { return open })
 	}
-	return tea.Batch(report, status)
+	return report
 }
 
 // followed reports whether an action starts a rollout worth following.
@@ -395,8 +416,7 @@ func (m *Model) leave() tea.Cmd {
 				outs = append(outs, it.out)
 			}
 		}
-		report := func() tea.Msg { return views.OutcomesMsg{Outcomes: outs} }
-		return tea.Batch(back, report, views.Status(fmt.Sprintf("%s: the objects not reached yet are left alone", m.action), false))
+		return tea.Batch(back, views.Report(views.StatusMsg{Text: fmt.Sprintf("%s: the objects not reached yet are left alone", m.action)}, outs...))
 	}
 	return tea.Batch(back, views.Status(fmt.Sprintf("%s cancelled: nothing was sent", m.action), false))
 }

@@ -293,3 +293,30 @@ func TestPodDeleteGracefulOrForce(t *testing.T) {
 		}
 	}
 }
+
+// A strict policy refuses a warning (here pod_security): every object is
+// refused, nothing can be sent, and the refusal reaches the session's
+// history as soon as the plans are read, with no key pressed.
+func TestStrictRefusalGoesToHistory(t *testing.T) {
+	f := &fake{plans: map[string]kube.Verdicts{"web": append(slices.Clone(pass), kube.Verdict{Guard: kube.GuardPodSecurity,
+		Outcome: kube.OutcomeRefuse, Reason: kube.ReasonPodSecurity, Sentence: "namespace demo enforces no Pod Security level (strict)"})}}
+	h := open(t, f, views.OperateMsg{Action: kube.ActionRestart, Targets: []kube.ObjectRef{ref(kube.KindDeployments, "web")}, Replicas: -1}, 80, 24)
+	if v := h.m.View(); !strings.Contains(v, "1 object refused: not sent") {
+		t.Fatalf("refusal not shown:\n%s", v)
+	}
+	outs := h.outcomes()
+	if len(outs) != 1 || outs[0].Reason != kube.ReasonPodSecurity || outs[0].Op.Action != kube.ActionRestart ||
+		outs[0].Op.Ref.Name != "web" || outs[0].Written || !strings.Contains(outs[0].Detail, "not sent") {
+		t.Fatalf("outcomes %+v", outs)
+	}
+	h.press("y", "esc")
+	n := 0
+	for _, m := range h.out {
+		if _, ok := m.(views.OutcomesMsg); ok {
+			n++
+		}
+	}
+	if len(f.ops) != 0 || n != 1 {
+		t.Fatalf("%d operations, %d reports of the refusal", len(f.ops), n)
+	}
+}

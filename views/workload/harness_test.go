@@ -103,6 +103,9 @@ type harness struct {
 	polls int
 	tick  tea.Msg   // the last poll tick the screen asked for
 	out   []tea.Msg // views.BackMsg, views.StatusMsg
+	// reported are the outcomes the screen reported to the history
+	// (views.OutcomesMsg), in order.
+	reported []kube.OperateOutcome
 }
 
 var webRef = kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: "demo", Name: "web"}
@@ -143,6 +146,8 @@ func (h *harness) run(cmd tea.Cmd) {
 			h.tick = msg
 		case views.BackMsg, views.StatusMsg:
 			h.out = append(h.out, msg)
+		case views.OutcomesMsg:
+			h.reported = append(h.reported, msg.Outcomes...)
 		case readMsg, dryRunMsg, applyMsg, rollout.StatusMsg:
 			_, next := h.m.Update(msg)
 			queue = append(queue, next)

@@ -92,11 +92,11 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		}
 	case dryRunMsg:
 		if msg.owner == m && msg.token == m.token {
-			m.takeDryRun(msg)
+			return m, m.takeDryRun(msg)
 		}
 	case applyMsg:
 		if msg.owner == m && msg.token == m.token {
-			return m, m.takeApply(msg)
+			return m, tea.Batch(reportApply(msg), m.takeApply(msg))
 		}
 	case rollout.StatusMsg:
 		if m.ro != nil && m.ro.f.Owns(msg) {

@@ -90,15 +90,20 @@ func (p *previewState) advance() tea.Cmd {
 	return nil
 }
 
-// takeDryRun shows the dry run's answer and sets up the confirmations.
-func (m *Model) takeDryRun(msg dryRunMsg) {
+// takeDryRun shows the dry run's answer and sets up the confirmations; a
+// preview that refuses the apply is reported to the session's history.
+func (m *Model) takeDryRun(msg dryRunMsg) tea.Cmd {
 	p := m.pv
 	if p == nil {
-		return
+		return nil
 	}
 	p.running, p.p, p.err = false, msg.preview, msg.err
+	var report tea.Cmd
+	if m.form != nil {
+		report = reportPreviewRefusal(m.form.base, msg)
+	}
 	if msg.err != nil {
-		return
+		return report
 	}
 	p.warns = msg.preview.Verdicts.Warnings()
 	p.inputs = make([]textinput.Model, len(p.warns))
@@ -116,6 +121,7 @@ func (m *Model) takeDryRun(msg dryRunMsg) {
 	} else {
 		p.focus = -1
 	}
+	return report
 }
 
 // previewKey handles a key on the preview.
