@@ -157,9 +157,11 @@ func (m *Model) takeUndoRead(w kube.Workload) tea.Cmd {
 			names = append(names, strings.TrimSpace(c.Container+" "+c.Field))
 		}
 		r.undoing = false
-		r.undoErr = fmt.Errorf("%s changed on the server too since the apply (now at resourceVersion %s), so the undo would overwrite it: "+
-			"e edits the workload as it is now", strings.Join(names, ", "), w.ResourceVersion)
-		return nil
+		detail := fmt.Sprintf("%s changed on the server too since the apply (now at resourceVersion %s), so the undo would overwrite it",
+			strings.Join(names, ", "), w.ResourceVersion)
+		r.undoErr = errors.New(detail + ": e edits the workload as it is now")
+		return views.Report(views.StatusMsg{}, views.RefusedOutcome(objectRef(w), kube.ActionUndo,
+			&kube.Refusal{Reason: kube.ReasonConflict, Detail: detail}, "not sent"))
 	}
 	r.current = w
 	return m.applyCmd(w, merged, r.confirmed, true)

@@ -1063,6 +1063,10 @@ func TestUndoAfterConflictReadsAgain(t *testing.T) {
 				if len(ed.applies) != 2 || !strings.Contains(strings.Join(strings.Fields(h.view()), " "), "web image changed on the server too") {
 					t.Fatalf("a clash on the image was sent (%d writes) or not named:\n%s", len(ed.applies), h.view())
 				}
+				last := h.reported[len(h.reported)-1]
+				if last.Op.Action != kube.ActionUndo || last.Reason != kube.ReasonConflict || !strings.Contains(last.Detail, "not sent") {
+					t.Fatalf("the refusal's history entry: %+v", last)
+				}
 				return
 			}
 			if len(ed.applies) != 3 {
