@@ -92,6 +92,12 @@ type Operation struct {
 	Action Action
 	// Replicas is ActionScale's target, 0..MaxReplicas.
 	Replicas int32
+	// CurrentReplicas, when set, is the replicas the person saw before
+	// asking for Replicas (the scale dialog's "replicas now"): a scale of
+	// an object whose replicas are other by now is refused as a conflict,
+	// as `kubectl scale --current-replicas` refuses it, so a scale another
+	// writer made in between is never overwritten unseen.
+	CurrentReplicas *int32
 	// GracePeriodSeconds is a pod delete's grace period in seconds; nil
 	// keeps the pod's own terminationGracePeriodSeconds. 0 without Force
 	// becomes 1, as `kubectl delete --grace-period=0` does

@@ -220,6 +220,28 @@ func TestOperateScaleThroughTheScaleSubresource(t *testing.T) {
 	}
 }
 
+// TestOperateScaleSeesAScaleInBetween: the scale dialog showed 3 replicas
+// and the person asked for 5; someone scaled to 7 in between (the tester's
+// trial: kubectl scale while the dialog was open). The scale is refused as
+// a conflict naming both counts and nothing is written, as kubectl scale
+// --current-replicas refuses; with the replicas seen unchanged it is done.
+func TestOperateScaleSeesAScaleInBetween(t *testing.T) {
+	d := opDeployment("web") // 2 replicas
+	c, cs := opClient(t, kube.Options{}, d)
+	var scales []*autoscalingv1.Scale
+	cs.PrependReactor("update", "deployments", scaleReactor(&scales))
+	seen := int32(3)
+	out, err := c.Operate(context.Background(), kube.Operation{Ref: refOf(kube.KindDeployments, d), Action: kube.ActionScale, Replicas: 5, CurrentReplicas: &seen})
+	if err == nil || out.Written || out.Reason != kube.ReasonConflict || len(scales) != 0 ||
+		!strings.Contains(out.Detail, "has 2 replicas now, not the 3 you saw") {
+		t.Fatalf("a scale over one made in between: %+v %v, %d writes", out, err, len(scales))
+	}
+	seen = 2
+	if out, err := c.Operate(context.Background(), kube.Operation{Ref: refOf(kube.KindDeployments, d), Action: kube.ActionScale, Replicas: 5, CurrentReplicas: &seen}); err != nil || !out.Written || len(scales) != 1 {
+		t.Fatalf("a scale from the replicas seen: %+v %v", out, err)
+	}
+}
+
 func TestOperateRefusedBeforeAnyRequest(t *testing.T) {
 	ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "agent", Namespace: "demo", UID: "uid-agent"}}
 	d := opDeployment("web")

@@ -196,6 +196,12 @@ func (c *Client) prepareWrite(ctx context.Context, op Operation, p *operationPla
 		p.done = "restarted " + op.Ref.String() + ": its pods are replaced"
 	case ActionScale:
 		from := replicasOf(t.wo.replicas)
+		if op.CurrentReplicas != nil && *op.CurrentReplicas != from {
+			p.verdicts = append(p.verdicts, Verdict{Guard: GuardAction, Outcome: OutcomeRefuse, Reason: ReasonConflict,
+				Sentence: fmt.Sprintf("%s has %d replicas now, not the %d you saw: it was scaled since; scale it again from %d",
+					op.Ref, from, *op.CurrentReplicas, from)})
+			return nil
+		}
 		if from == op.Replicas {
 			p.noop = fmt.Sprintf("%s already has %d replicas", op.Ref, from)
 			return nil

@@ -98,6 +98,12 @@ func (m *Model) Init() tea.Cmd {
 // (every warning once the person said y).
 func (m *Model) operation(i int) kube.Operation {
 	o := kube.Operation{Ref: m.items[i].ref, Action: m.action}
+	if m.action == kube.ActionScale && m.current >= 0 {
+		// The replicas the dialog showed: a scale made since is not
+		// overwritten unseen (kubectl scale --current-replicas).
+		current := m.current
+		o.CurrentReplicas = &current
+	}
 	switch m.action {
 	case kube.ActionScale:
 		o.Replicas = m.replicas

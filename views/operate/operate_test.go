@@ -270,6 +270,11 @@ func TestScaleForm(t *testing.T) {
 	if len(f.ops) != 1 || f.ops[0].Replicas != 5 || f.ops[0].Action != kube.ActionScale || f.ops[0].Ref.UID != "uid-db" {
 		t.Fatalf("operated %+v", f.ops)
 	}
+	// The replicas the dialog showed go with it: a scale made in between
+	// is refused, not overwritten unseen.
+	if c := f.ops[0].CurrentReplicas; c == nil || *c != 3 {
+		t.Fatalf("the scale does not carry the replicas shown (3): %v", c)
+	}
 }
 
 func TestPodDeleteGracefulOrForce(t *testing.T) {
