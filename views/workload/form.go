@@ -121,6 +121,9 @@ type form struct {
 	// clashes are the fields the server changed too, found by a re-read,
 	// by clashKey; kept says the person's value was put back in the form.
 	clashes map[string]clash
+	// written is what an apply would write now (kube.Changes), set by
+	// validate after each edit: the markers and the count follow it.
+	written []kube.Change
 
 	fields []field
 	lines  []line
