@@ -341,6 +341,21 @@ func (m *Model) Capturing() bool {
 	return false
 }
 
+// Hint is the root's bottom line while the screen takes ?, : and q as
+// text (views.Hinter), so that it offers only keys that work there: on the
+// form "ctrl+s preview · esc back · ctrl+c quit" (as the deploy form's),
+// while a confirmation is typed in the preview its own; "" elsewhere (the
+// root's usual line is true there).
+func (m *Model) Hint() string {
+	switch {
+	case m.mode == modeForm:
+		return "ctrl+s preview · esc back · ctrl+c quit"
+	case m.mode == modePreview && m.Capturing():
+		return "type the confirmation · enter apply · esc back to the form · ctrl+c quit"
+	}
+	return ""
+}
+
 // CapturesBack is always true: esc asks before discarding edits, returns
 // from the preview to the form, and leaves the rollout with a status line.
 func (m *Model) CapturesBack() bool { return true }
