@@ -143,7 +143,7 @@ func (h *harness) run(cmd tea.Cmd) {
 			h.tick = msg
 		case views.BackMsg, views.StatusMsg:
 			h.out = append(h.out, msg)
-		case readMsg, dryRunMsg, applyMsg, rollout.StatusMsg:
+		case readMsg, dryRunMsg, applyMsg, rollout.StatusMsg, permitMsg:
 			_, next := h.m.Update(msg)
 			queue = append(queue, next)
 		}

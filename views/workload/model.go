@@ -64,6 +64,12 @@ type Model struct {
 	utoken     int                 // usage chain id
 	usage      *kube.WorkloadUsage // the last reading, nil before one
 	usageNoted bool                // why there is none was said
+
+	// forbidden says that and why an apply would be refused before
+	// anything is sent ("applying is forbidden: you may not patch …", or
+	// read-only mode: see permit.go), shown above the help line while the
+	// form is open; "" when it may be applied or cannot be told.
+	forbidden string
 }
 
 // New returns the workload screen for ref, reading and writing through
@@ -106,6 +112,10 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		if m.ro != nil && m.ro.f.Owns(msg) && m.mode == modeRollout {
 			return m, m.statusCmd()
 		}
+	case permitMsg:
+		if msg.owner == m && msg.why != "" {
+			m.forbidden = "applying is forbidden: " + msg.why
+		}
 	case usageMsg:
 		return m, m.takeUsage(msg)
 	case usageTickMsg:
@@ -146,8 +156,9 @@ func (m *Model) takeRead(msg readMsg) tea.Cmd {
 		m.focus, m.offset = 0, 0
 		m.rebuild()
 		if msg.purpose == readOpen {
-			// The workload is known now (a pod's owner): read its usage.
-			return tea.Batch(m.focusCmd(), m.readUsage())
+			// The workload is known now (a pod's owner): read its usage,
+			// and whether it may be patched.
+			return tea.Batch(m.focusCmd(), m.readUsage(), m.permitCmd())
 		}
 		return m.focusCmd()
 	}
