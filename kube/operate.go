@@ -51,6 +51,12 @@ const (
 	// annotations; refused for a paused Deployment and when there is no
 	// previous revision.
 	ActionUndo Action = "undo"
+	// ActionEdit is the workload form's apply (ApplyWorkload): a strategic
+	// merge patch of a Deployment, StatefulSet or DaemonSet, the access
+	// review of restart, pause, resume and undo. It is not an Operate
+	// action (Operate refuses it): Permissions reports it so that the e
+	// key and the form can say up front that applying is forbidden.
+	ActionEdit Action = "edit"
 )
 
 // ObjectRef names the object an action is for, and what the person saw of

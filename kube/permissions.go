@@ -3,7 +3,7 @@ package kube
 import "context"
 
 // permissionActions are the actions Permissions asks about, in order.
-var permissionActions = []Action{ActionRestart, ActionScale, ActionDelete, ActionPause, ActionResume, ActionUndo}
+var permissionActions = []Action{ActionRestart, ActionScale, ActionDelete, ActionPause, ActionResume, ActionUndo, ActionEdit}
 
 // Permissions asks the API server which of the actions kyyard offers on
 // objects of kind in namespace ("" is all namespaces) the user may not do,
@@ -14,10 +14,15 @@ var permissionActions = []Action{ActionRestart, ActionScale, ActionDelete, Actio
 // demo (…)"); actions allowed, and those whose review could not be made
 // (the API server unreachable), are left out: an action is only shown
 // disabled when the server said no. Every action is still checked again
-// by its guards when it is run.
+// by its guards when it is run. ActionEdit (the workload form's apply, a
+// patch) is asked about only for the kinds the form edits: Deployments,
+// StatefulSets and DaemonSets (on a pod, e edits its owner).
 func (c *Client) Permissions(ctx context.Context, kind Kind, namespace string) map[Action]string {
 	off := map[Action]string{}
 	for _, a := range permissionActions {
+		if a == ActionEdit && kind != KindDeployments && kind != KindStatefulSets && kind != KindDaemonSets {
+			continue
+		}
 		v := c.guardAccess(ctx, accessFor(Operation{Action: a, Ref: ObjectRef{Kind: kind, Namespace: namespace}}))
 		if v.Outcome == OutcomeRefuse && v.Reason == ReasonForbidden {
 			off[a] = v.Sentence

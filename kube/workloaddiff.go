@@ -105,9 +105,11 @@ func sameEnv(a, b EnvVar) bool {
 // paused, then per container (in after's order; read-only containers are
 // never changes) image, command, args, each env entry (matched by
 // EnvVar.Read: a renamed entry is one change, "env NEW (was OLD)") and each
-// cpu and memory quantity. Values compare as text: the form keeps the text
-// it read, so what the person did not touch is never a change (casebook
-// C26). An empty result means nothing to send (C34).
+// cpu and memory quantity. Values compare as text, quantities by value
+// (sameQuantity): the form keeps the text it read, so what the person did
+// not touch is never a change (casebook C26), and "0.5" over "500m" is
+// none either. An empty result means nothing to send (C34); the workload
+// form's * markers and change count follow this list.
 func Changes(before, after Workload) []Change {
 	var out []Change
 	if after.HasReplicas && after.Replicas != before.Replicas {

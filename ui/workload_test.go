@@ -119,3 +119,24 @@ func TestSwitchesKeepUnappliedEdits(t *testing.T) {
 		t.Fatalf("the form lost its edit:\n%s", v)
 	}
 }
+
+// TestFormBottomLineSaysItsKeys: the workload form takes ?, : and q as
+// text, so the root's bottom line does not offer them there: it says the
+// form's own keys, as the deploy form's does; back on the list it is the
+// usual line again.
+func TestFormBottomLineSaysItsKeys(t *testing.T) {
+	h := start(t)
+	h.command("deploy")
+	h.run(h.send(h.keys("e")()))
+	lines := strings.Split(h.m.View(), "\n")
+	bottom := lines[len(lines)-1]
+	if strings.Contains(bottom, "? help") || strings.Contains(bottom, ": command") || strings.Contains(bottom, "q quit") ||
+		!strings.Contains(bottom, "ctrl+s preview · esc back · ctrl+c quit") {
+		t.Fatalf("the form's bottom line: %q", bottom)
+	}
+	h.runKey(h.keys("esc"))
+	lines = strings.Split(h.m.View(), "\n")
+	if bottom := lines[len(lines)-1]; !strings.Contains(bottom, "? help  : command") {
+		t.Fatalf("the list's bottom line: %q", bottom)
+	}
+}

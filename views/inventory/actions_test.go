@@ -97,8 +97,8 @@ func TestActionKeysReadOnly(t *testing.T) {
 			off++
 		}
 	}
-	if off != 6 {
-		t.Errorf("%d bindings shown disabled, want 6", off)
+	if off != 7 { // the six actions and e, the workload form's apply
+		t.Errorf("%d bindings shown disabled, want 7", off)
 	}
 }
 
@@ -147,5 +147,37 @@ func TestShellReadOnlyGoesToHistory(t *testing.T) {
 	}
 	if n := len(cs.Actions()) - before; n != 0 {
 		t.Fatalf("s in read-only mode sent %d requests", n)
+	}
+}
+
+// TestForbiddenEditIsOff: the API server denies patch of Deployments: the
+// help marks e (the workload form, whose apply is that patch) off, as it
+// marks restart, pause, resume and undo; e still opens the form, to look
+// (the form says up front that applying is forbidden).
+func TestForbiddenEditIsOff(t *testing.T) {
+	client, cs := kubetest.FakeClient(t, opDeployment("api", 2))
+	cs.PrependReactor("create", "selfsubjectaccessreviews", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		review := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview)
+		if review.Spec.ResourceAttributes.Verb == "patch" {
+			return kubetest.DenyAccessReviews(action)
+		}
+		return kubetest.AllowAccessReviews(action)
+	})
+	m, _ := load(t, client, "deployments", "demo", 80, 8)
+	var help []string
+	for _, b := range m.Bindings() {
+		help = append(help, b.Help().Key+" "+b.Help().Desc)
+	}
+	h := strings.Join(help, "\n")
+	for _, want := range []string{"e edit workload (form) (off: forbidden)", "r restart (marked: each) (off: forbidden)"} {
+		if !strings.Contains(h, want) {
+			t.Fatalf("no %q in the help:\n%s", want, h)
+		}
+	}
+	if strings.Contains(h, "delete (off") {
+		t.Fatalf("delete is allowed:\n%s", h)
+	}
+	if _, ok := press(m, "e")().(views.OpenWorkloadMsg); !ok {
+		t.Fatal("e no longer opens the form")
 	}
 }

@@ -691,11 +691,13 @@ func (m *Model) filterText() string {
 
 // Bindings lists the screen's keys for the help overlay.
 // In read-only mode, and for actions the API server denies, the action
-// keys say they are disabled.
+// keys say they are disabled; so does e, whose form cannot be applied
+// then (kube.ActionEdit: the patch; the form still opens, to look).
 func (m *Model) Bindings() []key.Binding {
 	k, ro := m.keys, m.vc.ReadOnly()
 	for a, b := range map[kube.Action]*key.Binding{kube.ActionRestart: &k.Restart, kube.ActionScale: &k.Scale,
-		kube.ActionDelete: &k.Delete, kube.ActionPause: &k.Pause, kube.ActionResume: &k.Resume, kube.ActionUndo: &k.Undo} {
+		kube.ActionDelete: &k.Delete, kube.ActionPause: &k.Pause, kube.ActionResume: &k.Resume, kube.ActionUndo: &k.Undo,
+		kube.ActionEdit: &k.Edit} {
 		*b = disabled(*b, ro, m.off[a] != "")
 	}
 	return k.list()

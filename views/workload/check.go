@@ -18,6 +18,7 @@ func (f *form) validate(c int) {
 		resErrs = map[int]map[fieldKind]string{}
 	}
 	dups := map[int]map[string]bool{}
+	f.written = f.changes()
 	for i := range f.fields {
 		fd := &f.fields[i]
 		if c != -2 && fd.c != c {
@@ -107,47 +108,71 @@ func (f *form) baseContainer(c int) kube.Container {
 	return f.base.Containers[c]
 }
 
-// isChanged reports whether a field differs from the workload as read.
+// changes lists what an apply of the form would write, as the preview
+// lists it: kube.Changes between the workload read and the form's
+// (quantities by value, an env entry or a command or args list one change
+// each).
+func (f *form) changes() []kube.Change {
+	return kube.Changes(f.base, f.workload())
+}
+
+// writes reports whether f.written holds a change of the field named name
+// in container (kube.Change's vocabulary; "" for replicas and paused).
+func (f *form) writes(container, name string) bool {
+	return slices.ContainsFunc(f.written, func(c kube.Change) bool { return c.Container == container && c.Field == name })
+}
+
+// badReplicas reports whether the replicas text is not a number and not
+// what was read: it cannot be written (the field says why), yet it is an
+// edit.
+func (f *form) badReplicas() bool {
+	_, err := strconv.Atoi(f.replicas)
+	return err != nil && f.replicas != strconv.Itoa(int(f.base.Replicas))
+}
+
+// isChanged reports whether a field is part of what an apply would write
+// (f.written, from kube.Changes): the form marks it *. A list field (a
+// command or args line) is marked when its list is written and the line
+// differs from the one read at its place; an env cell when its own part
+// of the entry differs from the entry it was read as (a Secret's name
+// edited marks that name, not its key).
 func (f *form) isChanged(fd *field) bool {
 	if fd.c < 0 {
 		if fd.kind == fkPaused {
-			return f.paused != f.base.Paused
+			return f.writes("", "paused")
 		}
-		return f.replicas != strconv.Itoa(int(f.base.Replicas))
+		return f.writes("", "replicas") || f.badReplicas()
 	}
 	st, bc := &f.ctrs[fd.c], f.baseContainer(fd.c)
+	container, name := f.fieldName(fd)
 	switch fd.kind {
-	case fkImage:
-		return st.image != bc.Image
+	case fkImage, fkCPURequest, fkCPULimit, fkMemRequest, fkMemLimit, fkNoCommand, fkNoArgs:
+		return f.writes(container, name)
 	case fkCommand:
-		return fd.i >= len(bc.Command) || st.command[fd.i] != bc.Command[fd.i]
+		return f.writes(container, name) && (fd.i >= len(bc.Command) || st.command[fd.i] != bc.Command[fd.i])
 	case fkArgs:
-		return fd.i >= len(bc.Args) || st.args[fd.i] != bc.Args[fd.i]
-	case fkNoCommand:
-		return len(bc.Command) > 0
-	case fkNoArgs:
-		return len(bc.Args) > 0
+		return f.writes(container, name) && (fd.i >= len(bc.Args) || st.args[fd.i] != bc.Args[fd.i])
 	case fkNoEnv:
 		return len(bc.Env) > 0
-	case fkCPURequest:
-		return st.res.CPURequest != bc.Resources.CPURequest
-	case fkCPULimit:
-		return st.res.CPULimit != bc.Resources.CPULimit
-	case fkMemRequest:
-		return st.res.MemoryRequest != bc.Resources.MemoryRequest
-	case fkMemLimit:
-		return st.res.MemoryLimit != bc.Resources.MemoryLimit
 	}
 	r := st.env[fd.i]
 	if r.orig < 0 || r.orig >= len(bc.Env) {
 		return true
 	}
-	if fd.kind == fkEnvName {
-		return r.Name != bc.Env[r.orig].Name
+	a, b := normal(r.EnvVar), normal(bc.Env[r.orig])
+	switch fd.kind {
+	case fkEnvName:
+		return a.Name != b.Name
+	case fkEnvValue:
+		return a.Source != b.Source || a.Value != b.Value
+	case fkEnvRef:
+		return a.Source != b.Source || a.Ref != b.Ref
+	case fkEnvKey:
+		return a.Key != b.Key
+	case fkEnvOptional:
+		return a.Optional != b.Optional
 	}
-	b := bc.Env[r.orig]
-	b.Name = r.Name
-	return normal(r.EnvVar) != normal(b)
+	return false
 }
 
 // errorCount is how many fields cannot be sent as they are.
@@ -161,32 +186,14 @@ func (f *form) errorCount() int {
 	return n
 }
 
-// changeCount is how many fields differ from the workload as read, entries
-// removed included.
+// changeCount is how many changes the preview would list (kube.Changes:
+// replicas, paused, per container its image, command, args, each
+// quantity and each env entry added, changed, renamed or removed), and
+// replicas that are not a number yet.
 func (f *form) changeCount() int {
-	n := 0
-	for i := range f.fields {
-		if f.fields[i].changed && !f.fields[i].kind.placeholder() {
-			n++
-		}
-	}
-	for ci, st := range f.ctrs {
-		bc := f.baseContainer(ci)
-		if bc.ReadOnly {
-			continue
-		}
-		n += max(len(bc.Command)-len(st.command), 0) + max(len(bc.Args)-len(st.args), 0)
-		used := make([]bool, len(bc.Env))
-		for _, r := range st.env {
-			if r.orig >= 0 && r.orig < len(used) {
-				used[r.orig] = true
-			}
-		}
-		for _, u := range used {
-			if !u {
-				n++
-			}
-		}
+	n := len(f.written)
+	if f.badReplicas() {
+		n++
 	}
 	return n
 }
@@ -255,20 +262,11 @@ func (f *form) firstError() string {
 // clashKey is the key of form.clashes.
 func clashKey(container, field string) string { return container + "\x00" + field }
 
-// same reports whether after differs from before in nothing the form edits
-// (casebook C34: then nothing is sent).
+// same reports whether after differs from before in nothing an apply
+// would write: kube.Changes lists nothing (casebook C34: then nothing is
+// sent).
 func same(before, after kube.Workload) bool {
-	if before.Replicas != after.Replicas || before.Paused != after.Paused || len(before.Containers) != len(after.Containers) {
-		return false
-	}
-	for i, b := range before.Containers {
-		a := after.Containers[i]
-		if a.Image != b.Image || a.Resources != b.Resources || !slices.Equal(a.Command, b.Command) ||
-			!slices.Equal(a.Args, b.Args) || !slices.Equal(a.Env, b.Env) {
-			return false
-		}
-	}
-	return true
+	return len(kube.Changes(before, after)) == 0
 }
 
 // lay returns onto with every field the form edits that differs between

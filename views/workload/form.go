@@ -121,6 +121,9 @@ type form struct {
 	// clashes are the fields the server changed too, found by a re-read,
 	// by clashKey; kept says the person's value was put back in the form.
 	clashes map[string]clash
+	// written is what an apply would write now (kube.Changes), set by
+	// validate after each edit: the markers and the count follow it.
+	written []kube.Change
 
 	fields []field
 	lines  []line
@@ -328,20 +331,20 @@ func (f *form) build(w int) {
 	for ci, c := range b.Containers {
 		f.lines = append(f.lines, line{kind: lnContainer, c: ci})
 		if c.ReadOnly || ci >= len(f.ctrs) {
-			f.lines = append(f.lines, line{kind: lnText, c: ci, text: "image    " + c.Image + "  (read-only: past the form's " + strconv.Itoa(kube.MaxFormContainers) + " containers)"})
+			f.text(ci, "image    "+c.Image+"  (read-only: past the form's "+strconv.Itoa(kube.MaxFormContainers)+" containers)")
 			continue
 		}
 		s := f.ctrs[ci]
 		envCut, argvCut := f.bounds(c.Name)
 		f.lines = append(f.lines, line{kind: lnImage, c: ci, fields: []int{add(fkImage, ci, 0)}})
 		for _, u := range argvCut {
-			f.lines = append(f.lines, line{kind: lnText, c: ci, text: "! read-only: " + u.Detail})
+			f.text(ci, "! read-only: "+u.Detail)
 		}
 		f.argv(lnCommand, fkCommand, fkNoCommand, ci, s.command, len(argvCut) > 0, add)
 		f.argv(lnArgs, fkArgs, fkNoArgs, ci, s.args, len(argvCut) > 0, add)
 		f.lines = append(f.lines, line{kind: lnEnvHeader, c: ci})
 		for _, u := range envCut {
-			f.lines = append(f.lines, line{kind: lnText, c: ci, text: "! read-only: " + u.Detail})
+			f.text(ci, "! read-only: "+u.Detail)
 		}
 		if len(s.env) == 0 && len(envCut) == 0 {
 			f.lines = append(f.lines, line{kind: lnEnv, c: ci, i: -1, fields: []int{add(fkNoEnv, ci, 0)}})
@@ -362,24 +365,41 @@ func (f *form) build(w int) {
 		f.lines = append(f.lines, line{kind: lnCPU, c: ci, fields: []int{add(fkCPURequest, ci, 0), add(fkCPULimit, ci, 0)}})
 		f.lines = append(f.lines, line{kind: lnMemory, c: ci, fields: []int{add(fkMemRequest, ci, 0), add(fkMemLimit, ci, 0)}})
 		for _, t := range c.EnvFrom {
-			f.lines = append(f.lines, line{kind: lnText, c: ci, text: "envFrom  " + t + "  (read-only)"})
+			f.text(ci, "envFrom  "+t+"  (read-only)")
 		}
 		for _, t := range c.OtherResources {
-			f.lines = append(f.lines, line{kind: lnText, c: ci, text: "other    " + t + "  (read-only)"})
+			f.text(ci, "other    "+t+"  (read-only)")
 		}
 		for _, u := range b.Unsupported {
 			if u.Container == c.Name && u.Code != kube.UnsupportedEnvTruncated && u.Code != kube.UnsupportedArgvTruncated {
-				f.lines = append(f.lines, line{kind: lnText, c: ci, text: "! " + u.Detail})
+				f.text(ci, "! "+u.Detail)
 			}
 		}
 	}
 	for _, u := range b.Unsupported {
 		if u.Container == "" {
-			f.lines = append(f.lines, line{kind: lnText, c: -1, text: "! " + u.Detail})
+			f.text(-1, "! "+u.Detail)
 		}
 	}
 	f.clashLines()
 	f.validate(-2)
+}
+
+// text adds a read-only line of container c (-1: the workload's), wrapped
+// to the width so that a reason is read whole, never cut; the lines after
+// the first of a notice ("! ...") are indented under its text.
+func (f *form) text(c int, text string) {
+	indent := ""
+	if strings.HasPrefix(text, "! ") {
+		indent = "  "
+	}
+	room := max(f.width-len(label(""))-1-len(indent), 20)
+	for i, part := range strings.Split(ansi.Wrap(views.Sanitize(text), room, " /"), "\n") {
+		if i > 0 {
+			part = indent + part
+		}
+		f.lines = append(f.lines, line{kind: lnText, c: c, text: part})
+	}
 }
 
 // clashLines puts below each line with a clashing field what the server

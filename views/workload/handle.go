@@ -47,7 +47,11 @@ func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	m.note = ""
-	m.free = false
+	// The view as it is drawn (scrolled freely or following the cursor):
+	// the moves start from it.
+	height := m.formHeight()
+	top := m.scrollTo(height)
+	m.offset, m.free = top, false
 	if len(m.form.fields) == 0 {
 		if key.Matches(msg, k.Back) {
 			return back
@@ -73,22 +77,13 @@ func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Previous):
 		return m.moveFocus(m.focus - 1)
 	case key.Matches(msg, k.Down):
-		if m.form.fields[m.focus].line >= m.lastFieldLine() {
-			// Past the last field: the read-only lines below it scroll.
-			m.scrollBy(1)
-			return nil
-		}
-		return m.moveLine(1)
+		return m.lineDown(top, height)
 	case key.Matches(msg, k.Up):
-		return m.moveLine(-1)
+		return m.lineUp(top, height)
 	case key.Matches(msg, k.PageDown):
-		if m.form.fields[m.focus].line >= m.lastFieldLine() {
-			m.scrollBy(max(m.vc.Height-3, 1))
-			return nil
-		}
-		return m.movePage(1)
+		return m.pageDown(top, height)
 	case key.Matches(msg, k.PageUp):
-		return m.movePage(-1)
+		return m.pageUp(top, height)
 	case key.Matches(msg, k.Add):
 		return m.addLine()
 	case key.Matches(msg, k.Delete):

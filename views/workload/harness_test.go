@@ -148,7 +148,7 @@ func (h *harness) run(cmd tea.Cmd) {
 			h.out = append(h.out, msg)
 		case views.OutcomesMsg:
 			h.reported = append(h.reported, msg.Outcomes...)
-		case readMsg, dryRunMsg, applyMsg, rollout.StatusMsg:
+		case readMsg, dryRunMsg, applyMsg, rollout.StatusMsg, permitMsg:
 			_, next := h.m.Update(msg)
 			queue = append(queue, next)
 		}

@@ -6,8 +6,10 @@ import "github.com/charmbracelet/bubbles/key"
 // the rollout's. esc is the screen's own (it asks before discarding edits).
 type Keys struct {
 	// Next and Previous move between fields (tab, shift+tab); Down and Up
-	// move to the next or previous line's first field; PageDown and PageUp
-	// a screen's worth of lines.
+	// move to the next or previous line's first field, PageDown and PageUp
+	// a screen's worth of lines; where read-only lines lie between, they
+	// scroll the form over them first (a line, a page), so that every line
+	// can be read.
 	Next, Previous, Down, Up, PageDown, PageUp key.Binding
 	// Add inserts a command/args line after the cursor or an env row at the
 	// end of the list; Delete removes the line or row; Source switches an
@@ -32,8 +34,8 @@ func DefaultKeys() Keys {
 	return Keys{
 		Next:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next field")),
 		Previous:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous field")),
-		Down:      key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next line")),
-		Up:        key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous line")),
+		Down:      key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next line (scrolls read-only lines)")),
+		Up:        key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous line (scrolls read-only lines)")),
 		PageDown:  key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "a page down")),
 		PageUp:    key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "a page up")),
 		Add:       key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add a line (args) or env row")),

@@ -45,8 +45,8 @@ type Model struct {
 	form   *form
 	focus  int // index in form.fields
 	offset int // first body line shown
-	// free is set when down or pgdn scrolled the form past its last field
-	// (to the read-only lines and notices below it): the view then keeps
+	// free is set when ↑/↓ or pgup/pgdn scrolled the form over read-only
+	// lines instead of moving the cursor (lineDown): the view then keeps
 	// offset instead of following the focus, until another key.
 	free   bool
 	asking bool
@@ -64,6 +64,12 @@ type Model struct {
 	utoken     int                 // usage chain id
 	usage      *kube.WorkloadUsage // the last reading, nil before one
 	usageNoted bool                // why there is none was said
+
+	// forbidden says that and why an apply would be refused before
+	// anything is sent ("applying is forbidden: you may not patch …", or
+	// read-only mode: see permit.go), shown above the help line while the
+	// form is open; "" when it may be applied or cannot be told.
+	forbidden string
 }
 
 // New returns the workload screen for ref, reading and writing through
@@ -105,6 +111,10 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 	case rollout.PollMsg:
 		if m.ro != nil && m.ro.f.Owns(msg) && m.mode == modeRollout {
 			return m, m.statusCmd()
+		}
+	case permitMsg:
+		if msg.owner == m && msg.why != "" {
+			m.forbidden = "applying is forbidden: " + msg.why
 		}
 	case usageMsg:
 		return m, m.takeUsage(msg)
@@ -152,8 +162,9 @@ func (m *Model) takeRead(msg readMsg) tea.Cmd {
 		m.focus, m.offset = 0, 0
 		m.rebuild()
 		if msg.purpose == readOpen {
-			// The workload is known now (a pod's owner): read its usage.
-			return tea.Batch(m.focusCmd(), m.readUsage())
+			// The workload is known now (a pod's owner): read its usage,
+			// and whether it may be patched.
+			return tea.Batch(m.focusCmd(), m.readUsage(), m.permitCmd())
 		}
 		return m.focusCmd()
 	}
@@ -211,50 +222,95 @@ func (m *Model) moveFocus(i int) tea.Cmd {
 	return m.focusCmd()
 }
 
-// moveLine moves the cursor to the first field of the next (d=1) or
-// previous (d=-1) line that has fields.
-func (m *Model) moveLine(d int) tea.Cmd {
+// The form's moves keep every line of it readable: the cursor goes to
+// the next (or previous) field only when that field is in sight or comes
+// into sight with the move; else the move scrolls the form toward it, a
+// line (↑/↓) or a page (pgup/pgdn), the cursor staying where it is (free),
+// so that the read-only lines between two fields (a long env list shown
+// read-only and its reason, envFrom, notices) and those past the last
+// field are seen, as in a pager. Typing or tab brings the cursor's field
+// back into sight. top and height are the view as the last frame drew it.
+
+// fieldLine returns the first line with fields after line from (d=1) or
+// before it (d=-1), -1 when there is none.
+func (m *Model) fieldLine(from, d int) int {
 	f := m.form
-	ln := f.fields[m.focus].line
-	for l := ln + d; l >= 0 && l < len(f.lines); l += d {
+	for l := from + d; l >= 0 && l < len(f.lines); l += d {
 		if len(f.lines[l].fields) > 0 {
-			return m.moveFocus(f.lines[l].fields[0])
+			return l
 		}
 	}
+	return -1
+}
+
+// focusLine moves the cursor to the first field of line l.
+func (m *Model) focusLine(l int) tea.Cmd { return m.moveFocus(m.form.lines[l].fields[0]) }
+
+// scroll moves the view d lines (up when negative) from top, within the
+// form, and keeps it there (free) until a key brings the cursor back.
+func (m *Model) scroll(top, height, d int) {
+	m.offset = max(min(top+d, len(m.form.lines)-height), 0)
+	m.free = true
+}
+
+// lineDown is ↓: the next field's line when it is in sight or the line
+// just below it; else the form scrolls a line. From a cursor above the
+// view (scrolled past), the next field is the first one in sight.
+func (m *Model) lineDown(top, height int) tea.Cmd {
+	from := max(m.form.fields[m.focus].line, top-1)
+	if l := m.fieldLine(from, 1); l >= 0 && l <= top+height {
+		return m.focusLine(l)
+	}
+	m.scroll(top, height, 1)
 	return nil
 }
 
-// lastFieldLine is the line of the form's last field.
-func (m *Model) lastFieldLine() int {
-	f := m.form
-	return f.fields[len(f.fields)-1].line
+// lineUp is ↑, as lineDown upwards.
+func (m *Model) lineUp(top, height int) tea.Cmd {
+	from := min(m.form.fields[m.focus].line, top+height)
+	if l := m.fieldLine(from, -1); l >= 0 && l >= top-1 {
+		return m.focusLine(l)
+	}
+	m.scroll(top, height, -1)
+	return nil
 }
 
-// scrollBy scrolls the form d lines down past its last field (the cursor
-// stays), so that the lines below it can be read.
-func (m *Model) scrollBy(d int) {
-	h := m.formHeight()
-	m.offset = m.scrollTo(h) + d
-	m.free = true
-	m.offset = m.scrollTo(h)
+// pageDown is pgdn: the cursor moves a page of lines, to the first field
+// at or past that line (the last field when none is), when that field is
+// within a page below the view; else the form scrolls a page.
+func (m *Model) pageDown(top, height int) tea.Cmd {
+	page := max(height-1, 1)
+	line := m.form.fields[m.focus].line
+	target := max(line+page, top)
+	l := m.fieldLine(target-1, 1)
+	if l < 0 {
+		if last := m.fieldLine(len(m.form.lines), -1); last > line {
+			l = last
+		}
+	}
+	if l >= 0 && l <= top+height-1+page {
+		return m.focusLine(l)
+	}
+	m.scroll(top, height, page)
+	return nil
 }
 
-// movePage moves the cursor a screen's worth of lines down (d=1) or up
-// (d=-1), to the first field at or past that line (before it, at the end).
-func (m *Model) movePage(d int) tea.Cmd {
-	f := m.form
-	page := max(m.vc.Height-3, 1)
-	target := max(min(f.fields[m.focus].line+d*page, len(f.lines)-1), 0)
-	for l := target; l >= 0 && l < len(f.lines); l += d {
-		if len(f.lines[l].fields) > 0 {
-			return m.moveFocus(f.lines[l].fields[0])
+// pageUp is pgup, as pageDown upwards (the first field when none is at or
+// before the line a page up).
+func (m *Model) pageUp(top, height int) tea.Cmd {
+	page := max(height-1, 1)
+	line := m.form.fields[m.focus].line
+	target := min(line-page, top+height-1)
+	l := m.fieldLine(target+1, -1)
+	if l < 0 {
+		if first := m.fieldLine(-1, 1); first >= 0 && first < line {
+			l = first
 		}
 	}
-	for l := target; l >= 0 && l < len(f.lines); l -= d {
-		if len(f.lines[l].fields) > 0 {
-			return m.moveFocus(f.lines[l].fields[0])
-		}
+	if l >= 0 && l >= top-page {
+		return m.focusLine(l)
 	}
+	m.scroll(top, height, -page)
 	return nil
 }
 
@@ -300,6 +356,21 @@ func (m *Model) Capturing() bool {
 		return m.pv != nil && m.pv.typing()
 	}
 	return false
+}
+
+// Hint is the root's bottom line while the screen takes ?, : and q as
+// text (views.Hinter), so that it offers only keys that work there: on the
+// form "ctrl+s preview · esc back · ctrl+c quit" (as the deploy form's),
+// while a confirmation is typed in the preview its own; "" elsewhere (the
+// root's usual line is true there).
+func (m *Model) Hint() string {
+	switch {
+	case m.mode == modeForm:
+		return "ctrl+s preview · esc back · ctrl+c quit"
+	case m.mode == modePreview && m.Capturing():
+		return "type the confirmation · enter apply · esc back to the form · ctrl+c quit"
+	}
+	return ""
 }
 
 // CapturesBack is always true: esc asks before discarding edits, returns

@@ -105,8 +105,9 @@ func (m *Model) formHeight() int {
 	return max(m.vc.Height-2-len(m.noteLines()), 0)
 }
 
-// noteLines draws the note (wrapped, so that it can be read whole) and, on
-// the form, why the focused field cannot be sent ("image: <reason>"): a
+// noteLines draws, on the form, why it cannot be applied (permit.go), the
+// note (wrapped, so that it can be read whole) and, on the form, why the
+// focused field cannot be sent ("image: <reason>"): a
 // reason is never cut. They take at most a third of the screen.
 func (m *Model) noteLines() []string {
 	st, w := m.vc.Styles, max(m.vc.Width-1, 10)
@@ -115,6 +116,9 @@ func (m *Model) noteLines() []string {
 		for _, l := range strings.Split(ansi.Wrap(views.Sanitize(text), w, " /"), "\n") {
 			out = append(out, style.Render(" "+l))
 		}
+	}
+	if m.forbidden != "" && m.mode == modeForm {
+		wrap("✗ "+m.forbidden+"; the form can be read, not applied", st.Error)
 	}
 	if m.note != "" {
 		style := st.Muted

@@ -1081,3 +1081,21 @@ func TestUndoAfterConflictReadsAgain(t *testing.T) {
 		})
 	}
 }
+
+// TestHintOnlyWhileCapturing: the root's bottom line is replaced
+// (views.Hinter) exactly while the screen takes ?, : and q as text: on
+// the form and while a confirmation is typed in the preview.
+func TestHintOnlyWhileCapturing(t *testing.T) {
+	ed := newFake(webWorkload())
+	ed.preview = helmPreview()
+	h := open(t, ed, 80, 24)
+	var hinter views.Hinter = h.m
+	if hint := hinter.Hint(); !h.m.Capturing() || hint != "ctrl+s preview · esc back · ctrl+c quit" {
+		t.Fatalf("form: capturing %v, hint %q", h.m.Capturing(), hint)
+	}
+	edit(h)
+	h.press("ctrl+s")
+	if !h.m.Capturing() || !strings.Contains(h.m.Hint(), "esc back to the form · ctrl+c quit") || strings.Contains(h.m.Hint(), "?") {
+		t.Fatalf("preview while confirming: capturing %v, hint %q", h.m.Capturing(), h.m.Hint())
+	}
+}
