@@ -15,6 +15,7 @@ import (
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kubetest"
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/inventory"
 )
 
 func opDeployment(name string, replicas int32) *appsv1.Deployment {
@@ -102,15 +103,15 @@ func TestActionKeysReadOnly(t *testing.T) {
 	}
 }
 
-// TestForbiddenActionsAreOff: the API server denies delete of
-// Deployments (a SelfSubjectAccessReview answered not allowed): the help
-// marks ctrl+d off with the reason, ctrl+d says why and sends nothing,
-// and restart, which is allowed, still asks.
-func TestForbiddenActionsAreOff(t *testing.T) {
+// denying loads the Deployment demo/api on a client whose
+// SelfSubjectAccessReviews deny verb and allow the rest; it returns the
+// screen and its help, a binding per line.
+func denying(t *testing.T, verb string) (*inventory.Model, string) {
+	t.Helper()
 	client, cs := kubetest.FakeClient(t, opDeployment("api", 2))
 	cs.PrependReactor("create", "selfsubjectaccessreviews", func(action k8stesting.Action) (bool, runtime.Object, error) {
 		review := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview)
-		if review.Spec.ResourceAttributes.Verb == "delete" {
+		if review.Spec.ResourceAttributes.Verb == verb {
 			return kubetest.DenyAccessReviews(action)
 		}
 		return kubetest.AllowAccessReviews(action)
@@ -120,7 +121,16 @@ func TestForbiddenActionsAreOff(t *testing.T) {
 	for _, b := range m.Bindings() {
 		help = append(help, b.Help().Key+" "+b.Help().Desc)
 	}
-	if h := strings.Join(help, "\n"); !strings.Contains(h, "ctrl+d delete (off: forbidden)") || strings.Contains(h, "restart (off") {
+	return m, strings.Join(help, "\n")
+}
+
+// TestForbiddenActionsAreOff: the API server denies delete of
+// Deployments (a SelfSubjectAccessReview answered not allowed): the help
+// marks ctrl+d off with the reason, ctrl+d says why and sends nothing,
+// and restart, which is allowed, still asks.
+func TestForbiddenActionsAreOff(t *testing.T) {
+	m, h := denying(t, "delete")
+	if !strings.Contains(h, "ctrl+d delete (off: forbidden)") || strings.Contains(h, "restart (off") {
 		t.Fatalf("help:\n%s", h)
 	}
 	msg := press(m, "ctrl+d")()
@@ -155,20 +165,7 @@ func TestShellReadOnlyGoesToHistory(t *testing.T) {
 // marks restart, pause, resume and undo; e still opens the form, to look
 // (the form says up front that applying is forbidden).
 func TestForbiddenEditIsOff(t *testing.T) {
-	client, cs := kubetest.FakeClient(t, opDeployment("api", 2))
-	cs.PrependReactor("create", "selfsubjectaccessreviews", func(action k8stesting.Action) (bool, runtime.Object, error) {
-		review := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview)
-		if review.Spec.ResourceAttributes.Verb == "patch" {
-			return kubetest.DenyAccessReviews(action)
-		}
-		return kubetest.AllowAccessReviews(action)
-	})
-	m, _ := load(t, client, "deployments", "demo", 80, 8)
-	var help []string
-	for _, b := range m.Bindings() {
-		help = append(help, b.Help().Key+" "+b.Help().Desc)
-	}
-	h := strings.Join(help, "\n")
+	m, h := denying(t, "patch")
 	for _, want := range []string{"e edit workload (form) (off: forbidden)", "r restart (marked: each) (off: forbidden)"} {
 		if !strings.Contains(h, want) {
 			t.Fatalf("no %q in the help:\n%s", want, h)
