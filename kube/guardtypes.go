@@ -83,6 +83,10 @@ type Verdict struct {
 	// (the object's name, for application_managed and pvc_retention); ""
 	// means a plain yes is enough.
 	Confirm string
+	// Nothing, on the action's pass verdict, says the object already is as
+	// asked (a Deployment already paused, or resumed, already at the
+	// replicas asked): the action would send nothing.
+	Nothing bool
 }
 
 // Answer is what the person types to confirm a warning: its Confirm text
@@ -105,6 +109,17 @@ func (vs Verdicts) Refusal() *Refusal {
 		}
 	}
 	return nil
+}
+
+// NothingToDo returns the sentence of the verdict that says the action
+// would send nothing (Verdict.Nothing), and whether there is one.
+func (vs Verdicts) NothingToDo() (string, bool) {
+	for _, v := range vs {
+		if v.Nothing {
+			return v.Sentence, true
+		}
+	}
+	return "", false
 }
 
 // Warnings returns the warning verdicts.

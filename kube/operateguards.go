@@ -74,7 +74,7 @@ func (c *Client) planOperation(ctx context.Context, op Operation) (operationPlan
 		// Deployment's pause: "is already paused").
 		for i, v := range p.verdicts {
 			if v.Guard == GuardAction && v.Outcome == OutcomePass {
-				p.verdicts[i].Sentence = p.noop + ": nothing to send"
+				p.verdicts[i].Sentence, p.verdicts[i].Nothing = p.noop+": nothing to send", true
 				break
 			}
 		}

@@ -22,8 +22,9 @@ type listRow struct {
 	action  kube.Action
 	planned bool
 	// why is the reason the action is disabled ("" when it may be done);
-	// warn the warnings it would ask to confirm.
-	why, warn string
+	// warn the warnings it would ask to confirm; nothing, when set, says
+	// the object already is as the action asks (already paused).
+	why, warn, nothing string
 }
 
 // List is the action list of one object (`a`): every action, each one
@@ -104,6 +105,9 @@ func (l *List) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 			for _, v := range msg.verdicts.Warnings() {
 				r.warn = fmt.Sprintf("asks to confirm: %s", views.Sanitize(v.Sentence))
 			}
+			if s, ok := msg.verdicts.NothingToDo(); ok {
+				r.nothing = views.Sanitize(s)
+			}
 		}
 	case tea.KeyMsg:
 		l.note = ""
@@ -120,6 +124,10 @@ func (l *List) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 			}
 			if r.why != "" {
 				l.note = fmt.Sprintf("%s is disabled: %s", r.action, r.why)
+				return l, nil
+			}
+			if r.nothing != "" {
+				l.note = r.nothing
 				return l, nil
 			}
 			open := views.OperateMsg{Action: r.action, Targets: []kube.ObjectRef{l.target}, Replicas: l.replicas, Replace: true}
@@ -140,6 +148,8 @@ func (l *List) View() string {
 			text = st.Muted.Render(text + "… checking")
 		case r.why != "":
 			text = st.Muted.Render(text + "✗ " + r.why)
+		case r.nothing != "":
+			text = st.Muted.Render(text + "– " + r.nothing)
 		case r.warn != "":
 			text += "! " + r.warn
 		default:

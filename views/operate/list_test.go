@@ -92,3 +92,31 @@ func TestActionListSaysWhyActionsAreDisabled(t *testing.T) {
 		t.Fatalf("a pod's list planned %+v:\n%s", f.planned, p.View())
 	}
 }
+
+// TestActionListSaysNothingToDo: resume of a running Deployment (its plan
+// says nothing would be sent) is listed as nothing to do, not "may be
+// done", and enter says so instead of asking (the tester's trial: `a`
+// listed "Z resume ✓ may be done" on a running Deployment).
+func TestActionListSaysNothingToDo(t *testing.T) {
+	f := &byAction{plans: map[kube.Action]kube.Verdicts{
+		kube.ActionResume: append(pass[:1:1], kube.Verdict{Guard: kube.GuardAction, Outcome: kube.OutcomePass,
+			Sentence: "demo/deployments/web already resumed: nothing to send", Nothing: true}),
+	}}
+	l := operate.NewList(viewtest.Context(nil, 120, 24), f, views.ActionsMsg{Target: ref(kube.KindDeployments, "web"), Replicas: 3})
+	runList(t, l, l.Init())
+	var line string
+	for _, s := range strings.Split(l.View(), "\n") {
+		if strings.Contains(s, "resume") {
+			line = s
+		}
+	}
+	if !strings.Contains(line, "– demo/deployments/web already resumed: nothing to send") || strings.Contains(line, "may be done") {
+		t.Fatalf("the resume line: %q", line)
+	}
+	for range 4 { // r, s, ctrl+d, z, then Z
+		l.Update(viewtest.Key("j"))
+	}
+	if _, cmd := l.Update(viewtest.Key("enter")); cmd != nil || !strings.Contains(l.View(), "already resumed: nothing to send") {
+		t.Fatalf("enter on resume asked, or said nothing:\n%s", l.View())
+	}
+}
