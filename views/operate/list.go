@@ -25,6 +25,8 @@ type listRow struct {
 	// warn the warnings it would ask to confirm; nothing, when set, says
 	// the object already is as the action asks (already paused).
 	why, warn, nothing string
+	// reason is why's code (invalid, read_only, forbidden, ...).
+	reason kube.Reason
 }
 
 // List is the action list of one object (`a`): every action, each one
@@ -60,9 +62,9 @@ func NewList(vc *views.Context, op Operator, msg views.ActionsMsg) *List {
 		r := listRow{action: a}
 		switch {
 		case !views.Supports(a, msg.Target.Kind):
-			r.planned, r.why = true, fmt.Sprintf("works on %s only", views.ActionKindPhrase(a))
+			r.planned, r.why, r.reason = true, fmt.Sprintf("works on %s only", views.ActionKindPhrase(a)), kube.ReasonInvalid
 		case vc.ReadOnly():
-			r.planned, r.why = true, "kyyard runs read-only"
+			r.planned, r.why, r.reason = true, "kyyard runs read-only", kube.ReasonReadOnly
 		}
 		l.rows = append(l.rows, r)
 	}
@@ -98,9 +100,12 @@ func (l *List) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 			r.planned = true
 			switch ref := msg.verdicts.Refusal(); {
 			case msg.err != nil:
-				r.why = views.ErrText(msg.err)
+				r.why, r.reason = views.ErrText(msg.err), kube.ReasonOf(msg.err)
+				if r.reason == "" {
+					r.reason = kube.ReasonError
+				}
 			case ref != nil:
-				r.why = fmt.Sprintf("%s: %s", ref.Reason, views.Sanitize(ref.Detail))
+				r.why, r.reason = fmt.Sprintf("%s: %s", ref.Reason, views.Sanitize(ref.Detail)), ref.Reason
 			}
 			for _, v := range msg.verdicts.Warnings() {
 				r.warn = fmt.Sprintf("asks to confirm: %s", views.Sanitize(v.Sentence))
@@ -123,8 +128,11 @@ func (l *List) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 				return l, nil
 			}
 			if r.why != "" {
+				// Refused before any request: the history keeps it, as it
+				// keeps a write key refused on the table.
 				l.note = fmt.Sprintf("%s is disabled: %s", r.action, r.why)
-				return l, nil
+				return l, views.Report(views.StatusMsg{}, kube.OperateOutcome{Op: kube.Operation{Ref: l.target, Action: r.action},
+					Reason: r.reason, Detail: r.why + " (not sent)"})
 			}
 			if r.nothing != "" {
 				l.note = r.nothing

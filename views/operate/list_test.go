@@ -75,8 +75,13 @@ func TestActionListSaysWhyActionsAreDisabled(t *testing.T) {
 	l.Update(viewtest.Key("j"))
 	l.Update(viewtest.Key("j"))
 	_, cmd := l.Update(viewtest.Key("enter")) // delete: forbidden
-	if cmd != nil || !strings.Contains(l.View(), "delete is disabled: forbidden") {
+	if cmd == nil || !strings.Contains(l.View(), "delete is disabled: forbidden") {
 		t.Fatalf("enter on a disabled action:\n%s", l.View())
+	}
+	// The refusal goes to the history, nothing is asked.
+	if out, ok := cmd().(views.OutcomesMsg); !ok || len(out.Outcomes) != 1 || out.Outcomes[0].Reason != kube.ReasonForbidden ||
+		out.Outcomes[0].Op.Action != kube.ActionDelete || out.Outcomes[0].Written || !strings.Contains(out.Outcomes[0].Detail, "not sent") {
+		t.Fatalf("enter on a disabled action reported %#v", out)
 	}
 	l.Update(viewtest.Key("k"))
 	_, cmd = l.Update(viewtest.Key("enter")) // scale
