@@ -43,6 +43,14 @@ type item struct {
 // refused or its plan failed.
 func (it *item) refused() bool { return it.err != nil || it.verdicts.Refusal() != nil }
 
+// nothing reports whether the plan says the object already is as asked
+// (kube.Verdicts.NothingToDo: already paused, the same replicas): nothing
+// is sent for it, and nothing is asked.
+func (it *item) nothing() bool {
+	_, ok := it.verdicts.NothingToDo()
+	return !it.refused() && ok
+}
+
 // Model is the confirmation screen. Use New.
 type Model struct {
 	vc     *views.Context
@@ -191,7 +199,7 @@ func (m *Model) askNext() tea.Cmd {
 func (m *Model) sendable() int {
 	n := 0
 	for i := range m.items {
-		if !m.items[i].refused() {
+		if !m.items[i].refused() && !m.items[i].nothing() {
 			n++
 		}
 	}
@@ -294,7 +302,7 @@ func (m *Model) sendNext() tea.Cmd {
 		if it.done {
 			continue
 		}
-		if it.refused() {
+		if it.refused() || it.nothing() {
 			it.done, it.out = true, m.refusal(i)
 			continue
 		}
@@ -304,10 +312,15 @@ func (m *Model) sendNext() tea.Cmd {
 	return m.finish()
 }
 
-// refusal is the outcome of item i, refused by its plan: nothing is sent.
+// refusal is the outcome of item i, refused by its plan, or with nothing
+// to do: nothing is sent.
 func (m *Model) refusal(i int) kube.OperateOutcome {
 	it := &m.items[i]
 	out := kube.OperateOutcome{Op: m.operation(i), Verdicts: it.verdicts}
+	if s, ok := it.verdicts.NothingToDo(); ok && !it.refused() {
+		out.Detail = views.Sanitize(s)
+		return out
+	}
 	if it.err != nil {
 		out.Reason, out.Detail = kube.ReasonOf(it.err), views.ErrText(it.err)
 		return out
@@ -324,9 +337,10 @@ func (m *Model) refusal(i int) kube.OperateOutcome {
 }
 
 // planned ends the planning: the confirmation is asked, unless every
-// object is refused (strict's refusal of a warning, forbidden, read-only):
-// then nothing can be sent, and the refusals are the action's outcome,
-// reported to the session's history at once.
+// object is refused (strict's refusal of a warning, forbidden, read-only)
+// or already as asked (already paused): then nothing can be sent, and the
+// refusals and "nothing to send" are the action's outcome, reported to the
+// session's history at once.
 func (m *Model) planned() tea.Cmd {
 	m.phase = phaseConfirm
 	if m.sendable() > 0 {

@@ -325,3 +325,24 @@ func TestStrictRefusalGoesToHistory(t *testing.T) {
 		t.Fatalf("%d operations, %d reports of the refusal", len(f.ops), n)
 	}
 }
+
+// TestNothingToSendIsNotAsked: z on a Deployment already paused (its plan
+// says nothing would be sent) asks no y/n and sends nothing; the outcome,
+// "already paused: nothing to send", goes to the history once, not as a
+// pause done (the tester's trial: y gave "pause: 1 of 1 done").
+func TestNothingToSendIsNotAsked(t *testing.T) {
+	f := &fake{plans: map[string]kube.Verdicts{"web": append(slices.Clone(pass[:1]), kube.Verdict{Guard: kube.GuardAction,
+		Outcome: kube.OutcomePass, Sentence: "demo/deployments/web already paused: nothing to send", Nothing: true})}}
+	h := open(t, f, views.OperateMsg{Action: kube.ActionPause, Targets: []kube.ObjectRef{ref(kube.KindDeployments, "web")}, Replicas: -1}, 80, 24)
+	if v := h.m.View(); strings.Contains(v, "y/n") || !strings.Contains(v, "nothing to send · esc back") {
+		t.Fatalf("the confirmation asks:\n%s", v)
+	}
+	outs := h.outcomes()
+	if len(outs) != 1 || outs[0].Reason != "" || outs[0].Written || outs[0].Detail != "demo/deployments/web already paused: nothing to send" {
+		t.Fatalf("outcomes %+v", outs)
+	}
+	h.press("y", "esc")
+	if len(f.ops) != 0 {
+		t.Fatalf("%d operations sent", len(f.ops))
+	}
+}

@@ -109,6 +109,9 @@ func (m *Model) confirmLines() ([]string, string) {
 		out = append(out, st.Error.Render(fmt.Sprintf("%s refused: not sent", plural(refused, "object"))))
 	}
 	if m.sendable() == 0 {
+		if refused == 0 {
+			return out, "nothing to send · esc back"
+		}
 		return out, "nothing can be done · esc back"
 	}
 	if i, text := m.pendingText(); i >= 0 {
