@@ -94,6 +94,17 @@ func EnvText(e EnvVar) string {
 	return string(e.Source) + " " + e.Path
 }
 
+// EnvChangeText is an env entry's value as a Change names it: EnvText,
+// except that an empty literal value reads `""`, so that a preview line of
+// an entry set from or to "" is not read as an entry added or removed
+// (the screens show an empty Before or After as "(none)").
+func EnvChangeText(e EnvVar) string {
+	if e.Source == EnvLiteral && e.Value == "" {
+		return `""`
+	}
+	return EnvText(e)
+}
+
 // sameEnv compares two env entries by what is written (not Read).
 func sameEnv(a, b EnvVar) bool {
 	a.Read, b.Read = 0, 0
@@ -145,20 +156,20 @@ func envChanges(container string, before, after []EnvVar) []Change {
 	for _, a := range after {
 		b, ok := byRead[a.Read]
 		if a.Read == 0 || !ok {
-			out = append(out, Change{Container: container, Field: "env " + a.Name, After: EnvText(a)})
+			out = append(out, Change{Container: container, Field: "env " + a.Name, After: EnvChangeText(a)})
 			continue
 		}
 		kept[a.Read] = true
 		switch {
 		case b.Name != a.Name:
-			out = append(out, Change{Container: container, Field: "env " + a.Name + " (was " + b.Name + ")", Before: EnvText(b), After: EnvText(a)})
+			out = append(out, Change{Container: container, Field: "env " + a.Name + " (was " + b.Name + ")", Before: EnvChangeText(b), After: EnvChangeText(a)})
 		case !sameEnv(a, b):
-			out = append(out, Change{Container: container, Field: "env " + a.Name, Before: EnvText(b), After: EnvText(a)})
+			out = append(out, Change{Container: container, Field: "env " + a.Name, Before: EnvChangeText(b), After: EnvChangeText(a)})
 		}
 	}
 	for _, b := range before {
 		if !kept[b.Read] {
-			out = append(out, Change{Container: container, Field: "env " + b.Name, Before: EnvText(b), After: "(removed)"})
+			out = append(out, Change{Container: container, Field: "env " + b.Name, Before: EnvChangeText(b), After: "(removed)"})
 		}
 	}
 	return out
@@ -258,7 +269,7 @@ func rebaseEnv(container string, base, edited, fresh []EnvVar) ([]EnvVar, []Chan
 		switch {
 		case a.Read == 0 || !ok: // added
 			if find(a.Name) >= 0 {
-				clashes = append(clashes, Change{Container: container, Field: "env " + a.Name, Before: EnvText(out[find(a.Name)]), After: EnvText(a)})
+				clashes = append(clashes, Change{Container: container, Field: "env " + a.Name, Before: EnvChangeText(out[find(a.Name)]), After: EnvChangeText(a)})
 				continue
 			}
 			a.Read = 0
@@ -269,9 +280,9 @@ func rebaseEnv(container string, base, edited, fresh []EnvVar) ([]EnvVar, []Chan
 			if at < 0 || !sameEnv(withRead(out[at], b.Read), b) || (a.Name != b.Name && find(a.Name) >= 0) {
 				now := "(removed)"
 				if at >= 0 {
-					now = EnvText(out[at])
+					now = EnvChangeText(out[at])
 				}
-				clashes = append(clashes, Change{Container: container, Field: "env " + a.Name, Before: now, After: EnvText(a)})
+				clashes = append(clashes, Change{Container: container, Field: "env " + a.Name, Before: now, After: EnvChangeText(a)})
 				continue
 			}
 			a.Read = out[at].Read
@@ -288,7 +299,7 @@ func rebaseEnv(container string, base, edited, fresh []EnvVar) ([]EnvVar, []Chan
 		case sameEnv(withRead(out[at], b.Read), b):
 			out = slices.Delete(out, at, at+1)
 		default:
-			clashes = append(clashes, Change{Container: container, Field: "env " + b.Name, Before: EnvText(out[at]), After: "(removed)"})
+			clashes = append(clashes, Change{Container: container, Field: "env " + b.Name, Before: EnvChangeText(out[at]), After: "(removed)"})
 		}
 	}
 	return out, clashes

@@ -354,3 +354,24 @@ func FuzzWorkloadPatch(f *testing.F) {
 		checkPatch(t, d, before, after)
 	})
 }
+
+// TestEnvChangeOfAnEmptyValue: an entry whose value was "" and is set to X
+// reads `"" → X`, not an empty Before the screens show as "(none)", as
+// for an entry added (the tester read `env E4 (none) → X` as a new E4);
+// an entry added still has no Before, and one set to "" reads `→ ""`.
+func TestEnvChangeOfAnEmptyValue(t *testing.T) {
+	before := Workload{Containers: []Container{{Name: "app", Env: []EnvVar{{Name: "E4", Source: EnvLiteral, Read: 1}, {Name: "F", Source: EnvLiteral, Value: "f", Read: 2}}}}}
+	after := cloneWorkload(before)
+	c := &after.Containers[0]
+	c.Env[0].Value = "X"
+	c.Env[1].Value = ""
+	c.Env = append(c.Env, EnvVar{Name: "NEW", Source: EnvLiteral, Value: "n"})
+	var got []string
+	for _, ch := range Changes(before, after) {
+		got = append(got, fmt.Sprintf("%s: %q → %q", ch.Field, ch.Before, ch.After))
+	}
+	want := []string{`env E4: "\"\"" → "X"`, `env F: "f" → "\"\""`, `env NEW: "" → "n"`}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("changes\n%q\nwant\n%q", got, want)
+	}
+}

@@ -389,7 +389,7 @@ func restoreEnv(m *kube.Container, base, edited []kube.EnvVar, c kube.Change) bo
 	if !ok || c.After == "(removed)" || c.Before == "(env changed on the server)" {
 		return false
 	}
-	i := slices.IndexFunc(edited, func(e kube.EnvVar) bool { return e.Name == name && kube.EnvText(e) == c.After })
+	i := slices.IndexFunc(edited, func(e kube.EnvVar) bool { return e.Name == name && kube.EnvChangeText(e) == c.After })
 	if i < 0 {
 		return false
 	}
