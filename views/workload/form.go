@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -472,10 +473,12 @@ func (f *form) argv(lk lineKind, fk, none fieldKind, ci int, list []string, boun
 }
 
 // plain reports whether a text field can hold s unchanged: no line breaks,
-// tabs or other control characters (a text field would flatten them).
+// tabs or other control characters (a text field would flatten them), and
+// no bidirectional controls (U+202E and its kind, which the field drops
+// when typed: on the terminal they would reorder the text around them).
 func plain(s string) bool {
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
 			return false
 		}
 	}

@@ -3,6 +3,8 @@ package workload
 import (
 	"fmt"
 	"slices"
+	"strings"
+	"unicode"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -127,6 +129,16 @@ func (m *Model) typeInto(msg tea.KeyMsg) tea.Cmd {
 	if fd.in == nil {
 		fd.in = m.form.newInput(m.vc.Styles, fd)
 	}
+	if msg.Type == tea.KeyRunes {
+		var note string
+		msg.Runes, note = cleanRunes(msg.Runes)
+		if note != "" {
+			m.setNote(note, false)
+		}
+		if len(msg.Runes) == 0 {
+			return nil
+		}
+	}
 	old := fd.in.Value()
 	var cmd tea.Cmd
 	*fd.in, cmd = fd.in.Update(msg)
@@ -135,6 +147,44 @@ func (m *Model) typeInto(msg tea.KeyMsg) tea.Cmd {
 		m.form.validate(fd.c)
 	}
 	return cmd
+}
+
+// cleanRunes drops, from typed or pasted runes, the bidirectional
+// controls (unicode.Bidi_Control: U+202A–U+202E, U+2066–U+2069, ...),
+// which would reorder what the terminal shows around them, a value read
+// one way and applied another; it returns the runes kept and a note
+// saying what the field does not take as it came ("" when all of it is
+// taken): those controls dropped, and what the text input itself changes
+// (other control characters dropped, line breaks and tabs made spaces).
+func cleanRunes(in []rune) ([]rune, string) {
+	var out []rune
+	var bidi, ctrl, breaks int
+	for _, r := range in {
+		switch {
+		case unicode.Is(unicode.Bidi_Control, r):
+			bidi++
+			continue
+		case r == '\n' || r == '\r' || r == '\t':
+			breaks++
+		case unicode.IsControl(r):
+			ctrl++
+		}
+		out = append(out, r)
+	}
+	var parts []string
+	if bidi > 0 {
+		parts = append(parts, plural(bidi, "bidirectional control character")+" dropped")
+	}
+	if ctrl > 0 {
+		parts = append(parts, plural(ctrl, "control character")+" dropped")
+	}
+	if breaks > 0 {
+		parts = append(parts, "line breaks and tabs made spaces")
+	}
+	if len(parts) == 0 {
+		return out, ""
+	}
+	return out, "the text was changed: " + strings.Join(parts, ", ") + " (a field holds one line of printable text)"
 }
 
 // refocus rebuilds the form after its shape changed and moves the cursor

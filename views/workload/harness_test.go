@@ -195,6 +195,14 @@ func (h *harness) typ(text string) {
 	}
 }
 
+// paste pastes text as one key message, as a terminal's bracketed paste
+// arrives.
+func (h *harness) paste(text string) {
+	h.t.Helper()
+	_, cmd := h.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text), Paste: true})
+	h.run(cmd)
+}
+
 // focusOn moves the cursor to the field of kind k in container c, entry i.
 func (h *harness) focusOn(k fieldKind, c, i int) {
 	h.t.Helper()

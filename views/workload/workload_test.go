@@ -1099,3 +1099,46 @@ func TestHintOnlyWhileCapturing(t *testing.T) {
 		t.Fatalf("preview while confirming: capturing %v, hint %q", h.m.Capturing(), h.m.Hint())
 	}
 }
+
+// TestPastedTextChangesAreSaid: a paste with a right-to-left override, ESC
+// and BEL and a line break (the tester's trial) does not reach the field
+// as it came, and the form says what it changed; the override is dropped,
+// so the terminal never receives it.
+func TestPastedTextChangesAreSaid(t *testing.T) {
+	h := open(t, newFake(webWorkload()), 120, 30)
+	h.focusOn(fkImage, 0, 0)
+	h.replace("")
+	h.paste("web\u202e:2\nx\x1b]52;c\a")
+	v := h.m.form.fields[h.m.focus].in.Value()
+	if strings.ContainsRune(v, '\u202e') || strings.ContainsRune(v, '\x1b') || strings.ContainsRune(v, '\a') || strings.ContainsRune(v, '\n') {
+		t.Fatalf("the field holds %q", v)
+	}
+	for _, want := range []string{"1 bidirectional control character dropped", "2 control characters dropped", "line breaks and tabs made spaces"} {
+		if !strings.Contains(h.m.note, want) {
+			t.Fatalf("note %q lacks %q", h.m.note, want)
+		}
+	}
+	h.typ("ok")
+	if strings.Contains(h.m.note, "bidirectional") {
+		t.Fatalf("note %q after plain typing: it stays until the next key", h.m.note)
+	}
+}
+
+// TestBidiValueFromTheServerIsShownNotEdited: an env value the server
+// holds with a right-to-left override is shown read-only, not sent to the
+// terminal, as a
+// value with a line break is: a text field would send the override to the
+// terminal raw while focused, and would drop it when typed into.
+func TestBidiValueFromTheServerIsShownNotEdited(t *testing.T) {
+	w := webWorkload()
+	w.Containers[0].Env[0].Value = "\u202eRTL"
+	h := open(t, newFake(w), 120, 30)
+	for _, fd := range h.m.form.fields {
+		if fd.kind == fkEnvValue && fd.c == 0 && fd.i == 0 {
+			t.Fatal("LOG_LEVEL's value is an editable field")
+		}
+	}
+	if v := h.view(); strings.ContainsRune(v, '\u202e') || !strings.Contains(v, "LOG_LEVEL          value with line breaks or control characters  (read-only here)") {
+		t.Fatalf("the value is not shown read-only:\n%s", v)
+	}
+}
