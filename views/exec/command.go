@@ -93,7 +93,7 @@ func (c *Command) Run() error {
 		stderr = os.Stderr
 	}
 	fd, isTerm := terminalFd(stdin)
-	fmt.Fprint(stdout, clearScreen+c.banner+"\r\n")
+	fmt.Fprint(stdout, titlePush+clearScreen+c.banner+"\r\n")
 	var resetOnce sync.Once
 	reset := func() { resetOnce.Do(func() { _, _ = io.WriteString(stdout, resetSequence()) }) }
 	defer reset()

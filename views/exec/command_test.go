@@ -203,8 +203,8 @@ func TestSessionEndResetsTerminalModes(t *testing.T) {
 		t.Fatalf("Run: %v, %v", err, cmd.Err)
 	}
 	got := out.String()
-	if !strings.HasPrefix(got, "\x1b[H\x1b[2Jshell: sh in demo/web\r\n") {
-		t.Fatalf("output %q: want the screen cleared, then the banner", got)
+	if !strings.HasPrefix(got, "\x1b[22;0t\x1b[H\x1b[2Jshell: sh in demo/web\r\n") {
+		t.Fatalf("output %q: want the titles saved, the screen cleared, then the banner", got)
 	}
 	at := strings.Index(got, remote)
 	if at < 0 {
@@ -212,7 +212,8 @@ func TestSessionEndResetsTerminalModes(t *testing.T) {
 	}
 	after := got[at+len(remote):]
 	for _, want := range []string{"\x1b[?1000l", "\x1b[?1002l", "\x1b[?1003l", "\x1b[?1005l", "\x1b[?1006l", "\x1b[?1015l",
-		"\x1b[?25h", "\x1b[?2004l", "\x1b[?1004l", "\x1b>", "\x1b[?1l", "\x1b[?1049l", "\x1b[0m", "\x1b[r"} {
+		"\x1b[?25h", "\x1b[?2004l", "\x1b[?1004l", "\x1b>", "\x1b[?1l", "\x1b[?1049l", "\x1b[0m", "\x1b[r",
+		"\x1b[23;0t"} { // the titles saved before, back (a remote OSC 0 does not outlive the session)
 		if !strings.Contains(after, want) {
 			t.Errorf("after the session, no %q in %q", want, after)
 		}

@@ -11,6 +11,15 @@ package exec
 // ED 2).
 const clearScreen = "\x1b[H\x1b[2J"
 
+// titlePush saves the window and icon titles on the terminal's title
+// stack before a session (xterm's XTWINOPS 22;0), and titlePop, the last
+// of terminalResets, puts them back after it (23;0): a remote program may
+// set its own title (OSC 0), which would otherwise outlive the session.
+const (
+	titlePush = "\x1b[22;0t"
+	titlePop  = "\x1b[23;0t"
+)
+
 // terminalResets undoes what a remote program may leave on, each a DEC
 // private mode reset or an ECMA-48 control (xterm's ctlseqs):
 //
@@ -23,6 +32,7 @@ const clearScreen = "\x1b[H\x1b[2J"
 //	?1049l                 the alternate screen left (cursor restored)
 //	ESC[0m                 colours and attributes reset
 //	ESC[r                  the scroll region is the whole screen
+//	ESC[23;0t              the titles saved before the session (titlePush)
 var terminalResets = []string{
 	"\x1b[?1000l", "\x1b[?1002l", "\x1b[?1003l",
 	"\x1b[?1005l", "\x1b[?1006l", "\x1b[?1015l",
@@ -33,6 +43,7 @@ var terminalResets = []string{
 	"\x1b[?1049l",
 	"\x1b[0m",
 	"\x1b[r",
+	titlePop,
 }
 
 // resetSequence is terminalResets written at once.
