@@ -243,6 +243,11 @@ const (
 	ActionShell Action = "shell"
 	// ActionDebug is an ephemeral debug container's session.
 	ActionDebug Action = "debug"
+	// ActionPortForward is a port-forward (create pods/portforward). It is
+	// not written to the history (a forward changes nothing in the
+	// cluster); Permissions reports it so that shift+f can say up front
+	// that it is forbidden.
+	ActionPortForward Action = "port-forward"
 	// ActionApply is a workload form's apply (ApplyWorkload) on a
 	// Deployment, StatefulSet or DaemonSet; the form's undo after a
 	// failed rollout is recorded as ActionUndo.

@@ -38,3 +38,35 @@ func TestPermissionsEdit(t *testing.T) {
 		t.Errorf("pods: edit %q: the form edits the pod's owner, not the pod", off[kube.ActionEdit])
 	}
 }
+
+// TestPermissionsShellAndPortForward: a user who may read pods but not
+// create pods/exec or pods/portforward (the readonly kubeconfig's role):
+// on pods, ActionShell and ActionPortForward are reported and scale is
+// not asked about (s on a pod is its shell); a user who may exec and
+// forward but not update pods/scale sees no action of pods off but delete.
+func TestPermissionsShellAndPortForward(t *testing.T) {
+	deny := func(sub ...string) *kube.Client {
+		c, cs := kubetest.FakeClient(t)
+		cs.PrependReactor("create", "selfsubjectaccessreviews", func(action k8stesting.Action) (bool, runtime.Object, error) {
+			ra := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).Spec.ResourceAttributes
+			for _, s := range sub {
+				if ra.Subresource == s || ra.Verb == s {
+					return kubetest.DenyAccessReviews(action)
+				}
+			}
+			return kubetest.AllowAccessReviews(action)
+		})
+		return c
+	}
+	off := deny("exec", "portforward").Permissions(context.Background(), kube.KindPods, "demo")
+	if !strings.Contains(off[kube.ActionShell], "pods/exec") || !strings.Contains(off[kube.ActionPortForward], "pods/portforward") {
+		t.Errorf("pods, exec and portforward denied: off %v", off)
+	}
+	off = deny("scale", "delete").Permissions(context.Background(), kube.KindPods, "demo")
+	if _, ok := off[kube.ActionScale]; ok || off[kube.ActionShell] != "" || off[kube.ActionDelete] == "" {
+		t.Errorf("pods, exec allowed: off %v", off)
+	}
+	if off := deny("portforward").Permissions(context.Background(), kube.KindDeployments, "demo"); off[kube.ActionPortForward] == "" || off[kube.ActionShell] != "" {
+		t.Errorf("deployments: off %v", off)
+	}
+}

@@ -3,6 +3,7 @@ package inventory
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -124,6 +125,7 @@ func (m *Model) permissionsRead() func(context.Context) map[kube.Action]string {
 	for _, a := range []kube.Action{kube.ActionRestart, kube.ActionScale, kube.ActionDelete} {
 		has = has || views.Supports(a, kind)
 	}
+	has = has || slices.Contains(views.ForwardKinds, kind)
 	if !has {
 		return nil
 	}

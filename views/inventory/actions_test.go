@@ -178,3 +178,40 @@ func TestForbiddenEditIsOff(t *testing.T) {
 		t.Fatal("e no longer opens the form")
 	}
 }
+
+// TestForbiddenShellAndPortForwardAreOff: the account may not create
+// pods/exec nor pods/portforward (the readonly kubeconfig's role): on pods
+// the help marks s (the shell) and shift+f off, s refuses to the history
+// and shift+f says why, with no dialog opened (the tester's trial: the
+// port-forward dialog opened, and refused only after enter).
+func TestForbiddenShellAndPortForwardAreOff(t *testing.T) {
+	client, cs := kubetest.FakeClient(t, testPod("demo", "web-7d9f-abcde", time.Hour, run, true, 0))
+	cs.PrependReactor("create", "selfsubjectaccessreviews", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		ra := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).Spec.ResourceAttributes
+		if ra.Subresource == "exec" || ra.Subresource == "portforward" {
+			return kubetest.DenyAccessReviews(action)
+		}
+		return kubetest.AllowAccessReviews(action)
+	})
+	m, _ := load(t, client, "pods", "demo", 80, 8)
+	var help []string
+	for _, b := range m.Bindings() {
+		help = append(help, b.Help().Key+" "+b.Help().Desc)
+	}
+	h := strings.Join(help, "\n")
+	for _, want := range []string{"(pods: shell) (off: forbidden)", "shift+f port-forward (off: forbidden)"} {
+		if !strings.Contains(h, want) {
+			t.Fatalf("no %q in the help:\n%s", want, h)
+		}
+	}
+	if strings.Contains(h, "delete (off") {
+		t.Fatalf("delete is allowed:\n%s", h)
+	}
+	if out, ok := press(m, "s")().(views.OutcomesMsg); !ok || len(out.Outcomes) != 1 || out.Outcomes[0].Reason != kube.ReasonForbidden ||
+		out.Outcomes[0].Op.Action != kube.ActionShell {
+		t.Fatalf("s with exec forbidden: %#v", out)
+	}
+	if st, ok := press(m, "F")().(views.StatusMsg); !ok || !st.Error || !strings.Contains(st.Text, "port-forward is disabled") {
+		t.Fatalf("shift+f with port-forward forbidden: %#v", st)
+	}
+}

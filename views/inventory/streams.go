@@ -67,6 +67,10 @@ func (m *Model) shell() tea.Cmd {
 		return views.Refuse(kube.ActionShell, kube.ReasonReadOnly, "kyyard runs read-only (--readonly): no shell is opened",
 			kube.ObjectRef{Kind: kube.KindPods, Namespace: ns, Name: pod, UID: uid})
 	}
+	if why := m.off[kube.ActionShell]; why != "" {
+		return views.Refuse(kube.ActionShell, kube.ReasonForbidden, fmt.Sprintf("shell is disabled: %s; nothing was sent", why),
+			kube.ObjectRef{Kind: kube.KindPods, Namespace: ns, Name: pod, UID: uid})
+	}
 	msg := views.OpenShellMsg{Namespace: ns, Pod: pod, UID: uid, Container: container}
 	return func() tea.Msg { return msg }
 }
@@ -79,6 +83,11 @@ func (m *Model) portForward() tea.Cmd {
 		return nil
 	}
 	kind := m.info.ID
+	if why := m.off[kube.ActionPortForward]; why != "" {
+		// Not a write (allowed in read-only mode): said, not kept in the
+		// history.
+		return views.Status(fmt.Sprintf("port-forward is disabled: %s", why), true)
+	}
 	if ns, pod, uid, _, ok := m.podOf(row); ok {
 		msg := views.OpenPortForwardMsg{Kind: kube.KindPods, Namespace: ns, Name: pod, UID: uid}
 		return func() tea.Msg { return msg }
