@@ -3,6 +3,7 @@ package workload
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -180,12 +181,42 @@ func (m *Model) formHelp() string {
 	if n := m.form.errorCount(); n > 0 {
 		preview += " (fix " + plural(n, "field") + " first)"
 	}
-	parts := []string{"tab/shift+tab move", preview, "esc discard"}
+	parts := []string{"tab/shift+tab move", preview, "esc back"}
 	if n := m.form.changeCount(); n > 0 {
 		parts = append(parts, plural(n, "change"))
 	}
-	parts = append(parts, "ctrl+n add", "ctrl+d remove", "ctrl+t env source")
+	parts = append(parts, m.lineKeys()...)
 	return strings.Join(parts, " · ")
+}
+
+// lineKeys are the keys that add, remove or switch on the focused field's
+// line, only those that do something there: a command or args line (or
+// its placeholder), an env row (or the empty env list's placeholder). A
+// bounded (read-only) list has no fields, so none is offered for it.
+func (m *Model) lineKeys() []string {
+	if m.focus >= len(m.form.fields) {
+		return nil
+	}
+	fd := m.form.fields[m.focus]
+	if fd.c < 0 {
+		return nil
+	}
+	addEnv := "ctrl+n add env"
+	if len(m.form.ctrs[fd.c].env) >= kube.MaxFormEnv {
+		addEnv = ""
+	}
+	var keys []string
+	switch fd.kind {
+	case fkCommand, fkArgs:
+		keys = []string{"ctrl+n add line", "ctrl+d remove line"}
+	case fkNoCommand, fkNoArgs:
+		keys = []string{"ctrl+n add line"}
+	case fkNoEnv:
+		keys = []string{addEnv}
+	case fkEnvName, fkEnvValue, fkEnvRef, fkEnvKey, fkEnvOptional:
+		keys = []string{addEnv, "ctrl+d remove env", "ctrl+t value/secret/configmap"}
+	}
+	return slices.DeleteFunc(keys, func(k string) bool { return k == "" })
 }
 
 // formLines draws the form's visible lines, scrolled so that the focused

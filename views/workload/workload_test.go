@@ -1142,3 +1142,39 @@ func TestBidiValueFromTheServerIsShownNotEdited(t *testing.T) {
 		t.Fatalf("the value is not shown read-only:\n%s", v)
 	}
 }
+
+// TestHelpLineKeysFollowTheField: the form's help line offers ctrl+n,
+// ctrl+d and ctrl+t only where they do something (the tester's trial:
+// they were offered on replicas and image, where they only printed a
+// hint), and says esc back, as the bottom line does.
+func TestHelpLineKeysFollowTheField(t *testing.T) {
+	h := open(t, newFake(webWorkload()), 200, 30)
+	for _, tc := range []struct {
+		k       fieldKind
+		i       int
+		want    []string
+		wantNot []string
+	}{
+		{fkReplicas, 0, []string{"esc back"}, []string{"ctrl+n", "ctrl+d", "ctrl+t", "esc discard"}},
+		{fkImage, 0, nil, []string{"ctrl+n", "ctrl+d", "ctrl+t"}},
+		{fkCommand, 0, []string{"ctrl+n add line", "ctrl+d remove line"}, []string{"ctrl+t"}},
+		{fkEnvName, 0, []string{"ctrl+n add env", "ctrl+d remove env", "ctrl+t value/secret/configmap"}, nil},
+	} {
+		c := 0
+		if tc.k == fkReplicas {
+			c = -1
+		}
+		h.focusOn(tc.k, c, tc.i)
+		help := h.m.formHelp()
+		for _, w := range tc.want {
+			if !strings.Contains(help, w) {
+				t.Errorf("field %v: help %q lacks %q", tc.k, help, w)
+			}
+		}
+		for _, w := range tc.wantNot {
+			if strings.Contains(help, w) {
+				t.Errorf("field %v: help %q offers %q", tc.k, help, w)
+			}
+		}
+	}
+}
