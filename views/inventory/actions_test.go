@@ -108,15 +108,23 @@ func TestActionKeysReadOnly(t *testing.T) {
 // screen and its help, a binding per line.
 func denying(t *testing.T, verb string) (*inventory.Model, string) {
 	t.Helper()
-	client, cs := kubetest.FakeClient(t, opDeployment("api", 2))
+	return denyingOn(t, "deployments", opDeployment("api", 2), func(ra *authorizationv1.ResourceAttributes) bool { return ra.Verb == verb })
+}
+
+// denyingOn loads kind in demo, holding obj, on a client whose
+// SelfSubjectAccessReviews deny what deny says and allow the rest; it
+// returns the screen and its help, a binding per line.
+func denyingOn(t *testing.T, kind kube.Kind, obj runtime.Object, deny func(*authorizationv1.ResourceAttributes) bool) (*inventory.Model, string) {
+	t.Helper()
+	client, cs := kubetest.FakeClient(t, obj)
 	cs.PrependReactor("create", "selfsubjectaccessreviews", func(action k8stesting.Action) (bool, runtime.Object, error) {
 		review := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview)
-		if review.Spec.ResourceAttributes.Verb == verb {
+		if deny(review.Spec.ResourceAttributes) {
 			return kubetest.DenyAccessReviews(action)
 		}
 		return kubetest.AllowAccessReviews(action)
 	})
-	m, _ := load(t, client, "deployments", "demo", 80, 8)
+	m, _ := load(t, client, kind, "demo", 80, 8)
 	var help []string
 	for _, b := range m.Bindings() {
 		help = append(help, b.Help().Key+" "+b.Help().Desc)
@@ -185,20 +193,9 @@ func TestForbiddenEditIsOff(t *testing.T) {
 // and shift+f says why, with no dialog opened (the tester's trial: the
 // port-forward dialog opened, and refused only after enter).
 func TestForbiddenShellAndPortForwardAreOff(t *testing.T) {
-	client, cs := kubetest.FakeClient(t, testPod("demo", "web-7d9f-abcde", time.Hour, run, true, 0))
-	cs.PrependReactor("create", "selfsubjectaccessreviews", func(action k8stesting.Action) (bool, runtime.Object, error) {
-		ra := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).Spec.ResourceAttributes
-		if ra.Subresource == "exec" || ra.Subresource == "portforward" {
-			return kubetest.DenyAccessReviews(action)
-		}
-		return kubetest.AllowAccessReviews(action)
+	m, h := denyingOn(t, "pods", testPod("demo", "web-7d9f-abcde", time.Hour, run, true, 0), func(ra *authorizationv1.ResourceAttributes) bool {
+		return ra.Subresource == "exec" || ra.Subresource == "portforward"
 	})
-	m, _ := load(t, client, "pods", "demo", 80, 8)
-	var help []string
-	for _, b := range m.Bindings() {
-		help = append(help, b.Help().Key+" "+b.Help().Desc)
-	}
-	h := strings.Join(help, "\n")
 	for _, want := range []string{"(pods: shell) (off: forbidden)", "shift+f port-forward (off: forbidden)"} {
 		if !strings.Contains(h, want) {
 			t.Fatalf("no %q in the help:\n%s", want, h)
