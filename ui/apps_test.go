@@ -71,6 +71,27 @@ func TestAppsCommand(t *testing.T) {
 	}
 }
 
+// `:apps <namespace>` and `:apps all` open the list of that namespace, or
+// of all, as `:<kind> <namespace>` does (the tester's trial: `:apps demo`
+// was an unknown command); a malformed namespace is refused.
+func TestAppsCommandTakesANamespace(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	h := startWith(t, deploying{client}, "default", 120, 30)
+	h.command("apps demo")
+	if got := h.m.Top().Title(); got != "apps(demo)[1]" {
+		t.Fatalf(":apps demo opened %q", got)
+	}
+	h.command("apps all")
+	if got := h.m.Top().Title(); !strings.HasPrefix(got, "apps(all)") {
+		t.Fatalf(":apps all opened %q", got)
+	}
+	top := h.m.Top()
+	h.command("apps Not_A_Namespace")
+	if h.m.Top() != top || !strings.Contains(h.m.View(), "Not_A_Namespace") {
+		t.Fatalf(":apps with a malformed namespace:\n%s", h.m.View())
+	}
+}
+
 // A client that cannot deploy says so.
 func TestAppsNotAvailable(t *testing.T) {
 	client, _ := kubetest.FakeClient(t, objects()...)

@@ -239,7 +239,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case views.OpenForwardsMsg:
 		return m, m.openForwards()
 	case views.OpenAppsMsg:
-		return m, m.openApps()
+		return m, m.openApps(m.namespace)
 	case views.OpenDeployMsg:
 		return m, m.openDeploy(msg)
 	case views.OpenRemoveMsg:
@@ -560,7 +560,8 @@ func (m *Model) completed() string {
 // run executes a `:` command: `<kind> [namespace|all|-A]`; `ns
 // <namespace>|all|-A`, the top screen's kind in that namespace (`:ns`
 // alone is the namespaces inventory, as in k9s); `ctx [context]`, the
-// context picker or a switch; `apps`, the kyyard-managed apps; or
+// context picker or a switch; `apps [namespace|all]`, the kyyard-managed
+// apps (of the current namespace when none is named); or
 // `q`/`quit`. A kind kyyard does not know makes it read discovery again
 // and run the line once more, with rediscovered set, unless rediscovered
 // is set already.
@@ -579,7 +580,17 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 	case forwardsCommand(fields[0]) && len(fields) == 1:
 		return m.openForwards()
 	case appsCommand(fields[0]) && len(fields) == 1:
-		return m.openApps()
+		return m.openApps(m.namespace)
+	case appsCommand(fields[0]) && len(fields) == 2:
+		// `:apps <namespace>`, `:apps all`, as `:<kind> <namespace>`.
+		ns := fields[1]
+		if ns == "all" || ns == "-A" {
+			ns = ""
+		} else if err := views.ValidateNamespaceName(ns); err != nil {
+			m.status = views.StatusMsg{Error: true, Text: err.Error()}
+			return nil
+		}
+		return m.openApps(ns)
 	case m.closesWork(":" + line):
 		// Every other command replaces the screens.
 		return nil

@@ -15,7 +15,7 @@ func WithStartScreen(word string) Option {
 		// command push returns is not needed.
 		switch {
 		case appsCommand(word):
-			_ = m.openApps()
+			_ = m.openApps(m.namespace)
 		case forwardsCommand(word):
 			_ = m.openForwards()
 		}

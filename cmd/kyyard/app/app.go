@@ -88,7 +88,7 @@ Keys:
              (or type one) and a local port on 127.0.0.1; a Service's or a
              workload's forward moves to another ready pod when its pod goes
   :pf        the port-forwards (traffic, state); x stops one; all end with kyyard
-  :apps      the apps kyyard deployed: n new (the deploy form), e change, enter
+  :apps [ns] the apps kyyard deployed: n new (the deploy form), e change, enter
              their Deployments, ctrl+d remove (claims kept); the form validates
              as you type, ctrl+s previews (YAML, diff, dry run, guards), enter
              deploys step by step, then the rollout
