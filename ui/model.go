@@ -583,11 +583,8 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 		return m.openApps(m.namespace)
 	case appsCommand(fields[0]) && len(fields) == 2:
 		// `:apps <namespace>`, `:apps all`, as `:<kind> <namespace>`.
-		ns := fields[1]
-		if ns == "all" || ns == "-A" {
-			ns = ""
-		} else if err := views.ValidateNamespaceName(ns); err != nil {
-			m.status = views.StatusMsg{Error: true, Text: err.Error()}
+		ns, ok := m.commandNamespace(fields[1])
+		if !ok {
 			return nil
 		}
 		return m.openApps(ns)
@@ -620,11 +617,8 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 	if len(fields) == 1 {
 		return m.open(views.OpenKindMsg{Kind: info.ID, Namespace: m.namespace, Replace: true}, false)
 	}
-	ns := fields[1]
-	if ns == "all" || ns == "-A" {
-		ns = ""
-	} else if err := views.ValidateNamespaceName(ns); err != nil {
-		m.status = views.StatusMsg{Error: true, Text: err.Error()}
+	ns, ok := m.commandNamespace(fields[1])
+	if !ok {
 		return nil
 	}
 	if info.ID == "namespaces" {
@@ -635,6 +629,20 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 		m.status = views.StatusMsg{Text: fmt.Sprintf("%s are cluster-scoped: %s does not apply to them", info.ID, namespacePhrase(ns))}
 	}
 	return cmd
+}
+
+// commandNamespace reads a command's namespace argument: "all" or "-A"
+// is every namespace (""), another must be a DNS-1123 label; a malformed
+// one is said on the status line and ok is false.
+func (m *Model) commandNamespace(arg string) (ns string, ok bool) {
+	if arg == "all" || arg == "-A" {
+		return "", true
+	}
+	if err := views.ValidateNamespaceName(arg); err != nil {
+		m.status = views.StatusMsg{Error: true, Text: err.Error()}
+		return "", false
+	}
+	return arg, true
 }
 
 // namespacePhrase names a namespace in messages: "namespace demo", or
