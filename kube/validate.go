@@ -3,6 +3,7 @@ package kube
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/distribution/reference"
@@ -148,6 +149,27 @@ func ValidateRefKey(s string) error {
 	return joinMessages(validation.IsConfigMapKey(s))
 }
 
+// ParseReplicas reads a replicas field as every screen that takes one
+// does (the workload form, the scale dialog, the deploy form): spaces
+// around it trimmed (strings.TrimSpace), then a whole number in
+// 0..MaxReplicas. Errors, the same words everywhere: "required" (empty),
+// "a whole number" (anything else but digits), "between 0 and 10000".
+func ParseReplicas(s string) (int32, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, errors.New("required")
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	var numErr *strconv.NumError
+	if err != nil && !(errors.As(err, &numErr) && errors.Is(numErr.Err, strconv.ErrRange)) {
+		return 0, errors.New("a whole number")
+	}
+	if err != nil || n < 0 || n > MaxReplicas {
+		return 0, fmt.Errorf("between 0 and %d", MaxReplicas)
+	}
+	return int32(n), nil
+}
+
 // FieldError is one field the form must not send as it is.
 type FieldError struct {
 	// Container is the container's name ("" for replicas and paused).
@@ -197,7 +219,7 @@ func ValidateResources(r Resources) []FieldError {
 // ValidateWorkload checks every editable container of w (read-only ones
 // are never written): the image, the argv bounds (MaxFormArgv), the env
 // bounds (MaxFormEnv), each editable env entry's name and reference, and
-// the quantities; and replicas within 0..MaxReplicas.
+// the quantities; and replicas within 0..MaxReplicas (ParseReplicas).
 //
 // Duplicate env names: an object may already carry one name twice (the API
 // server accepts it; the last entry wins in the container), so a
@@ -205,8 +227,10 @@ func ValidateResources(r Resources) []FieldError {
 // no "before" to compare with and reports none; ValidateNewDuplicates does.
 func ValidateWorkload(w Workload) []FieldError {
 	var out []FieldError
-	if w.HasReplicas && (w.Replicas < 0 || w.Replicas > MaxReplicas) {
-		out = append(out, FieldError{Field: "replicas", Message: fmt.Sprintf("between 0 and %d", MaxReplicas)})
+	if w.HasReplicas {
+		if _, err := ParseReplicas(strconv.Itoa(int(w.Replicas))); err != nil {
+			out = append(out, FieldError{Field: "replicas", Message: err.Error()})
+		}
 	}
 	for _, c := range w.Containers {
 		if c.ReadOnly {

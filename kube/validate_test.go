@@ -189,3 +189,26 @@ func FuzzValidateEnvName(f *testing.F) {
 		}
 	})
 }
+
+// TestParseReplicas: the one replicas parser: spaces trimmed, a whole
+// number in 0..MaxReplicas, and the same words for every refusal (the
+// screens test it with one table, viewtest.ReplicasInputs).
+func TestParseReplicas(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int32
+		err  string
+	}{
+		{" 3", 3, ""}, {"4 ", 4, ""}, {"+2", 2, ""}, {"0", 0, ""}, {"10000", 10000, ""},
+		{"", 0, "required"}, {" ", 0, "required"}, {"3q", 0, "a whole number"}, {"1e3", 0, "a whole number"},
+		{"-1", 0, "between 0 and 10000"}, {"10001", 0, "between 0 and 10000"}, {"99999999999999999999", 0, "between 0 and 10000"},
+	} {
+		n, err := kube.ParseReplicas(tc.in)
+		switch {
+		case tc.err == "" && (err != nil || n != tc.want):
+			t.Errorf("ParseReplicas(%q) = %d, %v; want %d", tc.in, n, err, tc.want)
+		case tc.err != "" && (err == nil || err.Error() != tc.err):
+			t.Errorf("ParseReplicas(%q) = %d, %v; want %q", tc.in, n, err, tc.err)
+		}
+	}
+}

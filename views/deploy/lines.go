@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/render"
 )
 
@@ -106,16 +107,13 @@ func FormatEnv(vs []render.EnvVar) string {
 	return strings.Join(lines, "\n")
 }
 
-// ParseReplicas parses the replicas field: "" is 1, else a whole number
-// 0..10000 (render's bound).
+// ParseReplicas parses the replicas field: blank is 1 (a new
+// Deployment's default), else kube.ParseReplicas, the one replicas parser
+// of every screen (spaces trimmed, a whole number 0..kube.MaxReplicas,
+// render's bound too), its errors in its words.
 func ParseReplicas(s string) (int32, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
+	if strings.TrimSpace(s) == "" {
 		return 1, nil
 	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 || n > 10000 {
-		return 0, fmt.Errorf("%q: replicas is a whole number 0..10000", s)
-	}
-	return int32(n), nil
+	return kube.ParseReplicas(s)
 }

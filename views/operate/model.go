@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
@@ -215,12 +214,12 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	switch m.phase {
 	case phaseScale:
 		if s == "enter" {
-			n, err := strconv.Atoi(strings.TrimSpace(m.input.Value()))
-			if err != nil || n < 0 || n > kube.MaxReplicas {
-				m.note = fmt.Sprintf("replicas is a whole number from 0 to %d", kube.MaxReplicas)
+			n, err := kube.ParseReplicas(m.input.Value())
+			if err != nil {
+				m.note = "replicas: " + err.Error()
 				return nil
 			}
-			m.replicas, m.note, m.phase = int32(n), "", phasePlan
+			m.replicas, m.note, m.phase = n, "", phasePlan
 			m.input.Blur()
 			return m.planCmds()
 		}

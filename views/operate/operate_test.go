@@ -346,3 +346,29 @@ func TestNothingToSendIsNotAsked(t *testing.T) {
 		t.Fatalf("%d operations sent", len(f.ops))
 	}
 }
+
+// TestScaleReplicasInputs: the scale dialog reads replicas with the one
+// parser the workload form reads them with (kube.ParseReplicas), tested
+// with the same table (viewtest.ReplicasInputs): " 4" and " 3" are taken
+// alike, an empty field is "required", and a refusal plans nothing and
+// says the parser's words.
+func TestScaleReplicasInputs(t *testing.T) {
+	for _, in := range viewtest.ReplicasInputs {
+		f := &fake{}
+		h := open(t, f, views.OperateMsg{Action: kube.ActionScale, Targets: []kube.ObjectRef{ref(kube.KindDeployments, "web")}, Replicas: 2}, 80, 24)
+		h.press("ctrl+u")
+		_, cmd := h.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(in.Typed), Paste: true})
+		h.run(cmd)
+		h.press("enter")
+		v := h.m.View()
+		if in.Err != "" {
+			if len(f.planned) != 0 || !strings.Contains(v, "replicas: "+in.Err) {
+				t.Errorf("%q: planned %+v, view:\n%s", in.Typed, f.planned, v)
+			}
+			continue
+		}
+		if len(f.planned) != 1 || f.planned[0].Replicas != in.Want {
+			t.Errorf("%q: planned %+v, want replicas %d; view:\n%s", in.Typed, f.planned, in.Want, v)
+		}
+	}
+}

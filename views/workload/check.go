@@ -1,7 +1,6 @@
 package workload
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,13 +27,7 @@ func (f *form) validate(c int) {
 		var err error
 		switch fd.kind {
 		case fkReplicas:
-			n, perr := strconv.Atoi(f.replicas)
-			switch {
-			case perr != nil:
-				fd.err = "a whole number"
-			case n < 0 || n > kube.MaxReplicas:
-				fd.err = fmt.Sprintf("between 0 and %d", kube.MaxReplicas)
-			}
+			_, err = kube.ParseReplicas(f.replicas)
 		case fkImage:
 			err = kube.ValidateImage(f.ctrs[fd.c].image)
 		case fkEnvName:
@@ -126,7 +119,7 @@ func (f *form) writes(container, name string) bool {
 // what was read: it cannot be written (the field says why), yet it is an
 // edit.
 func (f *form) badReplicas() bool {
-	_, err := strconv.Atoi(f.replicas)
+	_, err := kube.ParseReplicas(f.replicas)
 	return err != nil && f.replicas != strconv.Itoa(int(f.base.Replicas))
 }
 

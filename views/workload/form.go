@@ -176,8 +176,8 @@ func newForm(base, w kube.Workload) *form {
 // list equal to base's is base's own slice (nil stays nil).
 func (f *form) workload() kube.Workload {
 	w := f.base
-	if n, err := strconv.Atoi(f.replicas); err == nil && w.HasReplicas {
-		w.Replicas = int32(n)
+	if n, err := kube.ParseReplicas(f.replicas); err == nil && w.HasReplicas {
+		w.Replicas = n
 	}
 	if w.HasPaused {
 		w.Paused = f.paused
