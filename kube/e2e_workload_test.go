@@ -871,3 +871,85 @@ func TestE2EEveryFieldRollsOut(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 	}
 }
+
+// TestE2EEnvSourceSwitches: against the API server, the literal A becomes
+// a fieldRef, the fieldRef IDX becomes a literal, then the fieldRef row A
+// is removed (issue 21's dead end: none of these could be done). Each
+// PATCH in the audit log carries only that entry, merged by name, with
+// what it replaces nulled; the object after holds exactly one of value
+// and valueFrom for it, and the untouched references (MEM's
+// resourceFieldRef with divisor 1Mi, CM's optional configMapKeyRef) keep
+// their bytes (casebook C23); the order of the others is kept (C25).
+func TestE2EEnvSourceSwitches(t *testing.T) {
+	e := newEditEnv(t, kube.PolicyInteractive)
+	envOf := func(m map[string]any) []any { return containerAt(m, "containers", 0)["env"].([]any) }
+	entry := func(env []any, name string) string {
+		for _, v := range env {
+			if v.(map[string]any)["name"] == name {
+				b, _ := json.Marshal(v)
+				return string(b)
+			}
+		}
+		return ""
+	}
+	raw := e.rawJSON()
+	untouched := map[string]string{"MEM": entry(envOf(raw), "MEM"), "CM": entry(envOf(raw), "CM")}
+	before := e.read()
+	for _, step := range []struct {
+		name  string
+		edit  func(env []kube.EnvVar) []kube.EnvVar
+		patch string // the env part of the container's patch
+		want  map[string]string
+		order string
+	}{
+		{"literal to fieldRef", func(env []kube.EnvVar) []kube.EnvVar {
+			env[0] = kube.EnvVar{Name: "A", Source: kube.EnvField, FieldPath: "metadata.name", APIVersion: "v1", Read: env[0].Read}
+			return env
+		}, `"env":[{"name":"A","value":null,"valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.name"}}}]`,
+			map[string]string{"A": `{"name":"A","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.name"}}}`}, "A,B,IDX,MEM,CM"},
+		{"fieldRef to literal", func(env []kube.EnvVar) []kube.EnvVar {
+			env[2] = kube.EnvVar{Name: "IDX", Source: kube.EnvLiteral, Value: "3", Read: env[2].Read}
+			return env
+		}, `"env":[{"name":"IDX","value":"3","valueFrom":null}]`,
+			map[string]string{"IDX": `{"name":"IDX","value":"3"}`}, "A,B,IDX,MEM,CM"},
+		{"fieldRef row removed", func(env []kube.EnvVar) []kube.EnvVar {
+			return env[1:]
+		}, `"$setElementOrder/env":[{"name":"B"},{"name":"IDX"},{"name":"MEM"},{"name":"CM"}],"env":[{"$patch":"delete","name":"A"}]`,
+			map[string]string{"A": ""}, "B,IDX,MEM,CM"},
+	} {
+		after := before
+		after.Containers = append([]kube.Container(nil), before.Containers...)
+		app := &after.Containers[2]
+		app.Env = step.edit(append([]kube.EnvVar(nil), app.Env...))
+		if errs := kube.ValidateWorkload(after); len(errs) > 0 {
+			t.Fatalf("%s: %v", step.name, errs)
+		}
+		since := time.Now()
+		res := e.apply(before, after)
+		e.onePatch(since, fmt.Sprintf(`{"metadata":{"resourceVersion":%q},"spec":{"template":{"spec":{"containers":[{"name":"app",%s}]}}}}`,
+			before.ResourceVersion, step.patch))
+		env := envOf(e.rawJSON())
+		for name, want := range step.want {
+			if got := entry(env, name); got != want {
+				t.Errorf("%s: %s is %s, want %s", step.name, name, got, want)
+			}
+		}
+		for name, want := range untouched {
+			if got := entry(env, name); got != want {
+				t.Errorf("%s: untouched %s changed: %s → %s (C23)", step.name, name, want, got)
+			}
+		}
+		var names []string
+		for _, v := range env {
+			names = append(names, v.(map[string]any)["name"].(string))
+		}
+		if got := strings.Join(names, ","); got != step.order {
+			t.Errorf("%s: env order %s, want %s (C25)", step.name, got, step.order)
+		}
+		if ch := kube.Changes(res.Workload, e.read()); len(ch) != 0 {
+			t.Errorf("%s: read again, the form shows changes %+v", step.name, ch)
+		}
+		e.settle()
+		before = e.read()
+	}
+}

@@ -3,6 +3,7 @@ package kube
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -149,6 +150,120 @@ func ValidateRefKey(s string) error {
 	return joinMessages(validation.IsConfigMapKey(s))
 }
 
+// envFieldPaths are the fieldRef paths the API server accepts for an env
+// variable besides the subscripted labels and annotations
+// (validEnvDownwardAPIFieldPathExpressions, k8s.io/kubernetes
+// pkg/apis/core/validation): a subset of what a downwardAPI volume takes
+// (status.phase, bare metadata.labels are volume-only).
+var envFieldPaths = []string{
+	"metadata.name", "metadata.namespace", "metadata.uid",
+	"spec.nodeName", "spec.serviceAccountName",
+	"status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs",
+}
+
+// ValidateFieldPath checks a fieldRef's fieldPath as the API server checks
+// an env variable's: one of envFieldPaths, or metadata.labels['<key>'] /
+// metadata.annotations['<key>'] whose key is a qualified name (an
+// annotation's compared in lower case), as
+// k8s.io/kubernetes/pkg/fieldpath.SplitMaybeSubscriptedPath splits it.
+// Errors: empty, a subscript on another path, a malformed key, or a path
+// the API server does not offer to env.
+func ValidateFieldPath(s string) error {
+	if s == "" {
+		return errors.New("a field path is required (e.g. metadata.name)")
+	}
+	if base, key, ok := splitSubscript(s); ok {
+		switch base {
+		case "metadata.labels":
+			return joinMessages(validation.IsQualifiedName(key))
+		case "metadata.annotations":
+			return joinMessages(validation.IsQualifiedName(strings.ToLower(key)))
+		}
+		return fmt.Errorf("%s takes no ['key']: only metadata.labels and metadata.annotations do", base)
+	}
+	if slices.Contains(envFieldPaths, s) {
+		return nil
+	}
+	return fmt.Errorf("not a field env can read: %s, metadata.labels['k'] or metadata.annotations['k']", strings.Join(envFieldPaths, ", "))
+}
+
+// splitSubscript splits "base['key']" into base and key (ok false for a
+// path without a subscript), as fieldpath.SplitMaybeSubscriptedPath does.
+func splitSubscript(s string) (base, key string, ok bool) {
+	rest, found := strings.CutSuffix(s, "']")
+	if !found {
+		return s, "", false
+	}
+	base, key, found = strings.Cut(rest, "['")
+	if !found || base == "" {
+		return s, "", false
+	}
+	return base, key, true
+}
+
+// ValidateFieldAPIVersion checks a fieldRef's apiVersion: "" (the API
+// server defaults it to v1) or v1, the only version whose pod fields it
+// converts (ConvertDownwardAPIFieldLabel).
+func ValidateFieldAPIVersion(s string) error {
+	if s == "" || s == FieldRefAPIVersion {
+		return nil
+	}
+	return fmt.Errorf("apiVersion %s: only v1 names pod fields", s)
+}
+
+// envResources are the resourceFieldRef resources the API server accepts
+// for env (validContainerResourceFieldPathExpressions), besides
+// requests.hugepages-<size> and limits.hugepages-<size>.
+var envResources = []string{
+	"limits.cpu", "limits.memory", "limits.ephemeral-storage",
+	"requests.cpu", "requests.memory", "requests.ephemeral-storage",
+}
+
+// ValidateResourceName checks a resourceFieldRef's resource by the API
+// server's rule: one of envResources or a hugepages-<size> request or
+// limit ("limits.hugepages-2Mi"). Errors: empty, or any other name.
+func ValidateResourceName(s string) error {
+	if s == "" {
+		return errors.New("a resource is required (e.g. limits.memory)")
+	}
+	if slices.Contains(envResources, s) || strings.HasPrefix(s, "requests.hugepages-") || strings.HasPrefix(s, "limits.hugepages-") {
+		return nil
+	}
+	return fmt.Errorf("not a resource env can read: %s, or limits.hugepages-<size>", strings.Join(envResources, ", "))
+}
+
+// ValidateDivisor checks a resourceFieldRef's divisor for its resource:
+// "" or 0 is unset (the kubelet divides by 1); else a quantity
+// (ValidateQuantity) that the API server accepts for that resource
+// (validateContainerResourceDivisor, compared in its canonical form, so
+// "1000m" is 1): 1m or 1 for cpu, and 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi,
+// 1Gi, 1Ti, 1Pi or 1Ei for memory, ephemeral-storage and hugepages.
+func ValidateDivisor(resourceName, divisor string) error {
+	if divisor == "" {
+		return nil
+	}
+	if err := ValidateQuantity(divisor); err != nil {
+		return err
+	}
+	q := resource.MustParse(divisor)
+	if q.IsZero() {
+		return nil
+	}
+	bytes := []string{"1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei"}
+	switch {
+	case strings.HasSuffix(resourceName, ".cpu"):
+		if c := q.String(); c != "1m" && c != "1" {
+			return errors.New("a cpu divisor is 1m or 1")
+		}
+	case strings.HasSuffix(resourceName, ".memory"), strings.HasSuffix(resourceName, ".ephemeral-storage"),
+		strings.Contains(resourceName, ".hugepages-"):
+		if !slices.Contains(bytes, q.String()) {
+			return errors.New("a divisor of bytes is 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi or 1Ei")
+		}
+	}
+	return nil
+}
+
 // ParseReplicas reads a replicas field as every screen that takes one
 // does (the workload form, the scale dialog, the deploy form): spaces
 // around it trimmed (strings.TrimSpace), then a whole number in
@@ -218,8 +333,10 @@ func ValidateResources(r Resources) []FieldError {
 
 // ValidateWorkload checks every editable container of w (read-only ones
 // are never written): the image, the argv bounds (MaxFormArgv), the env
-// bounds (MaxFormEnv), each editable env entry's name and reference, and
-// the quantities; and replicas within 0..MaxReplicas (ParseReplicas).
+// bounds (MaxFormEnv), each editable env entry's name and source (a
+// Secret or ConfigMap name and key, a fieldRef's path and apiVersion, a
+// resourceFieldRef's resource, container and divisor), and the
+// quantities; and replicas within 0..MaxReplicas (ParseReplicas).
 //
 // Duplicate env names: an object may already carry one name twice (the API
 // server accepts it; the last entry wins in the container), so a
@@ -257,9 +374,17 @@ func ValidateWorkload(w Workload) []FieldError {
 			}
 			field := "env " + e.Name
 			add(field, ValidateEnvName(e.Name))
-			if e.Source == EnvSecret || e.Source == EnvConfigMap {
+			switch e.Source {
+			case EnvSecret, EnvConfigMap:
 				add(field, ValidateRefName(e.Ref))
 				add(field, ValidateRefKey(e.Key))
+			case EnvField:
+				add(field, ValidateFieldPath(e.FieldPath))
+				add(field, ValidateFieldAPIVersion(e.APIVersion))
+			case EnvResource:
+				add(field, ValidateResourceName(e.Resource))
+				add(field, ValidateEnvContainer(w, e.ContainerName))
+				add(field, ValidateDivisor(e.Resource, e.Divisor))
 			}
 		}
 		for _, fe := range ValidateResources(c.Resources) {
@@ -268,6 +393,21 @@ func ValidateWorkload(w Workload) []FieldError {
 		}
 	}
 	return out
+}
+
+// ValidateEnvContainer checks a resourceFieldRef's containerName against
+// the workload's pod template: "" is the entry's own container; any other
+// must name one of its containers or init containers, where the kubelet
+// looks for it (a name it cannot find fails the pod's start with
+// CreateContainerConfigError).
+func ValidateEnvContainer(w Workload, name string) error {
+	if name == "" {
+		return nil
+	}
+	if _, ok := w.Container(name); ok {
+		return nil
+	}
+	return fmt.Errorf("no container %s in the pod template", name)
 }
 
 // ValidateNewDuplicates reports the env names that after's containers

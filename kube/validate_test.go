@@ -106,7 +106,7 @@ func validWorkload() kube.Workload {
 				{Name: "N", Source: kube.EnvLiteral, Value: "x"},
 				{Name: "T", Source: kube.EnvSecret, Ref: "db", Key: "password"},
 				{Name: "N", Source: kube.EnvLiteral, Value: "y"},
-				{Name: "POD", Source: kube.EnvField, Path: "metadata.name"},
+				{Name: "POD", Source: kube.EnvField, FieldPath: "metadata.name"},
 			},
 		}, {Name: "old", ReadOnly: true, Image: "NOT VALID"}},
 	}
@@ -188,6 +188,70 @@ func FuzzValidateEnvName(f *testing.F) {
 			t.Fatal("empty name accepted")
 		}
 	})
+}
+
+// TestValidateEnvSources: a fieldRef's path, a resourceFieldRef's
+// resource and divisor are checked by the API server's rules for env
+// (k8s.io/kubernetes pkg/apis/core/validation: validateObjectFieldSelector
+// with validEnvDownwardAPIFieldPathExpressions,
+// validateContainerResourceFieldSelector, validateContainerResourceDivisor).
+func TestValidateEnvSources(t *testing.T) {
+	for _, ok := range []string{"metadata.name", "metadata.namespace", "metadata.uid", "metadata.labels['k']",
+		"metadata.labels['apps.kubernetes.io/pod-index']", "metadata.annotations['Example.com/Key']",
+		"spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"} {
+		if err := kube.ValidateFieldPath(ok); err != nil {
+			t.Errorf("ValidateFieldPath(%q) = %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "status.phase", "metadata.labels", "spec.restartPolicy", "metadata.name['x']",
+		"metadata.labels['-bad-']", "metadata.labels['']", "metadata.labels['a/b/c']", "spec.containers[0].image", "x"} {
+		if err := kube.ValidateFieldPath(bad); err == nil {
+			t.Errorf("ValidateFieldPath(%q) accepted", bad)
+		}
+	}
+	if kube.ValidateFieldAPIVersion("v1") != nil || kube.ValidateFieldAPIVersion("") != nil || kube.ValidateFieldAPIVersion("v2") == nil {
+		t.Error("ValidateFieldAPIVersion takes v1 (or the default) only")
+	}
+	for _, ok := range []string{"limits.cpu", "limits.memory", "limits.ephemeral-storage", "requests.cpu", "requests.memory",
+		"requests.ephemeral-storage", "limits.hugepages-2Mi", "requests.hugepages-1Gi"} {
+		if err := kube.ValidateResourceName(ok); err != nil {
+			t.Errorf("ValidateResourceName(%q) = %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "cpu", "limits.nvidia.com/gpu", "limits.storage", "usage.cpu"} {
+		if err := kube.ValidateResourceName(bad); err == nil {
+			t.Errorf("ValidateResourceName(%q) accepted", bad)
+		}
+	}
+	for _, tc := range []struct {
+		resource, divisor string
+		ok                bool
+	}{
+		{"limits.cpu", "", true}, {"limits.cpu", "1m", true}, {"limits.cpu", "1", true}, {"requests.cpu", "1000m", true},
+		{"limits.cpu", "0", true}, {"limits.cpu", "1Mi", false}, {"limits.cpu", "2", false},
+		{"limits.memory", "1Mi", true}, {"limits.memory", "1Gi", true}, {"limits.memory", "1k", true}, {"limits.memory", "1024Ki", true},
+		{"limits.memory", "1m", false}, {"limits.memory", "2Mi", false}, {"requests.ephemeral-storage", "1G", true},
+		{"limits.hugepages-2Mi", "1Mi", true}, {"limits.hugepages-2Mi", "3", false},
+		{"limits.memory", "1 Mi", false}, {"limits.memory", "-1Mi", false}, {"limits.memory", "1GB", false},
+	} {
+		if err := kube.ValidateDivisor(tc.resource, tc.divisor); (err == nil) != tc.ok {
+			t.Errorf("ValidateDivisor(%q, %q) = %v, want ok %v", tc.resource, tc.divisor, err, tc.ok)
+		}
+	}
+	w := validWorkload()
+	w.Containers[0].Env = append(w.Containers[0].Env,
+		kube.EnvVar{Name: "BAD_PATH", Source: kube.EnvField, FieldPath: "status.phase"},
+		kube.EnvVar{Name: "MEM", Source: kube.EnvResource, Resource: "limits.memory", ContainerName: "web", Divisor: "1Mi"},
+		kube.EnvVar{Name: "BAD_RES", Source: kube.EnvResource, Resource: "limits.gpu"},
+		kube.EnvVar{Name: "BAD_CTR", Source: kube.EnvResource, Resource: "limits.cpu", ContainerName: "nope"},
+		kube.EnvVar{Name: "BAD_DIV", Source: kube.EnvResource, Resource: "limits.cpu", Divisor: "1Mi"})
+	var fields []string
+	for _, fe := range kube.ValidateWorkload(w) {
+		fields = append(fields, fe.Field)
+	}
+	if got := strings.Join(fields, ","); got != "env BAD_PATH,env BAD_RES,env BAD_CTR,env BAD_DIV" {
+		t.Errorf("ValidateWorkload refused %s", got)
+	}
 }
 
 // TestParseReplicas: the one replicas parser: spaces trimmed, a whole

@@ -55,8 +55,10 @@ const (
 // EnvSource says where an env entry's value comes from.
 type EnvSource string
 
-// Env sources. Literal, Secret and ConfigMap entries are editable; the
-// others are shown read-only and never written.
+// Env sources. Every source but EnvOther is editable: the form switches an
+// entry between them, and an apply writes exactly one of `value` and
+// `valueFrom` (the API server refuses both, casebook C23 keeps untouched
+// ones as they are).
 const (
 	// EnvLiteral: `value` (possibly empty, possibly with $(VAR) references).
 	EnvLiteral EnvSource = "value"
@@ -64,15 +66,22 @@ const (
 	EnvSecret EnvSource = "secret"
 	// EnvConfigMap: `valueFrom.configMapKeyRef`.
 	EnvConfigMap EnvSource = "configmap"
-	// EnvField: `valueFrom.fieldRef` (read-only; Path is its fieldPath).
+	// EnvField: `valueFrom.fieldRef` (EnvVar.FieldPath, EnvVar.APIVersion).
 	EnvField EnvSource = "field"
-	// EnvResource: `valueFrom.resourceFieldRef` (read-only; Path names the
-	// resource, its container and divisor).
+	// EnvResource: `valueFrom.resourceFieldRef` (EnvVar.Resource,
+	// EnvVar.ContainerName, EnvVar.Divisor).
 	EnvResource EnvSource = "resource"
 	// EnvOther: any other `valueFrom` (fileKeyRef, a source newer than
-	// kyyard), read-only; Path describes it.
+	// kyyard): Path describes it; it is never written, only kept as read,
+	// removed, or replaced by another source.
 	EnvOther EnvSource = "other"
 )
+
+// FieldRefAPIVersion is the apiVersion a fieldRef is written with when it
+// names none: the API server defaults an empty one to "v1" (k8s.io/api
+// core/v1 ObjectFieldSelector), and "v1" is the only version whose field
+// paths it converts for a pod.
+const FieldRefAPIVersion = "v1"
 
 // EnvVar is one entry of a container's env list.
 type EnvVar struct {
@@ -86,9 +95,17 @@ type EnvVar struct {
 	// EnvConfigMap); Optional is their `optional: true`.
 	Ref, Key string
 	Optional bool
-	// Path describes a read-only source: a fieldRef's fieldPath
-	// ("metadata.labels['apps.kubernetes.io/pod-index']"), a
-	// resourceFieldRef ("limits.memory divisor 1Mi"), or another source.
+	// FieldPath and APIVersion are a fieldRef's (EnvField):
+	// "metadata.labels['apps.kubernetes.io/pod-index']" and "v1" (""
+	// stands for FieldRefAPIVersion, as the API server defaults it).
+	FieldPath, APIVersion string
+	// Resource, ContainerName and Divisor are a resourceFieldRef's
+	// (EnvResource): "limits.memory", the container whose resource it is
+	// ("" for the entry's own container) and the divisor as quantity text
+	// ("1Mi"; "" when unset, which the kubelet reads as 1).
+	Resource, ContainerName, Divisor string
+	// Path describes an EnvOther source ("file cfg/app.env key K"), shown
+	// only.
 	Path string
 	// Read is 1 + the entry's position in the env list as read, and 0 for
 	// an entry the form added. It is how an apply tells a renamed entry
@@ -97,10 +114,15 @@ type EnvVar struct {
 	Read int
 }
 
-// ReadOnly reports whether the entry's value is shown only (fieldRef,
-// resourceFieldRef, other sources): the form never writes it.
+// ReadOnly reports whether the entry's value is shown only (EnvOther: a
+// source kyyard does not write); such an entry can still be removed or
+// replaced by another source.
 func (e EnvVar) ReadOnly() bool {
-	return e.Source != EnvLiteral && e.Source != EnvSecret && e.Source != EnvConfigMap
+	switch e.Source {
+	case EnvLiteral, EnvSecret, EnvConfigMap, EnvField, EnvResource:
+		return false
+	}
+	return true
 }
 
 // Reference returns "<name>/<key>" for a Secret or ConfigMap reference, the

@@ -111,14 +111,30 @@ func TestC34NothingChangedIsNoChange(t *testing.T) {
 	}
 }
 
-// TestC23ReadOnlyEnvIsNeverWritten: an edit of a fieldRef entry's value
-// is refused by the patch builder.
-func TestC23ReadOnlyEnvIsNeverWritten(t *testing.T) {
+// TestC23ReferencesStayReferences: with the fieldRef, resourceFieldRef
+// (divisor 1Mi) and optional configMapKeyRef entries editable, an edit of
+// another variable leaves them out of the patch, so the API server keeps
+// their bytes; and an entry of a source kyyard does not write (fileKeyRef)
+// is never written: its edit is refused by the patch builder.
+func TestC23ReferencesStayReferences(t *testing.T) {
 	d := patchFixture()
 	before := formOf(d)
 	after := cloneWorkload(before)
-	after.Containers[2].Env[2].Path = "metadata.name"
+	after.Containers[2].Env[0].Value = "2"
+	patch := string(checkPatch(t, d, before, after))
+	want := `{"metadata":{"resourceVersion":"100"},"spec":{"template":{"spec":{"containers":[{"env":[{"name":"A","value":"2"}],"name":"app"}]}}}}`
+	if patch != want {
+		t.Fatalf("patch %s\nwant  %s", patch, want)
+	}
+	if e := before.Containers[2].Env[3]; e.Source != EnvResource || e.Resource != "limits.memory" || e.Divisor != "1Mi" {
+		t.Fatalf("MEM read as %+v", e)
+	}
+	d.Spec.Template.Spec.Containers[0].Env = append(d.Spec.Template.Spec.Containers[0].Env, corev1.EnvVar{Name: "F",
+		ValueFrom: &corev1.EnvVarSource{FileKeyRef: &corev1.FileKeySelector{VolumeName: "data", Path: "app.env", Key: "F"}}})
+	before = formOf(d)
+	after = cloneWorkload(before)
+	after.Containers[2].Env[6].Path = "file data/other.env key F"
 	if _, err := buildPatch(before, after, &d.Spec.Template.Spec); err == nil || !strings.Contains(err.Error(), "read-only") {
-		t.Fatalf("edit of a fieldRef: %v", err)
+		t.Fatalf("edit of a fileKeyRef: %v", err)
 	}
 }

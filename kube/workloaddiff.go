@@ -79,7 +79,10 @@ func valueText(v any) string {
 
 // EnvText renders an env entry's value as the preview and the form show it:
 // a literal as itself, a reference as "secret db/password" or "configmap
-// app/LOG_LEVEL" (with " optional"), a read-only source as "field <path>".
+// app/LOG_LEVEL" (with " optional"), a fieldRef as "field metadata.name"
+// (its apiVersion appended when it is not v1), a resourceFieldRef as
+// "resource limits.memory of app divisor 1Mi" (container and divisor when
+// set), another source as "other <what it is>".
 func EnvText(e EnvVar) string {
 	switch e.Source {
 	case EnvLiteral:
@@ -88,6 +91,21 @@ func EnvText(e EnvVar) string {
 		s := string(e.Source) + " " + e.Reference()
 		if e.Optional {
 			s += " optional"
+		}
+		return s
+	case EnvField:
+		s := string(e.Source) + " " + e.FieldPath
+		if e.APIVersion != "" && e.APIVersion != FieldRefAPIVersion {
+			s += " apiVersion " + e.APIVersion
+		}
+		return s
+	case EnvResource:
+		s := string(e.Source) + " " + e.Resource
+		if e.ContainerName != "" {
+			s += " of " + e.ContainerName
+		}
+		if e.Divisor != "" {
+			s += " divisor " + e.Divisor
 		}
 		return s
 	}
@@ -105,11 +123,39 @@ func EnvChangeText(e EnvVar) string {
 	return EnvText(e)
 }
 
-// sameEnv compares two env entries by what is written (not Read).
+// sameEnv compares two env entries by what is written (not Read): a
+// fieldRef's empty apiVersion is the "v1" the API server defaults it to,
+// and divisors compare by value ("1024Ki" is the "1Mi" the server stores;
+// unset is 0, as the API server's validation reads it).
 func sameEnv(a, b EnvVar) bool {
 	a.Read, b.Read = 0, 0
+	if a.APIVersion == "" && a.Source == EnvField {
+		a.APIVersion = FieldRefAPIVersion
+	}
+	if b.APIVersion == "" && b.Source == EnvField {
+		b.APIVersion = FieldRefAPIVersion
+	}
+	if !sameDivisor(a.Divisor, b.Divisor) {
+		return false
+	}
+	a.Divisor, b.Divisor = "", ""
 	return a == b
 }
+
+// sameDivisor compares two divisors by value, "" and zero alike (unset).
+func sameDivisor(a, b string) bool {
+	zero := func(s string) bool {
+		q, err := resource.ParseQuantity(s)
+		return s == "" || (err == nil && q.IsZero())
+	}
+	return sameQuantity(a, b) || (zero(a) && zero(b))
+}
+
+// SameQuantity reports whether two quantity texts are the same amount
+// ("0.5" and "500m", "1024Ki" and "1Mi": apimachinery's
+// resource.Quantity.Cmp), as the API server stores each in its canonical
+// form; texts that do not parse compare as text.
+func SameQuantity(a, b string) bool { return sameQuantity(a, b) }
 
 // Changes lists what differs between before and after, two pictures of
 // one workload (after is before as the form edited it): replicas and

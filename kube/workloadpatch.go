@@ -237,7 +237,8 @@ func envReplacement(before, after []EnvVar, fresh *corev1.Container) ([]any, err
 	return list, nil
 }
 
-// envEntry is the whole of an env entry as the form holds it.
+// envEntry is the whole of an env entry as the form holds it: its name and
+// exactly one of `value` and `valueFrom`.
 func envEntry(e EnvVar) map[string]any {
 	m := map[string]any{"name": e.Name}
 	if key, ref := envRef(e); ref != nil {
@@ -248,26 +249,50 @@ func envEntry(e EnvVar) map[string]any {
 	return m
 }
 
-// envRef returns the valueFrom key ("secretKeyRef", "configMapKeyRef") and
-// reference of a Secret or ConfigMap entry; a nil ref for any other.
+// envRef returns the valueFrom key ("secretKeyRef", "configMapKeyRef",
+// "fieldRef", "resourceFieldRef") and the reference of an entry of that
+// source, with only the fields it sets (a fieldRef always names its
+// apiVersion, FieldRefAPIVersion when empty, as the API server defaults
+// it; an unset containerName, divisor or optional is left out); a nil ref
+// for a literal (or another source, which is never written).
 func envRef(e EnvVar) (key string, ref map[string]any) {
 	switch e.Source {
-	case EnvSecret:
+	case EnvSecret, EnvConfigMap:
 		key = "secretKeyRef"
-	case EnvConfigMap:
-		key = "configMapKeyRef"
+		if e.Source == EnvConfigMap {
+			key = "configMapKeyRef"
+		}
+		ref = map[string]any{"name": e.Ref, "key": e.Key}
+		if e.Optional {
+			ref["optional"] = true
+		}
+	case EnvField:
+		version := e.APIVersion
+		if version == "" {
+			version = FieldRefAPIVersion
+		}
+		key, ref = "fieldRef", map[string]any{"apiVersion": version, "fieldPath": e.FieldPath}
+	case EnvResource:
+		key, ref = "resourceFieldRef", map[string]any{"resource": e.Resource}
+		if e.ContainerName != "" {
+			ref["containerName"] = e.ContainerName
+		}
+		if e.Divisor != "" {
+			ref["divisor"] = e.Divisor
+		}
 	default:
 		return "", nil
-	}
-	ref = map[string]any{"name": e.Ref, "key": e.Key}
-	if e.Optional {
-		ref["optional"] = true
 	}
 	return key, ref
 }
 
 // envChange is the merge patch of one entry changed in place (same name):
-// the new value or reference, with what it replaces nulled.
+// the new value or reference, with what it replaces nulled, so that the
+// merged entry holds exactly one of `value` and `valueFrom` (the API server
+// refuses both, and a valueFrom with two sources): a literal nulls
+// valueFrom; a reference nulls value (when it was a literal), the
+// reference it replaces (another key) or the fields of the same reference
+// it no longer sets (optional, containerName, divisor).
 func envChange(b, a EnvVar) map[string]any {
 	m := map[string]any{"name": a.Name}
 	key, ref := envRef(a)
@@ -282,10 +307,20 @@ func envChange(b, a EnvVar) map[string]any {
 		m["value"] = nil
 	}
 	from := map[string]any{key: ref}
-	if oldKey, old := envRef(b); old != nil && oldKey != key {
+	oldKey, old := envRef(b)
+	switch {
+	case b.Source == EnvOther:
+		// A source kyyard does not write: valueFrom is replaced whole.
+		m["valueFrom"] = map[string]any{key: ref, "$patch": "replace"}
+		return m
+	case old != nil && oldKey != key:
 		from[oldKey] = nil
-	} else if b.Optional && !a.Optional {
-		ref["optional"] = nil
+	case old != nil:
+		for k := range old {
+			if _, ok := ref[k]; !ok {
+				ref[k] = nil
+			}
+		}
 	}
 	m["valueFrom"] = from
 	return m

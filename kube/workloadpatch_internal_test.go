@@ -196,7 +196,15 @@ func edit(w *Workload, op, arg byte) {
 		}
 		return &c.Env[int(op>>3)%len(c.Env)]
 	}
-	switch op % 14 {
+	// set switches an entry to a source, with only that source's fields,
+	// as the form writes it (one of value and valueFrom).
+	set := func(v EnvVar) {
+		if e := pick(); e != nil && !e.ReadOnly() {
+			v.Name, v.Read = e.Name, e.Read
+			*e = v
+		}
+	}
+	switch op % 16 {
 	case 0:
 		c.Image = fmt.Sprintf("app:%d", arg)
 	case 1:
@@ -210,17 +218,16 @@ func edit(w *Workload, op, arg byte) {
 	case 5:
 		c.Env = append(c.Env, EnvVar{Name: name, Source: EnvLiteral, Value: fmt.Sprint(arg)})
 	case 6:
-		if e := pick(); e != nil && !e.ReadOnly() {
-			e.Source, e.Value, e.Ref, e.Key, e.Optional = EnvLiteral, fmt.Sprint(arg), "", "", false
-		}
+		set(EnvVar{Source: EnvLiteral, Value: fmt.Sprint(arg)})
 	case 7:
-		if e := pick(); e != nil && !e.ReadOnly() {
-			e.Source, e.Value, e.Ref, e.Key, e.Optional = EnvSecret, "", "s"+fmt.Sprint(arg%3), "k", arg%2 == 0
-		}
+		set(EnvVar{Source: EnvSecret, Ref: "s" + fmt.Sprint(arg%3), Key: "k", Optional: arg%2 == 0})
 	case 8:
-		if e := pick(); e != nil && !e.ReadOnly() {
-			e.Source, e.Value, e.Ref, e.Key, e.Optional = EnvConfigMap, "", "c"+fmt.Sprint(arg%3), "k", arg%2 == 1
-		}
+		set(EnvVar{Source: EnvConfigMap, Ref: "c" + fmt.Sprint(arg%3), Key: "k", Optional: arg%2 == 1})
+	case 14:
+		set(EnvVar{Source: EnvField, APIVersion: FieldRefAPIVersion, FieldPath: []string{"metadata.name", "status.podIP", "metadata.labels['app']"}[int(arg)%3]})
+	case 15:
+		set(EnvVar{Source: EnvResource, Resource: []string{"limits.memory", "requests.cpu"}[int(arg)%2],
+			ContainerName: []string{"", "app"}[int(arg/2)%2], Divisor: []string{"", "1Mi", "1m"}[int(arg)%3]})
 	case 9:
 		if len(c.Env) > 0 {
 			i := int(op>>3) % len(c.Env)

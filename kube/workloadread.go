@@ -302,15 +302,12 @@ func toEnvVar(e corev1.EnvVar, i int) EnvVar {
 		v.Source, v.Ref, v.Key = EnvConfigMap, from.ConfigMapKeyRef.Name, from.ConfigMapKeyRef.Key
 		v.Optional = from.ConfigMapKeyRef.Optional != nil && *from.ConfigMapKeyRef.Optional
 	case from.FieldRef != nil:
-		v.Source, v.Path = EnvField, from.FieldRef.FieldPath
+		v.Source, v.FieldPath, v.APIVersion = EnvField, from.FieldRef.FieldPath, from.FieldRef.APIVersion
 	case from.ResourceFieldRef != nil:
 		r := from.ResourceFieldRef
-		v.Source, v.Path = EnvResource, r.Resource
-		if r.ContainerName != "" {
-			v.Path += " of " + r.ContainerName
-		}
+		v.Source, v.Resource, v.ContainerName = EnvResource, r.Resource, r.ContainerName
 		if !r.Divisor.IsZero() {
-			v.Path += " divisor " + r.Divisor.String()
+			v.Divisor = r.Divisor.String()
 		}
 	default:
 		v.Source, v.Path = EnvOther, "a source kyyard does not show"

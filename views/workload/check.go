@@ -45,6 +45,18 @@ func (f *form) validate(c int) {
 			err = kube.ValidateRefName(f.ctrs[fd.c].env[fd.i].Ref)
 		case fkEnvKey:
 			err = kube.ValidateRefKey(f.ctrs[fd.c].env[fd.i].Key)
+		case fkEnvFieldPath:
+			e := f.ctrs[fd.c].env[fd.i]
+			if err = kube.ValidateFieldPath(e.FieldPath); err == nil {
+				err = kube.ValidateFieldAPIVersion(e.APIVersion)
+			}
+		case fkEnvResource:
+			err = kube.ValidateResourceName(f.ctrs[fd.c].env[fd.i].Resource)
+		case fkEnvContainer:
+			err = kube.ValidateEnvContainer(f.base, f.ctrs[fd.c].env[fd.i].ContainerName)
+		case fkEnvDivisor:
+			e := f.ctrs[fd.c].env[fd.i]
+			err = kube.ValidateDivisor(e.Resource, e.Divisor)
 		case fkCPURequest, fkCPULimit, fkMemRequest, fkMemLimit:
 			if resErrs == nil {
 				resErrs = map[int]map[fieldKind]string{}
@@ -164,6 +176,14 @@ func (f *form) isChanged(fd *field) bool {
 		return a.Key != b.Key
 	case fkEnvOptional:
 		return a.Optional != b.Optional
+	case fkEnvFieldPath:
+		return a.Source != b.Source || a.FieldPath != b.FieldPath
+	case fkEnvResource:
+		return a.Source != b.Source || a.Resource != b.Resource
+	case fkEnvContainer:
+		return a.ContainerName != b.ContainerName
+	case fkEnvDivisor:
+		return !kube.SameQuantity(a.Divisor, b.Divisor)
 	}
 	return false
 }
@@ -234,6 +254,14 @@ func (f *form) fieldLabel(fd *field) string {
 		name += " reference"
 	case fkEnvKey:
 		name += " key"
+	case fkEnvFieldPath:
+		name += " field path"
+	case fkEnvResource:
+		name += " resource"
+	case fkEnvContainer:
+		name += " container"
+	case fkEnvDivisor:
+		name += " divisor"
 	}
 	if container != "" && len(f.base.Containers) > 1 {
 		name = "container " + container + " " + name

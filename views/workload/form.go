@@ -49,6 +49,14 @@ const (
 	fkEnvRef   // a Secret's or ConfigMap's name
 	fkEnvKey
 	fkEnvOptional
+	fkEnvFieldPath // a fieldRef's fieldPath
+	fkEnvResource  // a resourceFieldRef's resource, container and divisor
+	fkEnvContainer
+	fkEnvDivisor
+	// fkEnvFixed is the one focus stop of an env row whose value no text
+	// field can hold (a source kyyard does not write, a value with a line
+	// break): ctrl+t replaces it with another source, ctrl+d removes it.
+	fkEnvFixed
 	fkCPURequest
 	fkCPULimit
 	fkMemRequest
@@ -63,6 +71,20 @@ func (k fieldKind) toggle() bool { return k == fkPaused || k == fkEnvOptional }
 
 // placeholder reports whether the field stands for an empty list.
 func (k fieldKind) placeholder() bool { return k == fkNoCommand || k == fkNoArgs || k == fkNoEnv }
+
+// textual reports whether the field is a text input (typed into).
+func (k fieldKind) textual() bool { return !k.toggle() && !k.placeholder() && k != fkEnvFixed }
+
+// envCell reports whether the field is a part of an env row (not the
+// empty list's placeholder).
+func (k fieldKind) envCell() bool {
+	switch k {
+	case fkEnvName, fkEnvValue, fkEnvRef, fkEnvKey, fkEnvOptional,
+		fkEnvFieldPath, fkEnvResource, fkEnvContainer, fkEnvDivisor, fkEnvFixed:
+		return true
+	}
+	return false
+}
 
 // field is one focusable field: c is the container's index (-1 for
 // replicas and paused), i the entry's index in its list.
@@ -208,16 +230,26 @@ func (f *form) workload() kube.Workload {
 
 // normal returns an editable env entry with only its source's fields
 // (a row switched from a value to a Secret keeps the value typed in the
-// state, for a switch back, but never sends it); read-only entries are
-// returned as they are.
+// state, for a switch back, but never sends it: an apply writes exactly
+// one of value and valueFrom); an entry of a source kyyard does not write
+// is returned as it was read (its description).
 func normal(e kube.EnvVar) kube.EnvVar {
+	out := kube.EnvVar{Name: e.Name, Source: e.Source, Read: e.Read}
+	if e.ReadOnly() {
+		out.Path = e.Path
+		return out
+	}
 	switch e.Source {
 	case kube.EnvLiteral:
-		e.Ref, e.Key, e.Optional = "", "", false
+		out.Value = e.Value
 	case kube.EnvSecret, kube.EnvConfigMap:
-		e.Value = ""
+		out.Ref, out.Key, out.Optional = e.Ref, e.Key, e.Optional
+	case kube.EnvField:
+		out.FieldPath, out.APIVersion = e.FieldPath, e.APIVersion
+	case kube.EnvResource:
+		out.Resource, out.ContainerName, out.Divisor = e.Resource, e.ContainerName, e.Divisor
 	}
-	return e
+	return out
 }
 
 // list returns edited, or base when they are equal (nil for an empty list).
@@ -252,6 +284,14 @@ func (f *form) value(fd *field) string {
 		return st.env[fd.i].Ref
 	case fkEnvKey:
 		return st.env[fd.i].Key
+	case fkEnvFieldPath:
+		return st.env[fd.i].FieldPath
+	case fkEnvResource:
+		return st.env[fd.i].Resource
+	case fkEnvContainer:
+		return st.env[fd.i].ContainerName
+	case fkEnvDivisor:
+		return st.env[fd.i].Divisor
 	case fkCPURequest:
 		return st.res.CPURequest
 	case fkCPULimit:
@@ -286,6 +326,14 @@ func (f *form) set(fd *field, v string) {
 		st.env[fd.i].Ref = v
 	case fkEnvKey:
 		st.env[fd.i].Key = v
+	case fkEnvFieldPath:
+		st.env[fd.i].FieldPath = v
+	case fkEnvResource:
+		st.env[fd.i].Resource = v
+	case fkEnvContainer:
+		st.env[fd.i].ContainerName = v
+	case fkEnvDivisor:
+		st.env[fd.i].Divisor = v
 	case fkCPURequest:
 		st.res.CPURequest = v
 	case fkCPULimit:
@@ -352,11 +400,19 @@ func (f *form) build(w int) {
 		}
 		for j, e := range s.env {
 			ln := line{kind: lnEnv, c: ci, i: j, bounded: len(envCut) > 0}
-			if !ln.bounded && !e.ReadOnly() && plain(e.Value) {
+			switch {
+			case ln.bounded:
+			case e.ReadOnly() || !plain(e.Value):
+				ln.fields = append(ln.fields, add(fkEnvFixed, ci, j))
+			default:
 				ln.fields = append(ln.fields, add(fkEnvName, ci, j))
 				switch e.Source {
 				case kube.EnvSecret, kube.EnvConfigMap:
 					ln.fields = append(ln.fields, add(fkEnvRef, ci, j), add(fkEnvKey, ci, j), add(fkEnvOptional, ci, j))
+				case kube.EnvField:
+					ln.fields = append(ln.fields, add(fkEnvFieldPath, ci, j))
+				case kube.EnvResource:
+					ln.fields = append(ln.fields, add(fkEnvResource, ci, j), add(fkEnvContainer, ci, j), add(fkEnvDivisor, ci, j))
 				default:
 					ln.fields = append(ln.fields, add(fkEnvValue, ci, j))
 				}
@@ -514,6 +570,14 @@ func inputWidth(k fieldKind, w int) int {
 		return max(min(w-50, 60), 12)
 	case fkEnvRef, fkEnvKey:
 		return max(min((w-60)/2, 24), 8)
+	case fkEnvFieldPath:
+		return max(min(w-56, 54), 12)
+	case fkEnvResource:
+		return max(min((w-40)*3/10+1, 26), 13)
+	case fkEnvContainer:
+		return max(min((w-44)/5, 16), 7)
+	case fkEnvDivisor:
+		return 5
 	}
 	return 7 // quantities
 }

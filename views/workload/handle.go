@@ -123,7 +123,7 @@ func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
 // container when the value changed.
 func (m *Model) typeInto(msg tea.KeyMsg) tea.Cmd {
 	fd := &m.form.fields[m.focus]
-	if fd.kind.toggle() || fd.kind.placeholder() {
+	if !fd.kind.textual() {
 		return nil
 	}
 	if fd.in == nil {
@@ -231,7 +231,8 @@ func (m *Model) addLine() tea.Cmd {
 	case fkNoArgs:
 		st.args = []string{""}
 		return m.refocus(fkArgs, fd.c, 0)
-	case fkNoEnv, fkEnvName, fkEnvValue, fkEnvRef, fkEnvKey, fkEnvOptional:
+	case fkNoEnv, fkEnvName, fkEnvValue, fkEnvRef, fkEnvKey, fkEnvOptional,
+		fkEnvFieldPath, fkEnvResource, fkEnvContainer, fkEnvDivisor, fkEnvFixed:
 		if len(st.env) >= kube.MaxFormEnv {
 			m.setNote(fmt.Sprintf("the form edits at most %d env entries", kube.MaxFormEnv), true)
 			return nil
@@ -264,7 +265,8 @@ func (m *Model) deleteLine() tea.Cmd {
 			return m.refocus(fkNoArgs, fd.c, 0)
 		}
 		return m.refocus(fkArgs, fd.c, fd.i)
-	case fkEnvName, fkEnvValue, fkEnvRef, fkEnvKey, fkEnvOptional:
+	case fkEnvName, fkEnvValue, fkEnvRef, fkEnvKey, fkEnvOptional,
+		fkEnvFieldPath, fkEnvResource, fkEnvContainer, fkEnvDivisor, fkEnvFixed:
 		st.env = slices.Delete(st.env, fd.i, fd.i+1)
 		if len(st.env) == 0 {
 			return m.refocus(fkNoEnv, fd.c, 0)
@@ -275,29 +277,48 @@ func (m *Model) deleteLine() tea.Cmd {
 	return nil
 }
 
-// switchSource turns the cursor's env row from a literal value into a
-// Secret reference, a ConfigMap reference, and back. What was typed for
-// each source is kept while the row switches.
+// switchSource turns the cursor's env row to the next source of the
+// cycle: a literal value, a Secret key, a ConfigMap key, a field of the
+// pod (fieldRef), a resource of a container (resourceFieldRef), then back
+// to the value; a row read from a source kyyard does not write (other)
+// comes back to it after the resource. What was typed for each source is
+// kept while the row switches; only the source shown is ever written
+// (normal). The cursor goes to the new source's first field.
 func (m *Model) switchSource() tea.Cmd {
 	fd := m.form.fields[m.focus]
-	switch fd.kind {
-	case fkEnvName, fkEnvValue, fkEnvRef, fkEnvKey, fkEnvOptional:
-	default:
-		m.setNote("ctrl+t switches an env row between a value, a Secret and a ConfigMap", false)
+	if !fd.kind.envCell() {
+		m.setNote("ctrl+t switches an env row between a value, a Secret, a ConfigMap, a field and a resource", false)
 		return nil
 	}
 	e := &m.form.ctrs[fd.c].env[fd.i]
+	wasOther := false
+	if e.orig >= 0 && e.orig < len(m.form.baseContainer(fd.c).Env) {
+		wasOther = m.form.baseContainer(fd.c).Env[e.orig].ReadOnly()
+	}
 	switch e.Source {
 	case kube.EnvLiteral:
 		e.Source = kube.EnvSecret
 	case kube.EnvSecret:
 		e.Source = kube.EnvConfigMap
+	case kube.EnvConfigMap:
+		e.Source = kube.EnvField
+		if e.APIVersion == "" {
+			e.APIVersion = kube.FieldRefAPIVersion
+		}
+	case kube.EnvField:
+		e.Source = kube.EnvResource
+	case kube.EnvResource:
+		e.Source = kube.EnvLiteral
+		if wasOther {
+			e.Source = m.form.baseContainer(fd.c).Env[e.orig].Source
+		}
 	default:
 		e.Source = kube.EnvLiteral
 	}
-	next := fkEnvValue
-	if e.Source != kube.EnvLiteral {
-		next = fkEnvRef
+	next := map[kube.EnvSource]fieldKind{kube.EnvLiteral: fkEnvValue, kube.EnvSecret: fkEnvRef, kube.EnvConfigMap: fkEnvRef,
+		kube.EnvField: fkEnvFieldPath, kube.EnvResource: fkEnvResource}[e.Source]
+	if e.ReadOnly() || (e.Source == kube.EnvLiteral && !plain(e.Value)) {
+		next = fkEnvFixed
 	}
 	return m.refocus(next, fd.c, fd.i)
 }

@@ -266,7 +266,7 @@ func webWorkload() kube.Workload {
 			Env: []kube.EnvVar{
 				{Name: "LOG_LEVEL", Source: kube.EnvLiteral, Value: "info"},
 				{Name: "DB_PASS", Source: kube.EnvSecret, Ref: "db", Key: "password"},
-				{Name: "POD_NAME", Source: kube.EnvField, Path: "metadata.name"},
+				{Name: "POD_NAME", Source: kube.EnvField, FieldPath: "metadata.name"},
 				{Name: "FLAGS", Source: kube.EnvConfigMap, Ref: "c1", Key: "k", Optional: true},
 			},
 			Resources: kube.Resources{CPURequest: "250m", CPULimit: "1", MemoryRequest: "256Mi", MemoryLimit: "512Mi"},

@@ -12,9 +12,10 @@ type Keys struct {
 	// can be read.
 	Next, Previous, Down, Up, PageDown, PageUp key.Binding
 	// Add inserts a command/args line after the cursor or an env row at the
-	// end of the list; Delete removes the line or row; Source switches an
-	// env row between a literal value, a Secret and a ConfigMap; Toggle
-	// flips a checkbox (paused, optional).
+	// end of the list; Delete removes the line or row (any env row, of any
+	// source); Source switches an env row to the next of a literal value, a
+	// Secret key, a ConfigMap key, a field (fieldRef) and a resource
+	// (resourceFieldRef); Toggle flips a checkbox (paused, optional).
 	Add, Delete, Source, Toggle key.Binding
 	// Preview runs the server dry run and shows the changes and verdicts;
 	// Reread reads the object again and keeps the edits.
@@ -40,7 +41,7 @@ func DefaultKeys() Keys {
 		PageUp:    key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "a page up")),
 		Add:       key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add a line (args) or env row")),
 		Delete:    key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove the line or env row")),
-		Source:    key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "env: value / secret / configmap")),
+		Source:    key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "env: value / secret / configmap / field / resource")),
 		Toggle:    key.NewBinding(key.WithKeys(" ", "x"), key.WithHelp("space", "flip a checkbox")),
 		Preview:   key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "preview (server dry run)")),
 		Reread:    key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read again, keep edits")),

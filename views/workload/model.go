@@ -202,7 +202,7 @@ func (m *Model) focusCmd() tea.Cmd {
 		return nil
 	}
 	fd := &m.form.fields[m.focus]
-	if fd.kind.toggle() || fd.kind.placeholder() {
+	if !fd.kind.textual() {
 		return nil
 	}
 	if fd.in == nil {

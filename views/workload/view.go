@@ -213,8 +213,9 @@ func (m *Model) lineKeys() []string {
 		keys = []string{"ctrl+n add line"}
 	case fkNoEnv:
 		keys = []string{addEnv}
-	case fkEnvName, fkEnvValue, fkEnvRef, fkEnvKey, fkEnvOptional:
-		keys = []string{addEnv, "ctrl+d remove env", "ctrl+t value/secret/configmap"}
+	case fkEnvName, fkEnvValue, fkEnvRef, fkEnvKey, fkEnvOptional,
+		fkEnvFieldPath, fkEnvResource, fkEnvContainer, fkEnvDivisor, fkEnvFixed:
+		keys = []string{addEnv, "ctrl+d remove env", "ctrl+t value/secret/configmap/field/resource"}
 	}
 	return slices.DeleteFunc(keys, func(k string) bool { return k == "" })
 }
@@ -323,28 +324,36 @@ func (m *Model) drawLine(l int) string {
 		}
 		e := f.ctrs[ln.c].env[ln.i]
 		if len(ln.fields) == 0 {
+			// A list longer than the form shows: read-only as a whole.
 			b.WriteString(fmt.Sprintf(" %-*s  ", inputWidth(fkEnvName, m.vc.Width)+1, views.Sanitize(e.Name)))
-			what := string(e.Source) + " " + views.Sanitize(e.Path) + "  (read-only)"
-			switch {
-			case ln.bounded:
-				what = views.Sanitize(strings.ReplaceAll(kube.EnvText(e.EnvVar), "\n", "↵"))
-				if e.ReadOnly() {
-					what = string(e.Source) + " " + views.Sanitize(e.Path)
-				}
-			case !e.ReadOnly():
-				what = "value with line breaks or control characters  (read-only here)"
+			b.WriteString(st.Muted.Render(views.Sanitize(strings.ReplaceAll(kube.EnvText(e.EnvVar), "\n", "↵"))))
+			break
+		}
+		if f.fields[ln.fields[0]].kind == fkEnvFixed {
+			// ctrl+t replaces it and ctrl+d removes it (the help line says so).
+			what := "value with line breaks or control characters  (read-only here)"
+			if e.ReadOnly() {
+				what = string(e.Source) + " " + views.Sanitize(e.Path) + "  (read-only)"
 			}
-			b.WriteString(st.Muted.Render(what))
+			b.WriteString(fieldAt(0) + " " + st.Muted.Render(what))
 			break
 		}
 		b.WriteString(fieldAt(0) + " ")
-		if e.Source == kube.EnvLiteral {
+		switch e.Source {
+		case kube.EnvLiteral:
 			b.WriteString(fieldAt(1))
-			break
-		}
-		b.WriteString(string(e.Source) + " " + fieldAt(1) + "/" + fieldAt(2) + " opt " + fieldAt(3))
-		if cursor == ">" && e.Source == kube.EnvSecret {
-			b.WriteString(st.Muted.Render("  (reference; value never read)"))
+		case kube.EnvField:
+			b.WriteString("field " + fieldAt(1))
+		case kube.EnvResource:
+			b.WriteString("resource " + fieldAt(1) + " of " + fieldAt(2) + " ÷ " + fieldAt(3))
+			if cursor == ">" && m.vc.Width >= 100 {
+				b.WriteString(st.Muted.Render("  (of: empty for this container; ÷ divisor: empty for 1)"))
+			}
+		default:
+			b.WriteString(string(e.Source) + " " + fieldAt(1) + "/" + fieldAt(2) + " opt " + fieldAt(3))
+			if cursor == ">" && e.Source == kube.EnvSecret {
+				b.WriteString(st.Muted.Render("  (reference; value never read)"))
+			}
 		}
 	case lnCPU, lnMemory:
 		name := "cpu"
@@ -376,6 +385,11 @@ func (m *Model) drawField(fd *field) string {
 		s = m.focusedBox(fd, checkbox(f.paused))
 	case fd.kind == fkEnvOptional:
 		s = m.focusedBox(fd, checkbox(f.ctrs[fd.c].env[fd.i].Optional))
+	case fd.kind == fkEnvFixed:
+		// The name, not editable here, as the name fields are laid out.
+		w := inputWidth(fkEnvName, f.width)
+		v := ansi.Truncate(views.Sanitize(f.ctrs[fd.c].env[fd.i].Name), w, "…")
+		s = m.focusedBox(fd, " "+v+strings.Repeat(" ", max(w+1-ansi.StringWidth(v), 0))+" ")
 	case fd.kind == fkNoCommand || fd.kind == fkNoArgs:
 		s = m.vc.Styles.Muted.Render("(none: type or ctrl+n to add)")
 	case fd.kind == fkNoEnv:
@@ -409,7 +423,7 @@ func (f *form) clashOf(fd *field) *clash {
 	if c, ok := f.clashes[clashKey(container, name)]; ok {
 		return &c
 	}
-	if fd.kind == fkEnvName || fd.kind == fkEnvValue || fd.kind == fkEnvRef || fd.kind == fkEnvKey {
+	if fd.kind.envCell() && fd.kind != fkEnvOptional {
 		for k, c := range f.clashes {
 			if c.Container == container && strings.HasPrefix(k, clashKey(container, name+" (was ")) {
 				return &c

@@ -514,8 +514,8 @@ func TestOtherShapesGolden(t *testing.T) {
 			{Name: "db", Role: kube.RoleContainer, Image: "postgres:17",
 				Env: []kube.EnvVar{
 					{Name: "PEM", Source: kube.EnvLiteral, Value: "-----BEGIN-----\nabc\n-----END-----"},
-					{Name: "INDEX", Source: kube.EnvField, Path: "metadata.labels['apps.kubernetes.io/pod-index']"},
-					{Name: "MEM_MB", Source: kube.EnvResource, Path: "limits.memory divisor 1Mi"},
+					{Name: "INDEX", Source: kube.EnvField, FieldPath: "metadata.labels['apps.kubernetes.io/pod-index']"},
+					{Name: "MEM_MB", Source: kube.EnvResource, Resource: "limits.memory", Divisor: "1Mi"},
 				},
 				OtherResources: []string{"limits nvidia.com/gpu=1"}},
 			{Name: "extra", Role: kube.RoleContainer, ReadOnly: true, Image: "busybox"},
@@ -608,7 +608,7 @@ func TestSourceSwitchSendsOnlyItsFields(t *testing.T) {
 	}
 	h.press("esc")
 	h.focusOn(fkEnvRef, 0, 0)
-	h.press("ctrl+t", "ctrl+t") // -> configmap -> value again: back to what was read
+	h.press("ctrl+t", "ctrl+t", "ctrl+t", "ctrl+t") // -> configmap -> field -> resource -> value again: back to what was read
 	if n := h.m.form.changeCount(); n != 0 {
 		t.Fatalf("%d changes after switching back", n)
 	}
@@ -1138,7 +1138,7 @@ func TestBidiValueFromTheServerIsShownNotEdited(t *testing.T) {
 			t.Fatal("LOG_LEVEL's value is an editable field")
 		}
 	}
-	if v := h.view(); strings.ContainsRune(v, '\u202e') || !strings.Contains(v, "LOG_LEVEL          value with line breaks or control characters  (read-only here)") {
+	if v := h.view(); strings.ContainsRune(v, '\u202e') || !strings.Contains(v, "LOG_LEVEL           value with line breaks or control characters  (read-only here)") {
 		t.Fatalf("the value is not shown read-only:\n%s", v)
 	}
 }
