@@ -142,11 +142,25 @@ func (m *Model) typeInto(msg tea.KeyMsg) tea.Cmd {
 	old := fd.in.Value()
 	var cmd tea.Cmd
 	*fd.in, cmd = fd.in.Update(msg)
-	if v := fd.in.Value(); v != old {
-		m.form.set(fd, v)
-		m.form.validate(fd.c)
-	}
+	m.edited(fd, old)
 	return cmd
+}
+
+// edited takes the focused field's text into the form when it is no longer
+// old: stored and validated, and the view follows the cursor again (a
+// scroll over read-only lines ends), its input's window on the cursor, so
+// that any change of content (typed, pasted as keys, or read from the
+// clipboard by ctrl+v, which answers later) shows at once where it is
+// made, with its marker and count.
+func (m *Model) edited(fd *field, old string) {
+	v := fd.in.Value()
+	if v == old {
+		return
+	}
+	m.form.set(fd, v)
+	m.form.validate(fd.c)
+	m.free = false
+	fd.in.SetCursor(fd.in.Position())
 }
 
 // cleanRunes drops, from typed or pasted runes, the bidirectional

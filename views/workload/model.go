@@ -127,11 +127,14 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 	case tea.KeyMsg:
 		return m, m.key(msg)
 	default:
-		// Cursor blinks of the focused field.
+		// Cursor blinks of the focused field, and what ctrl+v read from
+		// the clipboard (textinput.Paste answers later, not as a key).
 		if m.mode == modeForm && m.form != nil && m.focus < len(m.form.fields) && m.form.fields[m.focus].in != nil {
-			in := m.form.fields[m.focus].in
+			fd := &m.form.fields[m.focus]
+			old := fd.in.Value()
 			var cmd tea.Cmd
-			*in, cmd = in.Update(msg)
+			*fd.in, cmd = fd.in.Update(msg)
+			m.edited(fd, old)
 			return m, cmd
 		}
 	}
