@@ -237,9 +237,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case views.OpenPortForwardMsg:
 		return m, m.openPortForward(msg)
 	case views.OpenForwardsMsg:
-		return m, m.openForwards()
+		return m, m.openForwards(false)
 	case views.OpenAppsMsg:
-		return m, m.openApps(m.namespace)
+		return m, m.openApps(m.namespace, false)
 	case views.OpenDeployMsg:
 		return m, m.openDeploy(msg)
 	case views.OpenRemoveMsg:
@@ -492,20 +492,17 @@ func (m *Model) open(msg views.OpenKindMsg, chosen bool) tea.Cmd {
 	if chosen || msg.Selector.IsZero() && (scr.Namespace() != "" || msg.Namespace == "") {
 		m.namespace = msg.Namespace
 	}
-	if msg.Replace {
-		// A command or a picked namespace starts afresh, as in k9s: the
-		// drill-downs it leaves are no longer what esc goes back to.
-		closeScreens(m.stack...)
-		m.stack = []views.Screen{scr}
-	} else {
-		m.stack = append(m.stack, scr)
-	}
 	m.status = views.StatusMsg{}
 	if info, ok := m.vc.Client.Kind(string(msg.Kind)); chosen && ok && !info.Namespaced {
 		// Remembered, but nothing on screen changes: say why.
 		m.status = views.StatusMsg{Text: fmt.Sprintf("%s are cluster-scoped: %s applies to namespaced kinds", info.ID, namespacePhrase(msg.Namespace))}
 	}
-	return scr.Init()
+	if msg.Replace {
+		// A command or a picked namespace starts afresh, as in k9s: the
+		// drill-downs it leaves are no longer what esc goes back to.
+		return m.afresh(scr)
+	}
+	return m.push(scr, false)
 }
 
 // openWorkload pushes the workload form when the client can edit
@@ -575,22 +572,22 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 		return m.exit()
 	case fields[0] == "q", fields[0] == "quit", fields[0] == "exit":
 		return m.quit()
+	case m.closesWork(":" + line):
+		// Every other command replaces the screens.
+		return nil
 	case fields[0] == "history" && len(fields) == 1:
-		return m.openHistory()
+		return m.openHistory(true)
 	case forwardsCommand(fields[0]) && len(fields) == 1:
-		return m.openForwards()
+		return m.openForwards(true)
 	case appsCommand(fields[0]) && len(fields) == 1:
-		return m.openApps(m.namespace)
+		return m.openApps(m.namespace, true)
 	case appsCommand(fields[0]) && len(fields) == 2:
 		// `:apps <namespace>`, `:apps all`, as `:<kind> <namespace>`.
 		ns, ok := m.commandNamespace(fields[1])
 		if !ok {
 			return nil
 		}
-		return m.openApps(ns)
-	case m.closesWork(":" + line):
-		// Every other command replaces the screens.
-		return nil
+		return m.openApps(ns, true)
 	case contextCommand(fields[0]) && len(fields) == 1:
 		return m.listContexts()
 	case contextCommand(fields[0]) && len(fields) == 2:
