@@ -598,7 +598,7 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 		// The kind may be new (a CRD installed since kyyard started):
 		// read the API server's discovery again, then run the line again.
 		client, epoch := m.vc.Client, m.epoch
-		m.status = views.StatusMsg{Text: "looking for " + fields[0] + " in the API server's discovery…"}
+		m.status = views.StatusMsg{Text: "looking for " + views.Echo(fields[0], m.width) + " in the API server's discovery…"}
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), rediscoverTimeout)
 			defer cancel()
@@ -608,7 +608,7 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 	}
 	if !ok || len(fields) > 2 {
 		m.status = views.StatusMsg{Error: true,
-			Text: "unknown command \"" + line + "\": try :pods, :deploy, :nodes, :ns, :pods <namespace>, :pods all, :ns <namespace>, :ctx"}
+			Text: "unknown command \"" + views.Echo(line, m.width) + "\": try :pods, :deploy, :nodes, :ns, :pods <namespace>, :pods all, :ns <namespace>, :ctx"}
 		return nil
 	}
 	if len(fields) == 1 {

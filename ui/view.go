@@ -119,7 +119,14 @@ func (m *Model) titleBar() string {
 	}
 	t := views.Sanitize(strings.Join(titles, " › "))
 	if ansi.StringWidth(t) > m.width {
-		t = ansi.TruncateLeft(t, ansi.StringWidth(t)-m.width+1, "…")
+		// The screens below give way first, from the left; a top title
+		// that alone does not fit keeps its start (the screen's name and
+		// counts) and is cut at the right.
+		if top := views.Sanitize(titles[len(titles)-1]); ansi.StringWidth(top)+2 > m.width {
+			t = ansi.Truncate(top, m.width, "…")
+		} else {
+			t = ansi.TruncateLeft(t, ansi.StringWidth(t)-m.width+1, "…")
+		}
 	}
 	return m.vc.Styles.Title.Render(t)
 }

@@ -668,17 +668,17 @@ func (m *Model) Title() string {
 
 // filterText describes the filter in force: "/web", "/web unhealthy";
 // a filter whose label selector was malformed follows as typed, marked:
-// "/-l app in (web (invalid)".
+// "/-l app in (web (invalid)". What was typed is cut to fit (views.Echo).
 func (m *Model) filterText() string {
 	var d string
 	if m.filter.mode != modeNone {
-		d = "/" + views.Sanitize(m.filter.raw)
+		d = "/" + views.Echo(m.filter.raw, m.vc.Width)
 	}
 	if m.invalid != "" {
 		if d != "" {
 			d += " "
 		}
-		d += "/" + views.Sanitize(m.invalid) + " (invalid)"
+		d += "/" + views.Echo(m.invalid, m.vc.Width) + " (invalid)"
 	}
 	if m.unhealthy {
 		if d != "" {
@@ -732,7 +732,7 @@ func selectorProblem(selector, message string) string {
 		}
 	}
 	problem = strings.TrimPrefix(problem, "unable to parse requirement: ")
-	return fmt.Sprintf("%s in label selector %q", problem, selector)
+	return fmt.Sprintf("%s in label selector %q", problem, views.Echo(selector, 0))
 }
 
 // inOrder returns the rows of subset in the order they have in order (n is

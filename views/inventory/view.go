@@ -57,7 +57,7 @@ func (m *Model) View() string {
 		}
 		text := fmt.Sprintf("No %s in %s.", what, scope)
 		if m.reqLabels != "" { // the rows were read with the filter's label selector
-			text = fmt.Sprintf("No %s in %s match -l %s (/ edits the filter, esc clears it).", what, scope, m.reqLabels)
+			text = fmt.Sprintf("No %s in %s match -l %s (/ edits the filter, esc clears it).", what, scope, views.Echo(m.reqLabels, w))
 		}
 		lines = append(lines, st.Muted.Render(wrap(text, w)))
 		return fill(strings.Join(lines, "\n"), h)
