@@ -93,7 +93,7 @@ func (m *Model) footer(w int) string {
 	var parts []string
 	n := len(m.lines)
 	if len(m.segs) <= m.vp.Height {
-		parts = append(parts, fmt.Sprintf("all %d lines", n))
+		parts = append(parts, "all "+kube.Plural(n, "line"))
 	} else {
 		top := m.segs[m.vp.YOffset].src + 1
 		bottom := m.segs[min(m.vp.YOffset+m.vp.Height, len(m.segs))-1].src + 1
