@@ -182,7 +182,7 @@ func (m *Model) helpView() string {
 	if ks, ok := m.Top().(kindScreen); ok && (ks.Kind() == kube.KindPods || ks.Kind() == kube.KindContainers || ks.Kind() == kube.KindNodes) {
 		// What the metrics cells mean (issue 12).
 		entries = append(entries, st.HeaderKey.Render("Metrics columns"))
-		for _, e := range [][2]string{{"45%*", "some containers set none"}, {"n/a", "unset, not running, or unreadable"}, {"-", "no sample yet"}, {"w", "CPU and MEM trends"}} {
+		for _, e := range [][2]string{{"45%*", "some containers set none"}, {"n/a", "unset, not running, a native sidecar, or unreadable"}, {"-", "no sample yet"}, {"w", "CPU and MEM trends"}} {
 			entries = append(entries, st.HelpKey.Render(padRight(e[0], 8))+" "+st.HelpDescription.Render(e[1]))
 		}
 	}

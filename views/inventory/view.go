@@ -197,6 +197,9 @@ func (m *Model) notice(w, cut int) string {
 	} else if age := views.MetricsAge(m.metTaken, m.now(), views.MetricsIntervalOf(m.vc)); age != "" && m.metricsGeneration() > 0 {
 		info = append(info, age)
 	}
+	if note := m.metricsNote(); note != "" {
+		info = append(info, note)
+	}
 	if len(info) == 0 {
 		return ""
 	}
