@@ -56,6 +56,11 @@ func (m *Model) View() string {
 			what += " of " + m.parent // a drill-down: what it selects, not the whole kind
 		}
 		text := fmt.Sprintf("No %s in %s.", what, scope)
+		if m.nsState == kube.NamespaceMissing && m.parent == "" {
+			// A get of the namespace answered 404 (never claimed when
+			// it was forbidden or failed: see NamespaceReader).
+			text = fmt.Sprintf("No %s: namespace %s does not exist (:ns lists the namespaces).", what, views.Sanitize(m.namespace))
+		}
 		if m.reqLabels != "" { // the rows were read with the filter's label selector
 			text = fmt.Sprintf("No %s in %s match -l %s (/ edits the filter, esc clears it).", what, scope, views.Echo(m.reqLabels, w))
 		}
