@@ -74,6 +74,9 @@ type Model struct {
 	// step of pgup/pgdn.
 	helpPage int
 	status   views.StatusMsg
+	// cleared is the status line the last key press cleared: a key that
+	// does nothing brings it back rather than hide it (unknownKey).
+	cleared views.StatusMsg
 
 	// overlay is a picker open over the top screen (nil when none): it
 	// gets every key, and messages as the top screen does.
@@ -262,7 +265,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// A status message is seen once, as k9s' flash: the next key press
 		// clears it. A key that has something to say sets its own (at once
 		// or through a StatusMsg that follows).
-		m.status = views.StatusMsg{}
+		m.cleared, m.status = m.status, views.StatusMsg{}
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.prompting {
 			return m, m.keyBurst(msg)
 		}
@@ -425,7 +428,46 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return m.openNamespacePicker()
 	}
-	return m.toTop(msg)
+	return m.unknownKey(msg)
+}
+
+// unknownKey hands a key no global binding took to the top screen. When it
+// is a letter, digit or sign that no binding of the root or of the screen
+// names, and the screen did nothing with it (no command, the same view),
+// the status line says so (`x: no such key here · ? help`), unless it
+// showed a message the key press cleared: that message comes back, never
+// hidden by a stray key. Screens that take text never get here (Capturing:
+// forms, prompts, filters), nor do the pickers, the help and the prompt.
+func (m *Model) unknownKey(msg tea.KeyMsg) tea.Cmd {
+	name := msg.String()
+	_, hinter := m.Top().(views.Hinter)
+	if msg.Type != tea.KeyRunes || len(msg.Runes) != 1 || msg.Alt || msg.Paste || hinter || m.bound(name) {
+		return m.toTop(msg)
+	}
+	before := m.Top().View()
+	cmd := m.toTop(msg)
+	if cmd != nil || m.Top().View() != before {
+		return cmd
+	}
+	if m.cleared.Text != "" {
+		m.status = m.cleared
+		return nil
+	}
+	m.status = views.StatusMsg{Text: name + ": no such key here · ? help"}
+	return nil
+}
+
+// bound reports whether a global binding, the namespace picker's or one
+// of the top screen's (enabled or not: a disabled key says why itself)
+// names key.
+func (m *Model) bound(name string) bool {
+	bindings := append(m.vc.Keys.Bindings(), m.pickKey)
+	for _, b := range append(bindings, m.Top().Bindings()...) {
+		if slices.Contains(b.Keys(), name) {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *Model) promptKey(msg tea.KeyMsg) tea.Cmd {
