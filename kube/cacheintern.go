@@ -110,6 +110,9 @@ func resourcesKey(r *RowResources) string {
 		num(c.Requests.Memory)
 		num(c.Limits.CPU)
 		num(c.Limits.Memory)
+		if c.NativeSidecar {
+			b = append(b, 2)
+		}
 	}
 	return string(b)
 }

@@ -289,7 +289,7 @@ func admitLogTargets(targets []logTarget, max int) (admitted []logTarget, leftOu
 // wait in the queue now.
 func leftOutNote(ns string, names []string, total, max int) LogNote {
 	return LogNote{Kind: LogNotePodsLeftOut, Namespace: ns, Count: total, Names: names, Time: time.Now(),
-		Text: fmt.Sprintf("%d left out (at most %d streams): %s", len(names), max, strings.Join(names, ", "))}
+		Text: fmt.Sprintf("%d left out (at most %s): %s", len(names), Plural(max, "stream"), strings.Join(names, ", "))}
 }
 
 // refill starts the first target left out, when one waits and the request

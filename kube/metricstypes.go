@@ -31,6 +31,12 @@ type ContainerResources struct {
 	// defaulting of the request to the limit, which the object already
 	// carries when it was defaulted).
 	Requests, Limits Usage
+	// NativeSidecar is set on a container row's resources when the
+	// container is a native sidecar (an init container with restartPolicy
+	// Always, KEP-753): metrics-server reports no usage of it (`kubectl top
+	// pod --containers` leaves it out too), so its metrics cells say "n/a",
+	// never "-" (no sample yet). Unset in a Pod's resources.
+	NativeSidecar bool
 }
 
 // RowResources are what a Row carries for the metrics columns: the containers'

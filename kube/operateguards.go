@@ -198,18 +198,18 @@ func (c *Client) prepareWrite(ctx context.Context, op Operation, p *operationPla
 		from := replicasOf(t.wo.replicas)
 		if op.CurrentReplicas != nil && *op.CurrentReplicas != from {
 			p.verdicts = append(p.verdicts, Verdict{Guard: GuardAction, Outcome: OutcomeRefuse, Reason: ReasonConflict,
-				Sentence: fmt.Sprintf("%s has %d replicas now, not the %d you saw: it was scaled since; scale it again from %d",
-					op.Ref, from, *op.CurrentReplicas, from)})
+				Sentence: fmt.Sprintf("%s has %s now, not the %d you saw: it was scaled since; scale it again from %d",
+					op.Ref, Plural(from, "replica"), *op.CurrentReplicas, from)})
 			return nil
 		}
 		if from == op.Replicas {
-			p.noop = fmt.Sprintf("%s already has %d replicas", op.Ref, from)
+			p.noop = fmt.Sprintf("%s already has %s", op.Ref, Plural(from, "replica"))
 			return nil
 		}
 		p.write = func(ctx context.Context, t opTarget) (string, error) {
 			return c.updateScale(ctx, op.Ref, t.meta.ResourceVersion, op.Replicas)
 		}
-		p.done = fmt.Sprintf("scaled %s from %d to %d replicas", op.Ref, from, op.Replicas)
+		p.done = fmt.Sprintf("scaled %s from %d to %s", op.Ref, from, Plural(op.Replicas, "replica"))
 	case ActionPause, ActionResume:
 		want := op.Action == ActionPause
 		if paused == want {

@@ -11,17 +11,17 @@ import (
 // noDeploy is the status line when the client cannot deploy.
 const noDeploy = "deploying is not available with this client"
 
-// openApps pushes the `:apps` list of namespace ("" for every namespace;
+// openApps shows the `:apps` list of namespace ("" for every namespace;
 // the namespace `:` commands use unless `:apps <namespace>` names one)
-// when the client lists apps.
-func (m *Model) openApps(namespace string) tea.Cmd {
+// when the client lists apps: afresh for the command (fresh), else pushed.
+func (m *Model) openApps(namespace string, fresh bool) tea.Cmd {
 	l, ok := m.vc.Client.(apps.Lister)
 	if !ok {
 		m.status = views.StatusMsg{Text: noDeploy, Error: true}
 		return nil
 	}
 	m.status = views.StatusMsg{}
-	return m.push(apps.New(m.vc, l, namespace), false)
+	return m.place(apps.New(m.vc, l, namespace), fresh)
 }
 
 // openDeploy pushes the deploy form (a new app, or an instance's from its

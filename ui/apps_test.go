@@ -139,8 +139,9 @@ func TestAppsDeployTimeout(t *testing.T) {
 	}
 }
 
-// -c apps and -c pf (WithStartScreen) open those screens at start, over
-// the pods list esc returns to.
+// -c apps and -c pf (WithStartScreen) open those screens at start, alone,
+// as their `:` commands do: the title bar has no breadcrumb (the tester's
+// trial: `pods(trial)[?] › apps(trial)[0]`), and esc stays.
 func TestStartScreen(t *testing.T) {
 	client, _ := kubetest.FakeClient(t, objects()...)
 	for word, title := range map[string]string{"apps": "apps(demo)[1]", "pf": "port-forwards"} {
@@ -151,8 +152,11 @@ func TestStartScreen(t *testing.T) {
 		if got := h.m.Top().Title(); !strings.HasPrefix(got, title) {
 			t.Fatalf("-c %s opened %q:\n%s", word, got, h.m.View())
 		}
+		if v := h.m.View(); strings.Contains(v, "›") || strings.Contains(v, "pods(") {
+			t.Fatalf("-c %s did not start alone:\n%s", word, v)
+		}
 		h.run(h.keys("esc"))
-		if got := h.m.Top().Title(); !strings.HasPrefix(got, "pods(demo)") {
+		if got := h.m.Top().Title(); !strings.HasPrefix(got, title) {
 			t.Fatalf("esc from -c %s: %q", word, got)
 		}
 	}

@@ -74,6 +74,9 @@ type Model struct {
 	// step of pgup/pgdn.
 	helpPage int
 	status   views.StatusMsg
+	// cleared is the status line the last key press cleared: a key that
+	// does nothing brings it back rather than hide it (unknownKey).
+	cleared views.StatusMsg
 
 	// overlay is a picker open over the top screen (nil when none): it
 	// gets every key, and messages as the top screen does.
@@ -237,9 +240,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case views.OpenPortForwardMsg:
 		return m, m.openPortForward(msg)
 	case views.OpenForwardsMsg:
-		return m, m.openForwards()
+		return m, m.openForwards(false)
 	case views.OpenAppsMsg:
-		return m, m.openApps(m.namespace)
+		return m, m.openApps(m.namespace, false)
 	case views.OpenDeployMsg:
 		return m, m.openDeploy(msg)
 	case views.OpenRemoveMsg:
@@ -262,7 +265,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// A status message is seen once, as k9s' flash: the next key press
 		// clears it. A key that has something to say sets its own (at once
 		// or through a StatusMsg that follows).
-		m.status = views.StatusMsg{}
+		m.cleared, m.status = m.status, views.StatusMsg{}
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.prompting {
 			return m, m.keyBurst(msg)
 		}
@@ -425,7 +428,46 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return m.openNamespacePicker()
 	}
-	return m.toTop(msg)
+	return m.unknownKey(msg)
+}
+
+// unknownKey hands a key no global binding took to the top screen. When it
+// is a letter, digit or sign that no binding of the root or of the screen
+// names, and the screen did nothing with it (no command, the same view),
+// the status line says so (`x: no such key here · ? help`), unless it
+// showed a message the key press cleared: that message comes back, never
+// hidden by a stray key. Screens that take text never get here (Capturing:
+// forms, prompts, filters), nor do the pickers, the help and the prompt.
+func (m *Model) unknownKey(msg tea.KeyMsg) tea.Cmd {
+	name := msg.String()
+	_, hinter := m.Top().(views.Hinter)
+	if msg.Type != tea.KeyRunes || len(msg.Runes) != 1 || msg.Alt || msg.Paste || hinter || m.bound(name) {
+		return m.toTop(msg)
+	}
+	before := m.Top().View()
+	cmd := m.toTop(msg)
+	if cmd != nil || m.Top().View() != before {
+		return cmd
+	}
+	if m.cleared.Text != "" {
+		m.status = m.cleared
+		return nil
+	}
+	m.status = views.StatusMsg{Text: name + ": no such key here · ? help"}
+	return nil
+}
+
+// bound reports whether a global binding, the namespace picker's or one
+// of the top screen's (enabled or not: a disabled key says why itself)
+// names key.
+func (m *Model) bound(name string) bool {
+	bindings := append(m.vc.Keys.Bindings(), m.pickKey)
+	for _, b := range append(bindings, m.Top().Bindings()...) {
+		if slices.Contains(b.Keys(), name) {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *Model) promptKey(msg tea.KeyMsg) tea.Cmd {
@@ -492,20 +534,17 @@ func (m *Model) open(msg views.OpenKindMsg, chosen bool) tea.Cmd {
 	if chosen || msg.Selector.IsZero() && (scr.Namespace() != "" || msg.Namespace == "") {
 		m.namespace = msg.Namespace
 	}
-	if msg.Replace {
-		// A command or a picked namespace starts afresh, as in k9s: the
-		// drill-downs it leaves are no longer what esc goes back to.
-		closeScreens(m.stack...)
-		m.stack = []views.Screen{scr}
-	} else {
-		m.stack = append(m.stack, scr)
-	}
 	m.status = views.StatusMsg{}
 	if info, ok := m.vc.Client.Kind(string(msg.Kind)); chosen && ok && !info.Namespaced {
 		// Remembered, but nothing on screen changes: say why.
 		m.status = views.StatusMsg{Text: fmt.Sprintf("%s are cluster-scoped: %s applies to namespaced kinds", info.ID, namespacePhrase(msg.Namespace))}
 	}
-	return scr.Init()
+	if msg.Replace {
+		// A command or a picked namespace starts afresh, as in k9s: the
+		// drill-downs it leaves are no longer what esc goes back to.
+		return m.afresh(scr)
+	}
+	return m.push(scr, false)
 }
 
 // openWorkload pushes the workload form when the client can edit
@@ -575,22 +614,22 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 		return m.exit()
 	case fields[0] == "q", fields[0] == "quit", fields[0] == "exit":
 		return m.quit()
+	case m.closesWork(":" + line):
+		// Every other command replaces the screens.
+		return nil
 	case fields[0] == "history" && len(fields) == 1:
-		return m.openHistory()
+		return m.openHistory(true)
 	case forwardsCommand(fields[0]) && len(fields) == 1:
-		return m.openForwards()
+		return m.openForwards(true)
 	case appsCommand(fields[0]) && len(fields) == 1:
-		return m.openApps(m.namespace)
+		return m.openApps(m.namespace, true)
 	case appsCommand(fields[0]) && len(fields) == 2:
 		// `:apps <namespace>`, `:apps all`, as `:<kind> <namespace>`.
 		ns, ok := m.commandNamespace(fields[1])
 		if !ok {
 			return nil
 		}
-		return m.openApps(ns)
-	case m.closesWork(":" + line):
-		// Every other command replaces the screens.
-		return nil
+		return m.openApps(ns, true)
 	case contextCommand(fields[0]) && len(fields) == 1:
 		return m.listContexts()
 	case contextCommand(fields[0]) && len(fields) == 2:
@@ -601,7 +640,7 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 		// The kind may be new (a CRD installed since kyyard started):
 		// read the API server's discovery again, then run the line again.
 		client, epoch := m.vc.Client, m.epoch
-		m.status = views.StatusMsg{Text: "looking for " + fields[0] + " in the API server's discovery…"}
+		m.status = views.StatusMsg{Text: "looking for " + views.Echo(fields[0], m.width) + " in the API server's discovery…"}
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), rediscoverTimeout)
 			defer cancel()
@@ -611,7 +650,7 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 	}
 	if !ok || len(fields) > 2 {
 		m.status = views.StatusMsg{Error: true,
-			Text: "unknown command \"" + line + "\": try :pods, :deploy, :nodes, :ns, :pods <namespace>, :pods all, :ns <namespace>, :ctx"}
+			Text: "unknown command \"" + views.Echo(line, m.width) + "\": try :pods, :deploy, :nodes, :ns, :pods <namespace>, :pods all, :ns <namespace>, :ctx"}
 		return nil
 	}
 	if len(fields) == 1 {

@@ -48,6 +48,24 @@ func (m *Model) push(scr views.Screen, replace bool) tea.Cmd {
 	return scr.Init()
 }
 
+// place starts scr afresh (a `:` command) or pushes it on the stack.
+func (m *Model) place(scr views.Screen, fresh bool) tea.Cmd {
+	if fresh {
+		return m.afresh(scr)
+	}
+	return m.push(scr, false)
+}
+
+// afresh makes scr the only screen and starts it: every `:` command that
+// opens a screen starts afresh, as in k9s (README), so the screens drilled
+// through are closed and esc has nothing stale to go back to. Callers ask
+// closesWork first.
+func (m *Model) afresh(scr views.Screen) tea.Cmd {
+	closeScreens(m.stack...)
+	m.stack = []views.Screen{scr}
+	return scr.Init()
+}
+
 // openOperate pushes the confirmation screen of an action when the client
 // can operate (it implements operate.Operator).
 func (m *Model) openOperate(msg views.OperateMsg) tea.Cmd {
@@ -118,10 +136,11 @@ func (m *Model) historyWritten(msg historyWrittenMsg) {
 	m.status = views.StatusMsg{Text: note, Error: m.status.Error}
 }
 
-// openHistory pushes the `:history` screen.
-func (m *Model) openHistory() tea.Cmd {
+// openHistory shows the `:history` screen: afresh for the command (fresh),
+// else pushed.
+func (m *Model) openHistory(fresh bool) tea.Cmd {
 	m.status = views.StatusMsg{}
-	return m.push(history.New(m.vc, m.history, m.historyPath), false)
+	return m.place(history.New(m.vc, m.history, m.historyPath), fresh)
 }
 
 // modeText is what the header says of the write policy: "read-only",

@@ -26,15 +26,16 @@ func (m *Model) openPortForward(msg views.OpenPortForwardMsg) tea.Cmd {
 	return m.push(portforward.New(m.vc, fw, msg), false)
 }
 
-// openForwards pushes the `:pf` list when the client runs forwards.
-func (m *Model) openForwards() tea.Cmd {
+// openForwards shows the `:pf` list when the client runs forwards: afresh
+// for the command (fresh), else pushed.
+func (m *Model) openForwards(fresh bool) tea.Cmd {
 	fw, ok := m.vc.Client.(forwards.Forwards)
 	if !ok {
 		m.status = views.StatusMsg{Text: "port-forwards are not available", Error: true}
 		return nil
 	}
 	m.status = views.StatusMsg{}
-	return m.push(forwards.New(m.vc, fw), false)
+	return m.place(forwards.New(m.vc, fw), fresh)
 }
 
 // exit stops every port-forward (they end when kyyard ends; Close stops

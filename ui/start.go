@@ -6,8 +6,8 @@ package ui
 func StartScreen(word string) bool { return appsCommand(word) || forwardsCommand(word) }
 
 // WithStartScreen opens the screen word names (StartScreen: `:apps` or
-// `:pf`) at start, on top of the first kind's list, which esc returns to.
-// Another word does nothing. A client that cannot list apps or forwards
+// `:pf`) at start, alone, as its `:` command does (the first kind's list
+// is closed before it starts). Another word does nothing. A client that cannot list apps or forwards
 // gets the status line the prompt command shows.
 func WithStartScreen(word string) Option {
 	return func(m *Model) {
@@ -15,9 +15,9 @@ func WithStartScreen(word string) Option {
 		// command push returns is not needed.
 		switch {
 		case appsCommand(word):
-			_ = m.openApps(m.namespace)
+			_ = m.openApps(m.namespace, true)
 		case forwardsCommand(word):
-			_ = m.openForwards()
+			_ = m.openForwards(true)
 		}
 	}
 }

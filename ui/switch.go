@@ -134,7 +134,7 @@ func (m *Model) switchContext(name string) tea.Cmd {
 			return connectedMsg{context: name, err: err}
 		}
 		if !slices.Contains(names, name) {
-			return connectedMsg{context: name, err: fmt.Errorf("unknown context %q (the kubeconfig has %s)", name, strings.Join(names, ", "))}
+			return connectedMsg{context: name, err: fmt.Errorf("unknown context %q (the kubeconfig has %s)", views.Echo(name, 0), strings.Join(names, ", "))}
 		}
 		src, err := k.Connect(name)
 		return connectedMsg{context: name, source: src, err: err}
@@ -147,7 +147,7 @@ func (m *Model) switchContext(name string) tea.Cmd {
 // names are read again. An error changes nothing but the status line.
 func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	if msg.err != nil {
-		m.status = views.StatusMsg{Error: true, Text: "cannot switch to context " + msg.context + ": " + msg.err.Error()}
+		m.status = views.StatusMsg{Error: true, Text: "cannot switch to context " + views.Echo(msg.context, m.width) + ": " + msg.err.Error()}
 		return nil
 	}
 	old := m.vc.Client

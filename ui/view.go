@@ -119,7 +119,14 @@ func (m *Model) titleBar() string {
 	}
 	t := views.Sanitize(strings.Join(titles, " › "))
 	if ansi.StringWidth(t) > m.width {
-		t = ansi.TruncateLeft(t, ansi.StringWidth(t)-m.width+1, "…")
+		// The screens below give way first, from the left; a top title
+		// that alone does not fit keeps its start (the screen's name and
+		// counts) and is cut at the right.
+		if top := views.Sanitize(titles[len(titles)-1]); ansi.StringWidth(top)+2 > m.width {
+			t = ansi.Truncate(top, m.width, "…")
+		} else {
+			t = ansi.TruncateLeft(t, ansi.StringWidth(t)-m.width+1, "…")
+		}
 	}
 	return m.vc.Styles.Title.Render(t)
 }
@@ -175,7 +182,7 @@ func (m *Model) helpView() string {
 	if ks, ok := m.Top().(kindScreen); ok && (ks.Kind() == kube.KindPods || ks.Kind() == kube.KindContainers || ks.Kind() == kube.KindNodes) {
 		// What the metrics cells mean (issue 12).
 		entries = append(entries, st.HeaderKey.Render("Metrics columns"))
-		for _, e := range [][2]string{{"45%*", "some containers set none"}, {"n/a", "unset, not running, or unreadable"}, {"-", "no sample yet"}, {"w", "CPU and MEM trends"}} {
+		for _, e := range [][2]string{{"45%*", "some containers set none"}, {"n/a", "unset, not running, a native sidecar, or unreadable"}, {"-", "no sample yet"}, {"w", "CPU and MEM trends"}} {
 			entries = append(entries, st.HelpKey.Render(padRight(e[0], 8))+" "+st.HelpDescription.Render(e[1]))
 		}
 	}

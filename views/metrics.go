@@ -144,5 +144,17 @@ func NotRunning(kind kube.Kind, row *kube.Row) bool {
 	return false
 }
 
+// NativeSidecar reports whether row (of kind) is a container row of a
+// native sidecar (kube.ContainerResources.NativeSidecar): metrics-server
+// never reports its usage, so the screens say "n/a" and SidecarUsage, not
+// "-" (no sample yet) forever.
+func NativeSidecar(kind kube.Kind, row *kube.Row) bool {
+	return kind == kube.KindContainers && row.Resources != nil && len(row.Resources.Containers) == 1 &&
+		row.Resources.Containers[0].NativeSidecar
+}
+
+// SidecarUsage says why a native sidecar's metrics are "n/a".
+const SidecarUsage = "sidecar metrics n/a: metrics-server does not report native sidecars"
+
 // NotRunningUsage is what a pod's usage says when the pod is not running.
 const NotRunningUsage = "not running — metrics-server reports running containers only"

@@ -17,7 +17,7 @@ const maxDNS1123Label = 63
 // error whose text says what is wrong, for the status line.
 func ValidateNamespaceName(name string) error {
 	bad := func(why string) error {
-		return fmt.Errorf("%s is not a valid namespace name: %s", strconv.Quote(name), why)
+		return fmt.Errorf("%s is not a valid namespace name: %s", strconv.Quote(Echo(name, 0)), why)
 	}
 	switch {
 	case name == "":

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kyyard/kyyard/kube"
 )
 
 // Page draws a page of text in exactly width x height cells: body lines
@@ -25,7 +27,7 @@ func Page(st Styles, width, height int, body []string, help string, offset *int)
 		below := len(body) - *offset - (rest - 1)
 		body = body[*offset:]
 		if below > 0 {
-			body = append(body[:rest-1:rest-1], st.Muted.Render(fmt.Sprintf("… %d more lines (↓/pgdn)", below)))
+			body = append(body[:rest-1:rest-1], st.Muted.Render(fmt.Sprintf("… %s (↓/pgdn)", kube.Plural(below, "more line"))))
 		}
 	} else {
 		*offset = 0

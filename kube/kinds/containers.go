@@ -133,6 +133,7 @@ func ContainerRow(pod *corev1.Pod, c *corev1.Container, st *corev1.ContainerStat
 	}
 	row.Status, row.Health = state, health
 	row.Resources = oneContainerResources(c)
+	row.Resources.Containers[0].NativeSidecar = init == "sidecar"
 	row.Cells = []kube.Cell{
 		kube.Text(c.Name), kube.Text(c.Image), kube.Text(strconv.FormatBool(ready)), kube.Text(state),
 		kube.Text(init), restarts, kube.Text(containerPorts(c.Ports)), kube.Age(started),

@@ -129,3 +129,16 @@ func TestPodsOpenContainers(t *testing.T) {
 		t.Fatal("containers is no Expander")
 	}
 }
+
+// TestContainerRowMarksNativeSidecars: only the native sidecar's row
+// carries NativeSidecar (its metrics cells then say n/a, not "-").
+func TestContainerRowMarksNativeSidecars(t *testing.T) {
+	for _, r := range (kinds.Containers{}).Expand(sidecarPod()) {
+		if r.Resources == nil || len(r.Resources.Containers) != 1 {
+			t.Fatalf("%s: resources %+v", r.Name, r.Resources)
+		}
+		if got := r.Resources.Containers[0].NativeSidecar; got != (r.Name == "proxy") {
+			t.Errorf("%s: NativeSidecar %v", r.Name, got)
+		}
+	}
+}

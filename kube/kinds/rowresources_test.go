@@ -127,7 +127,7 @@ func TestContainerRowResources(t *testing.T) {
 	}}
 	want := map[string]kube.ContainerResources{
 		"init":     {Name: "init", Requests: use(1000, unset), Limits: use(unset, unset)},
-		"side":     {Name: "side", Requests: use(unset, unset), Limits: use(200, unset)},
+		"side":     {Name: "side", Requests: use(unset, unset), Limits: use(200, unset), NativeSidecar: true},
 		"app":      {Name: "app", Requests: use(250, 64<<20), Limits: use(500, 128<<20)},
 		"debugger": {Name: "debugger", Requests: use(unset, unset), Limits: use(unset, unset)},
 	}

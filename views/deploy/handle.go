@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/render"
 	"github.com/kyyard/kyyard/views"
 )
@@ -133,7 +134,7 @@ func (m *Model) formKeyOf(msg tea.KeyMsg) tea.Cmd {
 // it once the form is valid (the root's hint shows again).
 func (m *Model) errStatus() tea.Cmd {
 	if e := m.firstError(); e != "" {
-		return views.Status(fmt.Sprintf("%s (%s)", e, plural(len(m.errs), "field error")), true)
+		return views.Status(fmt.Sprintf("%s (%s)", e, kube.Plural(len(m.errs), "field error")), true)
 	}
 	return views.Status("", false)
 }
@@ -197,7 +198,7 @@ func (m *Model) dropService(i int) tea.Cmd {
 func (m *Model) openPreview() tea.Cmd {
 	m.validate()
 	if len(m.errs) > 0 {
-		m.note, m.noteErr = fmt.Sprintf("fix %s first: %s", plural(len(m.errs), "field"), m.firstError()), true
+		m.note, m.noteErr = fmt.Sprintf("fix %s first: %s", kube.Plural(len(m.errs), "field"), m.firstError()), true
 		return m.errStatus()
 	}
 	plan, err := render.Render(m.req)
@@ -208,12 +209,4 @@ func (m *Model) openPreview() tea.Cmd {
 		return nil
 	}
 	return planCmd(m, m.token, m.d, m.req)
-}
-
-// plural is "1 field", "2 fields".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -330,7 +330,7 @@ func (m *Model) finish() tea.Cmd {
 			fmt.Sprintf("deploy of %s stopped: %s (%d done, %d failed, %d skipped)", m.name(), r.result.Reason, done, failed, skipped)))
 	}
 	status := report(runOutcome(ref, kube.ActionDeploy, r,
-		fmt.Sprintf("deployed %s in %s: %d steps done", m.name(), views.Sanitize(m.req.Namespace), done)))
+		fmt.Sprintf("deployed %s in %s: %s done", m.name(), views.Sanitize(m.req.Namespace), kube.Plural(done, "step"))))
 	if len(m.req.Services) == 0 {
 		return status
 	}

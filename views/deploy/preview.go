@@ -270,9 +270,9 @@ func (m *Model) deploy() tea.Cmd {
 		return nil
 	}
 	if n := p.unconfirmed(); n > 0 {
-		m.note, m.noteErr = fmt.Sprintf("confirm %s first", plural(n, "warning")), true
+		m.note, m.noteErr = fmt.Sprintf("confirm %s first", kube.Plural(n, "warning")), true
 		if i := p.pruneInput(); n == 1 && i >= 0 && !p.confirmed(i) {
-			m.note = fmt.Sprintf("type %q to confirm deleting %s first", p.want(i), plural(len(p.dp.Prune), "object"))
+			m.note = fmt.Sprintf("type %q to confirm deleting %s first", p.want(i), kube.Plural(len(p.dp.Prune), "object"))
 		}
 		return p.advance()
 	}
@@ -311,7 +311,7 @@ func (m *Model) headLines() []string {
 	var parts []string
 	for _, k := range []string{"Deployment", "Service", "ConfigMap", "Secret", "PersistentVolumeClaim"} {
 		if n := kinds[k]; n > 0 {
-			parts = append(parts, plural(n, k))
+			parts = append(parts, kube.Plural(n, k))
 		}
 	}
 	out = append(out, fmt.Sprintf("%s in %s: %s", views.Sanitize(p.req.Instance), views.Sanitize(p.req.Namespace), strings.Join(parts, ", ")))
@@ -349,7 +349,7 @@ func (m *Model) headLines() []string {
 	case len(p.dp.DryRun) == 0:
 		out = append(out, "dry run  "+st.Muted.Render("not run"))
 	case len(fails) == 0:
-		out = append(out, fmt.Sprintf("dry run  ✓ accepted (%s)", plural(len(p.dp.DryRun), "object")))
+		out = append(out, fmt.Sprintf("dry run  ✓ accepted (%s)", kube.Plural(len(p.dp.DryRun), "object")))
 	}
 	for i, k := range fails {
 		label := "dry run  "
@@ -391,7 +391,7 @@ func (p *preview) passLines(st views.Styles) []string {
 	case len(passes) == 0:
 		return nil
 	}
-	head := fmt.Sprintf("✓ %s passed: %s", plural(len(passes), "check"), strings.Join(topics, ", "))
+	head := fmt.Sprintf("✓ %s passed: %s", kube.Plural(len(passes), "check"), strings.Join(topics, ", "))
 	if !p.showPasses {
 		return []string{st.Muted.Render(head + " — d shows them")}
 	}

@@ -136,7 +136,7 @@ func (m *RemoveModel) finish() tea.Cmd {
 	done, failed, skipped := stepCounts(r.steps)
 	inst := views.Sanitize(m.instance)
 	ref := instanceRef(m.namespace, m.instance)
-	text := fmt.Sprintf("removed %s from %s: %d objects deleted, %d kept", inst, views.Sanitize(m.namespace), done, kept(r.steps))
+	text := fmt.Sprintf("removed %s from %s: %s deleted, %d kept", inst, views.Sanitize(m.namespace), kube.Plural(done, "object"), kept(r.steps))
 	switch {
 	case r.err != nil && r.result.Reason == "":
 		text = "remove of " + inst + " failed: " + views.ErrText(r.err)
@@ -166,7 +166,7 @@ func (m *RemoveModel) View() string {
 	switch {
 	case m.run != nil:
 		done, failed, skipped := stepCounts(m.run.steps)
-		head := fmt.Sprintf("removing %s from %s: %d of %d steps done", inst, ns, done, len(m.run.steps))
+		head := fmt.Sprintf("removing %s from %s: %d of %s done", inst, ns, done, kube.Plural(len(m.run.steps), "step"))
 		help = "esc: the remove goes on; wait for its end"
 		if m.run.done {
 			help = "enter/esc back"

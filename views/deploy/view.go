@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/render"
 	"github.com/kyyard/kyyard/views"
 )
@@ -108,7 +109,7 @@ func (m *Model) formLines(w int) ([]string, int) {
 		line(fmt.Sprintf("%-10s │ %s", label, views.Sanitize(ls[0])), a)
 		for j, l := range ls[1:] {
 			if j+1 >= areaLines {
-				out = append(out, "            "+st.Muted.Render(fmt.Sprintf("│ … %d more lines", len(ls)-areaLines)))
+				out = append(out, "            "+st.Muted.Render("│ … "+kube.Plural(len(ls)-areaLines, "more line")))
 				break
 			}
 			out = append(out, "            │ "+views.Sanitize(l))
@@ -201,13 +202,13 @@ func (m *Model) formView() string {
 	case m.note != "":
 		out = append(out, ansi.Truncate(" "+m.note, w, "…"))
 	case len(m.errs) > 0:
-		out = append(out, ansi.Truncate(" "+st.Error.Render(fmt.Sprintf("✗ %s: %s", plural(len(m.errs), "field error"), m.firstError())), w, "…"))
+		out = append(out, ansi.Truncate(" "+st.Error.Render(fmt.Sprintf("✗ %s: %s", kube.Plural(len(m.errs), "field error"), m.firstError())), w, "…"))
 	default:
 		out = append(out, ansi.Truncate(" "+st.Muted.Render("✓ the form is valid"), w, "…"))
 	}
 	help := "tab move · ctrl+n add · ctrl+d remove · ctrl+s preview · esc discard"
 	if len(m.errs) > 0 {
-		help = fmt.Sprintf("tab move · ctrl+n add · ctrl+d remove · ctrl+s preview (fix %s) · esc discard", plural(len(m.errs), "field"))
+		help = fmt.Sprintf("tab move · ctrl+n add · ctrl+d remove · ctrl+s preview (fix %s) · esc discard", kube.Plural(len(m.errs), "field"))
 	}
 	out = append(out, ansi.Truncate(" "+st.Muted.Render(help), w, "…"))
 	return strings.Join(out[:min(len(out), h)], "\n")
@@ -268,11 +269,11 @@ func (m *Model) previewView() string {
 	case p.running:
 		help = st.Muted.Render("↑↓ pgup/pgdn scroll · tab YAML/diff · / search · esc back to the form")
 	case p.typing():
-		what := plural(p.unconfirmed(), "warning")
+		what := kube.Plural(p.unconfirmed(), "warning")
 		if i := p.pruneInput(); i >= 0 && !p.confirmed(i) {
 			what = fmt.Sprintf("the deletion (type %q)", p.want(i))
 			if n := p.unconfirmed() - 1; n > 0 {
-				what += " and " + plural(n, "warning")
+				what += " and " + kube.Plural(n, "warning")
 			}
 		}
 		help = st.Muted.Render(fmt.Sprintf("confirm %s · ↑↓ scroll · esc back to the form", what))
@@ -339,14 +340,14 @@ func (m *Model) highlight(l string, current bool) string {
 func (m *Model) runView() string {
 	st, r := m.vc.Styles, m.run
 	done, failed, skipped := stepCounts(r.steps)
-	head := fmt.Sprintf("deploying %s in %s: %d of %d steps done", m.name(), views.Sanitize(m.req.Namespace), done, len(r.steps))
+	head := fmt.Sprintf("deploying %s in %s: %d of %s done", m.name(), views.Sanitize(m.req.Namespace), done, kube.Plural(len(r.steps), "step"))
 	help := "esc: the deploy goes on; wait for its end"
 	switch {
 	case r.done && r.failed():
 		head = st.Error.Render(fmt.Sprintf("✗ the deploy of %s stopped: %d done, %d failed, %d skipped", m.name(), done, failed, skipped))
 		help = "e/esc back to the form (kept) to fix it · ↑↓ scroll"
 	case r.done:
-		head = fmt.Sprintf("✓ deployed %s in %s: %d steps done", m.name(), views.Sanitize(m.req.Namespace), done)
+		head = fmt.Sprintf("✓ deployed %s in %s: %s done", m.name(), views.Sanitize(m.req.Namespace), kube.Plural(done, "step"))
 		help = "e edit again · esc back · ↑↓ scroll"
 	}
 	body := []string{head}

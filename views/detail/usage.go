@@ -230,7 +230,7 @@ func header(name, now string, trend []kube.Sample, format func(kube.Sample) stri
 	}
 	text := fmt.Sprintf("%s %s · min %s max %s", name, now, format(lo), format(hi))
 	if span := trend[len(trend)-1].At.Sub(trend[0].At).Round(time.Second); span > 0 {
-		text += fmt.Sprintf(" · %d samples over %s", len(trend), span)
+		text += fmt.Sprintf(" · %s over %s", kube.Plural(len(trend), "sample"), span)
 	}
 	return text
 }

@@ -93,7 +93,7 @@ func (m *Model) footer(w int) string {
 	var parts []string
 	n := len(m.lines)
 	if len(m.segs) <= m.vp.Height {
-		parts = append(parts, fmt.Sprintf("all %d lines", n))
+		parts = append(parts, "all "+kube.Plural(n, "line"))
 	} else {
 		top := m.segs[m.vp.YOffset].src + 1
 		bottom := m.segs[min(m.vp.YOffset+m.vp.Height, len(m.segs))-1].src + 1
@@ -109,13 +109,18 @@ func (m *Model) footer(w int) string {
 		parts = append(parts, "managedFields shown")
 	}
 	if m.query != "" {
-		q := views.Sanitize(m.query)
-		if len(m.matches) == 0 {
-			parts = append(parts, fmt.Sprintf("/%s: no match", q))
-		} else {
+		// What was typed gives way to what it found (views.Echo).
+		found := ": no match"
+		if len(m.matches) > 0 {
 			hit := m.matches[m.current]
-			parts = append(parts, fmt.Sprintf("/%s: match %d of %d, line %d", q, m.current+1, len(m.matches), hit.line+1))
+			found = fmt.Sprintf(": match %d of %d, line %d", m.current+1, len(m.matches), hit.line+1)
 		}
+		used := ansi.StringWidth(strings.Join(parts, "  ")) + 3 + ansi.StringWidth(found)
+		if m.reading {
+			used += 2 + ansi.StringWidth("reading…")
+		}
+		room := min(ansi.StringWidth(views.Echo(m.query, w)), max(w-used, views.EchoMin))
+		parts = append(parts, "/"+views.EchoIn(m.query, room)+found)
 	}
 	if m.reading {
 		parts = append(parts, "reading…")

@@ -229,7 +229,7 @@ func (m *Model) View() string {
 // failedText says how many connections failed and the last one's error:
 // "2 of 3 connections failed; last: no forward found for port 8080 …".
 func failedText(f kube.ForwardStatus) string {
-	text := fmt.Sprintf("%d of %d connections failed", f.Failed, f.Connections)
+	text := fmt.Sprintf("%d of %s failed", f.Failed, kube.Plural(f.Connections, "connection"))
 	if f.Connections == 1 && f.Failed == 1 {
 		text = "1 of 1 connection failed"
 	}

@@ -25,6 +25,7 @@ func New(vc *views.Context, entries []Entry, path string) *Model {
 	return &Model{vc: vc, entries: entries, path: path, offset: 1 << 30, keys: []key.Binding{
 		key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
 		key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+		key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "the first entries")),
 	}}
 }
 

@@ -124,6 +124,9 @@ type metricCells struct {
 	// problem says why there are no metrics (views.MetricsProblem), "" when
 	// they were read.
 	problem string
+	// sidecars is set when a native sidecar's cells say "n/a"
+	// (views.NativeSidecar): the line above the table says why.
+	sidecars bool
 	// kept, with a problem, is the newest sample's time of the previous
 	// reading whose values the cells still show: the metrics API failed
 	// for a while (unavailable, timeout), and kube kept what it had.
@@ -195,6 +198,9 @@ func buildMetrics(in metricsInput, rows []kube.Row) *metricCells {
 			default:
 				podCells(text, val, row, &pu)
 			}
+			if in.kind == kube.KindContainers && text[0] == notAvailable && views.NativeSidecar(in.kind, row) {
+				mc.sidecars = true
+			}
 		}
 	}
 	return mc.measure()
@@ -251,7 +257,7 @@ func podCells(text []string, val []float64, row *kube.Row, pu *kube.PodUsage) {
 // containerCells fills a container row's cells from its pod's reading: the
 // container's own usage and shares; when the reading has no such container
 // (an init or ephemeral container, one not started), "n/a" if it is not
-// running, else "-".
+// running or is a native sidecar, else "-".
 func containerCells(text []string, val []float64, row *kube.Row, pu *kube.PodUsage) {
 	for _, c := range pu.Containers {
 		if c.Name != row.Name {
@@ -270,10 +276,10 @@ func containerCells(text []string, val []float64, row *kube.Row, pu *kube.PodUsa
 }
 
 // missing is the cell text of a pod or container row the reading has no
-// sample of: notAvailable when it is not running (it never will have one),
-// noSample when it is (or its state is unknown).
+// sample of: notAvailable when it is not running or is a native sidecar (it
+// never will have one), noSample when it is (or its state is unknown).
 func missing(kind kube.Kind, row *kube.Row) string {
-	if views.NotRunning(kind, row) {
+	if views.NotRunning(kind, row) || views.NativeSidecar(kind, row) {
 		return notAvailable
 	}
 	return noSample
@@ -433,6 +439,15 @@ func (m *Model) metricsProblem() string {
 		return mc.problem + "; showing the sample of " + kube.Age(mc.kept).Render(m.now()) + " ago"
 	}
 	return mc.problem
+}
+
+// metricsNote says why some cells say "n/a" though the metrics were read:
+// native sidecars (views.SidecarUsage); "" otherwise.
+func (m *Model) metricsNote() string {
+	if m.ix == nil || m.ix.met == nil || !m.ix.met.sidecars {
+		return ""
+	}
+	return views.SidecarUsage
 }
 
 // applyMetrics takes in a new reading's cells for the rows shown (the rows

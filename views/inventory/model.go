@@ -104,7 +104,12 @@ type Model struct {
 	input     textinput.Model
 	unhealthy bool   // only warning and failed rows show
 	note      string // an error about the filter (a malformed selector)
-	invalid   string // the filter typed last, as typed, when its selector was malformed
+	// nsAsked is set once the namespace was read because its list was
+	// empty (NamespaceReader: at most one get per screen); nsState is what
+	// the get answered.
+	nsAsked bool
+	nsState kube.NamespaceState
+	invalid string // the filter typed last, as typed, when its selector was malformed
 
 	marks       map[string]bool // by rowKey
 	anchor      string          // the last row marked, for ranges
@@ -146,6 +151,19 @@ type snapshotMsg struct {
 	met *metricCells
 	// metTaken is when the metrics reading was taken (zero: none read).
 	metTaken time.Time
+	// nsAsked is set when the list came back empty and the namespace was
+	// read (NamespaceReader) to say why; nsState is its answer.
+	nsAsked bool
+	nsState kube.NamespaceState
+}
+
+// NamespaceReader is what a screen whose list of a named namespace came
+// back empty asks, once, to say why: whether the namespace exists
+// (*kube.Client is one; see kube.Client.NamespaceState). Without it the
+// screen says only that there are no objects.
+type NamespaceReader interface {
+	// NamespaceState reads one namespace with one get.
+	NamespaceState(ctx context.Context, name string) kube.NamespaceState
 }
 
 // prepared is the costly part of taking in changed rows (measuring every
@@ -252,6 +270,11 @@ func (m *Model) fetch() tea.Cmd {
 	if kind == kube.KindContainers {
 		podName = parentName
 	}
+	// An empty list of a named namespace reads the namespace, once per
+	// screen, to say whether it exists (not for a drill-down or a label
+	// selector, whose emptiness says nothing of the namespace).
+	nsReader, askNS := client.(NamespaceReader)
+	askNS = askNS && !m.nsAsked && m.info.Namespaced && m.namespace != "" && parent == "" && m.selector.IsZero() && labels == ""
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
 		defer cancel()
@@ -285,6 +308,9 @@ func (m *Model) fetch() tea.Cmd {
 			}()
 		}
 		msg := snapshotMsg{owner: owner, token: token, labels: labels, snap: client.Snapshot(ctx, req)}
+		if t, ok := msg.snap.Table(kind); askNS && ok && len(t.Rows) == 0 && !t.Reading {
+			msg.nsAsked, msg.nsState = true, nsReader.NamespaceState(ctx, req.Namespace)
+		}
 		if permissions != nil {
 			msg.off = permissions(ctx)
 		}
@@ -356,6 +382,9 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		}
 		if msg.off != nil {
 			m.off = msg.off
+		}
+		if msg.nsAsked {
+			m.nsAsked, m.nsState = true, msg.nsState
 		}
 		if m.apply(msg) {
 			return m, m.refetch()
@@ -668,17 +697,17 @@ func (m *Model) Title() string {
 
 // filterText describes the filter in force: "/web", "/web unhealthy";
 // a filter whose label selector was malformed follows as typed, marked:
-// "/-l app in (web (invalid)".
+// "/-l app in (web (invalid)". What was typed is cut to fit (views.Echo).
 func (m *Model) filterText() string {
 	var d string
 	if m.filter.mode != modeNone {
-		d = "/" + views.Sanitize(m.filter.raw)
+		d = "/" + views.Echo(m.filter.raw, m.vc.Width)
 	}
 	if m.invalid != "" {
 		if d != "" {
 			d += " "
 		}
-		d += "/" + views.Sanitize(m.invalid) + " (invalid)"
+		d += "/" + views.Echo(m.invalid, m.vc.Width) + " (invalid)"
 	}
 	if m.unhealthy {
 		if d != "" {
@@ -732,7 +761,7 @@ func selectorProblem(selector, message string) string {
 		}
 	}
 	problem = strings.TrimPrefix(problem, "unable to parse requirement: ")
-	return fmt.Sprintf("%s in label selector %q", problem, selector)
+	return fmt.Sprintf("%s in label selector %q", problem, views.Echo(selector, 0))
 }
 
 // inOrder returns the rows of subset in the order they have in order (n is

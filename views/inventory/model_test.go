@@ -257,8 +257,10 @@ func TestEnterOnNamespaceOpensItsPods(t *testing.T) {
 	}
 }
 
+// TestEmptyNamespace: a namespace that exists and holds no pods says so
+// (one that does not exist says that instead: TestMissingNamespaceIsSaid).
 func TestEmptyNamespace(t *testing.T) {
-	client, _ := kubetest.FakeClient(t)
+	client, _ := kubetest.FakeClient(t, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "empty"}})
 	m, _ := load(t, client, "pods", "empty", 60, 4)
 	if view := m.View(); !strings.Contains(view, "No pods in namespace empty.") {
 		t.Fatalf("view:\n%s", view)

@@ -56,8 +56,13 @@ func (m *Model) View() string {
 			what += " of " + m.parent // a drill-down: what it selects, not the whole kind
 		}
 		text := fmt.Sprintf("No %s in %s.", what, scope)
+		if m.nsState == kube.NamespaceMissing && m.parent == "" {
+			// A get of the namespace answered 404 (never claimed when
+			// it was forbidden or failed: see NamespaceReader).
+			text = fmt.Sprintf("No %s: namespace %s does not exist (:ns lists the namespaces).", what, views.Sanitize(m.namespace))
+		}
 		if m.reqLabels != "" { // the rows were read with the filter's label selector
-			text = fmt.Sprintf("No %s in %s match -l %s (/ edits the filter, esc clears it).", what, scope, m.reqLabels)
+			text = fmt.Sprintf("No %s in %s match -l %s (/ edits the filter, esc clears it).", what, scope, views.Echo(m.reqLabels, w))
 		}
 		lines = append(lines, st.Muted.Render(wrap(text, w)))
 		return fill(strings.Join(lines, "\n"), h)
@@ -196,6 +201,9 @@ func (m *Model) notice(w, cut int) string {
 		info = append(info, p)
 	} else if age := views.MetricsAge(m.metTaken, m.now(), views.MetricsIntervalOf(m.vc)); age != "" && m.metricsGeneration() > 0 {
 		info = append(info, age)
+	}
+	if note := m.metricsNote(); note != "" {
+		info = append(info, note)
 	}
 	if len(info) == 0 {
 		return ""

@@ -131,8 +131,8 @@ func (m *Model) noteText(n kube.LogNote) string {
 	case kube.LogNotePodGone:
 		s = who + " is gone; its stream ended"
 	case kube.LogNotePodsLeftOut:
-		s = fmt.Sprintf("%s not streamed (at most %d streams; each takes the place of a stream that ends): %s",
-			plural(int64(len(n.Names)), "pod"), m.maxStreams(), strings.Join(n.Names, ", "))
+		s = fmt.Sprintf("%s not streamed (at most %s; each takes the place of a stream that ends): %s",
+			plural(int64(len(n.Names)), "pod"), kube.Plural(m.maxStreams(), "stream"), strings.Join(n.Names, ", "))
 		if n.Count != len(n.Names) {
 			s += fmt.Sprintf(" · %d in all", n.Count)
 		}
@@ -185,10 +185,7 @@ func (m *Model) clock(t time.Time) string {
 
 // plural prints n and the noun, singular for 1: "1 line", "12,408 lines".
 func plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return count(n) + " " + noun + "s"
+	return count(n) + " " + kube.Noun(n, noun)
 }
 
 // abbrev prints a count in at most five cells: 999, 12.4k, 1.2M.

@@ -276,7 +276,7 @@ func (m *Model) footer(w int) string {
 		return st.Error.Render(ansi.Truncate(views.Sanitize(m.problem), w, "…"))
 	}
 	if m.ix != nil {
-		q := "/" + views.Sanitize(m.ix.query)
+		q := "/" + views.Echo(m.ix.query, w)
 		switch n := len(m.ix.matches); {
 		case n == 0:
 			parts = append(parts, q+"  no match")

@@ -446,7 +446,7 @@ func (m *Model) Title() string {
 		r := m.items[0].ref
 		return fmt.Sprintf("%s %s/%s(%s)", m.action, r.Kind, r.Name, r.Namespace)
 	}
-	return fmt.Sprintf("%s %d objects", m.action, len(m.items))
+	return fmt.Sprintf("%s %s", m.action, kube.Plural(len(m.items), "object"))
 }
 
 // Bindings are the screen's keys, for the help overlay.

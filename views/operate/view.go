@@ -53,7 +53,7 @@ func (m *Model) scaleLines() []string {
 }
 
 func (m *Model) planLines() []string {
-	out := []string{fmt.Sprintf("%s: checking %s against the guards…", m.action, plural(len(m.items), "object"))}
+	out := []string{fmt.Sprintf("%s: checking %s against the guards…", m.action, kube.Plural(len(m.items), "object"))}
 	for _, it := range m.items {
 		mark := "…"
 		if it.planned {
@@ -68,7 +68,7 @@ func (m *Model) planLines() []string {
 func (m *Model) what() string {
 	switch m.action {
 	case kube.ActionScale:
-		return fmt.Sprintf("scale to %d replicas", m.replicas)
+		return "scale to " + kube.Plural(m.replicas, "replica")
 	case kube.ActionDelete:
 		if m.hasPods() && m.force {
 			return "delete (FORCE: grace period 0)"
@@ -106,7 +106,7 @@ func (m *Model) confirmLines() ([]string, string) {
 		}
 	}
 	if refused > 0 {
-		out = append(out, st.Error.Render(fmt.Sprintf("%s refused: not sent", plural(refused, "object"))))
+		out = append(out, st.Error.Render(fmt.Sprintf("%s refused: not sent", kube.Plural(refused, "object"))))
 	}
 	if m.sendable() == 0 {
 		if refused == 0 {
@@ -123,7 +123,7 @@ func (m *Model) confirmLines() ([]string, string) {
 	}
 	ask := fmt.Sprintf("%s %s? y/n", m.what(), objectName(m.items[0].ref))
 	if len(m.items) > 1 {
-		ask = fmt.Sprintf("%s %s? y/n", m.what(), plural(m.sendable(), "object"))
+		ask = fmt.Sprintf("%s %s? y/n", m.what(), kube.Plural(m.sendable(), "object"))
 	}
 	out = append(out, st.Error.Render(ask))
 	help := "y confirm · n/esc cancel"
@@ -171,12 +171,4 @@ func (m *Model) resultLines() []string {
 		head = fmt.Sprintf("%s: %d of %d done", m.what(), ok, len(m.items))
 	}
 	return append([]string{head}, lines...)
-}
-
-// plural returns "1 object", "2 objects".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

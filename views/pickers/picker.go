@@ -191,7 +191,7 @@ func (m *Model) choose() tea.Cmd {
 		return m.pick(typed)
 	}
 	if len(m.shown) == 0 {
-		m.problem = "no " + m.noun + " matches " + strconv.Quote(typed)
+		m.problem = "no " + m.noun + " matches " + strconv.Quote(views.Echo(typed, m.vc.Width))
 		return nil
 	}
 	return m.pick(m.items[m.shown[m.cursor]].value)

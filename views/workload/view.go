@@ -77,7 +77,7 @@ func (m *Model) View() string {
 		below := len(body) - m.page - (rest - 1)
 		body = body[m.page:]
 		if below > 0 {
-			body = append(body[:rest-1:rest-1], st.Muted.Render(fmt.Sprintf(" … %d more lines (↓/pgdn)", below)))
+			body = append(body[:rest-1:rest-1], st.Muted.Render(fmt.Sprintf(" … %s (↓/pgdn)", kube.Plural(below, "more line"))))
 		}
 	}
 	for i := 0; i < rest; i++ {
