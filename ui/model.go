@@ -74,6 +74,10 @@ type Model struct {
 	// step of pgup/pgdn.
 	helpPage int
 	status   views.StatusMsg
+	// outcomeShown is set while the status line tells an outcome (Report,
+	// an AnswerMsg) and no key has been pressed since: a routine notice
+	// (notice) does not replace it.
+	outcomeShown bool
 
 	// overlay is a picker open over the top screen (nil when none): it
 	// gets every key, and messages as the top screen does.
@@ -208,7 +212,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case connectedMsg:
 		return m, m.connected(msg)
 	case views.StatusMsg:
-		m.status = msg
+		m.status, m.outcomeShown = msg, false
 		return m, nil
 	case views.OpenKindMsg:
 		// A pick in the namespace picker (it replaces the top screen) is
@@ -246,6 +250,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openRemove(msg)
 	case views.OutcomesMsg:
 		return m, m.record(msg)
+	case views.AnswerMsg:
+		return m, m.answer(msg)
 	case historyWrittenMsg:
 		m.historyWritten(msg)
 		return m, nil
@@ -262,7 +268,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// A status message is seen once, as k9s' flash: the next key press
 		// clears it. A key that has something to say sets its own (at once
 		// or through a StatusMsg that follows).
-		m.status = views.StatusMsg{}
+		m.status, m.outcomeShown = views.StatusMsg{}, false
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.prompting {
 			return m, m.keyBurst(msg)
 		}
@@ -332,7 +338,7 @@ func (m *Model) trackReachability(f kube.Facts, now time.Time) (time.Duration, t
 		return factsInterval, nil
 	}
 	m.unreachableSince, m.retry = time.Time{}, 0
-	m.status = views.StatusMsg{Text: "the API server answers again"}
+	m.notice("the API server answers again")
 	return factsInterval, m.Top().Init()
 }
 
