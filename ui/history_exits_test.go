@@ -149,3 +149,19 @@ func TestDebugContainerLeftBeforeItStartedGoesToHistory(t *testing.T) {
 		})
 	}
 }
+
+// A restart confirmed with y and left with esc before the API server's
+// answer came: the answer, when it comes, is recorded.
+func TestWriteAnsweredAfterTheScreenWasLeftGoesToHistory(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	path := filepath.Join(t.TempDir(), "history.log")
+	h := startWith(t, client, "demo", 160, 14, ui.WithHistoryFile(path))
+	h.settle(h.send(views.OperateMsg{Action: kube.ActionRestart, Replicas: -1,
+		Targets: []kube.ObjectRef{{Kind: kube.KindDeployments, Namespace: "demo", Name: "web", UID: "u3"}}}))
+	sent := h.send(viewtest.Key("y"))
+	h.settle(h.send(viewtest.Key("esc")))
+	h.settle(sent)
+	if l := historyLines(t, path); len(l) != 1 || !strings.Contains(l[0], "demo/deployments/web\trestart\tok\t") {
+		t.Fatalf("history: %q", l)
+	}
+}
