@@ -167,7 +167,7 @@ func (m *Model) draw(seq int64) []string {
 	case len(m.fields) > 0 && isJSON(plain):
 		body = m.fit(m.marked([]byte(m.columns(plain))), bw)
 	default:
-		body = m.fit(m.textOf(seq, e, plain), bw)
+		body = m.fit(m.cutAround(m.textOf(seq, e, plain), bw), bw)
 	}
 	out := make([]string, len(body))
 	for i, r := range body {
@@ -186,6 +186,8 @@ type piece struct {
 	text  []byte
 	style *lipgloss.Style
 	raw   bool
+	// current marks the current match: fit notes its row (currentRow).
+	current bool
 }
 
 // textOf is a log line's text as pieces: with its colours (kept unless
@@ -209,14 +211,50 @@ func (m *Model) textOf(seq int64, e *entry, plain []byte) []piece {
 		if s < at || t > len(plain) {
 			continue
 		}
-		style := &st.Match
-		if m.current < len(m.ix.matches) && m.ix.matches[m.current] == h {
+		style, current := &st.Match, m.current < len(m.ix.matches) && m.ix.matches[m.current] == h
+		if current {
 			style = &st.CurrentMatch
 		}
-		out = append(out, piece{text: plain[at:s]}, piece{text: plain[s:t], style: style})
+		out = append(out, piece{text: plain[at:s]}, piece{text: plain[s:t], style: style, current: current})
 		at = t
 	}
 	return append(out, piece{text: plain[at:]})
+}
+
+// cutAround brings the current match into a line cut at w cells (wrap
+// off): when the match would end past the cut, the line's start is left
+// out, marked with "…", so that the match begins a third of the way into
+// the row (its end cut with "…" as any long line). Other lines, and a
+// match already in sight, are left as they are.
+func (m *Model) cutAround(pieces []piece, w int) []piece {
+	if m.wrap {
+		return pieces
+	}
+	before, cur := 0, -1
+	for i, p := range pieces {
+		if p.current {
+			cur = i
+			break
+		}
+		before += ansi.StringWidth(string(p.text))
+	}
+	if cur < 0 || before+ansi.StringWidth(string(pieces[cur].text)) <= w-1 {
+		return pieces
+	}
+	skip := before - max(w/3-1, 0) // the cells left out; "…" takes one
+	out := []piece{{text: []byte(cutMark), style: &m.vc.Styles.Muted}}
+	for _, p := range pieces {
+		if skip > 0 && !p.current {
+			n, cells := span(p.text, skip, false)
+			skip -= cells
+			if p.text = p.text[n:]; len(p.text) == 0 {
+				continue
+			}
+			skip = 0
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // marked is a derived text (pretty JSON, columns) with the search's
@@ -254,6 +292,9 @@ func (m *Model) fit(pieces []piece, w int) []string {
 	}
 	for _, p := range pieces {
 		text := p.text
+		if p.current {
+			m.currentRow = len(rows)
+		}
 		for len(text) > 0 {
 			n, cells := span(text, w-col, p.raw)
 			if n == 0 && col == 0 { // one character wider than the row

@@ -1,0 +1,62 @@
+package logs_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views/viewtest"
+)
+
+// longLines are a few short lines around one of 8,000 characters whose
+// only match of "NEEDLE" starts at character 6,000.
+func longLines() []kube.LogLine {
+	long := strings.Repeat("x", 6000) + "NEEDLE" + strings.Repeat("y", 1994)
+	var out []kube.LogLine
+	for i := range 30 {
+		text := fmt.Sprintf("short %d", i)
+		if i == 15 {
+			text = long
+		}
+		out = append(out, line("web-x2k", "web", i, text))
+	}
+	return out
+}
+
+// TestSearchMatchInALongLineIsInSight: a match 6,000 characters into an
+// 8,000-character line is on screen after the search and after n: cut,
+// the line is shown around the match (… before and after); wrapped, the
+// row holding the match is shown, not the line's first row.
+func TestSearchMatchInALongLineIsInSight(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		for _, wrap := range []bool{false, true} {
+			name := fmt.Sprintf("longmatch-cut-%dx%d", size[0], size[1])
+			if wrap {
+				name = fmt.Sprintf("longmatch-wrap-%dx%d", size[0], size[1])
+			}
+			t.Run(name, func(t *testing.T) {
+				h := open(t, &fake{batches: []kube.LogBatch{{Lines: longLines()}}}, podReq, size[0], size[1])
+				if wrap {
+					h.keys("w")
+				}
+				h.keys("/")
+				h.typed("NEEDLE")
+				h.keys("enter")
+				h.has("1 of 1 match")
+				body := func() string {
+					v := h.view()
+					return v[:strings.LastIndex(v, "\n")] // not the footer, which shows the query
+				}
+				if !strings.Contains(body(), "NEEDLE") {
+					t.Fatalf("the match is not in sight:\n%s", h.view())
+				}
+				h.keys("n")
+				if !strings.Contains(body(), "NEEDLE") {
+					t.Fatalf("after n the match is not in sight:\n%s", h.view())
+				}
+				viewtest.Golden(t, name, h.view())
+			})
+		}
+	}
+}
