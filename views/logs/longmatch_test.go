@@ -2,6 +2,7 @@ package logs_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -58,5 +59,28 @@ func TestSearchMatchInALongLineIsInSight(t *testing.T) {
 				viewtest.Golden(t, name, h.view())
 			})
 		}
+	}
+}
+
+// TestMergedSaveKeepsEachLinesSource: the saved file of a Deployment's
+// merged logs gives each line its source, "<pod>/<container> " before the
+// log's own bytes, and the footer says so; one container's save stays
+// the log's own bytes.
+func TestMergedSaveKeepsEachLinesSource(t *testing.T) {
+	lines := []kube.LogLine{line("web-a", "web", 0, "from a"), line("web-b", "web", 1, "from b \x1b[31mred\x1b[0m"), line("web-a", "web", 2, "a again")}
+	h := open(t, &fake{batches: []kube.LogBatch{{Lines: lines}}}, workReq, 120, 12)
+	h.keys("ctrl+s")
+	b, err := os.ReadFile(savedPath(t, h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "web-a/web from a\nweb-b/web from b \x1b[31mred\x1b[0m\nweb-a/web a again\n"; string(b) != want {
+		t.Fatalf("merged save %q, want %q", b, want)
+	}
+	h.has("saved 3 lines, each after its pod/container, to")
+	h = open(t, &fake{batches: []kube.LogBatch{{Lines: lines[:1]}}}, podReq, 120, 12)
+	h.keys("ctrl+s")
+	if b, err := os.ReadFile(savedPath(t, h)); err != nil || string(b) != "from a\n" {
+		t.Fatalf("one container's save %q %v", b, err)
 	}
 }
