@@ -440,7 +440,8 @@ func (m *Model) columnHeader() string {
 }
 
 // fieldValue is one field of a JSON object as text: a string unquoted and
-// sanitised, anything else as its JSON, "-" when absent. A dotted path
+// made safe by the raw view's own sanitiser (decoded: an escaped
+// "\u001b" shows as ␛, as the byte does in the raw view), anything else as its JSON, "-" when absent. A dotted path
 // reaches into nested objects and arrays ("user.name", "items.0.id"); a
 // key that itself holds dots ("http.status" as one key) is found first.
 func fieldValue(obj map[string]json.RawMessage, f string) string {
@@ -450,9 +451,9 @@ func fieldValue(obj map[string]json.RawMessage, f string) string {
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return views.Sanitize(s)
+		return decoded(s)
 	}
-	return views.Sanitize(string(raw))
+	return decoded(string(raw))
 }
 
 // maxFieldDepth bounds how deep a dotted path reaches.
