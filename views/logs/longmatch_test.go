@@ -84,3 +84,31 @@ func TestMergedSaveKeepsEachLinesSource(t *testing.T) {
 		t.Fatalf("one container's save %q %v", b, err)
 	}
 }
+
+// TestSearchMatchInAPrettyJSONLineIsInSight: pretty-printed (J), a JSON
+// line of 150 fields is 152 rows; its match in the 120th field is on
+// screen after the search, not the line's first row.
+func TestSearchMatchInAPrettyJSONLineIsInSight(t *testing.T) {
+	var fields []string
+	for i := range 150 {
+		v := fmt.Sprintf("value-%d", i)
+		if i == 120 {
+			v = "NEEDLE"
+		}
+		fields = append(fields, fmt.Sprintf(`"k%03d":%q`, i, v))
+	}
+	lines := []kube.LogLine{line("web-x2k", "web", 0, "before"), line("web-x2k", "web", 1, "{"+strings.Join(fields, ",")+"}"),
+		line("web-x2k", "web", 2, "after")}
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		h := open(t, &fake{batches: []kube.LogBatch{{Lines: lines}}}, podReq, size[0], size[1])
+		h.keys("J", "/")
+		h.typed("NEEDLE")
+		h.keys("enter")
+		h.has("1 of 1 match")
+		v := h.view()
+		if !strings.Contains(v[:strings.LastIndex(v, "\n")], `"k120": "NEEDLE"`) {
+			t.Fatalf("%dx%d: the match is not in sight:\n%s", size[0], size[1], v)
+		}
+		viewtest.Golden(t, fmt.Sprintf("longmatch-json-%dx%d", size[0], size[1]), v)
+	}
+}

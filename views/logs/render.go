@@ -159,16 +159,32 @@ func (m *Model) draw(seq int64) []string {
 	indent := strings.Repeat(" ", pw)
 	var body []string
 	plain := m.buf.plainOf(e)
+	// found is the row of body where the current match starts (fit notes
+	// it in currentRow, counted within each call).
+	found := -1
+	add := func(pieces []piece) {
+		m.currentRow = -1
+		rows := m.fit(m.cutAround(pieces, bw), bw)
+		if m.currentRow >= 0 {
+			found = len(body) + m.currentRow
+		}
+		body = append(body, rows...)
+	}
 	switch {
 	case m.json && isJSON(plain):
+		k := m.currentOrdinal(seq)
 		for _, l := range strings.Split(pretty(plain), "\n") {
-			body = append(body, m.fit(m.marked([]byte(l)), bw)...)
+			var pieces []piece
+			pieces, k = m.marked([]byte(l), k)
+			add(pieces)
 		}
 	case len(m.fields) > 0 && isJSON(plain):
-		body = m.fit(m.marked([]byte(m.columns(plain))), bw)
+		pieces, _ := m.marked([]byte(m.columns(plain)), m.currentOrdinal(seq))
+		add(pieces)
 	default:
-		body = m.fit(m.cutAround(m.textOf(seq, e, plain), bw), bw)
+		add(m.textOf(seq, e, plain))
 	}
+	m.currentRow = found
 	out := make([]string, len(body))
 	for i, r := range body {
 		if i == 0 {
@@ -257,21 +273,45 @@ func (m *Model) cutAround(pieces []piece, w int) []piece {
 	return out
 }
 
-// marked is a derived text (pretty JSON, columns) with the search's
-// matches in it marked.
-func (m *Model) marked(text []byte) []piece {
+// currentOrdinal is which of entry seq's matches is the current one (0
+// for its first), -1 when the current match is not in it.
+func (m *Model) currentOrdinal(seq int64) int {
+	if m.ix == nil || m.current >= len(m.ix.matches) || m.ix.matches[m.current].seq != seq {
+		return -1
+	}
+	for i, h := range m.ix.hits(seq) {
+		if h == m.ix.matches[m.current] {
+			return i
+		}
+	}
+	return -1
+}
+
+// marked is a derived text (a pretty JSON row, columns) with the search's
+// matches in it marked; the k-th of them (counted from 0 across the
+// entry's rows: k is what is left to count, -1 for none) is the current
+// one, as the k-th match of the line's text is. It returns the pieces and
+// k less the matches it passed.
+func (m *Model) marked(text []byte, k int) ([]piece, int) {
 	if m.ix == nil || m.filter == showHidden {
-		return []piece{{text: text}}
+		return []piece{{text: text}}, k
 	}
 	var out []piece
 	at := 0
 	for _, loc := range m.ix.re.FindAllIndex(text, -1) {
 		if loc[1] > loc[0] {
-			out = append(out, piece{text: text[at:loc[0]]}, piece{text: text[loc[0]:loc[1]], style: &m.vc.Styles.Match})
+			p := piece{text: text[loc[0]:loc[1]], style: &m.vc.Styles.Match}
+			if k == 0 {
+				p.style, p.current = &m.vc.Styles.CurrentMatch, true
+			}
+			if k >= 0 {
+				k--
+			}
+			out = append(out, piece{text: text[at:loc[0]]}, p)
 			at = loc[1]
 		}
 	}
-	return append(out, piece{text: text[at:]})
+	return append(out, piece{text: text[at:]}), k
 }
 
 // fit lays pieces out in rows of w cells: wrapped (every byte kept, rows
