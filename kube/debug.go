@@ -151,7 +151,8 @@ func debugFresh(pod *corev1.Pod, req DebugRequest) Verdict {
 // server refused the patch: admission_denied with its text for Pod
 // Security or a webhook, conflict for a pod changed meanwhile), an
 // ErrDebugNotStarted wrapping error naming the waiting reason, ctx's
-// error, or a failed read.
+// error, or a failed read; once the patch was sent, every error is a
+// *DebugAddedError wrapping the cause.
 func (c *Client) OpenDebug(ctx context.Context, req DebugRequest, progress func(string)) (ExecSession, error) {
 	if c.restConfig == nil && c.debugExec == nil {
 		return nil, ErrExecUnavailable
@@ -182,13 +183,50 @@ func (c *Client) OpenDebug(ctx context.Context, req DebugRequest, progress func(
 	progress(fmt.Sprintf("adding debug container %s (%s) to %s/%s", name, image, req.Namespace, req.Pod))
 	if _, err := c.cs.CoreV1().Pods(req.Namespace).Patch(ctx, req.Pod, types.StrategicMergePatchType, body,
 		metav1.PatchOptions{}, "ephemeralcontainers"); err != nil {
+		if ctx.Err() != nil {
+			// Cancelled while the patch was under way: the API server may
+			// have applied it.
+			return nil, &DebugAddedError{Namespace: req.Namespace, Pod: req.Pod, Container: name, Image: image, Unsure: true, Err: ctx.Err()}
+		}
 		return nil, debugRefusal(err)
 	}
 	if err := c.waitDebug(ctx, req, name, progress); err != nil {
-		return nil, err
+		return nil, &DebugAddedError{Namespace: req.Namespace, Pod: req.Pod, Container: name, Image: image, Err: err}
 	}
 	return &debugSession{c: c, namespace: req.Namespace, pod: req.Pod, container: name, image: image}, nil
 }
+
+// DebugAddedError is OpenDebug's error once its patch was sent: the debug
+// container was added to the pod (the API server accepted the patch of
+// pods/ephemeralcontainers), or, with Unsure, ctx ended while the patch
+// was under way and it may have been, and no session followed (it did not
+// start, ctx ended while it was waited for). The pod changed: an
+// ephemeral container cannot be removed and stays until the pod ends
+// (Kubernetes: ephemeral containers). Err is why no session followed
+// (ErrDebugNotStarted's error, ctx's error, a failed read).
+type DebugAddedError struct {
+	// Namespace and Pod name the pod; Container is the debug container's
+	// name ("debugger-xxxxx"), Image its image.
+	Namespace, Pod, Container, Image string
+	// Unsure is set when ctx ended before the API server answered the
+	// patch.
+	Unsure bool
+	// Err is why no session followed.
+	Err error
+}
+
+// Error says what was written and why no session followed.
+func (e *DebugAddedError) Error() string {
+	what := "debug container " + e.Container + " (" + e.Image + ") was added to pod " + e.Namespace + "/" + e.Pod
+	if e.Unsure {
+		what = "the patch adding debug container " + e.Container + " (" + e.Image + ") to pod " + e.Namespace + "/" + e.Pod +
+			" was cancelled before the API server answered: it may have been added"
+	}
+	return what + " and stays until the pod ends: " + e.Err.Error()
+}
+
+// Unwrap returns Err.
+func (e *DebugAddedError) Unwrap() error { return e.Err }
 
 // debugRefusal turns the API server's answer to the patch into a
 // *Refusal: a Pod Security or webhook rejection is admission_denied with

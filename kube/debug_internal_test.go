@@ -430,3 +430,33 @@ func TestDebugUnavailable(t *testing.T) {
 		t.Fatalf("requests sent: %v", cs.Actions())
 	}
 }
+
+// Once the patch was sent, OpenDebug's every error says so (a
+// *DebugAddedError naming the container): a container that never starts,
+// and a wait cancelled (the screen left with esc). A refusal before the
+// patch is not one.
+func TestDebugErrorsAfterThePatchSayItWasAdded(t *testing.T) {
+	c, _ := debugClient(t, &debugFake{}, debugObjects("baseline", nil)...)
+	req := DebugRequest{Namespace: "ns", Pod: "app-1", Target: "app", Image: "busybox:1.37", StartTimeout: 1200 * time.Millisecond}
+	_, err := c.OpenDebug(context.Background(), req, nil)
+	var added *DebugAddedError
+	if !errors.As(err, &added) || added.Unsure || !strings.HasPrefix(added.Container, "debugger-") || added.Image != "busybox:1.37" ||
+		!errors.Is(err, ErrDebugNotStarted) || !strings.Contains(err.Error(), "stays until the pod ends") {
+		t.Fatalf("never started: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	req.StartTimeout = time.Minute
+	_, err = c.OpenDebug(ctx, req, func(p string) {
+		if strings.Contains(p, "no status reported yet") {
+			cancel()
+		}
+	})
+	if !errors.As(err, &added) || added.Unsure || !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled while waiting: %v", err)
+	}
+	stale := req
+	stale.UID = "not-the-uid"
+	if _, err := c.OpenDebug(context.Background(), stale, nil); errors.As(err, &added) || ReasonOf(err) != ReasonConflict {
+		t.Fatalf("refused before the patch: %v", err)
+	}
+}

@@ -148,3 +148,32 @@ func TestBannerGoesWhenAScreenIsAnswered(t *testing.T) {
 		t.Fatal("a tick scheduled before the early read started a second chain")
 	}
 }
+
+// TestOutcomeStatusOutlivesTheReachabilityNotice: an outcome's status line
+// (a shell's "exit status unknown") stays until a key is pressed: the API
+// server answering again, seconds later, does not replace it (the banner's
+// going says so); after a key, the notice shows as before.
+func TestOutcomeStatusOutlivesTheReachabilityNotice(t *testing.T) {
+	client, _ := kubetest.FakeClient(t)
+	m, err := New(viewtest.Context(client, 100, 10), "pods", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 12})
+	good := kube.Facts{ServerVersion: "v1.37.2", Platform: "kwok", Nodes: "1", Context: "c", Cluster: "k", User: "jane"}
+	down := kube.Facts{ServerVersion: kube.Unknown, Platform: kube.Unknown, Nodes: kube.Unknown, Context: "c", Cluster: "k", User: kube.Unknown}
+	out := kube.OperateOutcome{Op: kube.Operation{Ref: kube.ObjectRef{Kind: kube.KindPods, Namespace: "demo", Name: "web-1"}, Action: kube.ActionShell},
+		Reason: kube.ReasonError, Detail: "/bin/sh in container web: the stream closed: connection lost"}
+	m.trackReachability(down, viewtest.Now)
+	m.Update(views.OutcomesMsg{Outcomes: []kube.OperateOutcome{out}, Status: views.StatusMsg{Text: "exit status unknown: connection lost", Error: true}})
+	m.trackReachability(good, viewtest.Now.Add(25*time.Second))
+	if m.status.Text != "exit status unknown: connection lost" {
+		t.Fatalf("status %q: the outcome was replaced before a key was pressed", m.status.Text)
+	}
+	m.Update(viewtest.Key("j"))
+	m.trackReachability(down, viewtest.Now.Add(time.Minute))
+	m.trackReachability(good, viewtest.Now.Add(2*time.Minute))
+	if !strings.Contains(m.status.Text, "answers again") {
+		t.Fatalf("status %q: want the notice once the outcome was seen", m.status.Text)
+	}
+}

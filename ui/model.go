@@ -77,6 +77,10 @@ type Model struct {
 	// cleared is the status line the last key press cleared: a key that
 	// does nothing brings it back rather than hide it (unknownKey).
 	cleared views.StatusMsg
+	// outcomeShown is set while the status line tells an outcome (Report,
+	// an AnswerMsg) and no key has been pressed since: a routine notice
+	// (notice) does not replace it.
+	outcomeShown bool
 
 	// overlay is a picker open over the top screen (nil when none): it
 	// gets every key, and messages as the top screen does.
@@ -211,7 +215,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case connectedMsg:
 		return m, m.connected(msg)
 	case views.StatusMsg:
-		m.status = msg
+		m.status, m.outcomeShown = msg, false
 		return m, nil
 	case views.OpenKindMsg:
 		// A pick in the namespace picker (it replaces the top screen) is
@@ -249,6 +253,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openRemove(msg)
 	case views.OutcomesMsg:
 		return m, m.record(msg)
+	case views.AnswerMsg:
+		return m, m.answer(msg)
 	case historyWrittenMsg:
 		m.historyWritten(msg)
 		return m, nil
@@ -265,7 +271,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// A status message is seen once, as k9s' flash: the next key press
 		// clears it. A key that has something to say sets its own (at once
 		// or through a StatusMsg that follows).
-		m.cleared, m.status = m.status, views.StatusMsg{}
+		m.cleared, m.status, m.outcomeShown = m.status, views.StatusMsg{}, false
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.prompting {
 			return m, m.keyBurst(msg)
 		}
@@ -335,7 +341,7 @@ func (m *Model) trackReachability(f kube.Facts, now time.Time) (time.Duration, t
 		return factsInterval, nil
 	}
 	m.unreachableSince, m.retry = time.Time{}, 0
-	m.status = views.StatusMsg{Text: "the API server answers again"}
+	m.notice("the API server answers again")
 	return factsInterval, m.Top().Init()
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -103,7 +104,7 @@ func (m *Model) openRollout(msg views.OpenRolloutMsg) tea.Cmd {
 // msg has one).
 func (m *Model) record(msg views.OutcomesMsg) tea.Cmd {
 	if msg.Status.Text != "" {
-		m.status = msg.Status
+		m.status, m.outcomeShown = msg.Status, true
 	}
 	ctx := m.context
 	if ctx == "" && m.hasFacts {
@@ -120,6 +121,51 @@ func (m *Model) record(msg views.OutcomesMsg) tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg { return historyWrittenMsg{path: path, err: history.Append(path, entries)} }
+}
+
+// answer takes the answer to a request a screen sent before any screen
+// does (views.AnswerMsg): its outcomes are recorded whichever screen is
+// shown, its status line shown while the screen that sent it is the top
+// one, what it left recorded when that screen is gone; then its message
+// goes to the screens.
+func (m *Model) answer(msg views.AnswerMsg) tea.Cmd {
+	out := views.OutcomesMsg{Outcomes: msg.Outcomes}
+	if msg.Owner != nil && m.Top() == msg.Owner {
+		out.Status = msg.Status
+	}
+	if !m.onStack(msg.Owner) {
+		out.Outcomes = append(slices.Clip(out.Outcomes), msg.Left...)
+	}
+	var cmd tea.Cmd
+	if len(out.Outcomes) > 0 || out.Status.Text != "" {
+		cmd = m.record(out)
+	}
+	if msg.Msg == nil {
+		return cmd
+	}
+	return tea.Batch(cmd, m.toScreens(msg.Msg))
+}
+
+// onStack reports whether scr is one of the screens on the stack.
+func (m *Model) onStack(scr views.Screen) bool {
+	for _, s := range m.stack {
+		if s == scr {
+			return true
+		}
+	}
+	return false
+}
+
+// notice shows a routine message of the root's own (the API server
+// answering again) on the status line, unless the status line tells an
+// outcome no key has been pressed since (outcomeShown): an outcome stays
+// until the person has seen it, and the notice, which the header says
+// too, is dropped.
+func (m *Model) notice(text string) {
+	if m.outcomeShown {
+		return
+	}
+	m.status = views.StatusMsg{Text: text}
 }
 
 // historyWritten notes, once, that the history file cannot be written:

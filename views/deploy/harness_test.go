@@ -51,7 +51,8 @@ func (f *fakeDeployer) Deploy(ctx context.Context, req render.Request, opts kube
 		select {
 		case <-f.gate:
 		case <-ctx.Done():
-			return kube.DeployResult{}, ctx.Err()
+			// As kube.Deploy: the steps so far, and why it stopped.
+			return kube.DeployResult{Steps: f.progress}, ctx.Err()
 		}
 	}
 	return f.result, nil
@@ -71,6 +72,9 @@ type harness struct {
 	mu   sync.Mutex
 	root []tea.Msg
 	w, h int
+	// gone is set once the screen left the stack (Close): its messages
+	// reach nobody, and the root records an answer's Left.
+	gone bool
 }
 
 func newHarness(t *testing.T, scr views.Screen, w, h int) *harness {
@@ -101,9 +105,22 @@ func (h *harness) handle(msg tea.Msg) {
 		if msg.Status.Text != "" {
 			h.root = append(h.root, msg.Status)
 		}
+	case views.AnswerMsg:
+		// The root: the answer's outcomes kept (and what it left, the
+		// screen gone), then its message handed on.
+		outs := msg.Outcomes
+		if h.gone {
+			outs = append(outs, msg.Left...)
+		}
+		if len(outs) > 0 {
+			h.handle(views.OutcomesMsg{Outcomes: outs, Status: msg.Status})
+		}
+		if !h.gone {
+			h.handle(msg.Msg)
+		}
 	default:
-		if isTick(msg) {
-			return // the spinner would tick for ever
+		if isTick(msg) || h.gone {
+			return // the spinner would tick for ever; a screen gone takes nothing
 		}
 		var cmd tea.Cmd
 		h.scr, cmd = h.scr.Update(msg)

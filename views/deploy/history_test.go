@@ -88,3 +88,24 @@ func TestRemoveGoesToHistory(t *testing.T) {
 		t.Fatalf("outcomes %+v", outs)
 	}
 }
+
+// A deploy left while it runs (a `:` command closes the screen, which
+// stops it) is recorded as it ended, its steps done written: the screen
+// that would have reported it is gone.
+func TestDeployLeftWhileItRunsGoesToHistory(t *testing.T) {
+	f := &fakeDeployer{plan: plan(), progress: steps(kube.StepDone)[:2], gate: make(chan struct{})}
+	h := openRecord(t, f, 80, 24)
+	h.press("ctrl+s")
+	h.until("the plan", func() bool { return h.has("dry run  ✓") })
+	h.typ("y")
+	h.press("enter")
+	h.until("the first steps", func() bool { return h.has("2 of 7") })
+	h.gone = true
+	h.scr.(views.Closer).Close()
+	h.until("the end recorded", func() bool { return len(reported(h)) > 0 })
+	outs := reported(h)
+	if len(outs) != 1 || outs[0].Op.Ref != shopRef || outs[0].Op.Action != kube.ActionDeploy || !outs[0].Written ||
+		outs[0].OK() || !strings.Contains(outs[0].Detail, "deploy of shop failed: ") {
+		t.Fatalf("outcomes %+v", outs)
+	}
+}

@@ -320,18 +320,8 @@ func (m *Model) CapturesBack() bool { return true }
 func (m *Model) finish() tea.Cmd {
 	r := m.run
 	m.note = "" // "the deploy is running: wait for its end" is over
-	done, failed, skipped := stepCounts(r.steps)
-	ref := instanceRef(m.req.Namespace, m.req.Instance)
-	switch {
-	case r.err != nil && r.result.Reason == "":
-		return report(runOutcome(ref, kube.ActionDeploy, r, "deploy of "+m.name()+" failed: "+views.ErrText(r.err)))
-	case r.failed():
-		return report(runOutcome(ref, kube.ActionDeploy, r,
-			fmt.Sprintf("deploy of %s stopped: %s (%d done, %d failed, %d skipped)", m.name(), r.result.Reason, done, failed, skipped)))
-	}
-	status := report(runOutcome(ref, kube.ActionDeploy, r,
-		fmt.Sprintf("deployed %s in %s: %s done", m.name(), views.Sanitize(m.req.Namespace), kube.Plural(done, "step"))))
-	if len(m.req.Services) == 0 {
+	status := report(deployOutcome(m.req.Namespace, m.req.Instance, m.name(), r))
+	if r.failed() || len(m.req.Services) == 0 {
 		return status
 	}
 	first := m.req.Services[0].Name

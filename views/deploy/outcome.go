@@ -38,6 +38,36 @@ func runOutcome(ref kube.ObjectRef, action kube.Action, r *run, text string) kub
 	return o
 }
 
+// deployOutcome is the history entry of a deploy run r of instance
+// (shown as name) in namespace, as it ended: done, failed or stopped.
+func deployOutcome(namespace, instance, name string, r *run) kube.OperateOutcome {
+	done, failed, skipped := stepCounts(r.steps)
+	ref := instanceRef(namespace, instance)
+	switch {
+	case r.err != nil && r.result.Reason == "":
+		return runOutcome(ref, kube.ActionDeploy, r, "deploy of "+name+" failed: "+views.ErrText(r.err))
+	case r.failed():
+		return runOutcome(ref, kube.ActionDeploy, r,
+			fmt.Sprintf("deploy of %s stopped: %s (%d done, %d failed, %d skipped)", name, r.result.Reason, done, failed, skipped))
+	}
+	return runOutcome(ref, kube.ActionDeploy, r, fmt.Sprintf("deployed %s in %s: %s done", name, views.Sanitize(namespace), kube.Plural(done, "step")))
+}
+
+// removeOutcome is the history entry of a remove run r of instance in
+// namespace, as it ended.
+func removeOutcome(namespace, instance string, r *run) kube.OperateOutcome {
+	done, failed, skipped := stepCounts(r.steps)
+	inst := views.Sanitize(instance)
+	text := fmt.Sprintf("removed %s from %s: %s deleted, %d kept", inst, views.Sanitize(namespace), kube.Plural(done, "object"), kept(r.steps))
+	switch {
+	case r.err != nil && r.result.Reason == "":
+		text = "remove of " + inst + " failed: " + views.ErrText(r.err)
+	case r.failed():
+		text = fmt.Sprintf("remove of %s stopped: %s (%d done, %d failed, %d skipped)", inst, r.result.Reason, done, failed, skipped)
+	}
+	return runOutcome(instanceRef(namespace, instance), kube.ActionRemove, r, text)
+}
+
 // report tells the outcome o on the status line (text) and in the history.
 func report(o kube.OperateOutcome) tea.Cmd {
 	return views.Report(views.StatusMsg{Text: o.Detail, Error: !o.OK()}, o)

@@ -287,7 +287,9 @@ func (m *Model) deploy() tea.Cmd {
 	m.token++
 	m.mode, m.offset = modeRun, 0
 	var cmd tea.Cmd
-	m.run, cmd = startRun(m, m.token, p.dp.Steps, func(ctx context.Context, progress func(kube.DeployStep)) (kube.DeployResult, error) {
+	name := m.name()
+	left := func(r *run) kube.OperateOutcome { return deployOutcome(req.Namespace, req.Instance, name, r) }
+	m.run, cmd = startRun(m, m.token, p.dp.Steps, left, func(ctx context.Context, progress func(kube.DeployStep)) (kube.DeployResult, error) {
 		o := opts
 		o.Progress = progress
 		return d.Deploy(ctx, req, o)

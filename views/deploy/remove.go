@@ -113,7 +113,8 @@ func (m *RemoveModel) key(msg tea.KeyMsg) tea.Cmd {
 		m.token++
 		r, ns, inst := m.r, m.namespace, m.instance
 		var cmd tea.Cmd
-		m.run, cmd = startRun(m, m.token, m.plan.Steps, func(ctx context.Context, progress func(kube.DeployStep)) (kube.DeployResult, error) {
+		left := func(r *run) kube.OperateOutcome { return removeOutcome(ns, inst, r) }
+		m.run, cmd = startRun(m, m.token, m.plan.Steps, left, func(ctx context.Context, progress func(kube.DeployStep)) (kube.DeployResult, error) {
 			return r.Remove(ctx, ns, inst, progress)
 		})
 		return cmd
@@ -132,18 +133,7 @@ func (m *RemoveModel) key(msg tea.KeyMsg) tea.Cmd {
 
 // finish puts the outcome on the status line.
 func (m *RemoveModel) finish() tea.Cmd {
-	r := m.run
-	done, failed, skipped := stepCounts(r.steps)
-	inst := views.Sanitize(m.instance)
-	ref := instanceRef(m.namespace, m.instance)
-	text := fmt.Sprintf("removed %s from %s: %s deleted, %d kept", inst, views.Sanitize(m.namespace), kube.Plural(done, "object"), kept(r.steps))
-	switch {
-	case r.err != nil && r.result.Reason == "":
-		text = "remove of " + inst + " failed: " + views.ErrText(r.err)
-	case r.failed():
-		text = fmt.Sprintf("remove of %s stopped: %s (%d done, %d failed, %d skipped)", inst, r.result.Reason, done, failed, skipped)
-	}
-	return report(runOutcome(ref, kube.ActionRemove, r, text))
+	return report(removeOutcome(m.namespace, m.instance, m.run))
 }
 
 // kept counts the claims kept.

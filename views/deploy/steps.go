@@ -84,7 +84,13 @@ type runDoneMsg struct {
 // startRun starts work with the steps planned (all pending) and returns
 // the run and the commands: the work, the channel's reader and the
 // spinner's ticks.
-func startRun(owner any, token int, planned []kube.DeployStep, work func(ctx context.Context, progress func(kube.DeployStep)) (kube.DeployResult, error)) (*run, tea.Cmd) {
+//
+// The work's end is an answer (views.AnswerMsg): when the person left the
+// screen before it (a `:` command, a context switch, which stop it), the
+// root records left's outcome of the run as it ended (the steps done are
+// written), so no deploy or remove that wrote goes unrecorded.
+func startRun(owner views.Screen, token int, planned []kube.DeployStep, left func(*run) kube.OperateOutcome,
+	work func(ctx context.Context, progress func(kube.DeployStep)) (kube.DeployResult, error)) (*run, tea.Cmd) {
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	r := &run{owner: owner, token: token, steps: append([]kube.DeployStep(nil), planned...),
 		ch: make(chan kube.DeployStep, progressBuffer), cancel: cancel, spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
@@ -100,7 +106,13 @@ func startRun(owner any, token int, planned []kube.DeployStep, work func(ctx con
 		defer cancel()
 		res, err := work(ctx, progress)
 		close(ch)
-		return runDoneMsg{owner: owner, token: token, res: res, err: err}
+		ended := &run{steps: planned, done: true, result: res, err: err}
+		if len(res.Steps) > 0 {
+			ended.steps = res.Steps
+		}
+		a := views.Answer(owner, runDoneMsg{owner: owner, token: token, res: res, err: err}, views.StatusMsg{})
+		a.Left = []kube.OperateOutcome{left(ended)}
+		return a
 	}
 	return r, tea.Batch(do, r.wait(), r.spin.Tick)
 }

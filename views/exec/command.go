@@ -301,8 +301,8 @@ func (m *Model) handOff(s kube.ExecSession) tea.Cmd {
 	})
 }
 
-// ended closes the screen with the outcome on the status line; a signal
-// quits kyyard.
+// ended closes the screen with the outcome in the history and on the
+// status line, one views.Report; a signal quits kyyard.
 func (m *Model) ended(msg endedMsg) tea.Cmd {
 	if _, ok := msg.err.(*SignalError); ok {
 		return tea.Quit
@@ -312,5 +312,6 @@ func (m *Model) ended(msg endedMsg) tea.Cmd {
 	if msg.err != nil && reason == "" {
 		reason = kube.ReasonError
 	}
-	return tea.Sequence(m.outcome(m.action(), reason, endedDetail(msg.session, msg.res, msg.err)), finish(fit(text, m.vc.Width), isError))
+	o := m.teller().outcome(m.action(), reason, endedDetail(msg.session, msg.res, msg.err), m.image != "")
+	return tea.Sequence(views.Report(views.StatusMsg{Text: fit(text, m.vc.Width), Error: isError}, o), back)
 }

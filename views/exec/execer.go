@@ -11,11 +11,13 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
 )
 
 // Execer is what the screen opens sessions through; *kube.Client is one.
@@ -94,53 +96,118 @@ type endedMsg struct {
 	err     error
 }
 
+// Every call below runs under the screen's context (Close cancels it)
+// and answers with a views.AnswerMsg carrying the outcome it comes to,
+// computed off the UI goroutine from what the call returned (the teller
+// holds the pod and the width the screen had when it was made): the root
+// records it whether or not the screen is still shown.
+
+// teller is what the outcomes of a call are told with: the pod, the
+// status line's width and the debug image, copied when the call starts.
+type teller struct {
+	target views.OpenShellMsg
+	width  int
+	image  string
+}
+
+// teller copies what the outcomes of a call starting now are told with.
+func (m *Model) teller() teller {
+	return teller{target: m.target, width: m.vc.Width, image: m.image}
+}
+
+// left reports whether ctx ended because the screen was closed (Close),
+// not because a call's time ran out.
+func left(ctx context.Context) bool { return errors.Is(ctx.Err(), context.Canceled) }
+
 // planCmd plans req.
 func (m *Model) planCmd() tea.Cmd {
 	m.token++
-	owner, token, ex, req := m, m.token, m.ex, m.request()
+	owner, token, ex, req, base, tl := m, m.token, m.ex, m.request(), m.ctx, m.teller()
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		ctx, cancel := context.WithTimeout(base, callTimeout)
 		defer cancel()
 		plan, err := ex.PlanExec(ctx, req)
-		return planMsg{owner: owner, token: token, plan: plan, err: err}
+		msg := planMsg{owner: owner, token: token, plan: plan, err: err}
+		var choice *kube.ContainerChoiceError
+		switch {
+		case left(ctx), errors.As(err, &choice):
+			// Nothing was sent: a plan cancelled is not an outcome.
+			return views.Answer(owner, msg, views.StatusMsg{})
+		case err != nil:
+			return tl.fail(owner, msg, "shell", kube.ActionShell, err)
+		case plan.Verdicts.Refusal() != nil:
+			return tl.fail(owner, msg, "shell", kube.ActionShell, plan.Verdicts.Refusal())
+		}
+		return views.Answer(owner, msg, views.StatusMsg{})
 	}
 }
 
-// openCmd opens the session.
+// openCmd opens the session: an exec is sent (the shell's probe), so every
+// end of it but a session is an outcome; a session opened is one too when
+// the screen was left before it ran it (AnswerMsg.Left).
 func (m *Model) openCmd() tea.Cmd {
 	m.token++
-	owner, token, ex, req := m, m.token, m.ex, m.request()
+	owner, token, ex, req, base, tl := m, m.token, m.ex, m.request(), m.ctx, m.teller()
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		ctx, cancel := context.WithTimeout(base, callTimeout)
 		defer cancel()
 		s, err := ex.OpenExec(ctx, req)
-		return openedMsg{owner: owner, token: token, session: s, err: err}
+		msg := openedMsg{owner: owner, token: token, session: s, err: err}
+		switch {
+		case err == nil && left(ctx):
+			return views.Answer(owner, msg, views.StatusMsg{}, tl.notRun(s))
+		case err == nil:
+			a := views.Answer(owner, msg, views.StatusMsg{})
+			a.Left = []kube.OperateOutcome{tl.notRun(s)}
+			return a
+		case left(ctx):
+			return views.Answer(owner, msg, views.StatusMsg{}, tl.outcome(kube.ActionShell, kube.ReasonError,
+				"shell in "+tl.where()+": left while the shell was being chosen; no session ran", false))
+		case errors.Is(err, kube.ErrExecNoShell):
+			// The screen shows it (and offers a debug container).
+			o, _ := tl.failed("shell", kube.ActionShell, err)
+			return views.Answer(owner, msg, views.StatusMsg{}, o)
+		}
+		return tl.fail(owner, msg, "shell", kube.ActionShell, err)
 	}
 }
 
 // debugPlanCmd plans the debug container.
 func (m *Model) debugPlanCmd() tea.Cmd {
 	m.token++
-	owner, token, dbg, req := m, m.token, m.dbg, m.debugRequest()
+	owner, token, dbg, req, base, tl := m, m.token, m.dbg, m.debugRequest(), m.ctx, m.teller()
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		ctx, cancel := context.WithTimeout(base, callTimeout)
 		defer cancel()
 		vs, err := dbg.PlanDebug(ctx, req)
-		return debugPlanMsg{owner: owner, token: token, verdicts: vs, err: err}
+		msg := debugPlanMsg{owner: owner, token: token, verdicts: vs, err: err}
+		switch {
+		case left(ctx):
+			return views.Answer(owner, msg, views.StatusMsg{})
+		case err != nil:
+			return tl.fail(owner, msg, "debug container", kube.ActionDebug, err)
+		case vs.Refusal() != nil:
+			return tl.fail(owner, msg, "debug container", kube.ActionDebug, vs.Refusal())
+		}
+		return views.Answer(owner, msg, views.StatusMsg{})
 	}
 }
 
-// debugOpenCmd starts the debug container; its progress arrives through
-// a channel the returned command waits on, re-armed after each text.
+// debugOpenCmd starts the debug container. Its progress arrives through
+// a channel a command waits on, re-armed by the screen after each text;
+// its end through another, waited on once, whatever the screen does
+// meanwhile: a debug container added and then left with esc before it
+// started is recorded.
 func (m *Model) debugOpenCmd() tea.Cmd {
 	m.token++
-	owner, token, dbg, req := m, m.token, m.dbg, m.debugRequest()
+	owner, token, dbg, req, base, tl := m, m.token, m.dbg, m.debugRequest(), m.ctx, m.teller()
 	progress := make(chan string, 16)
-	m.progress = progress
-	opened := make(chan openedMsg, 1)
-	m.opened = opened
+	done := make(chan struct{})
+	m.progress, m.progressDone = progress, done
+	opened := make(chan views.AnswerMsg, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), debugTimeout)
+		defer close(done)
+		ctx, cancel := context.WithTimeout(base, debugTimeout)
 		defer cancel()
 		s, err := dbg.OpenDebug(ctx, req, func(text string) {
 			select {
@@ -148,20 +215,21 @@ func (m *Model) debugOpenCmd() tea.Cmd {
 			default: // the screen is behind: it shows a later text
 			}
 		})
-		opened <- openedMsg{owner: owner, token: token, session: s, err: err}
+		opened <- tl.debugAnswer(owner, openedMsg{owner: owner, token: token, session: s, err: err}, left(ctx))
 	}()
-	return m.waitDebug(token)
+	return tea.Batch(func() tea.Msg { return <-opened }, m.waitDebug(token))
 }
 
-// waitDebug waits for the next progress text or the opened session.
+// waitDebug waits for the next progress text; nil once the debug
+// container's start has ended.
 func (m *Model) waitDebug(token int) tea.Cmd {
-	owner, progress, opened := m, m.progress, m.opened
+	owner, progress, done := m, m.progress, m.progressDone
 	return func() tea.Msg {
 		select {
 		case text := <-progress:
 			return progressMsg{owner: owner, token: token, text: text}
-		case msg := <-opened:
-			return msg
+		case <-done:
+			return nil
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -46,12 +47,17 @@ type Model struct {
 	confirmed  []kube.Reason
 	noShell    string // why there is no shell
 
-	input    textinput.Model // the debug image
-	image    string          // the debug image chosen
-	progress chan string
-	opened   chan openedMsg
-	waiting  string // OpenDebug's last progress text
-	offset   int
+	input        textinput.Model // the debug image
+	image        string          // the debug image chosen
+	progress     chan string
+	progressDone chan struct{} // closed when OpenDebug returned
+	waiting      string        // OpenDebug's last progress text
+	offset       int
+
+	// ctx is the context of every call the screen makes; Close cancels
+	// it (the screen left the stack).
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // New returns the screen for msg's pod or container, through ex and, for
@@ -62,6 +68,7 @@ func New(vc *views.Context, ex Execer, dbg Debugger, msg views.OpenShellMsg, mem
 		memory = &Memory{}
 	}
 	m := &Model{vc: vc, ex: ex, dbg: dbg, memory: memory, target: msg, container: msg.Container}
+	m.ctx, m.cancel = context.WithCancel(context.Background())
 	m.input = textinput.New()
 	m.input.Prompt = ""
 	m.input.Cursor.SetMode(cursor.CursorStatic)
@@ -93,22 +100,14 @@ func (m *Model) debugRequest() kube.DebugRequest {
 // where names the pod ("demo/web-x2k").
 func (m *Model) where() string { return m.target.Namespace + "/" + m.target.Pod }
 
-// finish leaves the screen with a status line.
-func finish(text string, isError bool) tea.Cmd {
-	return tea.Sequence(func() tea.Msg { return views.BackMsg{} }, views.Status(text, isError))
-}
+// back closes the screen. When a call ended it, the call's answer has
+// told its outcome already (views.AnswerMsg, execer.go).
+func back() tea.Msg { return views.BackMsg{} }
 
-// refused leaves the screen with why the shell did not open, cause
-// first (outcome.go).
-func (m *Model) refused(err error) tea.Cmd {
-	return m.fail("shell", kube.ActionShell, err)
-}
-
-// debugFailed leaves the screen with why the debug container did not
-// start.
-func (m *Model) debugFailed(err error) tea.Cmd {
-	return m.fail("debug container", kube.ActionDebug, err)
-}
+// Close cancels the calls under way: the screen left the stack (esc, a
+// `:` command, a context switch). What they sent is recorded all the same
+// (their answers carry it). Safe to call more than once.
+func (m *Model) Close() { m.cancel() }
 
 // Update takes the plan, the opened session, progress and keys.
 func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
@@ -156,10 +155,10 @@ func (m *Model) takePlan(msg planMsg) tea.Cmd {
 		m.phase, m.containers, m.cursor = phasePick, choice.Containers, max(slices.Index(choice.Containers, choice.DefaultContainer), 0)
 		return nil
 	case msg.err != nil:
-		return m.refused(msg.err)
+		return back
 	}
 	if r := msg.plan.Verdicts.Refusal(); r != nil {
-		return m.refused(r)
+		return back
 	}
 	m.container = msg.plan.Container
 	if ws := msg.plan.Verdicts.Warnings(); len(ws) > 0 {
@@ -188,10 +187,7 @@ func (m *Model) takeOpened(msg openedMsg) tea.Cmd {
 		m.input.CursorEnd()
 		return m.input.Focus()
 	case msg.err != nil:
-		if m.phase == phaseDebugWait {
-			return m.debugFailed(msg.err)
-		}
-		return m.refused(msg.err)
+		return back
 	}
 	m.phase = phaseRunning
 	return m.handOff(msg.session)
@@ -199,11 +195,8 @@ func (m *Model) takeOpened(msg openedMsg) tea.Cmd {
 
 // takeDebugPlan confirms the debug container's warnings, or starts it.
 func (m *Model) takeDebugPlan(msg debugPlanMsg) tea.Cmd {
-	if msg.err != nil {
-		return m.debugFailed(msg.err)
-	}
-	if r := msg.verdicts.Refusal(); r != nil {
-		return m.debugFailed(r)
+	if msg.err != nil || msg.verdicts.Refusal() != nil {
+		return back
 	}
 	if ws := msg.verdicts.Warnings(); len(ws) > 0 {
 		m.phase, m.verdicts = phaseDebugConfirm, ws
@@ -247,14 +240,14 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			return m.debugOpenCmd()
 		}
 		if s == "n" {
-			return func() tea.Msg { return views.BackMsg{} }
+			return back
 		}
 	case phaseNoShell:
 		if m.dbg == nil {
 			return nil
 		}
 		if s == "esc" {
-			return func() tea.Msg { return views.BackMsg{} }
+			return back
 		}
 		if s == "enter" {
 			image := strings.TrimSpace(m.input.Value())

@@ -95,6 +95,18 @@ func drive(t *testing.T, m *exec.Model, cmd tea.Cmd) (handOff tea.Msg, sent []te
 		case views.BackMsg, views.StatusMsg, views.OutcomesMsg:
 			sent = append(sent, msg)
 			continue
+		case views.AnswerMsg:
+			// As the root: the outcomes recorded (and the status line,
+			// the screen being shown), then the screen's message.
+			if len(msg.Outcomes) > 0 || msg.Status.Text != "" {
+				sent = append(sent, views.OutcomesMsg{Outcomes: msg.Outcomes, Status: msg.Status})
+			}
+			if msg.Msg == nil {
+				continue
+			}
+			_, next := m.Update(msg.Msg)
+			queue = append(queue, next)
+			continue
 		}
 		if strings.HasPrefix(fmt.Sprintf("%T", msg), "tea.execMsg") {
 			return msg, sent
@@ -348,6 +360,9 @@ func statusOf(sent []tea.Msg) string {
 		if s, ok := m.(views.StatusMsg); ok {
 			return s.Text
 		}
+		if o, ok := m.(views.OutcomesMsg); ok && o.Status.Text != "" {
+			return o.Status.Text
+		}
 	}
 	return ""
 }
@@ -359,4 +374,43 @@ func hasBack(sent []tea.Msg) bool {
 		}
 	}
 	return false
+}
+
+// TestShellEndIsOneReport: a session's end reaches the history and the
+// status line as one views.Report (one OutcomesMsg carrying both), never
+// as a bare StatusMsg that could disagree with the history.
+func TestShellEndIsOneReport(t *testing.T) {
+	vc := viewtest.Context(nil, 80, 24)
+	m := exec.New(vc, &fakeExecer{plan: onePlan(false)}, nil, target, nil)
+	_, cmd := exec.EndSession(m, kube.ExecResult{}, fmt.Errorf("%w: connection lost", kube.ErrExecClosed))
+	_, sent := drive(t, m, cmd)
+	var reports int
+	for _, s := range sent {
+		switch s := s.(type) {
+		case views.StatusMsg:
+			t.Fatalf("a bare status line %q beside the history", s.Text)
+		case views.OutcomesMsg:
+			reports++
+			if s.Status.Text != "exit status unknown: connection lost" || len(s.Outcomes) != 1 || !s.Status.Error {
+				t.Fatalf("report %+v", s)
+			}
+		}
+	}
+	if reports != 1 || !hasBack(sent) {
+		t.Fatalf("sent %v: want one report and back", sent)
+	}
+}
+
+// TestShellNoShellGoesToHistory: a container without a shell (casebook
+// C16) is an outcome of s, recorded when it is found, offer or not.
+func TestShellNoShellGoesToHistory(t *testing.T) {
+	for _, dbg := range []exec.Debugger{nil, &fakeDebugger{}} {
+		ex := &fakeExecer{plan: onePlan(false), openErr: fmt.Errorf("%w: none of bash, sh found", kube.ErrExecNoShell)}
+		m := exec.New(viewtest.Context(nil, 80, 24), ex, dbg, target, nil)
+		_, sent := drive(t, m, m.Init())
+		if o := outcomeOf(t, sent); o.Op.Action != kube.ActionShell || o.Reason != kube.ReasonError || o.Written ||
+			!strings.Contains(o.Detail, "the container has no shell: none of bash, sh found") {
+			t.Fatalf("history outcome %+v", o)
+		}
+	}
 }

@@ -66,17 +66,79 @@ func failText(what string, err error) string {
 	return what + ": " + causeText(err)
 }
 
-// outcome is the history entry of this screen's shell: what was asked
-// (the pod, the action) and how it ended; reason "" for a session that
-// ran (whatever its exit code).
-func (m *Model) outcome(action kube.Action, reason kube.Reason, detail string) tea.Cmd {
-	o := kube.OperateOutcome{
-		Op: kube.Operation{Action: action, Ref: kube.ObjectRef{Kind: kube.KindPods, Namespace: m.target.Namespace,
-			Name: m.target.Pod, UID: m.target.UID}},
-		Reason: reason,
-		Detail: detail,
+// where names the pod ("demo/web-x2k").
+func (t teller) where() string { return t.target.Namespace + "/" + t.target.Pod }
+
+// outcome is the history entry of the screen's shell: what was asked (the
+// pod, the action) and how it ended; reason "" for a session that ran
+// (whatever its exit code) and a debug container added; written when the
+// pod changed (a debug container was added).
+func (t teller) outcome(action kube.Action, reason kube.Reason, detail string, written bool) kube.OperateOutcome {
+	return kube.OperateOutcome{
+		Op: kube.Operation{Action: action, Ref: kube.ObjectRef{Kind: kube.KindPods, Namespace: t.target.Namespace,
+			Name: t.target.Pod, UID: t.target.UID}},
+		Reason:  reason,
+		Detail:  views.Sanitize(detail),
+		Written: written,
 	}
-	return func() tea.Msg { return views.OutcomesMsg{Outcomes: []kube.OperateOutcome{o}} }
+}
+
+// failed is the history entry and the status line of a shell (what:
+// "shell" or "debug container") that did not open because of err: the
+// whole error in the history, the status line led by the cause and cut to
+// the width. A debug container added before the error is written.
+func (t teller) failed(what string, action kube.Action, err error) (kube.OperateOutcome, views.StatusMsg) {
+	reason := kube.ReasonOf(err)
+	if reason == "" {
+		reason = kube.ReasonError
+	}
+	var added *kube.DebugAddedError
+	written := errors.As(err, &added) && !added.Unsure
+	o := t.outcome(action, reason, what+" in "+t.where()+": "+err.Error(), written)
+	return o, views.StatusMsg{Text: fit(failText(what, err), t.width), Error: true}
+}
+
+// fail is the answer msg comes to when err stopped the shell (what): its
+// outcome, and the status line that tells it.
+func (t teller) fail(owner *Model, msg tea.Msg, what string, action kube.Action, err error) views.AnswerMsg {
+	o, st := t.failed(what, action, err)
+	return views.Answer(owner, msg, st, o)
+}
+
+// notRun is the outcome of a session opened that the screen, left
+// meanwhile, never ran: a shell chosen and not run, or a debug container
+// added and started with nobody attached.
+func (t teller) notRun(s kube.ExecSession) kube.OperateOutcome {
+	if t.image != "" {
+		return t.outcome(kube.ActionDebug, "", fmt.Sprintf("debug container %s (%s) was added to pod %s and started; "+
+			"left before the session was attached: it stays in the pod until the pod ends", s.Container(), t.image, t.where()), true)
+	}
+	return t.outcome(kube.ActionShell, kube.ReasonError, fmt.Sprintf("shell %s in container %s of %s chosen; left before it ran: no session ran",
+		strings.Join(s.Argv(), " "), s.Container(), t.where()), false)
+}
+
+// debugAnswer is the answer OpenDebug's end comes to: a session (an
+// outcome only if the screen is left before it runs it), or why not, with
+// what it wrote (kube.DebugAddedError). gone says the screen was closed
+// while it waited: what was added is recorded as left before it started.
+func (t teller) debugAnswer(owner *Model, msg openedMsg, gone bool) views.AnswerMsg {
+	var added *kube.DebugAddedError
+	switch {
+	case msg.err == nil && gone:
+		return views.Answer(owner, msg, views.StatusMsg{}, t.notRun(msg.session))
+	case msg.err == nil:
+		a := views.Answer(owner, msg, views.StatusMsg{})
+		a.Left = []kube.OperateOutcome{t.notRun(msg.session)}
+		return a
+	case gone && errors.As(msg.err, &added) && !added.Unsure:
+		return views.Answer(owner, msg, views.StatusMsg{}, t.outcome(kube.ActionDebug, "", fmt.Sprintf(
+			"debug container %s (%s) was added to pod %s; left before it started: it stays in the pod until the pod ends",
+			added.Container, added.Image, t.where()), true))
+	case gone && added == nil:
+		// Nothing was sent: cancelled before the patch.
+		return views.Answer(owner, msg, views.StatusMsg{})
+	}
+	return t.fail(owner, msg, "debug container", kube.ActionDebug, msg.err)
 }
 
 // action is the history's action of the screen's session.
@@ -85,17 +147,6 @@ func (m *Model) action() kube.Action {
 		return kube.ActionDebug
 	}
 	return kube.ActionShell
-}
-
-// fail leaves the screen: the status line says why the shell (what) did
-// not open, cut to the width, and the history keeps the whole error.
-func (m *Model) fail(what string, action kube.Action, err error) tea.Cmd {
-	reason := kube.ReasonOf(err)
-	if reason == "" {
-		reason = kube.ReasonError
-	}
-	detail := views.Sanitize(what + " in " + m.where() + ": " + err.Error())
-	return tea.Sequence(m.outcome(action, reason, detail), finish(fit(failText(what, err), m.vc.Width), true))
 }
 
 // endedText is the status line after a session: its exit code, or why it

@@ -196,3 +196,32 @@ func TestC40CarriageReturns(t *testing.T) {
 		t.Fatalf("saved %q", b)
 	}
 }
+
+// TestC39ControlsShowOneWayInEveryMode: a control character shows as the
+// raw view shows it in every mode: ESC and BEL sent as bytes in a raw line,
+// and sent escaped in a JSON value ("\u001b", "\u0007") that fields mode
+// (f) decodes, both show as ␛ and ␇, never as �; a decoded colour sequence
+// is shown escaped, not obeyed, and nothing but SGR reaches the terminal
+// (C02's colours of the raw line are kept).
+func TestC39ControlsShowOneWayInEveryMode(t *testing.T) {
+	lines := []kube.LogLine{
+		line("web-x2k", "web", 0, "raw a\x1bb\x07c \x1b[31mred\x1b[0m"),
+		line("web-x2k", "web", 1, `{"level":"info","msg":"a\u001bb\u0007c \u001b[31mred\u001b]0;title\u0007 \u009b2J"}`),
+	}
+	h := open(t, &fake{batches: []kube.LogBatch{{Lines: lines}}}, podReq, 120, 12)
+	h.has("raw a␛b␇c \x1b[31mred\x1b[0m")
+	h.keys("f", "ctrl+u")
+	h.typed("level,msg")
+	h.keys("enter")
+	v := h.view()
+	if !strings.Contains(v, "a␛b␇c ␛[31mred␛]0;title␇ �2J") {
+		t.Fatalf("fields mode shows controls otherwise than the raw view:\n%s", v)
+	}
+	for _, r := range strings.ReplaceAll(v, "\x1b[31mred\x1b[0m", "") {
+		if r < 0x20 && r != '\n' || r >= 0x7f && r < 0xa0 {
+			t.Fatalf("control %U reaches the terminal:\n%q", r, v)
+		}
+	}
+	h.keys("f", "ctrl+u", "enter", "J")
+	h.has(`"msg": "a\u001bb\u0007c`)
+}

@@ -95,8 +95,12 @@ type Model struct {
 	prompting int
 	ix        *index
 	current   int // index in ix.matches
-	filter    int
-	problem   string // the last search or fields error
+	// currentRow is the row, within its entry's drawn rows, where the
+	// current match starts, as the last draw of that entry found it (-1:
+	// none drawn).
+	currentRow int
+	filter     int
+	problem    string // the last search or fields error
 
 	picker           *pickers.Model
 	pvc              *views.Context // the picker's area: the screen less the line above it

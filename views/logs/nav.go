@@ -179,9 +179,16 @@ func (m *Model) home() {
 }
 
 // reveal shows entry seq a third of the way down the screen, not
-// following.
+// following: the row of it that holds the current match (a long line
+// wrapped over many rows), else its first.
 func (m *Model) reveal(seq int64) {
 	m.follow = false
-	p := m.walk(position{seq, 0}, -m.height()/3)
+	m.currentRow = -1
+	m.draw(seq) // notes the current match's row (fit)
+	row := max(m.currentRow, 0)
+	if n := len(m.rows(seq)); row >= n {
+		row = 0
+	}
+	p := m.walk(position{seq, row}, -m.height()/3)
 	m.top, m.sub = p.seq, p.sub
 }

@@ -159,16 +159,32 @@ func (m *Model) draw(seq int64) []string {
 	indent := strings.Repeat(" ", pw)
 	var body []string
 	plain := m.buf.plainOf(e)
+	// found is the row of body where the current match starts (fit notes
+	// it in currentRow, counted within each call).
+	found := -1
+	add := func(pieces []piece) {
+		m.currentRow = -1
+		rows := m.fit(m.cutAround(pieces, bw), bw)
+		if m.currentRow >= 0 {
+			found = len(body) + m.currentRow
+		}
+		body = append(body, rows...)
+	}
 	switch {
 	case m.json && isJSON(plain):
+		k := m.currentOrdinal(seq)
 		for _, l := range strings.Split(pretty(plain), "\n") {
-			body = append(body, m.fit(m.marked([]byte(l)), bw)...)
+			var pieces []piece
+			pieces, k = m.marked([]byte(l), k)
+			add(pieces)
 		}
 	case len(m.fields) > 0 && isJSON(plain):
-		body = m.fit(m.marked([]byte(m.columns(plain))), bw)
+		pieces, _ := m.marked([]byte(m.columns(plain)), m.currentOrdinal(seq))
+		add(pieces)
 	default:
-		body = m.fit(m.textOf(seq, e, plain), bw)
+		add(m.textOf(seq, e, plain))
 	}
+	m.currentRow = found
 	out := make([]string, len(body))
 	for i, r := range body {
 		if i == 0 {
@@ -186,6 +202,8 @@ type piece struct {
 	text  []byte
 	style *lipgloss.Style
 	raw   bool
+	// current marks the current match: fit notes its row (currentRow).
+	current bool
 }
 
 // textOf is a log line's text as pieces: with its colours (kept unless
@@ -209,31 +227,91 @@ func (m *Model) textOf(seq int64, e *entry, plain []byte) []piece {
 		if s < at || t > len(plain) {
 			continue
 		}
-		style := &st.Match
-		if m.current < len(m.ix.matches) && m.ix.matches[m.current] == h {
+		style, current := &st.Match, m.current < len(m.ix.matches) && m.ix.matches[m.current] == h
+		if current {
 			style = &st.CurrentMatch
 		}
-		out = append(out, piece{text: plain[at:s]}, piece{text: plain[s:t], style: style})
+		out = append(out, piece{text: plain[at:s]}, piece{text: plain[s:t], style: style, current: current})
 		at = t
 	}
 	return append(out, piece{text: plain[at:]})
 }
 
-// marked is a derived text (pretty JSON, columns) with the search's
-// matches in it marked.
-func (m *Model) marked(text []byte) []piece {
+// cutAround brings the current match into a line cut at w cells (wrap
+// off): when the match would end past the cut, the line's start is left
+// out, marked with "…", so that the match begins a third of the way into
+// the row (its end cut with "…" as any long line). Other lines, and a
+// match already in sight, are left as they are.
+func (m *Model) cutAround(pieces []piece, w int) []piece {
+	if m.wrap {
+		return pieces
+	}
+	before, cur := 0, -1
+	for i, p := range pieces {
+		if p.current {
+			cur = i
+			break
+		}
+		before += ansi.StringWidth(string(p.text))
+	}
+	if cur < 0 || before+ansi.StringWidth(string(pieces[cur].text)) <= w-1 {
+		return pieces
+	}
+	skip := before - max(w/3-1, 0) // the cells left out; "…" takes one
+	out := []piece{{text: []byte(cutMark), style: &m.vc.Styles.Muted}}
+	for _, p := range pieces {
+		if skip > 0 && !p.current {
+			n, cells := span(p.text, skip, false)
+			skip -= cells
+			if p.text = p.text[n:]; len(p.text) == 0 {
+				continue
+			}
+			skip = 0
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// currentOrdinal is which of entry seq's matches is the current one (0
+// for its first), -1 when the current match is not in it.
+func (m *Model) currentOrdinal(seq int64) int {
+	if m.ix == nil || m.current >= len(m.ix.matches) || m.ix.matches[m.current].seq != seq {
+		return -1
+	}
+	for i, h := range m.ix.hits(seq) {
+		if h == m.ix.matches[m.current] {
+			return i
+		}
+	}
+	return -1
+}
+
+// marked is a derived text (a pretty JSON row, columns) with the search's
+// matches in it marked; the k-th of them (counted from 0 across the
+// entry's rows: k is what is left to count, -1 for none) is the current
+// one, as the k-th match of the line's text is. It returns the pieces and
+// k less the matches it passed.
+func (m *Model) marked(text []byte, k int) ([]piece, int) {
 	if m.ix == nil || m.filter == showHidden {
-		return []piece{{text: text}}
+		return []piece{{text: text}}, k
 	}
 	var out []piece
 	at := 0
 	for _, loc := range m.ix.re.FindAllIndex(text, -1) {
 		if loc[1] > loc[0] {
-			out = append(out, piece{text: text[at:loc[0]]}, piece{text: text[loc[0]:loc[1]], style: &m.vc.Styles.Match})
+			p := piece{text: text[loc[0]:loc[1]], style: &m.vc.Styles.Match}
+			if k == 0 {
+				p.style, p.current = &m.vc.Styles.CurrentMatch, true
+			}
+			if k >= 0 {
+				k--
+			}
+			out = append(out, piece{text: text[at:loc[0]]}, p)
 			at = loc[1]
 		}
 	}
-	return append(out, piece{text: text[at:]})
+	return append(out, piece{text: text[at:]}), k
 }
 
 // fit lays pieces out in rows of w cells: wrapped (every byte kept, rows
@@ -254,6 +332,9 @@ func (m *Model) fit(pieces []piece, w int) []string {
 	}
 	for _, p := range pieces {
 		text := p.text
+		if p.current {
+			m.currentRow = len(rows)
+		}
 		for len(text) > 0 {
 			n, cells := span(text, w-col, p.raw)
 			if n == 0 && col == 0 { // one character wider than the row
@@ -399,7 +480,8 @@ func (m *Model) columnHeader() string {
 }
 
 // fieldValue is one field of a JSON object as text: a string unquoted and
-// sanitised, anything else as its JSON, "-" when absent. A dotted path
+// made safe by the raw view's own sanitiser (decoded: an escaped
+// "\u001b" shows as ␛, as the byte does in the raw view), anything else as its JSON, "-" when absent. A dotted path
 // reaches into nested objects and arrays ("user.name", "items.0.id"); a
 // key that itself holds dots ("http.status" as one key) is found first.
 func fieldValue(obj map[string]json.RawMessage, f string) string {
@@ -409,9 +491,9 @@ func fieldValue(obj map[string]json.RawMessage, f string) string {
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return views.Sanitize(s)
+		return decoded(s)
 	}
-	return views.Sanitize(string(raw))
+	return decoded(string(raw))
 }
 
 // maxFieldDepth bounds how deep a dotted path reaches.

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -105,6 +106,21 @@ func sanitize(dst, raw []byte) (out []byte, hasSGR bool) {
 		}
 	}
 	return dst, hasSGR
+}
+
+// decoded makes text decoded from a log line (a JSON string value that
+// fields mode shows, its escapes such as "\u001b" now the characters they
+// stand for) safe to draw the one way log text is: sanitize's, so that a
+// control character shows as it does in the raw view (ESC "␛", BEL "␇",
+// C1 and bidirectional controls U+FFFD). A decoded colour sequence is not
+// obeyed: its ESC shows as "␛" too (only the line's own bytes carry
+// colours, casebook C02, C39).
+func decoded(s string) string {
+	out, sgr := sanitize(nil, []byte(s))
+	if sgr {
+		out = bytes.ReplaceAll(out, []byte{0x1b}, []byte(escPicture))
+	}
+	return string(out)
 }
 
 // lastSegment returns what is left of a line after its carriage returns:

@@ -19,21 +19,43 @@ type savedMsg struct {
 	owner *Model
 	path  string
 	lines int
-	err   error
+	// prefixed says each line was prefixed with its pod/container.
+	prefixed bool
+	err      error
+}
+
+// source names line's stream for a merged save: "<pod>/<container>".
+func (m *Model) source(src int32) string {
+	if src < 0 || int(src) >= len(m.buf.streams) {
+		return "?/?"
+	}
+	st := m.buf.streams[src]
+	return st.pod + "/" + st.container
 }
 
 // save writes every held log line's own bytes, each followed by "\n"
 // (markers are not log lines and are left out; casebook C01: the file
 // holds the log byte for byte), to <pod>-<container>-<time>.log (or
 // <kind>-<name>-<time>.log for a workload) in the current directory, or
-// in $TMPDIR when that cannot be written. The writing runs as a command.
+// in $TMPDIR when that cannot be written. A merged log (a workload's pods,
+// every container of a pod) keeps each line's source: the line is
+// prefixed with "<pod>/<container> ", as `kubectl logs --prefix` does
+// ("[pod/<pod>/<container>] "), in kyyard's own label. The writing runs as
+// a command.
 func (m *Model) save() tea.Cmd {
 	b := m.buf
+	merged := m.multi()
 	raws := make([][]byte, 0, b.lines)
 	for seq := b.first; seq < b.end(); seq++ {
-		if e := b.at(seq); e.kind == kindLine {
-			raws = append(raws, e.raw)
+		e := b.at(seq)
+		if e.kind != kindLine {
+			continue
 		}
+		if merged {
+			raws = append(raws, append([]byte(m.source(e.src)+" "), e.raw...))
+			continue
+		}
+		raws = append(raws, e.raw)
 	}
 	name := m.fileName()
 	dirs := []string{m.saveDir}
@@ -47,7 +69,7 @@ func (m *Model) save() tea.Cmd {
 		for _, dir := range dirs {
 			var path string
 			if path, err = writeLines(filepath.Join(dir, name), raws); err == nil {
-				return savedMsg{owner: owner, path: path, lines: len(raws)}
+				return savedMsg{owner: owner, path: path, lines: len(raws), prefixed: merged}
 			}
 		}
 		return savedMsg{owner: owner, err: err}
@@ -113,6 +135,9 @@ func (m *Model) saved(msg savedMsg) {
 		return
 	}
 	m.note = fmt.Sprintf("saved %s to %s", plural(int64(msg.lines), "line"), msg.path)
+	if msg.prefixed {
+		m.note = fmt.Sprintf("saved %s, each after its pod/container, to %s", plural(int64(msg.lines), "line"), msg.path)
+	}
 }
 
 // copyShown puts the log lines on screen (their text as shown, without

@@ -35,7 +35,10 @@ type item struct {
 	typed []string
 	done  bool
 	out   kube.OperateOutcome
-	sent  bool // Operate was called
+	sent  bool // Operate was called: its answer records out itself
+	// reported is set once out went to the history (sent, or reported
+	// by the screen).
+	reported bool
 }
 
 // refused reports whether the object cannot be operated on: a guard
@@ -305,10 +308,29 @@ func (m *Model) sendNext() tea.Cmd {
 			it.done, it.out = true, m.refusal(i)
 			continue
 		}
-		it.sent = true
-		return m.operateCmd(i)
+		it.sent, it.reported = true, true
+		// The objects refused before this one go to the history first,
+		// in the order asked.
+		return tea.Sequence(m.reportPassed(views.StatusMsg{}), m.operateCmd(i))
 	}
 	return m.finish()
+}
+
+// reportPassed reports to the history the outcomes of the objects done
+// and not reported yet (refused, or with nothing to send) with status;
+// nil when there are none and status is zero.
+func (m *Model) reportPassed(status views.StatusMsg) tea.Cmd {
+	var outs []kube.OperateOutcome
+	for i := range m.items {
+		if it := &m.items[i]; it.done && !it.reported {
+			it.reported = true
+			outs = append(outs, it.out)
+		}
+	}
+	if len(outs) == 0 && status.Text == "" {
+		return nil
+	}
+	return views.Report(status, outs...)
 }
 
 // refusal is the outcome of item i, refused by its plan, or with nothing
@@ -360,8 +382,9 @@ func (m *Model) takeDone(msg doneMsg) tea.Cmd {
 	return m.sendNext()
 }
 
-// finish shows the results, reports the outcomes to the root and puts them
-// on the status line; a single successful restart, scale, undo or resume
+// finish shows the results, reports the outcomes not reported yet to the
+// root (a sent object's answer reported its own) and puts them all on
+// the status line; a single successful restart, scale, undo or resume
 // of a workload goes on to its rollout screen.
 func (m *Model) finish() tea.Cmd {
 	m.phase = phaseResult
@@ -373,7 +396,7 @@ func (m *Model) finish() tea.Cmd {
 			failed++
 		}
 	}
-	report := views.Report(views.StatusMsg{Text: m.summary(), Error: failed > 0}, outs...)
+	report := m.reportPassed(views.StatusMsg{Text: m.summary(), Error: failed > 0})
 	if len(m.items) == 1 && failed == 0 && outs[0].Written && followed(m.action) && m.items[0].ref.Kind != kube.KindPods {
 		r := m.items[0].ref
 		open := views.OpenRolloutMsg{Ref: kube.WorkloadRef{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name},
@@ -428,14 +451,9 @@ func (m *Model) leave() tea.Cmd {
 	case phaseResult:
 		return back
 	case phaseRun:
-		// What was done so far goes to the history; the rest is not sent.
-		var outs []kube.OperateOutcome
-		for _, it := range m.items {
-			if it.done {
-				outs = append(outs, it.out)
-			}
-		}
-		return tea.Batch(back, views.Report(views.StatusMsg{Text: fmt.Sprintf("%s: the objects not reached yet are left alone", m.action)}, outs...))
+		// What was done so far is in the history (an object whose answer
+		// has not come yet goes there when it comes); the rest is not sent.
+		return tea.Batch(back, m.reportPassed(views.StatusMsg{Text: fmt.Sprintf("%s: the objects not reached yet are left alone", m.action)}))
 	}
 	return tea.Batch(back, views.Status(fmt.Sprintf("%s cancelled: nothing was sent", m.action), false))
 }

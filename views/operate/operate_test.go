@@ -3,6 +3,7 @@ package operate_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -90,10 +91,23 @@ func (h *harness) run(cmd tea.Cmd) {
 			queue = append(queue, msg...)
 		case views.BackMsg, views.StatusMsg, views.OutcomesMsg, views.OpenRolloutMsg:
 			h.out = append(h.out, msg)
+		case views.AnswerMsg:
+			// As the root: the answer's outcomes recorded, then its message.
+			h.out = append(h.out, views.OutcomesMsg{Outcomes: msg.Outcomes, Status: msg.Status})
+			_, next := h.m.Update(msg.Msg)
+			queue = append(queue, next)
 		case tea.KeyMsg, nil:
 		default:
 			if strings.HasPrefix(fmt.Sprintf("%T", msg), "cursor.") {
 				continue // the cursor's blinks
+			}
+			if fmt.Sprintf("%T", msg) == "tea.sequenceMsg" {
+				v := reflect.ValueOf(msg)
+				for i := 0; i < v.Len(); i++ {
+					c, _ := v.Index(i).Interface().(tea.Cmd)
+					queue = append(queue, c)
+				}
+				continue
 			}
 			_, next := h.m.Update(msg)
 			queue = append(queue, next)
@@ -123,13 +137,15 @@ func (h *harness) typ(s string) {
 	}
 }
 
+// outcomes are the outcomes reported to the history, in order.
 func (h *harness) outcomes() []kube.OperateOutcome {
+	var outs []kube.OperateOutcome
 	for _, m := range h.out {
 		if o, ok := m.(views.OutcomesMsg); ok {
-			return o.Outcomes
+			outs = append(outs, o.Outcomes...)
 		}
 	}
-	return nil
+	return outs
 }
 
 func (h *harness) golden(name string, w, hgt int) {

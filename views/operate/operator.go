@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
 )
 
 // Operator is what the screen plans and writes through; *kube.Client is
@@ -73,6 +74,8 @@ func (m *Model) operateCmd(i int) tea.Cmd {
 		defer cancel()
 		out, _ := op.Operate(ctx, o)
 		out.Op = o
-		return doneMsg{owner: owner, token: token, i: i, out: out}
+		// The root records out whether or not the screen is still shown
+		// (views.AnswerMsg): the write was sent.
+		return views.Answer(owner, doneMsg{owner: owner, token: token, i: i, out: out}, views.StatusMsg{}, out)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/rollout"
 )
 
@@ -140,8 +141,9 @@ func (m *Model) applyCmd(before, after kube.Workload, confirmed []kube.Reason, u
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
 		res, err := ed.ApplyWorkload(ctx, before, after, confirmed)
-		return applyMsg{owner: owner, token: token, undo: undo, before: before, after: after,
+		msg := applyMsg{owner: owner, token: token, undo: undo, before: before, after: after,
 			confirmed: confirmed, result: res, err: err}
+		return views.Answer(owner, msg, views.StatusMsg{}, applyOutcome(msg))
 	}
 }
 

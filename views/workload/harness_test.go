@@ -148,6 +148,11 @@ func (h *harness) run(cmd tea.Cmd) {
 			h.out = append(h.out, msg)
 		case views.OutcomesMsg:
 			h.reported = append(h.reported, msg.Outcomes...)
+		case views.AnswerMsg:
+			// As the root: the answer's outcomes recorded, then its message.
+			h.reported = append(h.reported, msg.Outcomes...)
+			_, next := h.m.Update(msg.Msg)
+			queue = append(queue, next)
 		case readMsg, dryRunMsg, applyMsg, rollout.StatusMsg, permitMsg:
 			_, next := h.m.Update(msg)
 			queue = append(queue, next)

@@ -1,11 +1,13 @@
 package workload
 
 import (
+	tea "github.com/charmbracelet/bubbletea"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
 )
 
 // oneReported returns the one outcome the screen reported, failing the
@@ -95,4 +97,41 @@ func TestUndoGoesToHistory(t *testing.T) {
 			t.Fatalf("refuse %v: undo outcome %+v", refuse, o)
 		}
 	}
+}
+
+// An undo sent and then left with esc (the rollout page lets the person
+// go while the undo is on its way): its answer still reaches the history.
+func TestUndoAnsweredAfterEscGoesToHistory(t *testing.T) {
+	ed := newFake(webWorkload())
+	ed.statuses = []kube.RolloutStatus{rolloutStatus(kube.RolloutFailed)}
+	h := open(t, ed, 80, 24)
+	edit(h)
+	h.press("ctrl+s", "enter")
+	h.clock = h.clock.Add(time.Second)
+	_, undo := h.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("u")})
+	h.press("esc")
+	if !h.back() {
+		t.Fatal("esc on the rollout page did not leave")
+	}
+	// The screen is gone: as the root, only what the answer itself
+	// carries can reach the history.
+	if a, ok := undo().(views.AnswerMsg); ok {
+		h.reported = append(h.reported, a.Outcomes...)
+	}
+	if len(ed.applies) != 2 || len(h.reported) != 2 {
+		t.Fatalf("%d applies, outcomes %+v", len(ed.applies), h.reported)
+	}
+	if o := h.reported[1]; o.Op.Action != kube.ActionUndo || !o.OK() || !o.Written || o.ResourceVersion != "48215" {
+		t.Fatalf("undo outcome %+v", o)
+	}
+}
+
+// back reports whether the screen asked to go back.
+func (h *harness) back() bool {
+	for _, m := range h.out {
+		if _, ok := m.(views.BackMsg); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -102,7 +102,7 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		}
 	case applyMsg:
 		if msg.owner == m && msg.token == m.token {
-			return m, tea.Batch(reportApply(msg), m.takeApply(msg))
+			return m, m.takeApply(msg)
 		}
 	case rollout.StatusMsg:
 		if m.ro != nil && m.ro.f.Owns(msg) {

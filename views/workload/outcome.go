@@ -52,20 +52,22 @@ func orUnset(v string) string {
 	return v
 }
 
-// reportApply tells the history of a finished ApplyWorkload: written at
-// its new resourceVersion with the fields it changed, or refused.
-func reportApply(msg applyMsg) tea.Cmd {
+// applyOutcome is the history's entry of a finished ApplyWorkload:
+// written at its new resourceVersion with the fields it changed, or
+// refused. applyCmd's answer carries it (views.AnswerMsg): it is recorded
+// whether or not the form is still shown.
+func applyOutcome(msg applyMsg) kube.OperateOutcome {
 	action, ref := historyAction(msg.undo), objectRef(msg.before)
 	if msg.err != nil {
-		return views.Report(views.StatusMsg{}, views.RefusedOutcome(ref, action, msg.err, ""))
+		return views.RefusedOutcome(ref, action, msg.err, "")
 	}
 	res := msg.result.Workload
 	detail := fmt.Sprintf("%s written at resourceVersion %s", action, res.ResourceVersion)
 	if len(msg.result.Changes) > 0 {
 		detail += ": " + changesText(msg.result.Changes)
 	}
-	return views.Report(views.StatusMsg{}, kube.OperateOutcome{Op: kube.Operation{Ref: ref, Action: action, Confirmed: msg.confirmed},
-		Detail: views.Sanitize(detail), ResourceVersion: res.ResourceVersion, Written: true})
+	return kube.OperateOutcome{Op: kube.Operation{Ref: ref, Action: action, Confirmed: msg.confirmed},
+		Detail: views.Sanitize(detail), ResourceVersion: res.ResourceVersion, Written: true}
 }
 
 // reportPreviewRefusal tells the history of a preview that refuses the
