@@ -78,9 +78,17 @@ func sortRolloutPods(pods []RolloutPod) {
 
 // rolloutPod is a pod's name with kubectl's READY and STATUS, taken from the
 // pods plugin's row (package kinds computes them the way kubectl's printer
-// does); without a pods plugin, STATUS is the pod's phase.
+// does; without a pods plugin, STATUS is the pod's phase), whether its
+// Ready condition is True (the first of that type, as kubectl reads it)
+// and whether it is being deleted.
 func (c *Client) rolloutPod(pod *corev1.Pod) RolloutPod {
-	out := RolloutPod{Name: pod.Name, Status: string(pod.Status.Phase)}
+	out := RolloutPod{Name: pod.Name, Status: string(pod.Status.Phase), Terminating: pod.DeletionTimestamp != nil}
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			out.PodReady = c.Status == corev1.ConditionTrue && !out.Terminating
+			break
+		}
+	}
 	p, ok := c.Lookup("pods")
 	if !ok {
 		return out
