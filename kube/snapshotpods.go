@@ -52,29 +52,9 @@ func (c *Client) judgeByPods(ctx context.Context, kind Kind, ns string, rows []R
 	if len(suspects) == 0 {
 		return rows, 0
 	}
-	pods := c.peekCache(ctx, KindPods, ns)
-	if pods == nil {
+	reasons, viaReasons := c.stuckOwners(ctx, ns, via)
+	if len(reasons) == 0 {
 		return rows, 0
-	}
-	pods.mu.Lock()
-	stuck := pods.set.stuckRows()
-	pods.mu.Unlock()
-	if len(stuck) == 0 {
-		return rows, 0
-	}
-	slices.SortFunc(stuck, compareRows)
-	// reasons maps an owner's UID to the first reason of its Pods.
-	reasons := map[string]string{}
-	for _, p := range stuck {
-		for _, o := range p.Owners {
-			if _, ok := reasons[o]; !ok {
-				reasons[o] = p.CannotStart
-			}
-		}
-	}
-	var viaReasons map[string]string
-	if via {
-		viaReasons = c.reasonsVia(ctx, ns, reasons)
 	}
 
 	var out []Row
@@ -90,11 +70,8 @@ func (c *Client) judgeByPods(ctx context.Context, kind Kind, ns string, rows []R
 		if !ok {
 			continue
 		}
-		health := HealthWarning
-		if r.Workload.Available == 0 {
-			health = HealthFailed
-		}
-		if r.Health >= health {
+		health, raised := raisedHealth(r.Health, r.Workload.Available)
+		if !raised {
 			continue
 		}
 		if out == nil {
@@ -121,6 +98,54 @@ func (c *Client) judgeByPods(ctx context.Context, kind Kind, ns string, rows []R
 	}
 	c.judged[key] = judgedRows{base: &rows[0], n: len(rows), hash: sum, out: out}
 	return out, sum
+}
+
+// raisedHealth is RowWorkload's rule for a workload judged h with
+// available Pods, some of which cannot start: warning, or failed when none
+// is available; raised is false when h is that already or worse, or ok
+// (a Pod that cannot start beside every wanted one available and the
+// rollout done is the Pod's own trouble, shown on its row).
+func raisedHealth(h Health, available int32) (Health, bool) {
+	want := HealthWarning
+	if available == 0 {
+		want = HealthFailed
+	}
+	if h == HealthOK || h >= want {
+		return h, false
+	}
+	return want, true
+}
+
+// stuckOwners reads the Pods that cannot start in ns ("" for all
+// namespaces) from the Pods cache (peekCache) and maps the UIDs of their
+// owners to the reason of the first of them by namespace and name; with
+// via, also the UIDs of the owners of those owners that are ReplicaSets
+// (a Deployment's), in viaReasons. Both are nil while the caches are not
+// in.
+func (c *Client) stuckOwners(ctx context.Context, ns string, via bool) (reasons, viaReasons map[string]string) {
+	pods := c.peekCache(ctx, KindPods, ns)
+	if pods == nil {
+		return nil, nil
+	}
+	pods.mu.Lock()
+	stuck := pods.set.stuckRows()
+	pods.mu.Unlock()
+	if len(stuck) == 0 {
+		return nil, nil
+	}
+	slices.SortFunc(stuck, compareRows)
+	reasons = map[string]string{}
+	for _, p := range stuck {
+		for _, o := range p.Owners {
+			if _, ok := reasons[o]; !ok {
+				reasons[o] = p.CannotStart
+			}
+		}
+	}
+	if via {
+		viaReasons = c.reasonsVia(ctx, ns, reasons)
+	}
+	return reasons, viaReasons
 }
 
 // reasonsVia maps the UIDs of the owners of the ReplicaSets in ns whose

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kubetest"
+	"github.com/kyyard/kyyard/render"
 )
 
 // rolloutUnderway is the Progressing condition of a Deployment whose
@@ -220,5 +221,35 @@ func TestC10JudgedRowsAreSharedWhileIdle(t *testing.T) {
 	}
 	if row := rowOf(t, c, "deployments", "web", kube.HealthProgressing); row.Status != "Progressing" {
 		t.Fatalf("after the pod recovered: %q", row.Status)
+	}
+}
+
+// TestC10AppsServiceWhosePodsCannotStartIsFailed: :apps judges a service's
+// Deployment by its pods as the inventory does: one whose pods all
+// crash-loop is "failed: CrashLoopBackOff", not "progressing".
+func TestC10AppsServiceWhosePodsCannotStartIsFailed(t *testing.T) {
+	objs := stuckDeployment("shop-web", 0, 3, "CrashLoopBackOff")
+	d := objs[0].(*appsv1.Deployment)
+	d.Generation = 3 // the controller has yet to observe it: progressing by the Deployment alone
+	d.Labels = map[string]string{render.LabelManagedBy: render.ManagedBy, render.LabelInstance: "shop", render.LabelName: "web"}
+	c, _ := kubetest.FakeClient(t, objs...)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		apps, err := c.Apps(context.Background(), "demo")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(apps) == 1 && len(apps[0].Services) == 1 {
+			s := apps[0].Services[0]
+			if s.Status == "failed: CrashLoopBackOff" && s.Health == kube.HealthFailed {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("service %+v, want failed: CrashLoopBackOff", s)
+			}
+		} else if time.Now().After(deadline) {
+			t.Fatalf("apps %+v", apps)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
