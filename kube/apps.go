@@ -53,8 +53,7 @@ func (c *Client) Apps(ctx context.Context, namespace string) ([]App, error) {
 func (c *Client) stuckDeployments(ctx context.Context, namespace string, deps []appsv1.Deployment) map[string]string {
 	for i := range deps {
 		if _, h := deploymentStatus(&deps[i], ""); h == HealthProgressing || h == HealthWarning {
-			_, via := c.stuckOwners(ctx, namespace, true)
-			return via
+			return c.reasonsVia(ctx, KindReplicaSets, namespace, c.stuckOwners(ctx, namespace))
 		}
 	}
 	return nil

@@ -29,8 +29,9 @@ type judgedRows struct {
 //
 // Cost: a pass over rows; the Pods that cannot start, from the Pods cache
 // of ns (or of all namespaces, when one runs), which keeps them apart
-// (rowSet.stuck); and, for a Deployment, a pass over the ReplicaSets
-// cache's rows. No API request is made but a cache's start (its access
+// (rowSet.stuck); and, for a row whose Pods are owned through another
+// kind (RowWorkload.Via: a Deployment's ReplicaSets), one pass over that
+// kind's cached rows. No API request is made but a cache's start (its access
 // review, list and watch), and only when some row is judged progressing
 // or a warning: a healthy inventory starts no Pods cache. A cache not yet
 // synced is not waited for: rows stay as the plugin judged them until a
@@ -41,21 +42,20 @@ type judgedRows struct {
 // table's version.
 func (c *Client) judgeByPods(ctx context.Context, kind Kind, ns string, rows []Row) ([]Row, uint64) {
 	var suspects []int
-	via := false
 	for i := range rows {
 		r := &rows[i]
 		if r.Workload != nil && (r.Health == HealthProgressing || r.Health == HealthWarning) {
 			suspects = append(suspects, i)
-			via = via || r.Workload.Via != ""
 		}
 	}
 	if len(suspects) == 0 {
 		return rows, 0
 	}
-	reasons, viaReasons := c.stuckOwners(ctx, ns, via)
+	reasons := c.stuckOwners(ctx, ns)
 	if len(reasons) == 0 {
 		return rows, 0
 	}
+	viaReasons := map[Kind]map[string]string{}
 
 	var out []Row
 	h := fnv.New64a()
@@ -63,8 +63,11 @@ func (c *Client) judgeByPods(ctx context.Context, kind Kind, ns string, rows []R
 	for _, i := range suspects {
 		r := &rows[i]
 		found := reasons
-		if r.Workload.Via != "" {
-			found = viaReasons
+		if via := r.Workload.Via; via != "" {
+			if _, ok := viaReasons[via]; !ok {
+				viaReasons[via] = c.reasonsVia(ctx, via, ns, reasons)
+			}
+			found = viaReasons[via]
 		}
 		reason, ok := found[r.UID]
 		if !ok {
@@ -118,23 +121,21 @@ func raisedHealth(h Health, available int32) (Health, bool) {
 
 // stuckOwners reads the Pods that cannot start in ns ("" for all
 // namespaces) from the Pods cache (peekCache) and maps the UIDs of their
-// owners to the reason of the first of them by namespace and name; with
-// via, also the UIDs of the owners of those owners that are ReplicaSets
-// (a Deployment's), in viaReasons. Both are nil while the caches are not
-// in.
-func (c *Client) stuckOwners(ctx context.Context, ns string, via bool) (reasons, viaReasons map[string]string) {
+// owners to the reason of the first of them by namespace and name; nil
+// while the cache is not in.
+func (c *Client) stuckOwners(ctx context.Context, ns string) map[string]string {
 	pods := c.peekCache(ctx, KindPods, ns)
 	if pods == nil {
-		return nil, nil
+		return nil
 	}
 	pods.mu.Lock()
 	stuck := pods.set.stuckRows()
 	pods.mu.Unlock()
 	if len(stuck) == 0 {
-		return nil, nil
+		return nil
 	}
 	slices.SortFunc(stuck, compareRows)
-	reasons = map[string]string{}
+	reasons := map[string]string{}
 	for _, p := range stuck {
 		for _, o := range p.Owners {
 			if _, ok := reasons[o]; !ok {
@@ -142,18 +143,18 @@ func (c *Client) stuckOwners(ctx context.Context, ns string, via bool) (reasons,
 			}
 		}
 	}
-	if via {
-		viaReasons = c.reasonsVia(ctx, ns, reasons)
-	}
-	return reasons, viaReasons
+	return reasons
 }
 
-// reasonsVia maps the UIDs of the owners of the ReplicaSets in ns whose
-// UIDs reasons holds to those ReplicaSets' reasons (the first by namespace
-// and name), from the ReplicaSets cache; nil when it cannot be read from
-// a synced cache yet.
-func (c *Client) reasonsVia(ctx context.Context, ns string, reasons map[string]string) map[string]string {
-	kc := c.peekCache(ctx, KindReplicaSets, ns)
+// reasonsVia maps the UIDs of the owners of the objects of kind via in ns
+// (a Deployment's ReplicaSets) whose UIDs reasons holds to those objects'
+// reasons (the first by namespace and name), from via's cache; nil when
+// reasons is empty or via's cache cannot be read from a synced cache yet.
+func (c *Client) reasonsVia(ctx context.Context, via Kind, ns string, reasons map[string]string) map[string]string {
+	if len(reasons) == 0 {
+		return nil
+	}
+	kc := c.peekCache(ctx, via, ns)
 	if kc == nil {
 		return nil
 	}
