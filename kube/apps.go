@@ -43,11 +43,25 @@ func (c *Client) Apps(ctx context.Context, namespace string) ([]App, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appsOf(deps.Items, recs.Items, claims.Items), nil
+	return appsOf(deps.Items, recs.Items, claims.Items, c.stuckDeployments(ctx, namespace, deps.Items)), nil
 }
 
-// appsOf groups Deployments and record Secrets into Apps (see Apps).
-func appsOf(deps []appsv1.Deployment, recs []corev1.Secret, claims []corev1.PersistentVolumeClaim) []App {
+// stuckDeployments maps the UIDs of those of deps whose Pods cannot start
+// to the first such Pod's reason (Client.stuckOwners, from the caches:
+// no request per Deployment), when any of them is progressing or a
+// warning; nil otherwise.
+func (c *Client) stuckDeployments(ctx context.Context, namespace string, deps []appsv1.Deployment) map[string]string {
+	for i := range deps {
+		if _, h := deploymentStatus(&deps[i], ""); h == HealthProgressing || h == HealthWarning {
+			return c.reasonsVia(ctx, KindReplicaSets, namespace, c.stuckOwners(ctx, namespace))
+		}
+	}
+	return nil
+}
+
+// appsOf groups Deployments and record Secrets into Apps (see Apps);
+// stuck maps a Deployment's UID to the reason its Pods cannot start.
+func appsOf(deps []appsv1.Deployment, recs []corev1.Secret, claims []corev1.PersistentVolumeClaim, stuck map[string]string) []App {
 	type key struct{ ns, instance string }
 	apps := map[key]*App{}
 	services := map[key]map[string]AppService{}
@@ -72,7 +86,7 @@ func appsOf(deps []appsv1.Deployment, recs []corev1.Secret, claims []corev1.Pers
 		if name == "" {
 			name = d.Name
 		}
-		status, health := deploymentStatus(d)
+		status, health := deploymentStatus(d, stuck[string(d.UID)])
 		services[k][name] = AppService{Name: name, Status: status, Health: health}
 	}
 	for i := range recs {
@@ -93,7 +107,7 @@ func appsOf(deps []appsv1.Deployment, recs []corev1.Secret, claims []corev1.Pers
 				continue
 			}
 			if d := byName[key{s.Namespace, o.Name}]; d != nil {
-				st, h := deploymentStatus(d)
+				st, h := deploymentStatus(d, stuck[string(d.UID)])
 				services[k][o.Service] = AppService{Name: o.Service, Status: st, Health: h}
 			} else {
 				services[k][o.Service] = AppService{Name: o.Service, Status: "missing", Health: HealthFailed}
@@ -132,8 +146,28 @@ func appsOf(deps []appsv1.Deployment, recs []corev1.Secret, claims []corev1.Pers
 // not observed its spec or not every replica runs the new template;
 // "failed: <reason>" when its Progressing condition says it gave up
 // (ProgressDeadlineExceeded, ReplicaSetCreateError); else "A/D available"
-// (ok when every desired replica is available, else warning).
-func deploymentStatus(d *appsv1.Deployment) (string, Health) {
+// (ok when every desired replica is available, else warning). While some
+// of its Pods cannot start (cannotStart, their reason), a progressing or
+// warning one is judged as the inventory judges it (RowWorkload):
+// "failed: CrashLoopBackOff" when none is available, else "A/D
+// available: CrashLoopBackOff" (warning).
+func deploymentStatus(d *appsv1.Deployment, cannotStart string) (string, Health) {
+	text, h := deploymentOwnStatus(d)
+	if cannotStart == "" || d.DeletionTimestamp != nil {
+		return text, h
+	}
+	raised, ok := raisedHealth(h, d.Status.AvailableReplicas)
+	switch {
+	case !ok:
+		return text, h
+	case raised == HealthFailed:
+		return "failed: " + cannotStart, raised
+	}
+	return fmt.Sprintf("%d/%d available: %s", d.Status.AvailableReplicas, replicasOf(d.Spec.Replicas), cannotStart), raised
+}
+
+// deploymentOwnStatus is deploymentStatus from the Deployment alone.
+func deploymentOwnStatus(d *appsv1.Deployment) (string, Health) {
 	desired := replicasOf(d.Spec.Replicas)
 	if d.DeletionTimestamp != nil {
 		return "deleting", HealthWarning

@@ -31,6 +31,7 @@ type interner struct {
 func (in *interner) row(r Row) Row {
 	r.Namespace = internString(r.Namespace)
 	r.Status = internString(r.Status)
+	r.CannotStart = internString(r.CannotStart)
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	r.Labels = internMap(&in.labels, r.Labels)

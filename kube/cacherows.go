@@ -15,6 +15,11 @@ import (
 type rowSet struct {
 	sorted  []Row
 	pending map[string]rowChange // by namespace/name, since sorted was made
+	// stuck holds, by namespace/name, the rows with CannotStart set (Pods
+	// that cannot start; few), kept with every put and remove, so that
+	// judging workloads by their Pods costs those rows and not a pass
+	// over every row (stuckRows).
+	stuck map[string]Row
 }
 
 // rowChange is a row put (deleted false) or deleted, by its identity.
@@ -29,11 +34,21 @@ func (s *rowSet) put(key string, row Row) {
 		s.pending = map[string]rowChange{}
 	}
 	s.pending[key] = rowChange{row: row}
+	switch {
+	case row.CannotStart != "":
+		if s.stuck == nil {
+			s.stuck = map[string]Row{}
+		}
+		s.stuck[key] = row
+	case s.stuck != nil:
+		delete(s.stuck, key)
+	}
 }
 
 // remove records that the row of key is gone; it reports whether there
 // was one (in the sorted rows or among the changes).
 func (s *rowSet) remove(key, namespace, name string) bool {
+	delete(s.stuck, key)
 	if ch, ok := s.pending[key]; ok {
 		if ch.deleted {
 			return false
@@ -55,6 +70,18 @@ func (s *rowSet) remove(key, namespace, name string) bool {
 // find returns the index of the row namespace/name in sorted.
 func (s *rowSet) find(namespace, name string) (int, bool) {
 	return slices.BinarySearchFunc(s.sorted, Row{Namespace: namespace, Name: name}, compareRows)
+}
+
+// stuckRows returns the rows with CannotStart set, in no order (a copy).
+func (s *rowSet) stuckRows() []Row {
+	if len(s.stuck) == 0 {
+		return nil
+	}
+	out := make([]Row, 0, len(s.stuck))
+	for _, r := range s.stuck {
+		out = append(out, r)
+	}
+	return out
 }
 
 // changed reports whether rows would merge changes.

@@ -89,16 +89,18 @@ type Client struct {
 	generations    map[string]generation
 	lastGeneration uint64 // the sequence all generations are drawn from
 	caches         map[cacheKey]*kindCache
-	memory         memoryPolicy           // when the caches return memory; set before the first Snapshot
-	lastObject     objectMemo             // the last object read by Client.object
-	noWatch        map[cacheKey]time.Time // listed directly until then
-	janitorStop    chan struct{}
-	closed         atomic.Bool
-	discovered     atomic.Pointer[Registry]
-	rediscoverMu   sync.Mutex    // serialises Rediscover
-	rediscovered   time.Time     // when Rediscover last read discovery
-	reach          *reachability // nil for a clientset handed in (tests)
-	revisions      atomic.Uint64 // shared by every cache, so versions never repeat
+	// judged is judgeByPods' last answer per kind and namespace.
+	judged       map[cacheKey]judgedRows
+	memory       memoryPolicy           // when the caches return memory; set before the first Snapshot
+	lastObject   objectMemo             // the last object read by Client.object
+	noWatch      map[cacheKey]time.Time // listed directly until then
+	janitorStop  chan struct{}
+	closed       atomic.Bool
+	discovered   atomic.Pointer[Registry]
+	rediscoverMu sync.Mutex    // serialises Rediscover
+	rediscovered time.Time     // when Rediscover last read discovery
+	reach        *reachability // nil for a clientset handed in (tests)
+	revisions    atomic.Uint64 // shared by every cache, so versions never repeat
 
 	// restConfig is the connection NewFromConfig was given, speaking JSON;
 	// nil for NewFromClientset. Describe and YAML build their clients from it.

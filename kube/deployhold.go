@@ -28,7 +28,7 @@ func (h hold) String() string { return h.code + ": " + h.text }
 
 // Hold ranks: a failure first, then what the cluster waits on.
 const (
-	holdFailing     = iota // a failingWaits reason, the progress deadline
+	holdFailing     = iota // a CannotStart reason, the progress deadline
 	holdClaim              // a Pending claim's Warning event
 	holdUnscheduled        // PodScheduled=False
 	holdWaiting            // another waiting reason (ContainerCreating)
@@ -81,7 +81,7 @@ func rolloutHolds(d *appsv1.Deployment, newPods []*corev1.Pod, claims map[string
 					text += ": " + w.Message
 				}
 				rank := holdWaiting
-				if failingWaits[w.Reason] {
+				if CannotStart(w.Reason) {
 					rank = holdFailing
 				}
 				add(rank, hold{code: w.Reason, text: text})
@@ -128,7 +128,7 @@ func holdsText(hs []hold) string {
 // RolloutStatus message (a ReplicaSet that cannot create pods leads with
 // FailedCreate).
 func failureDetail(hs []hold, message string) string {
-	if len(hs) > 0 && (failingWaits[hs[0].code] || hs[0].code == "ProgressDeadlineExceeded" || hs[0].code == "ReplicaSetCreateError") {
+	if len(hs) > 0 && (CannotStart(hs[0].code) || hs[0].code == "ProgressDeadlineExceeded" || hs[0].code == "ReplicaSetCreateError") {
 		return holdsText(hs)
 	}
 	out := "failed: " + message

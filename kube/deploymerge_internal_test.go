@@ -104,23 +104,36 @@ func TestRecordRoundTripAndConflict(t *testing.T) {
 
 func TestDeploymentStatus(t *testing.T) {
 	three := int32(3)
+	underway := []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: "ReplicaSetUpdated"}}
 	for _, tc := range []struct {
-		name   string
-		d      appsv1.Deployment
-		text   string
-		health Health
+		name        string
+		d           appsv1.Deployment
+		cannotStart string
+		text        string
+		health      Health
 	}{
 		{"available", appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: &three},
-			Status: appsv1.DeploymentStatus{UpdatedReplicas: 3, AvailableReplicas: 3}}, "3/3 available", HealthOK},
+			Status: appsv1.DeploymentStatus{UpdatedReplicas: 3, AvailableReplicas: 3}}, "", "3/3 available", HealthOK},
 		{"short", appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: &three},
-			Status: appsv1.DeploymentStatus{UpdatedReplicas: 3, AvailableReplicas: 2}}, "2/3 available", HealthWarning},
+			Status: appsv1.DeploymentStatus{UpdatedReplicas: 3, AvailableReplicas: 2}}, "", "2/3 available", HealthWarning},
 		{"unobserved", appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Generation: 2}, Spec: appsv1.DeploymentSpec{Replicas: &three},
-			Status: appsv1.DeploymentStatus{ObservedGeneration: 1, UpdatedReplicas: 3, AvailableReplicas: 3}}, "progressing", HealthProgressing},
+			Status: appsv1.DeploymentStatus{ObservedGeneration: 1, UpdatedReplicas: 3, AvailableReplicas: 3}}, "", "progressing", HealthProgressing},
 		{"deadline", appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: &three}, Status: appsv1.DeploymentStatus{
 			Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse, Reason: "ProgressDeadlineExceeded"}}}},
-			"failed: ProgressDeadlineExceeded", HealthFailed},
+			"", "failed: ProgressDeadlineExceeded", HealthFailed},
+		// Casebook C10: pods that cannot start, judged as the inventory does.
+		{"C10 none available", appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Generation: 2}, Spec: appsv1.DeploymentSpec{Replicas: &three},
+			Status: appsv1.DeploymentStatus{ObservedGeneration: 1, UpdatedReplicas: 3, Conditions: underway}},
+			"CrashLoopBackOff", "failed: CrashLoopBackOff", HealthFailed},
+		{"C10 some available", appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Generation: 2}, Spec: appsv1.DeploymentSpec{Replicas: &three},
+			Status: appsv1.DeploymentStatus{ObservedGeneration: 1, UpdatedReplicas: 3, AvailableReplicas: 2, Conditions: underway}},
+			"ImagePullBackOff", "2/3 available: ImagePullBackOff", HealthWarning},
+		{"C10 short stays a warning", appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: &three},
+			Status: appsv1.DeploymentStatus{UpdatedReplicas: 3, AvailableReplicas: 2}}, "CrashLoopBackOff", "2/3 available", HealthWarning},
+		{"C10 available", appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: &three},
+			Status: appsv1.DeploymentStatus{UpdatedReplicas: 3, AvailableReplicas: 3}}, "CrashLoopBackOff", "3/3 available", HealthOK},
 	} {
-		text, h := deploymentStatus(&tc.d)
+		text, h := deploymentStatus(&tc.d, tc.cannotStart)
 		if text != tc.text || h != tc.health {
 			t.Errorf("%s: %q %v, want %q %v", tc.name, text, h, tc.text, tc.health)
 		}

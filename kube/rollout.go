@@ -25,8 +25,8 @@ const revisionAnnotation = "deployment.kubernetes.io/revision"
 // The phase follows `kubectl rollout status` (k8s.io/kubectl
 // pkg/polymorphichelpers, DeploymentStatusViewer, StatefulSetStatusViewer
 // and DaemonSetStatusViewer), with these additions kubectl does not make:
-//   - new pods whose containers wait in CrashLoopBackOff, ImagePullBackOff,
-//     ErrImagePull, InvalidImageName or CreateContainerConfigError make the
+//   - new pods whose containers cannot start (CannotStart:
+//     CrashLoopBackOff, ImagePullBackOff, ErrImagePull, ...) make the
 //     rollout failed at once, naming the pod, container and reason (a person
 //     learns of an unpullable image now, not after the Deployment's
 //     10-minute progress deadline; the phase goes back to progressing if the

@@ -13,19 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 )
 
-// failingWaits are the container waiting reasons that fail a rollout at
-// once when a new pod shows them: the kubelet's back-off and pull errors
-// (k8s.io/kubernetes pkg/kubelet/images and kuberuntime). ErrImagePull
-// and ImagePullBackOff count right away: a person expects to learn of an
-// unpullable image now, not after the Deployment's progress deadline.
-var failingWaits = map[string]bool{
-	"CrashLoopBackOff":           true,
-	"ImagePullBackOff":           true,
-	"ErrImagePull":               true,
-	"InvalidImageName":           true,
-	"CreateContainerConfigError": true,
-}
-
 // failedCreateFreshness is how recent a FailedCreate event must be to fail
 // a rollout on its own, without the ReplicaSet's ReplicaFailure condition:
 // the events spam filter lets an object's repeated event through once per
@@ -36,8 +23,8 @@ const failedCreateFreshness = 5 * time.Minute
 type podReading struct {
 	// rows are the pods, new ones first, each group by name.
 	rows []RolloutPod
-	// failure names the first new pod (by name) whose container waits for
-	// a failingWaits reason, and why; "" when none does.
+	// failure names the first new pod (by name) whose container cannot
+	// start (PodCannotStart), and why; "" when none does.
 	failure string
 }
 
@@ -91,9 +78,17 @@ func sortRolloutPods(pods []RolloutPod) {
 
 // rolloutPod is a pod's name with kubectl's READY and STATUS, taken from the
 // pods plugin's row (package kinds computes them the way kubectl's printer
-// does); without a pods plugin, STATUS is the pod's phase.
+// does; without a pods plugin, STATUS is the pod's phase), whether its
+// Ready condition is True (the first of that type, as kubectl reads it)
+// and whether it is being deleted.
 func (c *Client) rolloutPod(pod *corev1.Pod) RolloutPod {
-	out := RolloutPod{Name: pod.Name, Status: string(pod.Status.Phase)}
+	out := RolloutPod{Name: pod.Name, Status: string(pod.Status.Phase), Terminating: pod.DeletionTimestamp != nil}
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			out.PodReady = c.Status == corev1.ConditionTrue && !out.Terminating
+			break
+		}
+	}
 	p, ok := c.Lookup("pods")
 	if !ok {
 		return out
@@ -112,27 +107,18 @@ func (c *Client) rolloutPod(pod *corev1.Pod) RolloutPod {
 }
 
 // podFailure says why a pod fails a rollout: "pod web-7c9d5-x2k: container
-// web: ImagePullBackOff: Back-off pulling image ..." for the first init
-// container or container waiting with a failingWaits reason; "" otherwise,
-// and for a pod being deleted.
+// web: ImagePullBackOff: Back-off pulling image ..." for the container
+// PodCannotStart names; "" otherwise, and for a pod being deleted.
 func podFailure(pod *corev1.Pod) string {
-	if pod == nil || pod.DeletionTimestamp != nil {
+	name, reason, message, ok := PodCannotStart(pod)
+	if !ok {
 		return ""
 	}
-	for _, statuses := range [][]corev1.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses} {
-		for _, cs := range statuses {
-			w := cs.State.Waiting
-			if w == nil || !failingWaits[w.Reason] {
-				continue
-			}
-			msg := fmt.Sprintf("pod %s: container %s: %s", pod.Name, cs.Name, w.Reason)
-			if w.Message != "" {
-				msg += ": " + w.Message
-			}
-			return msg
-		}
+	msg := fmt.Sprintf("pod %s: container %s: %s", pod.Name, name, reason)
+	if message != "" {
+		msg += ": " + message
 	}
-	return ""
+	return msg
 }
 
 // replicaSetFailure says why a Deployment's new ReplicaSet cannot create

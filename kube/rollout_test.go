@@ -175,7 +175,25 @@ func TestRolloutStatusDeployment(t *testing.T) {
 		// A pod the selector matches that no ReplicaSet of web controls.
 		pod("stray", "ReplicaSet", "other", nil, ""),
 	}
+	readyCond := []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}
+	readyNew, going := newPod("web-new-a", ""), oldPod("web-old-z", "")
+	readyNew.Status.Conditions, going.Status.Conditions = readyCond, readyCond
+	going.DeletionTimestamp, going.Finalizers = &metav1.Time{Time: time.Now()}, []string{"kyyard.dev/test"}
 	runRollout(t, []rolloutCase{
+		{
+			// The view draws ready new pods, and only pods being deleted as
+			// terminating (a ready pod being deleted is not ready).
+			name: "ready and terminating pods",
+			objs: objs(dep(func(d *appsv1.Deployment) { d.Status.UpdatedReplicas, d.Status.AvailableReplicas = 2, 3 }),
+				rs("web-new", "new", "2", "web:v2", 2, 2, nil), rs("web-old", "old", "1", "web:v1", 1, 1, nil),
+				readyNew, newPod("web-new-b", ""), going),
+			ref: webRef, phase: kube.RolloutProgressing, message: "2 out of 3 new replicas have been updated",
+			wantPods: []kube.RolloutPod{
+				{Name: "web-new-a", Ready: "1/1", Status: "Running", New: true, PodReady: true},
+				{Name: "web-new-b", Ready: "1/1", Status: "Running", New: true},
+				{Name: "web-old-z", Ready: "1/1", Status: "Terminating", Terminating: true},
+			},
+		},
 		{
 			name: "complete", objs: objs(dep(nil), running...), ref: webRef,
 			phase: kube.RolloutComplete, message: "successfully rolled out",

@@ -77,7 +77,9 @@ func (s Snapshot) Truncation(kind Kind) (Truncation, bool) {
 // the slowest read, not their sum). Each kind is read from its informer when
 // it can be cached (see Client.cached), else listed directly within
 // Options.ListTimeout. A kind that cannot be read, or that no plugin serves,
-// is named in Truncated with its Reason; it never fails the others. Rows are
+// is named in Truncated with its Reason; it never fails the others. The rows
+// of a workload whose Pods cannot start are judged by them (RowWorkload,
+// judgeByPods: from the caches, never a request per row). Rows are
 // sorted by namespace then name and are shared with the cache: read only.
 // Only a cancelled ctx ends it early, with every kind truncated.
 func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) Snapshot {
@@ -122,6 +124,9 @@ func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) Snapshot {
 				}
 				return
 			}
+			// A workload is judged by its Pods too (RowWorkload).
+			rows, judged := c.judgeByPods(ctx, info.ID, ns, rows)
+			version ^= judged
 			// Columns are read after the rows: a plugin that takes them from the
 			// API server's answer (the default Table plugin) knows them only then.
 			results[i].table = Table{Kind: info.ID, Columns: plugin.Info().Columns, Rows: rows, Cached: cached, Reading: reading}

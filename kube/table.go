@@ -110,6 +110,34 @@ type Row struct {
 	// Node's allocatable resources, for the metrics columns; nil for other
 	// kinds. Read only.
 	Resources *RowResources
+	// CannotStart, on a Pod's row, is the waiting reason of its first
+	// container that cannot start (PodCannotStart: CrashLoopBackOff,
+	// ImagePullBackOff, ...); "" when none waits so, for a Pod being
+	// deleted, and for other kinds. A Snapshot judges the workloads that
+	// own such Pods by it (see Workload).
+	CannotStart string
+	// Workload, on the row of a workload whose controller makes Pods
+	// (Deployment, StatefulSet, DaemonSet, ReplicaSet), says how to find
+	// its Pods; nil for other kinds. Read only.
+	Workload *RowWorkload
+}
+
+// RowWorkload is what a Snapshot needs to judge a workload's row by its
+// Pods: while some Pod it owns cannot start (Row.CannotStart), a row the
+// plugin judged ok-to-be-waited-for (progressing) or a warning becomes a
+// warning, or failed when none of its Pods is available, with the Pod's
+// reason as its Status ("CrashLoopBackOff"), whatever the workload's own
+// status says (a Deployment's Progressing condition stays True for
+// spec.progressDeadlineSeconds, 10 minutes by default). It is the rule
+// RolloutStatus follows, which fails a rollout with such a new Pod.
+type RowWorkload struct {
+	// Via is the kind of the objects between the workload and its Pods:
+	// "replicasets" for a Deployment (its Pods' controllers are its
+	// ReplicaSets), "" when the workload's own UID is its Pods' owner.
+	Via Kind
+	// Available is how many of its Pods are available
+	// (status.availableReplicas; a DaemonSet's status.numberAvailable).
+	Available int32
 }
 
 // Table holds the rows of one kind, as one screen shows them.

@@ -303,6 +303,13 @@ type RolloutPod struct {
 	Ready, Status string
 	// New is true for pods of the new template revision.
 	New bool
+	// PodReady is true when the pod's Ready condition is True (it counts
+	// in status.readyReplicas and receives a Service's traffic), and it
+	// is not being deleted.
+	PodReady bool
+	// Terminating is true when the pod is being deleted
+	// (metadata.deletionTimestamp set): it is draining.
+	Terminating bool
 }
 
 // RolloutStatus is one reading of a workload's rollout after a write that

@@ -71,12 +71,14 @@ func (DaemonSets) DrillSelector(obj any) (kube.Selector, bool) {
 // desired pod updated, ready and available and none misscheduled is Ready
 // (ok); none ready is Unavailable (failed); fewer updated than desired is
 // Progressing; pods on nodes they should not run on is Misscheduled
-// (warning); fewer ready or available is Degraded (warning).
+// (warning); fewer ready or available is Degraded (warning). A Snapshot
+// judges it by the Pods it owns too (Workload).
 func DaemonSetRow(d *appsv1.DaemonSet) kube.Row {
 	st := d.Status
 	names, images := containerCells(d.Spec.Template.Spec.Containers)
 	row := identity(&d.ObjectMeta)
 	row.Status, row.Health = daemonSetState(d)
+	row.Workload = &kube.RowWorkload{Available: st.NumberAvailable}
 	row.Cells = []kube.Cell{
 		kube.Text(d.Name),
 		kube.Text(strconv.Itoa(int(st.DesiredNumberScheduled))),

@@ -51,7 +51,10 @@ func (Deployments) Row(obj any) (kube.Row, bool) {
 }
 
 // DeploymentRow turns a Deployment into its row (kubectl's printDeployment).
-// Its Status and Health come from the rollout: see deploymentState.
+// Its Status and Health come from the rollout: see deploymentState; a
+// Snapshot judges it by its Pods too (Workload: through its ReplicaSets),
+// so that one whose Pods cannot start is not shown as progressing for the
+// 10 minutes of its progress deadline.
 func DeploymentRow(d *appsv1.Deployment) kube.Row {
 	desired := int32(1) // the API server defaults spec.replicas to 1
 	if d.Spec.Replicas != nil {
@@ -65,6 +68,7 @@ func DeploymentRow(d *appsv1.Deployment) kube.Row {
 	status, health := deploymentState(d, desired)
 	row := identity(&d.ObjectMeta)
 	row.Status, row.Health = status, health
+	row.Workload = &kube.RowWorkload{Via: kube.KindReplicaSets, Available: d.Status.AvailableReplicas}
 	row.Cells = []kube.Cell{
 		kube.Text(d.Name),
 		kube.Text(fmt.Sprintf("%d/%d", d.Status.ReadyReplicas, printedReplicas(d.Spec.Replicas))),

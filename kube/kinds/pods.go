@@ -57,7 +57,9 @@ func (Pods) Row(obj any) (kube.Row, bool) {
 // RESTARTS, a failing init container shows as Init:<reason>, the last
 // container with a waiting or terminated reason names the status, and a pod
 // with a deletionTimestamp shows Terminating until its phase is terminal
-// (NodeLost pods show Unknown).
+// (NodeLost pods show Unknown). CannotStart names the reason of the first
+// container that cannot start (kube.PodCannotStart), by which a Snapshot
+// judges the Pod's workload (casebook C10).
 func PodRow(pod *corev1.Pod) kube.Row {
 	s := podStatus(pod)
 	restarts := kube.Text(strconv.Itoa(s.restarts))
@@ -72,6 +74,9 @@ func PodRow(pod *corev1.Pod) kube.Row {
 	row.Status, row.Health = s.reason, podHealth(s)
 	row.Fields = map[string]string{"spec.nodeName": pod.Spec.NodeName, "status.phase": string(pod.Status.Phase)}
 	row.Resources = podResources(&pod.Spec)
+	if _, reason, _, ok := kube.PodCannotStart(pod); ok {
+		row.CannotStart = reason
+	}
 	row.Cells = []kube.Cell{
 		kube.Text(pod.Name),
 		kube.Text(fmt.Sprintf("%d/%d", s.ready, s.total)),

@@ -136,6 +136,40 @@ func TestC10WaitingReasons(t *testing.T) {
 	}
 }
 
+// TestC10PodRowNamesWhyItCannotStart: a pod's row carries the reason its
+// first container cannot start (init containers first), which a Snapshot
+// judges its workload by; a container still being created, and a pod being
+// deleted, carry none.
+func TestC10PodRowNamesWhyItCannotStart(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		init, main  corev1.ContainerState
+		deleted     bool
+		cannotStart string
+	}{
+		{"crash loop", running(), waiting("CrashLoopBackOff"), false, "CrashLoopBackOff"},
+		{"image pull", running(), waiting("ErrImagePull"), false, "ErrImagePull"},
+		{"config", running(), waiting("CreateContainerConfigError"), false, "CreateContainerConfigError"},
+		{"init back-off", waiting("ImagePullBackOff"), waiting("PodInitializing"), false, "ImagePullBackOff"},
+		{"being created", running(), waiting("ContainerCreating"), false, ""},
+		{"running", running(), running(), false, ""},
+		{"being deleted", running(), waiting("CrashLoopBackOff"), true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := pod("w", corev1.PodRunning)
+			p.Spec.InitContainers = []corev1.Container{{Name: "setup"}}
+			p.Status.InitContainerStatuses = []corev1.ContainerStatus{{Name: "setup", State: tc.init}}
+			p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "app", State: tc.main}}
+			if tc.deleted {
+				p.DeletionTimestamp = &metav1.Time{Time: now}
+			}
+			if got := kinds.PodRow(p).CannotStart; got != tc.cannotStart {
+				t.Fatalf("CannotStart %q, want %q", got, tc.cannotStart)
+			}
+		})
+	}
+}
+
 func TestPodStatusInitContainers(t *testing.T) {
 	tests := []struct {
 		name   string

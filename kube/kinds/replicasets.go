@@ -63,12 +63,14 @@ func (ReplicaSets) DrillSelector(obj any) (kube.Selector, bool) {
 
 // ReplicaSetRow turns a ReplicaSet into its row: DESIRED is spec.replicas
 // (printedReplicas: 0 when unset, as kubectl prints it), CURRENT status.replicas, READY
-// status.readyReplicas. Its Status and Health: see replicaSetState.
+// status.readyReplicas. Its Status and Health: see replicaSetState; a
+// Snapshot judges it by the Pods it owns too (Workload).
 func ReplicaSetRow(rs *appsv1.ReplicaSet) kube.Row {
 	desired := replicas(rs.Spec.Replicas)
 	names, images := containerCells(rs.Spec.Template.Spec.Containers)
 	row := identity(&rs.ObjectMeta)
 	row.Status, row.Health = replicaSetState(rs, desired)
+	row.Workload = &kube.RowWorkload{Available: rs.Status.AvailableReplicas}
 	row.Cells = []kube.Cell{
 		kube.Text(rs.Name),
 		kube.Text(strconv.Itoa(int(printedReplicas(rs.Spec.Replicas)))),

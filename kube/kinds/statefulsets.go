@@ -64,7 +64,8 @@ func (StatefulSets) DrillSelector(obj any) (kube.Selector, bool) {
 // waits for under the RollingUpdate strategy: fewer updated replicas than
 // spec.replicas minus the partition, or, without a partition, a
 // currentRevision that is not yet the updateRevision. Under OnDelete there
-// is no rollout to wait for (kubectl refuses to report one).
+// is no rollout to wait for (kubectl refuses to report one). A Snapshot
+// judges it by the Pods it owns too (Workload).
 func StatefulSetRow(s *appsv1.StatefulSet) kube.Row {
 	desired := replicas(s.Spec.Replicas)
 	st := s.Status
@@ -80,6 +81,7 @@ func StatefulSetRow(s *appsv1.StatefulSet) kube.Row {
 	names, images := containerCells(s.Spec.Template.Spec.Containers)
 	row := identity(&s.ObjectMeta)
 	row.Status, row.Health = replicaState(desired, st.Replicas, st.ReadyReplicas, st.ObservedGeneration < s.Generation, rolling)
+	row.Workload = &kube.RowWorkload{Available: st.AvailableReplicas}
 	row.Cells = []kube.Cell{
 		kube.Text(s.Name),
 		kube.Text(fmt.Sprintf("%d/%d", st.ReadyReplicas, printedReplicas(s.Spec.Replicas))),

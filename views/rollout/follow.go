@@ -205,16 +205,32 @@ func (f *Follow) State(st views.Styles) string {
 }
 
 // Lines draws the last reading, one line each, without indentation: the
-// counts with a bar, the new revision and its pods, the old ones (draining,
-// or left while paused or under OnDelete) and their pods, the rollout's message (a failure in the error style) and
-// a failed reading.
+// counts with a bar of the new pods (ready, updated but not ready, not yet
+// updated: Bar) and how many new pods are ready of those desired, the new
+// revision and its pods, the old ones and their pods with how many of
+// them are terminating (left while paused or under OnDelete), the
+// rollout's message (a failure in the error style) and a failed reading.
+// A rollout whose new pods all exist but none is ready shows an empty bar
+// of updated cells, "0/2 new ready", never a full one.
 func (f *Follow) Lines(st views.Styles) []string {
 	s := f.Status
 	var out []string
 	add := func(t string) { out = append(out, t) }
 	if f.Have {
-		add(fmt.Sprintf("desired %d   updated %d   ready %d   available %d    %s %d/%d",
-			s.Desired, s.Updated, s.Ready, s.Available, Bar(int(s.Updated), int(s.Desired), 12), s.Updated, s.Desired))
+		newReady, old, terminating := 0, 0, 0
+		for _, p := range s.Pods {
+			switch {
+			case p.New && p.PodReady:
+				newReady++
+			case !p.New:
+				old++
+				if p.Terminating {
+					terminating++
+				}
+			}
+		}
+		add(fmt.Sprintf("desired %d   updated %d   ready %d   available %d    %s %d/%d new ready",
+			s.Desired, s.Updated, s.Ready, s.Available, Bar(newReady, int(s.Updated), int(s.Desired), 12), newReady, s.Desired))
 		if s.NewRevision != "" {
 			rev := ""
 			if s.Revision != "" {
@@ -227,20 +243,15 @@ func (f *Follow) Lines(st views.Styles) []string {
 				add(fmt.Sprintf("       %s  %s  %s", views.Sanitize(p.Name), p.Ready, views.Sanitize(p.Status)))
 			}
 		}
-		if len(s.OldRevisions) > 0 {
-			old := 0
-			for _, p := range s.Pods {
-				if !p.New {
-					old++
-				}
+		if len(s.OldRevisions) > 0 || old > 0 {
+			// A paused rollout, or OnDelete, leaves the old pods until they
+			// are deleted.
+			left := s.Phase == kube.RolloutPaused || s.Phase == kube.RolloutUnfollowed
+			line := "old  "
+			if len(s.OldRevisions) > 0 {
+				line += views.Sanitize(strings.Join(s.OldRevisions, ", ")) + "  "
 			}
-			// Old pods drain only while a rollout replaces them: a paused
-			// rollout, or OnDelete, leaves them until they are deleted.
-			state := "draining"
-			if s.Phase == kube.RolloutPaused || s.Phase == kube.RolloutUnfollowed {
-				state = "left"
-			}
-			add(fmt.Sprintf("old  %s  (%s %s)", views.Sanitize(strings.Join(s.OldRevisions, ", ")), plural(old, "pod"), state))
+			add(line + "(" + oldPods(old, terminating, left) + ")")
 			for _, p := range s.Pods {
 				if !p.New {
 					add(fmt.Sprintf("       %s  %s  %s", views.Sanitize(p.Name), p.Ready, views.Sanitize(p.Status)))
@@ -261,13 +272,39 @@ func (f *Follow) Lines(st views.Styles) []string {
 	return out
 }
 
-// Bar draws n of total as a bar of w cells.
-func Bar(n, total, w int) string {
-	full := 0
-	if total > 0 {
-		full = min(max(n*w/total, 0), w)
+// Bar draws a rollout of total pods as a bar of w cells: ready of them
+// updated and ready "█", the rest of the updated ones "▒", those not yet
+// updated "░" (ready is at most updated, updated at most total).
+func Bar(ready, updated, total, w int) string {
+	cells := func(n int) int {
+		if total <= 0 {
+			return 0
+		}
+		return min(max(n*w/total, 0), w)
 	}
-	return strings.Repeat("█", full) + strings.Repeat("░", w-full)
+	full := cells(min(ready, updated))
+	half := max(cells(updated)-full, 0)
+	return strings.Repeat("█", full) + strings.Repeat("▒", half) + strings.Repeat("░", w-full-half)
+}
+
+// oldPods says what the old pods do: "3 pods, none terminating" (a
+// rollout with maxUnavailable 0 whose new pods are not ready keeps them
+// all), "3 pods, 1 terminating", "1 pod terminating" (all of them), and
+// with left (paused, OnDelete) "3 pods left".
+func oldPods(n, terminating int, left bool) string {
+	switch {
+	case left && terminating > 0:
+		return fmt.Sprintf("%s left, %d terminating", plural(n, "pod"), terminating)
+	case left:
+		return plural(n, "pod") + " left"
+	case n > 0 && terminating == n:
+		return plural(n, "pod") + " terminating"
+	case terminating > 0:
+		return fmt.Sprintf("%s, %d terminating", plural(n, "pod"), terminating)
+	case n == 0:
+		return "no pods"
+	}
+	return plural(n, "pod") + ", none terminating"
 }
 
 // plural returns "1 pod", "2 pods".

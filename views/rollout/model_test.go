@@ -39,15 +39,20 @@ func status(phase kube.RolloutPhase) kube.RolloutStatus {
 	st := kube.RolloutStatus{Phase: phase, Desired: 3, Updated: 2, Ready: 2, Available: 2,
 		NewRevision: "web-7c9d5", Revision: "7", OldRevisions: []string{"web-5f6b8 (rev 6)"},
 		Pods: []kube.RolloutPod{
-			{Name: "web-7c9d5-x2k", Ready: "1/1", Status: "Running", New: true},
+			{Name: "web-7c9d5-x2k", Ready: "1/1", Status: "Running", New: true, PodReady: true},
 			{Name: "web-7c9d5-zz1", Ready: "0/1", Status: "ContainerCreating", New: true},
-			{Name: "web-5f6b8-p9q", Ready: "1/1", Status: "Terminating"},
+			{Name: "web-5f6b8-p9q", Ready: "1/1", Status: "Terminating", Terminating: true},
 		}}
 	switch phase {
 	case kube.RolloutFailed:
 		st.Message = `pod web-7c9d5-zz1: container web: ImagePullBackOff: Back-off pulling image "registry.local/web:nope"`
 	case kube.RolloutComplete:
-		st.Updated, st.Ready, st.Available, st.OldRevisions, st.Pods = 3, 3, 3, nil, st.Pods[:2]
+		st.Updated, st.Ready, st.Available, st.OldRevisions = 3, 3, 3, nil
+		st.Pods = []kube.RolloutPod{
+			{Name: "web-7c9d5-x2k", Ready: "1/1", Status: "Running", New: true, PodReady: true},
+			{Name: "web-7c9d5-zz1", Ready: "1/1", Status: "Running", New: true, PodReady: true},
+			{Name: "web-7c9d5-q7w", Ready: "1/1", Status: "Running", New: true, PodReady: true},
+		}
 	}
 	return st
 }
@@ -163,7 +168,7 @@ func TestRolloutTimeoutPausedUnfollowed(t *testing.T) {
 			t.Fatalf("%s:\n%s", ph, d.m.View())
 		}
 		// Nothing replaces the old pods while paused or under OnDelete.
-		if v := d.m.View(); !strings.Contains(v, "(1 pod left)") || strings.Contains(v, "draining") {
+		if v := d.m.View(); !strings.Contains(v, "(1 pod left, 1 terminating)") || strings.Contains(v, "draining") {
 			t.Fatalf("%s: old pods said to drain:\n%s", ph, v)
 		}
 	}
@@ -188,5 +193,65 @@ func TestRolloutUndoAsksForTheConfirmation(t *testing.T) {
 	plain := open(r, 80, 24)
 	if _, cmd := plain.m.Update(viewtest.Key("u")); cmd != nil || strings.Contains(plain.m.View(), "u undo") {
 		t.Fatal("u without a UID")
+	}
+}
+
+// TestRolloutBarCountsReadyPodsNotUpdatedOnes: a failed rollout whose two
+// new pods exist but crash-loop draws no full bar: its cells are updated
+// but not ready (▒) and it says 0/2 new ready; a complete one is
+// full.
+func TestRolloutBarCountsReadyPodsNotUpdatedOnes(t *testing.T) {
+	st := kube.RolloutStatus{Phase: kube.RolloutFailed, Desired: 2, Updated: 2,
+		NewRevision: "crashy-6d8f", Revision: "1",
+		Message: "pod crashy-6d8f-a1: container crashy: CrashLoopBackOff: back-off 2m40s restarting failed container",
+		Pods: []kube.RolloutPod{
+			{Name: "crashy-6d8f-a1", Ready: "0/1", Status: "CrashLoopBackOff", New: true},
+			{Name: "crashy-6d8f-b2", Ready: "0/1", Status: "CrashLoopBackOff", New: true},
+		}}
+	d := open(&reader{statuses: []kube.RolloutStatus{st}}, 200, 50)
+	view := d.m.View()
+	viewtest.Size(t, view, 200, 50)
+	viewtest.Golden(t, "rollout-none-ready-200x50", view)
+	if !strings.Contains(view, "▒▒▒▒▒▒▒▒▒▒▒▒ 0/2 new ready") || strings.Contains(view, "█") {
+		t.Fatalf("a rollout with no ready pod drawn as done:\n%s", view)
+	}
+	done := open(&reader{statuses: []kube.RolloutStatus{status(kube.RolloutComplete)}}, 80, 24)
+	if v := done.m.View(); !strings.Contains(v, "████████████ 3/3 new ready") {
+		t.Fatalf("a complete rollout:\n%s", v)
+	}
+}
+
+// TestRolloutOldPodsAreNotDrainingUnlessTerminating: under maxUnavailable
+// 0 a new pod that cannot pull its image leaves the three old pods running:
+// none of them is said to drain; only pods being deleted are terminating.
+func TestRolloutOldPodsAreNotDrainingUnlessTerminating(t *testing.T) {
+	st := kube.RolloutStatus{Phase: kube.RolloutFailed, Desired: 3, Updated: 1, Ready: 3, Available: 3,
+		NewRevision: "web-7c9d5", Revision: "7", OldRevisions: []string{"web-5f6b8 (rev 6)"},
+		Message: `pod web-7c9d5-zz1: container web: ImagePullBackOff: Back-off pulling image "registry.local/web:nope"`,
+		Pods: []kube.RolloutPod{
+			{Name: "web-7c9d5-zz1", Ready: "0/1", Status: "ImagePullBackOff", New: true},
+			{Name: "web-5f6b8-a", Ready: "1/1", Status: "Running", PodReady: true},
+			{Name: "web-5f6b8-b", Ready: "1/1", Status: "Running", PodReady: true},
+			{Name: "web-5f6b8-c", Ready: "1/1", Status: "Running", PodReady: true},
+		}}
+	d := open(&reader{statuses: []kube.RolloutStatus{st}}, 80, 24)
+	view := d.m.View()
+	viewtest.Size(t, view, 80, 24)
+	viewtest.Golden(t, "rollout-old-kept-80x24", view)
+	if !strings.Contains(view, "(3 pods, none terminating)") || strings.Contains(view, "draining") {
+		t.Fatalf("old pods said to drain:\n%s", view)
+	}
+	if !strings.Contains(view, "▒▒▒▒░░░░░░░░ 0/3 new ready") {
+		t.Fatalf("bar:\n%s", view)
+	}
+	// Old pods whose ReplicaSet is already scaled to 0 (no old revision
+	// left) but that still terminate are shown.
+	st.OldRevisions = nil
+	for i := 1; i < len(st.Pods); i++ {
+		st.Pods[i].Terminating, st.Pods[i].Status = true, "Terminating"
+	}
+	gone := open(&reader{statuses: []kube.RolloutStatus{st}}, 80, 24)
+	if v := gone.m.View(); !strings.Contains(v, "old  (3 pods terminating)") || !strings.Contains(v, "web-5f6b8-c") {
+		t.Fatalf("terminating old pods:\n%s", v)
 	}
 }

@@ -402,10 +402,10 @@ func rolloutStatus(phase kube.RolloutPhase) kube.RolloutStatus {
 	st := kube.RolloutStatus{Ref: webRef, Phase: phase, Desired: 3, Updated: 2, Ready: 2, Available: 2,
 		NewRevision: "web-7c9d5", Revision: "7", OldRevisions: []string{"web-5f6b8"},
 		Pods: []kube.RolloutPod{
-			{Name: "web-7c9d5-x2k", Ready: "1/1", Status: "Running", New: true},
-			{Name: "web-7c9d5-p9q", Ready: "1/1", Status: "Running", New: true},
+			{Name: "web-7c9d5-x2k", Ready: "1/1", Status: "Running", New: true, PodReady: true},
+			{Name: "web-7c9d5-p9q", Ready: "1/1", Status: "Running", New: true, PodReady: true},
 			{Name: "web-7c9d5-zz1", Ready: "0/1", Status: "ContainerCreating", New: true},
-			{Name: "web-5f6b8-aaa", Ready: "1/1", Status: "Terminating"},
+			{Name: "web-5f6b8-aaa", Ready: "1/1", Status: "Terminating", Terminating: true},
 		}}
 	if phase == kube.RolloutFailed {
 		st.Pods[2].Status = "ImagePullBackOff"
