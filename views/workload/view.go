@@ -121,6 +121,9 @@ func (m *Model) noteLines() []string {
 	if m.forbidden != "" && m.mode == modeForm {
 		wrap("✗ "+m.forbidden+"; the form can be read, not applied", st.Error)
 	}
+	if line := m.watchLine(); line != "" {
+		wrap(line, st.Error)
+	}
 	if m.note != "" {
 		style := st.Muted
 		if m.noteErr {
