@@ -139,10 +139,10 @@ func (m *Model) watchLine() string {
 	if m.watch.gone != nil {
 		return fmt.Sprintf("! %s is gone from the server: %s", m.name(), errText(m.watch.gone))
 	}
-	if m.watch.seen == nil {
+	base := m.form.base
+	if m.watch.seen == nil || m.watch.seen.ResourceVersion == base.ResourceVersion {
 		return ""
 	}
-	base := m.form.base
 	c := kube.ConflictOf(base, m.form.workload(), *m.watch.seen)
 	if !c.Written() {
 		return ""
