@@ -110,8 +110,11 @@ func (c *Client) guardAccess(ctx context.Context, a accessCheck) Verdict {
 // differs. A resourceVersion moved by status alone (the controller
 // reporting progress) is not: the apply then carries the fresh
 // resourceVersion as its precondition, so a write after this read is still
-// a conflict.
-func guardFresh(before Workload, fresh workloadObject) Verdict {
+// a conflict. A conflict's sentence names, by ConflictOf, each field the
+// person changed (before → after) that the server changed too, with the
+// server's value now and the person's, and whether the server's other
+// changes touch the person's fields.
+func guardFresh(before, after Workload, fresh workloadObject) Verdict {
 	name := string(before.Ref.Kind) + "/" + before.Ref.Name
 	meta := fresh.meta
 	switch {
@@ -124,11 +127,13 @@ func guardFresh(before Workload, fresh workloadObject) Verdict {
 		return Verdict{Guard: GuardFresh, Outcome: OutcomePass, Sentence: name + " is as you read it (resourceVersion " + before.ResourceVersion + ")"}
 	case meta.Generation != before.Generation:
 		return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonConflict,
-			Sentence: fmt.Sprintf("%s was changed since you read it (generation %d is now %d)", name, before.Generation, meta.Generation)}
+			Sentence: fmt.Sprintf("%s was changed since you read it (generation %d is now %d): %s", name, before.Generation, meta.Generation,
+				ConflictOf(before, after, toWorkload(before.Ref, fresh)).Text())}
 	}
-	if where := formDifference(toWorkload(before.Ref, fresh), before).where; where != "" {
+	now := toWorkload(before.Ref, fresh)
+	if where := formDifference(now, before).where; where != "" {
 		return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonConflict,
-			Sentence: fmt.Sprintf("%s was changed since you read it (%s)", name, where)}
+			Sentence: fmt.Sprintf("%s was changed since you read it (%s): %s", name, where, ConflictOf(before, after, now).Text())}
 	}
 	return Verdict{Guard: GuardFresh, Outcome: OutcomePass,
 		Sentence: fmt.Sprintf("%s is as you read it (generation %d; only its status moved)", name, meta.Generation)}

@@ -43,7 +43,7 @@ func (c *Client) applyGuards(ctx context.Context, before, after Workload, change
 	if err != nil {
 		return vs, workloadObject{}, err
 	}
-	vs = append(vs, guardFresh(before, fresh))
+	vs = append(vs, guardFresh(before, after, fresh))
 	if vs.Refusal() != nil {
 		return vs, fresh, nil
 	}
@@ -121,7 +121,7 @@ func (c *Client) send(ctx context.Context, before, after Workload, changes []Cha
 		if fresh, err = c.getWorkload(ctx, before.Ref); err != nil {
 			return p, workloadObject{}, warnings.list(), writeRefusal(err)
 		}
-		if v := guardFresh(before, fresh); v.Outcome == OutcomeRefuse {
+		if v := guardFresh(before, after, fresh); v.Outcome == OutcomeRefuse {
 			return p, workloadObject{}, warnings.list(), &Refusal{Reason: v.Reason, Detail: v.Sentence}
 		}
 		if p.body, err = checkedPatch(atFresh(before, fresh), after, fresh); err != nil {

@@ -106,6 +106,8 @@ type harness struct {
 	// reported are the outcomes the screen reported to the history
 	// (views.OutcomesMsg), in order.
 	reported []kube.OperateOutcome
+	// watchTick is the last tick of the form's re-reads (watch.go).
+	watchTick tea.Msg
 }
 
 var webRef = kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: "demo", Name: "web"}
@@ -123,6 +125,7 @@ func openAs(t *testing.T, f *fake, ed Editor, ref kube.WorkloadRef, w, h int) *h
 	hs.m = New(vc, ed, ref)
 	hs.m.now = func() time.Time { return hs.clock }
 	hs.m.poll = 0
+	hs.m.watch.every = -1 // the re-reads' ticks are delivered by the test (reread)
 	hs.run(hs.m.Init())
 	return hs
 }
@@ -144,6 +147,8 @@ func (h *harness) run(cmd tea.Cmd) {
 		case rollout.PollMsg:
 			h.polls++
 			h.tick = msg
+		case watchTickMsg:
+			h.watchTick = msg
 		case views.BackMsg, views.StatusMsg:
 			h.out = append(h.out, msg)
 		case views.OutcomesMsg:
@@ -153,11 +158,23 @@ func (h *harness) run(cmd tea.Cmd) {
 			h.reported = append(h.reported, msg.Outcomes...)
 			_, next := h.m.Update(msg.Msg)
 			queue = append(queue, next)
-		case readMsg, dryRunMsg, applyMsg, rollout.StatusMsg, permitMsg:
+		case readMsg, dryRunMsg, applyMsg, rollout.StatusMsg, permitMsg, watchMsg:
 			_, next := h.m.Update(msg)
 			queue = append(queue, next)
 		}
 	}
+}
+
+// reread delivers the next tick of the form's re-reads of the object.
+func (h *harness) reread() {
+	h.t.Helper()
+	if h.watchTick == nil {
+		h.t.Fatal("the form asked for no re-read")
+	}
+	tick := h.watchTick
+	h.watchTick = nil
+	_, cmd := h.m.Update(tick)
+	h.run(cmd)
 }
 
 // poll delivers the rollout's next poll tick.

@@ -70,6 +70,9 @@ type Model struct {
 	// read-only mode: see permit.go), shown above the help line while the
 	// form is open; "" when it may be applied or cannot be told.
 	forbidden string
+
+	// watch reads the object again while the form is open (watch.go).
+	watch watchState
 }
 
 // New returns the workload screen for ref, reading and writing through
@@ -116,6 +119,10 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		if msg.owner == m && msg.why != "" {
 			m.forbidden = "applying is forbidden: " + msg.why
 		}
+	case watchTickMsg:
+		return m, m.takeWatchTick(msg)
+	case watchMsg:
+		return m, m.takeWatch(msg)
 	case usageMsg:
 		return m, m.takeUsage(msg)
 	case usageTickMsg:
@@ -167,9 +174,9 @@ func (m *Model) takeRead(msg readMsg) tea.Cmd {
 		if msg.purpose == readOpen {
 			// The workload is known now (a pod's owner): read its usage,
 			// and whether it may be patched.
-			return tea.Batch(m.focusCmd(), m.readUsage(), m.permitCmd())
+			return tea.Batch(m.focusCmd(), m.readUsage(), m.permitCmd(), m.startWatch())
 		}
-		return m.focusCmd()
+		return tea.Batch(m.focusCmd(), m.startWatch())
 	}
 	edited := m.form.workload()
 	merged, clashes := rebase(m.form.base, edited, msg.w)
@@ -178,6 +185,7 @@ func (m *Model) takeRead(msg readMsg) tea.Cmd {
 		marks[clashKey(c.Container, c.Field)] = clash{Change: c, kept: restore(&merged, m.form.base, edited, c)}
 	}
 	focus := m.focus
+	m.forgetWatch()
 	m.form = newForm(msg.w, merged)
 	m.form.clashes = marks
 	m.mode, m.pv = modeForm, nil

@@ -24,6 +24,7 @@ func TestFormSaysReadOnly(t *testing.T) {
 	h := &harness{t: t, ed: f, clock: viewtest.Now}
 	h.m = New(viewtest.Context(readOnlySource{client}, 80, 24), f, webRef)
 	h.m.now = func() time.Time { return h.clock }
+	h.m.watch.every = -1
 	h.run(h.m.Init())
 	if v := strings.Join(strings.Fields(h.view()), " "); !strings.Contains(v, "✗ applying is off: kyyard runs read-only") {
 		t.Fatalf("the form does not say it is read-only:\n%s", h.view())

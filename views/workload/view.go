@@ -106,7 +106,8 @@ func (m *Model) formHeight() int {
 	return max(m.vc.Height-2-len(m.noteLines()), 0)
 }
 
-// noteLines draws, on the form, why it cannot be applied (permit.go), the
+// noteLines draws, on the form, why it cannot be applied (permit.go), what
+// the server changed since the form read it (watch.go), the
 // note (wrapped, so that it can be read whole) and, on the form, why the
 // focused field cannot be sent ("image: <reason>"): a
 // reason is never cut. They take at most a third of the screen.
@@ -120,6 +121,9 @@ func (m *Model) noteLines() []string {
 	}
 	if m.forbidden != "" && m.mode == modeForm {
 		wrap("✗ "+m.forbidden+"; the form can be read, not applied", st.Error)
+	}
+	if line := m.watchLine(); line != "" {
+		wrap(line, st.Error)
 	}
 	if m.note != "" {
 		style := st.Muted
