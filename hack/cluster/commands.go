@@ -93,10 +93,11 @@ func (a *app) down(args []string) (int, error) {
 // and PID files stay in this checkout's .cache.
 func (a *app) node(ctx context.Context, args []string) (int, error) {
 	if len(args) == 0 || (args[0] != "up" && args[0] != "down") {
-		return 2, fmt.Errorf("usage: node up [--control-plane DIR] | node down")
+		return 2, fmt.Errorf("usage: node up [--control-plane DIR] [--no-build] | node down")
 	}
 	fs := newFlags("node " + args[0])
 	cpDir := fs.String("control-plane", a.l.ModuleDir, "hack/cluster folder of the control plane to join (node up)")
+	noBuild := fs.Bool("no-build", false, "use the binaries and image archives as they are (node up)")
 	if err := noArgs(fs, args[1:]); err != nil {
 		return 2, err
 	}
@@ -110,8 +111,10 @@ func (a *app) node(ctx context.Context, args []string) (int, error) {
 		err := nd.Stop()
 		return exitCode(err), err
 	}
-	if err := build.Run(ctx, a.l, build.Options{Out: os.Stdout}); err != nil {
-		return 1, err
+	if !*noBuild {
+		if err := build.Run(ctx, a.l, build.Options{Out: os.Stdout}); err != nil {
+			return 1, err
+		}
 	}
 	err = nd.Start(ctx)
 	return exitCode(err), err

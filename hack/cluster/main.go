@@ -45,7 +45,7 @@ commands:
   restart-apiserver [--down D]    stop the API server, wait D (5s), start it again on the
                                   same etcd data: an outage for clients to survive
   node up [--control-plane DIR]   start only the real node (containerd, kubelet), joining the
-                                  control plane of the hack/cluster folder DIR (default: this one)
+          [--no-build]            control plane of the hack/cluster folder DIR (default: this one)
   node down                       stop only the real node (kubelet, its pods, containerd)
 `
 
