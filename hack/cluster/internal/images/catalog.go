@@ -178,7 +178,7 @@ func Import(ctx context.Context, ctr, address string, archives []Archive, out io
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("import %s: %w\n%s", a.Path, err, strings.TrimSpace(buf.String()))
 		}
-		fmt.Fprintf(out, "images: imported %s (%s)\n", a.Ref, a.Digest[:19])
+		fmt.Fprintf(out, "images: imported %s from %s\n", a.Ref, a.Path)
 	}
 	return nil
 }

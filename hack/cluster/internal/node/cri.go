@@ -20,7 +20,9 @@ func criClient(sock string) (runtimeapi.RuntimeServiceClient, func(), error) {
 }
 
 // criReady asks containerd's CRI plugin for its status: nil when both the
-// runtime and the network (a CNI configuration) are ready.
+// runtime and the network (a CNI configuration) are ready. Other
+// conditions (containerd's ContainerdHasNoDeprecationWarnings, false on
+// cgroup v1) do not count, as for the kubelet.
 func criReady(ctx context.Context, sock string) error {
 	rt, closeConn, err := criClient(sock)
 	if err != nil {
@@ -33,7 +35,7 @@ func criReady(ctx context.Context, sock string) error {
 	}
 	var notReady []string
 	for _, c := range st.GetStatus().GetConditions() {
-		if !c.Status {
+		if (c.Type == runtimeapi.RuntimeReady || c.Type == runtimeapi.NetworkReady) && !c.Status {
 			notReady = append(notReady, fmt.Sprintf("%s (%s: %s)", c.Type, c.Reason, c.Message))
 		}
 	}
