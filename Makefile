@@ -18,7 +18,7 @@ build:
 cluster-tool:
 	@cd $(CLUSTER_DIR) && $(GO) build -o .cache/bin/kyyard-cluster .
 
-## cluster-build: build etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kubectl and kwok (first time ~15-20 min)
+## cluster-build: build etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, kwok, metrics-server and the real node's kubelet, containerd and CNI plugins; apt-get installs runc, iptables and busybox-static when missing, as root (first time ~20-30 min)
 cluster-build: cluster-tool
 	$(CLUSTER) build
 

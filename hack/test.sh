@@ -33,9 +33,10 @@ stop() {
 trap stop EXIT
 
 if "$cluster" status >/dev/null 2>&1; then
-  echo "== the local cluster is already up: using it"
+  echo "== the local cluster is already up: using it (and starting its real node if that is not running)"
+  "$cluster" up
 else
-  echo "== starting the local cluster (building the control plane first if its binaries are missing or out of date)"
+  echo "== starting the local cluster and its real node (building them first if their binaries are missing or out of date; apt-get installs runc, iptables and busybox-static when missing)"
   started=1
   "$cluster" up
 fi

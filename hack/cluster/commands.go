@@ -86,6 +86,40 @@ func (a *app) down(args []string) (int, error) {
 	return exitCode(err), err
 }
 
+// node starts or stops only the real node (containerd and the kubelet).
+// --control-plane names the hack/cluster folder of the control plane the
+// node joins (its CA signs the kubelet's certificates; its admin kubeconfig
+// waits for Ready); by default this checkout's. The node's own state, logs
+// and PID files stay in this checkout's .cache.
+func (a *app) node(ctx context.Context, args []string) (int, error) {
+	if len(args) == 0 || (args[0] != "up" && args[0] != "down") {
+		return 2, fmt.Errorf("usage: node up [--control-plane DIR] [--no-build] | node down")
+	}
+	fs := newFlags("node " + args[0])
+	cpDir := fs.String("control-plane", a.l.ModuleDir, "hack/cluster folder of the control plane to join (node up)")
+	noBuild := fs.Bool("no-build", false, "use the binaries and image archives as they are (node up)")
+	if err := noArgs(fs, args[1:]); err != nil {
+		return 2, err
+	}
+	cp, err := layout.New(*cpDir)
+	if err != nil {
+		return 1, err
+	}
+	nd := a.c.Node()
+	nd.CAPKI, nd.AdminKubeconfig = cp.PKI, cp.AdminKubeconfig()
+	if args[0] == "down" {
+		err := nd.Stop()
+		return exitCode(err), err
+	}
+	if !*noBuild {
+		if err := build.Run(ctx, a.l, build.Options{Out: os.Stdout}); err != nil {
+			return 1, err
+		}
+	}
+	err = nd.Start(ctx)
+	return exitCode(err), err
+}
+
 func (a *app) status(ctx context.Context, args []string) (int, error) {
 	if err := noArgs(newFlags("status"), args); err != nil {
 		return 2, err
@@ -100,6 +134,9 @@ func (a *app) status(ctx context.Context, args []string) (int, error) {
 	for _, r := range a.c.Running() {
 		parts = append(parts, fmt.Sprintf("%s=%d", r.Name, r.PID))
 	}
+	for _, r := range a.c.Node().Running() {
+		parts = append(parts, fmt.Sprintf("%s=%d", r.Name, r.PID))
+	}
 	fmt.Printf("status: ready\nAPI server: %s\nkubeconfig: %s\nprocesses: %s\n",
 		a.c.Ports.ServerURL(), a.l.AdminKubeconfig(), strings.Join(parts, " "))
 	return 0, nil
@@ -108,6 +145,7 @@ func (a *app) status(ctx context.Context, args []string) (int, error) {
 func (a *app) seed(ctx context.Context, args []string) (int, error) {
 	fs := newFlags("seed")
 	timeout := fs.Duration("timeout", 2*time.Minute, "how long to wait for the demo objects to converge")
+	realInto := fs.String("real-node-into", "", "seed only the real node's demo pods, into this namespace")
 	if err := noArgs(fs, args); err != nil {
 		return 2, err
 	}
@@ -116,6 +154,10 @@ func (a *app) seed(ctx context.Context, args []string) (int, error) {
 	cancel()
 	if err != nil {
 		return 1, fmt.Errorf("the cluster is not running (run `go run . up` first): %w", err)
+	}
+	if *realInto != "" {
+		err = seed.RunRealNode(ctx, a.l, *realInto, seed.Options{Timeout: *timeout, Out: os.Stdout})
+		return exitCode(err), err
 	}
 	err = seed.Run(ctx, a.l, seed.Options{Timeout: *timeout, Out: os.Stdout})
 	return exitCode(err), err

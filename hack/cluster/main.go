@@ -1,7 +1,7 @@
 // Command cluster builds and runs kyyard's local Kubernetes control plane on
 // 127.0.0.1 (etcd, kube-apiserver, kube-controller-manager, kube-scheduler,
-// kwok with fake nodes, metrics-server) and seeds it with demo data. All
-// state lives in hack/cluster/.cache.
+// kwok with fake nodes, metrics-server), one real node (containerd and the
+// kubelet) and seeds it with demo data. All state lives in hack/cluster/.cache.
 //
 // Usage (from hack/cluster):
 //
@@ -13,6 +13,7 @@
 //	go run . env                   print shell exports (KUBECONFIG, ...)
 //	go run . kubectl ARGS...       run the built kubectl with the admin kubeconfig
 //	go run . restart-apiserver [--down D]  stop the API server for D, then start it again
+//	go run . node up|down          start or stop only the real node
 package main
 
 import (
@@ -29,16 +30,23 @@ const usage = `usage: go run . COMMAND [flags]
 
 commands:
   build [--force]                 build etcd, kube-apiserver, kube-controller-manager,
-                                  kube-scheduler, kubectl, kwok and metrics-server into .cache/bin
+                                  kube-scheduler, kubectl, kwok, metrics-server, and the real
+                                  node's kubelet, containerd and CNI plugins into .cache/bin, its
+                                  images into .cache/images (apt-get installs runc, iptables and
+                                  busybox-static first when missing, as root)
   up [--nodes N] [--keep-on-fail] start the cluster on 127.0.0.1 (builds first if needed)
   seed [--timeout D]              create the demo data in namespace demo and wait for it
+       [--real-node-into NS]      (only the real node's demo pods, into namespace NS)
   status                          exit 0 and print the API server URL if it is ready
-  down                            stop the cluster's processes
+  down                            stop the cluster's processes (the real node and its pods first)
   env                             print shell exports: KUBECONFIG, KYYARD_READONLY_KUBECONFIG,
                                   KYYARD_AUDIT_LOG
   kubectl ARGS...                 run .cache/bin/kubectl with the admin kubeconfig
   restart-apiserver [--down D]    stop the API server, wait D (5s), start it again on the
                                   same etcd data: an outage for clients to survive
+  node up [--control-plane DIR]   start only the real node (containerd, kubelet), joining the
+          [--no-build]            control plane of the hack/cluster folder DIR (default: this one)
+  node down                       stop only the real node (kubelet, its pods, containerd)
 `
 
 func main() {
@@ -82,6 +90,8 @@ func run(ctx context.Context, args []string) int {
 		code, err = app.kubectl(ctx, rest)
 	case "restart-apiserver":
 		code, err = app.restartAPIServer(ctx, rest)
+	case "node":
+		code, err = app.node(ctx, rest)
 	default:
 		fmt.Fprintf(os.Stderr, "unknown command %q\n\n%s", cmd, usage)
 		return 2

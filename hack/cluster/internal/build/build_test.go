@@ -65,13 +65,56 @@ func TestStepsMatchTheColdBuild(t *testing.T) {
 			t.Errorf("kube-apiserver args %q lack %q", api, want)
 		}
 	}
-	ms := steps[len(steps)-1]
+	byName := map[string]build.Step{}
+	for _, s := range steps {
+		byName[s.Binary] = s
+	}
+	ms := byName["metrics-server"]
 	if !ms.OutsideModule || !ms.SetGOBIN || ms.Args[len(ms.Args)-1] != "sigs.k8s.io/metrics-server/cmd/metrics-server@v0.8.0" {
 		t.Errorf("metrics-server step = %+v", ms)
 	}
-	kwok := steps[len(steps)-2]
+	kwok := byName["kwok"]
 	if !kwok.OutsideModule || !kwok.SetGOBIN || kwok.Args[0] != "install" || kwok.Args[len(kwok.Args)-1] != "sigs.k8s.io/kwok/cmd/kwok@v0.8.0" {
 		t.Errorf("kwok step = %+v", kwok)
+	}
+	if kubelet := strings.Join(byName["kubelet"].Args, " "); byName["kubelet"].OutsideModule ||
+		!strings.Contains(kubelet, "-X k8s.io/component-base/version.gitVersion=v1.37.2") ||
+		!strings.HasSuffix(kubelet, "-o .cache/bin/kubelet k8s.io/kubernetes/cmd/kubelet") {
+		t.Errorf("kubelet is not built from the control plane's k8s.io/kubernetes: %q", kubelet)
+	}
+}
+
+func TestRealNodeSteps(t *testing.T) {
+	byName := map[string]build.Step{}
+	for _, s := range build.Steps() {
+		byName[s.Binary] = s
+	}
+	for bin, pkg := range map[string]string{
+		"containerd":              "github.com/containerd/containerd/v2/cmd/containerd@v2.4.2",
+		"ctr":                     "github.com/containerd/containerd/v2/cmd/ctr@v2.4.2",
+		"containerd-shim-runc-v2": "github.com/containerd/containerd/v2/cmd/containerd-shim-runc-v2@v2.4.2",
+		"cni/bridge":              "github.com/containernetworking/plugins/plugins/main/bridge@v1.10.0",
+		"cni/host-local":          "github.com/containernetworking/plugins/plugins/ipam/host-local@v1.10.0",
+		"cni/loopback":            "github.com/containernetworking/plugins/plugins/main/loopback@v1.10.0",
+		"cni/portmap":             "github.com/containernetworking/plugins/plugins/meta/portmap@v1.10.0",
+	} {
+		s, ok := byName[bin]
+		if !ok {
+			t.Errorf("no step builds %s", bin)
+			continue
+		}
+		if !s.OutsideModule || !s.SetGOBIN || s.Args[0] != "install" || s.Args[len(s.Args)-1] != pkg {
+			t.Errorf("%s step = %+v, want go install %s", bin, s, pkg)
+		}
+		if strings.HasPrefix(bin, "containerd") && !strings.Contains(strings.Join(s.Args, " "), "-X github.com/containerd/containerd/v2/version.Version=v2.4.2") {
+			t.Errorf("%s is not version-stamped: %q", bin, s.Args)
+		}
+	}
+	if args := strings.Join(byName["containerd"].Args, " "); !strings.Contains(args, "-tags no_btrfs") {
+		t.Errorf("containerd builds the btrfs snapshotter (needs cgo headers): %q", args)
+	}
+	if !slices.Contains(byName["containerd-shim-runc-v2"].Env, "CGO_ENABLED=0") {
+		t.Error("the shim is not static")
 	}
 }
 
@@ -82,6 +125,9 @@ func TestCheck(t *testing.T) {
 		t.Errorf("empty dir: %t %q", ok, reason)
 	}
 	for _, b := range build.Binaries {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, b)), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, b), []byte("#!/bin/true\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -36,8 +36,10 @@ func Stamp(in StampInputs) string {
 	field("go", []byte(in.GoVersion))
 	field("kwok", []byte(KwokVersion))
 	field("metrics-server", []byte(MetricsServerVersion))
+	field("containerd", []byte(ContainerdVersion))
+	field("cni-plugins", []byte(CNIPluginsVersion))
 	for _, s := range in.Steps {
-		field("step", []byte(fmt.Sprintf("%s outside=%t gobin=%t %q", s.Binary, s.OutsideModule, s.SetGOBIN, s.Args)))
+		field("step", []byte(fmt.Sprintf("%s outside=%t gobin=%t %q env=%q", s.Binary, s.OutsideModule, s.SetGOBIN, s.Args, s.Env)))
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kyyard/kyyard/hack/cluster/internal/components"
 	"github.com/kyyard/kyyard/hack/cluster/internal/layout"
+	"github.com/kyyard/kyyard/hack/cluster/internal/node"
 	"github.com/kyyard/kyyard/hack/cluster/internal/proc"
 )
 
@@ -56,10 +57,15 @@ func (c *Cluster) Running() []RunningComponent {
 	return res
 }
 
-// BusyPorts returns the cluster's ports that accept connections.
+// BusyPorts returns the cluster's ports that accept connections: the
+// control plane's, and the kubelet's unless our kubelet runs.
 func (c *Cluster) BusyPorts() []int {
 	var busy []int
-	for _, p := range c.Ports.All() {
+	ports := c.Ports.All()
+	if proc.RunningPID(c.L.PIDPath("kubelet"), c.L.BinaryPath("kubelet")) == 0 {
+		ports = append(ports, node.KubeletHealthzPort)
+	}
+	for _, p := range ports {
 		if portInUse(p) {
 			busy = append(busy, p)
 		}
@@ -77,12 +83,24 @@ func (c *Cluster) Ready(ctx context.Context) error {
 	return p.check(ctx, components.APIServer(c.L, c.Ports))
 }
 
-// Down stops our components in reverse start order: SIGTERM, then SIGKILL
-// after StopGrace, only for PIDs whose process runs our binary. PID files are
-// removed. It reports what it stopped.
+// Node returns the cluster's real node: its state in c.L, its certificates
+// signed by c.L's CA, registered with c's API server.
+func (c *Cluster) Node() *node.Node {
+	return &node.Node{L: c.L, CAPKI: c.L.PKI, Server: c.Ports.ServerURL(), AdminKubeconfig: c.L.AdminKubeconfig(), Out: c.Out}
+}
+
+// Down stops the real node (node.Node.Stop: kubelet, pods, containerd) and
+// then our control-plane components in reverse start order: SIGTERM, then
+// SIGKILL after StopGrace, only for PIDs whose process runs our binary. PID
+// files are removed. It reports what it stopped.
 func (c *Cluster) Down() error {
 	stopped := 0
-	var firstErr error
+	nodeRan := len(c.Node().Running())
+	firstErr := c.Node().Stop()
+	if firstErr != nil {
+		firstErr = fmt.Errorf("stop the real node: %w", firstErr)
+	}
+	stopped += nodeRan
 	for i := len(components.Names) - 1; i >= 0; i-- {
 		n := components.Names[i]
 		pid := proc.RunningPID(c.L.PIDPath(n), c.L.BinaryPath(n))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kyyard/kyyard/hack/cluster/internal/build"
 	"github.com/kyyard/kyyard/hack/cluster/internal/components"
+	"github.com/kyyard/kyyard/hack/cluster/internal/node"
 	"github.com/kyyard/kyyard/hack/cluster/internal/pki"
 	"github.com/kyyard/kyyard/hack/cluster/internal/proc"
 )
@@ -46,19 +47,36 @@ var ErrPortsInUse = errors.New("the cluster's ports are in use by other processe
 // Up builds the binaries if needed, creates the PKI on first use, writes the
 // kubeconfigs and configuration, then starts etcd (fresh data), the API server,
 // the kwok CRDs, the controller-manager, scheduler and kwok, the fake
-// nodes, and metrics-server behind its APIService, waiting for each to be
-// ready. When a component fails, the error names
-// it and carries the tail of its log.
+// nodes, metrics-server behind its APIService, and the real node
+// (node.Node.Start), waiting for each to be ready. When the control plane
+// runs already but the real node does not (or only in part), it starts only
+// what is missing of the node. When a component fails, the error names it
+// and carries the tail of its log.
 func (c *Cluster) Up(ctx context.Context, opt UpOptions) error {
 	if opt.Nodes < 1 {
 		return fmt.Errorf("--nodes must be at least 1, got %d", opt.Nodes)
 	}
-	if running := c.Running(); len(running) > 0 {
-		var parts []string
-		for _, r := range running {
-			parts = append(parts, fmt.Sprintf("%s (pid %d)", r.Name, r.PID))
+	nd := c.Node()
+	running := c.Running()
+	switch decideUp(running, nd.Running()) {
+	case upNothing:
+		fmt.Fprintf(c.Out, "up: already running: %s; not touching it (stop it with `make cluster-down`, or `go run . down` in hack/cluster)\n", describe(running, nd.Running()))
+		return ErrAlreadyRunning
+	case upNodeOnly:
+		fmt.Fprintf(c.Out, "up: the control plane is running (%s); starting the real node\n", describe(running, nd.Running()))
+		if err := build.Run(ctx, c.L, build.Options{Out: c.Out}); err != nil {
+			return err
 		}
-		fmt.Fprintf(c.Out, "up: already running: %s; not touching it (stop it with `make cluster-down`, or `go run . down` in hack/cluster)\n", strings.Join(parts, ", "))
+		err := nd.Start(ctx)
+		if err != nil && !opt.KeepOnFail {
+			fmt.Fprintln(c.Out, "up: the real node failed; stopping it (use --keep-on-fail to keep it)")
+			if derr := nd.Stop(); derr != nil {
+				fmt.Fprintf(c.Out, "up: stopping the node: %v\n", derr)
+			}
+		}
+		return err
+	case upPartial:
+		fmt.Fprintf(c.Out, "up: already running: %s; not touching it (stop it with `make cluster-down`, or `go run . down` in hack/cluster)\n", describe(running, nd.Running()))
 		return ErrAlreadyRunning
 	}
 	if busy := c.BusyPorts(); len(busy) > 0 {
@@ -73,13 +91,61 @@ func (c *Cluster) Up(ctx context.Context, opt UpOptions) error {
 	}
 	s := &starter{c: c}
 	err := s.run(ctx, opt, start)
+	if err == nil {
+		err = nd.Start(ctx)
+	}
 	if err != nil && !opt.KeepOnFail {
 		fmt.Fprintln(c.Out, "up: failed; stopping what was started (use --keep-on-fail to keep it)")
 		if derr := c.Down(); derr != nil {
 			fmt.Fprintf(c.Out, "up: stopping: %v\n", derr)
 		}
 	}
+	if err == nil {
+		fmt.Fprintf(c.Out, "up: cluster and real node ready %s after start\n", time.Since(start).Round(10*time.Millisecond))
+	}
 	return err
+}
+
+// upAction is what Up does, given what runs.
+type upAction int
+
+const (
+	// upAll starts the whole cluster: none of the control plane runs.
+	upAll upAction = iota
+	// upNothing: the control plane and the real node run.
+	upNothing
+	// upNodeOnly: the control plane runs, (part of) the real node does
+	// not; Up starts what is missing of the node.
+	upNodeOnly
+	// upPartial: part of the control plane runs; Up touches nothing
+	// (down first).
+	upPartial
+)
+
+// decideUp chooses Up's action from the running control-plane components
+// and node processes.
+func decideUp(cp []RunningComponent, nd []node.Running) upAction {
+	switch {
+	case len(cp) == len(components.Names) && len(nd) == len(node.Processes):
+		return upNothing
+	case len(cp) == len(components.Names):
+		return upNodeOnly
+	case len(cp) > 0:
+		return upPartial
+	}
+	return upAll
+}
+
+// describe lists running processes as "name (pid N)".
+func describe(cp []RunningComponent, nd []node.Running) string {
+	var parts []string
+	for _, r := range cp {
+		parts = append(parts, fmt.Sprintf("%s (pid %d)", r.Name, r.PID))
+	}
+	for _, r := range nd {
+		parts = append(parts, fmt.Sprintf("%s (pid %d)", r.Name, r.PID))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // prepare creates folders, PKI, kubeconfigs and configuration, and clears the

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kyyard/kyyard/hack/cluster/internal/kwokconf"
 	"github.com/kyyard/kyyard/hack/cluster/internal/layout"
 )
 
@@ -203,7 +204,8 @@ func Scheduler(l layout.Layout, p Ports) Component {
 // and port-forward from; kwok is started with --enable-crds for all of them.
 var KwokCRDs = []string{"Logs", "ClusterLogs", "Exec", "ClusterExec", "Attach", "ClusterAttach", "PortForward", "ClusterPortForward"}
 
-// Kwok is kwok managing every node, with the node InternalIP 127.0.0.1 and its
+// Kwok is kwok managing the fake nodes (label type=kwok; not the real
+// node), with the node InternalIP 127.0.0.1 and its
 // kubelet-like server on p.Kwok (HTTPS with the kwok-serving certificate, and
 // plain HTTP /healthz on the same port).
 func Kwok(l layout.Layout, p Ports) Component {
@@ -212,7 +214,7 @@ func Kwok(l layout.Layout, p Ports) Component {
 		Args: []string{
 			"--kubeconfig=" + l.KubeconfigPath("kwok"),
 			"--config=" + l.EtcPath(KwokConfigFile),
-			"--manage-all-nodes=true",
+			"--manage-nodes-with-label-selector=" + kwokconf.FakeNodeSelector,
 			"--node-ip=127.0.0.1",
 			"--node-port=" + strconv.Itoa(p.Kwok),
 			fmt.Sprintf("--server-address=127.0.0.1:%d", p.Kwok),

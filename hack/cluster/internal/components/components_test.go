@@ -47,3 +47,16 @@ func TestAPIServerAudit(t *testing.T) {
 		t.Error("audit policy lacks Request or Metadata level")
 	}
 }
+
+// TestKwokManagesOnlyTheFakeNodes: kwok must leave the real node (a real
+// kubelet) alone, or it plays its Stages against the kubelet.
+func TestKwokManagesOnlyTheFakeNodes(t *testing.T) {
+	l, err := layout.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := strings.Join(components.Kwok(l, components.DefaultPorts).Args, " ")
+	if strings.Contains(args, "--manage-all-nodes") || !strings.Contains(args, "--manage-nodes-with-label-selector=type=kwok") {
+		t.Errorf("kwok args %q", args)
+	}
+}

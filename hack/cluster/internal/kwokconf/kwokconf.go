@@ -64,6 +64,12 @@ type Options struct {
 	EnableCRDs []string
 }
 
+// FakeNodeSelector selects the nodes kwok manages: the fake ones (label
+// type=kwok). The real node (a real kubelet) is not kwok's: kwok would play
+// its Stages on that node and its pods (node conditions and kubelet port,
+// pod phases and IPs, deletion) against the kubelet.
+const FakeNodeSelector = "type=kwok"
+
 // options is KwokConfiguration.options with kwok's defaults made explicit.
 type options struct {
 	EnableCRDs                      []string `json:"enableCRDs"`
@@ -73,6 +79,7 @@ type options struct {
 	TLSCertFile                     string   `json:"tlsCertFile"`
 	TLSPrivateKeyFile               string   `json:"tlsPrivateKeyFile"`
 	ManageAllNodes                  bool     `json:"manageAllNodes"`
+	ManageNodesWithLabelSelector    string   `json:"manageNodesWithLabelSelector"`
 	ServerAddress                   string   `json:"serverAddress"`
 	EnableDebuggingHandlers         bool     `json:"enableDebuggingHandlers"`
 	EnableContentionProfiling       bool     `json:"enableContentionProfiling"`
@@ -109,7 +116,8 @@ func Render(o Options) ([]byte, error) {
 			NodePort:                        o.NodePort,
 			TLSCertFile:                     o.TLSCertFile,
 			TLSPrivateKeyFile:               o.TLSPrivateKeyFile,
-			ManageAllNodes:                  true,
+			ManageAllNodes:                  false,
+			ManageNodesWithLabelSelector:    FakeNodeSelector,
 			ServerAddress:                   o.ServerAddress,
 			EnableDebuggingHandlers:         true,
 			EnableContentionProfiling:       false,

@@ -35,7 +35,8 @@ func TestEveryDefaultedOptionIsExplicit(t *testing.T) {
 	opts := cfg["options"].(map[string]any)
 	want := map[string]any{
 		"cidr":                            "10.0.0.0/16",
-		"manageAllNodes":                  true,
+		"manageAllNodes":                  false,
+		"manageNodesWithLabelSelector":    "type=kwok",
 		"enableDebuggingHandlers":         true,
 		"enableContentionProfiling":       false,
 		"enableProfilingHandler":          true,

@@ -42,6 +42,11 @@ type Layout struct {
 	ExecRoot string
 	// Home is the HOME of every started process, so nothing reads ~/.kube or ~/.kwok.
 	Home string
+	// Node holds the real node's state: containerd's root, state and
+	// socket, the kubelet's root folder, pod logs, CNI configuration.
+	Node string
+	// Images holds the real node's image archives, built by `build`.
+	Images string
 }
 
 // New returns the layout for the module folder moduleDir (made absolute).
@@ -64,6 +69,8 @@ func New(moduleDir string) (Layout, error) {
 		PodLogs:    filepath.Join(c, "podlogs"),
 		ExecRoot:   filepath.Join(c, "exec-root"),
 		Home:       filepath.Join(c, "home"),
+		Node:       filepath.Join(c, "node"),
+		Images:     filepath.Join(c, "images"),
 	}, nil
 }
 
@@ -91,7 +98,7 @@ func Find(dir string) (Layout, error) {
 
 // Ensure creates every state folder (mode 0755; PKI 0700).
 func (l Layout) Ensure() error {
-	for _, d := range []string{l.Bin, l.Kubeconfig, l.Data, l.Logs, l.Run, l.Etc, l.PodLogs, l.ExecRoot, l.Home} {
+	for _, d := range []string{l.Bin, l.Kubeconfig, l.Data, l.Logs, l.Run, l.Etc, l.PodLogs, l.ExecRoot, l.Home, l.Node, l.Images} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
 		}
@@ -122,6 +129,9 @@ func (l Layout) LogPath(name string) string { return filepath.Join(l.Logs, name+
 
 // PIDPath is the path of component name's PID file.
 func (l Layout) PIDPath(name string) string { return filepath.Join(l.Run, name+".pid") }
+
+// NodePath is the path of file (or folder) name in the real node's state folder.
+func (l Layout) NodePath(name string) string { return filepath.Join(l.Node, name) }
 
 // PKIPath is the path of a PKI file, e.g. PKIPath("ca.crt").
 func (l Layout) PKIPath(file string) string { return filepath.Join(l.PKI, file) }

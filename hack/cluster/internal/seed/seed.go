@@ -33,15 +33,17 @@ type Options struct {
 	Out io.Writer
 }
 
-// Objects returns every demo object in apply order (namespace first, pods
-// last); pvDir is the folder the hostPath PersistentVolumes name.
+// Objects returns every demo object in apply order (namespace first, the
+// fake nodes' pods, then the real node's); pvDir is the folder the hostPath
+// PersistentVolumes name.
 func Objects(pvDir string) []runtime.Object {
 	objs := []runtime.Object{namespace()}
 	objs = append(objs, tolerationPolicy()...)
 	objs = append(objs, storage(pvDir)...)
 	objs = append(objs, configAndServices()...)
 	objs = append(objs, viewerObjects()...)
-	return append(objs, workloads()...)
+	objs = append(objs, workloads()...)
+	return append(objs, RealNodeObjects(Namespace)...)
 }
 
 // Run seeds the cluster described by l, writes the readonly kubeconfig and
@@ -106,14 +108,19 @@ func Run(ctx context.Context, l layout.Layout, opt Options) error {
 // waitServiceAccount waits for Namespace's default ServiceAccount; the
 // ServiceAccount admission plugin rejects pods until it exists.
 func waitServiceAccount(ctx context.Context, cs kubernetes.Interface, timeout time.Duration) error {
+	return waitNamespaceServiceAccount(ctx, cs, Namespace, timeout)
+}
+
+// waitNamespaceServiceAccount waits for namespace ns's default ServiceAccount.
+func waitNamespaceServiceAccount(ctx context.Context, cs kubernetes.Interface, ns string, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for {
-		_, err := cs.CoreV1().ServiceAccounts(Namespace).Get(ctx, "default", metav1.GetOptions{})
+		_, err := cs.CoreV1().ServiceAccounts(ns).Get(ctx, "default", metav1.GetOptions{})
 		if err == nil {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("ServiceAccount %s/default not created after %s (kube-controller-manager): %w", Namespace, timeout, err)
+			return fmt.Errorf("ServiceAccount %s/default not created after %s (kube-controller-manager): %w", ns, timeout, err)
 		}
 		select {
 		case <-ctx.Done():

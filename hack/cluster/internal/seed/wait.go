@@ -34,29 +34,11 @@ var checks = []check{
 	{"Pod multi Running and ready", podReady("multi", 0)},
 }
 
-// waitConverged polls every check until all pass or timeout; the error names
-// every check that did not converge and what it saw last.
+// waitConverged polls every check of the demo, the real node's included,
+// until all pass or timeout; the error names every check that did not
+// converge and what it saw last.
 func waitConverged(ctx context.Context, cs kubernetes.Interface, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for {
-		var failing []string
-		for _, c := range checks {
-			if msg := c.fn(ctx, cs); msg != "" {
-				failing = append(failing, fmt.Sprintf("%s: %s", c.name, msg))
-			}
-		}
-		if len(failing) == 0 {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("not converged after %s:\n  %s", timeout, strings.Join(failing, "\n  "))
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(500 * time.Millisecond):
-		}
-	}
+	return waitChecks(ctx, cs, append(append([]check{}, checks...), realNodeChecks(Namespace)...), timeout)
 }
 
 func deploymentAvailable(name string, replicas int32) func(context.Context, kubernetes.Interface) string {
