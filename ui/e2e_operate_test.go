@@ -22,9 +22,9 @@ import (
 
 // drive runs cmd and every command that follows from it, sending each
 // message to the root, until nothing is left or the deadline passes.
-// Inventory refresh ticks (an hour in tests) and the form's and describe
-// view's usage re-reads are not run; the rollout screen's one-second poll
-// ticks are.
+// Inventory refresh ticks (an hour in tests), the form's and describe
+// view's usage re-reads and the form's re-reads of its object are not run;
+// the rollout screen's one-second poll ticks are.
 func (h *harness) drive(cmd tea.Cmd, deadline time.Time) {
 	queue := []tea.Cmd{cmd}
 	for len(queue) > 0 && time.Now().Before(deadline) {
@@ -46,7 +46,7 @@ func (h *harness) drive(cmd tea.Cmd, deadline time.Time) {
 		}
 		switch fmt.Sprintf("%T", msg) {
 		case "inventory.snapshotMsg", "inventory.tickMsg", "ui.factsMsg", "ui.factsTickMsg", "ui.namesMsg",
-			"workload.usageMsg", "workload.usageTickMsg", "detail.usageMsg", "detail.usageTickMsg":
+			"workload.usageMsg", "workload.usageTickMsg", "workload.watchArmMsg", "detail.usageMsg", "detail.usageTickMsg":
 			continue // they arm ticks that would sleep
 		}
 		queue = append(queue, next)

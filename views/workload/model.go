@@ -119,6 +119,8 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		if msg.owner == m && msg.why != "" {
 			m.forbidden = "applying is forbidden: " + msg.why
 		}
+	case watchArmMsg:
+		return m, m.armWatch(msg)
 	case watchTickMsg:
 		return m, m.takeWatchTick(msg)
 	case watchMsg:

@@ -63,21 +63,41 @@ func (m *Model) startWatch() tea.Cmd {
 	return m.watchTick()
 }
 
-// watchTick arms the next re-read of the current chain.
+// watchArmMsg arms the wait before the next re-read of a form's chain. It
+// comes at once, so that the one command that sleeps is the one its
+// handling returns (a test's driver that runs commands in line can tell it
+// and leave it out, as it leaves out the other refresh ticks).
+type watchArmMsg struct {
+	owner *Model
+	token int
+}
+
+// watchTick arms the next re-read of the current chain: at once when the
+// interval is negative (tests), else after a watchArmMsg, a tick of the
+// interval.
 func (m *Model) watchTick() tea.Cmd {
 	owner, token := m, m.watch.token
-	tick := func(time.Time) tea.Msg { return watchTickMsg{owner: owner, token: token} }
+	if m.watch.every < 0 {
+		return func() tea.Msg { return watchTickMsg{owner: owner, token: token} }
+	}
+	return func() tea.Msg { return watchArmMsg{owner: owner, token: token} }
+}
+
+// armWatch is the wait of the chain msg names, the refresh interval (the
+// configuration's, else defaultWatchEvery); nil for a chain that ended.
+func (m *Model) armWatch(msg watchArmMsg) tea.Cmd {
+	if msg.owner != m || msg.token != m.watch.token {
+		return nil
+	}
 	every := m.watch.every
-	switch {
-	case every < 0:
-		return func() tea.Msg { return tick(time.Time{}) }
-	case every == 0:
+	if every == 0 {
 		every = m.vc.Config.RefreshInterval
 		if every <= 0 {
 			every = defaultWatchEvery
 		}
 	}
-	return tea.Tick(every, tick)
+	owner, token := msg.owner, msg.token
+	return tea.Tick(every, func(time.Time) tea.Msg { return watchTickMsg{owner: owner, token: token} })
 }
 
 // takeWatchTick reads the object again while the form or its preview is
