@@ -99,12 +99,23 @@ func TestE2EExecShell(t *testing.T) {
 	sizes := &oneSize{first: &kube.TerminalSize{Width: 123, Height: 45}, done: make(chan struct{})}
 	defer close(sizes.done)
 	go func() {
-		// Type once the prompt could be there; the pty keeps what comes
-		// early. exit only once the output is back: the local cluster's
-		// kwok may send the exit status before the last output of its pty
-		// (its race), which would end the stream without it.
-		_, _ = io.WriteString(inW, "stty size; echo hel''lo\n")
-		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		// The size is sent beside stdin, on its own stream: a command typed
+		// at once may run before the pty has been resized (seen on a loaded
+		// machine: "0 0"). So wait for the prompt, then ask for the size
+		// until it is the one sent, for at most 30 seconds; exit only once
+		// the output is back (the local cluster's kwok may send the exit
+		// status before the last output of its pty, which would end the
+		// stream without it).
+		deadline := time.Now().Add(30 * time.Second)
+		for out.String() == "" && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		for time.Now().Before(deadline) {
+			_, _ = io.WriteString(inW, "stty size; echo hel''lo\n")
+			asked := time.Now()
+			for time.Since(asked) < 2*time.Second && !(strings.Contains(out.String(), "hello") && strings.Contains(out.String(), "45 123")) {
+				time.Sleep(20 * time.Millisecond)
+			}
 			if o := out.String(); strings.Contains(o, "hello") && strings.Contains(o, "45 123") {
 				break
 			}

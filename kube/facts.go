@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,7 +60,7 @@ func (c *Client) Facts(ctx context.Context) Facts {
 		wg       sync.WaitGroup
 		gitVer   string
 		platform string
-		node     *corev1.Node
+		seen     []*corev1.Node
 		nodes    = -1
 		username string
 	)
@@ -72,8 +73,8 @@ func (c *Client) Facts(ctx context.Context) Facts {
 	}()
 	go func() {
 		defer wg.Done()
-		if n, first, ok := c.cachedNodes(ctx); ok {
-			nodes, node = n, first
+		if n, all, ok := c.cachedNodes(ctx); ok {
+			nodes, seen = n, all
 			return
 		}
 		list, err := c.cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{Limit: 1})
@@ -89,8 +90,8 @@ func (c *Client) Facts(ctx context.Context) Facts {
 				nodes = len(all.Items)
 			}
 		}
-		if len(list.Items) > 0 {
-			node = &list.Items[0]
+		for i := range list.Items {
+			seen = append(seen, &list.Items[i])
 		}
 	}()
 	go func() {
@@ -104,7 +105,7 @@ func (c *Client) Facts(ctx context.Context) Facts {
 
 	if gitVer != "" {
 		f.ServerVersion = gitVer
-		f.Platform = strings.TrimSpace(distribution(gitVer, node) + " " + platform)
+		f.Platform = strings.TrimSpace(distributionOf(gitVer, seen) + " " + platform)
 		if f.Platform == "" {
 			f.Platform = Unknown
 		}
@@ -138,6 +139,25 @@ func (c *Client) serverVersion(ctx context.Context) (*version.Info, error) {
 		return nil, fmt.Errorf("decode /version: %w", err)
 	}
 	return &info, nil
+}
+
+// distributionOf recognises the distribution from the server's gitVersion
+// and the Nodes read: the first Node, in name order, whose marks are
+// recognised decides, so that a cluster of mixed nodes (kwok's beside a real
+// kubelet) is named the same way on every refresh whatever order a cache
+// lists them in. "" when nothing is recognised.
+func distributionOf(gitVersion string, nodes []*corev1.Node) string {
+	if d := distribution(gitVersion, nil); d != "" {
+		return d
+	}
+	sorted := append([]*corev1.Node(nil), nodes...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	for _, n := range sorted {
+		if d := distribution(gitVersion, n); d != "" {
+			return d
+		}
+	}
+	return ""
 }
 
 // distribution recognises a Kubernetes distribution from the server's
@@ -201,10 +221,10 @@ func firstNonEmpty(ss ...string) string {
 
 // cachedNodes counts the Nodes from the nodes informer (started on first
 // use, like a screen's), so that the header's periodic facts issue no list
-// once the cache has synced; first is any one Node, for the platform's
-// labels. ok is false when nodes cannot be cached (the user may not watch
+// once the cache has synced; all is every cached Node (shared with the
+// cache: read only), for the platform's labels. ok is false when nodes cannot be cached (the user may not watch
 // them, or the cache is not healthy): the caller lists instead.
-func (c *Client) cachedNodes(ctx context.Context) (n int, first *corev1.Node, ok bool) {
+func (c *Client) cachedNodes(ctx context.Context) (n int, all []*corev1.Node, ok bool) {
 	plugin, found := c.registry.Lookup("nodes")
 	if !found {
 		return 0, nil, false
@@ -226,13 +246,12 @@ func (c *Client) cachedNodes(ctx context.Context) (n int, first *corev1.Node, ok
 		for _, obj := range kc.informer.GetStore().List() {
 			if it, isItem := obj.(*cachedItem); isItem {
 				if node, isNode := it.keep.(*corev1.Node); isNode {
-					first = node
-					break
+					all = append(all, node)
 				}
 			}
 		}
 	}
-	return len(rows), first, true
+	return len(rows), all, true
 }
 
 // platformNode keeps of a Node what distribution reads (its name, labels,

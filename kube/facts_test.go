@@ -55,3 +55,26 @@ func TestFactsUnreadableAreUnknown(t *testing.T) {
 		}
 	}
 }
+
+// TestFactsPlatformOfMixedNodes: a cluster whose nodes are not all alike
+// (kwok's fake nodes beside a real kubelet, as the local cluster runs) is
+// named the same way on every refresh from the nodes cache, whatever order
+// the cache keeps its nodes in.
+func TestFactsPlatformOfMixedNodes(t *testing.T) {
+	c, cs := newClient(
+		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "a-real-node"}},
+		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "kwok-node-0", Annotations: map[string]string{"kwok.x-k8s.io/node": "fake"}}},
+		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "z-real-node"}},
+	)
+	cs.Discovery().(*fakediscovery.FakeDiscovery).FakedServerVersion = &version.Info{GitVersion: "v1.37.2", Platform: "linux/amd64"}
+	if f := c.Facts(context.Background()); f.Nodes != "3" {
+		t.Fatalf("before the cache: Facts() = %+v", f)
+	}
+	// A snapshot of nodes starts their cache; Facts then reads from it.
+	for i := 0; i < 50; i++ {
+		c.Snapshot(context.Background(), kube.SnapshotRequest{Kinds: []kube.Kind{"nodes"}})
+		if f := c.Facts(context.Background()); f.Platform != "kwok linux/amd64" || f.Nodes != "3" {
+			t.Fatalf("refresh %d: Facts() = %+v, want platform kwok linux/amd64 of 3 nodes", i, f)
+		}
+	}
+}
