@@ -8,7 +8,7 @@ CLUSTER      := $(CURDIR)/$(CLUSTER_DIR)/.cache/bin/kyyard-cluster
 ADMIN_KUBECONFIG := $(CURDIR)/$(CLUSTER_DIR)/.cache/kubeconfig/admin.kubeconfig
 VERSION      ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build demo test unit oracle bench bench-scale cluster-tool cluster-build cluster-up cluster-down cluster-status kubectl fmt vet
+.PHONY: build demo test unit oracle bench bench-scale bench-shell cluster-tool cluster-build cluster-up cluster-down cluster-status kubectl fmt vet
 
 ## build: build bin/kyyard
 build:
@@ -76,6 +76,11 @@ bench:
 ## bench-scale: the scale run on the local cluster: 10,000 pods on 100 fake nodes (--pods 100000: 1,000), kyyard -A and kubectl get pods -A measured, then a churn minute (needs tmux)
 bench-scale: build
 	hack/bench-scale.sh
+
+## bench-shell: on the local cluster (up, with its real node), the time from `s` on demo/real-shell to busybox's prompt in kyyard, beside `kubectl exec -it ... -- sh` driven the same way, RUNS (10) each, alternately (needs tmux)
+RUNS ?= 10
+bench-shell: build cluster-tool
+	$(GO) run ./hack/scale shell --kubeconfig $(ADMIN_KUBECONFIG) --kyyard bin/kyyard --kubectl $(CURDIR)/$(CLUSTER_DIR)/.cache/bin/kubectl --runs $(RUNS)
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -13,6 +13,7 @@
 //	go run ./hack/scale seed    [--pods 10000] [--namespaces 10] [--nodes 100]
 //	go run ./hack/scale measure [--idle 60s] --kyyard bin/kyyard [--kubectl PATH] [--churn 60s --churn-rate 1000]
 //	go run ./hack/scale clean
+//	go run ./hack/scale shell   [--pod demo/real-shell] [--runs 10] --kyyard bin/kyyard --kubectl PATH
 //
 // Every command takes --kubeconfig and --audit-log (the local cluster's,
 // never a default) and refuses an API server that is not on 127.0.0.1.
@@ -49,7 +50,7 @@ const scaleLabel = "kyyard.dev/scale"
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: scale seed|measure|clean [flags]")
+		fmt.Fprintln(os.Stderr, "usage: scale seed|measure|clean|shell [flags]")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
@@ -61,10 +62,12 @@ func main() {
 	idle := fs.Duration("idle", time.Minute, "idle window to measure CPU and requests in (measure)")
 	starts := fs.Int("starts", 3, "how many times kyyard is started and its first and all rows timed, as the bare LIST is timed three times; the last start stays for the idle window and the churn (measure)")
 	binary := fs.String("kyyard", "bin/kyyard", "the kyyard binary (measure)")
-	kubectl := fs.String("kubectl", "", "the kubectl to time `kubectl get pods -A` with in the same run; empty skips it (measure)")
+	kubectl := fs.String("kubectl", "", "the kubectl to time `kubectl get pods -A` with in the same run; empty skips it (measure); the kubectl whose exec -it the shell run times (shell)")
 	churnFor := fs.Duration("churn", 0, "length of the churn run after the idle window; 0 skips it (measure)")
 	churnRate := fs.Int("churn-rate", 1000, "pod changes per second in the churn run (measure)")
 	churnMode := fs.String("churn-mode", churnReplace, "what a change is: replace (pods created and deleted about 5s later) or patch (an annotation of the seeded pods) (measure)")
+	runs := fs.Int("runs", 10, "shells opened through kyyard and through kubectl each (shell)")
+	target := fs.String("pod", "demo/real-shell", "NAMESPACE/POD to open the shells in; its container must run busybox's sh (shell)")
 	settle := fs.Duration("settle", 150*time.Second, "how long after the churn (its pods deleted) kyyard's RSS is read again (measure)")
 	_ = fs.Parse(os.Args[2:])
 	if *kubeconfig == "" {
@@ -107,6 +110,13 @@ func main() {
 			churn: churnOptions{rate: *churnRate, length: *churnFor, mode: *churnMode, settle: *settle}})
 	case "clean":
 		err = clean(ctx, cs)
+	case "shell":
+		ns, pod, ok := strings.Cut(*target, "/")
+		if !ok || *kubectl == "" {
+			err = errors.New("shell needs --pod NAMESPACE/POD and --kubectl")
+			break
+		}
+		err = shellRun(shellOptions{kyyard: *binary, kubectl: *kubectl, kubeconfig: *kubeconfig, namespace: ns, pod: pod, runs: *runs})
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
