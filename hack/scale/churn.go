@@ -335,18 +335,35 @@ func tmuxKeys(session string, keys ...string) error {
 
 // waitScreen polls the pane until re matches, returning the match.
 func waitScreen(session string, re *regexp.Regexp, limit time.Duration) ([]string, error) {
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		screen, err := exec.Command("tmux", "capture-pane", "-p", "-t", session).Output()
-		if err != nil {
-			return nil, fmt.Errorf("capture-pane: %w", err)
-		}
-		if m := re.FindStringSubmatch(string(screen)); m != nil {
-			return m, nil
-		}
-		time.Sleep(50 * time.Millisecond)
+	var m []string
+	_, err := pollPane(session, 50*time.Millisecond, limit, func(screen string) (bool, error) {
+		m = re.FindStringSubmatch(screen)
+		return m != nil, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("the screen did not show %s: %w", re, err)
 	}
-	return nil, fmt.Errorf("the screen did not show %s within %s", re, limit)
+	return m, nil
+}
+
+// pollPane reads the pane every interval and hands each reading to step
+// until step says done or fails, returning the last reading. Errors:
+// tmux's, step's, or limit passing first (with the last reading).
+func pollPane(session string, every, limit time.Duration, step func(screen string) (done bool, err error)) (string, error) {
+	deadline := time.Now().Add(limit)
+	for {
+		screen, err := capture(session)
+		if err != nil {
+			return "", err
+		}
+		if done, err := step(screen); done || err != nil {
+			return screen, err
+		}
+		if time.Now().After(deadline) {
+			return screen, fmt.Errorf("not within %s; the screen:\n%s", limit, screen)
+		}
+		time.Sleep(every)
+	}
 }
 
 // print reports a churn run.

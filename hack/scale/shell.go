@@ -73,13 +73,9 @@ func shellRun(opts shellOptions) error {
 			return err
 		}
 		waited, askedThisRun := time.Duration(0), false
-		for {
-			screen, err := capture(ky)
-			if err != nil {
-				return err
-			}
+		_, err := pollPane(ky, shellPoll, 30*time.Second, func(screen string) (bool, error) {
 			if busyboxPrompt.MatchString(screen) {
-				break
+				return true, nil
 			}
 			if !askedThisRun && confirmPrompt.MatchString(screen) {
 				askedThisRun = true
@@ -92,14 +88,12 @@ func shellRun(opts shellOptions) error {
 				kyConfirm = append(kyConfirm, time.Since(start))
 				waited += time.Since(start)
 				start = time.Now()
-				if err := tmuxKeys(ky, "y"); err != nil {
-					return err
-				}
+				return false, tmuxKeys(ky, "y")
 			}
-			if time.Since(start) > 30*time.Second {
-				return fmt.Errorf("kyyard: no prompt within 30s:\n%s", screen)
-			}
-			time.Sleep(shellPoll)
+			return false, nil
+		})
+		if err != nil {
+			return fmt.Errorf("kyyard: no prompt: %w", err)
 		}
 		kyTimes = append(kyTimes, waited+time.Since(start))
 		if err := tmuxKeys(ky, "exit", "Enter"); err != nil {
@@ -123,18 +117,10 @@ func shellRun(opts shellOptions) error {
 		if err := tmuxKeys(kc, "Enter"); err != nil {
 			return err
 		}
-		for {
-			screen, err := capture(kc)
-			if err != nil {
-				return err
-			}
-			if busyboxPrompt.MatchString(screen) {
-				break
-			}
-			if time.Since(start) > 30*time.Second {
-				return fmt.Errorf("kubectl: no prompt within 30s:\n%s", screen)
-			}
-			time.Sleep(shellPoll)
+		if _, err := pollPane(kc, shellPoll, 30*time.Second, func(screen string) (bool, error) {
+			return busyboxPrompt.MatchString(screen), nil
+		}); err != nil {
+			return fmt.Errorf("kubectl: no prompt: %w", err)
 		}
 		kcTimes = append(kcTimes, time.Since(start))
 		if err := tmuxKeys(kc, "exit", "Enter"); err != nil {
