@@ -176,9 +176,12 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	return tea.Batch(scr.Init(), m.readFacts(), m.loadNames())
 }
 
+// sourceCloser is a connection that holds informers (*kube.Client).
+type sourceCloser interface{ Close() }
+
 // closeSource stops a connection's informers, when it has any.
 func closeSource(s views.Source) {
-	if c, ok := s.(interface{ Close() }); ok {
+	if c, ok := s.(sourceCloser); ok {
 		c.Close()
 	}
 }
