@@ -117,16 +117,6 @@ type Model struct {
 	width, height int
 }
 
-// rediscoveredMsg says discovery was read again for a command naming an
-// unknown kind (line), through connection epoch: the command runs once more.
-type rediscoveredMsg struct {
-	epoch int
-	line  string
-}
-
-// rediscoverTimeout bounds the discovery read an unknown name starts.
-const rediscoverTimeout = 10 * time.Second
-
 // factsMsg carries freshly read facts, read through connection epoch.
 type factsMsg struct {
 	epoch int
@@ -602,103 +592,6 @@ func (m *Model) completed() string {
 	return value
 }
 
-// run executes a `:` command: `<kind> [namespace|all|-A]`; `ns
-// <namespace>|all|-A`, the top screen's kind in that namespace (`:ns`
-// alone is the namespaces inventory, as in k9s); `ctx [context]`, the
-// context picker or a switch; `apps [namespace|all]`, the kyyard-managed
-// apps (of the current namespace when none is named); or
-// `q`/`quit`. A kind kyyard does not know makes it read discovery again
-// and run the line once more, with rediscovered set, unless rediscovered
-// is set already.
-func (m *Model) run(line string, rediscovered bool) tea.Cmd {
-	fields := strings.Fields(line)
-	if len(fields) == 0 {
-		return nil
-	}
-	switch {
-	case fields[0] == "q!":
-		return m.exit()
-	case fields[0] == "q", fields[0] == "quit", fields[0] == "exit":
-		return m.quit()
-	case m.closesWork(":" + line):
-		// Every other command replaces the screens.
-		return nil
-	case fields[0] == "history" && len(fields) == 1:
-		return m.openHistory(true)
-	case forwardsCommand(fields[0]) && len(fields) == 1:
-		return m.openForwards(true)
-	case appsCommand(fields[0]) && len(fields) == 1:
-		return m.openApps(m.namespace, true)
-	case appsCommand(fields[0]) && len(fields) == 2:
-		// `:apps <namespace>`, `:apps all`, as `:<kind> <namespace>`.
-		ns, ok := m.commandNamespace(fields[1])
-		if !ok {
-			return nil
-		}
-		return m.openApps(ns, true)
-	case contextCommand(fields[0]) && len(fields) == 1:
-		return m.listContexts()
-	case contextCommand(fields[0]) && len(fields) == 2:
-		return m.switchContext(fields[1])
-	}
-	info, ok := m.vc.Client.Kind(fields[0])
-	if !ok && len(fields) <= 2 && !rediscovered {
-		// The kind may be new (a CRD installed since kyyard started):
-		// read the API server's discovery again, then run the line again.
-		client, epoch := m.vc.Client, m.epoch
-		m.status = views.StatusMsg{Text: "looking for " + views.Echo(fields[0], m.width) + " in the API server's discovery…"}
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(context.Background(), rediscoverTimeout)
-			defer cancel()
-			client.Rediscover(ctx)
-			return rediscoveredMsg{epoch: epoch, line: line}
-		}
-	}
-	if !ok || len(fields) > 2 {
-		m.status = views.StatusMsg{Error: true,
-			Text: "unknown command \"" + views.Echo(line, m.width) + "\": try :pods, :deploy, :nodes, :ns, :pods <namespace>, :pods all, :ns <namespace>, :ctx"}
-		return nil
-	}
-	if len(fields) == 1 {
-		return m.open(views.OpenKindMsg{Kind: info.ID, Namespace: m.namespace, Replace: true}, false)
-	}
-	ns, ok := m.commandNamespace(fields[1])
-	if !ok {
-		return nil
-	}
-	if info.ID == "namespaces" {
-		return m.open(views.OpenKindMsg{Kind: m.topKind(), Namespace: ns, Replace: true}, true)
-	}
-	cmd := m.open(views.OpenKindMsg{Kind: info.ID, Namespace: ns, Replace: true}, false)
-	if !info.Namespaced && ns != "" && cmd != nil {
-		m.status = views.StatusMsg{Text: fmt.Sprintf("%s are cluster-scoped: %s does not apply to them", info.ID, namespacePhrase(ns))}
-	}
-	return cmd
-}
-
-// commandNamespace reads a command's namespace argument: "all" or "-A"
-// is every namespace (""), another must be a DNS-1123 label; a malformed
-// one is said on the status line and ok is false.
-func (m *Model) commandNamespace(arg string) (ns string, ok bool) {
-	if arg == "all" || arg == "-A" {
-		return "", true
-	}
-	if err := views.ValidateNamespaceName(arg); err != nil {
-		m.status = views.StatusMsg{Error: true, Text: err.Error()}
-		return "", false
-	}
-	return arg, true
-}
-
-// namespacePhrase names a namespace in messages: "namespace demo", or
-// "all namespaces" for "".
-func namespacePhrase(ns string) string {
-	if ns == "" {
-		return "all namespaces"
-	}
-	return "namespace " + ns
-}
-
 // preferredNames are completed before any other kind name that shares
 // their prefix: the kinds people open most (":d" is deploy, ":s" svc, ":p"
 // pods), as k9s and kubectl users expect.
@@ -710,7 +603,7 @@ var preferredNames = []string{
 
 // commandSuggestions are the words the prompt completes, in the order it
 // offers them: the preferred kind names, every other kind id and alias
-// (sorted), ctx and quit.
+// (sorted), then the table's command words (offeredWords).
 func commandSuggestions(names []string) []string {
 	known := map[string]bool{}
 	for _, n := range names {
@@ -729,20 +622,7 @@ func commandSuggestions(names []string) []string {
 			out = append(out, n)
 		}
 	}
-	return append(out, "ctx", "history", "pf", "apps", "quit")
-}
-
-// isCommandWord reports whether a prompt word is one of the root's own
-// commands (quit, ctx), which are never completed into a kind's name.
-func isCommandWord(w string) bool {
-	switch w {
-	case "q", "q!", "quit", "exit", "history":
-		return true
-	}
-	if forwardsCommand(w) || appsCommand(w) {
-		return true
-	}
-	return contextCommand(w)
+	return append(out, offeredWords()...)
 }
 
 // quit ends the program, unless a screen on the stack holds unsaved work

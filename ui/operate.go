@@ -182,13 +182,6 @@ func (m *Model) historyWritten(msg historyWrittenMsg) {
 	m.status = views.StatusMsg{Text: note, Error: m.status.Error}
 }
 
-// openHistory shows the `:history` screen: afresh for the command (fresh),
-// else pushed.
-func (m *Model) openHistory(fresh bool) tea.Cmd {
-	m.status = views.StatusMsg{}
-	return m.place(history.New(m.vc, m.history, m.historyPath), fresh)
-}
-
 // modeText is what the header says of the write policy: "read-only",
 // "strict", both, or "" for the interactive default.
 func (m *Model) modeText() string {

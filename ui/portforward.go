@@ -46,8 +46,3 @@ func (m *Model) exit() tea.Cmd {
 	}
 	return tea.Quit
 }
-
-// forwardsCommand reports whether a prompt word opens the `:pf` list.
-func forwardsCommand(w string) bool {
-	return w == "pf" || w == "portforwards" || w == "port-forwards"
-}

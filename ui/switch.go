@@ -219,16 +219,11 @@ func (m *Model) takeNames(msg namesMsg) {
 	}
 }
 
-// contextCommand reports whether a command word switches contexts.
-func contextCommand(word string) bool {
-	return word == "ctx" || word == "context" || word == "contexts"
-}
-
 // suggest sets the prompt's completions for what is typed: command words
-// (kinds, ctx, quit) for the first word; after `<kind> ` or `ns ` the
-// namespaces and "all" (nothing when namespaces cannot be listed); after
-// `ctx ` the contexts. They are rebuilt only
-// when the first word changed, unless force.
+// (kinds, then the table's) for the first word; after it, what its command
+// completes (argsFor: after `<kind> ` or `ns ` the namespaces and "all",
+// nothing when namespaces cannot be listed; after `ctx ` the contexts).
+// They are rebuilt only when the first word changed, unless force.
 func (m *Model) suggest(force bool) {
 	first, _, spaced := strings.Cut(m.prompt.Value(), " ")
 	scope := ""
@@ -243,12 +238,7 @@ func (m *Model) suggest(force bool) {
 		m.prompt.SetSuggestions(commandSuggestions(m.vc.Client.Names()))
 		return
 	}
-	var args []string
-	if contextCommand(first) {
-		args = m.ctxNames
-	} else if info, ok := m.vc.Client.Kind(first); ok && len(m.nsNames) > 0 && (info.Namespaced || info.ID == "namespaces") {
-		args = append([]string{"all"}, m.nsNames...)
-	}
+	args := m.argsFor(first)
 	out := make([]string, len(args))
 	for i, a := range args {
 		out[i] = first + " " + a

@@ -187,9 +187,7 @@ func (m *Model) helpView() string {
 		}
 	}
 	var footer []string
-	footLines := [][]string{
-		{"Commands:", ":<kind> [ns|all]", ":ns <ns>|all", ":ctx [context]", ":pf port-forwards", ":apps", ":history", ":q", "e.g. :pods, :deploy demo, :po all, :ns"},
-	}
+	footLines := [][]string{commandHelp()}
 	if table {
 		footLines = append(footLines, []string{"Row markers:", "x failed", "! warning", "~ progressing", "(blank) ok"})
 	}
