@@ -46,6 +46,3 @@ func (m *Model) openRemove(msg views.OpenRemoveMsg) tea.Cmd {
 	m.status = views.StatusMsg{}
 	return m.push(deploy.NewRemove(m.vc, r, msg.Namespace, msg.Instance), false)
 }
-
-// appsCommand reports whether a prompt word opens the `:apps` list.
-func appsCommand(w string) bool { return w == "apps" || w == "app" }

@@ -3,13 +3,18 @@
 // cluster's facts, the command prompt, the pickers (namespace, kubeconfig
 // context) drawn over the top screen, the help overlay and the status bar.
 // A screen's own logic lives in its package under views/.
+//
+// By job: model.go routes (the screen stack, keys, window size), facts.go
+// keeps the header's facts and their backoff, prompt.go the `:` prompt and
+// its completion, commands.go the table of `:` commands and their parsing,
+// quit.go quitting, help.go the help overlay, view.go draws the rest;
+// switch.go holds the pickers and context switches, client.go the checks
+// that *kube.Client is every interface the screens find on the client.
 package ui
 
 import (
-	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -23,16 +28,6 @@ import (
 	"github.com/kyyard/kyyard/views/history"
 	"github.com/kyyard/kyyard/views/inventory"
 	"github.com/kyyard/kyyard/views/workload"
-)
-
-// factsInterval is how often the header's facts are read again.
-const factsInterval = 10 * time.Second
-
-// While the API server cannot be reached, the facts are read again after
-// retryFirst, doubling up to retryMax: the banner's retries.
-const (
-	retryFirst = time.Second
-	retryMax   = 30 * time.Second
 )
 
 // chromeLines is the number of lines the root draws around the top screen:
@@ -117,32 +112,6 @@ type Model struct {
 	width, height int
 }
 
-// rediscoveredMsg says discovery was read again for a command naming an
-// unknown kind (line), through connection epoch: the command runs once more.
-type rediscoveredMsg struct {
-	epoch int
-	line  string
-}
-
-// rediscoverTimeout bounds the discovery read an unknown name starts.
-const rediscoverTimeout = 10 * time.Second
-
-// factsMsg carries freshly read facts, read through connection epoch.
-type factsMsg struct {
-	epoch int
-	facts kube.Facts
-}
-
-// factsTickMsg asks for the facts of connection epoch to be read again,
-// unless a later tick (seq) has been scheduled since.
-type factsTickMsg struct{ epoch, seq int }
-
-// Reachability is what a Source may also tell: whether its last request
-// that reached the network got an answer (kube.Client.Reachable).
-type Reachability interface {
-	Reachable() bool
-}
-
 // New returns the root model showing kind in namespace ("" is all
 // namespaces), configured by opts. Errors: the kind is unknown.
 func New(vc *views.Context, kind kube.Kind, namespace string, opts ...Option) (*Model, error) {
@@ -171,12 +140,6 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.readFacts(), m.Top().Init(), m.loadNames())
 }
 
-func (m *Model) readFacts() tea.Cmd {
-	m.factsReading = true
-	client, epoch := m.vc.Client, m.epoch
-	return func() tea.Msg { return factsMsg{epoch: epoch, facts: client.Facts(context.Background())} }
-}
-
 // Update routes a message: window sizes to the context, keys to the prompt,
 // the help overlay, the top screen or the global bindings, and everything
 // else to the top screen.
@@ -188,20 +151,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.prompt.Width = max(msg.Width-2, 1)
 		return m, m.toScreens(tea.WindowSizeMsg{Width: m.vc.Width, Height: m.vc.Height})
 	case factsMsg:
-		if msg.epoch != m.epoch {
-			return m, nil
-		}
-		m.factsReading = false
-		m.takeFacts(msg.facts)
-		next, cmd := m.trackReachability(msg.facts, time.Now())
-		m.factsSeq++
-		epoch, seq := m.epoch, m.factsSeq
-		return m, tea.Batch(cmd, tea.Tick(next, func(time.Time) tea.Msg { return factsTickMsg{epoch: epoch, seq: seq} }))
+		return m, m.tookFacts(msg)
 	case factsTickMsg:
-		if msg.epoch != m.epoch || msg.seq != m.factsSeq || m.factsReading {
-			return m, nil
-		}
-		return m, m.readFacts()
+		return m, m.factsTick(msg)
 	case namesMsg:
 		m.takeNames(msg)
 		return m, nil
@@ -280,20 +232,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(m.toScreens(msg), m.factsEarly())
 }
 
-// factsEarly reads the facts at once when the banner is up and a request
-// of a screen has been answered since the last that failed (the client's
-// Reachability): the banner then goes with the next screen refresh after
-// the API server is back, not at the next backoff retry up to 30 s later.
-func (m *Model) factsEarly() tea.Cmd {
-	if m.unreachableSince.IsZero() || m.factsReading {
-		return nil
-	}
-	if r, ok := m.vc.Client.(Reachability); !ok || !r.Reachable() {
-		return nil
-	}
-	return m.readFacts()
-}
-
 // keyBurst handles several runes that arrived in one read (fast typing, a
 // terminal multiplexer sending keys) as the separate key presses they were:
 // ":ns" opens the prompt, then types "ns" into it.
@@ -309,40 +247,6 @@ func (m *Model) keyBurst(msg tea.KeyMsg) tea.Cmd {
 		cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
 	}
 	return tea.Batch(cmds...)
-}
-
-// takeFacts shows newly read facts, unless the server could not be reached
-// (no version) after it once was: then the facts read before stay, marked
-// stale, rather than turning into "unknown" or kubeconfig guesses.
-func (m *Model) takeFacts(f kube.Facts) {
-	if f.ServerVersion == kube.Unknown && m.hasFacts && m.facts.ServerVersion != kube.Unknown {
-		m.factsStale = true
-		return
-	}
-	m.facts, m.hasFacts, m.factsStale, m.factsAt = f, true, false, time.Now()
-}
-
-// trackReachability keeps the banner's state from the facts: a read that
-// could not get the server's version means the API server cannot be
-// reached. While it cannot, the facts are read again with a doubling
-// backoff (1 s to 30 s); when it answers again, the banner goes and the top
-// screen refreshes at once, so screens recover without a restart. It
-// returns when to read the facts next, and the refresh command if any.
-func (m *Model) trackReachability(f kube.Facts, now time.Time) (time.Duration, tea.Cmd) {
-	if f.ServerVersion == kube.Unknown {
-		if m.unreachableSince.IsZero() {
-			m.unreachableSince, m.retry = now, retryFirst
-		} else {
-			m.retry = min(2*m.retry, retryMax)
-		}
-		return m.retry, nil
-	}
-	if m.unreachableSince.IsZero() {
-		return factsInterval, nil
-	}
-	m.unreachableSince, m.retry = time.Time{}, 0
-	m.notice("the API server answers again")
-	return factsInterval, m.Top().Init()
 }
 
 func (m *Model) toTop(msg tea.Msg) tea.Cmd {
@@ -367,14 +271,7 @@ func (m *Model) toScreens(msg tea.Msg) tea.Cmd {
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	keys := m.vc.Keys
 	if m.quitAsked != "" {
-		// The question of quit: ctrl+c again or y quits, any other key stays.
-		asked := m.quitAsked
-		m.quitAsked, m.status = "", views.StatusMsg{}
-		if msg.Type == tea.KeyCtrlC || msg.String() == "y" || msg.String() == "Y" {
-			return m.exit()
-		}
-		m.status = views.StatusMsg{Text: "not quitting: " + asked + " kept"}
-		return nil
+		return m.answerQuit(msg)
 	}
 	if msg.Type == tea.KeyCtrlC {
 		return m.quit()
@@ -388,24 +285,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return cmd
 	}
 	if m.help {
-		switch {
-		case key.Matches(msg, keys.Quit):
-			m.help = false
-			return m.quit()
-		case key.Matches(msg, keys.Help), key.Matches(msg, keys.Back):
-			m.help = false
-		case msg.String() == "down", msg.String() == "j":
-			m.helpOffset++
-		case msg.String() == "up", msg.String() == "k":
-			m.helpOffset--
-		case msg.String() == "pgdown", msg.String() == " ":
-			m.helpOffset += max(m.helpPage, 1)
-		case msg.String() == "pgup":
-			m.helpOffset -= max(m.helpPage, 1)
-		case msg.String() == "home", msg.String() == "g":
-			m.helpOffset = 0
-		}
-		return nil
+		return m.helpKey(msg)
 	}
 	if kp, ok := m.Top().(views.KeyPasser); m.Top().Capturing() && !(ok && kp.PassesKey(msg.String())) {
 		return m.toTop(msg)
@@ -476,56 +356,6 @@ func (m *Model) bound(name string) bool {
 	return false
 }
 
-func (m *Model) promptKey(msg tea.KeyMsg) tea.Cmd {
-	if msg.Type == tea.KeyTab {
-		m.tab()
-		return nil
-	}
-	m.cycle = nil
-	switch msg.Type {
-	case tea.KeyEsc:
-		m.prompting = false
-		m.prompt.Blur()
-		return nil
-	case tea.KeyEnter:
-		m.prompting = false
-		m.prompt.Blur()
-		return m.run(m.completed(), false)
-	}
-	var cmd tea.Cmd
-	m.prompt, cmd = m.prompt.Update(msg)
-	m.suggest(false)
-	return cmd
-}
-
-// tab completes the prompt as a shell does: the first tab takes the
-// completion shown (completed), each next one the next completion that
-// matched what was typed before the first, in the prompt's order, back to
-// the first after the last (":pods de" tab "default", tab "demo", tab
-// "default"). The prompt then holds the candidate itself, so enter runs
-// what is shown. Any other key ends the run.
-func (m *Model) tab() {
-	if len(m.cycle) > 0 {
-		m.cycleAt = (m.cycleAt + 1) % len(m.cycle)
-	} else {
-		value := m.prompt.Value()
-		candidates := m.prompt.MatchedSuggestions()
-		at := slices.Index(candidates, m.completed())
-		if at < 0 || candidates[at] == value {
-			// Nothing shown beyond a whole word (":po"): the first
-			// candidate that changes the text.
-			at = slices.IndexFunc(candidates, func(c string) bool { return c != value })
-		}
-		if at < 0 {
-			return
-		}
-		m.cycle, m.cycleAt = candidates, at
-	}
-	m.prompt.SetValue(m.cycle[m.cycleAt])
-	m.prompt.CursorEnd()
-	m.suggest(true)
-}
-
 // open shows a kind: a `:` command replaces the top screen, a drill-down
 // pushes a new one so that esc returns to the row it came from. chosen
 // says the namespace was chosen as such (the picker, `:ns <name>`): it
@@ -576,208 +406,32 @@ func (m *Model) back() tea.Cmd {
 	return m.Top().Init()
 }
 
-// completed returns the prompt's text with the completion it shows taken:
-// ":d" shows "deploy", and enter runs ":deploy", as tab would have; ":ns de"
-// shows "ns demo" and runs it. A word typed in full (a kind, a listed
-// namespace or context) is kept as typed, and so is a trailing space: ":ns "
-// is ":ns".
-func (m *Model) completed() string {
-	value := m.prompt.Value()
-	fields := strings.Fields(value)
-	if len(fields) == 0 || strings.HasSuffix(value, " ") {
-		return value
+// push shows scr on top of the stack, or in place of the top screen when
+// replace is set and a screen lies below it, and returns scr's Init.
+func (m *Model) push(scr views.Screen, replace bool) tea.Cmd {
+	if replace && len(m.stack) > 1 {
+		closeScreens(m.Top())
+		m.stack[len(m.stack)-1] = scr
+	} else {
+		m.stack = append(m.stack, scr)
 	}
-	last := fields[len(fields)-1]
-	switch {
-	case len(fields) == 1:
-		if _, ok := m.vc.Client.Kind(last); ok || isCommandWord(last) {
-			return value // a whole kind or command: ":q" quits, never ":quota"
-		}
-	case last == "all" || last == "-A" || slices.Contains(m.nsNames, last) || slices.Contains(m.ctxNames, last):
-		return value
-	}
-	if s := m.prompt.CurrentSuggestion(); s != "" && strings.HasPrefix(s, value) {
-		return s
-	}
-	return value
+	return scr.Init()
 }
 
-// run executes a `:` command: `<kind> [namespace|all|-A]`; `ns
-// <namespace>|all|-A`, the top screen's kind in that namespace (`:ns`
-// alone is the namespaces inventory, as in k9s); `ctx [context]`, the
-// context picker or a switch; `apps [namespace|all]`, the kyyard-managed
-// apps (of the current namespace when none is named); or
-// `q`/`quit`. A kind kyyard does not know makes it read discovery again
-// and run the line once more, with rediscovered set, unless rediscovered
-// is set already.
-func (m *Model) run(line string, rediscovered bool) tea.Cmd {
-	fields := strings.Fields(line)
-	if len(fields) == 0 {
-		return nil
+// place starts scr afresh (a `:` command) or pushes it on the stack.
+func (m *Model) place(scr views.Screen, fresh bool) tea.Cmd {
+	if fresh {
+		return m.afresh(scr)
 	}
-	switch {
-	case fields[0] == "q!":
-		return m.exit()
-	case fields[0] == "q", fields[0] == "quit", fields[0] == "exit":
-		return m.quit()
-	case m.closesWork(":" + line):
-		// Every other command replaces the screens.
-		return nil
-	case fields[0] == "history" && len(fields) == 1:
-		return m.openHistory(true)
-	case forwardsCommand(fields[0]) && len(fields) == 1:
-		return m.openForwards(true)
-	case appsCommand(fields[0]) && len(fields) == 1:
-		return m.openApps(m.namespace, true)
-	case appsCommand(fields[0]) && len(fields) == 2:
-		// `:apps <namespace>`, `:apps all`, as `:<kind> <namespace>`.
-		ns, ok := m.commandNamespace(fields[1])
-		if !ok {
-			return nil
-		}
-		return m.openApps(ns, true)
-	case contextCommand(fields[0]) && len(fields) == 1:
-		return m.listContexts()
-	case contextCommand(fields[0]) && len(fields) == 2:
-		return m.switchContext(fields[1])
-	}
-	info, ok := m.vc.Client.Kind(fields[0])
-	if !ok && len(fields) <= 2 && !rediscovered {
-		// The kind may be new (a CRD installed since kyyard started):
-		// read the API server's discovery again, then run the line again.
-		client, epoch := m.vc.Client, m.epoch
-		m.status = views.StatusMsg{Text: "looking for " + views.Echo(fields[0], m.width) + " in the API server's discovery…"}
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(context.Background(), rediscoverTimeout)
-			defer cancel()
-			client.Rediscover(ctx)
-			return rediscoveredMsg{epoch: epoch, line: line}
-		}
-	}
-	if !ok || len(fields) > 2 {
-		m.status = views.StatusMsg{Error: true,
-			Text: "unknown command \"" + views.Echo(line, m.width) + "\": try :pods, :deploy, :nodes, :ns, :pods <namespace>, :pods all, :ns <namespace>, :ctx"}
-		return nil
-	}
-	if len(fields) == 1 {
-		return m.open(views.OpenKindMsg{Kind: info.ID, Namespace: m.namespace, Replace: true}, false)
-	}
-	ns, ok := m.commandNamespace(fields[1])
-	if !ok {
-		return nil
-	}
-	if info.ID == "namespaces" {
-		return m.open(views.OpenKindMsg{Kind: m.topKind(), Namespace: ns, Replace: true}, true)
-	}
-	cmd := m.open(views.OpenKindMsg{Kind: info.ID, Namespace: ns, Replace: true}, false)
-	if !info.Namespaced && ns != "" && cmd != nil {
-		m.status = views.StatusMsg{Text: fmt.Sprintf("%s are cluster-scoped: %s does not apply to them", info.ID, namespacePhrase(ns))}
-	}
-	return cmd
+	return m.push(scr, false)
 }
 
-// commandNamespace reads a command's namespace argument: "all" or "-A"
-// is every namespace (""), another must be a DNS-1123 label; a malformed
-// one is said on the status line and ok is false.
-func (m *Model) commandNamespace(arg string) (ns string, ok bool) {
-	if arg == "all" || arg == "-A" {
-		return "", true
-	}
-	if err := views.ValidateNamespaceName(arg); err != nil {
-		m.status = views.StatusMsg{Error: true, Text: err.Error()}
-		return "", false
-	}
-	return arg, true
-}
-
-// namespacePhrase names a namespace in messages: "namespace demo", or
-// "all namespaces" for "".
-func namespacePhrase(ns string) string {
-	if ns == "" {
-		return "all namespaces"
-	}
-	return "namespace " + ns
-}
-
-// preferredNames are completed before any other kind name that shares
-// their prefix: the kinds people open most (":d" is deploy, ":s" svc, ":p"
-// pods), as k9s and kubectl users expect.
-var preferredNames = []string{
-	"pods", "po", "deployments", "deploy", "services", "svc", "nodes", "no", "namespaces", "ns",
-	"events", "ev", "statefulsets", "sts", "daemonsets", "ds", "jobs", "cronjobs", "cj",
-	"configmaps", "cm", "secrets", "ingresses", "ing", "persistentvolumeclaims", "pvc",
-}
-
-// commandSuggestions are the words the prompt completes, in the order it
-// offers them: the preferred kind names, every other kind id and alias
-// (sorted), ctx and quit.
-func commandSuggestions(names []string) []string {
-	known := map[string]bool{}
-	for _, n := range names {
-		known[n] = true
-	}
-	out := make([]string, 0, len(names)+1)
-	taken := map[string]bool{}
-	for _, n := range preferredNames {
-		if known[n] {
-			out = append(out, n)
-			taken[n] = true
-		}
-	}
-	for _, n := range names {
-		if !taken[n] {
-			out = append(out, n)
-		}
-	}
-	return append(out, "ctx", "history", "pf", "apps", "quit")
-}
-
-// isCommandWord reports whether a prompt word is one of the root's own
-// commands (quit, ctx), which are never completed into a kind's name.
-func isCommandWord(w string) bool {
-	switch w {
-	case "q", "q!", "quit", "exit", "history":
-		return true
-	}
-	if forwardsCommand(w) || appsCommand(w) {
-		return true
-	}
-	return contextCommand(w)
-}
-
-// quit ends the program, unless a screen on the stack holds unsaved work
-// (views.Unsaved): then the status line asks first, and ctrl+c again or
-// y quits (`:q!` quits without asking).
-func (m *Model) quit() tea.Cmd {
-	if what := m.unsaved(); what != "" {
-		m.quitAsked = what
-		m.status = views.StatusMsg{Text: "quit and lose " + what + "? ctrl+c or y quits, any other key stays", Error: true}
-		return nil
-	}
-	return m.exit()
-}
-
-// unsaved describes the unsaved work of the topmost screen on the stack
-// that holds some (views.Unsaved), "" when none does.
-func (m *Model) unsaved() string {
-	for i := len(m.stack) - 1; i >= 0; i-- {
-		if u, ok := m.stack[i].(views.Unsaved); ok {
-			if what := u.Unsaved(); what != "" {
-				return what
-			}
-		}
-	}
-	return ""
-}
-
-// closesWork reports whether what (a `:` command, the namespace picker)
-// would close a screen holding unsaved work; if so the status line says
-// so and nothing is closed: the person applies or discards it first.
-func (m *Model) closesWork(what string) bool {
-	work := m.unsaved()
-	if work == "" {
-		return false
-	}
-	m.status = views.StatusMsg{Error: true, Text: what + " would close " + work + ": apply or discard it first (esc)"}
-	return true
+// afresh makes scr the only screen and starts it: every `:` command that
+// opens a screen starts afresh, as in k9s (README), so the screens drilled
+// through are closed and esc has nothing stale to go back to. Callers ask
+// closesWork first.
+func (m *Model) afresh(scr views.Screen) tea.Cmd {
+	closeScreens(m.stack...)
+	m.stack = []views.Screen{scr}
+	return scr.Init()
 }

@@ -7,7 +7,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/history"
 	"github.com/kyyard/kyyard/views/operate"
@@ -35,36 +34,6 @@ func (m *Model) operator() (operate.Operator, bool) {
 		m.status = views.StatusMsg{Text: "actions are not available", Error: true}
 	}
 	return op, ok
-}
-
-// push shows scr on top of the stack, or in place of the top screen when
-// replace is set and a screen lies below it, and returns scr's Init.
-func (m *Model) push(scr views.Screen, replace bool) tea.Cmd {
-	if replace && len(m.stack) > 1 {
-		closeScreens(m.Top())
-		m.stack[len(m.stack)-1] = scr
-	} else {
-		m.stack = append(m.stack, scr)
-	}
-	return scr.Init()
-}
-
-// place starts scr afresh (a `:` command) or pushes it on the stack.
-func (m *Model) place(scr views.Screen, fresh bool) tea.Cmd {
-	if fresh {
-		return m.afresh(scr)
-	}
-	return m.push(scr, false)
-}
-
-// afresh makes scr the only screen and starts it: every `:` command that
-// opens a screen starts afresh, as in k9s (README), so the screens drilled
-// through are closed and esc has nothing stale to go back to. Callers ask
-// closesWork first.
-func (m *Model) afresh(scr views.Screen) tea.Cmd {
-	closeScreens(m.stack...)
-	m.stack = []views.Screen{scr}
-	return scr.Init()
 }
 
 // openOperate pushes the confirmation screen of an action when the client
@@ -180,29 +149,4 @@ func (m *Model) historyWritten(msg historyWrittenMsg) {
 		note = m.status.Text + " · " + note
 	}
 	m.status = views.StatusMsg{Text: note, Error: m.status.Error}
-}
-
-// openHistory shows the `:history` screen: afresh for the command (fresh),
-// else pushed.
-func (m *Model) openHistory(fresh bool) tea.Cmd {
-	m.status = views.StatusMsg{}
-	return m.place(history.New(m.vc, m.history, m.historyPath), fresh)
-}
-
-// modeText is what the header says of the write policy: "read-only",
-// "strict", both, or "" for the interactive default.
-func (m *Model) modeText() string {
-	md, ok := m.vc.Client.(views.Modes)
-	if !ok {
-		return ""
-	}
-	switch {
-	case md.ReadOnly() && md.Policy() == kube.PolicyStrict:
-		return "read-only, strict"
-	case md.ReadOnly():
-		return "read-only"
-	case md.Policy() == kube.PolicyStrict:
-		return "strict"
-	}
-	return ""
 }

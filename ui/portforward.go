@@ -8,12 +8,6 @@ import (
 	"github.com/kyyard/kyyard/views/portforward"
 )
 
-// forwardStopper is a client whose port-forwards end with kyyard
-// (*kube.Client).
-type forwardStopper interface {
-	StopAllPortForwards()
-}
-
 // openPortForward pushes the port-forward dialog (`shift+f`) when the
 // client can forward (it implements portforward.Forwarder).
 func (m *Model) openPortForward(msg views.OpenPortForwardMsg) tea.Cmd {
@@ -36,18 +30,4 @@ func (m *Model) openForwards(fresh bool) tea.Cmd {
 	}
 	m.status = views.StatusMsg{}
 	return m.place(forwards.New(m.vc, fw), fresh)
-}
-
-// exit stops every port-forward (they end when kyyard ends; Close stops
-// them too) and quits.
-func (m *Model) exit() tea.Cmd {
-	if s, ok := m.vc.Client.(forwardStopper); ok {
-		s.StopAllPortForwards()
-	}
-	return tea.Quit
-}
-
-// forwardsCommand reports whether a prompt word opens the `:pf` list.
-func forwardsCommand(w string) bool {
-	return w == "pf" || w == "portforwards" || w == "port-forwards"
 }

@@ -1,11 +1,9 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -15,9 +13,6 @@ import (
 	"github.com/kyyard/kyyard/views/inventory"
 	"github.com/kyyard/kyyard/views/pickers"
 )
-
-// namesTimeout bounds the read of the namespace names the prompt completes.
-const namesTimeout = 15 * time.Second
 
 // Option configures a root model made by New.
 type Option func(*Model)
@@ -35,14 +30,6 @@ func WithKubeconfig(k views.Kubeconfig) Option {
 type kindScreen interface {
 	Kind() kube.Kind
 	Namespace() string
-}
-
-// namesMsg carries the names the prompt completes: namespaces (none when
-// they cannot be listed) and kubeconfig contexts.
-type namesMsg struct {
-	epoch      int
-	namespaces []string
-	contexts   []string
 }
 
 // contextsMsg carries the kubeconfig's contexts to open the context picker.
@@ -176,81 +163,14 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	return tea.Batch(scr.Init(), m.readFacts(), m.loadNames())
 }
 
+// sourceCloser is a connection that holds informers (*kube.Client).
+type sourceCloser interface{ Close() }
+
 // closeSource stops a connection's informers, when it has any.
 func closeSource(s views.Source) {
-	if c, ok := s.(interface{ Close() }); ok {
+	if c, ok := s.(sourceCloser); ok {
 		c.Close()
 	}
-}
-
-// loadNames reads what the prompt completes after a command word: the
-// namespaces (none when they cannot be listed: the prompt then completes
-// nothing, and typed names still work) and the kubeconfig's contexts.
-func (m *Model) loadNames() tea.Cmd {
-	client, k, epoch := m.vc.Client, m.kubeconfig, m.epoch
-	return func() tea.Msg {
-		msg := namesMsg{epoch: epoch}
-		ctx, cancel := context.WithTimeout(context.Background(), namesTimeout)
-		defer cancel()
-		snap := client.Snapshot(ctx, kube.SnapshotRequest{Kinds: []kube.Kind{"namespaces"}})
-		if t, ok := snap.Table("namespaces"); ok {
-			for _, r := range t.Rows {
-				msg.namespaces = append(msg.namespaces, r.Name)
-			}
-		}
-		if k != nil {
-			msg.contexts, _, _ = k.Contexts()
-		}
-		return msg
-	}
-}
-
-// takeNames keeps the names the prompt completes.
-func (m *Model) takeNames(msg namesMsg) {
-	if msg.epoch != m.epoch {
-		return
-	}
-	m.nsNames, m.ctxNames = msg.namespaces, msg.contexts
-	if m.prompting {
-		m.suggest(true)
-	}
-}
-
-// contextCommand reports whether a command word switches contexts.
-func contextCommand(word string) bool {
-	return word == "ctx" || word == "context" || word == "contexts"
-}
-
-// suggest sets the prompt's completions for what is typed: command words
-// (kinds, ctx, quit) for the first word; after `<kind> ` or `ns ` the
-// namespaces and "all" (nothing when namespaces cannot be listed); after
-// `ctx ` the contexts. They are rebuilt only
-// when the first word changed, unless force.
-func (m *Model) suggest(force bool) {
-	first, _, spaced := strings.Cut(m.prompt.Value(), " ")
-	scope := ""
-	if spaced {
-		scope = " " + first
-	}
-	if !force && scope == m.suggestedFor {
-		return
-	}
-	m.suggestedFor = scope
-	if !spaced {
-		m.prompt.SetSuggestions(commandSuggestions(m.vc.Client.Names()))
-		return
-	}
-	var args []string
-	if contextCommand(first) {
-		args = m.ctxNames
-	} else if info, ok := m.vc.Client.Kind(first); ok && len(m.nsNames) > 0 && (info.Namespaced || info.ID == "namespaces") {
-		args = append([]string{"all"}, m.nsNames...)
-	}
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = first + " " + a
-	}
-	m.prompt.SetSuggestions(out)
 }
 
 // pickNamespaceKey is the root's binding that opens the namespace picker.

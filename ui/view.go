@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kyyard/kyyard/kube"
@@ -154,124 +152,6 @@ func (m *Model) statusLine() string {
 	return st.Muted.Render(ansi.Truncate("? help  : command  esc back  q quit", m.width, "…"))
 }
 
-// helpView lists the global bindings and the top screen's, generated from
-// their key.Binding help texts, flowed into as many columns as the height
-// needs.
-func (m *Model) helpView() string {
-	st := m.vc.Styles
-	var entries []string
-	section := func(title string, bindings []key.Binding) {
-		entries = append(entries, st.HeaderKey.Render(title))
-		for _, b := range bindings {
-			h := b.Help()
-			if h.Key == "" || !b.Enabled() {
-				continue
-			}
-			entries = append(entries, st.HelpKey.Render(padRight(h.Key, 8))+" "+st.HelpDescription.Render(h.Desc))
-		}
-	}
-	// The namespace picker key and the row markers belong to the tables
-	// (inventory screens): other screens' help does not list them.
-	_, table := m.Top().(kindScreen)
-	global := m.vc.Keys.Bindings()
-	if table {
-		global = append(global, m.pickKey)
-	}
-	section("Global", global)
-	section("This screen", m.Top().Bindings())
-	if ks, ok := m.Top().(kindScreen); ok && (ks.Kind() == kube.KindPods || ks.Kind() == kube.KindContainers || ks.Kind() == kube.KindNodes) {
-		// What the metrics cells mean (issue 12).
-		entries = append(entries, st.HeaderKey.Render("Metrics columns"))
-		for _, e := range [][2]string{{"45%*", "some containers set none"}, {"n/a", "unset, not running, a native sidecar, or unreadable"}, {"-", "no sample yet"}, {"w", "CPU and MEM trends"}} {
-			entries = append(entries, st.HelpKey.Render(padRight(e[0], 8))+" "+st.HelpDescription.Render(e[1]))
-		}
-	}
-	var footer []string
-	footLines := [][]string{
-		{"Commands:", ":<kind> [ns|all]", ":ns <ns>|all", ":ctx [context]", ":pf port-forwards", ":apps", ":history", ":q", "e.g. :pods, :deploy demo, :po all, :ns"},
-	}
-	if table {
-		footLines = append(footLines, []string{"Row markers:", "x failed", "! warning", "~ progressing", "(blank) ok"})
-	}
-	for _, items := range footLines {
-		for _, l := range wrapItems(items, m.width) {
-			footer = append(footer, st.Muted.Render(l))
-		}
-	}
-	// As many columns as fit the width, each as wide as its widest entry
-	// (entries wider than the screen are cut with "…").
-	colWidth := 0
-	for _, e := range entries {
-		colWidth = max(colWidth, ansi.StringWidth(e))
-	}
-	// Two columns at least when the screen is 60 cells or wider: an entry
-	// longer than half the screen is cut.
-	colWidth = max(min(colWidth, m.width), 1)
-	if m.width >= 60 {
-		colWidth = min(colWidth, (m.width-3)/2)
-	}
-	ncols := max((m.width+3)/(colWidth+3), 1)
-	perCol := (len(entries) + ncols - 1) / ncols
-	var columns []string
-	for start := 0; start < len(entries); start += perCol {
-		col := entries[start:min(start+perCol, len(entries))]
-		for i, e := range col {
-			col[i] = padRight(ansi.Truncate(e, colWidth, "…"), colWidth)
-		}
-		columns = append(columns, lipgloss.NewStyle().PaddingRight(3).Render(strings.Join(col, "\n")))
-	}
-	body := strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, columns...), "\n")
-	// Keys that do not fit scroll (↑/↓, pgup/pgdn); a line says so.
-	room := max(m.vc.Height-1-len(footer), 1)
-	title := st.Title.Render("Keys")
-	if len(body) > room {
-		room = max(room-1, 1)
-		m.helpOffset = max(min(m.helpOffset, len(body)-room), 0)
-		title += st.Muted.Render(fmt.Sprintf("  (lines %d-%d of %d: ↑/↓ pgup/pgdn scroll)", m.helpOffset+1, m.helpOffset+room, len(body)))
-		body = body[m.helpOffset : m.helpOffset+room]
-		m.helpPage = room
-	} else {
-		m.helpOffset = 0
-	}
-	lines := append([]string{title}, body...)
-	lines = append(lines, footer...)
-	if len(lines) > m.vc.Height {
-		lines = lines[:m.vc.Height]
-	}
-	for len(lines) < m.vc.Height {
-		lines = append(lines, "")
-	}
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, m.width, "")
-	}
-	return strings.Join(lines, "\n")
-}
-
-// wrapItems lays items out two spaces apart, in as many lines of width
-// cells as they need, never breaking an item unless it alone is wider.
-func wrapItems(items []string, width int) []string {
-	var lines []string
-	cur := ""
-	for _, it := range items {
-		switch {
-		case cur == "":
-			cur = it
-		case ansi.StringWidth(cur)+2+ansi.StringWidth(it) <= width:
-			cur += "  " + it
-		default:
-			lines = append(lines, cur)
-			cur = it
-		}
-	}
-	if cur != "" {
-		lines = append(lines, cur)
-	}
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, max(width, 1), "…")
-	}
-	return lines
-}
-
 func padRight(s string, n int) string {
 	if w := ansi.StringWidth(s); w < n {
 		return s + strings.Repeat(" ", n-w)
@@ -297,41 +177,4 @@ func (m *Model) tooSmall() string {
 		lines = append(lines, strings.Repeat(" ", m.width))
 	}
 	return m.vc.Styles.Error.Render(strings.Join(lines, "\n"))
-}
-
-// promptView draws the `:` prompt: what is typed, the cursor, and, muted,
-// the rest of the command enter would run (completed), so the hint never
-// differs from what runs (":pv" shows nothing more and opens
-// persistentvolumes). Every part is cleaned with views.Sanitize: the
-// completions are kubeconfig context names and the cluster's namespace
-// names, which may hold control characters (a context named "evil\x1b[2J"
-// must not clear the screen). A line wider than the screen keeps the
-// cursor in view and cuts the text before it.
-func (m *Model) promptView() string {
-	st := m.vc.Styles
-	value := []rune(m.prompt.Value())
-	pos := min(max(m.prompt.Position(), 0), len(value))
-	before := views.Sanitize(string(value[:pos]))
-	var under, after, rest string
-	if pos < len(value) {
-		under, after = views.Sanitize(string(value[pos])), views.Sanitize(string(value[pos+1:]))
-	} else if run := []rune(m.completed()); len(run) > len(value) && string(run[:len(value)]) == string(value) {
-		completion := run[len(value):]
-		under, rest = views.Sanitize(string(completion[0])), views.Sanitize(string(completion[1:]))
-	}
-	if under == "" {
-		under = " "
-	}
-	avail := max(m.width-1, 1) // after ":"
-	if w := ansi.StringWidth(before) + ansi.StringWidth(under); w > avail {
-		before = ansi.TruncateLeft(before, w-avail+1, "…")
-	}
-	room := avail - ansi.StringWidth(before) - ansi.StringWidth(under)
-	after = ansi.Truncate(after, max(room, 0), "")
-	rest = ansi.Truncate(rest, max(room-ansi.StringWidth(after), 0), "")
-	cursor := st.Prompt.Reverse(true)
-	if rest != "" || (pos == len(value) && under != " ") {
-		cursor = st.Muted.Reverse(true)
-	}
-	return st.Prompt.Render(":"+before) + cursor.Render(under) + st.Prompt.Render(after) + st.Muted.Render(rest)
 }

@@ -6,10 +6,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kubetest"
 	"github.com/kyyard/kyyard/views"
-	"github.com/kyyard/kyyard/views/workload"
 )
 
 func TestEOpensTheForm(t *testing.T) {
@@ -41,12 +39,6 @@ func TestEOpensTheForm(t *testing.T) {
 		t.Fatalf("after y: title %q", got)
 	}
 }
-
-// *kube.Client is what the root hands the form.
-var (
-	_ workload.Editor = (*kube.Client)(nil)
-	_ workload.Owners = (*kube.Client)(nil)
-)
 
 // browseOnly is a source that cannot edit.
 type browseOnly struct{ views.Source }

@@ -186,7 +186,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f.DurationVar(&opts.refresh, "refresh", 2*time.Second, "how often screens read the cluster again (at least 500ms)")
 	f.DurationVar(&opts.deployTimeout, "deploy-timeout", kube.DefaultDeployTimeout, "how long a deploy from the :apps form waits for each service's rollout before it restores the previous objects (rollout_timeout)")
 	f.DurationVar(&opts.metricsInterval, "metrics-interval", kube.DefaultMetricsInterval, "the longest time between two reads of the metrics API (metrics-server) for the CPU and memory columns, trends and charts; reads follow its samples (its resolution is 15s), and a multiple of it reads every other (third...) sample only (per context: metricsInterval in the configuration file)")
-	f.StringVarP(&opts.command, "command", "c", "pods", "the kind to show first (pods, deploy, nodes, ns, or any alias), or apps (the :apps list) or pf (the :pf port-forwards)")
+	f.StringVarP(&opts.command, "command", "c", "pods", "the kind to show first (pods, deploy, nodes, ns, or any alias), or "+ui.StartScreenHelp())
 	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "start in all namespaces")
 	f.BoolVar(&opts.strict, "strict", false, "refuse every write a guard warns about (managed by Helm/Argo CD/Flux, no Pod Security level, claims deleted, new Secret references, an autoscaler) instead of asking to confirm, as a cluster agent must; the default when kyyard runs in a pod with its ServiceAccount (--strict=false turns it off there)")
 	f.BoolVar(&opts.readonly, "readonly", false, "refuse every write before any request: browse only")
