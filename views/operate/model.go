@@ -323,7 +323,7 @@ func (m *Model) refusal(i int) kube.OperateOutcome {
 	r := it.verdicts.Refusal()
 	out.Reason, out.Detail = r.Reason, r.Detail+" (not sent)"
 	for _, v := range it.verdicts {
-		if v.Outcome == kube.OutcomeRefuse && views.KyyardManaged(v) {
+		if v.Outcome == kube.OutcomeRefuse && v.KyyardManaged {
 			// kyyard's own app: changed through its deploy form.
 			out.Detail += " · " + views.AppsHint
 		}
