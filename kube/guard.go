@@ -149,6 +149,13 @@ func guardFresh(before, after Workload, fresh workloadObject) Verdict {
 // (app.kubernetes.io/managed-by: kyyard). The text names the release or
 // application when the markers say it ("Helm (release shop)").
 func ManagedBy(labels, annotations map[string]string) string {
+	tool, _ := managedBy(labels, annotations)
+	return tool
+}
+
+// managedBy is ManagedBy's answer and whether the tool it names is
+// kyyard's own deploy form (Verdict.KyyardManaged).
+func managedBy(labels, annotations map[string]string) (tool string, kyyard bool) {
 	with := func(tool, what, name string) string {
 		if name == "" {
 			return tool
@@ -157,31 +164,31 @@ func ManagedBy(labels, annotations map[string]string) string {
 	}
 	switch {
 	case labels["app.kubernetes.io/managed-by"] == "Helm" || annotations["meta.helm.sh/release-name"] != "":
-		return with("Helm", "release", annotations["meta.helm.sh/release-name"])
+		return with("Helm", "release", annotations["meta.helm.sh/release-name"]), false
 	case annotations["argocd.argoproj.io/tracking-id"] != "":
 		app, _, _ := strings.Cut(annotations["argocd.argoproj.io/tracking-id"], ":")
-		return with("Argo CD", "application", app)
+		return with("Argo CD", "application", app), false
 	case labels["argocd.argoproj.io/instance"] != "":
-		return with("Argo CD", "application", labels["argocd.argoproj.io/instance"])
+		return with("Argo CD", "application", labels["argocd.argoproj.io/instance"]), false
 	case labels["kustomize.toolkit.fluxcd.io/name"] != "":
-		return with("Flux", "kustomization", labels["kustomize.toolkit.fluxcd.io/name"])
+		return with("Flux", "kustomization", labels["kustomize.toolkit.fluxcd.io/name"]), false
 	case labels["helm.toolkit.fluxcd.io/name"] != "":
-		return with("Flux", "helm release", labels["helm.toolkit.fluxcd.io/name"])
+		return with("Flux", "helm release", labels["helm.toolkit.fluxcd.io/name"]), false
 	case labels["app.kubernetes.io/managed-by"] == "kyyard":
-		return with("kyyard's deploy form", "instance", labels["app.kubernetes.io/instance"])
+		return with("kyyard's deploy form", "instance", labels["app.kubernetes.io/instance"]), true
 	}
-	return ""
+	return "", false
 }
 
 // guardManaged warns (strict: refuses) when another tool manages the
 // object (casebook C32); the person confirms by typing the object's name.
 func (c *Client) guardManaged(name string, labels, annotations map[string]string) Verdict {
-	tool := ManagedBy(labels, annotations)
+	tool, kyyard := managedBy(labels, annotations)
 	if tool == "" {
 		return Verdict{Guard: GuardManaged, Outcome: OutcomePass, Sentence: "no other tool's markers"}
 	}
 	owner, _, _ := strings.Cut(tool, " (")
-	return c.warn(Verdict{Guard: GuardManaged, Reason: ReasonApplicationManaged, Confirm: name,
+	return c.warn(Verdict{Guard: GuardManaged, Reason: ReasonApplicationManaged, Confirm: name, KyyardManaged: kyyard,
 		Sentence: "managed by " + tool + ": " + owner + " may undo this on its next sync"})
 }
 

@@ -87,6 +87,12 @@ type Verdict struct {
 	// asked (a Deployment already paused, or resumed, already at the
 	// replicas asked): the action would send nothing.
 	Nothing bool
+	// KyyardManaged, on the managed-by guard's warn or refuse, says the
+	// object is kyyard's own deploy form's (label
+	// app.kubernetes.io/managed-by: kyyard, and no other tool's markers
+	// before it in ManagedBy's order): it is changed through :apps, not the
+	// workload form, scale or delete.
+	KyyardManaged bool
 }
 
 // Answer is what the person types to confirm a warning: its Confirm text

@@ -1,10 +1,6 @@
 package views
 
-import (
-	"strings"
-
-	"github.com/kyyard/kyyard/kube"
-)
+import "github.com/kyyard/kyyard/kube"
 
 // OpenDeployMsg asks the root to push the deploy form (views/deploy): a
 // new app in Namespace (`n` on :apps), or, with Instance set, the form of
@@ -27,23 +23,17 @@ type OpenRemoveMsg struct {
 // OpenAppsMsg asks the root to show the `:apps` list.
 type OpenAppsMsg struct{}
 
-// KyyardManaged reports whether v is the managed-by guard's verdict on an
-// object kyyard's deploy form made (kube.ManagedBy names it "kyyard's
-// deploy form"): such objects are changed through :apps, not the workload
-// form, scale or delete.
-func KyyardManaged(v kube.Verdict) bool {
-	return v.Reason == kube.ReasonApplicationManaged && strings.Contains(v.Sentence, "kyyard's deploy form")
-}
-
 // AppsHint is what a refusal or warning on a kyyard-managed object adds:
 // where to change it instead.
 const AppsHint = "use :apps to change it"
 
 // VerdictSentence is v's sentence, sanitised, with AppsHint added when the
-// object is kyyard-managed (KyyardManaged).
+// managed-by guard found the object kyyard's own (kube.Verdict.KyyardManaged):
+// such objects are changed through :apps, not the workload form, scale or
+// delete.
 func VerdictSentence(v kube.Verdict) string {
 	s := Sanitize(v.Sentence)
-	if KyyardManaged(v) {
+	if v.KyyardManaged {
 		s += " · " + AppsHint
 	}
 	return s

@@ -32,12 +32,11 @@ type preview struct {
 	running   bool
 	dp        kube.DeployPlan
 	err       error
-	// warns are the warning verdicts; inputs their confirmations (the
+	// warns are the warning verdicts; confirm their confirmations (the
 	// verdict's Confirm text, or "y"), then, when the plan prunes
 	// objects, the prune's (the instance name typed).
-	warns  []kube.Verdict
-	inputs []textinput.Model
-	focus  int
+	warns   []kube.Verdict
+	confirm *views.Confirm
 
 	body   int
 	offset int
@@ -52,7 +51,7 @@ type preview struct {
 }
 
 func newPreview(st views.Styles, req render.Request, plan render.Plan, err error) *preview {
-	p := &preview{req: req, plan: plan, renderErr: err, running: err == nil, focus: -1, at: -1}
+	p := &preview{req: req, plan: plan, renderErr: err, running: err == nil, at: -1}
 	p.search = textinput.New()
 	p.search.Prompt = "/"
 	p.search.TextStyle, p.search.PromptStyle = st.Prompt, st.Prompt
@@ -67,55 +66,24 @@ func (p *preview) takePlan(st views.Styles, msg planMsg) {
 		return
 	}
 	p.warns = msg.plan.Verdicts.Warnings()
-	n := len(p.warns)
+	asks := views.WarningAsks(msg.plan.Verdicts, 0)
 	if len(msg.plan.Prune) > 0 {
-		n++
+		asks = append(asks, views.ConfirmAsk{Want: p.req.Instance})
 	}
-	p.inputs = make([]textinput.Model, n)
-	for i := range n {
-		in := textinput.New()
-		in.Prompt = ""
-		in.TextStyle = st.Prompt
-		in.Cursor.SetMode(cursor.CursorStatic)
-		in.Width = max(len(p.want(i)), 3) + 2
-		p.inputs[i] = in
-	}
-	if p.blocked() == "" {
-		p.advance()
-	}
+	p.confirm = views.NewConfirm(st, views.ConfirmAsTyped, asks)
+	p.confirm.Start(p.blocked())
 }
 
 // prunes reports whether the plan deletes objects removed from the form
-// (their confirmation is the last input).
+// (their confirmation is the last ask).
 func (p *preview) prunes() bool { return len(p.dp.Prune) > 0 }
 
-// pruneInput is the prune confirmation's index in inputs (-1 when none).
+// pruneInput is the prune confirmation's index in the asks (-1 when none).
 func (p *preview) pruneInput() int {
-	if !p.prunes() || len(p.inputs) <= len(p.warns) {
+	if !p.prunes() || p.confirm.Len() <= len(p.warns) {
 		return -1
 	}
 	return len(p.warns)
-}
-
-// want is the text that confirms input i: a warning's Confirm text or
-// "y"; the instance name for the prune.
-func (p *preview) want(i int) string {
-	if i >= len(p.warns) {
-		return p.req.Instance
-	}
-	return p.warns[i].Answer()
-}
-
-func (p *preview) confirmed(i int) bool { return p.inputs[i].Value() == p.want(i) }
-
-func (p *preview) unconfirmed() int {
-	n := 0
-	for i := range p.inputs {
-		if !p.confirmed(i) {
-			n++
-		}
-	}
-	return n
 }
 
 // dryRunFailures are the objects the server's dry run refused, sorted.
@@ -149,25 +117,7 @@ func (p *preview) blocked() string {
 }
 
 // typing reports whether keys go to a confirmation.
-func (p *preview) typing() bool {
-	return p.blocked() == "" && p.focus >= 0 && p.focus < len(p.inputs)
-}
-
-// advance focuses the next unconfirmed warning, or none.
-func (p *preview) advance() tea.Cmd {
-	for i := range p.inputs {
-		p.inputs[i].Blur()
-	}
-	for d := range len(p.inputs) {
-		i := (max(p.focus, 0) + d) % len(p.inputs)
-		if !p.confirmed(i) {
-			p.focus = i
-			return p.inputs[i].Focus()
-		}
-	}
-	p.focus = -1
-	return nil
-}
+func (p *preview) typing() bool { return p.blocked() == "" && p.confirm.Typing() }
 
 // previewKey handles a key on the preview.
 func (m *Model) previewKey(msg tea.KeyMsg) tea.Cmd {
@@ -211,12 +161,7 @@ func (m *Model) previewKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if p.typing() {
-		var cmd tea.Cmd
-		p.inputs[p.focus], cmd = p.inputs[p.focus].Update(msg)
-		if p.confirmed(p.focus) {
-			return p.advance()
-		}
-		return cmd
+		return p.confirm.Update(msg)
 	}
 	switch {
 	case key.Matches(msg, k.Tab):
@@ -269,19 +214,14 @@ func (m *Model) deploy() tea.Cmd {
 		m.note, m.noteErr = "cannot deploy: "+why, true
 		return nil
 	}
-	if n := p.unconfirmed(); n > 0 {
-		m.note, m.noteErr = fmt.Sprintf("confirm %s first", kube.Plural(n, "warning")), true
-		if i := p.pruneInput(); n == 1 && i >= 0 && !p.confirmed(i) {
-			m.note = fmt.Sprintf("type %q to confirm deleting %s first", p.want(i), kube.Plural(len(p.dp.Prune), "object"))
+	if n := p.confirm.Unconfirmed(); n > 0 {
+		m.note, m.noteErr = p.confirm.Summary(), true
+		if i := p.pruneInput(); n == 1 && i >= 0 && !p.confirm.Confirmed(i) {
+			m.note = fmt.Sprintf("type %q to confirm deleting %s first", p.confirm.Ask(i).Want, kube.Plural(len(p.dp.Prune), "object"))
 		}
-		return p.advance()
+		return p.confirm.Advance()
 	}
-	var confirmed []kube.Reason
-	for _, w := range p.warns {
-		if !slices.Contains(confirmed, w.Reason) {
-			confirmed = append(confirmed, w.Reason)
-		}
-	}
+	confirmed := p.confirm.Reasons()
 	d, req := m.d, m.req
 	opts := kube.DeployOptions{Confirmed: confirmed, RecordVersion: p.dp.RecordVersion, RecordGeneration: p.dp.RecordGeneration, Timeout: m.timeout}
 	m.token++
@@ -336,7 +276,7 @@ func (m *Model) headLines() []string {
 			continue
 		}
 		out = append(out, fmt.Sprintf("! %s: %s", v.Reason, views.VerdictSentence(v)))
-		if wi < len(p.warns) && wi < len(p.inputs) {
+		if wi < len(p.warns) && wi < p.confirm.Len() {
 			out = append(out, "  "+p.confirmLine(wi))
 		}
 		wi++
@@ -407,18 +347,12 @@ func (p *preview) passLines(st views.Styles) []string {
 // confirmLine is confirmation i's line: what to type, the input, a ✓
 // once typed, the cursor's mark.
 func (p *preview) confirmLine(i int) string {
-	ask := fmt.Sprintf("type %q to confirm: ", p.want(i))
-	if p.want(i) == "y" {
+	want := p.confirm.Ask(i).Want
+	ask := fmt.Sprintf("type %q to confirm: ", want)
+	if want == "y" {
 		ask = "type y to confirm: "
 	}
-	mark, cur := "", " "
-	if p.confirmed(i) {
-		mark = " ✓"
-	}
-	if i == p.focus && p.typing() {
-		cur = ">"
-	}
-	return cur + " " + ask + "[" + p.inputs[i].View() + "]" + mark
+	return p.confirm.Cursor(i) + " " + ask + p.confirm.Field(i)
 }
 
 // pruneLines say what the deploy deletes and keeps of the objects

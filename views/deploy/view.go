@@ -269,10 +269,10 @@ func (m *Model) previewView() string {
 	case p.running:
 		help = st.Muted.Render("↑↓ pgup/pgdn scroll · tab YAML/diff · / search · esc back to the form")
 	case p.typing():
-		what := kube.Plural(p.unconfirmed(), "warning")
-		if i := p.pruneInput(); i >= 0 && !p.confirmed(i) {
-			what = fmt.Sprintf("the deletion (type %q)", p.want(i))
-			if n := p.unconfirmed() - 1; n > 0 {
+		what := kube.Plural(p.confirm.Unconfirmed(), "warning")
+		if i := p.pruneInput(); i >= 0 && !p.confirm.Confirmed(i) {
+			what = fmt.Sprintf("the deletion (type %q)", p.confirm.Ask(i).Want)
+			if n := p.confirm.Unconfirmed() - 1; n > 0 {
 				what += " and " + kube.Plural(n, "warning")
 			}
 		}

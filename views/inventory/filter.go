@@ -10,6 +10,9 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
 )
 
 // filterMode is how a filter's text matches rows.
@@ -346,3 +349,84 @@ func pick(order []int32, hit []bool, invert bool) []int32 {
 	}
 	return out
 }
+
+// refilter recomputes the shown rows and their layout, keeping the cursor
+// on its object. prev, when given, is the filter just replaced: if the new
+// one only narrows it, only the rows it showed are searched.
+func (m *Model) refilter(prev *filter) {
+	if m.ix == nil {
+		return
+	}
+	keep := m.cursorKey()
+	if m.following {
+		keep, m.followKey, m.following = m.followKey, "", false
+	}
+	if prev == nil || len(m.memo) >= memoSize {
+		m.memo = map[string][]int32{} // the rows or their order changed
+	}
+	base := m.order
+	shown, seen := m.memo[m.filter.raw]
+	if seen {
+		// Typed back to a filter of this session (backspace): no search.
+	} else if prev != nil && m.filter.extends(*prev) {
+		base = m.shown
+		if prev.mode == modeFuzzy {
+			// Fuzzy rows are ranked by score; search them in the sort
+			// order, so that ties rank exactly as a search of all rows would.
+			base = inOrder(m.order, m.shown, len(m.ix.rows))
+		}
+	}
+	if !seen {
+		shown = m.filter.apply(m.ix, base)
+		m.memo[m.filter.raw] = shown
+	}
+	if m.unhealthy {
+		kept := make([]int32, 0, len(shown)/8)
+		for _, r := range shown {
+			if m.ix.rows[r].Health >= kube.HealthWarning {
+				kept = append(kept, r)
+			}
+		}
+		shown = kept
+	}
+	m.shown = shown
+	m.countMarks()
+	m.relayout()
+	m.follow(keep)
+}
+
+// selectorProblem returns what is wrong with a malformed label selector,
+// the parser's own words first ("found ..., expected: ... in label
+// selector ..."). message is the Source's, which may repeat the
+// selector (joined with a drill-down's) in prefixes of its own.
+func selectorProblem(selector, message string) string {
+	problem := message
+	if i := strings.LastIndex(problem, `label selector "`); i >= 0 {
+		// `label selector "<the request's whole selector>": <problem>`
+		if _, rest, ok := strings.Cut(problem[i:], `": `); ok {
+			problem = rest
+		}
+	}
+	problem = strings.TrimPrefix(problem, "unable to parse requirement: ")
+	return fmt.Sprintf("%s in label selector %q", problem, views.Echo(selector, 0))
+}
+
+// inOrder returns the rows of subset in the order they have in order (n is
+// the number of rows indexed).
+func inOrder(order, subset []int32, n int) []int32 {
+	in := make([]bool, n)
+	for _, r := range subset {
+		in[r] = true
+	}
+	out := make([]int32, 0, len(subset))
+	for _, r := range order {
+		if in[r] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// memoSize bounds the filter results a screen remembers while a filter is
+// typed (each at most 4 bytes per row).
+const memoSize = 32

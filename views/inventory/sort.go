@@ -196,3 +196,49 @@ func lower(b byte) byte {
 	}
 	return b
 }
+
+// sortSlot returns the slot the rows are sorted by, -1 for none.
+func (m *Model) sortSlot() int {
+	return slotOf(m.table.Columns, metricColumnsOf(m.info.ID), m.sortColumn, m.withNamespace())
+}
+
+// slotOf returns the slot of the column named name among columns (the
+// namespace's slot when the screen shows a NAMESPACE column), else among
+// the metrics columns (not the trends: they are not sorted by), -1 for none.
+func slotOf(columns []kube.Column, metrics []metricColumn, name string, withNamespace bool) int {
+	if name == "" {
+		return -1
+	}
+	if name == "NAMESPACE" && withNamespace {
+		return namespaceSlot
+	}
+	for i, c := range columns {
+		if c.Name == name {
+			return i + 1
+		}
+	}
+	for k, c := range metrics {
+		if c.name == name && !c.trend {
+			return len(columns) + 1 + k
+		}
+	}
+	return -1
+}
+
+// resort orders every row by the sort column, then filters them.
+func (m *Model) resort() {
+	if m.ix == nil {
+		return
+	}
+	slot := m.sortSlot()
+	if m.sortFromKind && slot >= 0 && len(m.ix.rows) > 0 {
+		// KindInfo.SortDescending means newest first for a time column:
+		// the smallest ages, ascending as the cells read.
+		if m.ix.momentColumn(slot) {
+			m.ascending = m.info.SortDescending
+		}
+		m.sortFromKind = false
+	}
+	m.order = m.ix.sorted(slot, !m.ascending)
+	m.refilter(nil)
+}

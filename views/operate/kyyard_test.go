@@ -9,9 +9,10 @@ import (
 )
 
 // kyyardManaged is the managed-by guard's verdict on an object of
-// kyyard's deploy form (kube.ManagedBy's words), warned or refused.
+// kyyard's deploy form (kube.ManagedBy's words, and the field that says
+// it), warned or refused.
 func kyyardManaged(o kube.Outcome) kube.Verdicts {
-	v := kube.Verdict{Guard: kube.GuardManaged, Outcome: o, Reason: kube.ReasonApplicationManaged,
+	v := kube.Verdict{Guard: kube.GuardManaged, Outcome: o, Reason: kube.ReasonApplicationManaged, KyyardManaged: true,
 		Sentence: "managed by kyyard's deploy form (instance shop): kyyard's deploy form may undo this on its next sync"}
 	if o == kube.OutcomeWarn {
 		v.Confirm = "shop-web"

@@ -2,7 +2,6 @@ package operate
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -31,11 +30,9 @@ type item struct {
 	planned  bool
 	verdicts kube.Verdicts
 	err      error // the plan failed
-	// typed are the warnings' Confirm texts typed so far.
-	typed []string
-	done  bool
-	out   kube.OperateOutcome
-	sent  bool // Operate was called: its answer records out itself
+	done     bool
+	out      kube.OperateOutcome
+	sent     bool // Operate was called: its answer records out itself
 	// reported is set once out went to the history (sent, or reported
 	// by the screen).
 	reported bool
@@ -62,12 +59,15 @@ type Model struct {
 	token  int
 	phase  phase
 
-	replicas int32 // the scale target
-	current  int32 // the replicas before, -1 unknown
-	force    bool  // pods: delete at once (grace period 0)
-	input    textinput.Model
-	note     string // a wrong typed text, a malformed replicas value
-	offset   int
+	replicas int32           // the scale target
+	current  int32           // the replicas before, -1 unknown
+	force    bool            // pods: delete at once (grace period 0)
+	input    textinput.Model // the scale form's replicas
+	note     string          // a malformed replicas value
+	// confirm asks the texts the warnings want typed (the object's name),
+	// of every object not refused; nil until the plans are read.
+	confirm *views.Confirm
+	offset  int
 }
 
 // New returns the screen for msg's action on msg's targets, through op.
@@ -124,11 +124,7 @@ func (m *Model) operation(i int) kube.Operation {
 		}
 	}
 	if m.phase >= phaseRun {
-		for _, v := range m.items[i].verdicts.Warnings() {
-			if !slices.Contains(o.Confirmed, v.Reason) {
-				o.Confirmed = append(o.Confirmed, v.Reason)
-			}
-		}
+		o.Confirmed = views.ConfirmedReasons(m.items[i].verdicts)
 	}
 	return o
 }
@@ -169,32 +165,22 @@ func (m *Model) allPlanned() bool {
 	return true
 }
 
-// pendingText returns the next warning whose text must be typed: its item
-// and the text; -1 when none is left.
-func (m *Model) pendingText() (int, string) {
+// askTexts starts the confirmation of the texts the warnings of the
+// objects not refused want typed (a plain y confirms the others).
+func (m *Model) askTexts() tea.Cmd {
+	var asks []views.ConfirmAsk
 	for i := range m.items {
-		it := &m.items[i]
-		if it.refused() {
+		if m.items[i].refused() {
 			continue
 		}
-		for _, v := range it.verdicts.Warnings() {
-			if v.Confirm != "" && !slices.Contains(it.typed, v.Confirm) {
-				return i, v.Confirm
+		for _, a := range views.WarningAsks(m.items[i].verdicts, i) {
+			if a.Want != "y" {
+				asks = append(asks, a)
 			}
 		}
 	}
-	return -1, ""
-}
-
-// askNext focuses the input when a text must be typed.
-func (m *Model) askNext() tea.Cmd {
-	m.input.SetValue("")
-	m.input.CharLimit = 0
-	if i, _ := m.pendingText(); i >= 0 {
-		return m.input.Focus()
-	}
-	m.input.Blur()
-	return nil
+	m.confirm = views.NewConfirm(m.vc.Styles, views.ConfirmOnEnter, asks)
+	return m.confirm.Start("")
 }
 
 // sendable counts the objects that are not refused.
@@ -231,26 +217,14 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.input, cmd = m.input.Update(msg)
 		return cmd
 	case phaseConfirm:
-		if i, text := m.pendingText(); i >= 0 {
-			if s == "enter" {
-				if m.input.Value() != text {
-					m.note = fmt.Sprintf("that is not %q: type it exactly to confirm", text)
-					return nil
-				}
-				m.items[i].typed = append(m.items[i].typed, text)
-				m.note = ""
-				return m.askNext()
-			}
-			m.note = ""
-			var cmd tea.Cmd
-			m.input, cmd = m.input.Update(msg)
-			return cmd
+		if m.confirm.Typing() {
+			return m.confirm.Update(msg)
 		}
 		switch s {
 		case "f":
 			if m.action == kube.ActionDelete && m.hasPods() {
 				m.force = !m.force
-				m.phase = phasePlan
+				m.phase, m.confirm = phasePlan, nil
 				for i := range m.items {
 					m.items[i] = item{ref: m.items[i].ref}
 				}
@@ -349,7 +323,7 @@ func (m *Model) refusal(i int) kube.OperateOutcome {
 	r := it.verdicts.Refusal()
 	out.Reason, out.Detail = r.Reason, r.Detail+" (not sent)"
 	for _, v := range it.verdicts {
-		if v.Outcome == kube.OutcomeRefuse && views.KyyardManaged(v) {
+		if v.Outcome == kube.OutcomeRefuse && v.KyyardManaged {
 			// kyyard's own app: changed through its deploy form.
 			out.Detail += " · " + views.AppsHint
 		}
@@ -365,7 +339,7 @@ func (m *Model) refusal(i int) kube.OperateOutcome {
 func (m *Model) planned() tea.Cmd {
 	m.phase = phaseConfirm
 	if m.sendable() > 0 {
-		return m.askNext()
+		return m.askTexts()
 	}
 	m.input.Blur()
 	outs := make([]kube.OperateOutcome, len(m.items))
@@ -479,7 +453,7 @@ func (m *Model) Bindings() []key.Binding {
 
 // Capturing reports whether text is typed (the replicas, a name to
 // confirm): the root's global keys then stay off.
-func (m *Model) Capturing() bool { return m.input.Focused() }
+func (m *Model) Capturing() bool { return m.input.Focused() || m.confirm.Typing() }
 
 // CapturesBack is true: esc cancels through the screen, which says so.
 func (m *Model) CapturesBack() bool { return true }

@@ -114,10 +114,10 @@ func (m *Model) confirmLines() ([]string, string) {
 		}
 		return out, "nothing can be done · esc back"
 	}
-	if i, text := m.pendingText(); i >= 0 {
-		out = append(out, fmt.Sprintf("type %q to confirm %s: [%s]", text, objectName(m.items[i].ref), m.input.View()))
-		if m.note != "" {
-			out = append(out, st.Error.Render(m.note))
+	if i, text := m.confirm.Pending(); i >= 0 {
+		out = append(out, fmt.Sprintf("type %q to confirm %s: [%s]", text, objectName(m.items[m.confirm.Ask(i).Of].ref), m.confirm.Input(i)))
+		if n := m.confirm.Note(); n != "" {
+			out = append(out, st.Error.Render(n))
 		}
 		return out, "enter take the text · esc cancel"
 	}

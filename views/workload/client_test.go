@@ -97,7 +97,7 @@ func TestPreviewAndApplyOverKubeClient(t *testing.T) {
 	h.focusOn(fkImage, 1, 0)
 	h.replace("app:2")
 	h.press("ctrl+s")
-	if p := h.m.pv; p == nil || p.err != nil || len(p.p.Changes) != 1 || p.blocked() != "" || p.unconfirmed() != 0 {
+	if p := h.m.pv; p == nil || p.err != nil || len(p.p.Changes) != 1 || p.blocked() != "" || p.confirm.Unconfirmed() != 0 {
 		t.Fatalf("preview:\n%s", h.view())
 	}
 	h.press("enter")

@@ -355,7 +355,7 @@ func (m *Model) preview() tea.Cmd {
 		m.setNote(views.Sanitize(errs[0].Error())+": nothing is sent", true)
 		return nil
 	}
-	m.pv = &previewState{after: after, running: true, focus: -1}
+	m.pv = &previewState{after: after, running: true}
 	m.mode, m.page = modePreview, 0
 	return m.dryRunCmd(m.form.base, after)
 }

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -23,33 +21,15 @@ type previewState struct {
 	running bool // the dry run is on its way
 	p       kube.Preview
 	err     error // the dry run could not be done (or was refused)
-	// warns are the warning verdicts; inputs their confirmations: the
-	// verdict's Confirm text, or "y".
-	warns  []kube.Verdict
-	inputs []textinput.Model
-	focus  int // the confirmation typed into; -1 when none
-	patch  bool
+	// confirm is the warnings' confirmations: the verdict's Confirm text,
+	// or "y"; nil until the dry run answers.
+	confirm *views.Confirm
+	patch   bool
 	// hscroll is the first cell shown of the patch body's lines (←/→).
 	hscroll int
 
 	applying bool
 	applyErr error
-}
-
-// want is the text that confirms warning i.
-func (p *previewState) want(i int) string { return p.warns[i].Answer() }
-
-func (p *previewState) confirmed(i int) bool { return p.inputs[i].Value() == p.want(i) }
-
-// unconfirmed is how many warnings are not confirmed yet.
-func (p *previewState) unconfirmed() int {
-	n := 0
-	for i := range p.warns {
-		if !p.confirmed(i) {
-			n++
-		}
-	}
-	return n
 }
 
 // blocked says why the change cannot be applied ("" when it can once the
@@ -71,23 +51,7 @@ func (p *previewState) blocked() string {
 
 // typing reports whether keys go to a confirmation.
 func (p *previewState) typing() bool {
-	return p.blocked() == "" && !p.applying && p.focus >= 0 && p.focus < len(p.inputs)
-}
-
-// advance moves the focus to the next unconfirmed warning, or none.
-func (p *previewState) advance() tea.Cmd {
-	for i := range p.inputs {
-		p.inputs[i].Blur()
-	}
-	for d := range len(p.warns) {
-		i := (max(p.focus, 0) + d) % len(p.warns)
-		if !p.confirmed(i) {
-			p.focus = i
-			return p.inputs[i].Focus()
-		}
-	}
-	p.focus = -1
-	return nil
+	return p.blocked() == "" && !p.applying && p.confirm.Typing()
 }
 
 // takeDryRun shows the dry run's answer and sets up the confirmations; a
@@ -105,22 +69,8 @@ func (m *Model) takeDryRun(msg dryRunMsg) tea.Cmd {
 	if msg.err != nil {
 		return report
 	}
-	p.warns = msg.preview.Verdicts.Warnings()
-	p.inputs = make([]textinput.Model, len(p.warns))
-	for i := range p.warns {
-		in := textinput.New()
-		in.Prompt = ""
-		in.TextStyle = m.vc.Styles.Prompt
-		in.Cursor.SetMode(cursor.CursorStatic)
-		in.Width = max(len(p.want(i)), 3) + 2
-		p.inputs[i] = in
-	}
-	p.focus = 0
-	if p.blocked() == "" && len(p.warns) > 0 {
-		p.advance()
-	} else {
-		p.focus = -1
-	}
+	p.confirm = views.NewConfirm(m.vc.Styles, views.ConfirmAsTyped, views.WarningAsks(msg.preview.Verdicts, 0))
+	p.confirm.Start(p.blocked())
 	return report
 }
 
@@ -151,15 +101,9 @@ func (m *Model) previewKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if p.typing() {
 		if key.Matches(msg, k.Next) {
-			p.focus = (p.focus + 1) % len(p.inputs)
-			return p.advance()
+			return p.confirm.Next()
 		}
-		var cmd tea.Cmd
-		p.inputs[p.focus], cmd = p.inputs[p.focus].Update(msg)
-		if p.confirmed(p.focus) {
-			return p.advance()
-		}
-		return cmd
+		return p.confirm.Update(msg)
 	}
 	switch {
 	case key.Matches(msg, k.Patch):
@@ -186,16 +130,12 @@ func (m *Model) apply() tea.Cmd {
 		m.setNote("cannot apply: "+why, true)
 		return nil
 	}
-	if n := p.unconfirmed(); n > 0 {
-		m.setNote(fmt.Sprintf("confirm %s first", plural(n, "warning")), true)
-		return p.advance()
-	}
-	var confirmed []kube.Reason
-	for _, w := range p.warns {
-		confirmed = append(confirmed, w.Reason)
+	if p.confirm.Unconfirmed() > 0 {
+		m.setNote(p.confirm.Summary(), true)
+		return p.confirm.Advance()
 	}
 	p.applying, p.applyErr = true, nil
-	return m.applyCmd(m.form.base, p.after, confirmed, false)
+	return m.applyCmd(m.form.base, p.after, p.confirm.Reasons(), false)
 }
 
 // previewLines draws the preview's body: the changes, the dry run, the
@@ -259,20 +199,12 @@ func (m *Model) previewLines(w int) []string {
 			add(label + " " + st.Error.Render(fmt.Sprintf("✗ %s (%s)", views.VerdictSentence(v), v.Reason)))
 		case kube.OutcomeWarn:
 			add(label + " ! " + views.VerdictSentence(v) + fmt.Sprintf(" (%s)", v.Reason))
-			if wi < len(p.inputs) {
+			if wi < p.confirm.Len() {
 				ask := "type y to confirm: "
 				if v.Confirm != "" {
 					ask = "type the name to confirm: "
 				}
-				mark := ""
-				if p.confirmed(wi) {
-					mark = " ✓"
-				}
-				cursor := " "
-				if wi == p.focus && p.typing() {
-					cursor = ">"
-				}
-				add("               " + cursor + "  " + ask + "[" + p.inputs[wi].View() + "]" + mark)
+				add("               " + p.confirm.Cursor(wi) + "  " + ask + p.confirm.Field(wi))
 			}
 			wi++
 		}
@@ -358,7 +290,7 @@ func (m *Model) previewHelp() string {
 	case p.blocked() != "":
 		return "cannot apply: " + p.blocked() + " · p patch body · r read again · esc back to the form"
 	case p.typing():
-		return fmt.Sprintf("confirm %s · tab next · ctrl+p patch body · esc back to the form", plural(p.unconfirmed(), "warning"))
+		return fmt.Sprintf("confirm %s · tab next · ctrl+p patch body · esc back to the form", plural(p.confirm.Unconfirmed(), "warning"))
 	}
 	return "p patch body · enter apply · r read again · esc back to the form"
 }

@@ -949,7 +949,7 @@ func TestPatchKeys(t *testing.T) {
 		t.Fatalf("footer:\n%s", h.view())
 	}
 	h.press("p")
-	if h.m.pv.patch || h.m.pv.inputs[h.m.pv.focus].Value() != "p" {
+	if h.m.pv.patch || h.m.pv.confirm.Typed(h.m.pv.confirm.Focus()) != "p" {
 		t.Fatal("p does not type into the confirmation")
 	}
 	h.press("ctrl+p")
