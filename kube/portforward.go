@@ -212,44 +212,24 @@ func (c *Client) PortForwardPorts(ctx context.Context, kind Kind, namespace, nam
 	return containerPorts(spec), nil
 }
 
-// forwardSpec reads a pod or a workload: its pod spec, UID and (for a
-// workload) its pod selector.
+// forwardSpec reads a pod or a workload (readPodOwner): its pod spec,
+// UID and (for a workload) its pod selector.
 func (c *Client) forwardSpec(ctx context.Context, kind Kind, ns, name string) (*corev1.PodSpec, string, *metav1.LabelSelector, error) {
-	apps := c.cs.AppsV1()
-	get := metav1.GetOptions{}
-	switch kind {
-	case KindPods:
-		o, err := c.cs.CoreV1().Pods(ns).Get(ctx, name, get)
+	if kind == KindPods {
+		o, err := c.cs.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return nil, "", nil, err
 		}
 		return &o.Spec, string(o.UID), nil, nil
-	case KindDeployments:
-		o, err := apps.Deployments(ns).Get(ctx, name, get)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		return &o.Spec.Template.Spec, string(o.UID), o.Spec.Selector, nil
-	case KindStatefulSets:
-		o, err := apps.StatefulSets(ns).Get(ctx, name, get)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		return &o.Spec.Template.Spec, string(o.UID), o.Spec.Selector, nil
-	case KindDaemonSets:
-		o, err := apps.DaemonSets(ns).Get(ctx, name, get)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		return &o.Spec.Template.Spec, string(o.UID), o.Spec.Selector, nil
-	case KindReplicaSets:
-		o, err := apps.ReplicaSets(ns).Get(ctx, name, get)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		return &o.Spec.Template.Spec, string(o.UID), o.Spec.Selector, nil
 	}
-	return nil, "", nil, fmt.Errorf("%w: a port-forward goes to pods, Services and workloads, not %s", errInvalid, kind)
+	wo, err := c.readPodOwner(ctx, kind, ns, name)
+	if errors.Is(err, errNotPodOwner) {
+		return nil, "", nil, fmt.Errorf("%w: a port-forward goes to pods, Services and workloads, not %s", errInvalid, kind)
+	}
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return &wo.template.Spec, string(wo.meta.UID), wo.selector, nil
 }
 
 // forwardTarget reads what req names, checks its UID against the one the

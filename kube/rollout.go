@@ -77,13 +77,16 @@ func (c *Client) RolloutStatus(ctx context.Context, ref WorkloadRef) (RolloutSta
 	}
 	ref.Kind = kind
 	var st RolloutStatus
-	switch kind {
-	case KindDeployments:
-		st, err = c.deploymentRollout(ctx, ref)
-	case KindStatefulSets:
-		st, err = c.statefulSetRollout(ctx, ref)
-	default:
-		st, err = c.daemonSetRollout(ctx, ref)
+	wo, err := c.readPodOwner(ctx, kind, ref.Namespace, ref.Name)
+	if err == nil {
+		switch o := wo.obj.(type) {
+		case *appsv1.Deployment:
+			st, err = c.deploymentRollout(ctx, ref, o)
+		case *appsv1.StatefulSet:
+			st, err = c.statefulSetRollout(ctx, ref, o)
+		case *appsv1.DaemonSet:
+			st, err = c.daemonSetRollout(ctx, ref, o)
+		}
 	}
 	if apierrors.IsNotFound(err) {
 		return RolloutStatus{Ref: ref, Missing: true}, nil
@@ -108,12 +111,9 @@ func (c *Client) workloadKind(kind Kind) (Kind, error) {
 	return "", fmt.Errorf("%w: %s have no rollout (only deployments, statefulsets and daemonsets do)", errInvalid, kind)
 }
 
-// deploymentRollout reads a Deployment, its ReplicaSets and its pods.
-func (c *Client) deploymentRollout(ctx context.Context, ref WorkloadRef) (RolloutStatus, error) {
-	d, err := c.cs.AppsV1().Deployments(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
-	if err != nil {
-		return RolloutStatus{}, err
-	}
+// deploymentRollout reads the ReplicaSets and the pods of d, the
+// Deployment ref names, just read.
+func (c *Client) deploymentRollout(ctx context.Context, ref WorkloadRef, d *appsv1.Deployment) (RolloutStatus, error) {
 	sel, err := selectorOf(d.Spec.Selector)
 	if err != nil {
 		return RolloutStatus{}, err
