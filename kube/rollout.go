@@ -97,18 +97,16 @@ func (c *Client) RolloutStatus(ctx context.Context, ref WorkloadRef) (RolloutSta
 	return st, nil
 }
 
-// workloadKind resolves a plugin id or alias ("deploy", "sts", "ds") to one
-// of the workload kinds; other kinds are refused as invalid.
+// workloadKind resolves a plugin id or alias ("deploy", "sts", "ds") to
+// the id of a kind that has a rollout (its plugin has CanRollout: the
+// Deployments, StatefulSets and DaemonSets); other kinds are refused as
+// invalid.
 func (c *Client) workloadKind(kind Kind) (Kind, error) {
-	id := kind
-	if p, ok := c.Lookup(string(kind)); ok {
-		id = p.Info().ID
+	info := c.kindInfo(kind)
+	if !info.Capabilities.Has(CanRollout) {
+		return "", fmt.Errorf("%w: %s", errInvalid, info.NotOffered("rollout"))
 	}
-	switch id {
-	case KindDeployments, KindStatefulSets, KindDaemonSets:
-		return id, nil
-	}
-	return "", fmt.Errorf("%w: %s have no rollout (only deployments, statefulsets and daemonsets do)", errInvalid, kind)
+	return info.ID, nil
 }
 
 // deploymentRollout reads the ReplicaSets and the pods of d, the
