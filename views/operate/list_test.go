@@ -126,3 +126,25 @@ func TestActionListSaysNothingToDo(t *testing.T) {
 		t.Fatalf("enter on resume asked, or said nothing:\n%s", l.View())
 	}
 }
+
+// TestActionListOffersWhatThePluginDeclares: over every built-in kind,
+// the action list plans each action of views.Actions the kind's plugin
+// declares and shows every other one as not offered, with no request.
+func TestActionListOffersWhatThePluginDeclares(t *testing.T) {
+	for _, info := range kinds.Builtin().Kinds() {
+		f := &byAction{}
+		l := operate.NewList(viewtest.Context(nil, 120, 24), f, views.ActionsMsg{Target: ref(info.ID, "x"), Kind: info, Replicas: 1})
+		runList(t, l, l.Init())
+		planned := map[kube.Action]bool{}
+		for _, op := range f.planned {
+			planned[op.Action] = true
+		}
+		lines := strings.Split(l.View(), "\n")
+		for i, a := range views.Actions {
+			off := strings.Contains(lines[1+i], "✗ not offered on "+string(info.ID))
+			if info.Supports(a) == off || info.Supports(a) != planned[a] {
+				t.Errorf("%s (%s), %s: planned %v, line %q", info.ID, info.Capabilities, a, planned[a], lines[1+i])
+			}
+		}
+	}
+}
