@@ -182,9 +182,6 @@ func resourceCandidates(lists []*metav1.APIResourceList) []candidate {
 			info := KindInfo{
 				ID: Kind(r.Name), Group: gv.Group, Version: gv.Version, Resource: r.Name, Namespaced: r.Namespaced,
 			}
-			if hasVerb(r.Verbs, "delete") {
-				info.Capabilities |= CanDelete
-			}
 			if hasVerb(r.Verbs, "watch") {
 				info.Capabilities |= CanWatch
 			}

@@ -92,50 +92,38 @@ func (c *Client) Inspect(ctx context.Context, ref WorkloadRef) (Inspection, erro
 	return in, nil
 }
 
-// inspectWorkload gets the workload ref names (ref.Kind resolved) and
-// returns its Inspection without pods, its selector, and the test of a
-// pod's labels that says whether the pod is new.
+// inspectWorkload gets the workload ref names (ref.Kind resolved;
+// readPodOwner) and returns its Inspection without pods, its selector, and
+// the test of a pod's labels that says whether the pod is new.
 func (c *Client) inspectWorkload(ctx context.Context, ref WorkloadRef) (Inspection, *metav1.LabelSelector, func(map[string]string) bool, error) {
-	in := Inspection{Ref: ref}
-	meta := func(m metav1.ObjectMeta) {
-		in.UID, in.ResourceVersion, in.Generation = string(m.UID), m.ResourceVersion, m.Generation
+	wo, err := c.readPodOwner(ctx, ref.Kind, ref.Namespace, ref.Name)
+	if err != nil {
+		return Inspection{}, nil, nil, err
 	}
-	switch ref.Kind {
-	case KindDeployments:
-		d, err := c.cs.AppsV1().Deployments(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
-		if err != nil {
-			return Inspection{}, nil, nil, err
-		}
-		meta(d.ObjectMeta)
-		in.ObservedGeneration = d.Status.ObservedGeneration
-		in.Desired, in.Ready, in.Updated, in.Available = replicasOf(d.Spec.Replicas),
-			d.Status.ReadyReplicas, d.Status.UpdatedReplicas, d.Status.AvailableReplicas
-		return in, d.Spec.Selector, func(map[string]string) bool { return false }, nil
-	case KindStatefulSets:
-		s, err := c.cs.AppsV1().StatefulSets(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
-		if err != nil {
-			return Inspection{}, nil, nil, err
-		}
-		meta(s.ObjectMeta)
-		in.ObservedGeneration = s.Status.ObservedGeneration
-		in.Desired, in.Ready, in.Updated, in.Available = replicasOf(s.Spec.Replicas),
-			s.Status.ReadyReplicas, s.Status.UpdatedReplicas, s.Status.AvailableReplicas
-		update := s.Status.UpdateRevision
-		return in, s.Spec.Selector, func(l map[string]string) bool {
+	m := wo.meta
+	in := Inspection{Ref: ref, UID: string(m.UID), ResourceVersion: m.ResourceVersion, Generation: m.Generation}
+	isNew := func(map[string]string) bool { return false }
+	switch o := wo.obj.(type) {
+	case *appsv1.Deployment:
+		in.ObservedGeneration = o.Status.ObservedGeneration
+		in.Desired, in.Ready, in.Updated, in.Available = replicasOf(o.Spec.Replicas),
+			o.Status.ReadyReplicas, o.Status.UpdatedReplicas, o.Status.AvailableReplicas
+	case *appsv1.StatefulSet:
+		in.ObservedGeneration = o.Status.ObservedGeneration
+		in.Desired, in.Ready, in.Updated, in.Available = replicasOf(o.Spec.Replicas),
+			o.Status.ReadyReplicas, o.Status.UpdatedReplicas, o.Status.AvailableReplicas
+		update := o.Status.UpdateRevision
+		isNew = func(l map[string]string) bool {
 			return update != "" && l[appsv1.ControllerRevisionHashLabelKey] == update
-		}, nil
-	default:
-		ds, err := c.cs.AppsV1().DaemonSets(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
-		if err != nil {
-			return Inspection{}, nil, nil, err
 		}
-		meta(ds.ObjectMeta)
-		in.ObservedGeneration = ds.Status.ObservedGeneration
-		in.Desired, in.Ready, in.Updated, in.Available = ds.Status.DesiredNumberScheduled,
-			ds.Status.NumberReady, ds.Status.UpdatedNumberScheduled, ds.Status.NumberAvailable
-		generation := ds.Annotations[appsv1.DeprecatedTemplateGeneration]
-		return in, ds.Spec.Selector, func(l map[string]string) bool {
+	case *appsv1.DaemonSet:
+		in.ObservedGeneration = o.Status.ObservedGeneration
+		in.Desired, in.Ready, in.Updated, in.Available = o.Status.DesiredNumberScheduled,
+			o.Status.NumberReady, o.Status.UpdatedNumberScheduled, o.Status.NumberAvailable
+		generation := o.Annotations[appsv1.DeprecatedTemplateGeneration]
+		isNew = func(l map[string]string) bool {
 			return generation != "" && l[templateGenerationLabel] == generation
-		}, nil
+		}
 	}
+	return in, wo.selector, isNew, nil
 }

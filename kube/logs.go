@@ -79,7 +79,8 @@ func logBackoff(n int) time.Duration {
 // merged by time within LogReorderWindow. LimitBytes counts the bytes of
 // each stream, timestamp prefixes included, across reconnections.
 //
-// Errors, before anything is written: ErrLogKind; a *ContainerChoiceError
+// Errors, before anything is written: ErrLogKind (the kind's plugin has
+// no CanLogs); a *ContainerChoiceError
 // (errors.Is ErrLogContainerRequired); ErrLogNoContainer; ErrLogPodReplaced
 // when req.UID is not the pod's; ErrLogNoPods; ErrLogNoPrevious when
 // Options.Previous and no container asked for has a previous instance
@@ -106,13 +107,13 @@ func (c *Client) logs(ctx context.Context, req LogRequest, sink LogSink, deps lo
 		tracker *podTracker
 		err     error
 	)
-	switch req.Kind {
-	case KindPods, KindContainers:
-		pods, tracker, err = c.logPod(ctx, req)
-	case KindDeployments, KindStatefulSets, KindDaemonSets, KindReplicaSets, KindJobs:
-		pods, tracker, err = c.workloadLogPods(ctx, req)
-	default:
+	switch {
+	case !c.kindInfo(req.Kind).Capabilities.Has(CanLogs):
 		return fmt.Errorf("%w: %s", ErrLogKind, req.Kind)
+	case req.Kind == KindPods || req.Kind == KindContainers:
+		pods, tracker, err = c.logPod(ctx, req)
+	default:
+		pods, tracker, err = c.workloadLogPods(ctx, req)
 	}
 	if err != nil {
 		return err

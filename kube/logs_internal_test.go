@@ -24,7 +24,7 @@ func logAt(ms int) time.Time { return logT0.Add(time.Duration(ms) * time.Millise
 
 func newLogClient(t *testing.T, objs ...runtime.Object) (*Client, *fake.Clientset) {
 	cs := fake.NewClientset(objs...)
-	c := NewFromClientset(cs, Options{})
+	c := NewFromClientset(cs, Options{Registry: logKinds(t)})
 	t.Cleanup(c.Close)
 	return c, cs
 }

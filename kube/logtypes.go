@@ -27,9 +27,10 @@ const (
 // LogRequest names what to stream: one container of a pod, every
 // container of a pod, or the pods a workload selects.
 type LogRequest struct {
-	// Kind is the plugin id of the object: KindPods, KindContainers (Name
-	// is then the pod and Container the row's container), KindDeployments,
-	// KindStatefulSets, KindDaemonSets, KindReplicaSets or KindJobs.
+	// Kind is the plugin id of the object, one whose plugin has CanLogs:
+	// KindPods, KindContainers (Name is then the pod and Container the
+	// row's container), KindDeployments, KindStatefulSets, KindDaemonSets,
+	// KindReplicaSets or KindJobs.
 	Kind Kind
 	// Namespace and Name name the object.
 	Namespace, Name string

@@ -2,6 +2,7 @@ package kube
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -19,45 +20,15 @@ import (
 // nothing, ErrLogPodReplaced when req.UID is not the workload's, and
 // ErrLogNoPods.
 func (c *Client) workloadLogPods(ctx context.Context, req LogRequest) ([]*corev1.Pod, *podTracker, error) {
-	var (
-		sel *metav1.LabelSelector
-		uid string
-	)
-	ns, name, get := req.Namespace, req.Name, metav1.GetOptions{}
-	switch req.Kind {
-	case KindDeployments:
-		o, err := c.cs.AppsV1().Deployments(ns).Get(ctx, name, get)
-		if err != nil {
-			return nil, nil, err
-		}
-		sel, uid = o.Spec.Selector, string(o.UID)
-	case KindStatefulSets:
-		o, err := c.cs.AppsV1().StatefulSets(ns).Get(ctx, name, get)
-		if err != nil {
-			return nil, nil, err
-		}
-		sel, uid = o.Spec.Selector, string(o.UID)
-	case KindDaemonSets:
-		o, err := c.cs.AppsV1().DaemonSets(ns).Get(ctx, name, get)
-		if err != nil {
-			return nil, nil, err
-		}
-		sel, uid = o.Spec.Selector, string(o.UID)
-	case KindReplicaSets:
-		o, err := c.cs.AppsV1().ReplicaSets(ns).Get(ctx, name, get)
-		if err != nil {
-			return nil, nil, err
-		}
-		sel, uid = o.Spec.Selector, string(o.UID)
-	case KindJobs:
-		o, err := c.cs.BatchV1().Jobs(ns).Get(ctx, name, get)
-		if err != nil {
-			return nil, nil, err
-		}
-		sel, uid = o.Spec.Selector, string(o.UID)
-	default:
+	ns, name := req.Namespace, req.Name
+	wo, err := c.readPodOwner(ctx, req.Kind, ns, name)
+	if errors.Is(err, errNotPodOwner) {
 		return nil, nil, fmt.Errorf("%w: %s", ErrLogKind, req.Kind)
 	}
+	if err != nil {
+		return nil, nil, err
+	}
+	sel, uid := wo.selector, string(wo.meta.UID)
 	if req.UID != "" && uid != req.UID {
 		return nil, nil, fmt.Errorf("%w: %s %s/%s", ErrLogPodReplaced, req.Kind, ns, name)
 	}

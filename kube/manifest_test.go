@@ -20,13 +20,19 @@ import (
 
 var updateManifest = flag.Bool("update-manifest", false, "rewrite kube/testdata/manifest/*.yaml")
 
-// operable are the actions Operate offers per kind (kube/operateguards.go
-// guardAction): their access reviews are computed (accessFor).
-var operable = map[kube.Kind][]kube.Action{
-	kube.KindPods:         {kube.ActionDelete},
-	kube.KindDeployments:  {kube.ActionRestart, kube.ActionScale, kube.ActionDelete, kube.ActionPause, kube.ActionResume, kube.ActionUndo},
-	kube.KindStatefulSets: {kube.ActionRestart, kube.ActionScale, kube.ActionDelete},
-	kube.KindDaemonSets:   {kube.ActionRestart, kube.ActionDelete},
+// operable returns the actions Operate offers per kind, as the built-in
+// plugins declare them (KindInfo.Supports): their access reviews are
+// computed (accessFor).
+func operable() map[kube.Kind][]kube.Action {
+	out := map[kube.Kind][]kube.Action{}
+	for _, info := range kinds.Builtin().Kinds() {
+		for _, a := range []kube.Action{kube.ActionRestart, kube.ActionScale, kube.ActionDelete, kube.ActionPause, kube.ActionResume, kube.ActionUndo} {
+			if info.Supports(a) {
+				out[info.ID] = append(out[info.ID], a)
+			}
+		}
+	}
+	return out
 }
 
 // dynamicChecks are the functions allowed to build an accessCheck with a
@@ -117,7 +123,7 @@ func TestManifestCoversKubeRequests(t *testing.T) {
 func TestManifestCoversOperate(t *testing.T) {
 	reg := kinds.Builtin()
 	full, ro := kube.AccessRules(reg, false), kube.AccessRules(reg, true)
-	for kind, actions := range operable {
+	for kind, actions := range operable() {
 		for _, a := range actions {
 			req := kube.AccessOfOperation(kube.Operation{Action: a, Ref: kube.ObjectRef{Kind: kind, Namespace: "ns"}})
 			if !kube.Grants(full, req) {
@@ -148,7 +154,7 @@ func TestManifestRulesUsed(t *testing.T) {
 		req := kube.AccessRequest{Verb: r.verb, Group: r.group, Resource: r.resource, Subresource: r.subresource}
 		used[req.String()] = true
 	}
-	for kind, actions := range operable {
+	for kind, actions := range operable() {
 		for _, a := range actions {
 			used[kube.AccessOfOperation(kube.Operation{Action: a, Ref: kube.ObjectRef{Kind: kind}}).String()] = true
 		}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // WorkloadUsage answers the latest usage of a Deployment's, StatefulSet's
@@ -33,7 +31,7 @@ func (c *Client) WorkloadUsage(ctx context.Context, ref WorkloadRef) WorkloadUsa
 	if err != nil {
 		return fail(fmt.Errorf("read %s: %w", ref, err))
 	}
-	sel, err := selectorOf(workloadSelector(wo))
+	sel, err := selectorOf(wo.selector)
 	if err != nil {
 		return fail(fmt.Errorf("%s: %w", ref, err))
 	}
@@ -46,19 +44,6 @@ func (c *Client) WorkloadUsage(ctx context.Context, ref WorkloadRef) WorkloadUsa
 		Truncated:  m.Truncated,
 		Taken:      m.Taken,
 	}
-}
-
-// workloadSelector is the workload's spec.selector.
-func workloadSelector(wo workloadObject) *metav1.LabelSelector {
-	switch o := wo.obj.(type) {
-	case *appsv1.Deployment:
-		return o.Spec.Selector
-	case *appsv1.StatefulSet:
-		return o.Spec.Selector
-	case *appsv1.DaemonSet:
-		return o.Spec.Selector
-	}
-	return nil
 }
 
 // templateContainers names the containers metrics-server reports of a pod

@@ -217,7 +217,9 @@ func (c *Client) Operate(ctx context.Context, op Operation) (OperateOutcome, err
 	return out, nil
 }
 
-// validOperation checks op's shape. Errors wrap errInvalid.
+// validOperation checks op's shape: a namespace, a name, a UID and an
+// Operate action. Whether its kind has the action is its plugin's answer
+// (actionRule). Errors wrap errInvalid.
 func validOperation(op Operation) error {
 	r := op.Ref
 	switch {
@@ -225,11 +227,6 @@ func validOperation(op Operation) error {
 		return fmt.Errorf("%w: %s: an action needs a namespace and a name", errInvalid, r)
 	case r.UID == "":
 		return fmt.Errorf("%w: %s: an action needs the UID the person saw", errInvalid, r)
-	}
-	switch r.Kind {
-	case KindDeployments, KindStatefulSets, KindDaemonSets, KindPods:
-	default:
-		return fmt.Errorf("%w: %s cannot be operated on: only deployments, statefulsets, daemonsets and pods", errInvalid, r.Kind)
 	}
 	switch op.Action {
 	case ActionRestart, ActionScale, ActionDelete, ActionPause, ActionResume, ActionUndo:

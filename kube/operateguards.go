@@ -43,7 +43,11 @@ func (c *Client) planOperation(ctx context.Context, op Operation) (operationPlan
 	if p.verdicts.Refusal() != nil {
 		return p, nil
 	}
-	p.verdicts = append(p.verdicts, actionRule(op))
+	info := c.kindInfo(op.Ref.Kind)
+	if info.ID != op.Ref.Kind {
+		info = KindInfo{ID: op.Ref.Kind} // an alias: an action names its kind by plugin id
+	}
+	p.verdicts = append(p.verdicts, actionRule(op, info))
 	if p.verdicts.Refusal() != nil {
 		return p, nil
 	}
@@ -87,22 +91,26 @@ func (c *Client) planOperation(ctx context.Context, op Operation) (operationPlan
 }
 
 // actionRule checks what op asks against its kind alone, before any
-// request: which kinds have which action, replicas within 0..MaxReplicas,
-// a pod delete's grace period and force (kubectl delete's rules).
-func actionRule(op Operation) Verdict {
+// request: whether the kind has the action (info, its plugin's
+// Capabilities), replicas within 0..MaxReplicas, a pod delete's grace
+// period and force (kubectl delete's rules).
+func actionRule(op Operation, info KindInfo) Verdict {
 	refuse := func(s string) Verdict {
 		return Verdict{Guard: GuardAction, Outcome: OutcomeRefuse, Reason: ReasonInvalid, Sentence: s}
 	}
 	kind := op.Ref.Kind
 	switch {
-	case kind == KindPods && op.Action != ActionDelete:
-		return refuse("a pod can only be deleted: " + string(op.Action) + " its Deployment, StatefulSet or DaemonSet instead")
-	case op.Action == ActionScale && kind == KindDaemonSets:
-		return refuse("a DaemonSet has no replicas (it runs one pod on each node it selects): it cannot be scaled")
+	case !info.Supports(op.Action):
+		s := info.NotOffered(op.Action)
+		switch {
+		case info.Capabilities.Has(CanEditOwner):
+			s += ": " + string(op.Action) + " the Deployment, StatefulSet or DaemonSet that controls it instead"
+		case op.Action == ActionScale && kind == KindDaemonSets:
+			s += ": a DaemonSet has no replicas (it runs one pod on each node it selects)"
+		}
+		return refuse(s)
 	case op.Action == ActionScale && (op.Replicas < 0 || op.Replicas > MaxReplicas):
 		return refuse(fmt.Sprintf("replicas %d is outside 0..%d", op.Replicas, MaxReplicas))
-	case (op.Action == ActionPause || op.Action == ActionResume || op.Action == ActionUndo) && kind != KindDeployments:
-		return refuse(string(op.Action) + " is for Deployments only")
 	case (op.Force || op.GracePeriodSeconds != nil) && (kind != KindPods || op.Action != ActionDelete):
 		return refuse("a grace period and force are for deleting a pod only")
 	case op.GracePeriodSeconds != nil && *op.GracePeriodSeconds < 0:

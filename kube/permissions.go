@@ -2,7 +2,6 @@ package kube
 
 import (
 	"context"
-	"slices"
 )
 
 // permissionActions are the actions Permissions asks about, in order.
@@ -18,25 +17,25 @@ var permissionActions = []Action{ActionRestart, ActionScale, ActionDelete, Actio
 // demo (…)"); actions allowed, and those whose review could not be made
 // (the API server unreachable), are left out: an action is only shown
 // disabled when the server said no. Every action is still checked again
-// by its guards when it is run. ActionEdit (the workload form's apply, a
-// patch) is asked about only for the kinds the form edits: Deployments,
-// StatefulSets and DaemonSets (on a pod, e edits its owner). On pods,
-// scale is not asked about (s there is the pod's shell): ActionShell is,
-// the create of pods/exec a shell makes; ActionPortForward is asked about
-// for the kinds a port-forward starts from (create pods/portforward).
+// by its guards when it is run. Only the actions the kind's plugin
+// declares (KindInfo.Capabilities) are asked about: a kind with none costs
+// no request. ActionEdit is the workload form's apply, a patch of the
+// object (CanEdit; on a pod, e edits its owner: not asked); ActionShell
+// is the create of pods/exec a shell makes (CanExec: pods and their
+// containers); ActionPortForward the create of pods/portforward
+// (CanPortForward).
 func (c *Client) Permissions(ctx context.Context, kind Kind, namespace string) map[Action]string {
 	off := map[Action]string{}
+	info := c.kindInfo(kind)
 	for _, a := range permissionActions {
-		check := accessFor(Operation{Action: a, Ref: ObjectRef{Kind: kind, Namespace: namespace}})
-		switch {
-		case a == ActionEdit && kind != KindDeployments && kind != KindStatefulSets && kind != KindDaemonSets,
-			a == ActionScale && kind == KindPods,
-			a == ActionShell && kind != KindPods,
-			a == ActionPortForward && !slices.Contains(forwardKinds, kind):
+		if !info.Supports(a) {
 			continue
-		case a == ActionShell:
+		}
+		check := accessFor(Operation{Action: a, Ref: ObjectRef{Kind: info.ID, Namespace: namespace}})
+		switch a {
+		case ActionShell:
 			check = accessCheck{verb: "create", resource: "pods", subresource: "exec", namespace: namespace}
-		case a == ActionPortForward:
+		case ActionPortForward:
 			check = accessCheck{verb: "create", resource: "pods", subresource: "portforward", namespace: namespace}
 		}
 		v := c.guardAccess(ctx, check)

@@ -13,32 +13,6 @@ import (
 // ("pods", "deployments", "nodes"). It names a Table and a Truncation.
 type Kind string
 
-// Capability is a set of actions a kind supports, as bit flags.
-type Capability uint
-
-// Capabilities a kind plugin may declare.
-const (
-	// CanLogs: the kind's objects have container logs (pods/log).
-	CanLogs Capability = 1 << iota
-	// CanExec: a shell can be opened in the kind's objects (pods/exec).
-	CanExec
-	// CanEdit: the pod template can be edited through a form.
-	CanEdit
-	// CanScale: the kind has a scale subresource.
-	CanScale
-	// CanRestart: the kind can be restarted the way `kubectl rollout restart` does.
-	CanRestart
-	// CanDelete: objects of the kind can be deleted.
-	CanDelete
-	// CanWatch: the API server serves watch for the kind (discovery lists
-	// the verb). Set on the kinds Discover finds; a discovered kind is
-	// cached only when it has it.
-	CanWatch
-)
-
-// Has reports whether every capability in want is in c.
-func (c Capability) Has(want Capability) bool { return c&want == want }
-
 // KindInfo describes what a plugin serves.
 type KindInfo struct {
 	// ID is the plugin id, also the resource's plural name.
@@ -54,7 +28,10 @@ type KindInfo struct {
 	Aliases []string
 	// Columns are the table columns, as `kubectl get` prints them.
 	Columns []Column
-	// Capabilities are the actions the kind supports.
+	// Capabilities are the actions kyyard offers on the kind's objects:
+	// the one answer to "does this kind support this action" that the
+	// guards, Permissions, the streams, the screens' keys, help marks and
+	// action list all read (see Capability, Supports).
 	Capabilities Capability
 	// DrillDown is the kind shown when a person opens one of these objects
 	// (a Namespace opens its pods, a Deployment the pods it selects); empty

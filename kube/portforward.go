@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -24,9 +23,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/httpstream"
 )
-
-// forwardKinds are the kinds StartPortForward accepts.
-var forwardKinds = []Kind{KindPods, kindServices, KindDeployments, KindStatefulSets, KindDaemonSets, KindReplicaSets}
 
 // ErrForwardListen: the local port cannot be listened on (taken by
 // another program, or below 1024 without the privilege); errors.Is finds
@@ -194,10 +190,13 @@ func (f *forward) current(ctx context.Context, wait time.Duration) (httpstream.C
 // PortForwardPorts returns the ports an object declares, for the dialog
 // to offer: a pod's container ports (and its native sidecars'), a
 // workload's pod template's, a Service's ports with their targetPorts.
-// Kind is one of pods, services, deployments, statefulsets, daemonsets,
-// replicasets. Errors: another kind (invalid), or the read's (not_found,
-// forbidden, ...).
+// Kind is a plugin id whose plugin has CanPortForward (pods, services and
+// the workloads). Errors: another kind (invalid), or the read's
+// (not_found, forbidden, ...).
 func (c *Client) PortForwardPorts(ctx context.Context, kind Kind, namespace, name string) ([]ForwardPort, error) {
+	if !c.supports(kind, ActionPortForward) {
+		return nil, fmt.Errorf("%w: a port-forward goes to pods, Services and workloads, not %s", errInvalid, kind)
+	}
 	if kind == kindServices {
 		svc, err := c.cs.CoreV1().Services(namespace).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
@@ -212,44 +211,24 @@ func (c *Client) PortForwardPorts(ctx context.Context, kind Kind, namespace, nam
 	return containerPorts(spec), nil
 }
 
-// forwardSpec reads a pod or a workload: its pod spec, UID and (for a
-// workload) its pod selector.
+// forwardSpec reads a pod or a workload (readPodOwner): its pod spec,
+// UID and (for a workload) its pod selector.
 func (c *Client) forwardSpec(ctx context.Context, kind Kind, ns, name string) (*corev1.PodSpec, string, *metav1.LabelSelector, error) {
-	apps := c.cs.AppsV1()
-	get := metav1.GetOptions{}
-	switch kind {
-	case KindPods:
-		o, err := c.cs.CoreV1().Pods(ns).Get(ctx, name, get)
+	if kind == KindPods {
+		o, err := c.cs.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return nil, "", nil, err
 		}
 		return &o.Spec, string(o.UID), nil, nil
-	case KindDeployments:
-		o, err := apps.Deployments(ns).Get(ctx, name, get)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		return &o.Spec.Template.Spec, string(o.UID), o.Spec.Selector, nil
-	case KindStatefulSets:
-		o, err := apps.StatefulSets(ns).Get(ctx, name, get)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		return &o.Spec.Template.Spec, string(o.UID), o.Spec.Selector, nil
-	case KindDaemonSets:
-		o, err := apps.DaemonSets(ns).Get(ctx, name, get)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		return &o.Spec.Template.Spec, string(o.UID), o.Spec.Selector, nil
-	case KindReplicaSets:
-		o, err := apps.ReplicaSets(ns).Get(ctx, name, get)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		return &o.Spec.Template.Spec, string(o.UID), o.Spec.Selector, nil
 	}
-	return nil, "", nil, fmt.Errorf("%w: a port-forward goes to pods, Services and workloads, not %s", errInvalid, kind)
+	wo, err := c.readPodOwner(ctx, kind, ns, name)
+	if errors.Is(err, errNotPodOwner) {
+		return nil, "", nil, fmt.Errorf("%w: a port-forward goes to pods, Services and workloads, not %s", errInvalid, kind)
+	}
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return &wo.template.Spec, string(wo.meta.UID), wo.selector, nil
 }
 
 // forwardTarget reads what req names, checks its UID against the one the
@@ -346,7 +325,7 @@ func (c *Client) choosePod(ctx context.Context, req PortForwardRequest, t forwar
 // error.
 func (c *Client) StartPortForward(ctx context.Context, req PortForwardRequest) (ForwardStatus, error) {
 	switch {
-	case !slices.Contains(forwardKinds, req.Kind):
+	case !c.supports(req.Kind, ActionPortForward):
 		return ForwardStatus{}, fmt.Errorf("%w: a port-forward goes to pods, Services and workloads, not %s", errInvalid, req.Kind)
 	case req.Namespace == "" || req.Name == "":
 		return ForwardStatus{}, fmt.Errorf("%w: a port-forward needs a namespace and a name", errInvalid)

@@ -151,7 +151,7 @@ func pfClient(t *testing.T, objs ...runtime.Object) (*Client, *fake.Clientset, *
 	t.Helper()
 	cs := fake.NewClientset(objs...)
 	cs.PrependReactor("create", "selfsubjectaccessreviews", allowReviews)
-	c := NewFromClientset(cs, Options{})
+	c := NewFromClientset(cs, Options{Registry: forwardKinds(t)})
 	var mu sync.Mutex
 	dialed := &[]string{}
 	c.forwards.poll = 10 * time.Millisecond
@@ -433,7 +433,7 @@ func TestPortForwardPorts(t *testing.T) {
 func BenchmarkPortForwardRoundTrip(b *testing.B) {
 	cs := fake.NewClientset(pfObjects()...)
 	cs.PrependReactor("create", "selfsubjectaccessreviews", allowReviews)
-	c := NewFromClientset(cs, Options{})
+	c := NewFromClientset(cs, Options{Registry: forwardKinds(b)})
 	defer c.Close()
 	c.forwards.dial = func(_ context.Context, _, pod string) (httpstream.Connection, error) { return newPFConn(pod), nil }
 	st, err := c.StartPortForward(context.Background(), PortForwardRequest{Kind: KindPods, Namespace: "ns", Name: "web-1", RemotePort: 8080})

@@ -77,13 +77,16 @@ func (c *Client) RolloutStatus(ctx context.Context, ref WorkloadRef) (RolloutSta
 	}
 	ref.Kind = kind
 	var st RolloutStatus
-	switch kind {
-	case KindDeployments:
-		st, err = c.deploymentRollout(ctx, ref)
-	case KindStatefulSets:
-		st, err = c.statefulSetRollout(ctx, ref)
-	default:
-		st, err = c.daemonSetRollout(ctx, ref)
+	wo, err := c.readPodOwner(ctx, kind, ref.Namespace, ref.Name)
+	if err == nil {
+		switch o := wo.obj.(type) {
+		case *appsv1.Deployment:
+			st, err = c.deploymentRollout(ctx, ref, o)
+		case *appsv1.StatefulSet:
+			st, err = c.statefulSetRollout(ctx, ref, o)
+		case *appsv1.DaemonSet:
+			st, err = c.daemonSetRollout(ctx, ref, o)
+		}
 	}
 	if apierrors.IsNotFound(err) {
 		return RolloutStatus{Ref: ref, Missing: true}, nil
@@ -94,26 +97,21 @@ func (c *Client) RolloutStatus(ctx context.Context, ref WorkloadRef) (RolloutSta
 	return st, nil
 }
 
-// workloadKind resolves a plugin id or alias ("deploy", "sts", "ds") to one
-// of the workload kinds; other kinds are refused as invalid.
+// workloadKind resolves a plugin id or alias ("deploy", "sts", "ds") to
+// the id of a kind that has a rollout (its plugin has CanRollout: the
+// Deployments, StatefulSets and DaemonSets); other kinds are refused as
+// invalid.
 func (c *Client) workloadKind(kind Kind) (Kind, error) {
-	id := kind
-	if p, ok := c.Lookup(string(kind)); ok {
-		id = p.Info().ID
+	info := c.kindInfo(kind)
+	if !info.Capabilities.Has(CanRollout) {
+		return "", fmt.Errorf("%w: %s", errInvalid, info.NotOffered("rollout"))
 	}
-	switch id {
-	case KindDeployments, KindStatefulSets, KindDaemonSets:
-		return id, nil
-	}
-	return "", fmt.Errorf("%w: %s have no rollout (only deployments, statefulsets and daemonsets do)", errInvalid, kind)
+	return info.ID, nil
 }
 
-// deploymentRollout reads a Deployment, its ReplicaSets and its pods.
-func (c *Client) deploymentRollout(ctx context.Context, ref WorkloadRef) (RolloutStatus, error) {
-	d, err := c.cs.AppsV1().Deployments(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
-	if err != nil {
-		return RolloutStatus{}, err
-	}
+// deploymentRollout reads the ReplicaSets and the pods of d, the
+// Deployment ref names, just read.
+func (c *Client) deploymentRollout(ctx context.Context, ref WorkloadRef, d *appsv1.Deployment) (RolloutStatus, error) {
 	sel, err := selectorOf(d.Spec.Selector)
 	if err != nil {
 		return RolloutStatus{}, err

@@ -21,17 +21,13 @@ const templateGenerationLabel = "pod-template-generation"
 // onDeleteMessage explains RolloutUnfollowed.
 const onDeleteMessage = "updateStrategy OnDelete: pods are replaced only when they are deleted, so the rollout is not followed"
 
-// statefulSetRollout reads a StatefulSet, its ControllerRevisions and its
-// pods. The phase is kubectl's StatefulSetStatusViewer's: the controller
-// must have observed the generation, every replica must be ready, and at
+// statefulSetRollout reads the ControllerRevisions and the pods of s, the
+// StatefulSet ref names, just read. The phase is kubectl's
+// StatefulSetStatusViewer's: the controller must have observed the generation, every replica must be ready, and at
 // least replicas-partition pods must run the updateRevision; without a
 // partition the controller must also have made the updateRevision current
 // (it does so once every replica is updated and ready).
-func (c *Client) statefulSetRollout(ctx context.Context, ref WorkloadRef) (RolloutStatus, error) {
-	s, err := c.cs.AppsV1().StatefulSets(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
-	if err != nil {
-		return RolloutStatus{}, err
-	}
+func (c *Client) statefulSetRollout(ctx context.Context, ref WorkloadRef, s *appsv1.StatefulSet) (RolloutStatus, error) {
 	sel, err := selectorOf(s.Spec.Selector)
 	if err != nil {
 		return RolloutStatus{}, err
@@ -101,7 +97,8 @@ func (c *Client) statefulSetRollout(ctx context.Context, ref WorkloadRef) (Rollo
 	return st, nil
 }
 
-// daemonSetRollout reads a DaemonSet, its ControllerRevisions and its pods.
+// daemonSetRollout reads the ControllerRevisions and the pods of ds, the
+// DaemonSet ref names, just read.
 // The phase is kubectl's DaemonSetStatusViewer's: the controller must have
 // observed the generation, and updatedNumberScheduled and numberAvailable
 // must reach desiredNumberScheduled. A pod is new by the DaemonSet
@@ -109,11 +106,7 @@ func (c *Client) statefulSetRollout(ctx context.Context, ref WorkloadRef) (Rollo
 // controller-revision-hash label is the newest owned ControllerRevision's,
 // or its pod-template-generation label is the DaemonSet's template
 // generation (the deprecated.daemonset.template.generation annotation).
-func (c *Client) daemonSetRollout(ctx context.Context, ref WorkloadRef) (RolloutStatus, error) {
-	ds, err := c.cs.AppsV1().DaemonSets(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
-	if err != nil {
-		return RolloutStatus{}, err
-	}
+func (c *Client) daemonSetRollout(ctx context.Context, ref WorkloadRef, ds *appsv1.DaemonSet) (RolloutStatus, error) {
 	sel, err := selectorOf(ds.Spec.Selector)
 	if err != nil {
 		return RolloutStatus{}, err

@@ -18,27 +18,27 @@ import (
 var ErrNotManaged = errors.New("not managed by a Deployment, StatefulSet or DaemonSet")
 
 // WorkloadOf returns the workload a row of kind (a plugin id or alias)
-// stands for: a Deployment, StatefulSet or DaemonSet is itself (not read);
+// stands for, as its plugin's Capabilities say: a kind the form edits
+// (CanEdit: a Deployment, StatefulSet or DaemonSet) is itself (not read);
 // a ReplicaSet is read fresh and stands for the Deployment that controls it
 // (its ownerReference with controller: true); a Pod is read fresh and
 // stands for its controller: a StatefulSet, a DaemonSet, or, through its
 // ReplicaSet (read fresh too), a Deployment. Errors: the object is gone
 // (ReasonOf: not_found) or cannot be read (forbidden, ...); it has no such
 // controller (wraps ErrNotManaged, naming the controller it has); another
-// kind (invalid).
+// kind (invalid: its plugin has neither CanEdit nor CanEditOwner).
 func (c *Client) WorkloadOf(ctx context.Context, kind Kind, namespace, name string) (WorkloadRef, error) {
-	id := kind
-	if p, ok := c.Lookup(string(kind)); ok {
-		id = p.Info().ID
-	}
-	switch id {
-	case KindDeployments, KindStatefulSets, KindDaemonSets:
+	info := c.kindInfo(kind)
+	id := info.ID
+	switch {
+	case info.Capabilities.Has(CanEdit):
 		return WorkloadRef{Kind: id, Namespace: namespace, Name: name}, nil
-	case "replicasets":
-		return c.deploymentOf(ctx, namespace, name, "", "replicaset "+namespace+"/"+name)
-	case "pods":
-	default:
+	case !info.Capabilities.Has(CanEditOwner):
 		return WorkloadRef{}, fmt.Errorf("%w: %s have no rollout (only deployments, statefulsets, daemonsets, their replicasets and pods do)", errInvalid, kind)
+	case id == KindReplicaSets:
+		return c.deploymentOf(ctx, namespace, name, "", "replicaset "+namespace+"/"+name)
+	case id != KindPods:
+		return WorkloadRef{}, fmt.Errorf("%w: %s: no way to find the workload that controls them", errInvalid, kind)
 	}
 	pod, err := c.cs.CoreV1().Pods(namespace).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {

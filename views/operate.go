@@ -27,46 +27,16 @@ type OperateMsg struct {
 type ActionsMsg struct {
 	// Target is the object, with the UID the person saw.
 	Target kube.ObjectRef
+	// Kind describes Target's kind (its plugin's KindInfo): the list
+	// offers the actions its Capabilities have.
+	Kind kube.KindInfo
 	// Replicas is its current replicas, -1 when unknown.
 	Replicas int32
 }
 
-// Actions are the actions of the action list, in its order.
+// Actions are the actions of the action list, in its order; each is
+// offered on the kinds whose plugin declares it (kube.KindInfo.Supports).
 var Actions = []kube.Action{kube.ActionRestart, kube.ActionScale, kube.ActionDelete, kube.ActionPause, kube.ActionResume, kube.ActionUndo}
-
-// actionKinds are the kinds each action works on (kube.Operate's rules).
-var actionKinds = map[kube.Action][]kube.Kind{
-	kube.ActionRestart: {kube.KindDeployments, kube.KindStatefulSets, kube.KindDaemonSets},
-	kube.ActionScale:   {kube.KindDeployments, kube.KindStatefulSets},
-	kube.ActionDelete:  {kube.KindDeployments, kube.KindStatefulSets, kube.KindDaemonSets, kube.KindPods},
-	kube.ActionPause:   {kube.KindDeployments},
-	kube.ActionResume:  {kube.KindDeployments},
-	kube.ActionUndo:    {kube.KindDeployments},
-}
-
-// Supports reports whether action a works on kind (a plugin id).
-func Supports(a kube.Action, kind kube.Kind) bool {
-	for _, k := range actionKinds[a] {
-		if k == kind {
-			return true
-		}
-	}
-	return false
-}
-
-// ActionKindPhrase names the kinds action a works on, for people:
-// "Deployments and StatefulSets".
-func ActionKindPhrase(a kube.Action) string {
-	switch a {
-	case kube.ActionRestart:
-		return "Deployments, StatefulSets and DaemonSets"
-	case kube.ActionScale:
-		return "Deployments and StatefulSets"
-	case kube.ActionDelete:
-		return "Deployments, StatefulSets, DaemonSets and pods"
-	}
-	return "Deployments"
-}
 
 // OpenRolloutMsg asks the root to show the rollout screen of a workload.
 type OpenRolloutMsg struct {

@@ -32,11 +32,3 @@ type OpenPortForwardMsg struct {
 
 // OpenForwardsMsg asks the root to show the active port-forwards (`:pf`).
 type OpenForwardsMsg struct{}
-
-// LogKinds are the kinds whose rows open logs (`l`, `p`).
-var LogKinds = []kube.Kind{kube.KindPods, kube.KindContainers, kube.KindDeployments, kube.KindStatefulSets,
-	kube.KindDaemonSets, kube.KindReplicaSets, kube.KindJobs}
-
-// ForwardKinds are the kinds whose rows open a port-forward (`shift+f`).
-var ForwardKinds = []kube.Kind{kube.KindPods, "services", kube.KindDeployments, kube.KindStatefulSets,
-	kube.KindDaemonSets, kube.KindReplicaSets}

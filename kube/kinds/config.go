@@ -18,9 +18,8 @@ type ConfigMaps struct{}
 func (ConfigMaps) Info() kube.KindInfo {
 	return kube.KindInfo{
 		ID: "configmaps", Version: "v1", Resource: "configmaps", Namespaced: true,
-		Aliases:      []string{"configmap", "cm"},
-		Columns:      []kube.Column{{Name: "NAME"}, {Name: "DATA"}, {Name: "AGE"}},
-		Capabilities: kube.CanDelete,
+		Aliases: []string{"configmap", "cm"},
+		Columns: []kube.Column{{Name: "NAME"}, {Name: "DATA"}, {Name: "AGE"}},
 	}
 }
 
@@ -61,9 +60,8 @@ type Secrets struct{}
 func (Secrets) Info() kube.KindInfo {
 	return kube.KindInfo{
 		ID: "secrets", Version: "v1", Resource: "secrets", Namespaced: true,
-		Aliases:      []string{"secret"},
-		Columns:      []kube.Column{{Name: "NAME"}, {Name: "TYPE"}, {Name: "DATA"}, {Name: "AGE"}},
-		Capabilities: kube.CanDelete,
+		Aliases: []string{"secret"},
+		Columns: []kube.Column{{Name: "NAME"}, {Name: "TYPE"}, {Name: "DATA"}, {Name: "AGE"}},
 	}
 }
 
@@ -107,9 +105,8 @@ type ServiceAccounts struct{}
 func (ServiceAccounts) Info() kube.KindInfo {
 	return kube.KindInfo{
 		ID: "serviceaccounts", Version: "v1", Resource: "serviceaccounts", Namespaced: true,
-		Aliases:      []string{"serviceaccount", "sa"},
-		Columns:      []kube.Column{{Name: "NAME"}, {Name: "AGE"}},
-		Capabilities: kube.CanDelete,
+		Aliases: []string{"serviceaccount", "sa"},
+		Columns: []kube.Column{{Name: "NAME"}, {Name: "AGE"}},
 	}
 }
 

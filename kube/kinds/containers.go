@@ -29,7 +29,7 @@ func (Containers) Info() kube.KindInfo {
 			{Name: "NAME"}, {Name: "IMAGE"}, {Name: "READY"}, {Name: "STATE"}, {Name: "INIT"},
 			{Name: "RESTARTS"}, {Name: "PORTS"}, {Name: "AGE"},
 		},
-		Capabilities: kube.CanLogs | kube.CanExec,
+		Capabilities: kube.CanLogs | kube.CanExec | kube.CanPortForward,
 		PartOf:       "pods",
 	}
 }

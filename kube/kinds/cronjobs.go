@@ -28,8 +28,7 @@ func (CronJobs) Info() kube.KindInfo {
 			{Name: "LAST SCHEDULE"}, {Name: "AGE"},
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
 		},
-		Capabilities: kube.CanDelete,
-		DrillDown:    "pods",
+		DrillDown: "pods",
 	}
 }
 

@@ -30,7 +30,7 @@ func (DaemonSets) Info() kube.KindInfo {
 			{Name: "AVAILABLE"}, {Name: "NODE SELECTOR"}, {Name: "AGE"},
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
 		},
-		Capabilities: kube.CanLogs | kube.CanEdit | kube.CanRestart | kube.CanDelete,
+		Capabilities: kube.CanLogs | kube.CanEdit | kube.CanRollout | kube.CanRestart | kube.CanDelete | kube.CanPortForward,
 		DrillDown:    "pods",
 	}
 }

@@ -27,7 +27,7 @@ func (Deployments) Info() kube.KindInfo {
 			{Name: "NAME"}, {Name: "READY"}, {Name: "UP-TO-DATE"}, {Name: "AVAILABLE"}, {Name: "AGE"},
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
 		},
-		Capabilities: kube.CanLogs | kube.CanEdit | kube.CanScale | kube.CanRestart | kube.CanDelete,
+		Capabilities: kube.CanLogs | kube.CanEdit | kube.CanRollout | kube.CanRestart | kube.CanScale | kube.CanPause | kube.CanUndo | kube.CanDelete | kube.CanPortForward,
 		DrillDown:    "pods",
 	}
 }

@@ -28,7 +28,6 @@ func (HorizontalPodAutoscalers) Info() kube.KindInfo {
 			{Name: "NAME"}, {Name: "REFERENCE"}, {Name: "TARGETS"}, {Name: "MINPODS"}, {Name: "MAXPODS"},
 			{Name: "REPLICAS"}, {Name: "AGE"},
 		},
-		Capabilities: kube.CanDelete,
 	}
 }
 

@@ -28,7 +28,7 @@ func (Jobs) Info() kube.KindInfo {
 			{Name: "NAME"}, {Name: "STATUS"}, {Name: "COMPLETIONS"}, {Name: "DURATION"}, {Name: "AGE"},
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
 		},
-		Capabilities: kube.CanLogs | kube.CanDelete,
+		Capabilities: kube.CanLogs,
 		DrillDown:    "pods",
 	}
 }

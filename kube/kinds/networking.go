@@ -24,7 +24,6 @@ func (Ingresses) Info() kube.KindInfo {
 		Columns: []kube.Column{
 			{Name: "NAME"}, {Name: "CLASS"}, {Name: "HOSTS"}, {Name: "ADDRESS"}, {Name: "PORTS"}, {Name: "AGE"},
 		},
-		Capabilities: kube.CanDelete,
 	}
 }
 
@@ -119,9 +118,8 @@ type NetworkPolicies struct{}
 func (NetworkPolicies) Info() kube.KindInfo {
 	return kube.KindInfo{
 		ID: "networkpolicies", Group: "networking.k8s.io", Version: "v1", Resource: "networkpolicies", Namespaced: true,
-		Aliases:      []string{"networkpolicy", "netpol"},
-		Columns:      []kube.Column{{Name: "NAME"}, {Name: "POD-SELECTOR"}, {Name: "AGE"}},
-		Capabilities: kube.CanDelete,
+		Aliases: []string{"networkpolicy", "netpol"},
+		Columns: []kube.Column{{Name: "NAME"}, {Name: "POD-SELECTOR"}, {Name: "AGE"}},
 	}
 }
 

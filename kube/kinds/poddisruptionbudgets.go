@@ -26,8 +26,7 @@ func (PodDisruptionBudgets) Info() kube.KindInfo {
 		Columns: []kube.Column{
 			{Name: "NAME"}, {Name: "MIN AVAILABLE"}, {Name: "MAX UNAVAILABLE"}, {Name: "ALLOWED DISRUPTIONS"}, {Name: "AGE"},
 		},
-		Capabilities: kube.CanDelete,
-		DrillDown:    "pods",
+		DrillDown: "pods",
 	}
 }
 

@@ -28,7 +28,7 @@ func (Pods) Info() kube.KindInfo {
 		ID: "pods", Version: "v1", Resource: "pods", Namespaced: true,
 		Aliases:      []string{"pod", "po"},
 		Columns:      podColumns,
-		Capabilities: kube.CanLogs | kube.CanExec | kube.CanDelete,
+		Capabilities: kube.CanLogs | kube.CanExec | kube.CanEditOwner | kube.CanDelete | kube.CanPortForward,
 		DrillDown:    "containers",
 	}
 }

@@ -35,7 +35,7 @@ type Roles struct{}
 func (Roles) Info() kube.KindInfo {
 	return kube.KindInfo{
 		ID: "roles", Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "roles", Namespaced: true,
-		Aliases: []string{"role"}, Columns: roleColumns, Capabilities: kube.CanDelete,
+		Aliases: []string{"role"}, Columns: roleColumns,
 	}
 }
 
@@ -65,7 +65,7 @@ type ClusterRoles struct{}
 func (ClusterRoles) Info() kube.KindInfo {
 	return kube.KindInfo{
 		ID: "clusterroles", Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles",
-		Aliases: []string{"clusterrole"}, Columns: roleColumns, Capabilities: kube.CanDelete,
+		Aliases: []string{"clusterrole"}, Columns: roleColumns,
 	}
 }
 
@@ -104,7 +104,7 @@ type RoleBindings struct{}
 func (RoleBindings) Info() kube.KindInfo {
 	return kube.KindInfo{
 		ID: "rolebindings", Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "rolebindings", Namespaced: true,
-		Aliases: []string{"rolebinding"}, Columns: bindingColumns, Capabilities: kube.CanDelete,
+		Aliases: []string{"rolebinding"}, Columns: bindingColumns,
 	}
 }
 
@@ -135,7 +135,7 @@ type ClusterRoleBindings struct{}
 func (ClusterRoleBindings) Info() kube.KindInfo {
 	return kube.KindInfo{
 		ID: "clusterrolebindings", Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterrolebindings",
-		Aliases: []string{"clusterrolebinding"}, Columns: bindingColumns, Capabilities: kube.CanDelete,
+		Aliases: []string{"clusterrolebinding"}, Columns: bindingColumns,
 	}
 }
 

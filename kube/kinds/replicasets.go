@@ -29,7 +29,7 @@ func (ReplicaSets) Info() kube.KindInfo {
 			{Name: "NAME"}, {Name: "DESIRED"}, {Name: "CURRENT"}, {Name: "READY"}, {Name: "AGE"},
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
 		},
-		Capabilities: kube.CanLogs | kube.CanScale | kube.CanDelete,
+		Capabilities: kube.CanLogs | kube.CanEditOwner | kube.CanPortForward,
 		DrillDown:    "pods",
 	}
 }

@@ -78,9 +78,6 @@ func TestResourceKindsInfo(t *testing.T) {
 		if _, ok := k.plugin.Row(&corev1.Pod{}); ok {
 			t.Errorf("%s accepted a Pod", info.ID)
 		}
-		if want := info.ID != "events"; info.Capabilities.Has(kube.CanDelete) != want || info.Capabilities&^kube.CanDelete != 0 {
-			t.Errorf("%s: capabilities %b", info.ID, info.Capabilities)
-		}
 		if info.SortColumn != "" && !hasColumn(info.Columns, info.SortColumn) {
 			t.Errorf("%s: sort column %q is not a column", info.ID, info.SortColumn)
 		}

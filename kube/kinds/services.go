@@ -29,7 +29,7 @@ func (Services) Info() kube.KindInfo {
 			{Name: "NAME"}, {Name: "TYPE"}, {Name: "CLUSTER-IP"}, {Name: "EXTERNAL-IP"}, {Name: "PORT(S)"}, {Name: "AGE"},
 			{Name: "SELECTOR", Wide: true},
 		},
-		Capabilities: kube.CanDelete,
+		Capabilities: kube.CanPortForward,
 		DrillDown:    "pods",
 	}
 }
@@ -176,7 +176,6 @@ func (EndpointSlices) Info() kube.KindInfo {
 		Columns: []kube.Column{
 			{Name: "NAME"}, {Name: "ADDRESSTYPE"}, {Name: "PORTS"}, {Name: "ENDPOINTS"}, {Name: "AGE"},
 		},
-		Capabilities: kube.CanDelete,
 	}
 }
 

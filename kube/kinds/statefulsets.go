@@ -26,7 +26,7 @@ func (StatefulSets) Info() kube.KindInfo {
 			{Name: "NAME"}, {Name: "READY"}, {Name: "AGE"},
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true},
 		},
-		Capabilities: kube.CanLogs | kube.CanEdit | kube.CanScale | kube.CanRestart | kube.CanDelete,
+		Capabilities: kube.CanLogs | kube.CanEdit | kube.CanRollout | kube.CanRestart | kube.CanScale | kube.CanDelete | kube.CanPortForward,
 		DrillDown:    "pods",
 	}
 }

@@ -40,7 +40,6 @@ func (PersistentVolumeClaims) Info() kube.KindInfo {
 			{Name: "STORAGECLASS"}, {Name: "VOLUMEATTRIBUTESCLASS"}, {Name: "AGE"},
 			{Name: "VOLUMEMODE", Wide: true},
 		},
-		Capabilities: kube.CanDelete,
 	}
 }
 
@@ -121,7 +120,6 @@ func (PersistentVolumes) Info() kube.KindInfo {
 			{Name: "CLAIM"}, {Name: "STORAGECLASS"}, {Name: "VOLUMEATTRIBUTESCLASS"}, {Name: "REASON"}, {Name: "AGE"},
 			{Name: "VOLUMEMODE", Wide: true},
 		},
-		Capabilities: kube.CanDelete,
 	}
 }
 
@@ -233,7 +231,6 @@ func (StorageClasses) Info() kube.KindInfo {
 			{Name: "NAME"}, {Name: "PROVISIONER"}, {Name: "RECLAIMPOLICY"}, {Name: "VOLUMEBINDINGMODE"},
 			{Name: "ALLOWVOLUMEEXPANSION"}, {Name: "AGE"},
 		},
-		Capabilities: kube.CanDelete,
 	}
 }
 

@@ -3,7 +3,6 @@ package inventory
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -28,11 +27,8 @@ func (m *Model) operate(a kube.Action) tea.Cmd {
 		return nil
 	}
 	kind := m.info.ID
-	if !views.Supports(a, kind) {
-		if a == kube.ActionScale && kind == kube.KindPods {
-			return nil // s on a pod is kept for the shell
-		}
-		return views.Status(fmt.Sprintf("%s works on %s, not on %s", a, views.ActionKindPhrase(a), kind), false)
+	if !m.info.Supports(a) {
+		return views.Status(m.info.NotOffered(a), false)
 	}
 	rows := m.markedRows()
 	if len(rows) == 0 {
@@ -62,8 +58,8 @@ func (m *Model) rollout() tea.Cmd {
 	if row == nil {
 		return nil
 	}
-	if !views.Supports(kube.ActionRestart, m.info.ID) {
-		return views.Status(fmt.Sprintf("R follows the rollout of Deployments, StatefulSets and DaemonSets, not %s", m.info.ID), false)
+	if !m.info.Capabilities.Has(kube.CanRollout) {
+		return views.Status(fmt.Sprintf("R follows a rollout: %s", m.info.NotOffered("rollout")), false)
 	}
 	msg := views.OpenRolloutMsg{Ref: kube.WorkloadRef{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name}, UID: row.UID}
 	return func() tea.Msg { return msg }
@@ -113,8 +109,9 @@ func disabled(b key.Binding, readOnly, forbidden bool) key.Binding {
 
 // permissionsRead returns, when the actions' permissions are to be read
 // with the next snapshot (the first after Init, when the client can say:
-// views.Permitter, and the kind has actions), the read; nil otherwise
-// (read-only mode disables every action without asking).
+// views.Permitter, and the kind's plugin declares an action Permissions
+// asks about), the read; nil otherwise (read-only mode disables every
+// action without asking).
 func (m *Model) permissionsRead() func(context.Context) map[kube.Action]string {
 	p, ok := m.vc.Client.(views.Permitter)
 	if !ok || m.off != nil || m.vc.ReadOnly() {
@@ -122,11 +119,10 @@ func (m *Model) permissionsRead() func(context.Context) map[kube.Action]string {
 	}
 	kind, ns := m.info.ID, m.namespace
 	has := false
-	for _, a := range []kube.Action{kube.ActionRestart, kube.ActionScale, kube.ActionDelete} {
-		has = has || views.Supports(a, kind)
+	for _, a := range views.Actions {
+		has = has || m.info.Supports(a)
 	}
-	has = has || slices.Contains(views.ForwardKinds, kind)
-	if !has {
+	if !has && !m.info.Supports(kube.ActionShell) && !m.info.Supports(kube.ActionPortForward) {
 		return nil
 	}
 	return func(ctx context.Context) map[kube.Action]string {
@@ -146,6 +142,6 @@ func (m *Model) actions() tea.Cmd {
 		return nil
 	}
 	msg := views.ActionsMsg{Target: kube.ObjectRef{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name, UID: row.UID},
-		Replicas: m.desired(row)}
+		Kind: m.info, Replicas: m.desired(row)}
 	return func() tea.Msg { return msg }
 }

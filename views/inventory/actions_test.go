@@ -58,7 +58,7 @@ func TestActionKeys(t *testing.T) {
 		t.Fatalf("ctrl+d on marked rows: %#v", msg)
 	}
 
-	// On a pod: delete; s opens the shell; r says where it works.
+	// On a pod: delete; s opens the shell; r says it is not offered.
 	p, _ := load(t, client, "pods", "demo", 80, 8)
 	if msg, _ := press(p, "ctrl+d")().(views.OperateMsg); msg.Targets[0].Kind != kube.KindPods {
 		t.Errorf("ctrl+d on a pod: %#v", msg)
@@ -66,7 +66,7 @@ func TestActionKeys(t *testing.T) {
 	if msg, _ := press(p, "s")().(views.OpenShellMsg); msg != (views.OpenShellMsg{Namespace: "demo", Pod: "web-7d9f-abcde", UID: "demo/web-7d9f-abcde"}) {
 		t.Errorf("s on a pod: %#v", msg)
 	}
-	if st, _ := press(p, "r")().(views.StatusMsg); !strings.Contains(st.Text, "restart works on Deployments") {
+	if st, _ := press(p, "r")().(views.StatusMsg); st.Text != "restart is not offered on pods (pods offer logs, shell, edit its owner, delete, port-forward)" {
 		t.Errorf("r on a pod: %#v", st)
 	}
 }

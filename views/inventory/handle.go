@@ -53,7 +53,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.edit()
 	case key.Matches(msg, k.Restart):
 		return m.operate(kube.ActionRestart)
-	case key.Matches(msg, k.Scale) && (m.info.ID == kube.KindPods || m.info.ID == kube.KindContainers):
+	case key.Matches(msg, k.Scale) && m.info.Supports(kube.ActionShell):
 		return m.shell()
 	case key.Matches(msg, k.Scale):
 		return m.operate(kube.ActionScale)
@@ -337,15 +337,15 @@ func (m *Model) openObject(v views.ObjectView) tea.Cmd {
 }
 
 // edit asks the root to open the workload form on the cursor row: a kind
-// whose plugin has kube.CanEdit, or a pod or ReplicaSet, whose owning
-// Deployment, StatefulSet or DaemonSet the form finds and edits. Other
-// kinds say that they cannot be edited.
+// whose plugin has kube.CanEdit, or kube.CanEditOwner (a pod or a
+// ReplicaSet), whose owning Deployment, StatefulSet or DaemonSet the form
+// finds and edits. Other kinds say that they cannot be edited.
 func (m *Model) edit() tea.Cmd {
 	row := m.current()
 	if row == nil {
 		return nil
 	}
-	if m.info.Capabilities.Has(kube.CanEdit) && m.info.PartOf == "" || m.info.ID == "pods" || m.info.ID == "replicasets" {
+	if m.info.Capabilities.Has(kube.CanEdit) || m.info.Capabilities.Has(kube.CanEditOwner) {
 		msg := views.OpenWorkloadMsg{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name}
 		return func() tea.Msg { return msg }
 	}

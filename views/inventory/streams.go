@@ -2,7 +2,6 @@ package inventory
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -38,8 +37,8 @@ func (m *Model) logs(previous bool) tea.Cmd {
 		return nil
 	}
 	kind := m.info.ID
-	if !slices.Contains(views.LogKinds, kind) {
-		return views.Status(fmt.Sprintf("%s have no logs; l works on pods, containers and workloads", kind), false)
+	if !m.info.Capabilities.Has(kube.CanLogs) {
+		return views.Status(m.info.NotOffered("logs"), false)
 	}
 	req := kube.LogRequest{Kind: kind, Namespace: row.Namespace, Name: row.Name, UID: row.UID}
 	if ns, pod, uid, container, ok := m.podOf(row); ok {
@@ -53,7 +52,8 @@ func (m *Model) logs(previous bool) tea.Cmd {
 }
 
 // shell asks the root for a shell in the cursor row's pod or container
-// (`s`); on a workload `s` is scale (see operate).
+// (`s` on a kind whose plugin has kube.CanExec); elsewhere `s` is scale
+// (see operate).
 func (m *Model) shell() tea.Cmd {
 	row := m.current()
 	if row == nil {
@@ -82,7 +82,9 @@ func (m *Model) portForward() tea.Cmd {
 	if row == nil {
 		return nil
 	}
-	kind := m.info.ID
+	if !m.info.Supports(kube.ActionPortForward) {
+		return views.Status(m.info.NotOffered(kube.ActionPortForward), false)
+	}
 	if why := m.off[kube.ActionPortForward]; why != "" {
 		// Not a write (allowed in read-only mode): said, not kept in the
 		// history.
@@ -91,10 +93,9 @@ func (m *Model) portForward() tea.Cmd {
 	if ns, pod, uid, _, ok := m.podOf(row); ok {
 		msg := views.OpenPortForwardMsg{Kind: kube.KindPods, Namespace: ns, Name: pod, UID: uid}
 		return func() tea.Msg { return msg }
+	} else if m.info.PartOf != "" {
+		return views.Status(fmt.Sprintf("%s are parts of %s: open the %s to see them", m.info.ID, m.info.PartOf, m.info.PartOf), false)
 	}
-	if !slices.Contains(views.ForwardKinds, kind) {
-		return views.Status(fmt.Sprintf("a port-forward goes to pods, Services and workloads, not %s", kind), false)
-	}
-	msg := views.OpenPortForwardMsg{Kind: kind, Namespace: row.Namespace, Name: row.Name, UID: row.UID}
+	msg := views.OpenPortForwardMsg{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name, UID: row.UID}
 	return func() tea.Msg { return msg }
 }

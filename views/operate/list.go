@@ -61,8 +61,8 @@ func NewList(vc *views.Context, op Operator, msg views.ActionsMsg) *List {
 	for _, a := range views.Actions {
 		r := listRow{action: a}
 		switch {
-		case !views.Supports(a, msg.Target.Kind):
-			r.planned, r.why, r.reason = true, fmt.Sprintf("works on %s only", views.ActionKindPhrase(a)), kube.ReasonInvalid
+		case !msg.Kind.Supports(a):
+			r.planned, r.why, r.reason = true, "not offered on "+string(msg.Target.Kind), kube.ReasonInvalid
 		case vc.ReadOnly():
 			r.planned, r.why, r.reason = true, "kyyard runs read-only", kube.ReasonReadOnly
 		}

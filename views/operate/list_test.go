@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/kinds"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/operate"
 	"github.com/kyyard/kyyard/views/viewtest"
@@ -64,13 +65,13 @@ func TestActionListSaysWhyActionsAreDisabled(t *testing.T) {
 	}}
 	target := ref(kube.KindDeployments, "web")
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
-		l := operate.NewList(viewtest.Context(nil, size[0], size[1]), f, views.ActionsMsg{Target: target, Replicas: 3})
+		l := operate.NewList(viewtest.Context(nil, size[0], size[1]), f, views.ActionsMsg{Target: target, Kind: kinds.Deployments{}.Info(), Replicas: 3})
 		runList(t, l, l.Init())
 		v := l.View()
 		viewtest.Size(t, v, size[0], size[1])
 		viewtest.Golden(t, map[int]string{80: "actions-80x24", 200: "actions-200x50"}[size[0]], v)
 	}
-	l := operate.NewList(viewtest.Context(nil, 80, 24), f, views.ActionsMsg{Target: target, Replicas: 3})
+	l := operate.NewList(viewtest.Context(nil, 80, 24), f, views.ActionsMsg{Target: target, Kind: kinds.Deployments{}.Info(), Replicas: 3})
 	runList(t, l, l.Init())
 	l.Update(viewtest.Key("j"))
 	l.Update(viewtest.Key("j"))
@@ -91,9 +92,9 @@ func TestActionListSaysWhyActionsAreDisabled(t *testing.T) {
 	}
 	// A pod: only delete is planned.
 	f.planned = nil
-	p := operate.NewList(viewtest.Context(nil, 80, 24), f, views.ActionsMsg{Target: ref(kube.KindPods, "web-1"), Replicas: -1})
+	p := operate.NewList(viewtest.Context(nil, 80, 24), f, views.ActionsMsg{Target: ref(kube.KindPods, "web-1"), Kind: kinds.Pods{}.Info(), Replicas: -1})
 	runList(t, p, p.Init())
-	if len(f.planned) != 1 || f.planned[0].Action != kube.ActionDelete || !strings.Contains(p.View(), "works on Deployments, StatefulSets and DaemonSets only") {
+	if len(f.planned) != 1 || f.planned[0].Action != kube.ActionDelete || !strings.Contains(p.View(), "✗ not offered on pods") {
 		t.Fatalf("a pod's list planned %+v:\n%s", f.planned, p.View())
 	}
 }
@@ -107,7 +108,7 @@ func TestActionListSaysNothingToDo(t *testing.T) {
 		kube.ActionResume: append(pass[:1:1], kube.Verdict{Guard: kube.GuardAction, Outcome: kube.OutcomePass,
 			Sentence: "demo/deployments/web already resumed: nothing to send", Nothing: true}),
 	}}
-	l := operate.NewList(viewtest.Context(nil, 120, 24), f, views.ActionsMsg{Target: ref(kube.KindDeployments, "web"), Replicas: 3})
+	l := operate.NewList(viewtest.Context(nil, 120, 24), f, views.ActionsMsg{Target: ref(kube.KindDeployments, "web"), Kind: kinds.Deployments{}.Info(), Replicas: 3})
 	runList(t, l, l.Init())
 	var line string
 	for _, s := range strings.Split(l.View(), "\n") {
@@ -123,5 +124,27 @@ func TestActionListSaysNothingToDo(t *testing.T) {
 	}
 	if _, cmd := l.Update(viewtest.Key("enter")); cmd != nil || !strings.Contains(l.View(), "already resumed: nothing to send") {
 		t.Fatalf("enter on resume asked, or said nothing:\n%s", l.View())
+	}
+}
+
+// TestActionListOffersWhatThePluginDeclares: over every built-in kind,
+// the action list plans each action of views.Actions the kind's plugin
+// declares and shows every other one as not offered, with no request.
+func TestActionListOffersWhatThePluginDeclares(t *testing.T) {
+	for _, info := range kinds.Builtin().Kinds() {
+		f := &byAction{}
+		l := operate.NewList(viewtest.Context(nil, 120, 24), f, views.ActionsMsg{Target: ref(info.ID, "x"), Kind: info, Replicas: 1})
+		runList(t, l, l.Init())
+		planned := map[kube.Action]bool{}
+		for _, op := range f.planned {
+			planned[op.Action] = true
+		}
+		lines := strings.Split(l.View(), "\n")
+		for i, a := range views.Actions {
+			off := strings.Contains(lines[1+i], "✗ not offered on "+string(info.ID))
+			if info.Supports(a) == off || info.Supports(a) != planned[a] {
+				t.Errorf("%s (%s), %s: planned %v, line %q", info.ID, info.Capabilities, a, planned[a], lines[1+i])
+			}
+		}
 	}
 }

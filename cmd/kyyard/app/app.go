@@ -124,6 +124,9 @@ Without the dashboard:
   kyyard get KIND [-n NS | -A] [-o table|wide|json] [-l SELECTOR]
              prints one kind's rows once, as kubectl get does, and exits;
              a kind that cannot be read exits 1 with the reason on stderr.
+  kyyard inspect KIND/NAME [-n NS]
+             prints a Deployment's, StatefulSet's or DaemonSet's rollout
+             state and its pods as JSON (for scripts), and exits;
   kyyard manifest [-n NS]... [--readonly] [--name NAME] [-A]
              prints the RBAC (a ServiceAccount, its token Secret, Roles or a
              ClusterRole, bindings) that gives exactly the verbs kyyard uses;
@@ -222,6 +225,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 		return client, closeLog, nil
 	}
 	cmd.AddCommand(newGetCommand(connect))
+	cmd.AddCommand(newInspectCommand(connect))
 	cmd.AddCommand(newManifestCommand(flags, connect))
 	cmd.AddCommand(&cobra.Command{
 		Use:   "version",
