@@ -90,7 +90,9 @@ func (c *Client) dialExec(call execCall, established func()) (streamer, *execTra
 
 // fallbackExecutor is remotecommand's FallbackExecutor from the WebSocket
 // executor (GET) to the SPDY one (POST) at url, recording the WebSocket
-// error when it falls back.
+// error when it falls back. The SPDY executor is newSPDYExecutor's: its end
+// without the server's status is errNoStatus, never a success
+// (execstatus.go).
 func fallbackExecutor(cfg *rest.Config, rawURL string) (streamer, *execTransport, error) {
 	ws, err := remotecommand.NewWebSocketExecutor(cfg, "GET", rawURL)
 	if err != nil {
@@ -100,7 +102,7 @@ func fallbackExecutor(cfg *rest.Config, rawURL string) (streamer, *execTransport
 	if err != nil {
 		return nil, nil, err
 	}
-	spdy, err := remotecommand.NewSPDYExecutor(cfg, "POST", u)
+	spdy, err := newSPDYExecutor(cfg, u)
 	if err != nil {
 		return nil, nil, err
 	}
