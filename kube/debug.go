@@ -53,7 +53,11 @@ type debugPlan struct {
 // SelfSubjectAccessReviews of patch pods/ephemeralcontainers (the verb of
 // the request OpenDebug sends) and create pods/attach, and the namespace's
 // Pod Security level (guardPodSecurity: a namespace enforcing no level
-// warns, strict refuses). It stops at the first refusal. Errors: req has no
+// warns, strict refuses), then the pod with the debug container added
+// checked against that level as the API server's admission checks it, the
+// whole pod (debugAdmitted: a pod that does not meet it warns, strict
+// refuses, since the server is expected to reject the patch). It stops at
+// the first refusal. Errors: req has no
 // namespace, pod or target (invalid), or a read failed for another reason
 // than the pod being gone.
 func (c *Client) PlanDebug(ctx context.Context, req DebugRequest) (Verdicts, error) {
@@ -102,10 +106,23 @@ func (c *Client) planDebug(ctx context.Context, req DebugRequest) (debugPlan, er
 	// (guardPodSecurity keeps its own read); unreadable counts as
 	// restricted, which every level admits.
 	level := podSecurityRestricted
-	if ns, err := c.cs.CoreV1().Namespaces().Get(ctx, req.Namespace, metav1.GetOptions{}); err == nil {
+	ns, err := c.cs.CoreV1().Namespaces().Get(ctx, req.Namespace, metav1.GetOptions{})
+	if err == nil {
 		level = debugLevel(ns.Labels[podSecurityEnforceLabel])
 	}
 	p.level = level
+	if err == nil {
+		image := req.Image
+		if image == "" {
+			image = DefaultDebugImage
+		}
+		if ok, lv, why := debugAdmitted(pod, ns.Labels, debugContainer("debugger", image, req.Target, level, pod)); !ok {
+			add(c.warn(Verdict{Guard: GuardPodSecurity, Reason: ReasonPodSecurity,
+				Sentence: "namespace " + req.Namespace + " enforces Pod Security " + lv + " on the whole pod when a container is added, and pod " +
+					pod.Name + " with the debug container does not meet it: " + why +
+					" (the API server is expected to reject the debug container, unless Pod Security exempts you)"}))
+		}
+	}
 	return p, nil
 }
 

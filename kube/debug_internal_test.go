@@ -24,9 +24,26 @@ import (
 
 func i64(v int64) *int64 { return &v }
 
-// debugPod is a running pod "app-1" in namespace ns (enforce level
-// label when not "") whose pod securityContext is psc.
+// debugObjects are a namespace ns (enforce level label when not "") and
+// a running pod "app-1" in it whose pod securityContext is psc and whose
+// container "app" meets the restricted level, as a pod the API server
+// admitted there does (runAsNonRoot on the container when psc does not set
+// it).
 func debugObjects(level string, psc *corev1.PodSecurityContext) []runtime.Object {
+	objs := plainDebugObjects(level, psc)
+	yes, no := true, false
+	sc := &corev1.SecurityContext{AllowPrivilegeEscalation: &no, Capabilities: &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
+		SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault}}
+	if psc == nil || psc.RunAsNonRoot == nil {
+		sc.RunAsNonRoot = &yes
+	}
+	objs[1].(*corev1.Pod).Spec.Containers[0].SecurityContext = sc
+	return objs
+}
+
+// plainDebugObjects are debugObjects with a container "app" without any
+// securityContext (a pod made before its namespace's label).
+func plainDebugObjects(level string, psc *corev1.PodSecurityContext) []runtime.Object {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "ns"}}
 	if level != "" {
 		ns.Labels = map[string]string{podSecurityEnforceLabel: level}
@@ -325,6 +342,59 @@ func TestDebugGuards(t *testing.T) {
 	bad.Image = "Busybox@123"
 	if _, err := c.PlanDebug(ctx, bad); ReasonOf(err) != ReasonInvalid {
 		t.Fatalf("bad image: %v", err)
+	}
+}
+
+// TestDebugPlanChecksTheWholePod: the API server's Pod Security admission
+// checks the whole pod when an ephemeral container is added, so a pod that
+// does not meet its namespace's level (made before the label) gets no debug
+// container however the debug container itself is made: the plan says so
+// (a warning naming what the pod lacks; strict refuses) instead of passing
+// and meeting the server's rejection. A pod that meets the level passes.
+func TestDebugPlanChecksTheWholePod(t *testing.T) {
+	ctx := context.Background()
+	req := DebugRequest{Namespace: "ns", Pod: "app-1", UID: "uid-1", Target: "app"}
+	privileged := plainDebugObjects("baseline", nil)
+	yes := true
+	privileged[1].(*corev1.Pod).Spec.Containers[0].SecurityContext = &corev1.SecurityContext{Privileged: &yes}
+	cases := []struct {
+		name string
+		objs []runtime.Object
+		want string // "" for no warning
+	}{
+		{"restricted, pod made before the label", plainDebugObjects("restricted", nil), "allowPrivilegeEscalation != false"},
+		{"restricted, pod meets it", debugObjects("restricted", nil), ""},
+		{"baseline, privileged pod", privileged, "privileged"},
+		{"baseline, plain pod", plainDebugObjects("baseline", nil), ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &debugFake{state: running()}
+			c, _ := debugClient(t, f, tc.objs...)
+			vs, err := c.PlanDebug(ctx, req)
+			if err != nil || vs.Refusal() != nil {
+				t.Fatalf("plan: %+v, %v", vs, err)
+			}
+			ws := vs.Warnings()
+			if tc.want == "" {
+				if len(ws) != 0 {
+					t.Fatalf("warnings %+v for a pod that meets the level", ws)
+				}
+				return
+			}
+			if len(ws) != 1 || ws[0].Reason != ReasonPodSecurity || !strings.Contains(ws[0].Sentence, tc.want) ||
+				!strings.Contains(ws[0].Sentence, "pod app-1 with the debug container does not meet it") {
+				t.Fatalf("warnings %+v; want one pod_security warning naming %q", ws, tc.want)
+			}
+			if _, err := c.OpenDebug(ctx, req, nil); ReasonOf(err) != ReasonPodSecurity || len(f.patches) != 0 {
+				t.Fatalf("unconfirmed open: %v, %d patches", err, len(f.patches))
+			}
+			c.opts.Policy = PolicyStrict
+			vs, _ = c.PlanDebug(ctx, req)
+			if r := vs.Refusal(); r == nil || r.Reason != ReasonPodSecurity {
+				t.Fatalf("strict: %+v", vs)
+			}
+		})
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	psapi "k8s.io/pod-security-admission/api"
+	pspolicy "k8s.io/pod-security-admission/policy"
 )
 
 // The pure part of ephemeral debug containers (debug.go): the container's
@@ -184,4 +186,38 @@ func debugStatus(pod *corev1.Pod, name string) debugStart {
 		return debugStart{why: "no state reported yet"}
 	}
 	return debugStart{}
+}
+
+// debugAdmitted reports whether the API server's Pod Security admission
+// would admit adding ec to pod in a namespace with labels, and if not,
+// why. When an ephemeral container is added, the admission evaluates the
+// whole pod, not only the new container (k8s.io/pod-security-admission,
+// admission.go: isSignificantPodUpdate counts an added ephemeral container
+// as significant, and EvaluatePod then checks the pod's spec): a pod
+// admitted before its namespace was labelled, or made by a controller the
+// label did not stop, may not meet the level, and then no debug container
+// is admitted, whatever its own securityContext. The level and version are
+// the labels' (pod-security.kubernetes.io/enforce and enforce-version),
+// read as the admission reads them (api.PolicyToEvaluate: an unparsable
+// level is restricted); a namespace without the label is taken as
+// privileged, the API server's default unless its admission configuration
+// says otherwise. Exemptions (users, namespaces, runtime classes of the
+// admission configuration) cannot be seen from a client.
+func debugAdmitted(pod *corev1.Pod, labels map[string]string, ec corev1.EphemeralContainer) (ok bool, level, why string) {
+	policy, _ := psapi.PolicyToEvaluate(labels, psapi.Policy{Enforce: psapi.LevelVersion{Level: psapi.LevelPrivileged, Version: psapi.LatestVersion()}})
+	if policy.Enforce.Level == psapi.LevelPrivileged {
+		return true, string(psapi.LevelPrivileged), ""
+	}
+	ev, err := podSecurityEvaluator()
+	if err != nil {
+		return false, string(policy.Enforce.Level), "the Pod Security evaluator could not be built: " + err.Error()
+	}
+	spec := pod.Spec.DeepCopy()
+	spec.EphemeralContainers = append(spec.EphemeralContainers, ec)
+	res := pspolicy.AggregateCheckResults(ev.EvaluatePod(policy.Enforce, &pod.ObjectMeta, spec))
+	level = string(policy.Enforce.Level)
+	if !policy.Enforce.Version.Latest() {
+		level += " (version " + policy.Enforce.Version.String() + ")"
+	}
+	return res.Allowed, level, res.ForbiddenDetail()
 }

@@ -19,6 +19,9 @@ const (
 	noExecText   = `Internal error occurred: Internal error occurred: error executing command in container: no exec found for container "app" in pod "trial/p1"`
 	kwokExitText = `Internal error occurred: Internal error occurred: error executing command in container: cmd wait: sh -c exit 3: exit status 3`
 	ociText      = `Internal error occurred: error executing command in container: failed to exec in container: OCI runtime exec failed: exec failed: unable to start container process: exec: "sh": executable file not found in $PATH: unknown`
+	// containerdText is what the local cluster's real node (containerd
+	// v2, runc) answers for sh in an image without it.
+	containerdText = `Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "709cd72e847d5032a30227233a76d5ba5910f615e452c87a5a41a65088904c74": OCI runtime exec failed: exec failed: unable to start container process: exec: "sh": executable file not found in $PATH`
 )
 
 func TestSplitCause(t *testing.T) {
@@ -27,6 +30,8 @@ func TestSplitCause(t *testing.T) {
 		{kwokExitText, "exit status 3", "Internal error occurred: error executing command in container: cmd wait: sh -c exit 3"},
 		{ociText, `unable to start container process: exec: "sh": executable file not found in $PATH: unknown`,
 			"Internal error occurred: error executing command in container: failed to exec in container: OCI runtime exec failed: exec failed"},
+		{containerdText, `exec: "sh": executable file not found in $PATH`,
+			`Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "709cd72e847d5032a30227233a76d5ba5910f615e452c87a5a41a65088904c74": OCI runtime exec failed: exec failed: unable to start container process`},
 		{"plain message", "plain message", ""},
 		{"a: a: A", "a", ""},
 		{"line one\nline two: cause here", "cause here", "line one line two"},
@@ -41,7 +46,7 @@ func TestSplitCause(t *testing.T) {
 }
 
 func FuzzSplitCause(f *testing.F) {
-	for _, s := range []string{noExecText, kwokExitText, ociText, "", ": : :", "x:y: z", "exit status 3"} {
+	for _, s := range []string{noExecText, kwokExitText, ociText, containerdText, "", ": : :", "x:y: z", "exit status 3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, msg string) {

@@ -73,6 +73,14 @@ func (c *Client) dialExec(call execCall, established func()) (streamer, *execTra
 	if c.restConfig == nil {
 		return nil, nil, ErrExecUnavailable
 	}
+	cfg, u := c.execEndpoint(call, established)
+	return fallbackExecutor(cfg, u)
+}
+
+// execEndpoint returns the REST config of call's streams (the Client's,
+// calling established when the upgrade is answered 101) and the URL of
+// its pods/exec request.
+func (c *Client) execEndpoint(call execCall, established func()) (*rest.Config, string) {
 	cfg := rest.CopyConfig(c.restConfig)
 	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
 		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
@@ -85,12 +93,14 @@ func (c *Client) dialExec(call execCall, established func()) (streamer, *execTra
 	})
 	u := c.cs.CoreV1().RESTClient().Post().Namespace(call.namespace).Resource("pods").Name(call.pod).
 		SubResource("exec").VersionedParams(execOptions(call), scheme.ParameterCodec).URL()
-	return fallbackExecutor(cfg, u.String())
+	return cfg, u.String()
 }
 
 // fallbackExecutor is remotecommand's FallbackExecutor from the WebSocket
 // executor (GET) to the SPDY one (POST) at url, recording the WebSocket
-// error when it falls back.
+// error when it falls back. The SPDY executor is newSPDYExecutor's: its end
+// without the server's status is errNoStatus, never a success
+// (execstatus.go).
 func fallbackExecutor(cfg *rest.Config, rawURL string) (streamer, *execTransport, error) {
 	ws, err := remotecommand.NewWebSocketExecutor(cfg, "GET", rawURL)
 	if err != nil {
@@ -100,7 +110,7 @@ func fallbackExecutor(cfg *rest.Config, rawURL string) (streamer, *execTransport
 	if err != nil {
 		return nil, nil, err
 	}
-	spdy, err := remotecommand.NewSPDYExecutor(cfg, "POST", u)
+	spdy, err := newSPDYExecutor(cfg, u)
 	if err != nil {
 		return nil, nil, err
 	}
