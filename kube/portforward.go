@@ -471,6 +471,10 @@ func (c *Client) supervise(ctx context.Context, f *forward, t forwardTarget) {
 				continue // the API server away: the forward may still carry
 			case fresh.UID != pod.UID:
 				why = "pod " + pod.Name + " was replaced"
+			case fresh.DeletionTimestamp != nil:
+				// A real kubelet keeps a deleted pod, Ready, for its
+				// grace period while it stops the containers.
+				why = "pod " + pod.Name + " was deleted (terminating)"
 			case !podReady(fresh) && (t.selector != nil || fresh.Status.Phase != corev1.PodRunning || fresh.DeletionTimestamp != nil):
 				why = "pod " + pod.Name + " is not ready"
 			}
