@@ -106,6 +106,9 @@ type forward struct {
 	remote int32
 	conn   httpstream.Connection
 	active chan struct{} // closed while the state is active
+	// moves and lastMove are ForwardStatus.Moves and LastMove.
+	moves    int
+	lastMove string
 }
 
 // status is the forward as :pf lists it.
@@ -114,7 +117,7 @@ func (f *forward) status() ForwardStatus {
 	defer f.mu.Unlock()
 	st := ForwardStatus{ID: f.id, Request: f.req, LocalPort: f.local, State: f.state, Err: f.err,
 		BytesIn: f.in.Load(), BytesOut: f.out.Load(), Connections: int(f.conns.Load()), Started: f.started,
-		Failed: int(f.nfailed.Load()), LastError: f.last}
+		Failed: int(f.nfailed.Load()), LastError: f.last, Moves: f.moves, LastMove: f.lastMove}
 	if f.pod != nil {
 		st.Pod = f.pod.Name
 	}
@@ -512,6 +515,10 @@ func (c *Client) relocate(ctx context.Context, f *forward, t forwardTarget, avoi
 			if err == nil {
 				conn, err := c.forwardDial()(ctx, f.req.Namespace, pod.Name)
 				if err == nil {
+					f.mu.Lock()
+					f.moves++
+					f.lastMove = why + "; now pod " + pod.Name
+					f.mu.Unlock()
 					f.setActive(pod, remote, conn)
 					return true
 				}

@@ -558,6 +558,9 @@ func TestPortForwardLeavesTerminatingPod(t *testing.T) {
 	if moving.State != "" && !strings.Contains(moving.Err, "pod web-1 was deleted (terminating)") {
 		t.Errorf("moving: %+v", moving)
 	}
+	if active.Moves != 1 || active.LastMove != "pod web-1 was deleted (terminating); now pod web-2" {
+		t.Errorf("the move is not kept once active: %d, %q", active.Moves, active.LastMove)
+	}
 	if got := roundTrip(t, active.LocalPort, "d"); got != "web-2:8080:d" {
 		t.Fatalf("after the move: %q", got)
 	}
