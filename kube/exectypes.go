@@ -233,6 +233,13 @@ type ForwardStatus struct {
 	LastError string
 	// Started is when the forward began.
 	Started time.Time
+	// Moves counts the times the forward left its pod (deleted, replaced,
+	// not ready) or a lost connection and went on, and LastMove says the
+	// last one: why, and the pod it went to ("pod web-1 was deleted
+	// (terminating); now pod web-2"). Unlike Err they stay once the
+	// forward is active again.
+	Moves    int
+	LastMove string
 }
 
 // Actions that name a session's outcome in the session's history (the

@@ -174,6 +174,9 @@ func (s *logStream) run(first chan<- error) {
 		attempt                               int
 		why, waiting                          string
 		delivered                             int // lines, over every read
+		// gap is said after the next resume: lines the kubelet may no
+		// longer serve (rotationGap).
+		gap *LogNote
 	)
 	report := func(err error) {
 		if !reported {
@@ -295,9 +298,13 @@ func (s *logStream) run(first chan<- error) {
 			}
 			s.note(LogNote{Kind: LogNoteResumed, Time: resume.since(), Restarted: restarted, Text: why})
 		}
+		if gap != nil {
+			s.note(*gap)
+			gap = nil
+		}
 		restarted, why = false, ""
 		resume.begin()
-		n, lines, readErr, nudged := s.pump(rc, split, resume, follow)
+		n, lines, readErr, cut := s.pump(rc, split, resume, follow)
 		delivered += lines
 		if s.ctx.Err() != nil {
 			s.finish()
@@ -322,8 +329,11 @@ func (s *logStream) run(first chan<- error) {
 		}
 		resumed = true
 		switch {
-		case nudged:
+		case cut == cutRestart:
 			why = "the container restarted"
+		case cut == cutStalled:
+			why = "the kubelet stopped serving the log after a rotation of its file"
+			gap = rotationGap(resume.last, s.probeRead(false))
 		case readErr != nil:
 			attempt++
 			d := s.r.deps.backoff(attempt)
@@ -407,6 +417,122 @@ func (s *logStream) readPrevious(resume *logResume) bool {
 	return readErr == nil
 }
 
+// LogStallProbe is how long a followed stream may go without a byte
+// before kyyard asks the kubelet whether the container wrote a line it has
+// not served (probeStalled); LogStallProbeMax bounds the wait between the
+// next probes of a stream that stays quiet (it doubles after each).
+//
+// The kubelet follows a container's log file with inotify and, at a
+// rotation (containerLogMaxSize, checked every
+// containerLogMonitorInterval), reopens the file when it sees the new one
+// created. On the local real node (kubelet 1.37, containerd 2), once,
+// under heavy load, a follower stayed on the rotated file while the
+// container wrote to the new one: kubectl logs -f showed nothing for 10 s,
+// until the next rotation, and never the 30,171 lines of the file in
+// between. A probe finds such a follower while the file it misses is
+// still the current one, and the stream is reconnected to it.
+const (
+	LogStallProbe    = 3 * time.Second
+	LogStallProbeMax = time.Minute
+)
+
+// logProbeBytes bounds what a probe reads: the timestamp of one line.
+const logProbeBytes = logTimePrefixMax + 1
+
+// probeRead reads the timestamp of one line of the container's current
+// log file: its last (tail true) or its first; zero when the read fails
+// or the file is empty.
+func (s *logStream) probeRead(tail bool) time.Time {
+	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	defer cancel()
+	limit := int64(logProbeBytes)
+	o := &corev1.PodLogOptions{Container: s.container, Timestamps: true, LimitBytes: &limit}
+	if tail {
+		one := int64(1)
+		o.TailLines = &one
+	}
+	rc, err := s.r.deps.open(ctx, s.ns, s.pod, o)
+	if err != nil {
+		return time.Time{}
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, logProbeBytes))
+	if err != nil && len(b) == 0 {
+		return time.Time{}
+	}
+	t, _, _ := parseLogPrefix(b)
+	return t
+}
+
+// probeStalled reports whether the container's current log file holds a
+// line newer than the last one the stream delivered (tailLines=1): the
+// kubelet is no longer serving the file the container writes to.
+func (s *logStream) probeStalled(resume *logResume) bool {
+	if resume.last.IsZero() {
+		return false
+	}
+	t := s.probeRead(true)
+	return !t.IsZero() && t.After(resume.last)
+}
+
+// rotationGap is the note for a stream reconnected because the kubelet
+// stalled: the current file's first line (head) came after the last line
+// delivered (last), so the lines written between, if any, are in a
+// rotated file the kubelet no longer serves; nil when the current file
+// begins at or before last.
+func rotationGap(last, head time.Time) *LogNote {
+	if last.IsZero() || head.IsZero() || !head.After(last) {
+		return nil
+	}
+	n := gapNote(last, head, "the kubelet rotated the log file and serves only the current one")
+	return &n
+}
+
+// gapNote is a LogNoteGap for the lines written after from and before
+// to, with why.
+func gapNote(from, to time.Time, why string) LogNote {
+	const at = "15:04:05.000"
+	return LogNote{Kind: LogNoteGap, Time: from,
+		Text: "lines written between " + from.UTC().Format(at) + " and " + to.UTC().Format(at) + " UTC may be missing: " + why}
+}
+
+// LogJumpCheck is how far a followed stream's timestamps may run ahead of
+// the clock between two lines before kyyard asks whether the kubelet
+// skipped a file: a kubelet whose reader is behind the container (a fast
+// writer, a busy node) and reopens the log path after a rotation gets the
+// file current then, and a file in between is never served (what the
+// stall above looked like to kubectl logs -f: 30,171 lines gone at once,
+// silently). Such a leap is checked against the current file's first
+// line (a LogNoteGap when the leap ends at or before it).
+const LogJumpCheck = time.Second
+
+// logJumps finds, in a followed connection, a line stamped later than the
+// line before it by more than the clock moved between their arrivals plus
+// jump: lines read from a backlog whose times leap forward. A writer that
+// paused while the reader kept up does not (its lines arrive as late as
+// they were written). It is pure.
+type logJumps struct {
+	jump           time.Duration // 0: never
+	lastTS, lastAt time.Time
+}
+
+// check takes line l, arrived at now, and reports the previous line's
+// time when l leaps forward.
+func (j *logJumps) check(l *LogLine, now time.Time) (from time.Time, ok bool) {
+	if l.Time.IsZero() || l.Continued || !l.Time.After(j.lastTS) {
+		return time.Time{}, false
+	}
+	prev, at := j.lastTS, j.lastAt
+	j.lastTS, j.lastAt = l.Time, now
+	if j.jump <= 0 || prev.IsZero() {
+		return time.Time{}, false
+	}
+	if l.Time.Sub(prev)-now.Sub(at) > j.jump {
+		return prev, true
+	}
+	return time.Time{}, false
+}
+
 // logReadSize is the size of each read of a stream's body.
 const logReadSize = 32 << 10
 
@@ -416,13 +542,24 @@ type logChunk struct {
 	err error
 }
 
-// pump reads rc to its end (or until the stream is cancelled or nudged
-// to reconnect), splitting, filtering and handing its lines to the
-// collector; while following, a line without its newline goes out Partial
-// after LogPartialFlush without bytes. It returns the bytes read, the
-// lines delivered, the read error (nil at the end of the stream) and
-// whether a restart signal cut it.
-func (s *logStream) pump(rc io.ReadCloser, split *logSplitter, resume *logResume, follow bool) (n int64, lines int, err error, nudged bool) {
+// pumpCut says why pump left a stream that had not ended.
+type pumpCut int
+
+const (
+	cutNone    pumpCut = iota
+	cutRestart         // the tracker saw a new container instance
+	cutStalled         // the kubelet stopped following the log (probeStalled)
+)
+
+// pump reads rc to its end (or until the stream is cancelled, nudged to
+// reconnect or found stalled), splitting, filtering and handing its lines
+// to the collector; while following, a line without its newline goes out
+// Partial after LogPartialFlush without bytes, and a stream without bytes
+// for deps.stall is probed (probeStalled; again after twice the wait each
+// time, up to LogStallProbeMax, until bytes come). It returns the bytes
+// read, the lines delivered, the read error (nil at the end of the
+// stream) and why it cut the stream, if it did.
+func (s *logStream) pump(rc io.ReadCloser, split *logSplitter, resume *logResume, follow bool) (n int64, lines int, err error, cut pumpCut) {
 	const nbuf = 4
 	data := make(chan logChunk, nbuf)
 	free := make(chan []byte, nbuf)
@@ -455,7 +592,19 @@ func (s *logStream) pump(rc io.ReadCloser, split *logSplitter, resume *logResume
 	idle := time.NewTimer(time.Hour)
 	idle.Stop()
 	defer idle.Stop()
-	deliver := func(out []LogLine) bool {
+	// quiet fires when the followed stream has had no byte for wait.
+	wait := s.r.deps.stall
+	quiet := time.NewTimer(time.Hour)
+	quiet.Stop()
+	defer quiet.Stop()
+	if follow && wait > 0 {
+		quiet.Reset(wait)
+	}
+	jumps := logJumps{jump: s.r.deps.jump}
+	if !follow {
+		jumps.jump = 0
+	}
+	deliver := func(out []LogLine, now time.Time) bool {
 		kept := out[:0]
 		for i := range out {
 			l := &out[i]
@@ -464,6 +613,20 @@ func (s *logStream) pump(rc io.ReadCloser, split *logSplitter, resume *logResume
 			}
 			if follow {
 				resume.record(l)
+			}
+			if from, ok := jumps.check(l, now); ok {
+				// Send what came before the jump, then say what may be
+				// missing there, before the line after it.
+				if len(kept) > 0 {
+					lines += len(kept)
+					if !s.r.send(logEvent{id: s.id, batch: LogBatch{Lines: kept}}) {
+						return false
+					}
+					kept = out[:0:0]
+				}
+				if head := s.probeRead(false); !head.IsZero() && !head.Before(l.Time) {
+					s.note(gapNote(from, l.Time, "the kubelet's reader fell behind across a rotation of the log file and went on from the current one"))
+				}
 			}
 			kept = append(kept, *l)
 		}
@@ -476,35 +639,52 @@ func (s *logStream) pump(rc io.ReadCloser, split *logSplitter, resume *logResume
 	for {
 		select {
 		case ch := <-data:
+			now := time.Now()
 			n += int64(ch.n)
 			b := ch.buf[:ch.n]
 			out := split.feed(b, make([]LogLine, 0, bytes.Count(b, []byte{'\n'})+1))
 			free <- ch.buf
 			if ch.err != nil {
 				out = split.flush(true, out)
-				deliver(out)
+				deliver(out, now)
 				rc.Close()
 				if errors.Is(ch.err, io.EOF) {
-					return n, lines, nil, false
+					return n, lines, nil, cutNone
 				}
-				return n, lines, ch.err, false
+				return n, lines, ch.err, cutNone
 			}
-			if !deliver(out) {
+			if !deliver(out, now) {
 				stop()
-				return n, lines, nil, false
+				return n, lines, nil, cutNone
 			}
 			if follow && len(split.pending) > 0 {
 				idle.Reset(s.r.deps.partialFlush)
 			}
+			if follow && s.r.deps.stall > 0 {
+				wait = s.r.deps.stall
+				quiet.Reset(wait)
+			}
 		case <-idle.C:
-			deliver(split.flush(false, nil))
+			deliver(split.flush(false, nil), time.Now())
+		case <-quiet.C:
+			if len(data) > 0 {
+				quiet.Reset(wait) // bytes wait: not quiet
+				continue
+			}
+			if s.probeStalled(resume) {
+				stop()
+				deliver(split.flush(true, nil), time.Now())
+				return n, lines, nil, cutStalled
+			}
+			wait = min(2*wait, LogStallProbeMax)
+			quiet.Reset(wait)
 		case <-s.restart:
 			stop()
-			deliver(split.flush(true, nil))
-			return n, lines, nil, true
+			deliver(split.flush(true, nil), time.Now())
+			return n, lines, nil, cutRestart
 		case <-s.ctx.Done():
 			stop()
-			return n, lines, nil, false
+			return n, lines, nil, cutNone
 		}
 	}
 }

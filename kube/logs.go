@@ -34,6 +34,8 @@ type logDeps struct {
 	backoff func(n int) time.Duration
 	// poll is how often the pods are listed when they cannot be watched.
 	poll time.Duration
+	// stall is LogStallProbe and jump LogJumpCheck (0: never probe).
+	stall, jump time.Duration
 }
 
 func (c *Client) logDeps() logDeps {
@@ -46,6 +48,8 @@ func (c *Client) logDeps() logDeps {
 		window:       LogReorderWindow,
 		backoff:      logBackoff,
 		poll:         2 * time.Second,
+		stall:        LogStallProbe,
+		jump:         LogJumpCheck,
 	}
 }
 
@@ -71,7 +75,11 @@ func logBackoff(n int) time.Duration {
 // already delivered from that second skipped, and marked with
 // LogNoteResumed (Restarted, after reading the previous instance's last
 // lines with previous=true); failed attempts back off from 0.5 s to 30 s
-// (LogNoteRetrying). Previous reads are never followed. A workload's pods
+// (LogNoteRetrying). A followed stream quiet for LogStallProbe is checked
+// against the last line of the container's current log file: a newer one
+// means the kubelet stopped serving the log after a rotation of its file,
+// and the stream is reconnected the same way (LogNoteResumed), with a
+// LogNoteGap when the current file begins after the last line delivered. Previous reads are never followed. A workload's pods
 // (its spec.selector, as kubectl logs deployment/x) are streamed up to
 // MaxStreams streams, pods beyond named in LogNotePodsLeftOut and each
 // streamed when a stream ends for good (LogNotePodAdmitted); new pods

@@ -155,6 +155,13 @@ const (
 	// container for one pod) were not read because they have none (they
 	// never restarted).
 	LogNoteNoPrevious LogNoteKind = "no_previous"
+	// LogNoteGap: lines of the stream may be missing at this place, and
+	// kyyard cannot read them: the kubelet stopped serving a followed log
+	// after a rotation of its file (see LogStallProbe) and the file it
+	// serves now begins after the last line delivered. Time is that last
+	// line's; Text names the span ("lines written between 07:08:16.537
+	// and 07:08:26.605 UTC may be missing: ...").
+	LogNoteGap LogNoteKind = "gap"
 	// LogNoteEnded: one stream ended for good (not following, limit
 	// reached, previous container read); Err is nil or why.
 	LogNoteEnded LogNoteKind = "ended"

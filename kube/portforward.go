@@ -102,6 +102,9 @@ type forward struct {
 	remote int32
 	conn   httpstream.Connection
 	active chan struct{} // closed while the state is active
+	// moves and lastMove are ForwardStatus.Moves and LastMove.
+	moves    int
+	lastMove string
 }
 
 // status is the forward as :pf lists it.
@@ -110,7 +113,7 @@ func (f *forward) status() ForwardStatus {
 	defer f.mu.Unlock()
 	st := ForwardStatus{ID: f.id, Request: f.req, LocalPort: f.local, State: f.state, Err: f.err,
 		BytesIn: f.in.Load(), BytesOut: f.out.Load(), Connections: int(f.conns.Load()), Started: f.started,
-		Failed: int(f.nfailed.Load()), LastError: f.last}
+		Failed: int(f.nfailed.Load()), LastError: f.last, Moves: f.moves, LastMove: f.lastMove}
 	if f.pod != nil {
 		st.Pod = f.pod.Name
 	}
@@ -450,6 +453,10 @@ func (c *Client) supervise(ctx context.Context, f *forward, t forwardTarget) {
 				continue // the API server away: the forward may still carry
 			case fresh.UID != pod.UID:
 				why = "pod " + pod.Name + " was replaced"
+			case fresh.DeletionTimestamp != nil:
+				// A real kubelet keeps a deleted pod, Ready, for its
+				// grace period while it stops the containers.
+				why = "pod " + pod.Name + " was deleted (terminating)"
 			case !podReady(fresh) && (t.selector != nil || fresh.Status.Phase != corev1.PodRunning || fresh.DeletionTimestamp != nil):
 				why = "pod " + pod.Name + " is not ready"
 			}
@@ -487,6 +494,10 @@ func (c *Client) relocate(ctx context.Context, f *forward, t forwardTarget, avoi
 			if err == nil {
 				conn, err := c.forwardDial()(ctx, f.req.Namespace, pod.Name)
 				if err == nil {
+					f.mu.Lock()
+					f.moves++
+					f.lastMove = why + "; now pod " + pod.Name
+					f.mu.Unlock()
 					f.setActive(pod, remote, conn)
 					return true
 				}

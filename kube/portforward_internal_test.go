@@ -519,3 +519,53 @@ func TestPortForwardConnectionErrors(t *testing.T) {
 		t.Fatalf("status %+v: the failures stay counted", st)
 	}
 }
+
+// A forward to a Deployment whose pod is deleted on a real kubelet: the
+// pod stays, terminating and still Ready, for its grace period. The
+// forward leaves it at once, saying it was deleted (not "not ready"),
+// and moves to the ReplicaSet's new pod; a forward to the pod itself
+// fails, saying the same.
+func TestPortForwardLeavesTerminatingPod(t *testing.T) {
+	c, cs, _ := pfClient(t, append(pfObjects(), pfPod("web-2", true, 200))...)
+	ctx := context.Background()
+	work, err := c.StartPortForward(ctx, PortForwardRequest{Kind: KindDeployments, Namespace: "ns", Name: "web", UID: "uid-deploy", RemotePort: 8080})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pod, err := c.StartPortForward(ctx, PortForwardRequest{Kind: KindPods, Namespace: "ns", Name: "web-1", RemotePort: 8080})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if work.Pod != "web-1" {
+		t.Fatalf("forwarding to %q, want web-1 (ready longest)", work.Pod)
+	}
+	p, err := cs.CoreV1().Pods("ns").Get(ctx, "web-1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := metav1.Now()
+	p.DeletionTimestamp = &now
+	if _, err := cs.CoreV1().Pods("ns").Update(ctx, p, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var moving ForwardStatus
+	active := waitForward(t, c, work.ID, func(s ForwardStatus) bool {
+		if s.State == ForwardMoving {
+			moving = s
+		}
+		return s.State == ForwardActive && s.Pod == "web-2"
+	})
+	if moving.State != "" && !strings.Contains(moving.Err, "pod web-1 was deleted (terminating)") {
+		t.Errorf("moving: %+v", moving)
+	}
+	if active.Moves != 1 || active.LastMove != "pod web-1 was deleted (terminating); now pod web-2" {
+		t.Errorf("the move is not kept once active: %d, %q", active.Moves, active.LastMove)
+	}
+	if got := roundTrip(t, active.LocalPort, "d"); got != "web-2:8080:d" {
+		t.Fatalf("after the move: %q", got)
+	}
+	failed := waitForward(t, c, pod.ID, func(s ForwardStatus) bool { return s.State == ForwardFailed })
+	if failed.Err != "pod web-1 was deleted (terminating)" {
+		t.Errorf("the pod forward failed with %q", failed.Err)
+	}
+}

@@ -214,6 +214,13 @@ func (m *Model) View() string {
 				body = append(body, st.Muted.Render(text))
 			}
 		}
+		if f.State == kube.ForwardActive && f.LastMove != "" {
+			text := "    moved: " + views.Sanitize(f.LastMove)
+			if f.Moves > 1 {
+				text = fmt.Sprintf("    moved %d times; last: %s", f.Moves, views.Sanitize(f.LastMove))
+			}
+			body = append(body, st.Muted.Render(cut(text, m.vc.Width)))
+		}
 		if f.Failed > 0 {
 			body = append(body, st.Error.Render("    "+failedText(f)))
 		}

@@ -125,3 +125,21 @@ func TestForwardsShowsFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestForwardsSayTheMove: a forward that moved and is active again says
+// under its row why it left its pod and where it went, and how many
+// times when more than once.
+func TestForwardsSayTheMove(t *testing.T) {
+	list := []kube.ForwardStatus{{ID: 1, Request: kube.PortForwardRequest{Kind: kube.KindDeployments, Namespace: "demo", Name: "web", RemotePort: 8080},
+		LocalPort: 8080, Pod: "web-7c9d5-p9q", State: kube.ForwardActive, Moves: 1,
+		LastMove: "pod web-7c9d5-x2k was deleted (terminating); now pod web-7c9d5-p9q", Started: viewtest.Now}}
+	m := forwards.New(viewtest.Context(nil, 200, 50), &fakeForwards{list: list}, forwards.WithClock(func() time.Time { return viewtest.Now }))
+	if v := m.View(); !strings.Contains(v, "    moved: pod web-7c9d5-x2k was deleted (terminating); now pod web-7c9d5-p9q") {
+		t.Fatalf("the move is not said:\n%s", v)
+	}
+	list[0].Moves = 3
+	m = forwards.New(viewtest.Context(nil, 80, 24), &fakeForwards{list: list}, forwards.WithClock(func() time.Time { return viewtest.Now }))
+	if v := m.View(); !strings.Contains(v, "    moved 3 times; last: pod web-7c9d5-x2k was deleted") {
+		t.Fatalf("the moves are not counted:\n%s", v)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/logs"
@@ -241,5 +243,33 @@ func TestFieldsNested(t *testing.T) {
 		if got := strings.TrimRight(rows[2+i], " "); got != want {
 			t.Errorf("row %d %q, want %q", i, got, want)
 		}
+	}
+}
+
+// TestGapMarker: lines the kubelet may no longer serve (kube's
+// LogNoteGap, after a log rotation the kubelet's follower missed) show as
+// a marker at their place, in the failure style, saying the span; the
+// resume before it says why the stream was reconnected.
+func TestGapMarker(t *testing.T) {
+	b := kube.LogBatch{Lines: []kube.LogLine{line("web-x2k", "web", 0, "before"), line("web-x2k", "web", 10, "after")},
+		Notes: []kube.PlacedLogNote{
+			{At: 1, Note: kube.LogNote{Kind: kube.LogNoteResumed, Namespace: "demo", Pod: "web-x2k", Container: "web", Time: t0,
+				Text: "the kubelet stopped serving the log after a rotation of its file"}},
+			{At: 1, Note: kube.LogNote{Kind: kube.LogNoteGap, Namespace: "demo", Pod: "web-x2k", Container: "web", Time: t0,
+				Text: "lines written between 06:14:00.000 and 06:14:10.000 UTC may be missing: the kubelet rotated the log file and serves only the current one"}},
+		}}
+	h := open(t, &fake{batches: []kube.LogBatch{b}}, podReq, 200, 10)
+	v := ansi.Strip(h.view())
+	rows := strings.Split(v, "\n")
+	var got []string
+	for _, r := range rows[1:5] {
+		got = append(got, strings.TrimSpace(r))
+	}
+	want := []string{"before",
+		"── web-x2k stream reconnected · resumed at 06:14:00 · the kubelet stopped serving the log after a rotation of its file ──",
+		"── web-x2k lines written between 06:14:00.000 and 06:14:10.000 UTC may be missing: the kubelet rotated the log file and serves only the current one ──",
+		"after"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

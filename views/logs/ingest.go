@@ -104,7 +104,7 @@ func (m *Model) takeNote(n kube.LogNote) {
 			m.failed[n.Pod] = true
 		}
 	}
-	failure := n.Err != nil || n.Kind == kube.LogNoteRetrying || n.Kind == kube.LogNotePodGone
+	failure := n.Err != nil || n.Kind == kube.LogNoteRetrying || n.Kind == kube.LogNotePodGone || n.Kind == kube.LogNoteGap
 	m.buf.addNote(m.noteText(n), n.Time, src, failure)
 }
 
@@ -142,6 +142,8 @@ func (m *Model) noteText(n kube.LogNote) string {
 		s = who + " waiting: " + n.Text
 	case kube.LogNoteNoPrevious:
 		s = n.Text
+	case kube.LogNoteGap:
+		s = strings.TrimSpace(who + " " + n.Text)
 	case kube.LogNoteEnded:
 		s = who + " stream ended"
 		if who == "" {
@@ -151,7 +153,7 @@ func (m *Model) noteText(n kube.LogNote) string {
 		s = who + " " + string(n.Kind)
 	}
 	switch n.Kind {
-	case kube.LogNotePodsLeftOut, kube.LogNotePodAdmitted, kube.LogNoteWaiting, kube.LogNoteNoPrevious:
+	case kube.LogNotePodsLeftOut, kube.LogNotePodAdmitted, kube.LogNoteWaiting, kube.LogNoteNoPrevious, kube.LogNoteGap:
 	default:
 		if n.Text != "" {
 			s += " · " + n.Text
