@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"testing"
 	"time"
 
@@ -135,7 +134,7 @@ func TestE2EDisruptiveAPIServerRestart(t *testing.T) {
 	if tb, ok := before.Table("pods"); !ok || !tb.Cached {
 		t.Fatalf("pods not cached before the outage: %+v", before.Truncated)
 	}
-	restart := exec.Command(tool, "restart-apiserver", "--down", "8s")
+	restart := kubetest.ClusterCommand(tool, "restart-apiserver", "--down", "8s")
 	out := make(chan error, 1)
 	var output []byte
 	go func() {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"os/exec"
 	"path"
 	"regexp"
 	"strings"
@@ -402,7 +401,7 @@ func TestE2EDisruptiveRealNodeExecAPIServerStopped(t *testing.T) {
 		waitOutput(t, se.out, "started")
 		sessions = append(sessions, se)
 	}
-	restart := exec.Command(tool, "restart-apiserver", "--down", "8s")
+	restart := kubetest.ClusterCommand(tool, "restart-apiserver", "--down", "8s")
 	restarted := make(chan error, 1)
 	var output []byte
 	go func() {

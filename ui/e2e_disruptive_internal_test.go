@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -48,7 +47,7 @@ func TestE2EDisruptiveRootSurvivesAPIServerRestart(t *testing.T) {
 		drive(m, m.readFacts())
 		drive(m, m.key(viewtest.Key("ctrl+r")))
 	}
-	restart := exec.Command(tool, "restart-apiserver", "--down", "8s")
+	restart := kubetest.ClusterCommand(tool, "restart-apiserver", "--down", "8s")
 	done := make(chan error, 1)
 	var output []byte
 	go func() {

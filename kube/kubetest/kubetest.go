@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -145,6 +146,16 @@ func Disruptive(t testing.TB) string {
 		t.Fatalf("%s=1 but %s is not set", DisruptiveEnv, ClusterToolEnv)
 	}
 	return tool
+}
+
+// ClusterCommand is the command `tool args...` (tool: the path Disruptive
+// returns) run from the folder of the tool itself. The tool finds the cluster
+// it drives from its working directory, so a test run from another checkout
+// (a worktree sharing one cluster) still reaches the cluster that is up.
+func ClusterCommand(tool string, args ...string) *exec.Cmd {
+	cmd := exec.Command(tool, args...)
+	cmd.Dir = filepath.Dir(tool)
+	return cmd
 }
 
 // twoContexts is a kubeconfig of two clusters nothing listens on
