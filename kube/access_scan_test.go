@@ -16,7 +16,8 @@ import (
 // request added to kube or to a kind plugin without its rule in the
 // manifest's table (access.go) fails TestManifestCoversKubeRequests. It
 // finds:
-//   - accessCheck{...} literals (the guards' access reviews) whose fields are
+//   - accessCheck{...} literals, also as the elided elements of
+//     []accessCheck{{...}} (the guards' access reviews) whose fields are
 //     string literals; a literal with a computed field must be inside a
 //     function listed in dynamicChecks, whose answers a test enumerates;
 //   - typed clientset calls: <x>.<Group>V<n>().<Resource>(…).<Verb>(…),
@@ -121,6 +122,18 @@ func scanRequests(t *testing.T, dir string) []scannedRequest {
 						r := accessLiteral(n)
 						r.fn, r.pos = fn.Name.Name, pos
 						out = append(out, r)
+					}
+					// []accessCheck{{...}, ...}: the elements' type is elided.
+					if at, ok := n.Type.(*ast.ArrayType); ok {
+						if id, ok := at.Elt.(*ast.Ident); ok && id.Name == "accessCheck" {
+							for _, e := range n.Elts {
+								if lit, ok := e.(*ast.CompositeLit); ok && lit.Type == nil {
+									r := accessLiteral(lit)
+									r.fn, r.pos = fn.Name.Name, fset.Position(lit.Pos()).String()
+									out = append(out, r)
+								}
+							}
+						}
 					}
 				case *ast.CallExpr:
 					if r, ok := s.call(n); ok {

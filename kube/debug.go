@@ -46,18 +46,18 @@ type debugPlan struct {
 	level    string
 }
 
-// PlanDebug runs the guards of a debug container without writing:
-// read-only (refused before any request), the pod read fresh (gone:
-// not_found; another UID than req.UID: conflict, the pod was replaced; not
-// Running, or no container req.Target: invalid), the
-// SelfSubjectAccessReviews of patch pods/ephemeralcontainers (the verb of
-// the request OpenDebug sends) and create pods/attach, and the namespace's
-// Pod Security level (guardPodSecurity: a namespace enforcing no level
-// warns, strict refuses), then the pod with the debug container added
-// checked against that level as the API server's admission checks it, the
-// whole pod (debugAdmitted: a pod that does not meet it warns, strict
-// refuses, since the server is expected to reject the patch). It stops at
-// the first refusal. Errors: req has no
+// PlanDebug runs the guards of a debug container without writing, through
+// the guard pipeline (runGuards): read-only (refused before any request),
+// the SelfSubjectAccessReviews of patch pods/ephemeralcontainers (the verb
+// of the request OpenDebug sends) and create pods/attach, the pod read
+// fresh (gone: not_found; another UID than req.UID: conflict, the pod was
+// replaced; not Running, or no container req.Target: invalid), and the
+// namespace's Pod Security level (guardPodSecurity: a namespace enforcing
+// no level warns, strict refuses), then the pod with the debug container
+// added checked against that level as the API server's admission checks
+// it, the whole pod (debugAdmitted: a pod that does not meet it warns,
+// strict refuses, since the server is expected to reject the patch). It
+// stops after the stage of the first refusal. Errors: req has no
 // namespace, pod or target (invalid), or a read failed for another reason
 // than the pod being gone.
 func (c *Client) PlanDebug(ctx context.Context, req DebugRequest) (Verdicts, error) {
@@ -75,33 +75,34 @@ func (c *Client) planDebug(ctx context.Context, req DebugRequest) (debugPlan, er
 			return p, fmt.Errorf("%w: image %q: %v", errInvalid, req.Image, err)
 		}
 	}
-	add := func(v Verdict) bool {
-		p.verdicts = append(p.verdicts, v)
-		return v.Outcome != OutcomeRefuse
-	}
-	if !add(c.guardReadOnly()) {
-		return p, nil
-	}
-	pod, err := c.cs.CoreV1().Pods(req.Namespace).Get(ctx, req.Pod, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		add(Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonNotFound,
-			Sentence: "pod " + req.Namespace + "/" + req.Pod + " is gone"})
-		return p, nil
-	}
-	if err != nil {
-		return p, err
-	}
-	p.pod = pod
-	if !add(debugFresh(pod, req)) {
-		return p, nil
-	}
-	if !add(c.guardAccess(ctx, accessCheck{verb: "patch", resource: "pods", subresource: "ephemeralcontainers", namespace: req.Namespace})) {
-		return p, nil
-	}
-	if !add(c.guardAccess(ctx, accessCheck{verb: "create", resource: "pods", subresource: "attach", namespace: req.Namespace})) {
-		return p, nil
-	}
-	add(c.guardPodSecurity(ctx, req.Namespace))
+	vs, err := c.runGuards(ctx, guardedWrite{
+		access: []accessCheck{
+			{verb: "patch", resource: "pods", subresource: "ephemeralcontainers", namespace: req.Namespace},
+			{verb: "create", resource: "pods", subresource: "attach", namespace: req.Namespace},
+		},
+		object: func(ctx context.Context) (Verdicts, error) {
+			pod, err := c.cs.CoreV1().Pods(req.Namespace).Get(ctx, req.Pod, metav1.GetOptions{})
+			if apierrors.IsNotFound(err) {
+				return Verdicts{goneVerdict("pod " + req.Namespace + "/" + req.Pod + " is gone")}, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			p.pod = pod
+			return Verdicts{debugFresh(pod, req)}, nil
+		},
+		risks: func(ctx context.Context) (Verdicts, error) { return c.debugRisks(ctx, req, &p), nil },
+	})
+	p.verdicts = vs
+	return p, err
+}
+
+// debugRisks is a debug container's risks stage (see PlanDebug): the
+// namespace's Pod Security level (guardPodSecurity), and whether the pod
+// with the debug container meets the level it enforces (debugAdmitted); it
+// sets p.level, the level the container's securityContext must meet.
+func (c *Client) debugRisks(ctx context.Context, req DebugRequest, p *debugPlan) Verdicts {
+	vs := Verdicts{c.guardPodSecurity(ctx, req.Namespace)}
 	// The level the container's securityContext must meet: read again
 	// (guardPodSecurity keeps its own read); unreadable counts as
 	// restricted, which every level admits.
@@ -116,14 +117,15 @@ func (c *Client) planDebug(ctx context.Context, req DebugRequest) (debugPlan, er
 		if image == "" {
 			image = DefaultDebugImage
 		}
+		pod := p.pod
 		if ok, lv, why := debugAdmitted(pod, ns.Labels, debugContainer("debugger", image, req.Target, level, pod)); !ok {
-			add(c.warn(Verdict{Guard: GuardPodSecurity, Reason: ReasonPodSecurity,
+			vs = append(vs, c.warn(Verdict{Guard: GuardPodSecurity, Reason: ReasonPodSecurity,
 				Sentence: "namespace " + req.Namespace + " enforces Pod Security " + lv + " on the whole pod when a container is added, and pod " +
 					pod.Name + " with the debug container does not meet it: " + why +
 					" (the API server is expected to reject the debug container, unless Pod Security exempts you)"}))
 		}
 	}
-	return p, nil
+	return vs
 }
 
 // debugFresh checks the pod read fresh against the request: the UID the

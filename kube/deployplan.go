@@ -66,9 +66,10 @@ func deployAccess(ns string, objs []planned) []accessCheck {
 	return out
 }
 
-// prepareDeploy runs a deploy's preconditions, in order, and plans its
-// steps: read-only (nothing else asked when it refuses); the access
-// reviews of deployAccess (every one asked, then stop at a refusal); the
+// prepareDeploy runs a deploy's preconditions through the guard pipeline
+// (runGuards) and plans its steps: read-only (nothing else asked when it
+// refuses); the access reviews of deployAccess (every one asked, then stop
+// at a refusal); then the risks (deployRisks): the
 // namespace's Pod Security level (guardPodSecurity: interactive warns,
 // strict refuses, when it enforces neither baseline nor restricted); the
 // record Secret read by name (another's is name_taken); each planned
@@ -79,23 +80,37 @@ func deployAccess(ns string, objs []planned) []accessCheck {
 // kinds. Errors: a read failed (not a refusal: the API server away).
 func (c *Client) prepareDeploy(ctx context.Context, ns, instance string, objs []planned) (deployState, error) {
 	st := deployState{ns: ns, instance: instance, objs: objs, existing: map[string]runtime.Object{}}
-	st.verdicts = Verdicts{c.guardReadOnly()}
-	if st.verdicts.Refusal() != nil {
-		st.tasks = planTasks(st, nil)
-		return st, nil
+	var olds []listed
+	vs, err := c.runGuards(ctx, guardedWrite{
+		access: deployAccess(ns, objs),
+		risks: func(ctx context.Context) (Verdicts, error) {
+			var err error
+			olds, err = c.deployRisks(ctx, &st)
+			return st.verdicts, err
+		},
+	})
+	st.verdicts = vs
+	if err != nil {
+		return st, err
 	}
-	for _, a := range deployAccess(ns, objs) {
-		st.verdicts = append(st.verdicts, c.guardAccess(ctx, a))
-	}
-	if st.verdicts.Refusal() != nil {
-		st.tasks = planTasks(st, nil)
-		return st, nil
-	}
-	st.verdicts = append(st.verdicts, c.guardPodSecurity(ctx, ns))
+	st.tasks = planTasks(st, olds)
+	return st, nil
+}
+
+// deployRisks is a deploy's risks stage (see prepareDeploy), its verdicts
+// appended to st.verdicts (st.existing filled with the planned objects that
+// exist): the namespace's Pod Security level, the record, each planned
+// object read by name, the storage classes, and the delete reviews of the
+// kinds pruned. It returns the instance's objects no longer planned.
+// Errors: a read failed.
+func (c *Client) deployRisks(ctx context.Context, st *deployState) ([]listed, error) {
+	ns, instance, objs := st.ns, st.instance, st.objs
+	var olds []listed
+	st.verdicts = Verdicts{c.guardPodSecurity(ctx, ns)}
 
 	rec, err := c.readRecord(ctx, ns, instance)
 	if err != nil {
-		return st, err
+		return nil, err
 	}
 	st.record = rec
 	st.verdicts = append(st.verdicts, recordVerdict(rec, instance))
@@ -109,7 +124,7 @@ func (c *Client) prepareDeploy(ctx context.Context, ns, instance string, objs []
 			continue
 		}
 		if err != nil {
-			return st, err
+			return nil, err
 		}
 		v := ownerVerdict(key, got, instance)
 		if v.Outcome == OutcomePass {
@@ -123,12 +138,11 @@ func (c *Client) prepareDeploy(ctx context.Context, ns, instance string, objs []
 
 	st.verdicts = append(st.verdicts, c.storageClassVerdicts(ctx, ns, objs, st.existing)...)
 
-	var olds []listed
 	deletes := map[string]bool{}
 	for _, r := range deployResources {
 		found, err := c.listInstance(ctx, ns, r.kind, instanceSelector(instance))
 		if err != nil {
-			return st, err
+			return nil, err
 		}
 		for _, l := range found {
 			if l.meta.GetLabels()[RecordLabel] == "true" || planKey(objs, objectKey(l.kind, l.meta.GetName())) {
@@ -145,8 +159,7 @@ func (c *Client) prepareDeploy(ctx context.Context, ns, instance string, objs []
 			st.verdicts = append(st.verdicts, c.guardAccess(ctx, accessCheck{verb: "delete", group: r.group, resource: r.resource, namespace: ns}))
 		}
 	}
-	st.tasks = planTasks(st, olds)
-	return st, nil
+	return olds, nil
 }
 
 // planKey reports whether objs plan the object of key.

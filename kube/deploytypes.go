@@ -151,31 +151,6 @@ type RecordedRequest struct {
 	Version string
 }
 
-// Guards of a deploy besides access, read-only and Pod Security (their
-// verdicts are in DeployPlan.Verdicts).
-const (
-	// GuardOwner reads each planned object by name: one that exists
-	// without this instance's labels (app.kubernetes.io/managed-by:
-	// kyyard and app.kubernetes.io/instance: <instance>) is refused
-	// name_taken; the instance record Secret the same way.
-	GuardOwner Guard = "owner"
-	// GuardClaimSpec compares an existing PersistentVolumeClaim with the
-	// planned one: another storageClassName, accessModes or volumeMode, or
-	// another requested size, is refused claim_immutable (kyyard never
-	// writes an existing claim; see claimChange).
-	GuardClaimSpec Guard = "claim_spec"
-	// GuardStorageClass lists the StorageClasses when a claim to be made
-	// names none: without one annotated
-	// storageclass.kubernetes.io/is-default-class: "true" (or the beta
-	// annotation) the claim is never provisioned (the PV controller's
-	// FailedBinding: "no persistent volumes available for this claim and
-	// no storage class is set"), a claim_pending warning (c.warn: strict
-	// refuses), unless a PersistentVolume without a class is free or
-	// reserved for the claim. A list the account may not make is a pass
-	// that says so.
-	GuardStorageClass Guard = "storage_class"
-)
-
 // ErrNoRecord is returned (wrapped; ReasonOf: not_found) by AppRecord when
 // the instance has no record Secret, or its record holds no successful
 // deploy yet.

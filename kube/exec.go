@@ -83,7 +83,8 @@ func validExec(namespace, pod string) error {
 }
 
 // PlanExec runs an exec's guards without running anything, for a
-// confirmation screen, in this order, stopping at the first refusal:
+// confirmation screen, through the guard pipeline (runGuards), in this
+// order, stopping at the first refusal:
 // read-only (no request at all), the SelfSubjectAccessReview of create
 // pods/exec in the namespace (cached 30 s), the pod read fresh against the
 // UID the person saw (ReasonConflict when it changed), the container
@@ -100,50 +101,46 @@ func (c *Client) PlanExec(ctx context.Context, req ExecRequest) (ExecPlan, error
 	if err := validExec(req.Namespace, req.Pod); err != nil {
 		return plan, err
 	}
-	if v := c.guardReadOnly(); v.Outcome == OutcomeRefuse {
-		plan.Verdicts = append(plan.Verdicts, v)
-		return plan, nil
-	}
-	v := c.guardAccess(ctx, accessCheck{verb: "create", resource: "pods", subresource: "exec", namespace: req.Namespace})
-	plan.Verdicts = append(plan.Verdicts, v)
-	if v.Outcome == OutcomeRefuse {
-		return plan, nil
-	}
-	pod, err := c.cs.CoreV1().Pods(req.Namespace).Get(ctx, req.Pod, metav1.GetOptions{})
-	if err != nil {
-		return plan, err
-	}
-	container, choice, missing := execContainer(pod, req.Container)
-	v = guardPodUID(pod, req.UID)
-	if v.Outcome == OutcomePass && missing != "" {
-		v = Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonConflict, Sentence: missing}
-	}
-	plan.Verdicts = append(plan.Verdicts, v)
-	if v.Outcome == OutcomeRefuse {
-		return plan, nil
-	}
-	if choice != nil {
-		return plan, choice
-	}
-	plan.Container = container
-	v = guardContainerRunning(pod, container)
-	plan.Verdicts = append(plan.Verdicts, v)
-	if v.Outcome == OutcomeRefuse {
-		return plan, nil
-	}
-	level, read := "", true
-	ns, err := c.cs.CoreV1().Namespaces().Get(ctx, req.Namespace, metav1.GetOptions{})
-	if err != nil {
-		read = false
-	} else {
-		level = ns.Labels[podSecurityEnforceLabel]
-	}
-	if v := execPodSecurity(pod, level, read); v.Outcome == OutcomeWarn {
-		plan.Verdicts = append(plan.Verdicts, c.warn(v))
-	} else {
-		plan.Verdicts = append(plan.Verdicts, v)
-	}
-	return plan, nil
+	var pod *corev1.Pod
+	vs, err := c.runGuards(ctx, guardedWrite{
+		access: []accessCheck{{verb: "create", resource: "pods", subresource: "exec", namespace: req.Namespace}},
+		object: func(ctx context.Context) (Verdicts, error) {
+			var err error
+			pod, err = c.cs.CoreV1().Pods(req.Namespace).Get(ctx, req.Pod, metav1.GetOptions{})
+			if err != nil {
+				return nil, err
+			}
+			container, ch, missing := execContainer(pod, req.Container)
+			v := guardPodUID(pod, req.UID)
+			if v.Outcome == OutcomePass && missing != "" {
+				v = Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonConflict, Sentence: missing}
+			}
+			if v.Outcome == OutcomeRefuse {
+				return Verdicts{v}, nil
+			}
+			if ch != nil {
+				return Verdicts{v}, ch
+			}
+			plan.Container = container
+			return Verdicts{v, guardContainerRunning(pod, container)}, nil
+		},
+		risks: func(ctx context.Context) (Verdicts, error) {
+			level, read := "", true
+			ns, err := c.cs.CoreV1().Namespaces().Get(ctx, req.Namespace, metav1.GetOptions{})
+			if err != nil {
+				read = false
+			} else {
+				level = ns.Labels[podSecurityEnforceLabel]
+			}
+			v := execPodSecurity(pod, level, read)
+			if v.Outcome == OutcomeWarn {
+				v = c.warn(v)
+			}
+			return Verdicts{v}, nil
+		},
+	})
+	plan.Verdicts = vs
+	return plan, err
 }
 
 // probeLimit bounds what the shell probe's output is read to.

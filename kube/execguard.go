@@ -17,14 +17,6 @@ import (
 	pspolicy "k8s.io/pod-security-admission/policy"
 )
 
-// GuardRunning checks that the pod is Running and the container asked for
-// has a running state (exec, debug containers).
-const GuardRunning Guard = "running"
-
-// ReasonNotRunning: the pod is not Running or the container has no
-// running state, so nothing can be executed in it.
-const ReasonNotRunning Reason = "not_running"
-
 // execContainer returns the container a request runs in: the named one,
 // or the pod's only container (init containers that are not native
 // sidecars do not count). A pod with several and none named is a

@@ -20,53 +20,6 @@ const (
 	PolicyStrict Policy = "strict"
 )
 
-// Guard names one check a write or an exec runs first.
-type Guard string
-
-// Guards.
-const (
-	// GuardReadOnly refuses every write when kyyard runs read-only.
-	GuardReadOnly Guard = "read_only"
-	// GuardAccess is a SelfSubjectAccessReview for the exact verb,
-	// resource, subresource and namespace.
-	GuardAccess Guard = "access"
-	// GuardFresh compares the object read fresh with the UID and
-	// resourceVersion the person saw.
-	GuardFresh Guard = "fresh"
-	// GuardBounds refuses a write that would touch what the read could not
-	// show whole (Workload.Unsupported).
-	GuardBounds Guard = "bounds"
-	// GuardManaged looks for another tool's markers (Helm, Argo CD, Flux,
-	// kyyard's own deploy form).
-	GuardManaged Guard = "managed"
-	// GuardPodSecurity reads the namespace's Pod Security enforce level.
-	GuardPodSecurity Guard = "pod_security"
-	// GuardClaims lists the PersistentVolumeClaims a scale-down or delete
-	// would delete.
-	GuardClaims Guard = "claims"
-	// GuardSecretRef names Secrets the change makes the pods read that the
-	// object did not reference before.
-	GuardSecretRef Guard = "secret_ref"
-	// GuardAutoscaler warns that a HorizontalPodAutoscaler will undo a
-	// replicas change.
-	GuardAutoscaler Guard = "autoscaler"
-	// GuardAction checks an action's own rules against the object (Operate):
-	// the kind has the action, replicas within 0..MaxReplicas, a paused
-	// Deployment is neither restarted nor rolled back, an undo has a
-	// previous revision, a pod delete's grace period and force agree.
-	GuardAction Guard = "action"
-)
-
-// Outcome is one guard's answer.
-type Outcome string
-
-// Outcomes.
-const (
-	OutcomePass   Outcome = "pass"
-	OutcomeWarn   Outcome = "warn"
-	OutcomeRefuse Outcome = "refuse"
-)
-
 // Verdict is one guard's answer to one write.
 type Verdict struct {
 	// Guard is the check that answered.

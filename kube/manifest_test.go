@@ -38,7 +38,7 @@ func operable() map[kube.Kind][]kube.Action {
 // dynamicChecks are the functions allowed to build an accessCheck with a
 // computed field, each enumerated by a test.
 var dynamicChecks = map[string]string{"accessFor": "TestManifestCoversOperate", "applyGuards": "TestManifestCoversWorkloadForm",
-	"deployAccess": "TestManifestCoversDeploy", "prepareDeploy": "TestManifestCoversDeploy",
+	"deployAccess": "TestManifestCoversDeploy", "deployRisks": "TestManifestCoversDeploy",
 	"deployWriteRefusal": "TestManifestCoversDeploy", "Remove": "TestManifestCoversDeploy"}
 
 // TestManifestCoversWorkloadForm: the workload form's apply (applyGuards)

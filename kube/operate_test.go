@@ -373,7 +373,7 @@ func TestOperatePauseResume(t *testing.T) {
 	// Before the person confirms, the verdicts say there is nothing to do
 	// (they said "kubectl would allow pause", which kubectl refuses).
 	verdicts, err := c.PlanOperation(ctx, kube.Operation{Ref: refOf(kube.KindDeployments, d), Action: kube.ActionPause})
-	if err != nil || len(verdicts) < 2 || verdicts[1].Sentence != "demo/deployments/web already paused: nothing to send" {
+	if nothing, ok := verdicts.NothingToDo(); err != nil || !ok || nothing != "demo/deployments/web already paused: nothing to send" {
 		t.Fatalf("plan of a second pause: %+v %v", verdicts, err)
 	}
 	out, err := c.Operate(ctx, kube.Operation{Ref: refOf(kube.KindDeployments, d), Action: kube.ActionPause})

@@ -34,60 +34,53 @@ type operationPlan struct {
 	done string
 }
 
-// planOperation runs op's guards (see PlanOperation) and prepares its write.
+// planOperation runs op's guards (see PlanOperation) through the guard
+// pipeline (runGuards) and prepares its write: the action's rules against
+// its kind (actionRule), the access review (accessFor), the object read
+// fresh against what the person saw (guardSeen) and the action's rules
+// that need it (prepareWrite: a refusal, or a GuardAction verdict with
+// Nothing set when there is nothing to send), then otherGuards.
 func (c *Client) planOperation(ctx context.Context, op Operation) (operationPlan, error) {
 	if err := validOperation(op); err != nil {
 		return operationPlan{}, err
 	}
-	p := operationPlan{verdicts: Verdicts{c.guardReadOnly()}}
-	if p.verdicts.Refusal() != nil {
-		return p, nil
-	}
-	info := c.kindInfo(op.Ref.Kind)
-	if info.ID != op.Ref.Kind {
-		info = KindInfo{ID: op.Ref.Kind} // an alias: an action names its kind by plugin id
-	}
-	p.verdicts = append(p.verdicts, actionRule(op, info))
-	if p.verdicts.Refusal() != nil {
-		return p, nil
-	}
-	p.verdicts = append(p.verdicts, c.guardAccess(ctx, accessFor(op)))
-	if p.verdicts.Refusal() != nil {
-		return p, nil
-	}
-	t, err := c.readTarget(ctx, op.Ref)
-	if apierrors.IsNotFound(err) {
-		p.verdicts = append(p.verdicts, Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonNotFound,
-			Sentence: string(op.Ref.Kind) + "/" + op.Ref.Name + " no longer exists"})
-		return p, nil
-	}
-	if err != nil {
-		return p, err
-	}
-	p.target = t
-	p.verdicts = append(p.verdicts, guardSeen(op, t.meta))
-	if p.verdicts.Refusal() != nil {
-		return p, nil
-	}
-	if err := c.prepareWrite(ctx, op, &p); err != nil {
-		return p, err
-	}
-	if p.noop != "" {
-		// The action's verdict says so before the person confirms, not
-		// "kubectl would allow" (kubectl itself refuses an already paused
-		// Deployment's pause: "is already paused").
-		for i, v := range p.verdicts {
-			if v.Guard == GuardAction && v.Outcome == OutcomePass {
-				p.verdicts[i].Sentence, p.verdicts[i].Nothing = p.noop+": nothing to send", true
-				break
+	var p operationPlan
+	vs, err := c.runGuards(ctx, guardedWrite{
+		rule: func() Verdict {
+			info := c.kindInfo(op.Ref.Kind) // may ask discovery: not before read-only
+			if info.ID != op.Ref.Kind {
+				info = KindInfo{ID: op.Ref.Kind} // an alias: an action names its kind by plugin id
 			}
-		}
-	}
-	if p.verdicts.Refusal() != nil || p.noop != "" {
-		return p, nil
-	}
-	p.verdicts = append(p.verdicts, c.otherGuards(ctx, op, t)...)
-	return p, nil
+			return actionRule(op, info)
+		},
+		access: []accessCheck{accessFor(op)},
+		object: func(ctx context.Context) (Verdicts, error) {
+			t, err := c.readTarget(ctx, op.Ref)
+			if apierrors.IsNotFound(err) {
+				return Verdicts{goneVerdict(string(op.Ref.Kind) + "/" + op.Ref.Name + " no longer exists")}, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			p.target = t
+			p.verdicts = Verdicts{guardSeen(op, t.meta)}
+			if p.verdicts.Refusal() != nil {
+				return p.verdicts, nil
+			}
+			err = c.prepareWrite(ctx, op, &p)
+			if p.noop != "" {
+				// The action's verdict says so before the person confirms, not
+				// "kubectl would allow" (kubectl itself refuses an already paused
+				// Deployment's pause: "is already paused").
+				p.verdicts = append(p.verdicts, Verdict{Guard: GuardAction, Outcome: OutcomePass, Nothing: true,
+					Sentence: p.noop + ": nothing to send"})
+			}
+			return p.verdicts, err
+		},
+		risks: func(ctx context.Context) (Verdicts, error) { return c.otherGuards(ctx, op, p.target), nil },
+	})
+	p.verdicts = vs
+	return p, err
 }
 
 // actionRule checks what op asks against its kind alone, before any

@@ -67,7 +67,8 @@ func (c *Client) PlanRemove(ctx context.Context, namespace, instance string) (De
 	return r.result(), nil
 }
 
-// Remove deletes an instance (removeTasks): read-only refuses everything;
+// Remove deletes an instance (removeTasks), its guards run by the guard
+// pipeline (runGuards): read-only refuses everything;
 // then the access reviews of delete (and list) of deployments, services,
 // configmaps and secrets in the namespace; a refusal skips every step.
 // Each delete is foreground (a Deployment's ReplicaSets and pods go
@@ -79,27 +80,22 @@ func (c *Client) PlanRemove(ctx context.Context, namespace, instance string) (De
 // success, else the *Refusal of the refusal or the failed step (a failed
 // list: its error).
 func (c *Client) Remove(ctx context.Context, namespace, instance string, progress func(DeployStep)) (DeployResult, error) {
-	if ref := (Verdicts{c.guardReadOnly()}).Refusal(); ref != nil {
-		tasks, err := c.removeTasks(ctx, namespace, instance)
-		if err != nil {
-			return DeployResult{Reason: ref.Reason}, ref
-		}
-		r := &runner{tasks: tasks, progress: progress}
-		r.refuseAll(ref)
-		return r.result(), ref
-	}
-	var vs Verdicts
+	var access []accessCheck
 	for _, res := range deployResources {
 		verbs := []string{"list", "delete"}
 		if res.kind == kindClaim {
 			verbs = []string{"list"}
 		}
 		for _, v := range verbs {
-			vs = append(vs, c.guardAccess(ctx, accessCheck{verb: v, group: res.group, resource: res.resource, namespace: namespace}))
+			access = append(access, accessCheck{verb: v, group: res.group, resource: res.resource, namespace: namespace})
 		}
 	}
+	vs, _ := c.runGuards(ctx, guardedWrite{access: access}) // no stage that reads: no error
 	tasks, err := c.removeTasks(ctx, namespace, instance)
 	if ref := vs.Refusal(); ref != nil {
+		if err != nil {
+			return DeployResult{Reason: ref.Reason}, ref
+		}
 		r := &runner{tasks: tasks, progress: progress}
 		r.refuseAll(ref)
 		return r.result(), ref

@@ -10,50 +10,48 @@ import (
 	"k8s.io/client-go/rest"
 )
 
-// applyGuards runs the guards of an apply that turns before into after,
-// in order: read-only, the access review for `patch` on the workload's
-// resource, the object read fresh against before's UID and
-// resourceVersion, the form's bounds, another tool's markers, the
-// namespace's Pod Security level, the claims a StatefulSet scale-down
-// deletes, new Secret references, and a HorizontalPodAutoscaler when
-// replicas change. It stops at the first refusal of read-only, access or
-// the fresh read (nothing later is meaningful then). fresh is the object
-// read, zero when the guards stopped before reading it. Errors: the read
-// failed for a reason other than the object being gone (which is a
-// refusal: not_found).
+// applyGuards runs the guards of an apply that turns before into after
+// through the guard pipeline (runGuards): the access review for `patch` on
+// the workload's resource; the object read fresh against before's UID and
+// resourceVersion (gone: not_found); then the form's bounds, another tool's
+// markers, the namespace's Pod Security level, the claims a StatefulSet
+// scale-down deletes and a HorizontalPodAutoscaler when replicas change,
+// and new Secret references. fresh is the object read, zero when the guards
+// stopped before reading it. Errors: the read failed for a reason other
+// than the object being gone (which is a refusal: not_found).
 func (c *Client) applyGuards(ctx context.Context, before, after Workload, changes []Change) (Verdicts, workloadObject, error) {
 	ref := before.Ref
 	resource, err := workloadResource(ref.Kind)
 	if err != nil {
 		return nil, workloadObject{}, err
 	}
-	vs := Verdicts{c.guardReadOnly()}
-	if vs.Refusal() != nil {
-		return vs, workloadObject{}, nil
-	}
-	vs = append(vs, c.guardAccess(ctx, accessCheck{verb: "patch", group: "apps", resource: resource, namespace: ref.Namespace}))
-	if vs.Refusal() != nil {
-		return vs, workloadObject{}, nil
-	}
-	fresh, err := c.getWorkload(ctx, ref)
-	if apierrors.IsNotFound(err) {
-		return append(vs, Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonNotFound,
-			Sentence: string(ref.Kind) + "/" + ref.Name + " no longer exists"}), workloadObject{}, nil
-	}
+	var fresh workloadObject
+	vs, err := c.runGuards(ctx, guardedWrite{
+		access: []accessCheck{{verb: "patch", group: "apps", resource: resource, namespace: ref.Namespace}},
+		object: func(ctx context.Context) (Verdicts, error) {
+			wo, err := c.getWorkload(ctx, ref)
+			if apierrors.IsNotFound(err) {
+				return Verdicts{goneVerdict(string(ref.Kind) + "/" + ref.Name + " no longer exists")}, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			fresh = wo
+			return Verdicts{guardFresh(before, after, fresh)}, nil
+		},
+		risks: func(ctx context.Context) (Verdicts, error) {
+			vs := Verdicts{guardBounds(before, changes),
+				c.guardManaged(ref.Name, fresh.meta.Labels, fresh.meta.Annotations),
+				c.guardPodSecurity(ctx, ref.Namespace)}
+			if after.HasReplicas && after.Replicas != before.Replicas {
+				vs = append(vs, c.guardClaims(ctx, fresh, before.Replicas, after.Replicas), c.guardAutoscaler(ctx, ref))
+			}
+			return append(vs, c.guardSecretRefs(fresh.template, after)), nil
+		},
+	})
 	if err != nil {
 		return vs, workloadObject{}, err
 	}
-	vs = append(vs, guardFresh(before, after, fresh))
-	if vs.Refusal() != nil {
-		return vs, fresh, nil
-	}
-	vs = append(vs, guardBounds(before, changes),
-		c.guardManaged(ref.Name, fresh.meta.Labels, fresh.meta.Annotations),
-		c.guardPodSecurity(ctx, ref.Namespace))
-	if after.HasReplicas && after.Replicas != before.Replicas {
-		vs = append(vs, c.guardClaims(ctx, fresh, before.Replicas, after.Replicas), c.guardAutoscaler(ctx, ref))
-	}
-	vs = append(vs, c.guardSecretRefs(fresh.template, after))
 	return vs, fresh, nil
 }
 

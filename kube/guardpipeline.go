@@ -1,0 +1,80 @@
+package kube
+
+import "context"
+
+// guardedWrite is what one write, exec or debug container asks the guard
+// pipeline (runGuards): the checks particular to it, by stage. The stages
+// and their order are the pipeline's; a write only fills them in.
+type guardedWrite struct {
+	// rule checks the request against its kind alone, before any request
+	// is sent (an action's own rules: Operate's actionRule); nil: none.
+	rule func() Verdict
+	// access is every SelfSubjectAccessReview the write needs (verb,
+	// resource, subresource, namespace), asked in order.
+	access []accessCheck
+	// object reads the object the write is about, fresh, and checks it
+	// against what the person saw (UID, resourceVersion, generation, not
+	// being deleted, the container running); nil: the write reads no one
+	// object first (a deploy plans many, in risks).
+	object func(ctx context.Context) (Verdicts, error)
+	// risks runs the checks that warn (strict: refuse) about what the
+	// write would do: another tool's markers, Pod Security, claims
+	// deleted, an autoscaler, new Secret references, names taken.
+	risks func(ctx context.Context) (Verdicts, error)
+}
+
+// runGuards runs w's guards in the one order every write, exec and debug
+// container shares (design: "Guards, and two policies"):
+//
+//  1. read-only (GuardReadOnly);
+//  2. the request's own rules (w.rule);
+//  3. every access review of w.access (GuardAccess), each asked;
+//  4. the object read fresh (w.object);
+//  5. the risks (w.risks), every one run.
+//
+// The stop rule is the same for all: after a stage whose verdicts hold a
+// refusal, or one that says there is nothing to send (Verdict.Nothing), no
+// later stage runs; a request is never sent for a write already refused,
+// and a later verdict would judge an object the person did not mean. The
+// verdicts are returned in the order they ran. Errors: a stage's error (a
+// read failed for another reason than a refusal: the API server away),
+// with the verdicts before it.
+func (c *Client) runGuards(ctx context.Context, w guardedWrite) (Verdicts, error) {
+	vs := Verdicts{c.guardReadOnly()}
+	stop := func() bool {
+		_, nothing := vs.NothingToDo()
+		return vs.Refusal() != nil || nothing
+	}
+	if stop() {
+		return vs, nil
+	}
+	if w.rule != nil {
+		if vs = append(vs, w.rule()); stop() {
+			return vs, nil
+		}
+	}
+	for _, a := range w.access {
+		vs = append(vs, c.guardAccess(ctx, a))
+	}
+	if stop() {
+		return vs, nil
+	}
+	for _, stage := range []func(context.Context) (Verdicts, error){w.object, w.risks} {
+		if stage == nil {
+			continue
+		}
+		got, err := stage(ctx)
+		vs = append(vs, got...)
+		if err != nil || stop() {
+			return vs, err
+		}
+	}
+	return vs, nil
+}
+
+// goneVerdict is the fresh read's refusal when the object no longer
+// exists (ReasonNotFound); sentence names it ("deployments/web no longer
+// exists").
+func goneVerdict(sentence string) Verdict {
+	return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonNotFound, Sentence: sentence}
+}
