@@ -99,11 +99,25 @@ func leaks(t types.Type, seen map[types.Type]bool) []string {
 // apimachinery or k8s.io/api type is returned by an exported function or
 // method of package kube, nor is one a field of an exported type.
 func TestNoForeignTypeLeavesKube(t *testing.T) {
-	pkg := loadExported(t, "github.com/kyyard/kyyard/kube")
+	var found []string
+	for _, path := range adapterPackages(t) {
+		found = append(found, foreignExports(t, path)...)
+	}
+	if len(found) > 0 {
+		t.Fatalf("kube's exported API leaks Kubernetes types:\n%s", strings.Join(found, "\n"))
+	}
+}
+
+// foreignExports returns, for the adapter package path, each exported
+// name whose type, fields, results or methods expose a foreign type
+// ("Name.Method exposes k8s.io/api/core/v1.Pod").
+func foreignExports(t *testing.T, path string) []string {
+	pkg := loadExported(t, path)
+	short := strings.TrimPrefix(path, "github.com/kyyard/kyyard/")
 	var found []string
 	report := func(where string, ts []string) {
 		for _, s := range ts {
-			found = append(found, where+" exposes "+s)
+			found = append(found, short+"."+where+" exposes "+s)
 		}
 	}
 	scope := pkg.Scope()
@@ -138,9 +152,7 @@ func TestNoForeignTypeLeavesKube(t *testing.T) {
 			}
 		}
 	}
-	if len(found) > 0 {
-		t.Fatalf("kube's exported API leaks Kubernetes types:\n%s", strings.Join(found, "\n"))
-	}
+	return found
 }
 
 // TestScreensImportNoKubernetesPackage enforces that views and ui see only

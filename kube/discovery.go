@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/kyyard/kyyard/kube/vocab"
+
 	"context"
 	"errors"
 	"fmt"
@@ -92,7 +94,7 @@ func (c *Client) Discover(ctx context.Context) error {
 	plugins := make([]Plugin, 0, len(infos))
 	prev := map[Kind]Plugin{}
 	if old := c.discovered.Load(); old != nil {
-		for _, p := range old.plugins {
+		for _, p := range old.Plugins() {
 			prev[p.Info().ID] = p
 		}
 	}
@@ -106,7 +108,7 @@ func (c *Client) Discover(ctx context.Context) error {
 		}
 		plugins = append(plugins, c.opts.TablePlugin(info))
 	}
-	reg, rerr := newRegistry(plugins, claimed)
+	reg, rerr := vocab.NewDiscoveredRegistry(plugins, claimed)
 	if rerr != nil { // nameKinds keeps names unique; a plugin that renames its kind breaks that
 		return fmt.Errorf("discovery: %w", rerr)
 	}
@@ -150,7 +152,7 @@ func (c *Client) Rediscover(ctx context.Context) bool {
 	if before == nil || after == nil {
 		return before != after
 	}
-	return !slices.Equal(before.plugins, after.plugins)
+	return !slices.Equal(before.Plugins(), after.Plugins())
 }
 
 // candidate is one listable resource discovery named, before it has a name
@@ -217,7 +219,7 @@ func (c *Client) keptCandidates(fresh []candidate, partial *PartialDiscoveryErro
 		if !failed[info.Group] || have[info.Group+"/"+info.Resource] {
 			continue
 		}
-		names := prev.claimed[info.ID]
+		names := prev.Claimed(info.ID)
 		info.ID, info.Aliases, info.Columns = Kind(info.Resource), nil, nil
 		out = append(out, candidate{info: info, names: names})
 	}

@@ -241,33 +241,3 @@ type ForwardStatus struct {
 	Moves    int
 	LastMove string
 }
-
-// Actions that name a session's outcome in the session's history (the
-// root's :history): not Operate actions (PlanOperation refuses them).
-const (
-	// ActionShell is a shell in a container (views/exec): refused, or
-	// ended with its exit code or why it ended without one.
-	ActionShell Action = "shell"
-	// ActionDebug is an ephemeral debug container's session.
-	ActionDebug Action = "debug"
-	// ActionPortForward is a port-forward (create pods/portforward). It is
-	// not written to the history (a forward changes nothing in the
-	// cluster); Permissions reports it so that shift+f can say up front
-	// that it is forbidden.
-	ActionPortForward Action = "port-forward"
-	// ActionApply is a workload form's apply (ApplyWorkload) on a
-	// Deployment, StatefulSet or DaemonSet; the form's undo after a
-	// failed rollout is recorded as ActionUndo.
-	ActionApply Action = "apply"
-	// ActionDeploy is a deploy of an app instance (Deploy), recorded on
-	// the ObjectRef <namespace>/apps/<instance> (KindApps).
-	ActionDeploy Action = "deploy"
-	// ActionRemove is the remove of an app instance (Remove), recorded as
-	// ActionDeploy is.
-	ActionRemove Action = "remove"
-)
-
-// KindApps names an app instance (the deploy form's, :apps' rows) in the
-// ObjectRef of a history entry: <namespace>/apps/<instance>. It is not a
-// Kubernetes kind and no plugin serves it.
-const KindApps Kind = "apps"

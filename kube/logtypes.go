@@ -13,17 +13,6 @@ import (
 // a LogSink in batches; while following, a stream that ends or breaks is
 // reconnected from the last timestamp seen.
 
-// Kinds logs are read from besides pods and the workloads (KindPods,
-// KindDeployments, KindStatefulSets, KindDaemonSets).
-const (
-	// KindContainers is the containers of one pod (a drill-down of pods).
-	KindContainers Kind = "containers"
-	// KindReplicaSets is apps/v1 ReplicaSets.
-	KindReplicaSets Kind = "replicasets"
-	// KindJobs is batch/v1 Jobs.
-	KindJobs Kind = "jobs"
-)
-
 // LogRequest names what to stream: one container of a pod, every
 // container of a pod, or the pods a workload selects.
 type LogRequest struct {

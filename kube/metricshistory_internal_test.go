@@ -55,7 +55,7 @@ func TestHistoryAdd(t *testing.T) {
 func TestSummariseUsage(t *testing.T) {
 	pod := func(cs ...ContainerUsage) PodUsage { return PodUsage{Containers: cs} }
 	c := func(name string, cpu, mem int64) ContainerUsage {
-		return ContainerUsage{Name: name, Usage: Usage{cpu, mem}}
+		return ContainerUsage{Name: name, Usage: Usage{CPU: cpu, Memory: mem}}
 	}
 	pods := map[string]PodUsage{
 		"a": pod(c("app", 10, 100), c("side", NotSet, 7)),
@@ -64,8 +64,8 @@ func TestSummariseUsage(t *testing.T) {
 	}
 	got := summariseUsage([]string{"side", "app", "missing", "app"}, pods)
 	want := []ContainerUsageSummary{
-		{Name: "side", Pods: 1, Min: Usage{NotSet, 7}, Max: Usage{NotSet, 7}, Mean: Usage{NotSet, 7}},
-		{Name: "app", Pods: 3, Min: Usage{10, 100}, Max: Usage{21, 300}, Mean: Usage{16, 200}},
+		{Name: "side", Pods: 1, Min: Usage{CPU: NotSet, Memory: 7}, Max: Usage{CPU: NotSet, Memory: 7}, Mean: Usage{CPU: NotSet, Memory: 7}},
+		{Name: "app", Pods: 3, Min: Usage{CPU: 10, Memory: 100}, Max: Usage{CPU: 21, Memory: 300}, Mean: Usage{CPU: 16, Memory: 200}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)

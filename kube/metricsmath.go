@@ -24,7 +24,7 @@ func PodUtilisation(res []ContainerResources, usage []ContainerUsage) Utilisatio
 	for _, c := range usage {
 		u.Usage.CPU += max(c.Usage.CPU, 0)
 		u.Usage.Memory += max(c.Usage.Memory, 0)
-		spec := ContainerResources{Requests: Usage{NotSet, NotSet}, Limits: Usage{NotSet, NotSet}}
+		spec := ContainerResources{Requests: Usage{CPU: NotSet, Memory: NotSet}, Limits: Usage{CPU: NotSet, Memory: NotSet}}
 		for _, r := range res {
 			if r.Name == c.Name {
 				spec = r

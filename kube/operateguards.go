@@ -145,7 +145,7 @@ func (c *Client) readTarget(ctx context.Context, ref ObjectRef) (opTarget, error
 		}
 		return opTarget{pod: pod, meta: &pod.ObjectMeta}, nil
 	}
-	wo, err := c.getWorkload(ctx, ref.workload())
+	wo, err := c.getWorkload(ctx, ref.Workload())
 	if err != nil {
 		return opTarget{}, err
 	}
@@ -256,7 +256,7 @@ func (c *Client) otherGuards(ctx context.Context, op Operation, t opTarget) Verd
 		if op.Replicas > from {
 			vs = append(vs, c.guardPodSecurity(ctx, op.Ref.Namespace))
 		}
-		vs = append(vs, c.guardClaims(ctx, t.wo, from, op.Replicas), c.guardAutoscaler(ctx, op.Ref.workload()))
+		vs = append(vs, c.guardClaims(ctx, t.wo, from, op.Replicas), c.guardAutoscaler(ctx, op.Ref.Workload()))
 	case ActionDelete:
 		vs = append(vs, c.guardClaimsDeleted(ctx, t.wo))
 	}

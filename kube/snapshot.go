@@ -12,67 +12,6 @@ import (
 	"time"
 )
 
-// SnapshotRequest says what a screen wants to see.
-type SnapshotRequest struct {
-	// Kinds are plugin ids or aliases; each becomes one Table.
-	Kinds []Kind
-	// Namespace scopes namespaced kinds; "" means all namespaces.
-	Namespace string
-	// Selector narrows every kind's objects (a drill-down: a Deployment's
-	// pods, a Node's pods). A kind that is part of another (containers)
-	// needs Fields "metadata.name=<parent>".
-	Selector Selector
-}
-
-// Truncation names a kind a Snapshot could not read, and why.
-type Truncation struct {
-	// Kind is the kind as it was asked for.
-	Kind Kind
-	// Reason classifies the failure (forbidden, unavailable, timeout, ...).
-	Reason Reason
-	// Message is the API server's own message, for the details line.
-	Message string
-}
-
-// Snapshot is the inventory one screen asked for, read at one moment.
-type Snapshot struct {
-	// Namespace is the request's namespace ("" for all namespaces).
-	Namespace string
-	// Tables holds one table per kind that could be read, in request order.
-	Tables []Table
-	// Truncated names every kind that could not be read; the others are
-	// still in Tables (one forbidden list never blanks the screen).
-	Truncated []Truncation
-	// Generation changes only when the rows or truncations changed since the
-	// previous snapshot of the same request, so an idle screen does no work.
-	// It is at least 1, and no two requests (another selector, namespace or
-	// kind) ever share one, so a screen whose request changed always sees a
-	// new generation.
-	Generation uint64
-	// Taken is when the reads finished.
-	Taken time.Time
-}
-
-// Table returns the table of a kind, if it was read.
-func (s Snapshot) Table(kind Kind) (Table, bool) {
-	for _, t := range s.Tables {
-		if t.Kind == kind {
-			return t, true
-		}
-	}
-	return Table{}, false
-}
-
-// Truncation returns why a kind could not be read, if it could not.
-func (s Snapshot) Truncation(kind Kind) (Truncation, bool) {
-	for _, t := range s.Truncated {
-		if t.Kind == kind {
-			return t, true
-		}
-	}
-	return Truncation{}, false
-}
-
 // Snapshot reads every kind of the request at once (a slow API server costs
 // the slowest read, not their sum). Each kind is read from its informer when
 // it can be cached (see Client.cached), else listed directly within

@@ -4,25 +4,6 @@ package kube
 // what ReadWorkload reads, what the form edits and what ApplyWorkload
 // writes back, as kyyard's own types (no client-go type leaves kube).
 
-// WorkloadRef names one workload: Kind is "deployments", "statefulsets" or
-// "daemonsets" (the plugin ids of the apps/v1 kinds the form edits).
-type WorkloadRef struct {
-	Kind      Kind
-	Namespace string
-	Name      string
-}
-
-// String returns "<namespace>/<kind>/<name>", the form references take in
-// messages ("demo/deployments/web").
-func (r WorkloadRef) String() string { return r.Namespace + "/" + string(r.Kind) + "/" + r.Name }
-
-// Editable workload kinds.
-const (
-	KindDeployments  Kind = "deployments"
-	KindStatefulSets Kind = "statefulsets"
-	KindDaemonSets   Kind = "daemonsets"
-)
-
 // Bounds of the form. What lies past them is shown read-only (containers) or
 // named in Workload.Unsupported (env and argv entries), and never written.
 const (

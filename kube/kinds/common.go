@@ -7,12 +7,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/duration"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
-// listOptions turns a kube.Selector into the API server's list options; the
+// listOptions turns a vocab.Selector into the API server's list options; the
 // owner part is applied by the Client after the read.
-func listOptions(sel kube.Selector) metav1.ListOptions {
+func listOptions(sel vocab.Selector) metav1.ListOptions {
 	return metav1.ListOptions{LabelSelector: sel.Labels, FieldSelector: sel.Fields}
 }
 
@@ -28,8 +28,8 @@ func pointers[T any](items []T) []any {
 
 // identity returns a row holding an object's identity: namespace, name, UID,
 // creation time, labels (shared) and owner UIDs.
-func identity(m *metav1.ObjectMeta) kube.Row {
-	row := kube.Row{
+func identity(m *metav1.ObjectMeta) vocab.Row {
+	row := vocab.Row{
 		Namespace: m.Namespace, Name: m.Name, UID: string(m.UID),
 		Created: m.CreationTimestamp.Time, Labels: m.Labels,
 	}
@@ -47,24 +47,24 @@ func identity(m *metav1.ObjectMeta) kube.Row {
 // set (a non-nil pointer) even when it holds the zero time (reachable over
 // protobuf): time.Since of the zero time saturates at the longest Duration,
 // which prints as "292y" at any now past year 292, so that is the cell.
-func sinceCell(t time.Time) kube.Cell {
+func sinceCell(t time.Time) vocab.Cell {
 	if t.IsZero() {
-		return kube.Text(duration.HumanDuration(time.Duration(math.MaxInt64)))
+		return vocab.Text(duration.HumanDuration(time.Duration(math.MaxInt64)))
 	}
-	return kube.Cell{Since: t}
+	return vocab.Cell{Since: t}
 }
 
 // labelSelector turns a workload's spec.selector into a drill-down selector.
 // A nil, empty or invalid selector selects nothing here: an empty selector
 // would match every pod of the namespace, which is never what a person
 // opening one workload means.
-func labelSelector(ls *metav1.LabelSelector) (kube.Selector, bool) {
+func labelSelector(ls *metav1.LabelSelector) (vocab.Selector, bool) {
 	if ls == nil || (len(ls.MatchLabels) == 0 && len(ls.MatchExpressions) == 0) {
-		return kube.Selector{}, false
+		return vocab.Selector{}, false
 	}
 	sel, err := metav1.LabelSelectorAsSelector(ls)
 	if err != nil || sel.Empty() {
-		return kube.Selector{}, false
+		return vocab.Selector{}, false
 	}
-	return kube.Selector{Labels: sel.String()}, true
+	return vocab.Selector{Labels: sel.String()}, true
 }

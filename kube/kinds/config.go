@@ -7,7 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // ConfigMaps serves configmaps: NAME DATA AGE, as `kubectl get configmaps`
@@ -15,16 +15,16 @@ import (
 type ConfigMaps struct{}
 
 // Info describes configmaps.
-func (ConfigMaps) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (ConfigMaps) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "configmaps", Version: "v1", Resource: "configmaps", Namespaced: true,
 		Aliases: []string{"configmap", "cm"},
-		Columns: []kube.Column{{Name: "NAME"}, {Name: "DATA"}, {Name: "AGE"}},
+		Columns: []vocab.Column{{Name: "NAME"}, {Name: "DATA"}, {Name: "AGE"}},
 	}
 }
 
 // List lists configmaps in namespace ("" for all) as *corev1.ConfigMap.
-func (ConfigMaps) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (ConfigMaps) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.CoreV1().ConfigMaps(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -33,20 +33,20 @@ func (ConfigMaps) List(ctx context.Context, cs kubernetes.Interface, namespace s
 }
 
 // Row turns a *corev1.ConfigMap into its row (ConfigMapRow).
-func (ConfigMaps) Row(obj any) (kube.Row, bool) {
+func (ConfigMaps) Row(obj any) (vocab.Row, bool) {
 	cm, ok := obj.(*corev1.ConfigMap)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return ConfigMapRow(cm), true
 }
 
 // ConfigMapRow turns a ConfigMap into its row (kubectl's printConfigMap):
 // DATA counts the keys of data and binaryData together. Health is always ok.
-func ConfigMapRow(cm *corev1.ConfigMap) kube.Row {
+func ConfigMapRow(cm *corev1.ConfigMap) vocab.Row {
 	row := identity(&cm.ObjectMeta)
-	row.Cells = []kube.Cell{
-		kube.Text(cm.Name), kube.Text(strconv.Itoa(len(cm.Data) + len(cm.BinaryData))), kube.Age(cm.CreationTimestamp.Time),
+	row.Cells = []vocab.Cell{
+		vocab.Text(cm.Name), vocab.Text(strconv.Itoa(len(cm.Data) + len(cm.BinaryData))), vocab.Age(cm.CreationTimestamp.Time),
 	}
 	return row
 }
@@ -57,18 +57,18 @@ func ConfigMapRow(cm *corev1.ConfigMap) kube.Row {
 type Secrets struct{}
 
 // Info describes secrets.
-func (Secrets) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (Secrets) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "secrets", Version: "v1", Resource: "secrets", Namespaced: true,
 		Aliases: []string{"secret"},
-		Columns: []kube.Column{{Name: "NAME"}, {Name: "TYPE"}, {Name: "DATA"}, {Name: "AGE"}},
+		Columns: []vocab.Column{{Name: "NAME"}, {Name: "TYPE"}, {Name: "DATA"}, {Name: "AGE"}},
 	}
 }
 
 // List lists secrets in namespace ("" for all) as *corev1.Secret. The API
 // has no way to list Secrets without their values; the Client's cache drops
 // them, and Row never reads them.
-func (Secrets) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (Secrets) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.CoreV1().Secrets(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -77,10 +77,10 @@ func (Secrets) List(ctx context.Context, cs kubernetes.Interface, namespace stri
 }
 
 // Row turns a *corev1.Secret into its row (SecretRow).
-func (Secrets) Row(obj any) (kube.Row, bool) {
+func (Secrets) Row(obj any) (vocab.Row, bool) {
 	s, ok := obj.(*corev1.Secret)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return SecretRow(s), true
 }
@@ -89,10 +89,10 @@ func (Secrets) Row(obj any) (kube.Row, bool) {
 // secret's type, DATA the number of keys in data and stringData together
 // (secretKeys). Only the keys are looked at, never the values, so the
 // row is the same whether or not the values were stripped. Health is always ok.
-func SecretRow(s *corev1.Secret) kube.Row {
+func SecretRow(s *corev1.Secret) vocab.Row {
 	row := identity(&s.ObjectMeta)
-	row.Cells = []kube.Cell{
-		kube.Text(s.Name), kube.Text(string(s.Type)), kube.Text(strconv.Itoa(secretKeys(s))), kube.Age(s.CreationTimestamp.Time),
+	row.Cells = []vocab.Cell{
+		vocab.Text(s.Name), vocab.Text(string(s.Type)), vocab.Text(strconv.Itoa(secretKeys(s))), vocab.Age(s.CreationTimestamp.Time),
 	}
 	return row
 }
@@ -102,16 +102,16 @@ func SecretRow(s *corev1.Secret) kube.Row {
 type ServiceAccounts struct{}
 
 // Info describes serviceaccounts.
-func (ServiceAccounts) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (ServiceAccounts) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "serviceaccounts", Version: "v1", Resource: "serviceaccounts", Namespaced: true,
 		Aliases: []string{"serviceaccount", "sa"},
-		Columns: []kube.Column{{Name: "NAME"}, {Name: "AGE"}},
+		Columns: []vocab.Column{{Name: "NAME"}, {Name: "AGE"}},
 	}
 }
 
 // List lists serviceaccounts in namespace ("" for all) as *corev1.ServiceAccount.
-func (ServiceAccounts) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (ServiceAccounts) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.CoreV1().ServiceAccounts(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -120,19 +120,19 @@ func (ServiceAccounts) List(ctx context.Context, cs kubernetes.Interface, namesp
 }
 
 // Row turns a *corev1.ServiceAccount into its row (ServiceAccountRow).
-func (ServiceAccounts) Row(obj any) (kube.Row, bool) {
+func (ServiceAccounts) Row(obj any) (vocab.Row, bool) {
 	sa, ok := obj.(*corev1.ServiceAccount)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return ServiceAccountRow(sa), true
 }
 
 // ServiceAccountRow turns a ServiceAccount into its row (kubectl's
 // printServiceAccount). Health is always ok.
-func ServiceAccountRow(sa *corev1.ServiceAccount) kube.Row {
+func ServiceAccountRow(sa *corev1.ServiceAccount) vocab.Row {
 	row := identity(&sa.ObjectMeta)
-	row.Cells = []kube.Cell{kube.Text(sa.Name), kube.Age(sa.CreationTimestamp.Time)}
+	row.Cells = []vocab.Cell{vocab.Text(sa.Name), vocab.Age(sa.CreationTimestamp.Time)}
 	return row
 }
 

@@ -10,7 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // Containers serves the containers of one pod, as k9s shows them: NAME
@@ -21,27 +21,27 @@ type Containers struct{}
 
 // Info describes containers: read from pods, their logs can be read and a
 // shell opened in them.
-func (Containers) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (Containers) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "containers", Version: "v1", Resource: "pods", Namespaced: true,
 		Aliases: []string{"container"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "IMAGE"}, {Name: "READY"}, {Name: "STATE"}, {Name: "INIT"},
 			{Name: "RESTARTS"}, {Name: "PORTS"}, {Name: "AGE"},
 		},
-		Capabilities: kube.CanLogs | kube.CanExec | kube.CanPortForward,
+		Capabilities: vocab.CanLogs | vocab.CanExec | vocab.CanPortForward,
 		PartOf:       "pods",
 	}
 }
 
 // List lists the pods containers are read from, as *corev1.Pod (the Client
 // expands one pod instead of calling it; see Expand).
-func (Containers) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (Containers) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	return Pods{}.List(ctx, cs, namespace, sel)
 }
 
 // Row reports ok false: a container is no object of its own (see Expand).
-func (Containers) Row(any) (kube.Row, bool) { return kube.Row{}, false }
+func (Containers) Row(any) (vocab.Row, bool) { return vocab.Row{}, false }
 
 // Expand returns one row per container of a *corev1.Pod: init containers
 // first (native sidecars among them, in spec order), then the main
@@ -49,13 +49,13 @@ func (Containers) Row(any) (kube.Row, bool) { return kube.Row{}, false }
 // Each row's Name is the container's name, Namespace the pod's, UID
 // "<pod uid>/<container name>", Created and Owners the pod's creation time
 // and UID; see ContainerRow for the cells.
-func (Containers) Expand(obj any) []kube.Row {
+func (Containers) Expand(obj any) []vocab.Row {
 	pod, ok := obj.(*corev1.Pod)
 	if !ok {
 		return nil
 	}
 	spec := &pod.Spec
-	rows := make([]kube.Row, 0, len(spec.InitContainers)+len(spec.Containers)+len(spec.EphemeralContainers))
+	rows := make([]vocab.Row, 0, len(spec.InitContainers)+len(spec.Containers)+len(spec.EphemeralContainers))
 	for i := range spec.InitContainers {
 		c := &spec.InitContainers[i]
 		kind := "true"
@@ -109,8 +109,8 @@ func containerStatus(statuses []corev1.ContainerStatus, name string) *corev1.Con
 // ContainerCreating, PodInitializing or no reason (not yet started) is
 // progressing, for any other reason (CrashLoopBackOff, ImagePullBackOff,
 // ErrImagePull, CreateContainerConfigError, ...) failed.
-func ContainerRow(pod *corev1.Pod, c *corev1.Container, st *corev1.ContainerStatus, init string) kube.Row {
-	row := kube.Row{
+func ContainerRow(pod *corev1.Pod, c *corev1.Container, st *corev1.ContainerStatus, init string) vocab.Row {
+	row := vocab.Row{
 		Namespace: pod.Namespace, Name: c.Name, UID: string(pod.UID) + "/" + c.Name,
 		Created: pod.CreationTimestamp.Time,
 	}
@@ -119,13 +119,13 @@ func ContainerRow(pod *corev1.Pod, c *corev1.Container, st *corev1.ContainerStat
 	}
 	var (
 		ready    bool
-		restarts = kube.Text("0")
+		restarts = vocab.Text("0")
 		started  time.Time
 	)
-	state, health := "Waiting", kube.HealthProgressing
+	state, health := "Waiting", vocab.HealthProgressing
 	if st != nil {
 		ready = st.Ready
-		restarts = kube.Text(strconv.Itoa(int(st.RestartCount)))
+		restarts = vocab.Text(strconv.Itoa(int(st.RestartCount)))
 		if t := st.LastTerminationState.Terminated; st.RestartCount > 0 && t != nil {
 			restarts.Since = t.FinishedAt.Time
 		}
@@ -134,9 +134,9 @@ func ContainerRow(pod *corev1.Pod, c *corev1.Container, st *corev1.ContainerStat
 	row.Status, row.Health = state, health
 	row.Resources = oneContainerResources(c)
 	row.Resources.Containers[0].NativeSidecar = init == "sidecar"
-	row.Cells = []kube.Cell{
-		kube.Text(c.Name), kube.Text(c.Image), kube.Text(strconv.FormatBool(ready)), kube.Text(state),
-		kube.Text(init), restarts, kube.Text(containerPorts(c.Ports)), kube.Age(started),
+	row.Cells = []vocab.Cell{
+		vocab.Text(c.Name), vocab.Text(c.Image), vocab.Text(strconv.FormatBool(ready)), vocab.Text(state),
+		vocab.Text(init), restarts, vocab.Text(containerPorts(c.Ports)), vocab.Age(started),
 	}
 	return row
 }
@@ -148,16 +148,16 @@ const sigtermExit = 143
 
 // containerState names a reported container's state and judges it (see
 // ContainerRow), and returns when its current run started.
-func containerState(st *corev1.ContainerStatus, init string) (string, kube.Health, time.Time) {
+func containerState(st *corev1.ContainerStatus, init string) (string, vocab.Health, time.Time) {
 	switch s := st.State; {
 	case s.Running != nil:
 		switch {
 		case st.Ready:
-			return "Running", kube.HealthOK, s.Running.StartedAt.Time
+			return "Running", vocab.HealthOK, s.Running.StartedAt.Time
 		case init == "true" || (init == "sidecar" && (st.Started == nil || !*st.Started)):
-			return "Running", kube.HealthProgressing, s.Running.StartedAt.Time
+			return "Running", vocab.HealthProgressing, s.Running.StartedAt.Time
 		default:
-			return "Running", kube.HealthWarning, s.Running.StartedAt.Time
+			return "Running", vocab.HealthWarning, s.Running.StartedAt.Time
 		}
 	case s.Terminated != nil:
 		t := s.Terminated
@@ -169,19 +169,19 @@ func containerState(st *corev1.ContainerStatus, init string) (string, kube.Healt
 		default:
 			reason = fmt.Sprintf("ExitCode:%d", t.ExitCode)
 		}
-		health := kube.HealthFailed
+		health := vocab.HealthFailed
 		if t.ExitCode == 0 || (init == "sidecar" && t.ExitCode == sigtermExit) {
-			health = kube.HealthOK
+			health = vocab.HealthOK
 		}
 		return "Terminated:" + reason, health, t.StartedAt.Time
 	case s.Waiting != nil && s.Waiting.Reason != "":
-		health := kube.HealthFailed
+		health := vocab.HealthFailed
 		if s.Waiting.Reason == "ContainerCreating" || s.Waiting.Reason == "PodInitializing" {
-			health = kube.HealthProgressing
+			health = vocab.HealthProgressing
 		}
 		return "Waiting:" + s.Waiting.Reason, health, time.Time{}
 	default:
-		return "Waiting", kube.HealthProgressing, time.Time{}
+		return "Waiting", vocab.HealthProgressing, time.Time{}
 	}
 }
 

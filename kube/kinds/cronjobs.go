@@ -8,7 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // CronJobs serves cronjobs: NAME SCHEDULE TIMEZONE SUSPEND ACTIVE LAST
@@ -19,11 +19,11 @@ type CronJobs struct{}
 
 // Info describes cronjobs: they are deleted, and opening one shows the Jobs
 // it created (those whose ownerReferences name it).
-func (CronJobs) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (CronJobs) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "cronjobs", Group: "batch", Version: "v1", Resource: "cronjobs", Namespaced: true,
 		Aliases: []string{"cronjob", "cj"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "SCHEDULE"}, {Name: "TIMEZONE"}, {Name: "SUSPEND"}, {Name: "ACTIVE"},
 			{Name: "LAST SCHEDULE"}, {Name: "AGE"},
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
@@ -33,7 +33,7 @@ func (CronJobs) Info() kube.KindInfo {
 }
 
 // List lists cronjobs in namespace ("" for all) as *batchv1.CronJob.
-func (CronJobs) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (CronJobs) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.BatchV1().CronJobs(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -42,10 +42,10 @@ func (CronJobs) List(ctx context.Context, cs kubernetes.Interface, namespace str
 }
 
 // Row turns a *batchv1.CronJob into its row (CronJobRow).
-func (CronJobs) Row(obj any) (kube.Row, bool) {
+func (CronJobs) Row(obj any) (vocab.Row, bool) {
 	cj, ok := obj.(*batchv1.CronJob)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return CronJobRow(cj), true
 }
@@ -55,12 +55,12 @@ func (CronJobs) Row(obj any) (kube.Row, bool) {
 // ownerReferences, so the selector names the CronJob's UID and the kind in
 // between, and the Client matches rows' Owners. ok is false for a CronJob
 // without a UID (never stored).
-func (CronJobs) DrillSelector(obj any) (kube.Selector, bool) {
+func (CronJobs) DrillSelector(obj any) (vocab.Selector, bool) {
 	cj, ok := obj.(*batchv1.CronJob)
 	if !ok || cj.UID == "" {
-		return kube.Selector{}, false
+		return vocab.Selector{}, false
 	}
-	return kube.Selector{Owner: string(cj.UID), Via: "jobs"}, true
+	return vocab.Selector{Owner: string(cj.UID), Via: "jobs"}, true
 }
 
 // CronJobRow turns a CronJob into its row, as kubectl's printCronJob:
@@ -73,7 +73,7 @@ func (CronJobs) DrillSelector(obj any) (kube.Selector, bool) {
 // last scheduled run with no successful finish since (lastSuccessfulTime
 // unset or before lastScheduleTime, and no Job active) is LastRunFailed
 // (warning); else Scheduled (ok).
-func CronJobRow(cj *batchv1.CronJob) kube.Row {
+func CronJobRow(cj *batchv1.CronJob) vocab.Row {
 	tz := "<none>"
 	if cj.Spec.TimeZone != nil {
 		tz = *cj.Spec.TimeZone
@@ -85,32 +85,32 @@ func CronJobRow(cj *batchv1.CronJob) kube.Row {
 			suspend = "True"
 		}
 	}
-	last := kube.Text("<none>")
+	last := vocab.Text("<none>")
 	if cj.Status.LastScheduleTime != nil {
-		last = kube.Age(cj.Status.LastScheduleTime.Time)
+		last = vocab.Age(cj.Status.LastScheduleTime.Time)
 	}
 	tmpl := cj.Spec.JobTemplate.Spec
 	names, images := containerCells(tmpl.Template.Spec.Containers)
 	row := identity(&cj.ObjectMeta)
 	row.Status, row.Health = cronJobState(cj)
-	row.Cells = []kube.Cell{
-		kube.Text(cj.Name), kube.Text(cj.Spec.Schedule), kube.Text(tz), kube.Text(suspend),
-		kube.Text(strconv.Itoa(len(cj.Status.Active))), last, kube.Age(cj.CreationTimestamp.Time),
-		kube.Text(names), kube.Text(images), kube.Text(metav1.FormatLabelSelector(tmpl.Selector)),
+	row.Cells = []vocab.Cell{
+		vocab.Text(cj.Name), vocab.Text(cj.Spec.Schedule), vocab.Text(tz), vocab.Text(suspend),
+		vocab.Text(strconv.Itoa(len(cj.Status.Active))), last, vocab.Age(cj.CreationTimestamp.Time),
+		vocab.Text(names), vocab.Text(images), vocab.Text(metav1.FormatLabelSelector(tmpl.Selector)),
 	}
 	return row
 }
 
-func cronJobState(cj *batchv1.CronJob) (string, kube.Health) {
+func cronJobState(cj *batchv1.CronJob) (string, vocab.Health) {
 	st := cj.Status
 	switch {
 	case cj.Spec.Suspend != nil && *cj.Spec.Suspend:
-		return "Suspended", kube.HealthWarning
+		return "Suspended", vocab.HealthWarning
 	case len(st.Active) > 0:
-		return "Active", kube.HealthProgressing
+		return "Active", vocab.HealthProgressing
 	case st.LastScheduleTime != nil && (st.LastSuccessfulTime == nil || st.LastSuccessfulTime.Before(st.LastScheduleTime)):
-		return "LastRunFailed", kube.HealthWarning
+		return "LastRunFailed", vocab.HealthWarning
 	default:
-		return "Scheduled", kube.HealthOK
+		return "Scheduled", vocab.HealthOK
 	}
 }

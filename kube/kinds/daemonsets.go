@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // DaemonSets serves daemonsets: NAME DESIRED CURRENT READY UP-TO-DATE
@@ -21,22 +21,22 @@ type DaemonSets struct{}
 // Info describes daemonsets: their pod template can be edited, they restart
 // (`kubectl rollout restart`) and are deleted, but do not scale (one pod
 // per eligible node); opening one shows the pods its selector matches.
-func (DaemonSets) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (DaemonSets) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "daemonsets", Group: "apps", Version: "v1", Resource: "daemonsets", Namespaced: true,
 		Aliases: []string{"daemonset", "ds"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "DESIRED"}, {Name: "CURRENT"}, {Name: "READY"}, {Name: "UP-TO-DATE"},
 			{Name: "AVAILABLE"}, {Name: "NODE SELECTOR"}, {Name: "AGE"},
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
 		},
-		Capabilities: kube.CanLogs | kube.CanEdit | kube.CanRollout | kube.CanRestart | kube.CanDelete | kube.CanPortForward,
+		Capabilities: vocab.CanLogs | vocab.CanEdit | vocab.CanRollout | vocab.CanRestart | vocab.CanDelete | vocab.CanPortForward,
 		DrillDown:    "pods",
 	}
 }
 
 // List lists daemonsets in namespace ("" for all) as *appsv1.DaemonSet.
-func (DaemonSets) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (DaemonSets) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.AppsV1().DaemonSets(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -45,19 +45,19 @@ func (DaemonSets) List(ctx context.Context, cs kubernetes.Interface, namespace s
 }
 
 // Row turns a *appsv1.DaemonSet into its row (DaemonSetRow).
-func (DaemonSets) Row(obj any) (kube.Row, bool) {
+func (DaemonSets) Row(obj any) (vocab.Row, bool) {
 	d, ok := obj.(*appsv1.DaemonSet)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return DaemonSetRow(d), true
 }
 
 // DrillSelector selects the pods the DaemonSet's spec.selector matches.
-func (DaemonSets) DrillSelector(obj any) (kube.Selector, bool) {
+func (DaemonSets) DrillSelector(obj any) (vocab.Selector, bool) {
 	d, ok := obj.(*appsv1.DaemonSet)
 	if !ok {
-		return kube.Selector{}, false
+		return vocab.Selector{}, false
 	}
 	return labelSelector(d.Spec.Selector)
 }
@@ -73,44 +73,44 @@ func (DaemonSets) DrillSelector(obj any) (kube.Selector, bool) {
 // Progressing; pods on nodes they should not run on is Misscheduled
 // (warning); fewer ready or available is Degraded (warning). A Snapshot
 // judges it by the Pods it owns too (Workload).
-func DaemonSetRow(d *appsv1.DaemonSet) kube.Row {
+func DaemonSetRow(d *appsv1.DaemonSet) vocab.Row {
 	st := d.Status
 	names, images := containerCells(d.Spec.Template.Spec.Containers)
 	row := identity(&d.ObjectMeta)
 	row.Status, row.Health = daemonSetState(d)
-	row.Workload = &kube.RowWorkload{Available: st.NumberAvailable}
-	row.Cells = []kube.Cell{
-		kube.Text(d.Name),
-		kube.Text(strconv.Itoa(int(st.DesiredNumberScheduled))),
-		kube.Text(strconv.Itoa(int(st.CurrentNumberScheduled))),
-		kube.Text(strconv.Itoa(int(st.NumberReady))),
-		kube.Text(strconv.Itoa(int(st.UpdatedNumberScheduled))),
-		kube.Text(strconv.Itoa(int(st.NumberAvailable))),
-		kube.Text(labels.FormatLabels(d.Spec.Template.Spec.NodeSelector)),
-		kube.Age(d.CreationTimestamp.Time),
-		kube.Text(names), kube.Text(images), kube.Text(metav1.FormatLabelSelector(d.Spec.Selector)),
+	row.Workload = &vocab.RowWorkload{Available: st.NumberAvailable}
+	row.Cells = []vocab.Cell{
+		vocab.Text(d.Name),
+		vocab.Text(strconv.Itoa(int(st.DesiredNumberScheduled))),
+		vocab.Text(strconv.Itoa(int(st.CurrentNumberScheduled))),
+		vocab.Text(strconv.Itoa(int(st.NumberReady))),
+		vocab.Text(strconv.Itoa(int(st.UpdatedNumberScheduled))),
+		vocab.Text(strconv.Itoa(int(st.NumberAvailable))),
+		vocab.Text(labels.FormatLabels(d.Spec.Template.Spec.NodeSelector)),
+		vocab.Age(d.CreationTimestamp.Time),
+		vocab.Text(names), vocab.Text(images), vocab.Text(metav1.FormatLabelSelector(d.Spec.Selector)),
 	}
 	return row
 }
 
-func daemonSetState(d *appsv1.DaemonSet) (string, kube.Health) {
+func daemonSetState(d *appsv1.DaemonSet) (string, vocab.Health) {
 	st := d.Status
 	desired := st.DesiredNumberScheduled
 	switch {
 	case st.ObservedGeneration < d.Generation:
-		return "Progressing", kube.HealthProgressing
+		return "Progressing", vocab.HealthProgressing
 	case desired == 0 && st.CurrentNumberScheduled == 0:
-		return "NoNodes", kube.HealthOK
+		return "NoNodes", vocab.HealthOK
 	case st.UpdatedNumberScheduled == desired && st.NumberReady == desired &&
 		st.NumberAvailable == desired && st.CurrentNumberScheduled == desired && st.NumberMisscheduled == 0:
-		return "Ready", kube.HealthOK
+		return "Ready", vocab.HealthOK
 	case st.NumberReady == 0:
-		return "Unavailable", kube.HealthFailed
+		return "Unavailable", vocab.HealthFailed
 	case st.UpdatedNumberScheduled < desired:
-		return "Progressing", kube.HealthProgressing
+		return "Progressing", vocab.HealthProgressing
 	case st.NumberMisscheduled > 0:
-		return "Misscheduled", kube.HealthWarning
+		return "Misscheduled", vocab.HealthWarning
 	default:
-		return "Degraded", kube.HealthWarning
+		return "Degraded", vocab.HealthWarning
 	}
 }

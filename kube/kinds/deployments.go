@@ -11,7 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // Deployments serves deployments: NAME READY UP-TO-DATE AVAILABLE AGE, and
@@ -19,21 +19,21 @@ import (
 type Deployments struct{}
 
 // Info describes deployments.
-func (Deployments) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (Deployments) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "deployments", Group: "apps", Version: "v1", Resource: "deployments", Namespaced: true,
 		Aliases: []string{"deployment", "deploy"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "READY"}, {Name: "UP-TO-DATE"}, {Name: "AVAILABLE"}, {Name: "AGE"},
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
 		},
-		Capabilities: kube.CanLogs | kube.CanEdit | kube.CanRollout | kube.CanRestart | kube.CanScale | kube.CanPause | kube.CanUndo | kube.CanDelete | kube.CanPortForward,
+		Capabilities: vocab.CanLogs | vocab.CanEdit | vocab.CanRollout | vocab.CanRestart | vocab.CanScale | vocab.CanPause | vocab.CanUndo | vocab.CanDelete | vocab.CanPortForward,
 		DrillDown:    "pods",
 	}
 }
 
 // List lists deployments in namespace ("" for all) as *appsv1.Deployment.
-func (Deployments) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (Deployments) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.AppsV1().Deployments(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -42,10 +42,10 @@ func (Deployments) List(ctx context.Context, cs kubernetes.Interface, namespace 
 }
 
 // Row turns a *appsv1.Deployment into its row (DeploymentRow).
-func (Deployments) Row(obj any) (kube.Row, bool) {
+func (Deployments) Row(obj any) (vocab.Row, bool) {
 	d, ok := obj.(*appsv1.Deployment)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return DeploymentRow(d), true
 }
@@ -55,7 +55,7 @@ func (Deployments) Row(obj any) (kube.Row, bool) {
 // Snapshot judges it by its Pods too (Workload: through its ReplicaSets),
 // so that one whose Pods cannot start is not shown as progressing for the
 // 10 minutes of its progress deadline.
-func DeploymentRow(d *appsv1.Deployment) kube.Row {
+func DeploymentRow(d *appsv1.Deployment) vocab.Row {
 	desired := int32(1) // the API server defaults spec.replicas to 1
 	if d.Spec.Replicas != nil {
 		desired = *d.Spec.Replicas
@@ -68,24 +68,24 @@ func DeploymentRow(d *appsv1.Deployment) kube.Row {
 	status, health := deploymentState(d, desired)
 	row := identity(&d.ObjectMeta)
 	row.Status, row.Health = status, health
-	row.Workload = &kube.RowWorkload{Via: kube.KindReplicaSets, Available: d.Status.AvailableReplicas}
-	row.Cells = []kube.Cell{
-		kube.Text(d.Name),
-		kube.Text(fmt.Sprintf("%d/%d", d.Status.ReadyReplicas, printedReplicas(d.Spec.Replicas))),
-		kube.Text(strconv.Itoa(int(d.Status.UpdatedReplicas))),
-		kube.Text(strconv.Itoa(int(d.Status.AvailableReplicas))),
-		kube.Age(d.CreationTimestamp.Time),
-		kube.Text(names), kube.Text(images), kube.Text(selector),
+	row.Workload = &vocab.RowWorkload{Via: vocab.KindReplicaSets, Available: d.Status.AvailableReplicas}
+	row.Cells = []vocab.Cell{
+		vocab.Text(d.Name),
+		vocab.Text(fmt.Sprintf("%d/%d", d.Status.ReadyReplicas, printedReplicas(d.Spec.Replicas))),
+		vocab.Text(strconv.Itoa(int(d.Status.UpdatedReplicas))),
+		vocab.Text(strconv.Itoa(int(d.Status.AvailableReplicas))),
+		vocab.Age(d.CreationTimestamp.Time),
+		vocab.Text(names), vocab.Text(images), vocab.Text(selector),
 	}
 	return row
 }
 
 // DrillSelector selects the pods the Deployment's spec.selector matches
 // (what `kubectl get pods -l` with that selector lists).
-func (Deployments) DrillSelector(obj any) (kube.Selector, bool) {
+func (Deployments) DrillSelector(obj any) (vocab.Selector, bool) {
 	d, ok := obj.(*appsv1.Deployment)
 	if !ok {
-		return kube.Selector{}, false
+		return vocab.Selector{}, false
 	}
 	return labelSelector(d.Spec.Selector)
 }
@@ -99,28 +99,28 @@ func (Deployments) DrillSelector(obj any) (kube.Selector, bool) {
 // reason but NewReplicaSetAvailable, the controller's "rollout complete");
 // after a completed rollout, no available replica is failed and fewer is a
 // warning.
-func deploymentState(d *appsv1.Deployment, desired int32) (string, kube.Health) {
+func deploymentState(d *appsv1.Deployment, desired int32) (string, vocab.Health) {
 	st := d.Status
 	for _, c := range st.Conditions {
 		if c.Type == appsv1.DeploymentProgressing && c.Status == corev1.ConditionFalse && c.Reason == "ProgressDeadlineExceeded" {
-			return "ProgressDeadlineExceeded", kube.HealthFailed
+			return "ProgressDeadlineExceeded", vocab.HealthFailed
 		}
 	}
 	switch {
 	case d.Spec.Paused:
-		return "Paused", kube.HealthWarning
+		return "Paused", vocab.HealthWarning
 	case desired == 0 && st.Replicas == 0:
-		return "ScaledToZero", kube.HealthOK
+		return "ScaledToZero", vocab.HealthOK
 	case st.ObservedGeneration >= d.Generation && st.UpdatedReplicas == desired &&
 		st.ReadyReplicas == desired && st.AvailableReplicas == desired && st.Replicas == desired:
-		return "Available", kube.HealthOK
+		return "Available", vocab.HealthOK
 	case st.ObservedGeneration < d.Generation || st.UpdatedReplicas < desired || st.Replicas > desired,
 		rolloutUnderway(st):
-		return "Progressing", kube.HealthProgressing
+		return "Progressing", vocab.HealthProgressing
 	case st.AvailableReplicas == 0:
-		return "Unavailable", kube.HealthFailed
+		return "Unavailable", vocab.HealthFailed
 	default:
-		return "Degraded", kube.HealthWarning
+		return "Degraded", vocab.HealthWarning
 	}
 }
 

@@ -1,5 +1,5 @@
 // Package kinds holds kyyard's built-in kind plugins: each turns one kind's
-// objects into kube.Rows whose cells match what `kubectl get` prints for the
+// objects into vocab.Rows whose cells match what `kubectl get` prints for the
 // same object (the printers of k8s.io/kubernetes/pkg/printers/internalversion
 // are the rule; the API server's Table answer is the oracle in tests).
 //
@@ -7,12 +7,12 @@
 // to the client.
 package kinds
 
-import "github.com/kyyard/kyyard/kube"
+import "github.com/kyyard/kyyard/kube/vocab"
 
 // Builtin returns a registry of every built-in kind plugin. It panics only if
 // two built-in plugins claim the same name, which a unit test rules out.
-func Builtin() *kube.Registry {
-	r, err := kube.NewRegistry(
+func Builtin() *vocab.Registry {
+	r, err := vocab.NewRegistry(
 		Pods{}, Containers{}, Deployments{}, Nodes{}, Namespaces{},
 		// Workloads.
 		ReplicaSets{}, StatefulSets{}, DaemonSets{}, Jobs{}, CronJobs{},

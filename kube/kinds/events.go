@@ -8,7 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // Events serves core/v1 events: LAST SEEN TYPE REASON OBJECT MESSAGE, and
@@ -19,11 +19,11 @@ import (
 type Events struct{}
 
 // Info describes events.
-func (Events) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (Events) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "events", Version: "v1", Resource: "events", Namespaced: true,
 		Aliases: []string{"event", "ev"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "LAST SEEN"}, {Name: "TYPE"}, {Name: "REASON"}, {Name: "OBJECT"},
 			{Name: "SUBOBJECT", Wide: true}, {Name: "SOURCE", Wide: true},
 			{Name: "MESSAGE"},
@@ -37,7 +37,7 @@ func (Events) Info() kube.KindInfo {
 // List lists events in namespace ("" for all) as *corev1.Event. The API
 // server accepts field selectors on involvedObject.kind, .name, .namespace
 // and .uid, type and reason, among others.
-func (Events) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (Events) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.CoreV1().Events(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -46,10 +46,10 @@ func (Events) List(ctx context.Context, cs kubernetes.Interface, namespace strin
 }
 
 // Row turns a *corev1.Event into its row (EventRow).
-func (Events) Row(obj any) (kube.Row, bool) {
+func (Events) Row(obj any) (vocab.Row, bool) {
 	e, ok := obj.(*corev1.Event)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return EventRow(e), true
 }
@@ -60,7 +60,7 @@ func (Events) Row(obj any) (kube.Row, bool) {
 //     events set only eventTime);
 //   - LAST SEEN is series.lastObservedTime for an event series, else
 //     lastTimestamp, else FIRST SEEN;
-//   - both are ages (kube.Age): a view sorts on the moment, and shows
+//   - both are ages (vocab.Age): a view sorts on the moment, and shows
 //     "<unknown>" when it is not set;
 //   - COUNT is series.count for a series, else count, and 1 when count is 0
 //     (singleton events of the new API carry no count);
@@ -75,7 +75,7 @@ func (Events) Row(obj any) (kube.Row, bool) {
 // .uid, type and reason, which the API server's field selectors for events
 // also serve, so that "the events of this object" selects the same rows
 // from the cache and from a list.
-func EventRow(e *corev1.Event) kube.Row {
+func EventRow(e *corev1.Event) vocab.Row {
 	first := e.FirstTimestamp.Time
 	if first.IsZero() {
 		first = e.EventTime.Time
@@ -99,9 +99,9 @@ func EventRow(e *corev1.Event) kube.Row {
 	if host := eventFirstSet(e.Source.Host, e.ReportingInstance); host != "" {
 		source += ", " + host
 	}
-	health := kube.HealthOK
+	health := vocab.HealthOK
 	if e.Type == corev1.EventTypeWarning {
-		health = kube.HealthWarning
+		health = vocab.HealthWarning
 	}
 	row := identity(&e.ObjectMeta)
 	row.Status, row.Health = e.Type, health
@@ -110,11 +110,11 @@ func EventRow(e *corev1.Event) kube.Row {
 		"involvedObject.namespace": io.Namespace, "involvedObject.uid": string(io.UID),
 		"type": e.Type, "reason": e.Reason,
 	}
-	row.Cells = []kube.Cell{
-		kube.Age(last), kube.Text(e.Type), kube.Text(e.Reason), kube.Text(object),
-		kube.Text(io.FieldPath), kube.Text(source),
-		kube.Text(strings.TrimSpace(e.Message)),
-		kube.Age(first), kube.Text(strconv.Itoa(int(count))), kube.Text(e.Name),
+	row.Cells = []vocab.Cell{
+		vocab.Age(last), vocab.Text(e.Type), vocab.Text(e.Reason), vocab.Text(object),
+		vocab.Text(io.FieldPath), vocab.Text(source),
+		vocab.Text(strings.TrimSpace(e.Message)),
+		vocab.Age(first), vocab.Text(strconv.Itoa(int(count))), vocab.Text(e.Name),
 	}
 	return row
 }

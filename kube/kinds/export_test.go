@@ -14,9 +14,9 @@ var ParseHumanDuration = parseHumanDuration
 // TableRowOf builds the row a Table answer of these column definitions
 // gives, read at answered, and has the plugin p (a *Table) learn the
 // columns, as a List or the watch would.
-func TableRowOf(p kube.Plugin, defs []metav1.TableColumnDefinition, cells []any, meta metav1.ObjectMeta, answered time.Time) *TableRow {
+func TableRowOf(p kube.Plugin, defs []metav1.TableColumnDefinition, cells []any, meta metav1.ObjectMeta, answered time.Time) *serverRow {
 	p.(*Table).learn(defs)
-	row := &TableRow{cells: cells, columns: tableColumns(defs), answered: answered}
+	row := &serverRow{cells: cells, columns: tableColumns(defs), answered: answered}
 	row.meta.ObjectMeta = meta
 	return row
 }

@@ -10,7 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // HorizontalPodAutoscalers serves horizontalpodautoscalers (autoscaling/v2):
@@ -20,11 +20,11 @@ import (
 type HorizontalPodAutoscalers struct{}
 
 // Info describes horizontalpodautoscalers: they are deleted; nothing else.
-func (HorizontalPodAutoscalers) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (HorizontalPodAutoscalers) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "horizontalpodautoscalers", Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers", Namespaced: true,
 		Aliases: []string{"horizontalpodautoscaler", "hpa"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "REFERENCE"}, {Name: "TARGETS"}, {Name: "MINPODS"}, {Name: "MAXPODS"},
 			{Name: "REPLICAS"}, {Name: "AGE"},
 		},
@@ -33,7 +33,7 @@ func (HorizontalPodAutoscalers) Info() kube.KindInfo {
 
 // List lists horizontalpodautoscalers in namespace ("" for all) as
 // *autoscalingv2.HorizontalPodAutoscaler.
-func (HorizontalPodAutoscalers) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (HorizontalPodAutoscalers) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.AutoscalingV2().HorizontalPodAutoscalers(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -43,10 +43,10 @@ func (HorizontalPodAutoscalers) List(ctx context.Context, cs kubernetes.Interfac
 
 // Row turns a *autoscalingv2.HorizontalPodAutoscaler into its row
 // (HorizontalPodAutoscalerRow).
-func (HorizontalPodAutoscalers) Row(obj any) (kube.Row, bool) {
+func (HorizontalPodAutoscalers) Row(obj any) (vocab.Row, bool) {
 	h, ok := obj.(*autoscalingv2.HorizontalPodAutoscaler)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return HorizontalPodAutoscalerRow(h), true
 }
@@ -64,7 +64,7 @@ func (HorizontalPodAutoscalers) Row(obj any) (kube.Row, bool) {
 // Scaling (progressing); current replicas at spec.maxReplicas is
 // AtMaxReplicas (warning: demand may exceed what it may add); else Active
 // (ok).
-func HorizontalPodAutoscalerRow(h *autoscalingv2.HorizontalPodAutoscaler) kube.Row {
+func HorizontalPodAutoscalerRow(h *autoscalingv2.HorizontalPodAutoscaler) vocab.Row {
 	ref := h.Spec.ScaleTargetRef
 	minPods := "<unset>"
 	if h.Spec.MinReplicas != nil {
@@ -72,32 +72,32 @@ func HorizontalPodAutoscalerRow(h *autoscalingv2.HorizontalPodAutoscaler) kube.R
 	}
 	row := identity(&h.ObjectMeta)
 	row.Status, row.Health = hpaState(h)
-	row.Cells = []kube.Cell{
-		kube.Text(h.Name), kube.Text(ref.Kind + "/" + ref.Name),
-		kube.Text(hpaTargets(h.Spec.Metrics, h.Status.CurrentMetrics)),
-		kube.Text(minPods), kube.Text(strconv.Itoa(int(h.Spec.MaxReplicas))),
-		kube.Text(strconv.Itoa(int(h.Status.CurrentReplicas))),
-		kube.Age(h.CreationTimestamp.Time),
+	row.Cells = []vocab.Cell{
+		vocab.Text(h.Name), vocab.Text(ref.Kind + "/" + ref.Name),
+		vocab.Text(hpaTargets(h.Spec.Metrics, h.Status.CurrentMetrics)),
+		vocab.Text(minPods), vocab.Text(strconv.Itoa(int(h.Spec.MaxReplicas))),
+		vocab.Text(strconv.Itoa(int(h.Status.CurrentReplicas))),
+		vocab.Age(h.CreationTimestamp.Time),
 	}
 	return row
 }
 
-func hpaState(h *autoscalingv2.HorizontalPodAutoscaler) (string, kube.Health) {
+func hpaState(h *autoscalingv2.HorizontalPodAutoscaler) (string, vocab.Health) {
 	st := h.Status
 	for _, c := range st.Conditions {
 		if (c.Type == autoscalingv2.AbleToScale || c.Type == autoscalingv2.ScalingActive) && c.Status == corev1.ConditionFalse {
-			return orWord(c.Reason, string(c.Type)+"False"), kube.HealthWarning
+			return orWord(c.Reason, string(c.Type)+"False"), vocab.HealthWarning
 		}
 	}
 	switch {
 	case len(st.Conditions) == 0:
-		return "Pending", kube.HealthProgressing
+		return "Pending", vocab.HealthProgressing
 	case st.CurrentReplicas != st.DesiredReplicas:
-		return "Scaling", kube.HealthProgressing
+		return "Scaling", vocab.HealthProgressing
 	case st.CurrentReplicas >= h.Spec.MaxReplicas:
-		return "AtMaxReplicas", kube.HealthWarning
+		return "AtMaxReplicas", vocab.HealthWarning
 	default:
-		return "Active", kube.HealthOK
+		return "Active", vocab.HealthOK
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/duration"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // Jobs serves jobs: NAME STATUS COMPLETIONS DURATION AGE, and with -o wide
@@ -20,21 +20,21 @@ type Jobs struct{}
 
 // Info describes jobs: their pods have logs, they are deleted, and opening
 // one shows the pods its selector matches.
-func (Jobs) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (Jobs) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "jobs", Group: "batch", Version: "v1", Resource: "jobs", Namespaced: true,
 		Aliases: []string{"job"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "STATUS"}, {Name: "COMPLETIONS"}, {Name: "DURATION"}, {Name: "AGE"},
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
 		},
-		Capabilities: kube.CanLogs,
+		Capabilities: vocab.CanLogs,
 		DrillDown:    "pods",
 	}
 }
 
 // List lists jobs in namespace ("" for all) as *batchv1.Job.
-func (Jobs) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (Jobs) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.BatchV1().Jobs(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -43,20 +43,20 @@ func (Jobs) List(ctx context.Context, cs kubernetes.Interface, namespace string,
 }
 
 // Row turns a *batchv1.Job into its row (JobRow).
-func (Jobs) Row(obj any) (kube.Row, bool) {
+func (Jobs) Row(obj any) (vocab.Row, bool) {
 	j, ok := obj.(*batchv1.Job)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return JobRow(j), true
 }
 
 // DrillSelector selects the pods the Job's spec.selector matches (the API
 // server sets it to the Job's controller-uid label).
-func (Jobs) DrillSelector(obj any) (kube.Selector, bool) {
+func (Jobs) DrillSelector(obj any) (vocab.Selector, bool) {
 	j, ok := obj.(*batchv1.Job)
 	if !ok {
-		return kube.Selector{}, false
+		return vocab.Selector{}, false
 	}
 	return labelSelector(j.Spec.Selector)
 }
@@ -74,7 +74,7 @@ func (Jobs) DrillSelector(obj any) (kube.Selector, bool) {
 // Failed and FailureTarget (about to fail) are failed; Terminating and
 // Suspended are warnings; Running is progressing, or a warning once some of
 // its pods failed (status.failed > 0: it is retrying within backoffLimit).
-func JobRow(j *batchv1.Job) kube.Row {
+func JobRow(j *batchv1.Job) vocab.Row {
 	var completions string
 	switch {
 	case j.Spec.Completions != nil:
@@ -84,45 +84,45 @@ func JobRow(j *batchv1.Job) kube.Row {
 	default:
 		completions = fmt.Sprintf("%d/1", j.Status.Succeeded)
 	}
-	var took kube.Cell
+	var took vocab.Cell
 	switch st := j.Status; {
 	case st.StartTime == nil:
 	case st.CompletionTime == nil:
 		took = sinceCell(st.StartTime.Time)
 	default:
-		took = kube.Text(duration.HumanDuration(st.CompletionTime.Sub(st.StartTime.Time)))
+		took = vocab.Text(duration.HumanDuration(st.CompletionTime.Sub(st.StartTime.Time)))
 	}
 	status, health := jobState(j)
 	names, images := containerCells(j.Spec.Template.Spec.Containers)
 	row := identity(&j.ObjectMeta)
 	row.Status, row.Health = status, health
-	row.Cells = []kube.Cell{
-		kube.Text(j.Name), kube.Text(status), kube.Text(completions), took,
-		kube.Age(j.CreationTimestamp.Time),
-		kube.Text(names), kube.Text(images), kube.Text(metav1.FormatLabelSelector(j.Spec.Selector)),
+	row.Cells = []vocab.Cell{
+		vocab.Text(j.Name), vocab.Text(status), vocab.Text(completions), took,
+		vocab.Age(j.CreationTimestamp.Time),
+		vocab.Text(names), vocab.Text(images), vocab.Text(metav1.FormatLabelSelector(j.Spec.Selector)),
 	}
 	return row
 }
 
-func jobState(j *batchv1.Job) (string, kube.Health) {
+func jobState(j *batchv1.Job) (string, vocab.Health) {
 	conds := j.Status.Conditions
 	switch {
 	case jobCondition(conds, batchv1.JobComplete):
-		return "Complete", kube.HealthOK
+		return "Complete", vocab.HealthOK
 	case jobCondition(conds, batchv1.JobFailed):
-		return "Failed", kube.HealthFailed
+		return "Failed", vocab.HealthFailed
 	case j.DeletionTimestamp != nil:
-		return "Terminating", kube.HealthWarning
+		return "Terminating", vocab.HealthWarning
 	case jobCondition(conds, batchv1.JobSuspended):
-		return "Suspended", kube.HealthWarning
+		return "Suspended", vocab.HealthWarning
 	case jobCondition(conds, batchv1.JobFailureTarget):
-		return "FailureTarget", kube.HealthFailed
+		return "FailureTarget", vocab.HealthFailed
 	case jobCondition(conds, batchv1.JobSuccessCriteriaMet):
-		return "SuccessCriteriaMet", kube.HealthOK
+		return "SuccessCriteriaMet", vocab.HealthOK
 	case j.Status.Failed > 0:
-		return "Running", kube.HealthWarning
+		return "Running", vocab.HealthWarning
 	default:
-		return "Running", kube.HealthProgressing
+		return "Running", vocab.HealthProgressing
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // Ingresses serves ingresses (networking.k8s.io/v1): NAME CLASS HOSTS
@@ -17,18 +17,18 @@ import (
 type Ingresses struct{}
 
 // Info describes ingresses.
-func (Ingresses) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (Ingresses) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "ingresses", Group: "networking.k8s.io", Version: "v1", Resource: "ingresses", Namespaced: true,
 		Aliases: []string{"ingress", "ing"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "CLASS"}, {Name: "HOSTS"}, {Name: "ADDRESS"}, {Name: "PORTS"}, {Name: "AGE"},
 		},
 	}
 }
 
 // List lists ingresses in namespace ("" for all) as *networkingv1.Ingress.
-func (Ingresses) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (Ingresses) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.NetworkingV1().Ingresses(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -37,10 +37,10 @@ func (Ingresses) List(ctx context.Context, cs kubernetes.Interface, namespace st
 }
 
 // Row turns a *networkingv1.Ingress into its row (IngressRow).
-func (Ingresses) Row(obj any) (kube.Row, bool) {
+func (Ingresses) Row(obj any) (vocab.Row, bool) {
 	in, ok := obj.(*networkingv1.Ingress)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return IngressRow(in), true
 }
@@ -58,7 +58,7 @@ func (Ingresses) Row(obj any) (kube.Row, bool) {
 //
 // Health is always ok: an empty ADDRESS often just means the controller
 // does not publish one.
-func IngressRow(in *networkingv1.Ingress) kube.Row {
+func IngressRow(in *networkingv1.Ingress) vocab.Row {
 	class := "<none>"
 	if in.Spec.IngressClassName != nil {
 		class = *in.Spec.IngressClassName
@@ -77,9 +77,9 @@ func IngressRow(in *networkingv1.Ingress) kube.Row {
 		ports = "80, 443"
 	}
 	row := identity(&in.ObjectMeta)
-	row.Cells = []kube.Cell{
-		kube.Text(in.Name), kube.Text(class), kube.Text(ingressHosts(in.Spec.Rules)),
-		kube.Text(strings.Join(sortedUnique(addresses), ",")), kube.Text(ports), kube.Age(in.CreationTimestamp.Time),
+	row.Cells = []vocab.Cell{
+		vocab.Text(in.Name), vocab.Text(class), vocab.Text(ingressHosts(in.Spec.Rules)),
+		vocab.Text(strings.Join(sortedUnique(addresses), ",")), vocab.Text(ports), vocab.Age(in.CreationTimestamp.Time),
 	}
 	return row
 }
@@ -115,16 +115,16 @@ func ingressHosts(rules []networkingv1.IngressRule) string {
 type NetworkPolicies struct{}
 
 // Info describes networkpolicies.
-func (NetworkPolicies) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (NetworkPolicies) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "networkpolicies", Group: "networking.k8s.io", Version: "v1", Resource: "networkpolicies", Namespaced: true,
 		Aliases: []string{"networkpolicy", "netpol"},
-		Columns: []kube.Column{{Name: "NAME"}, {Name: "POD-SELECTOR"}, {Name: "AGE"}},
+		Columns: []vocab.Column{{Name: "NAME"}, {Name: "POD-SELECTOR"}, {Name: "AGE"}},
 	}
 }
 
 // List lists networkpolicies in namespace ("" for all) as *networkingv1.NetworkPolicy.
-func (NetworkPolicies) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (NetworkPolicies) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.NetworkingV1().NetworkPolicies(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -133,10 +133,10 @@ func (NetworkPolicies) List(ctx context.Context, cs kubernetes.Interface, namesp
 }
 
 // Row turns a *networkingv1.NetworkPolicy into its row (NetworkPolicyRow).
-func (NetworkPolicies) Row(obj any) (kube.Row, bool) {
+func (NetworkPolicies) Row(obj any) (vocab.Row, bool) {
 	np, ok := obj.(*networkingv1.NetworkPolicy)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return NetworkPolicyRow(np), true
 }
@@ -145,10 +145,10 @@ func (NetworkPolicies) Row(obj any) (kube.Row, bool) {
 // printNetworkPolicy): POD-SELECTOR is spec.podSelector in label-selector
 // syntax, "<none>" when it is empty (the policy selects every pod of the
 // namespace). Health is always ok.
-func NetworkPolicyRow(np *networkingv1.NetworkPolicy) kube.Row {
+func NetworkPolicyRow(np *networkingv1.NetworkPolicy) vocab.Row {
 	row := identity(&np.ObjectMeta)
-	row.Cells = []kube.Cell{
-		kube.Text(np.Name), kube.Text(metav1.FormatLabelSelector(&np.Spec.PodSelector)), kube.Age(np.CreationTimestamp.Time),
+	row.Cells = []vocab.Cell{
+		vocab.Text(np.Name), vocab.Text(metav1.FormatLabelSelector(&np.Spec.PodSelector)), vocab.Age(np.CreationTimestamp.Time),
 	}
 	return row
 }

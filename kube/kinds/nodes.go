@@ -8,7 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // Nodes serves nodes: NAME STATUS ROLES AGE VERSION, and with -o wide
@@ -16,11 +16,11 @@ import (
 type Nodes struct{}
 
 // Info describes nodes.
-func (Nodes) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (Nodes) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "nodes", Version: "v1", Resource: "nodes",
 		Aliases: []string{"node", "no"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "STATUS"}, {Name: "ROLES"}, {Name: "AGE"}, {Name: "VERSION"},
 			{Name: "INTERNAL-IP", Wide: true}, {Name: "EXTERNAL-IP", Wide: true}, {Name: "OS-IMAGE", Wide: true},
 			{Name: "KERNEL-VERSION", Wide: true}, {Name: "CONTAINER-RUNTIME", Wide: true},
@@ -30,7 +30,7 @@ func (Nodes) Info() kube.KindInfo {
 }
 
 // List lists nodes as *corev1.Node; namespace is ignored.
-func (Nodes) List(ctx context.Context, cs kubernetes.Interface, _ string, sel kube.Selector) ([]any, error) {
+func (Nodes) List(ctx context.Context, cs kubernetes.Interface, _ string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.CoreV1().Nodes().List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -39,30 +39,30 @@ func (Nodes) List(ctx context.Context, cs kubernetes.Interface, _ string, sel ku
 }
 
 // Row turns a *corev1.Node into its row (NodeRow).
-func (Nodes) Row(obj any) (kube.Row, bool) {
+func (Nodes) Row(obj any) (vocab.Row, bool) {
 	n, ok := obj.(*corev1.Node)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return NodeRow(n), true
 }
 
 // DrillSelector selects the pods bound to the node (spec.nodeName).
-func (Nodes) DrillSelector(obj any) (kube.Selector, bool) {
+func (Nodes) DrillSelector(obj any) (vocab.Selector, bool) {
 	n, ok := obj.(*corev1.Node)
 	if !ok {
-		return kube.Selector{}, false
+		return vocab.Selector{}, false
 	}
-	return kube.Selector{Fields: "spec.nodeName=" + n.Name}, true
+	return vocab.Selector{Fields: "spec.nodeName=" + n.Name}, true
 }
 
 // NodeRow turns a Node into its row (kubectl's printNode): STATUS is Ready,
 // NotReady or Unknown from the Ready condition, plus SchedulingDisabled when
 // cordoned; ROLES come from node-role.kubernetes.io/<role> labels and the
 // kubernetes.io/role label.
-func NodeRow(n *corev1.Node) kube.Row {
+func NodeRow(n *corev1.Node) vocab.Row {
 	status := []string{}
-	health := kube.HealthFailed
+	health := vocab.HealthFailed
 	// kubectl's printNode keys the conditions by type in a map, so of
 	// repeated Ready conditions the last one counts, and it prints one word.
 	var ready *corev1.NodeCondition
@@ -75,7 +75,7 @@ func NodeRow(n *corev1.Node) kube.Row {
 	case ready == nil:
 	case ready.Status == corev1.ConditionTrue:
 		status = append(status, "Ready")
-		health = kube.HealthOK
+		health = vocab.HealthOK
 	default:
 		status = append(status, "NotReady")
 	}
@@ -84,8 +84,8 @@ func NodeRow(n *corev1.Node) kube.Row {
 	}
 	if n.Spec.Unschedulable {
 		status = append(status, "SchedulingDisabled")
-		if health == kube.HealthOK {
-			health = kube.HealthWarning
+		if health == vocab.HealthOK {
+			health = vocab.HealthWarning
 		}
 	}
 	roles := nodeRoles(n)
@@ -98,11 +98,11 @@ func NodeRow(n *corev1.Node) kube.Row {
 	row := identity(&n.ObjectMeta)
 	row.Status, row.Health = text, health
 	row.Resources = nodeResources(n)
-	row.Cells = []kube.Cell{
-		kube.Text(n.Name), kube.Text(text), kube.Text(roles), kube.Age(n.CreationTimestamp.Time),
-		kube.Text(info.KubeletVersion),
-		kube.Text(nodeAddress(n, corev1.NodeInternalIP)), kube.Text(nodeAddress(n, corev1.NodeExternalIP)),
-		kube.Text(orUnknownValue(info.OSImage)), kube.Text(kernel), kube.Text(orUnknownValue(info.ContainerRuntimeVersion)),
+	row.Cells = []vocab.Cell{
+		vocab.Text(n.Name), vocab.Text(text), vocab.Text(roles), vocab.Age(n.CreationTimestamp.Time),
+		vocab.Text(info.KubeletVersion),
+		vocab.Text(nodeAddress(n, corev1.NodeInternalIP)), vocab.Text(nodeAddress(n, corev1.NodeExternalIP)),
+		vocab.Text(orUnknownValue(info.OSImage)), vocab.Text(kernel), vocab.Text(orUnknownValue(info.ContainerRuntimeVersion)),
 	}
 	return row
 }

@@ -8,7 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // PodDisruptionBudgets serves poddisruptionbudgets (policy/v1): NAME MIN
@@ -19,11 +19,11 @@ type PodDisruptionBudgets struct{}
 
 // Info describes poddisruptionbudgets: they are deleted, and opening one
 // shows the pods its selector matches.
-func (PodDisruptionBudgets) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (PodDisruptionBudgets) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "poddisruptionbudgets", Group: "policy", Version: "v1", Resource: "poddisruptionbudgets", Namespaced: true,
 		Aliases: []string{"poddisruptionbudget", "pdb"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "MIN AVAILABLE"}, {Name: "MAX UNAVAILABLE"}, {Name: "ALLOWED DISRUPTIONS"}, {Name: "AGE"},
 		},
 		DrillDown: "pods",
@@ -32,7 +32,7 @@ func (PodDisruptionBudgets) Info() kube.KindInfo {
 
 // List lists poddisruptionbudgets in namespace ("" for all) as
 // *policyv1.PodDisruptionBudget.
-func (PodDisruptionBudgets) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (PodDisruptionBudgets) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.PolicyV1().PodDisruptionBudgets(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -41,10 +41,10 @@ func (PodDisruptionBudgets) List(ctx context.Context, cs kubernetes.Interface, n
 }
 
 // Row turns a *policyv1.PodDisruptionBudget into its row (PodDisruptionBudgetRow).
-func (PodDisruptionBudgets) Row(obj any) (kube.Row, bool) {
+func (PodDisruptionBudgets) Row(obj any) (vocab.Row, bool) {
 	p, ok := obj.(*policyv1.PodDisruptionBudget)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return PodDisruptionBudgetRow(p), true
 }
@@ -52,10 +52,10 @@ func (PodDisruptionBudgets) Row(obj any) (kube.Row, bool) {
 // DrillSelector selects the pods the budget's spec.selector matches. An
 // empty selector (policy/v1: every pod of the namespace) opens nothing, as
 // for workloads (labelSelector).
-func (PodDisruptionBudgets) DrillSelector(obj any) (kube.Selector, bool) {
+func (PodDisruptionBudgets) DrillSelector(obj any) (vocab.Selector, bool) {
 	p, ok := obj.(*policyv1.PodDisruptionBudget)
 	if !ok {
-		return kube.Selector{}, false
+		return vocab.Selector{}, false
 	}
 	return labelSelector(p.Spec.Selector)
 }
@@ -73,7 +73,7 @@ func (PodDisruptionBudgets) DrillSelector(obj any) (kube.Selector, bool) {
 // and node drains are blocked), a warning, or failed when fewer pods are
 // healthy than the budget requires (currentHealthy < desiredHealthy); else
 // SufficientPods (ok).
-func PodDisruptionBudgetRow(p *policyv1.PodDisruptionBudget) kube.Row {
+func PodDisruptionBudgetRow(p *policyv1.PodDisruptionBudget) vocab.Row {
 	minAvailable, maxUnavailable := "N/A", "N/A"
 	if p.Spec.MinAvailable != nil {
 		minAvailable = p.Spec.MinAvailable.String()
@@ -83,31 +83,31 @@ func PodDisruptionBudgetRow(p *policyv1.PodDisruptionBudget) kube.Row {
 	}
 	row := identity(&p.ObjectMeta)
 	row.Status, row.Health = pdbState(p)
-	row.Cells = []kube.Cell{
-		kube.Text(p.Name), kube.Text(minAvailable), kube.Text(maxUnavailable),
-		kube.Text(strconv.Itoa(int(p.Status.DisruptionsAllowed))), kube.Age(p.CreationTimestamp.Time),
+	row.Cells = []vocab.Cell{
+		vocab.Text(p.Name), vocab.Text(minAvailable), vocab.Text(maxUnavailable),
+		vocab.Text(strconv.Itoa(int(p.Status.DisruptionsAllowed))), vocab.Age(p.CreationTimestamp.Time),
 	}
 	return row
 }
 
-func pdbState(p *policyv1.PodDisruptionBudget) (string, kube.Health) {
+func pdbState(p *policyv1.PodDisruptionBudget) (string, vocab.Health) {
 	st := p.Status
 	if st.ObservedGeneration < p.Generation {
-		return "Pending", kube.HealthProgressing
+		return "Pending", vocab.HealthProgressing
 	}
 	if c := findCondition(st.Conditions, policyv1.DisruptionAllowedCondition); c != nil &&
 		c.Status == metav1.ConditionFalse && c.Reason == policyv1.SyncFailedReason {
-		return policyv1.SyncFailedReason, kube.HealthFailed
+		return policyv1.SyncFailedReason, vocab.HealthFailed
 	}
 	switch {
 	case st.ExpectedPods == 0:
-		return "NoPods", kube.HealthWarning
+		return "NoPods", vocab.HealthWarning
 	case st.CurrentHealthy < st.DesiredHealthy:
-		return policyv1.InsufficientPodsReason, kube.HealthFailed
+		return policyv1.InsufficientPodsReason, vocab.HealthFailed
 	case st.DisruptionsAllowed == 0:
-		return policyv1.InsufficientPodsReason, kube.HealthWarning
+		return policyv1.InsufficientPodsReason, vocab.HealthWarning
 	default:
-		return policyv1.SufficientPodsReason, kube.HealthOK
+		return policyv1.SufficientPodsReason, vocab.HealthOK
 	}
 }
 

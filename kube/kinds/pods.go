@@ -10,31 +10,31 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // Pods serves pods: NAME READY STATUS RESTARTS AGE, and with -o wide IP NODE
 // NOMINATED NODE READINESS GATES, as `kubectl get pods` prints them.
 type Pods struct{}
 
-var podColumns = []kube.Column{
+var podColumns = []vocab.Column{
 	{Name: "NAME"}, {Name: "READY"}, {Name: "STATUS"}, {Name: "RESTARTS"}, {Name: "AGE"},
 	{Name: "IP", Wide: true}, {Name: "NODE", Wide: true}, {Name: "NOMINATED NODE", Wide: true}, {Name: "READINESS GATES", Wide: true},
 }
 
 // Info describes pods; opening one shows its containers.
-func (Pods) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (Pods) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "pods", Version: "v1", Resource: "pods", Namespaced: true,
 		Aliases:      []string{"pod", "po"},
 		Columns:      podColumns,
-		Capabilities: kube.CanLogs | kube.CanExec | kube.CanEditOwner | kube.CanDelete | kube.CanPortForward,
+		Capabilities: vocab.CanLogs | vocab.CanExec | vocab.CanEditOwner | vocab.CanDelete | vocab.CanPortForward,
 		DrillDown:    "containers",
 	}
 }
 
 // List lists pods in namespace ("" for all) as *corev1.Pod.
-func (Pods) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (Pods) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.CoreV1().Pods(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -43,10 +43,10 @@ func (Pods) List(ctx context.Context, cs kubernetes.Interface, namespace string,
 }
 
 // Row turns a *corev1.Pod into its row (PodRow).
-func (Pods) Row(obj any) (kube.Row, bool) {
+func (Pods) Row(obj any) (vocab.Row, bool) {
 	pod, ok := obj.(*corev1.Pod)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return PodRow(pod), true
 }
@@ -58,11 +58,11 @@ func (Pods) Row(obj any) (kube.Row, bool) {
 // container with a waiting or terminated reason names the status, and a pod
 // with a deletionTimestamp shows Terminating until its phase is terminal
 // (NodeLost pods show Unknown). CannotStart names the reason of the first
-// container that cannot start (kube.PodCannotStart), by which a Snapshot
+// container that cannot start (vocab.PodCannotStart), by which a Snapshot
 // judges the Pod's workload (casebook C10).
-func PodRow(pod *corev1.Pod) kube.Row {
+func PodRow(pod *corev1.Pod) vocab.Row {
 	s := podStatus(pod)
-	restarts := kube.Text(strconv.Itoa(s.restarts))
+	restarts := vocab.Text(strconv.Itoa(s.restarts))
 	if s.restarts != 0 && !s.lastRestart.IsZero() {
 		restarts.Since = s.lastRestart
 	}
@@ -74,19 +74,19 @@ func PodRow(pod *corev1.Pod) kube.Row {
 	row.Status, row.Health = s.reason, podHealth(s)
 	row.Fields = map[string]string{"spec.nodeName": pod.Spec.NodeName, "status.phase": string(pod.Status.Phase)}
 	row.Resources = podResources(&pod.Spec)
-	if _, reason, _, ok := kube.PodCannotStart(pod); ok {
+	if _, reason, _, ok := vocab.PodCannotStart(pod); ok {
 		row.CannotStart = reason
 	}
-	row.Cells = []kube.Cell{
-		kube.Text(pod.Name),
-		kube.Text(fmt.Sprintf("%d/%d", s.ready, s.total)),
-		kube.Text(s.reason),
+	row.Cells = []vocab.Cell{
+		vocab.Text(pod.Name),
+		vocab.Text(fmt.Sprintf("%d/%d", s.ready, s.total)),
+		vocab.Text(s.reason),
 		restarts,
-		kube.Age(pod.CreationTimestamp.Time),
-		kube.Text(ip),
-		kube.Text(orNone(pod.Spec.NodeName)),
-		kube.Text(orNone(pod.Status.NominatedNodeName)),
-		kube.Text(readinessGates(pod)),
+		vocab.Age(pod.CreationTimestamp.Time),
+		vocab.Text(ip),
+		vocab.Text(orNone(pod.Spec.NodeName)),
+		vocab.Text(orNone(pod.Status.NominatedNodeName)),
+		vocab.Text(readinessGates(pod)),
 	}
 	return row
 }
@@ -261,27 +261,27 @@ var initProgress = regexp.MustCompile(`^Init:\d+/\d+$`)
 // Running with unready containers are warnings; every other reason (CrashLoopBackOff,
 // ImagePullBackOff, ErrImagePull, CreateContainerConfigError, Error,
 // OOMKilled, Init:Error, Unknown, ...) is failed.
-func podHealth(s podSummary) kube.Health {
+func podHealth(s podSummary) vocab.Health {
 	if s.reason == "Pending" && s.unschedulable {
-		return kube.HealthWarning
+		return vocab.HealthWarning
 	}
 	switch s.reason {
 	case "Running":
 		if s.ready == s.total {
-			return kube.HealthOK
+			return vocab.HealthOK
 		}
-		return kube.HealthWarning
+		return vocab.HealthWarning
 	case "Completed", "Succeeded":
-		return kube.HealthOK
+		return vocab.HealthOK
 	case "Pending", "ContainerCreating", "PodInitializing", corev1.PodReasonSchedulingGated:
-		return kube.HealthProgressing
+		return vocab.HealthProgressing
 	case "Terminating", "NotReady":
-		return kube.HealthWarning
+		return vocab.HealthWarning
 	}
 	if initProgress.MatchString(s.reason) {
-		return kube.HealthProgressing
+		return vocab.HealthProgressing
 	}
-	return kube.HealthFailed
+	return vocab.HealthFailed
 }
 
 func readinessGates(pod *corev1.Pod) string {

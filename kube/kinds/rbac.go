@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // RBAC kinds (rbac.authorization.k8s.io/v1). None has a short name.
@@ -21,8 +21,8 @@ import (
 // ClusterRoleBindings follow printRoleBinding and printClusterRoleBinding.
 
 var (
-	roleColumns    = []kube.Column{{Name: "NAME"}, {Name: "CREATED AT"}}
-	bindingColumns = []kube.Column{
+	roleColumns    = []vocab.Column{{Name: "NAME"}, {Name: "CREATED AT"}}
+	bindingColumns = []vocab.Column{
 		{Name: "NAME"}, {Name: "ROLE"}, {Name: "AGE"},
 		{Name: "USERS", Wide: true}, {Name: "GROUPS", Wide: true}, {Name: "SERVICEACCOUNTS", Wide: true},
 	}
@@ -32,15 +32,15 @@ var (
 type Roles struct{}
 
 // Info describes roles.
-func (Roles) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (Roles) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "roles", Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "roles", Namespaced: true,
 		Aliases: []string{"role"}, Columns: roleColumns,
 	}
 }
 
 // List lists roles in namespace ("" for all) as *rbacv1.Role.
-func (Roles) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (Roles) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.RbacV1().Roles(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -49,10 +49,10 @@ func (Roles) List(ctx context.Context, cs kubernetes.Interface, namespace string
 }
 
 // Row turns a *rbacv1.Role into its row (RoleRow).
-func (Roles) Row(obj any) (kube.Row, bool) {
+func (Roles) Row(obj any) (vocab.Row, bool) {
 	r, ok := obj.(*rbacv1.Role)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return RoleRow(&r.ObjectMeta), true
 }
@@ -62,15 +62,15 @@ func (Roles) Row(obj any) (kube.Row, bool) {
 type ClusterRoles struct{}
 
 // Info describes clusterroles.
-func (ClusterRoles) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (ClusterRoles) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "clusterroles", Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles",
 		Aliases: []string{"clusterrole"}, Columns: roleColumns,
 	}
 }
 
 // List lists clusterroles as *rbacv1.ClusterRole; namespace is ignored.
-func (ClusterRoles) List(ctx context.Context, cs kubernetes.Interface, _ string, sel kube.Selector) ([]any, error) {
+func (ClusterRoles) List(ctx context.Context, cs kubernetes.Interface, _ string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.RbacV1().ClusterRoles().List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -79,10 +79,10 @@ func (ClusterRoles) List(ctx context.Context, cs kubernetes.Interface, _ string,
 }
 
 // Row turns a *rbacv1.ClusterRole into its row (RoleRow).
-func (ClusterRoles) Row(obj any) (kube.Row, bool) {
+func (ClusterRoles) Row(obj any) (vocab.Row, bool) {
 	r, ok := obj.(*rbacv1.ClusterRole)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return RoleRow(&r.ObjectMeta), true
 }
@@ -90,9 +90,9 @@ func (ClusterRoles) Row(obj any) (kube.Row, bool) {
 // RoleRow is the row of a Role or ClusterRole, given its metadata: NAME and
 // CREATED AT, the creation time in UTC as RFC 3339, a fixed text as the API
 // server's default Table prints it (not an age). Health is always ok.
-func RoleRow(m *metav1.ObjectMeta) kube.Row {
+func RoleRow(m *metav1.ObjectMeta) vocab.Row {
 	row := identity(m)
-	row.Cells = []kube.Cell{kube.Text(m.Name), kube.Text(m.CreationTimestamp.UTC().Format(time.RFC3339))}
+	row.Cells = []vocab.Cell{vocab.Text(m.Name), vocab.Text(m.CreationTimestamp.UTC().Format(time.RFC3339))}
 	return row
 }
 
@@ -101,15 +101,15 @@ func RoleRow(m *metav1.ObjectMeta) kube.Row {
 type RoleBindings struct{}
 
 // Info describes rolebindings.
-func (RoleBindings) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (RoleBindings) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "rolebindings", Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "rolebindings", Namespaced: true,
 		Aliases: []string{"rolebinding"}, Columns: bindingColumns,
 	}
 }
 
 // List lists rolebindings in namespace ("" for all) as *rbacv1.RoleBinding.
-func (RoleBindings) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (RoleBindings) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.RbacV1().RoleBindings(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -118,10 +118,10 @@ func (RoleBindings) List(ctx context.Context, cs kubernetes.Interface, namespace
 }
 
 // Row turns a *rbacv1.RoleBinding into its row (BindingRow).
-func (RoleBindings) Row(obj any) (kube.Row, bool) {
+func (RoleBindings) Row(obj any) (vocab.Row, bool) {
 	b, ok := obj.(*rbacv1.RoleBinding)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return BindingRow(&b.ObjectMeta, b.RoleRef, b.Subjects), true
 }
@@ -132,15 +132,15 @@ func (RoleBindings) Row(obj any) (kube.Row, bool) {
 type ClusterRoleBindings struct{}
 
 // Info describes clusterrolebindings.
-func (ClusterRoleBindings) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (ClusterRoleBindings) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "clusterrolebindings", Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterrolebindings",
 		Aliases: []string{"clusterrolebinding"}, Columns: bindingColumns,
 	}
 }
 
 // List lists clusterrolebindings as *rbacv1.ClusterRoleBinding; namespace is ignored.
-func (ClusterRoleBindings) List(ctx context.Context, cs kubernetes.Interface, _ string, sel kube.Selector) ([]any, error) {
+func (ClusterRoleBindings) List(ctx context.Context, cs kubernetes.Interface, _ string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.RbacV1().ClusterRoleBindings().List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -149,10 +149,10 @@ func (ClusterRoleBindings) List(ctx context.Context, cs kubernetes.Interface, _ 
 }
 
 // Row turns a *rbacv1.ClusterRoleBinding into its row (BindingRow).
-func (ClusterRoleBindings) Row(obj any) (kube.Row, bool) {
+func (ClusterRoleBindings) Row(obj any) (vocab.Row, bool) {
 	b, ok := obj.(*rbacv1.ClusterRoleBinding)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return BindingRow(&b.ObjectMeta, b.RoleRef, b.Subjects), true
 }
@@ -164,7 +164,7 @@ func (ClusterRoleBindings) Row(obj any) (kube.Row, bool) {
 // ServiceAccount subjects as namespace/name, each joined by ", " in the
 // subjects' order and empty when there is none (subjects of other kinds are
 // not shown, as in kubectl). Health is always ok.
-func BindingRow(m *metav1.ObjectMeta, ref rbacv1.RoleRef, subjects []rbacv1.Subject) kube.Row {
+func BindingRow(m *metav1.ObjectMeta, ref rbacv1.RoleRef, subjects []rbacv1.Subject) vocab.Row {
 	var users, groups, sas []string
 	for _, s := range subjects {
 		switch s.Kind {
@@ -177,9 +177,9 @@ func BindingRow(m *metav1.ObjectMeta, ref rbacv1.RoleRef, subjects []rbacv1.Subj
 		}
 	}
 	row := identity(m)
-	row.Cells = []kube.Cell{
-		kube.Text(m.Name), kube.Text(ref.Kind + "/" + ref.Name), kube.Age(m.CreationTimestamp.Time),
-		kube.Text(strings.Join(users, ", ")), kube.Text(strings.Join(groups, ", ")), kube.Text(strings.Join(sas, ", ")),
+	row.Cells = []vocab.Cell{
+		vocab.Text(m.Name), vocab.Text(ref.Kind + "/" + ref.Name), vocab.Age(m.CreationTimestamp.Time),
+		vocab.Text(strings.Join(users, ", ")), vocab.Text(strings.Join(groups, ", ")), vocab.Text(strings.Join(sas, ", ")),
 	}
 	return row
 }

@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // ReplicaSets serves replicasets: NAME DESIRED CURRENT READY AGE, and with
@@ -21,21 +21,21 @@ type ReplicaSets struct{}
 // have logs, and opening one shows the pods its selector matches. Editing a
 // ReplicaSet's template replaces no pod and `kubectl rollout restart` does
 // not serve ReplicaSets, so neither is offered.
-func (ReplicaSets) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (ReplicaSets) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "replicasets", Group: "apps", Version: "v1", Resource: "replicasets", Namespaced: true,
 		Aliases: []string{"replicaset", "rs"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "DESIRED"}, {Name: "CURRENT"}, {Name: "READY"}, {Name: "AGE"},
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
 		},
-		Capabilities: kube.CanLogs | kube.CanEditOwner | kube.CanPortForward,
+		Capabilities: vocab.CanLogs | vocab.CanEditOwner | vocab.CanPortForward,
 		DrillDown:    "pods",
 	}
 }
 
 // List lists replicasets in namespace ("" for all) as *appsv1.ReplicaSet.
-func (ReplicaSets) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (ReplicaSets) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.AppsV1().ReplicaSets(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -44,19 +44,19 @@ func (ReplicaSets) List(ctx context.Context, cs kubernetes.Interface, namespace 
 }
 
 // Row turns a *appsv1.ReplicaSet into its row (ReplicaSetRow).
-func (ReplicaSets) Row(obj any) (kube.Row, bool) {
+func (ReplicaSets) Row(obj any) (vocab.Row, bool) {
 	rs, ok := obj.(*appsv1.ReplicaSet)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return ReplicaSetRow(rs), true
 }
 
 // DrillSelector selects the pods the ReplicaSet's spec.selector matches.
-func (ReplicaSets) DrillSelector(obj any) (kube.Selector, bool) {
+func (ReplicaSets) DrillSelector(obj any) (vocab.Selector, bool) {
 	rs, ok := obj.(*appsv1.ReplicaSet)
 	if !ok {
-		return kube.Selector{}, false
+		return vocab.Selector{}, false
 	}
 	return labelSelector(rs.Spec.Selector)
 }
@@ -65,19 +65,19 @@ func (ReplicaSets) DrillSelector(obj any) (kube.Selector, bool) {
 // (printedReplicas: 0 when unset, as kubectl prints it), CURRENT status.replicas, READY
 // status.readyReplicas. Its Status and Health: see replicaSetState; a
 // Snapshot judges it by the Pods it owns too (Workload).
-func ReplicaSetRow(rs *appsv1.ReplicaSet) kube.Row {
+func ReplicaSetRow(rs *appsv1.ReplicaSet) vocab.Row {
 	desired := replicas(rs.Spec.Replicas)
 	names, images := containerCells(rs.Spec.Template.Spec.Containers)
 	row := identity(&rs.ObjectMeta)
 	row.Status, row.Health = replicaSetState(rs, desired)
-	row.Workload = &kube.RowWorkload{Available: rs.Status.AvailableReplicas}
-	row.Cells = []kube.Cell{
-		kube.Text(rs.Name),
-		kube.Text(strconv.Itoa(int(printedReplicas(rs.Spec.Replicas)))),
-		kube.Text(strconv.Itoa(int(rs.Status.Replicas))),
-		kube.Text(strconv.Itoa(int(rs.Status.ReadyReplicas))),
-		kube.Age(rs.CreationTimestamp.Time),
-		kube.Text(names), kube.Text(images), kube.Text(metav1.FormatLabelSelector(rs.Spec.Selector)),
+	row.Workload = &vocab.RowWorkload{Available: rs.Status.AvailableReplicas}
+	row.Cells = []vocab.Cell{
+		vocab.Text(rs.Name),
+		vocab.Text(strconv.Itoa(int(printedReplicas(rs.Spec.Replicas)))),
+		vocab.Text(strconv.Itoa(int(rs.Status.Replicas))),
+		vocab.Text(strconv.Itoa(int(rs.Status.ReadyReplicas))),
+		vocab.Age(rs.CreationTimestamp.Time),
+		vocab.Text(names), vocab.Text(images), vocab.Text(metav1.FormatLabelSelector(rs.Spec.Selector)),
 	}
 	return row
 }
@@ -90,11 +90,11 @@ func ReplicaSetRow(rs *appsv1.ReplicaSet) kube.Row {
 // every desired replica present and ready is Ready; none ready is
 // Unavailable (failed); pods still being created or removed is Scaling
 // (progressing); some ready is Degraded (warning).
-func replicaSetState(rs *appsv1.ReplicaSet, desired int32) (string, kube.Health) {
+func replicaSetState(rs *appsv1.ReplicaSet, desired int32) (string, vocab.Health) {
 	st := rs.Status
 	for _, c := range st.Conditions {
 		if c.Type == appsv1.ReplicaSetReplicaFailure && c.Status == corev1.ConditionTrue {
-			return orWord(c.Reason, "ReplicaFailure"), kube.HealthFailed
+			return orWord(c.Reason, "ReplicaFailure"), vocab.HealthFailed
 		}
 	}
 	return replicaState(desired, st.Replicas, st.ReadyReplicas, st.ObservedGeneration < rs.Generation, false)
@@ -108,22 +108,22 @@ func replicaSetState(rs *appsv1.ReplicaSet, desired int32) (string, kube.Health)
 // ready is Unavailable (failed); a rollout is Progressing; a count still
 // moving is Scaling (progressing); fewer ready than desired is Degraded
 // (warning).
-func replicaState(desired, present, ready int32, stale, rolling bool) (string, kube.Health) {
+func replicaState(desired, present, ready int32, stale, rolling bool) (string, vocab.Health) {
 	switch {
 	case desired == 0 && present == 0:
-		return "ScaledToZero", kube.HealthOK
+		return "ScaledToZero", vocab.HealthOK
 	case stale:
-		return "Progressing", kube.HealthProgressing
+		return "Progressing", vocab.HealthProgressing
 	case present == desired && ready == desired && !rolling:
-		return "Ready", kube.HealthOK
+		return "Ready", vocab.HealthOK
 	case ready == 0:
-		return "Unavailable", kube.HealthFailed
+		return "Unavailable", vocab.HealthFailed
 	case rolling:
-		return "Progressing", kube.HealthProgressing
+		return "Progressing", vocab.HealthProgressing
 	case present != desired:
-		return "Scaling", kube.HealthProgressing
+		return "Scaling", vocab.HealthProgressing
 	default:
-		return "Degraded", kube.HealthWarning
+		return "Degraded", vocab.HealthWarning
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // This file fills Row.Resources, what the metrics columns divide usage by:
@@ -21,7 +21,7 @@ import (
 // init containers (native sidecars), in spec order (RowResources). Pods of
 // up to two such containers share one RowResources per distinct content
 // (the pods of one workload are alike): sharedResources.
-func podResources(spec *corev1.PodSpec) *kube.RowResources {
+func podResources(spec *corev1.PodSpec) *vocab.RowResources {
 	n := len(spec.Containers)
 	for i := range spec.InitContainers {
 		if isRestartableInit(&spec.InitContainers[i]) {
@@ -43,7 +43,7 @@ func podResources(spec *corev1.PodSpec) *kube.RowResources {
 		}
 		return sharedResources(k)
 	}
-	out := &kube.RowResources{Containers: make([]kube.ContainerResources, 0, n)}
+	out := &vocab.RowResources{Containers: make([]vocab.ContainerResources, 0, n)}
 	for i := range spec.Containers {
 		out.Containers = append(out.Containers, containerResources(&spec.Containers[i]))
 	}
@@ -59,13 +59,13 @@ func podResources(spec *corev1.PodSpec) *kube.RowResources {
 // containers.
 type resourcesKey struct {
 	n int
-	c [2]kube.ContainerResources
+	c [2]vocab.ContainerResources
 }
 
 // sharedResource is an interned RowResources with room for its containers.
 type sharedResource struct {
-	r kube.RowResources
-	c [2]kube.ContainerResources
+	r vocab.RowResources
+	c [2]vocab.ContainerResources
 }
 
 // interned holds the RowResources rows share, weakly: an entry goes when
@@ -78,7 +78,7 @@ var interned = struct {
 
 // sharedResources returns the one RowResources of content k: read only,
 // as every Row.Resources is.
-func sharedResources(k resourcesKey) *kube.RowResources {
+func sharedResources(k resourcesKey) *vocab.RowResources {
 	interned.Lock()
 	defer interned.Unlock()
 	if s := interned.m[k].Value(); s != nil {
@@ -109,10 +109,10 @@ func internedCount() int {
 }
 
 // containerResources returns one container's cpu and memory requests and
-// limits as its spec sets them (kube.NotSet when it does not).
-func containerResources(c *corev1.Container) kube.ContainerResources {
+// limits as its spec sets them (vocab.NotSet when it does not).
+func containerResources(c *corev1.Container) vocab.ContainerResources {
 	r := &c.Resources
-	return kube.ContainerResources{
+	return vocab.ContainerResources{
 		Name:     c.Name,
 		Requests: usageOf(r.Requests),
 		Limits:   usageOf(r.Limits),
@@ -120,10 +120,10 @@ func containerResources(c *corev1.Container) kube.ContainerResources {
 }
 
 // oneContainerResources is a container row's Resources: that container's.
-func oneContainerResources(c *corev1.Container) *kube.RowResources {
+func oneContainerResources(c *corev1.Container) *vocab.RowResources {
 	one := &struct {
-		r kube.RowResources
-		c [1]kube.ContainerResources
+		r vocab.RowResources
+		c [1]vocab.ContainerResources
 	}{}
 	one.c[0] = containerResources(c)
 	one.r.Containers = one.c[:1:1]
@@ -131,15 +131,15 @@ func oneContainerResources(c *corev1.Container) *kube.RowResources {
 }
 
 // nodeResources returns a Node's status.allocatable cpu and memory.
-func nodeResources(n *corev1.Node) *kube.RowResources {
-	return &kube.RowResources{Allocatable: usageOf(n.Status.Allocatable)}
+func nodeResources(n *corev1.Node) *vocab.RowResources {
+	return &vocab.RowResources{Allocatable: usageOf(n.Status.Allocatable)}
 }
 
 // usageOf reads cpu (millicores, MilliValue rounds up) and memory (bytes,
-// Value rounds up) of a ResourceList; kube.NotSet when a resource is not
+// Value rounds up) of a ResourceList; vocab.NotSet when a resource is not
 // in it or is negative (which validation does not let through).
-func usageOf(list corev1.ResourceList) kube.Usage {
-	u := kube.Usage{CPU: kube.NotSet, Memory: kube.NotSet}
+func usageOf(list corev1.ResourceList) vocab.Usage {
+	u := vocab.Usage{CPU: vocab.NotSet, Memory: vocab.NotSet}
 	if len(list) == 0 {
 		return u
 	}

@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // Services serves services: NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE,
@@ -21,21 +21,21 @@ import (
 type Services struct{}
 
 // Info describes services.
-func (Services) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (Services) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "services", Version: "v1", Resource: "services", Namespaced: true,
 		Aliases: []string{"service", "svc"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "TYPE"}, {Name: "CLUSTER-IP"}, {Name: "EXTERNAL-IP"}, {Name: "PORT(S)"}, {Name: "AGE"},
 			{Name: "SELECTOR", Wide: true},
 		},
-		Capabilities: kube.CanPortForward,
+		Capabilities: vocab.CanPortForward,
 		DrillDown:    "pods",
 	}
 }
 
 // List lists services in namespace ("" for all) as *corev1.Service.
-func (Services) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (Services) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.CoreV1().Services(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -44,10 +44,10 @@ func (Services) List(ctx context.Context, cs kubernetes.Interface, namespace str
 }
 
 // Row turns a *corev1.Service into its row (ServiceRow).
-func (Services) Row(obj any) (kube.Row, bool) {
+func (Services) Row(obj any) (vocab.Row, bool) {
 	s, ok := obj.(*corev1.Service)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return ServiceRow(s), true
 }
@@ -55,12 +55,12 @@ func (Services) Row(obj any) (kube.Row, bool) {
 // DrillSelector selects the pods matched by the Service's spec.selector. A
 // Service without a selector (its endpoints are managed by hand, or it is an
 // ExternalName) selects no pods: ok is false.
-func (Services) DrillSelector(obj any) (kube.Selector, bool) {
+func (Services) DrillSelector(obj any) (vocab.Selector, bool) {
 	s, ok := obj.(*corev1.Service)
 	if !ok || len(s.Spec.Selector) == 0 {
-		return kube.Selector{}, false
+		return vocab.Selector{}, false
 	}
-	return kube.Selector{Labels: labels.SelectorFromSet(s.Spec.Selector).String()}, true
+	return vocab.Selector{Labels: labels.SelectorFromSet(s.Spec.Selector).String()}, true
 }
 
 // ServiceRow turns a Service into its row, following kubectl's printService
@@ -81,7 +81,7 @@ func (Services) DrillSelector(obj any) (kube.Selector, bool) {
 // Health: a LoadBalancer Service whose load balancer has no ingress yet is
 // progressing (Status "Pending"); every other Service is ok, with an empty
 // Status.
-func ServiceRow(s *corev1.Service) kube.Row {
+func ServiceRow(s *corev1.Service) vocab.Row {
 	clusterIP := "<none>"
 	if len(s.Spec.ClusterIPs) > 0 {
 		clusterIP = s.Spec.ClusterIPs[0]
@@ -92,11 +92,11 @@ func ServiceRow(s *corev1.Service) kube.Row {
 	}
 	row := identity(&s.ObjectMeta)
 	if s.Spec.Type == corev1.ServiceTypeLoadBalancer && loadBalancerAddresses(s.Status.LoadBalancer.Ingress) == nil {
-		row.Status, row.Health = "Pending", kube.HealthProgressing
+		row.Status, row.Health = "Pending", vocab.HealthProgressing
 	}
-	row.Cells = []kube.Cell{
-		kube.Text(s.Name), kube.Text(string(s.Spec.Type)), kube.Text(clusterIP), kube.Text(serviceExternalIP(s)),
-		kube.Text(ports), kube.Age(s.CreationTimestamp.Time), kube.Text(labels.FormatLabels(s.Spec.Selector)),
+	row.Cells = []vocab.Cell{
+		vocab.Text(s.Name), vocab.Text(string(s.Spec.Type)), vocab.Text(clusterIP), vocab.Text(serviceExternalIP(s)),
+		vocab.Text(ports), vocab.Age(s.CreationTimestamp.Time), vocab.Text(labels.FormatLabels(s.Spec.Selector)),
 	}
 	return row
 }
@@ -169,18 +169,18 @@ func servicePorts(ports []corev1.ServicePort) string {
 type EndpointSlices struct{}
 
 // Info describes endpointslices.
-func (EndpointSlices) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (EndpointSlices) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "endpointslices", Group: "discovery.k8s.io", Version: "v1", Resource: "endpointslices", Namespaced: true,
 		Aliases: []string{"endpointslice"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "ADDRESSTYPE"}, {Name: "PORTS"}, {Name: "ENDPOINTS"}, {Name: "AGE"},
 		},
 	}
 }
 
 // List lists endpointslices in namespace ("" for all) as *discoveryv1.EndpointSlice.
-func (EndpointSlices) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (EndpointSlices) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.DiscoveryV1().EndpointSlices(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -189,10 +189,10 @@ func (EndpointSlices) List(ctx context.Context, cs kubernetes.Interface, namespa
 }
 
 // Row turns a *discoveryv1.EndpointSlice into its row (EndpointSliceRow).
-func (EndpointSlices) Row(obj any) (kube.Row, bool) {
+func (EndpointSlices) Row(obj any) (vocab.Row, bool) {
 	e, ok := obj.(*discoveryv1.EndpointSlice)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return EndpointSliceRow(e), true
 }
@@ -202,7 +202,7 @@ func (EndpointSlices) Row(obj any) (kube.Row, bool) {
 // number is unset, "*" when both are), ENDPOINTS every address of every
 // endpoint; both show at most three entries and then " + N more...", and
 // "<unset>" when empty. Health is always ok.
-func EndpointSliceRow(e *discoveryv1.EndpointSlice) kube.Row {
+func EndpointSliceRow(e *discoveryv1.EndpointSlice) vocab.Row {
 	ports := make([]string, 0, len(e.Ports))
 	for _, p := range e.Ports {
 		switch {
@@ -219,9 +219,9 @@ func EndpointSliceRow(e *discoveryv1.EndpointSlice) kube.Row {
 		addresses = append(addresses, ep.Addresses...)
 	}
 	row := identity(&e.ObjectMeta)
-	row.Cells = []kube.Cell{
-		kube.Text(e.Name), kube.Text(string(e.AddressType)), kube.Text(firstThree(ports)), kube.Text(firstThree(addresses)),
-		kube.Age(e.CreationTimestamp.Time),
+	row.Cells = []vocab.Cell{
+		vocab.Text(e.Name), vocab.Text(string(e.AddressType)), vocab.Text(firstThree(ports)), vocab.Text(firstThree(addresses)),
+		vocab.Age(e.CreationTimestamp.Time),
 	}
 	return row
 }

@@ -7,7 +7,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // StatefulSets serves statefulsets: NAME READY AGE, and with -o wide
@@ -18,21 +18,21 @@ type StatefulSets struct{}
 // Info describes statefulsets: their pod template can be edited, they
 // scale, restart (`kubectl rollout restart`) and are deleted; opening one
 // shows the pods its selector matches.
-func (StatefulSets) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (StatefulSets) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "statefulsets", Group: "apps", Version: "v1", Resource: "statefulsets", Namespaced: true,
 		Aliases: []string{"statefulset", "sts"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "READY"}, {Name: "AGE"},
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true},
 		},
-		Capabilities: kube.CanLogs | kube.CanEdit | kube.CanRollout | kube.CanRestart | kube.CanScale | kube.CanDelete | kube.CanPortForward,
+		Capabilities: vocab.CanLogs | vocab.CanEdit | vocab.CanRollout | vocab.CanRestart | vocab.CanScale | vocab.CanDelete | vocab.CanPortForward,
 		DrillDown:    "pods",
 	}
 }
 
 // List lists statefulsets in namespace ("" for all) as *appsv1.StatefulSet.
-func (StatefulSets) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (StatefulSets) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.AppsV1().StatefulSets(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -41,19 +41,19 @@ func (StatefulSets) List(ctx context.Context, cs kubernetes.Interface, namespace
 }
 
 // Row turns a *appsv1.StatefulSet into its row (StatefulSetRow).
-func (StatefulSets) Row(obj any) (kube.Row, bool) {
+func (StatefulSets) Row(obj any) (vocab.Row, bool) {
 	s, ok := obj.(*appsv1.StatefulSet)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return StatefulSetRow(s), true
 }
 
 // DrillSelector selects the pods the StatefulSet's spec.selector matches.
-func (StatefulSets) DrillSelector(obj any) (kube.Selector, bool) {
+func (StatefulSets) DrillSelector(obj any) (vocab.Selector, bool) {
 	s, ok := obj.(*appsv1.StatefulSet)
 	if !ok {
-		return kube.Selector{}, false
+		return vocab.Selector{}, false
 	}
 	return labelSelector(s.Spec.Selector)
 }
@@ -66,7 +66,7 @@ func (StatefulSets) DrillSelector(obj any) (kube.Selector, bool) {
 // currentRevision that is not yet the updateRevision. Under OnDelete there
 // is no rollout to wait for (kubectl refuses to report one). A Snapshot
 // judges it by the Pods it owns too (Workload).
-func StatefulSetRow(s *appsv1.StatefulSet) kube.Row {
+func StatefulSetRow(s *appsv1.StatefulSet) vocab.Row {
 	desired := replicas(s.Spec.Replicas)
 	st := s.Status
 	rolling := false
@@ -81,12 +81,12 @@ func StatefulSetRow(s *appsv1.StatefulSet) kube.Row {
 	names, images := containerCells(s.Spec.Template.Spec.Containers)
 	row := identity(&s.ObjectMeta)
 	row.Status, row.Health = replicaState(desired, st.Replicas, st.ReadyReplicas, st.ObservedGeneration < s.Generation, rolling)
-	row.Workload = &kube.RowWorkload{Available: st.AvailableReplicas}
-	row.Cells = []kube.Cell{
-		kube.Text(s.Name),
-		kube.Text(fmt.Sprintf("%d/%d", st.ReadyReplicas, printedReplicas(s.Spec.Replicas))),
-		kube.Age(s.CreationTimestamp.Time),
-		kube.Text(names), kube.Text(images),
+	row.Workload = &vocab.RowWorkload{Available: st.AvailableReplicas}
+	row.Cells = []vocab.Cell{
+		vocab.Text(s.Name),
+		vocab.Text(fmt.Sprintf("%d/%d", st.ReadyReplicas, printedReplicas(s.Spec.Replicas))),
+		vocab.Age(s.CreationTimestamp.Time),
+		vocab.Text(names), vocab.Text(images),
 	}
 	return row
 }

@@ -10,7 +10,7 @@ import (
 	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // betaStorageClassAnnotation is the deprecated annotation that names a
@@ -31,11 +31,11 @@ const (
 type PersistentVolumeClaims struct{}
 
 // Info describes persistentvolumeclaims.
-func (PersistentVolumeClaims) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (PersistentVolumeClaims) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "persistentvolumeclaims", Version: "v1", Resource: "persistentvolumeclaims", Namespaced: true,
 		Aliases: []string{"persistentvolumeclaim", "pvc"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "STATUS"}, {Name: "VOLUME"}, {Name: "CAPACITY"}, {Name: "ACCESS MODES"},
 			{Name: "STORAGECLASS"}, {Name: "VOLUMEATTRIBUTESCLASS"}, {Name: "AGE"},
 			{Name: "VOLUMEMODE", Wide: true},
@@ -44,7 +44,7 @@ func (PersistentVolumeClaims) Info() kube.KindInfo {
 }
 
 // List lists persistentvolumeclaims in namespace ("" for all) as *corev1.PersistentVolumeClaim.
-func (PersistentVolumeClaims) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (PersistentVolumeClaims) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.CoreV1().PersistentVolumeClaims(namespace).List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -53,10 +53,10 @@ func (PersistentVolumeClaims) List(ctx context.Context, cs kubernetes.Interface,
 }
 
 // Row turns a *corev1.PersistentVolumeClaim into its row (PersistentVolumeClaimRow).
-func (PersistentVolumeClaims) Row(obj any) (kube.Row, bool) {
+func (PersistentVolumeClaims) Row(obj any) (vocab.Row, bool) {
 	pvc, ok := obj.(*corev1.PersistentVolumeClaim)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return PersistentVolumeClaimRow(pvc), true
 }
@@ -75,16 +75,16 @@ func (PersistentVolumeClaims) Row(obj any) (kube.Row, bool) {
 // Health: Bound is ok, Pending progressing, Lost failed (its volume is
 // gone), Terminating a warning (a finalizer such as
 // kubernetes.io/pvc-protection holds it while a pod uses it).
-func PersistentVolumeClaimRow(pvc *corev1.PersistentVolumeClaim) kube.Row {
+func PersistentVolumeClaimRow(pvc *corev1.PersistentVolumeClaim) vocab.Row {
 	phase := string(pvc.Status.Phase)
-	health := kube.HealthOK
+	health := vocab.HealthOK
 	switch {
 	case pvc.DeletionTimestamp != nil:
-		phase, health = "Terminating", kube.HealthWarning
+		phase, health = "Terminating", vocab.HealthWarning
 	case pvc.Status.Phase == corev1.ClaimPending:
-		health = kube.HealthProgressing
+		health = vocab.HealthProgressing
 	case pvc.Status.Phase == corev1.ClaimLost:
-		health = kube.HealthFailed
+		health = vocab.HealthFailed
 	}
 	capacity, modes := "", ""
 	if pvc.Spec.VolumeName != "" {
@@ -97,10 +97,10 @@ func PersistentVolumeClaimRow(pvc *corev1.PersistentVolumeClaim) kube.Row {
 	}
 	row := identity(&pvc.ObjectMeta)
 	row.Status, row.Health = phase, health
-	row.Cells = []kube.Cell{
-		kube.Text(pvc.Name), kube.Text(phase), kube.Text(pvc.Spec.VolumeName), kube.Text(capacity), kube.Text(modes),
-		kube.Text(class), kube.Text(orUnset(pvc.Spec.VolumeAttributesClassName)), kube.Age(pvc.CreationTimestamp.Time),
-		kube.Text(volumeMode(pvc.Spec.VolumeMode)),
+	row.Cells = []vocab.Cell{
+		vocab.Text(pvc.Name), vocab.Text(phase), vocab.Text(pvc.Spec.VolumeName), vocab.Text(capacity), vocab.Text(modes),
+		vocab.Text(class), vocab.Text(orUnset(pvc.Spec.VolumeAttributesClassName)), vocab.Age(pvc.CreationTimestamp.Time),
+		vocab.Text(volumeMode(pvc.Spec.VolumeMode)),
 	}
 	return row
 }
@@ -111,11 +111,11 @@ func PersistentVolumeClaimRow(pvc *corev1.PersistentVolumeClaim) kube.Row {
 type PersistentVolumes struct{}
 
 // Info describes persistentvolumes.
-func (PersistentVolumes) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (PersistentVolumes) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "persistentvolumes", Version: "v1", Resource: "persistentvolumes",
 		Aliases: []string{"persistentvolume", "pv"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "CAPACITY"}, {Name: "ACCESS MODES"}, {Name: "RECLAIM POLICY"}, {Name: "STATUS"},
 			{Name: "CLAIM"}, {Name: "STORAGECLASS"}, {Name: "VOLUMEATTRIBUTESCLASS"}, {Name: "REASON"}, {Name: "AGE"},
 			{Name: "VOLUMEMODE", Wide: true},
@@ -124,7 +124,7 @@ func (PersistentVolumes) Info() kube.KindInfo {
 }
 
 // List lists persistentvolumes as *corev1.PersistentVolume; namespace is ignored.
-func (PersistentVolumes) List(ctx context.Context, cs kubernetes.Interface, _ string, sel kube.Selector) ([]any, error) {
+func (PersistentVolumes) List(ctx context.Context, cs kubernetes.Interface, _ string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.CoreV1().PersistentVolumes().List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -133,10 +133,10 @@ func (PersistentVolumes) List(ctx context.Context, cs kubernetes.Interface, _ st
 }
 
 // Row turns a *corev1.PersistentVolume into its row (PersistentVolumeRow).
-func (PersistentVolumes) Row(obj any) (kube.Row, bool) {
+func (PersistentVolumes) Row(obj any) (vocab.Row, bool) {
 	pv, ok := obj.(*corev1.PersistentVolume)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return PersistentVolumeRow(pv), true
 }
@@ -153,18 +153,18 @@ func (PersistentVolumes) Row(obj any) (kube.Row, bool) {
 // warning (its claim was deleted and the volume awaits reclamation or
 // manual clean-up), Failed failed (automatic reclamation failed),
 // Terminating a warning.
-func PersistentVolumeRow(pv *corev1.PersistentVolume) kube.Row {
+func PersistentVolumeRow(pv *corev1.PersistentVolume) vocab.Row {
 	phase := string(pv.Status.Phase)
-	health := kube.HealthOK
+	health := vocab.HealthOK
 	switch {
 	case pv.DeletionTimestamp != nil:
-		phase, health = "Terminating", kube.HealthWarning
+		phase, health = "Terminating", vocab.HealthWarning
 	case pv.Status.Phase == corev1.VolumePending:
-		health = kube.HealthProgressing
+		health = vocab.HealthProgressing
 	case pv.Status.Phase == corev1.VolumeReleased:
-		health = kube.HealthWarning
+		health = vocab.HealthWarning
 	case pv.Status.Phase == corev1.VolumeFailed:
-		health = kube.HealthFailed
+		health = vocab.HealthFailed
 	}
 	claim := ""
 	if ref := pv.Spec.ClaimRef; ref != nil {
@@ -177,11 +177,11 @@ func PersistentVolumeRow(pv *corev1.PersistentVolume) kube.Row {
 	q := pv.Spec.Capacity[corev1.ResourceStorage]
 	row := identity(&pv.ObjectMeta)
 	row.Status, row.Health = phase, health
-	row.Cells = []kube.Cell{
-		kube.Text(pv.Name), kube.Text(q.String()), kube.Text(accessModes(pv.Spec.AccessModes)),
-		kube.Text(string(pv.Spec.PersistentVolumeReclaimPolicy)), kube.Text(phase), kube.Text(claim), kube.Text(class),
-		kube.Text(orUnset(pv.Spec.VolumeAttributesClassName)), kube.Text(pv.Status.Reason), kube.Age(pv.CreationTimestamp.Time),
-		kube.Text(volumeMode(pv.Spec.VolumeMode)),
+	row.Cells = []vocab.Cell{
+		vocab.Text(pv.Name), vocab.Text(q.String()), vocab.Text(accessModes(pv.Spec.AccessModes)),
+		vocab.Text(string(pv.Spec.PersistentVolumeReclaimPolicy)), vocab.Text(phase), vocab.Text(claim), vocab.Text(class),
+		vocab.Text(orUnset(pv.Spec.VolumeAttributesClassName)), vocab.Text(pv.Status.Reason), vocab.Age(pv.CreationTimestamp.Time),
+		vocab.Text(volumeMode(pv.Spec.VolumeMode)),
 	}
 	return row
 }
@@ -223,11 +223,11 @@ func orUnset(s *string) string {
 type StorageClasses struct{}
 
 // Info describes storageclasses.
-func (StorageClasses) Info() kube.KindInfo {
-	return kube.KindInfo{
+func (StorageClasses) Info() vocab.KindInfo {
+	return vocab.KindInfo{
 		ID: "storageclasses", Group: "storage.k8s.io", Version: "v1", Resource: "storageclasses",
 		Aliases: []string{"storageclass", "sc"},
-		Columns: []kube.Column{
+		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "PROVISIONER"}, {Name: "RECLAIMPOLICY"}, {Name: "VOLUMEBINDINGMODE"},
 			{Name: "ALLOWVOLUMEEXPANSION"}, {Name: "AGE"},
 		},
@@ -235,7 +235,7 @@ func (StorageClasses) Info() kube.KindInfo {
 }
 
 // List lists storageclasses as *storagev1.StorageClass; namespace is ignored.
-func (StorageClasses) List(ctx context.Context, cs kubernetes.Interface, _ string, sel kube.Selector) ([]any, error) {
+func (StorageClasses) List(ctx context.Context, cs kubernetes.Interface, _ string, sel vocab.Selector) ([]any, error) {
 	list, err := cs.StorageV1().StorageClasses().List(ctx, listOptions(sel))
 	if err != nil {
 		return nil, err
@@ -244,10 +244,10 @@ func (StorageClasses) List(ctx context.Context, cs kubernetes.Interface, _ strin
 }
 
 // Row turns a *storagev1.StorageClass into its row (StorageClassRow).
-func (StorageClasses) Row(obj any) (kube.Row, bool) {
+func (StorageClasses) Row(obj any) (vocab.Row, bool) {
 	sc, ok := obj.(*storagev1.StorageClass)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	return StorageClassRow(sc), true
 }
@@ -263,7 +263,7 @@ func (StorageClasses) Row(obj any) (kube.Row, bool) {
 // A class without a name is never marked: kubectl compares names with the
 // effective default's, and an empty one means "none".
 // Health is always ok.
-func StorageClassRow(sc *storagev1.StorageClass) kube.Row {
+func StorageClassRow(sc *storagev1.StorageClass) vocab.Row {
 	name := sc.Name
 	if sc.Name != "" && (sc.Annotations[defaultStorageClassAnnotation] == "true" || sc.Annotations[betaDefaultStorageClassAnnotation] == "true") {
 		name += " (default)"
@@ -278,9 +278,9 @@ func StorageClassRow(sc *storagev1.StorageClass) kube.Row {
 	}
 	expansion := sc.AllowVolumeExpansion != nil && *sc.AllowVolumeExpansion
 	row := identity(&sc.ObjectMeta)
-	row.Cells = []kube.Cell{
-		kube.Text(name), kube.Text(sc.Provisioner), kube.Text(reclaim), kube.Text(binding),
-		kube.Text(strconv.FormatBool(expansion)), kube.Age(sc.CreationTimestamp.Time),
+	row.Cells = []vocab.Cell{
+		vocab.Text(name), vocab.Text(sc.Provisioner), vocab.Text(reclaim), vocab.Text(binding),
+		vocab.Text(strconv.FormatBool(expansion)), vocab.Age(sc.CreationTimestamp.Time),
 	}
 	return row
 }

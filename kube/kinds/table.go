@@ -15,7 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // tableAccept asks the API server for its Table rendering of a list (what
@@ -38,16 +38,16 @@ const tablePageSize = 500
 // normal column, above 0 a Wide one, as `kubectl get -o wide`). A Table
 // plugin is safe for concurrent use.
 type Table struct {
-	info kube.KindInfo
+	info vocab.KindInfo
 
 	mu      sync.Mutex
-	columns []kube.Column // from the last answer; nil before the first
+	columns []vocab.Column // from the last answer; nil before the first
 }
 
 // NewTable returns the default plugin for the kind info describes (ID,
 // Group, Version, Resource, Namespaced, Aliases, Capabilities; its Columns
 // are ignored and learned from the server).
-func NewTable(info kube.KindInfo) kube.Plugin {
+func NewTable(info vocab.KindInfo) vocab.Plugin {
 	info.Columns = nil
 	return &Table{info: info}
 }
@@ -55,12 +55,12 @@ func NewTable(info kube.KindInfo) kube.Plugin {
 // defaultTableColumns are the columns of a kind the server has not yet
 // answered for: every Table the API server builds starts with Name, and
 // most end with Age.
-var defaultTableColumns = []kube.Column{{Name: "NAME"}, {Name: "AGE"}}
+var defaultTableColumns = []vocab.Column{{Name: "NAME"}, {Name: "AGE"}}
 
 // Info describes the kind, with the columns of the last List's answer. A
 // kind whose columns include LAST SEEN (events of the events.k8s.io group)
 // sorts by it, newest first, as the built-in events.
-func (t *Table) Info() kube.KindInfo {
+func (t *Table) Info() vocab.KindInfo {
 	info := t.info
 	t.mu.Lock()
 	info.Columns = t.columns
@@ -86,11 +86,11 @@ type tableColumn struct {
 	date bool
 }
 
-// TableRow is one row of the API server's Table answer, as List returns it
+// serverRow is one row of the API server's Table answer, as List returns it
 // and Row accepts it: the cells as the server sent them (strings,
 // json.Number, booleans, nil) with the column definitions of the same
 // answer, and the object's metadata (includeObject=Metadata).
-type TableRow struct {
+type serverRow struct {
 	cells    []any
 	columns  []tableColumn
 	meta     metav1.PartialObjectMetadata
@@ -100,10 +100,10 @@ type TableRow struct {
 // List reads the kind's Table in namespace ("" for all; ignored for
 // cluster-scoped kinds) through the clientset's discovery REST client, in
 // pages of 500 as kubectl does, with sel's label and field selectors as
-// query parameters. It returns one *TableRow per row. Errors: the API
+// query parameters. It returns one *serverRow per row. Errors: the API
 // server's (forbidden, not found, ...), an answer that is not a Table, and a
 // clientset without a discovery REST client (client-go's fake clientset).
-func (t *Table) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel kube.Selector) ([]any, error) {
+func (t *Table) List(ctx context.Context, cs kubernetes.Interface, namespace string, sel vocab.Selector) ([]any, error) {
 	lw := &tableListWatch{t: t, rc: cs.Discovery().RESTClient(), path: t.path(namespace)}
 	var out []any
 	opts := metav1.ListOptions{LabelSelector: sel.Labels, FieldSelector: sel.Fields, Limit: tablePageSize}
@@ -155,27 +155,27 @@ func decodeTable(body []byte) (*metav1.Table, error) {
 // learn records the columns of an answer: upper case as kubectl prints
 // them, priority above 0 a Wide column.
 func (t *Table) learn(defs []metav1.TableColumnDefinition) {
-	cols := make([]kube.Column, len(defs))
+	cols := make([]vocab.Column, len(defs))
 	for i, d := range defs {
-		cols[i] = kube.Column{Name: strings.ToUpper(d.Name), Wide: d.Priority > 0}
+		cols[i] = vocab.Column{Name: strings.ToUpper(d.Name), Wide: d.Priority > 0}
 	}
 	t.mu.Lock()
 	t.columns = cols
 	t.mu.Unlock()
 }
 
-// Row turns a *TableRow into a kube.Row: the identity from the row's
+// Row turns a *serverRow into a vocab.Row: the identity from the row's
 // metadata (name, namespace, UID, creation time, labels, owners) and one
 // cell per column of its answer, printed as kubectl prints Table cells
 // (tableCell). Status and Health come from tableHealth; a row with no
 // STATUS whose TYPE is Warning (an event) is a warning.
-func (t *Table) Row(obj any) (kube.Row, bool) {
-	r, ok := obj.(*TableRow)
+func (t *Table) Row(obj any) (vocab.Row, bool) {
+	r, ok := obj.(*serverRow)
 	if !ok {
-		return kube.Row{}, false
+		return vocab.Row{}, false
 	}
 	row := identity(&r.meta.ObjectMeta)
-	row.Cells = make([]kube.Cell, len(r.columns))
+	row.Cells = make([]vocab.Cell, len(r.columns))
 	status, ready, typ := "", "", ""
 	for i, col := range r.columns {
 		var v any
@@ -198,7 +198,7 @@ func (t *Table) Row(obj any) (kube.Row, bool) {
 	row.Status, row.Health = tableHealth(status, ready)
 	if status == "" && typ == "Warning" {
 		// An event of another API group, judged as the built-in events.
-		row.Status, row.Health = typ, kube.HealthWarning
+		row.Status, row.Health = typ, vocab.HealthWarning
 	}
 	return row, true
 }
@@ -214,33 +214,33 @@ func (t *Table) Row(obj any) (kube.Row, bool) {
 // "Last Seen") that reads as a duration is that long before answered. A
 // date-time text (a CRD's "Created At" of format date-time) stays as the
 // server wrote it.
-func tableCell(col tableColumn, v any, created, answered time.Time) kube.Cell {
+func tableCell(col tableColumn, v any, created, answered time.Time) vocab.Cell {
 	if strings.EqualFold(col.name, "age") && !created.IsZero() {
-		return kube.Age(created)
+		return vocab.Age(created)
 	}
 	if text, ok := v.(string); ok && col.date && !answered.IsZero() {
 		if d, ok := parseHumanDuration(text); ok {
-			return kube.Cell{Since: answered.Add(-d)}
+			return vocab.Cell{Since: answered.Add(-d)}
 		}
 	}
 	switch v := v.(type) {
 	case nil:
-		return kube.Text("")
+		return vocab.Text("")
 	case string:
 		if i := strings.IndexAny(v, "\f\n\r"); i >= 0 {
 			v = v[:i] + "..."
 		}
-		return kube.Text(v)
+		return vocab.Text(v)
 	case json.Number:
 		if n, err := v.Int64(); err == nil {
-			return kube.Text(strconv.FormatInt(n, 10))
+			return vocab.Text(strconv.FormatInt(n, 10))
 		}
 		if f, err := v.Float64(); err == nil {
-			return kube.Text(fmt.Sprint(f))
+			return vocab.Text(fmt.Sprint(f))
 		}
-		return kube.Text(v.String())
+		return vocab.Text(v.String())
 	default:
-		return kube.Text(fmt.Sprint(v))
+		return vocab.Text(fmt.Sprint(v))
 	}
 }
 
@@ -249,31 +249,31 @@ func tableCell(col tableColumn, v any, created, answered time.Time) kube.Cell {
 // STATUS naming a failure (Failed, Error, CrashLoopBackOff, ImagePullBackOff,
 // Unhealthy, Degraded, NotReady, Lost) is failed; Pending, Progressing,
 // Creating or Provisioning is progressing; Terminating, a READY of "False"
-// or "n/m" with n < m is a warning (kube.Health's own words). Anything else is ok. The status text is
+// or "n/m" with n < m is a warning (vocab.Health's own words). Anything else is ok. The status text is
 // the STATUS cell ("" without one).
-func tableHealth(status, ready string) (string, kube.Health) {
+func tableHealth(status, ready string) (string, vocab.Health) {
 	s := strings.ToLower(status)
 	for _, word := range []string{"fail", "error", "crashloop", "backoff", "unhealthy", "degraded", "notready", "not ready", "lost"} {
 		if strings.Contains(s, word) {
-			return status, kube.HealthFailed
+			return status, vocab.HealthFailed
 		}
 	}
 	for _, word := range []string{"pending", "progressing", "creating", "provisioning"} {
 		if strings.Contains(s, word) {
-			return status, kube.HealthProgressing
+			return status, vocab.HealthProgressing
 		}
 	}
 	if strings.Contains(s, "terminating") || strings.EqualFold(ready, "false") {
-		return status, kube.HealthWarning
+		return status, vocab.HealthWarning
 	}
 	if have, want, ok := strings.Cut(ready, "/"); ok {
 		h, err1 := strconv.Atoi(have)
 		w, err2 := strconv.Atoi(want)
 		if err1 == nil && err2 == nil && h < w {
-			return status, kube.HealthWarning
+			return status, vocab.HealthWarning
 		}
 	}
-	return status, kube.HealthOK
+	return status, vocab.HealthOK
 }
 
 // statusError returns the API server's own Status (its reason and message,

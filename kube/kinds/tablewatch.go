@@ -22,16 +22,16 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// The methods below make a *TableRow an object client-go's informer can
+// The methods below make a *serverRow an object client-go's informer can
 // keep: its identity is the row's object metadata (includeObject=Metadata).
 
 // GetObjectKind implements runtime.Object; a row has no kind of its own.
-func (r *TableRow) GetObjectKind() schema.ObjectKind { return schema.EmptyObjectKind }
+func (r *serverRow) GetObjectKind() schema.ObjectKind { return schema.EmptyObjectKind }
 
 // DeepCopyObject implements runtime.Object. Cells are shared: they are
 // never changed after decoding.
-func (r *TableRow) DeepCopyObject() runtime.Object {
-	out := &TableRow{cells: r.cells, columns: r.columns, answered: r.answered}
+func (r *serverRow) DeepCopyObject() runtime.Object {
+	out := &serverRow{cells: r.cells, columns: r.columns, answered: r.answered}
 	r.meta.DeepCopyInto(&out.meta)
 	return out
 }
@@ -39,22 +39,22 @@ func (r *TableRow) DeepCopyObject() runtime.Object {
 // GetObjectMeta implements metav1.ObjectMetaAccessor, which is how the
 // informer's store names the row (namespace/name) and reads its
 // resourceVersion.
-func (r *TableRow) GetObjectMeta() metav1.Object { return &r.meta.ObjectMeta }
+func (r *serverRow) GetObjectMeta() metav1.Object { return &r.meta.ObjectMeta }
 
 // tableRowList is one page of a Table answer as the informer's reflector
 // reads a list: the list's resourceVersion and continue token, and the rows.
 type tableRowList struct {
 	metav1.ListMeta
-	Items []*TableRow
+	Items []*serverRow
 }
 
 func (l *tableRowList) GetObjectKind() schema.ObjectKind { return schema.EmptyObjectKind }
 
 func (l *tableRowList) DeepCopyObject() runtime.Object {
-	out := &tableRowList{Items: make([]*TableRow, len(l.Items))}
+	out := &tableRowList{Items: make([]*serverRow, len(l.Items))}
 	l.ListMeta.DeepCopyInto(&out.ListMeta)
 	for i, r := range l.Items {
-		out.Items[i] = r.DeepCopyObject().(*TableRow)
+		out.Items[i] = r.DeepCopyObject().(*serverRow)
 	}
 	return out
 }
@@ -64,14 +64,14 @@ func (l *tableRowList) GetListMeta() metav1.ListInterface { return &l.ListMeta }
 
 // ListWatch implements kube.Watcher: a cache.ListerWatcher over the kind's
 // Table answer in namespace ("" for all), so that a kind kyyard has no
-// plugin for (a CRD) is cached like a built-in one, and a *TableRow as the
+// plugin for (a CRD) is cached like a built-in one, and a *serverRow as the
 // example object. The list asks for the Table page by page; the watch asks
 // for it too, and the API server then sends each changed object as a Table
 // of one row (what `kubectl get -w` reads), the column definitions only in
 // its first event. Errors of both are the API server's own Status.
 func (t *Table) ListWatch(cs kubernetes.Interface, namespace string) (lw, example any) {
 	var out cache.ListerWatcher = &tableListWatch{t: t, rc: cs.Discovery().RESTClient(), path: t.path(namespace)}
-	return out, &TableRow{}
+	return out, &serverRow{}
 }
 
 // tableListWatch lists and watches one kind's Table for an informer.
@@ -120,7 +120,7 @@ func (lw *tableListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 	lw.mu.Lock()
 	lw.listed = true
 	lw.mu.Unlock()
-	list := &tableRowList{ListMeta: table.ListMeta, Items: make([]*TableRow, 0, len(table.Rows))}
+	list := &tableRowList{ListMeta: table.ListMeta, Items: make([]*serverRow, 0, len(table.Rows))}
 	for _, r := range table.Rows {
 		row, err := tableRow(r, columns)
 		if err != nil {
@@ -238,9 +238,9 @@ func (lw *tableListWatch) learnChanged(defs []metav1.TableColumnDefinition) (col
 	return lw.columns, changed
 }
 
-// tableRow makes the TableRow of one row of an answer.
-func tableRow(r metav1.TableRow, columns []tableColumn) (*TableRow, error) {
-	row := &TableRow{cells: r.Cells, columns: columns, answered: time.Now()}
+// tableRow makes the serverRow of one row of an answer.
+func tableRow(r metav1.TableRow, columns []tableColumn) (*serverRow, error) {
+	row := &serverRow{cells: r.Cells, columns: columns, answered: time.Now()}
 	if len(r.Object.Raw) > 0 {
 		if err := json.Unmarshal(r.Object.Raw, &row.meta); err != nil {
 			return nil, fmt.Errorf("decode row metadata: %w", err)

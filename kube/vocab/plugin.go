@@ -1,4 +1,4 @@
-package kube
+package vocab
 
 import (
 	"context"
@@ -142,12 +142,14 @@ type Registry struct {
 // NewRegistry builds a registry of plugins. It fails when two plugins claim
 // the same id or alias (names are compared case-insensitively).
 func NewRegistry(plugins ...Plugin) (*Registry, error) {
-	return newRegistry(plugins, nil)
+	return NewDiscoveredRegistry(plugins, nil)
 }
 
-// newRegistry builds a registry of plugins; claimed adds, per kind, names
-// it answers to only when qualified by its group (names another kind won).
-func newRegistry(plugins []Plugin, claimed map[Kind][]string) (*Registry, error) {
+// NewDiscoveredRegistry builds a registry of plugins, as NewRegistry does;
+// claimed adds, per kind, names it answers to only when qualified by its
+// group (names another kind won: the registry of kinds the API server's
+// discovery served). It fails as NewRegistry does.
+func NewDiscoveredRegistry(plugins []Plugin, claimed map[Kind][]string) (*Registry, error) {
 	r := &Registry{byName: map[string]Plugin{}, qualified: map[string]Plugin{}, claimed: claimed}
 	for _, p := range plugins {
 		info := p.Info()
@@ -228,4 +230,23 @@ func (r *Registry) Names() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Plugins returns the registered plugins in the order they were given (a
+// copy: the Registry stays read-only).
+func (r *Registry) Plugins() []Plugin {
+	if r == nil {
+		return nil
+	}
+	return append([]Plugin(nil), r.plugins...)
+}
+
+// Claimed returns the names discovery gave kind besides its plural, kept
+// or lost to another kind (NewDiscoveredRegistry's claimed; nil for a
+// registry NewRegistry built).
+func (r *Registry) Claimed(kind Kind) []string {
+	if r == nil {
+		return nil
+	}
+	return r.claimed[kind]
 }

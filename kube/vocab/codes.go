@@ -1,4 +1,4 @@
-package kube
+package vocab
 
 // The codes of kyyard's guards, their outcomes and the reasons a read or a
 // write fails or is refused: one file, so a new guard or reason is one entry
