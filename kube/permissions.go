@@ -4,10 +4,6 @@ import (
 	"context"
 )
 
-// permissionActions are the actions Permissions asks about, in order.
-var permissionActions = []Action{ActionRestart, ActionScale, ActionDelete, ActionPause, ActionResume, ActionUndo, ActionEdit,
-	ActionShell, ActionPortForward}
-
 // Permissions asks the API server which of the actions kyyard offers on
 // objects of kind in namespace ("" is all namespaces) the user may not do,
 // with one SelfSubjectAccessReview per distinct request the actions make
@@ -27,7 +23,7 @@ var permissionActions = []Action{ActionRestart, ActionScale, ActionDelete, Actio
 func (c *Client) Permissions(ctx context.Context, kind Kind, namespace string) map[Action]string {
 	off := map[Action]string{}
 	info := c.kindInfo(kind)
-	for _, a := range permissionActions {
+	for _, a := range KindActions() {
 		if !info.Supports(a) {
 			continue
 		}

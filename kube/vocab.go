@@ -171,6 +171,10 @@ func PodCannotStart(pod *corev1.Pod) (container, reason, message string, ok bool
 	return vocab.PodCannotStart(pod)
 }
 
+// KindActions is vocab.KindActions: every action a kind may have, in the
+// capability table's order.
+func KindActions() []Action { return vocab.KindActions() }
+
 // NewRegistry is vocab.NewRegistry: a registry of plugins; it fails when
 // two plugins claim the same id or alias.
 func NewRegistry(plugins ...Plugin) (*Registry, error) { return vocab.NewRegistry(plugins...) }

@@ -68,12 +68,27 @@ var capabilityNames = []struct {
 }
 
 // actionCapabilities maps each action a kind may or may not have to the
-// flag that says it has it. Actions not named (apply, deploy, remove,
-// debug) are not a kind's: Supports is false for them.
-var actionCapabilities = map[Action]Capability{
-	ActionRestart: CanRestart, ActionScale: CanScale, ActionDelete: CanDelete,
-	ActionPause: CanPause, ActionResume: CanPause, ActionUndo: CanUndo,
-	ActionEdit: CanEdit, ActionShell: CanExec, ActionPortForward: CanPortForward,
+// flag that says it has it, in the order KindActions lists them. Actions
+// not named (apply, deploy, remove, debug) are not a kind's: Supports is
+// false for them.
+var actionCapabilities = []struct {
+	a Action
+	c Capability
+}{
+	{ActionRestart, CanRestart}, {ActionScale, CanScale}, {ActionDelete, CanDelete},
+	{ActionPause, CanPause}, {ActionResume, CanPause}, {ActionUndo, CanUndo},
+	{ActionEdit, CanEdit}, {ActionShell, CanExec}, {ActionPortForward, CanPortForward},
+}
+
+// KindActions returns every action a kind may have (restart, scale,
+// delete, pause, resume, undo, edit, shell, port-forward), in that order:
+// what Permissions asks about, from the one table Supports reads.
+func KindActions() []Action {
+	out := make([]Action, len(actionCapabilities))
+	for i, ac := range actionCapabilities {
+		out[i] = ac.a
+	}
+	return out
 }
 
 // Has reports whether every capability in want is in c.
@@ -83,8 +98,12 @@ func (c Capability) Has(want Capability) bool { return c&want == want }
 // delete, pause, resume, undo, edit, shell, port-forward); false for an
 // action that is not a kind's.
 func (c Capability) Supports(a Action) bool {
-	want, ok := actionCapabilities[a]
-	return ok && c.Has(want)
+	for _, ac := range actionCapabilities {
+		if ac.a == a {
+			return c.Has(ac.c)
+		}
+	}
+	return false
 }
 
 // String lists the actions of c for people ("logs, shell, delete,
