@@ -1,17 +1,21 @@
 package kube
 
+// The read cache of each kind (design: "Reads are cached, with fallback"):
+// one informer per kind and namespace, started when a Snapshot first needs
+// it (kindCache) once the user may watch the kind, its rows answered while
+// its first list still arrives (waitRows, partialRows) and refused for a
+// direct list while its watch fails, dropped, counted (CacheStats) and
+// closed. The informer's transform and handlers are in cacheevents.go, the
+// janitor and the memory policy in cachejanitor.go.
+
 import (
 	"context"
-	"runtime/debug"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -106,40 +110,6 @@ func (kc *kindCache) afterOutage() bool {
 	return kc.outage && kc.watchErr != nil && kc.informer.LastSyncResourceVersion() == kc.errRV
 }
 
-// stripForCache is the informers' transform: it drops what no screen uses
-// before an object is stored (managedFields, kubectl's last-applied
-// annotation), which is most of a small object's memory, and a Secret's
-// values: rows show only its keys (the design's "Secrets are never read for
-// display"), and the YAML view reads the object afresh.
-func stripForCache(obj any) (any, error) {
-	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		return d, nil
-	}
-	if s, ok := obj.(*corev1.Secret); ok {
-		for k := range s.Data {
-			s.Data[k] = nil
-		}
-		s.StringData = nil
-	}
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return obj, nil
-	}
-	m.SetManagedFields(nil)
-	if ann := m.GetAnnotations(); ann != nil {
-		if _, ok := ann[lastAppliedAnnotation]; ok {
-			kept := make(map[string]string, len(ann)-1)
-			for k, v := range ann {
-				if k != lastAppliedAnnotation {
-					kept[k] = v
-				}
-			}
-			m.SetAnnotations(kept)
-		}
-	}
-	return obj, nil
-}
-
 // cached returns the rows of a kind from its informer, starting it on first
 // use. ok is false when the kind must be read with a direct list instead:
 // caching is off, the kind was discovered (listedOnly) and its plugin is
@@ -203,54 +173,6 @@ func (c *Client) cached(ctx context.Context, plugin Plugin, info KindInfo, ns st
 	}
 	return rows, kc.rev, false, true
 }
-
-// releaseWhenSynced returns a big first list's memory to the operating
-// system once the informer has taken the list in (its rows may be
-// complete before: put), rather than as the runtime's scavenger slowly
-// would: at 100,000 pods the heap peaks at three times what the rows
-// hold. One collection, unless the cache stops first.
-func (kc *kindCache) releaseWhenSynced() {
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for !kc.synced() {
-		select {
-		case <-kc.stop:
-			return
-		case <-tick.C:
-		}
-	}
-	kc.memory.release()
-}
-
-// adoption is what a cache's handler did with the rows a streaming first
-// list delivered (kindCache.early) when the list's first item reached it.
-type adoption uint8
-
-const (
-	// undecided: no item of a streaming list has reached the handler.
-	undecided adoption = iota
-	// adopted: the early rows became the cache's rows (the list is
-	// complete: client-go hands the handler its items only after the
-	// list's end), and the handler skips the items they came from.
-	adopted
-	// declined: the cache had rows already; the items are taken one by one.
-	declined
-)
-
-// memoryPolicy is when a Client returns free memory to the operating
-// system: after a first list of at least rows rows (releaseWhenSynced),
-// and after a burst of at least rows row changes (changeBurst); release
-// does it. It is the Client's, copied into each cache and the janitor,
-// so that a test sets its own without racing the goroutines of another
-// test's Client.
-type memoryPolicy struct {
-	rows    int
-	release func()
-}
-
-// defaultMemoryPolicy returns memory after 10,000 rows, with
-// debug.FreeOSMemory (a forced collection, then the free pages returned).
-var defaultMemoryPolicy = memoryPolicy{rows: 10000, release: debug.FreeOSMemory}
 
 // partialRows answers for a cache whose first list is still arriving
 // (kc.mu held): the rows so far, merged at most every
@@ -443,147 +365,6 @@ func (kc *kindCache) waitRows(ctx context.Context, firstRows, budget time.Durati
 	return true
 }
 
-// transform is the informers' transform: it turns an object into the
-// cachedItem the informer stores (the row, the identity, a Driller's
-// answer), so that the object is dropped at once. An object already
-// transformed (client-go transforms a watch-list's items twice) or one the
-// store holds at the same resourceVersion (a relist) is returned as the
-// item the store has. Rows of a streaming list's first items are recorded
-// as they arrive (kindCache.early).
-func (kc *kindCache) transform(obj any) (any, error) {
-	switch o := obj.(type) {
-	case *cachedItem, cache.DeletedFinalStateUnknown:
-		return o, nil
-	}
-	obj, _ = stripForCache(obj)
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return obj, nil
-	}
-	it := &cachedItem{namespace: m.GetNamespace(), name: m.GetName(), uid: string(m.GetUID()), resourceVersion: m.GetResourceVersion()}
-	key := it.key()
-	if it.resourceVersion != "" && kc.informer != nil {
-		if old, ok, _ := kc.informer.GetIndexer().GetByKey(key); ok {
-			if o, ok := old.(*cachedItem); ok && o.resourceVersion == it.resourceVersion {
-				return o, nil
-			}
-		}
-	}
-	if row, ok := kc.plugin.Row(obj); ok {
-		row = kc.intern.row(row)
-		it.row = &row
-		it.namespace, it.name = row.Namespace, row.Name // share the strings
-		if kc.streaming.Load() {
-			kc.mu.Lock()
-			if kc.initial && kc.adopt == undecided {
-				kc.early.put(key, row)
-				kc.rev = kc.seq.Add(1)
-				it.early = true
-			}
-			kc.mu.Unlock()
-		}
-	}
-	if d, ok := kc.plugin.(Driller); ok {
-		sel, ok := d.DrillSelector(obj)
-		it.drill = &drillAnswer{sel: sel, ok: ok}
-	}
-	if kc.slim != nil {
-		it.keep = kc.slim(obj)
-	}
-	return it, nil
-}
-
-// noteRequest sees the options of each list and watch the informer sends
-// (client-go's tweakListOptions): a watch with sendInitialEvents starts a
-// streaming list, a plain list a list that arrives at once.
-func (kc *kindCache) noteRequest(o *metav1.ListOptions) {
-	switch {
-	case o.SendInitialEvents != nil && *o.SendInitialEvents:
-		kc.streaming.Store(true)
-		kc.mu.Lock()
-		if kc.initial && kc.adopt == undecided {
-			// A streaming list starts (again, after one that failed): the
-			// rows of the last may be gone by now.
-			kc.early = rowSet{}
-		}
-		kc.mu.Unlock()
-	case !o.AllowWatchBookmarks && !o.Watch:
-		kc.streaming.Store(false)
-	}
-}
-
-// put takes the row of an added or changed item into the rows; the item
-// keeps no copy of it.
-//
-// The items of a streaming first list reach the handler only after the
-// whole list has arrived (client-go's reflector collects them and then
-// replaces the informer's store with them), and their rows are all among
-// the early rows by then: the first such item makes the early rows the
-// cache's rows at once (at 100,000 pods, taking the items one by one and
-// merging them took 0.6 s more), and every such item is then skipped.
-// The events after the list's end follow in order: those transformed
-// before the adoption are among the adopted rows too (a deletion's row
-// included, which its remove then takes out), the later ones are put.
-func (kc *kindCache) put(obj any) {
-	it, ok := obj.(*cachedItem)
-	if !ok || it.row == nil {
-		return
-	}
-	row := *it.row
-	it.row = nil
-	kc.mu.Lock()
-	if it.early {
-		it.early = false
-		if kc.adopt == undecided {
-			kc.adopt = declined
-			if len(kc.set.sorted) == 0 && !kc.set.changed() {
-				kc.set, kc.early, kc.adopt = kc.early, rowSet{}, adopted
-				kc.rev = kc.seq.Add(1)
-			}
-		}
-		if kc.adopt == adopted {
-			kc.mu.Unlock()
-			return
-		}
-	}
-	kc.set.put(it.key(), row)
-	kc.rev = kc.seq.Add(1)
-	kc.mu.Unlock()
-}
-
-func (kc *kindCache) remove(obj any) {
-	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
-	if err != nil {
-		return
-	}
-	ns, name, err := cache.SplitMetaNamespaceKey(key)
-	if err != nil {
-		return
-	}
-	kc.mu.Lock()
-	if kc.set.remove(key, ns, name) {
-		kc.rev = kc.seq.Add(1)
-	}
-	kc.mu.Unlock()
-}
-
-// onWatchError records a failing list or watch: until the informer gets
-// past it, Snapshots read the kind with direct lists (which then say
-// whether the API server is reachable at all). A forbidden watch stops the
-// informer for good (until Options.NoWatchRetry has passed).
-func (kc *kindCache) onWatchError(r *cache.Reflector, err error) {
-	kc.mu.Lock()
-	defer kc.mu.Unlock()
-	kc.watchErr = err
-	kc.errRV = kc.informer.LastSyncResourceVersion()
-	if kc.reach != nil && kc.reach.down() {
-		kc.outage = true
-	}
-	if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
-		kc.forbidden = true
-	}
-}
-
 func (kc *kindCache) shutdown() {
 	kc.stopOnce.Do(func() { close(kc.stop) })
 }
@@ -599,92 +380,6 @@ func (c *Client) dropCache(key cacheKey, kc *kindCache, retry time.Time) {
 	}
 	c.mu.Unlock()
 	kc.shutdown()
-}
-
-// startJanitor starts the janitor unless it runs or the Client is closed.
-func (c *Client) startJanitor() {
-	c.mu.Lock()
-	c.startJanitorLocked()
-	c.mu.Unlock()
-}
-
-// startJanitorLocked is startJanitor with c.mu held.
-func (c *Client) startJanitorLocked() {
-	if c.janitorStop == nil && !c.closed.Load() {
-		c.janitorStop = make(chan struct{})
-		go c.janitor(c.janitorStop)
-	}
-}
-
-// janitor stops the informers no Snapshot has needed for Options.CacheIdle,
-// drops the metrics no screen asked for as long (pruneMetrics), and
-// returns the memory a burst of changes left once it is over
-// (changeBurst).
-func (c *Client) janitor(stop chan struct{}) {
-	period := c.opts.CacheIdle / 4
-	if period < 10*time.Millisecond {
-		period = 10 * time.Millisecond
-	}
-	tick := time.NewTicker(period)
-	defer tick.Stop()
-	c.mu.Lock()
-	burst := changeBurst{memory: c.memory}
-	c.mu.Unlock()
-	for {
-		select {
-		case <-stop:
-			return
-		case now := <-tick.C:
-			burst.tick(c.revisions.Load())
-			c.mu.Lock()
-			var idle []cacheKey
-			for key, kc := range c.caches {
-				kc.mu.Lock()
-				if now.Sub(kc.lastUsed) > c.opts.CacheIdle {
-					idle = append(idle, key)
-				}
-				kc.mu.Unlock()
-			}
-			c.mu.Unlock()
-			for _, key := range idle {
-				c.mu.Lock()
-				kc := c.caches[key]
-				c.mu.Unlock()
-				if kc != nil {
-					c.dropCache(key, kc, time.Time{})
-				}
-			}
-			c.pruneMetrics()
-		}
-	}
-}
-
-// changeBurst follows the rows' changes from one janitor tick to the next,
-// to return the memory a burst of them left once it is over: while rows
-// change, the Go runtime lets the heap grow to twice what is live before
-// it collects, and keeps what it grew to; at 100,000 pods a minute of
-// churn left RSS 40% above what it was after sync.
-type changeBurst struct {
-	memory memoryPolicy // its rows is the size of a burst
-	rev    uint64       // the change counter at the last tick
-	since  uint64       // changes since the memory was last returned
-}
-
-// tick takes the change counter now (Client.revisions): once at least
-// memory.rows changes came and the last period saw fewer than 1% as many,
-// the memory is returned (memory.release, off the caller) and the count
-// starts again.
-func (b *changeBurst) tick(rev uint64) {
-	n := rev - b.rev
-	if b.rev == 0 {
-		n = 0 // the first tick: the rows read so far are no burst
-	}
-	b.rev = rev
-	b.since += n
-	if b.since >= uint64(b.memory.rows) && n*100 < uint64(b.memory.rows) {
-		b.since = 0
-		go b.memory.release()
-	}
 }
 
 // CacheStats describes the informers a Client runs, for tests and the
