@@ -65,7 +65,8 @@ func (m *Model) openRollout(msg views.OpenRolloutMsg) tea.Cmd {
 		m.status = views.StatusMsg{Text: "rollouts cannot be followed with this client", Error: true}
 		return nil
 	}
-	return m.push(rollout.New(m.vc, r, msg.Ref, msg.What, rollout.WithUID(msg.UID)), msg.Replace)
+	kind, _ := m.vc.Client.Kind(string(msg.Ref.Kind)) // unknown: no capability, no u
+	return m.push(rollout.New(m.vc, r, kind, msg.Ref, msg.What, rollout.WithUID(msg.UID)), msg.Replace)
 }
 
 // record keeps outcomes in the session's history and appends them to the

@@ -4,8 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kubetest"
 	"github.com/kyyard/kyyard/views"
 )
@@ -130,5 +132,30 @@ func TestFormBottomLineSaysItsKeys(t *testing.T) {
 	lines = strings.Split(h.m.View(), "\n")
 	if bottom := lines[len(lines)-1]; !strings.Contains(bottom, "? help  : command") {
 		t.Fatalf("the list's bottom line: %q", bottom)
+	}
+}
+
+// TestRootOpensTheRolloutWithItsKindsCapabilities: the root hands the
+// rollout screen the KindInfo of its workload's kind (the plugins'
+// table): u is offered on a Deployment's rollout, whose plugin declares
+// kube.CanUndo, and not on a StatefulSet's.
+func TestRootOpensTheRolloutWithItsKindsCapabilities(t *testing.T) {
+	for _, c := range []struct {
+		kind kube.Kind
+		undo bool
+	}{{kube.KindDeployments, true}, {kube.KindStatefulSets, false}} {
+		h := start(t)
+		h.send(views.OpenRolloutMsg{Ref: kube.WorkloadRef{Kind: c.kind, Namespace: "demo", Name: "web"}, UID: "u-web"})
+		top, ok := h.m.Top().(interface{ Bindings() []key.Binding })
+		if !ok || !strings.HasPrefix(h.m.Top().Title(), "rollout "+string(c.kind)) {
+			t.Fatalf("%s: no rollout screen: %s", c.kind, h.m.Top().Title())
+		}
+		undo := false
+		for _, b := range top.Bindings() {
+			undo = undo || b.Help().Key == "u"
+		}
+		if undo != c.undo {
+			t.Fatalf("%s: u offered %v, want %v", c.kind, undo, c.undo)
+		}
 	}
 }
