@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/history"
 	"github.com/kyyard/kyyard/views/operate"
@@ -44,7 +45,11 @@ func (m *Model) openOperate(msg views.OperateMsg) tea.Cmd {
 		return nil
 	}
 	m.status = views.StatusMsg{}
-	return m.push(operate.New(m.vc, op, msg), msg.Replace)
+	var kind kube.KindInfo // the targets are of one kind (one inventory's rows)
+	if len(msg.Targets) > 0 {
+		kind, _ = m.vc.Client.Kind(string(msg.Targets[0].Kind))
+	}
+	return m.push(operate.New(m.vc, op, kind, msg), msg.Replace)
 }
 
 // openActions pushes the action list of one object.

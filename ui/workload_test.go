@@ -10,6 +10,7 @@ import (
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kubetest"
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/viewtest"
 )
 
 func TestEOpensTheForm(t *testing.T) {
@@ -157,5 +158,19 @@ func TestRootOpensTheRolloutWithItsKindsCapabilities(t *testing.T) {
 		if undo != c.undo {
 			t.Fatalf("%s: u offered %v, want %v", c.kind, undo, c.undo)
 		}
+	}
+}
+
+// TestRootOpensOperateWithItsKindsCapabilities: the root hands the
+// confirmation screen the KindInfo of its targets' kind, so a written
+// restart of a Deployment (whose plugin declares kube.CanRollout) goes on
+// to its rollout.
+func TestRootOpensOperateWithItsKindsCapabilities(t *testing.T) {
+	h := start(t)
+	h.settle(h.send(views.OperateMsg{Action: kube.ActionRestart, Replicas: -1,
+		Targets: []kube.ObjectRef{{Kind: kube.KindDeployments, Namespace: "demo", Name: "web", UID: "u3"}}}))
+	h.settle(h.send(viewtest.Key("y")))
+	if got := h.m.Top().Title(); !strings.HasPrefix(got, "rollout deployments/web(demo)") {
+		t.Fatalf("after a restart: title %q\n%s", got, h.m.View())
 	}
 }
