@@ -192,16 +192,18 @@ type PortForwardRequest struct {
 	LocalPort int32
 }
 
-// ForwardState is a forward's state.
+// ForwardState is a forward's state. A forward is listed only once
+// StartPortForward has its first connection, so it is active from the
+// start; it then moves between active and moving and ends stopped or
+// failed.
 type ForwardState string
 
 // Forward states.
 const (
-	ForwardStarting ForwardState = "starting"
-	ForwardActive   ForwardState = "active"
-	ForwardMoving   ForwardState = "moving" // its pod went away; finding another
-	ForwardStopped  ForwardState = "stopped"
-	ForwardFailed   ForwardState = "failed"
+	ForwardActive  ForwardState = "active"
+	ForwardMoving  ForwardState = "moving" // its pod went away; finding another
+	ForwardStopped ForwardState = "stopped"
+	ForwardFailed  ForwardState = "failed"
 )
 
 // ForwardStatus is one forward as :pf lists it.

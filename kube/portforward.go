@@ -165,7 +165,7 @@ func (f *forward) leave(state ForwardState, why string) {
 }
 
 // current returns the connection and port new local connections use,
-// waiting up to wait while the forward is starting or moving; ok is false
+// waiting up to wait while the forward is moving; ok is false
 // when it is not active by then.
 func (f *forward) current(ctx context.Context, wait time.Duration) (httpstream.Connection, int32, bool) {
 	timer := time.NewTimer(wait)

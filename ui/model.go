@@ -393,7 +393,8 @@ func (m *Model) openWorkload(msg views.OpenWorkloadMsg) tea.Cmd {
 		return nil
 	}
 	m.status = views.StatusMsg{}
-	return m.push(workload.New(m.vc, ed, kube.WorkloadRef{Kind: msg.Kind, Namespace: msg.Namespace, Name: msg.Name}), false)
+	kind, _ := m.vc.Client.Kind(string(msg.Kind)) // unknown: no capability, the form asks for its owner
+	return m.push(workload.New(m.vc, ed, kind, kube.WorkloadRef{Kind: msg.Kind, Namespace: msg.Namespace, Name: msg.Name}), false)
 }
 
 // back closes the top screen; the one below resumes its refreshes.

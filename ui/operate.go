@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/history"
 	"github.com/kyyard/kyyard/views/operate"
@@ -44,7 +45,11 @@ func (m *Model) openOperate(msg views.OperateMsg) tea.Cmd {
 		return nil
 	}
 	m.status = views.StatusMsg{}
-	return m.push(operate.New(m.vc, op, msg), msg.Replace)
+	var kind kube.KindInfo // the targets are of one kind (one inventory's rows)
+	if len(msg.Targets) > 0 {
+		kind, _ = m.vc.Client.Kind(string(msg.Targets[0].Kind))
+	}
+	return m.push(operate.New(m.vc, op, kind, msg), msg.Replace)
 }
 
 // openActions pushes the action list of one object.
@@ -65,7 +70,8 @@ func (m *Model) openRollout(msg views.OpenRolloutMsg) tea.Cmd {
 		m.status = views.StatusMsg{Text: "rollouts cannot be followed with this client", Error: true}
 		return nil
 	}
-	return m.push(rollout.New(m.vc, r, msg.Ref, msg.What, rollout.WithUID(msg.UID)), msg.Replace)
+	kind, _ := m.vc.Client.Kind(string(msg.Ref.Kind)) // unknown: no capability, no u
+	return m.push(rollout.New(m.vc, r, kind, msg.Ref, msg.What, rollout.WithUID(msg.UID)), msg.Replace)
 }
 
 // record keeps outcomes in the session's history and appends them to the

@@ -4,10 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kubetest"
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/viewtest"
 )
 
 func TestEOpensTheForm(t *testing.T) {
@@ -130,5 +133,44 @@ func TestFormBottomLineSaysItsKeys(t *testing.T) {
 	lines = strings.Split(h.m.View(), "\n")
 	if bottom := lines[len(lines)-1]; !strings.Contains(bottom, "? help  : command") {
 		t.Fatalf("the list's bottom line: %q", bottom)
+	}
+}
+
+// TestRootOpensTheRolloutWithItsKindsCapabilities: the root hands the
+// rollout screen the KindInfo of its workload's kind (the plugins'
+// table): u is offered on a Deployment's rollout, whose plugin declares
+// kube.CanUndo, and not on a StatefulSet's.
+func TestRootOpensTheRolloutWithItsKindsCapabilities(t *testing.T) {
+	for _, c := range []struct {
+		kind kube.Kind
+		undo bool
+	}{{kube.KindDeployments, true}, {kube.KindStatefulSets, false}} {
+		h := start(t)
+		h.send(views.OpenRolloutMsg{Ref: kube.WorkloadRef{Kind: c.kind, Namespace: "demo", Name: "web"}, UID: "u-web"})
+		top, ok := h.m.Top().(interface{ Bindings() []key.Binding })
+		if !ok || !strings.HasPrefix(h.m.Top().Title(), "rollout "+string(c.kind)) {
+			t.Fatalf("%s: no rollout screen: %s", c.kind, h.m.Top().Title())
+		}
+		undo := false
+		for _, b := range top.Bindings() {
+			undo = undo || b.Help().Key == "u"
+		}
+		if undo != c.undo {
+			t.Fatalf("%s: u offered %v, want %v", c.kind, undo, c.undo)
+		}
+	}
+}
+
+// TestRootOpensOperateWithItsKindsCapabilities: the root hands the
+// confirmation screen the KindInfo of its targets' kind, so a written
+// restart of a Deployment (whose plugin declares kube.CanRollout) goes on
+// to its rollout.
+func TestRootOpensOperateWithItsKindsCapabilities(t *testing.T) {
+	h := start(t)
+	h.settle(h.send(views.OperateMsg{Action: kube.ActionRestart, Replicas: -1,
+		Targets: []kube.ObjectRef{{Kind: kube.KindDeployments, Namespace: "demo", Name: "web", UID: "u3"}}}))
+	h.settle(h.send(viewtest.Key("y")))
+	if got := h.m.Top().Title(); !strings.HasPrefix(got, "rollout deployments/web(demo)") {
+		t.Fatalf("after a restart: title %q\n%s", got, h.m.View())
 	}
 }

@@ -212,3 +212,19 @@ func TestForbiddenShellAndPortForwardAreOff(t *testing.T) {
 		t.Fatalf("shift+f with port-forward forbidden: %#v", st)
 	}
 }
+
+// TestShellOffFollowsTheKindsCapability: s is the shell on every kind
+// whose plugin declares kube.CanExec, not only on pods: on a pod's
+// containers, with pods/exec forbidden, the help marks s off, as s then
+// refuses.
+func TestShellOffFollowsTheKindsCapability(t *testing.T) {
+	_, h := denyingOn(t, kube.KindContainers, testPod("demo", "web-7d9f-abcde", time.Hour, run, true, 0), func(ra *authorizationv1.ResourceAttributes) bool {
+		return ra.Subresource == "exec"
+	})
+	if !strings.Contains(h, "(pods: shell) (off: forbidden)") {
+		t.Fatalf("s is not marked off on containers with exec forbidden:\n%s", h)
+	}
+	if strings.Contains(h, "port-forward (off") {
+		t.Fatalf("port-forward is allowed:\n%s", h)
+	}
+}

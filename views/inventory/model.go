@@ -338,14 +338,15 @@ func (m *Model) filterText() string {
 // Bindings lists the screen's keys for the help overlay.
 // In read-only mode, and for actions the API server denies, the action
 // keys say they are disabled; so does e, whose form cannot be applied
-// then (kube.ActionEdit: the patch; the form still opens, to look). On
-// pods s is the shell (kube.ActionShell: create pods/exec), and shift+f
+// then (kube.ActionEdit: the patch; the form still opens, to look). On a
+// kind whose plugin supports kube.ActionShell (pods, containers) s is the
+// shell (create pods/exec), and its mark follows the shell's; shift+f
 // says when the port-forward is denied (it is allowed in read-only mode).
 func (m *Model) Bindings() []key.Binding {
 	k, ro := m.keys, m.vc.ReadOnly()
 	scale := kube.ActionScale
-	if m.info.ID == kube.KindPods {
-		scale = kube.ActionShell
+	if m.info.Supports(kube.ActionShell) {
+		scale = kube.ActionShell // s opens the shell there (handle.go)
 	}
 	for a, b := range map[kube.Action]*key.Binding{kube.ActionRestart: &k.Restart, scale: &k.Scale,
 		kube.ActionDelete: &k.Delete, kube.ActionPause: &k.Pause, kube.ActionResume: &k.Resume, kube.ActionUndo: &k.Undo,

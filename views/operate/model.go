@@ -55,9 +55,13 @@ type Model struct {
 	vc     *views.Context
 	op     Operator
 	action kube.Action
-	items  []item
-	token  int
-	phase  phase
+	// kind describes the targets' kind (its plugin's KindInfo; the targets
+	// are rows of one inventory, of one kind): after a write, its rollout
+	// is followed when the kind has kube.CanRollout.
+	kind  kube.KindInfo
+	items []item
+	token int
+	phase phase
 
 	replicas int32           // the scale target
 	current  int32           // the replicas before, -1 unknown
@@ -70,10 +74,11 @@ type Model struct {
 	offset  int
 }
 
-// New returns the screen for msg's action on msg's targets, through op.
-// A scale starts with its form; other actions plan at Init.
-func New(vc *views.Context, op Operator, msg views.OperateMsg) *Model {
-	m := &Model{vc: vc, op: op, action: msg.Action, current: msg.Replicas}
+// New returns the screen for msg's action on msg's targets, through op;
+// kind describes the targets' kind (its plugin's KindInfo). A scale
+// starts with its form; other actions plan at Init.
+func New(vc *views.Context, op Operator, kind kube.KindInfo, msg views.OperateMsg) *Model {
+	m := &Model{vc: vc, op: op, kind: kind, action: msg.Action, current: msg.Replicas}
 	for _, r := range msg.Targets {
 		m.items = append(m.items, item{ref: r})
 	}
@@ -371,7 +376,7 @@ func (m *Model) finish() tea.Cmd {
 		}
 	}
 	report := m.reportPassed(views.StatusMsg{Text: m.summary(), Error: failed > 0})
-	if len(m.items) == 1 && failed == 0 && outs[0].Written && followed(m.action) && m.items[0].ref.Kind != kube.KindPods {
+	if len(m.items) == 1 && failed == 0 && outs[0].Written && followed(m.action) && m.kind.Capabilities.Has(kube.CanRollout) {
 		r := m.items[0].ref
 		open := views.OpenRolloutMsg{Ref: kube.WorkloadRef{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name},
 			UID: r.UID, What: outs[0].Detail, Replace: true}

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/kinds"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/operate"
 	"github.com/kyyard/kyyard/views/viewtest"
@@ -72,7 +73,21 @@ type harness struct {
 
 func open(t *testing.T, f *fake, msg views.OperateMsg, w, h int) *harness {
 	t.Helper()
-	hs := &harness{t: t, f: f, m: operate.New(viewtest.Context(nil, w, h), f, msg)}
+	var kind kube.KindInfo
+	if len(msg.Targets) > 0 {
+		p, ok := kinds.Builtin().Lookup(string(msg.Targets[0].Kind))
+		if !ok {
+			t.Fatalf("no plugin %s", msg.Targets[0].Kind)
+		}
+		kind = p.Info()
+	}
+	return openKind(t, f, kind, msg, w, h)
+}
+
+// openKind opens the screen on msg's targets, described by kind.
+func openKind(t *testing.T, f *fake, kind kube.KindInfo, msg views.OperateMsg, w, h int) *harness {
+	t.Helper()
+	hs := &harness{t: t, f: f, m: operate.New(viewtest.Context(nil, w, h), f, kind, msg)}
 	hs.run(hs.m.Init())
 	return hs
 }
@@ -385,6 +400,32 @@ func TestScaleReplicasInputs(t *testing.T) {
 		}
 		if len(f.planned) != 1 || f.planned[0].Replicas != in.Want {
 			t.Errorf("%q: planned %+v, want replicas %d; view:\n%s", in.Typed, f.planned, in.Want, v)
+		}
+	}
+}
+
+// TestRolloutFollowsTheKindsCapability: after a single written restart,
+// the screen goes on to the rollout of a kind whose plugin declares
+// kube.CanRollout, whatever its name, and not of one that does not.
+func TestRolloutFollowsTheKindsCapability(t *testing.T) {
+	for _, c := range []struct {
+		kind   kube.KindInfo
+		follow bool
+	}{
+		{kube.KindInfo{ID: kube.KindDeployments, Capabilities: kube.CanRestart | kube.CanRollout}, true},
+		{kube.KindInfo{ID: "rollouts", Capabilities: kube.CanRestart | kube.CanRollout}, true},
+		{kube.KindInfo{ID: "rollouts", Capabilities: kube.CanRestart}, false},
+	} {
+		f := &fake{}
+		h := openKind(t, f, c.kind, views.OperateMsg{Action: kube.ActionRestart, Targets: []kube.ObjectRef{ref(c.kind.ID, "web")}, Replicas: -1}, 80, 24)
+		h.press("y")
+		followed := false
+		for _, m := range h.out {
+			_, ok := m.(views.OpenRolloutMsg)
+			followed = followed || ok
+		}
+		if len(f.ops) != 1 || followed != c.follow {
+			t.Fatalf("%s (%s): %d operations, rollout opened %v, want %v", c.kind.ID, c.kind.Capabilities, len(f.ops), followed, c.follow)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/kinds"
 	"github.com/kyyard/kyyard/views/rollout"
 	"github.com/kyyard/kyyard/views/viewtest"
 )
@@ -87,7 +88,7 @@ func TestFollowNoticesADeletedWorkload(t *testing.T) {
 func TestFollowKnownUID(t *testing.T) {
 	r := &reader{statuses: []kube.RolloutStatus{withUID(kube.RolloutFailed, "uid-new")}}
 	d := &driver{clock: viewtest.Now}
-	d.m = rollout.New(viewtest.Context(nil, 80, 24), r, webRef, "", rollout.WithUID("uid-web"),
+	d.m = rollout.New(viewtest.Context(nil, 80, 24), r, kinds.Deployments{}.Info(), webRef, "", rollout.WithUID("uid-web"),
 		rollout.WithClock(func() time.Time { return d.clock }, 0))
 	d.run(d.m.Init())
 	f := d.m.Follow()

@@ -19,6 +19,9 @@ type Model struct {
 	vc     *views.Context
 	reader Reader
 	f      *Follow
+	// kind describes the workload's kind (its plugin's KindInfo): u is
+	// offered when it supports kube.ActionUndo.
+	kind kube.KindInfo
 	// what says what started the rollout ("restarted demo/deployments/web"),
 	// "" when the screen was opened to watch.
 	what string
@@ -49,9 +52,10 @@ func DefaultKeys() Keys {
 // Option changes a new screen; for tests.
 type Option func(*Model)
 
-// WithUID lets the screen undo a Deployment's rollout (u): uid is the
-// metadata.uid the person saw. The follow takes it as the UID of the
-// workload followed, so a reading of another UID ends it (recreated).
+// WithUID lets the screen undo the rollout (u) of a kind that supports
+// kube.ActionUndo (a Deployment): uid is the metadata.uid the person saw.
+// The follow takes it as the UID of the workload followed, so a reading
+// of another UID ends it (recreated).
 func WithUID(uid string) Option { return func(m *Model) { m.uid = uid } }
 
 // WithClock makes the screen read the time from now and poll every poll.
@@ -59,10 +63,12 @@ func WithClock(now func() time.Time, poll time.Duration) Option {
 	return func(m *Model) { m.now = now; m.f.Poll = poll }
 }
 
-// New returns the rollout screen of ref, read through r; what says what
-// started the rollout ("" to watch one). It reads nothing until Init.
-func New(vc *views.Context, r Reader, ref kube.WorkloadRef, what string, opts ...Option) *Model {
-	m := &Model{vc: vc, reader: r, what: what, now: time.Now, keys: DefaultKeys()}
+// New returns the rollout screen of ref, read through r; kind describes
+// ref.Kind (its plugin's KindInfo, whose Capabilities say whether u
+// undoes); what says what started the rollout ("" to watch one). It reads
+// nothing until Init.
+func New(vc *views.Context, r Reader, kind kube.KindInfo, ref kube.WorkloadRef, what string, opts ...Option) *Model {
+	m := &Model{vc: vc, reader: r, kind: kind, what: what, now: time.Now, keys: DefaultKeys()}
 	m.f = NewFollow(ref, time.Time{}, DefaultDeadline, PollEvery)
 	for _, o := range opts {
 		o(m)
@@ -161,10 +167,11 @@ func (m *Model) Title() string {
 	return t
 }
 
-// canUndo reports whether u undoes: a Deployment whose UID is known and
-// that was neither deleted nor created again.
+// canUndo reports whether u undoes: a workload whose kind supports
+// kube.ActionUndo (Deployments), whose UID is known and that was neither
+// deleted nor created again.
 func (m *Model) canUndo() bool {
-	return m.uid != "" && m.f.Ref.Kind == kube.KindDeployments && !m.f.Gone()
+	return m.uid != "" && m.kind.Supports(kube.ActionUndo) && !m.f.Gone()
 }
 
 // Bindings are the screen's keys, for the help overlay.

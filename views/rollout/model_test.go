@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/kinds"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/rollout"
 	"github.com/kyyard/kyyard/views/viewtest"
@@ -98,7 +99,7 @@ func (d *driver) poll() {
 func open(r *reader, w, h int) *driver {
 	vc := viewtest.Context(nil, w, h)
 	d := &driver{clock: viewtest.Now}
-	d.m = rollout.New(vc, r, webRef, "restarted demo/deployments/web: its pods are replaced",
+	d.m = rollout.New(vc, r, kinds.Deployments{}.Info(), webRef, "restarted demo/deployments/web: its pods are replaced",
 		rollout.WithClock(func() time.Time { return d.clock }, 0))
 	d.run(d.m.Init())
 	return d
@@ -177,7 +178,7 @@ func TestRolloutTimeoutPausedUnfollowed(t *testing.T) {
 func TestRolloutUndoAsksForTheConfirmation(t *testing.T) {
 	r := &reader{statuses: []kube.RolloutStatus{status(kube.RolloutFailed)}}
 	d := &driver{clock: viewtest.Now}
-	d.m = rollout.New(viewtest.Context(nil, 80, 24), r, webRef, "", rollout.WithUID("uid-web"),
+	d.m = rollout.New(viewtest.Context(nil, 80, 24), r, kinds.Deployments{}.Info(), webRef, "", rollout.WithUID("uid-web"),
 		rollout.WithClock(func() time.Time { return d.clock }, 0))
 	d.run(d.m.Init())
 	if !strings.Contains(d.m.View(), "u undo") {
@@ -193,6 +194,39 @@ func TestRolloutUndoAsksForTheConfirmation(t *testing.T) {
 	plain := open(r, 80, 24)
 	if _, cmd := plain.m.Update(viewtest.Key("u")); cmd != nil || strings.Contains(plain.m.View(), "u undo") {
 		t.Fatal("u without a UID")
+	}
+}
+
+// TestRolloutUndoIsTheKindsCapability: u is offered on the rollout of a
+// kind whose plugin declares kube.CanUndo, whatever its name, and not on
+// one whose plugin does not (a StatefulSet's), UID known in both.
+func TestRolloutUndoIsTheKindsCapability(t *testing.T) {
+	for _, c := range []struct {
+		kind kube.KindInfo
+		undo bool
+	}{
+		{kinds.Deployments{}.Info(), true},
+		{kinds.StatefulSets{}.Info(), false},
+		{kube.KindInfo{ID: "rollouts", Capabilities: kube.CanRollout | kube.CanUndo}, true},
+		{kube.KindInfo{ID: kube.KindDeployments, Capabilities: kube.CanRollout}, false},
+	} {
+		t.Run(string(c.kind.ID)+"/"+c.kind.Capabilities.String(), func(t *testing.T) {
+			r := &reader{statuses: []kube.RolloutStatus{status(kube.RolloutFailed)}}
+			d := &driver{clock: viewtest.Now}
+			ref := kube.WorkloadRef{Kind: c.kind.ID, Namespace: "demo", Name: "web"}
+			d.m = rollout.New(viewtest.Context(nil, 80, 24), r, c.kind, ref, "", rollout.WithUID("uid-web"),
+				rollout.WithClock(func() time.Time { return d.clock }, 0))
+			d.run(d.m.Init())
+			_, cmd := d.m.Update(viewtest.Key("u"))
+			offered := strings.Contains(d.m.View(), "u undo")
+			bound := false
+			for _, b := range d.m.Bindings() {
+				bound = bound || b.Help().Key == "u"
+			}
+			if offered != c.undo || bound != c.undo || (cmd != nil) != c.undo {
+				t.Fatalf("u offered %v, in the help %v, sends %v; want %v:\n%s", offered, bound, cmd != nil, c.undo, d.m.View())
+			}
+		})
 	}
 }
 

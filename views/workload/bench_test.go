@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views/viewtest"
 )
 
@@ -15,7 +16,7 @@ func BenchmarkOpenForm(b *testing.B) {
 	vc := viewtest.Context(nil, 200, 50)
 	ed := newFake(w)
 	for b.Loop() {
-		m := New(vc, ed, webRef)
+		m := New(vc, ed, kindInfo(b, kube.KindDeployments), webRef)
 		m.token = 1
 		m.Update(readMsg{owner: m, token: 1, w: w})
 		if m.View() == "" {
@@ -30,7 +31,7 @@ func BenchmarkOpenForm(b *testing.B) {
 func BenchmarkKeystroke(b *testing.B) {
 	w := bigWorkload()
 	vc := viewtest.Context(nil, 200, 50)
-	m := New(vc, newFake(w), webRef)
+	m := New(vc, newFake(w), kindInfo(b, kube.KindDeployments), webRef)
 	m.token = 1
 	m.Update(readMsg{owner: m, token: 1, w: w})
 	for j, fd := range m.form.fields {

@@ -44,11 +44,6 @@ type Owners interface {
 // edit, without an Owners to find the workload.
 var errNotWorkload = errors.New("are edited through the Deployment, StatefulSet or DaemonSet that owns them")
 
-// editable reports whether kind is one the form edits itself.
-func editable(kind kube.Kind) bool {
-	return kind == kube.KindDeployments || kind == kube.KindStatefulSets || kind == kube.KindDaemonSets
-}
-
 // Budgets of one call to the Editor.
 const (
 	callTimeout = 30 * time.Second
@@ -103,12 +98,17 @@ func (m *Model) next() int {
 	return m.token
 }
 
+// readCmd reads m.ref. The first read (readOpen) of an object whose kind
+// the form does not edit itself (its KindInfo does not support
+// kube.ActionEdit: a pod, a ReplicaSet) asks Owners for the workload that
+// owns it; later reads are of that workload.
 func (m *Model) readCmd(purpose readPurpose) tea.Cmd {
 	owner, token, ed, ref := m, m.next(), m.editor, m.ref
+	owned := purpose != readOpen || m.kind.Supports(kube.ActionEdit)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
-		if !editable(ref.Kind) {
+		if !owned {
 			o, ok := ed.(Owners)
 			if !ok {
 				return readMsg{owner: owner, token: token, purpose: purpose, ref: ref,

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/kinds"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/rollout"
 	"github.com/kyyard/kyyard/views/viewtest"
@@ -117,12 +118,29 @@ func open(t *testing.T, ed *fake, w, h int) *harness {
 	return openAs(t, ed, ed, webRef, w, h)
 }
 
-// openAs opens the screen on ref through ed (ed may wrap f).
+// openAs opens the screen on ref through ed (ed may wrap f), with the
+// KindInfo of ref.Kind's built-in plugin.
 func openAs(t *testing.T, f *fake, ed Editor, ref kube.WorkloadRef, w, h int) *harness {
+	t.Helper()
+	return openKind(t, f, ed, kindInfo(t, ref.Kind), ref, w, h)
+}
+
+// kindInfo returns the KindInfo of kind's built-in plugin.
+func kindInfo(t testing.TB, kind kube.Kind) kube.KindInfo {
+	t.Helper()
+	p, ok := kinds.Builtin().Lookup(string(kind))
+	if !ok {
+		t.Fatalf("no plugin %s", kind)
+	}
+	return p.Info()
+}
+
+// openKind opens the screen on ref, described by kind, through ed.
+func openKind(t *testing.T, f *fake, ed Editor, kind kube.KindInfo, ref kube.WorkloadRef, w, h int) *harness {
 	t.Helper()
 	vc := viewtest.Context(nil, w, h)
 	hs := &harness{t: t, ed: f, clock: viewtest.Now}
-	hs.m = New(vc, ed, ref)
+	hs.m = New(vc, ed, kind, ref)
 	hs.m.now = func() time.Time { return hs.clock }
 	hs.m.poll = 0
 	hs.m.watch.every = -1 // the re-reads' ticks are delivered by the test (reread)

@@ -33,8 +33,12 @@ type Model struct {
 	vc     *views.Context
 	editor Editor
 	ref    kube.WorkloadRef
-	keys   Keys
-	now    func() time.Time
+	// kind describes the kind of the object the screen was opened on (its
+	// plugin's KindInfo); once the first read found the workload, ref is
+	// that workload's and may be of another kind (a pod's Deployment).
+	kind kube.KindInfo
+	keys Keys
+	now  func() time.Time
 	// deadline is how long a rollout is followed; poll how often it is read.
 	deadline, poll time.Duration
 
@@ -76,11 +80,13 @@ type Model struct {
 }
 
 // New returns the workload screen for ref, reading and writing through
-// ed. It reads nothing until Init. ref may name a pod or a ReplicaSet
-// ("pods", "replicasets"): when ed implements Owners, the screen edits the
-// workload that owns it.
-func New(vc *views.Context, ed Editor, ref kube.WorkloadRef) *Model {
-	return &Model{vc: vc, editor: ed, ref: ref, keys: DefaultKeys(), now: time.Now, deadline: DefaultRolloutDeadline, poll: rollout.PollEvery}
+// ed; kind describes ref.Kind (its plugin's KindInfo). It reads nothing
+// until Init. The form edits ref itself when kind supports
+// kube.ActionEdit (Deployments, StatefulSets, DaemonSets); otherwise
+// (pods, ReplicaSets), when ed implements Owners, it edits the workload
+// that owns ref.
+func New(vc *views.Context, ed Editor, kind kube.KindInfo, ref kube.WorkloadRef) *Model {
+	return &Model{vc: vc, editor: ed, kind: kind, ref: ref, keys: DefaultKeys(), now: time.Now, deadline: DefaultRolloutDeadline, poll: rollout.PollEvery}
 }
 
 // Init reads the workload while the form is not open yet; later (the

@@ -22,7 +22,7 @@ func TestFormSaysReadOnly(t *testing.T) {
 	client, _ := kubetest.FakeClient(t)
 	f := newFake(webWorkload())
 	h := &harness{t: t, ed: f, clock: viewtest.Now}
-	h.m = New(viewtest.Context(readOnlySource{client}, 80, 24), f, webRef)
+	h.m = New(viewtest.Context(readOnlySource{client}, 80, 24), f, kindInfo(t, kube.KindDeployments), webRef)
 	h.m.now = func() time.Time { return h.clock }
 	h.m.watch.every = -1
 	h.run(h.m.Init())

@@ -594,6 +594,34 @@ func TestPodOpensItsOwner(t *testing.T) {
 	}
 }
 
+// TestEditIsTheKindsCapability: the form edits the object itself when its
+// kind's plugin declares kube.CanEdit (ActionEdit), whatever the kind's
+// name, and otherwise asks for its owner: without an Owners it says the
+// kind is edited through its owner and reads nothing.
+func TestEditIsTheKindsCapability(t *testing.T) {
+	for _, c := range []struct {
+		kind kube.KindInfo
+		edit bool
+	}{
+		{kindInfo(t, kube.KindDeployments), true},
+		{kindInfo(t, kube.KindDaemonSets), true},
+		{kindInfo(t, kube.KindPods), false},
+		{kube.KindInfo{ID: "rollouts", Capabilities: kube.CanEdit}, true},
+		{kube.KindInfo{ID: kube.KindStatefulSets, Capabilities: kube.CanScale}, false},
+	} {
+		t.Run(string(c.kind.ID)+"/"+c.kind.Capabilities.String(), func(t *testing.T) {
+			ed := newFake(webWorkload())
+			ref := kube.WorkloadRef{Kind: c.kind.ID, Namespace: "demo", Name: "web"}
+			h := openKind(t, ed, editorOnly{ed}, c.kind, ref, 120, 24)
+			v := h.view()
+			refused := strings.Contains(v, string(c.kind.ID)+" are edited through the Deployment, StatefulSet or DaemonSet that owns them")
+			if read := ed.readN > 0; read != c.edit || refused == c.edit || h.m.mode == modeForm != c.edit {
+				t.Fatalf("read %v, refused %v, form open %v; want the form to edit it: %v\n%s", read, refused, h.m.mode == modeForm, c.edit, v)
+			}
+		})
+	}
+}
+
 func TestSourceSwitchSendsOnlyItsFields(t *testing.T) {
 	ed := newFake(webWorkload())
 	h := open(t, ed, 100, 30)
