@@ -8,9 +8,9 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
+	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kinds"
-	"github.com/kyyard/kyyard/kube/kubetest"
 )
 
 // flags returns kubectl-style flags for a kubeconfig file written to a

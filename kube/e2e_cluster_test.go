@@ -18,8 +18,8 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/remotecommand"
 
+	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/kube"
-	"github.com/kyyard/kyyard/kube/kubetest"
 )
 
 // webPod returns the name of one Running pod of the demo Deployment web.

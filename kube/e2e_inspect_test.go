@@ -14,8 +14,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/kube"
-	"github.com/kyyard/kyyard/kube/kubetest"
 )
 
 // requestLog records the method and path of each request a rest.Config's

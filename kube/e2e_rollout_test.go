@@ -13,8 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/kube"
-	"github.com/kyyard/kyyard/kube/kubetest"
 )
 
 // Labels of the local cluster's fake nodes and kwok's simulated failures

@@ -13,9 +13,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kinds"
-	"github.com/kyyard/kyyard/kube/kubetest"
 )
 
 // podRequests returns the agent's lists and watches of pods in the audit

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/kube"
-	"github.com/kyyard/kyyard/kube/kubetest"
 )
 
 // compareWithServer takes a snapshot of one kind and the API server's Table

@@ -11,25 +11,17 @@ import (
 // screens import.
 const facade = "github.com/kyyard/kyyard/kube"
 
-// testSupport are the packages under kube/ that only tests import (fakes
-// and the local cluster's fixtures): they build Clients, so they import
-// the facade, and they make no request the product makes.
-var testSupport = []string{facade + "/kubetest"}
-
 // adapterPackages returns, sorted, the import paths of kube and of every
-// package under it but testSupport (go list kube/...).
+// package under it (go list kube/...). The test support that builds
+// Clients (fakes, the local cluster's fixtures) is internal/kubetest,
+// outside kube/, since it must import the facade.
 func adapterPackages(t *testing.T) []string {
 	t.Helper()
 	out, err := exec.Command("go", "list", facade+"/...").Output()
 	if err != nil {
 		t.Fatalf("go list %s/...: %v", facade, err)
 	}
-	var pkgs []string
-	for _, p := range strings.Fields(string(out)) {
-		if !slices.Contains(testSupport, p) {
-			pkgs = append(pkgs, p)
-		}
-	}
+	pkgs := strings.Fields(string(out))
 	slices.Sort(pkgs)
 	if len(pkgs) < 3 || !slices.Contains(pkgs, facade) {
 		t.Fatalf("go list found the adapter packages %q: expected kube and its parts", pkgs)

@@ -13,9 +13,9 @@ import (
 
 	"k8s.io/client-go/rest"
 
+	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kinds"
-	"github.com/kyyard/kyyard/kube/kubetest"
 )
 
 // apiServer is a small fake API server: discovery for pods, secrets,

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kyyard/kyyard/kube/kubetest"
+	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/views"
 )
 

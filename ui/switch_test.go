@@ -19,8 +19,8 @@ import (
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 
+	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/kube"
-	"github.com/kyyard/kyyard/kube/kubetest"
 	"github.com/kyyard/kyyard/ui"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/viewtest"

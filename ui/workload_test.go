@@ -7,8 +7,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/kube"
-	"github.com/kyyard/kyyard/kube/kubetest"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/viewtest"
 )

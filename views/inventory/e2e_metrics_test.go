@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/kube"
-	"github.com/kyyard/kyyard/kube/kubetest"
 	"github.com/kyyard/kyyard/views/inventory"
 	"github.com/kyyard/kyyard/views/viewtest"
 )

@@ -13,8 +13,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/kube"
-	"github.com/kyyard/kyyard/kube/kubetest"
 	"github.com/kyyard/kyyard/views/logs"
 	"github.com/kyyard/kyyard/views/viewtest"
 )

@@ -6,7 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kyyard/kyyard/kube/kubetest"
+	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/views/pickers"
 	"github.com/kyyard/kyyard/views/viewtest"
 )

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/kube"
-	"github.com/kyyard/kyyard/kube/kubetest"
 	"github.com/kyyard/kyyard/views/viewtest"
 )
 

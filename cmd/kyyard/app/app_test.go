@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/kyyard/kyyard/cmd/kyyard/app"
-	"github.com/kyyard/kyyard/kube/kubetest"
+	"github.com/kyyard/kyyard/internal/kubetest"
 )
 
 func execute(args ...string) (string, error) {

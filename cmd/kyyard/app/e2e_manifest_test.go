@@ -21,9 +21,9 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kinds"
-	"github.com/kyyard/kyyard/kube/kubetest"
 )
 
 // manifestPrefix is this test file's namespace prefix.

@@ -18,7 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kyyard/kyyard/kube/kubetest"
+	"github.com/kyyard/kyyard/internal/kubetest"
 )
 
 // ptyRun is kyyard running under a pseudo-terminal: everything it wrote

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/kyyard/kyyard/cmd/kyyard/app"
-	"github.com/kyyard/kyyard/kube/kubetest"
+	"github.com/kyyard/kyyard/internal/kubetest"
 )
 
 // localTools returns the local cluster's kubeconfig and kubectl, skipping

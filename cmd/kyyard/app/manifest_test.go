@@ -13,9 +13,9 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kinds"
-	"github.com/kyyard/kyyard/kube/kubetest"
 )
 
 // runManifestCmd runs `manifest args` with kubectl's flags over the
