@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs kyyard's whole test suite: formatting, vet, unit tests, then the
+# Runs kyyard's whole test suite: formatting, vet, the unit tests under the
+# race detector, then the unit tests again with the
 # end-to-end tests against the local cluster of hack/cluster. The cluster is
 # started (and built, the first time) when it is not already up, and stopped
 # again only if this script started it. Usage: hack/test.sh [go test flags]
@@ -22,6 +23,12 @@ go vet ./...
 # own, so k8s.io/kubernetes stays out of kyyard's graph): a bounded run.
 echo "== hack/oracle: kyyard's rows against Kubernetes' printers"
 (cd hack/oracle && go vet ./... && go test -count=1 ./...)
+
+# The unit tests under the race detector (the end-to-end tests skip
+# themselves: KYYARD_E2E is not set yet). Races have shown only under load
+# before; this pass makes every run look for them.
+echo "== go test -race (unit tests)"
+go test -race -count=1 "$@" ./...
 
 started=0
 stop() {
