@@ -34,9 +34,30 @@ type ActionsMsg struct {
 	Replicas int32
 }
 
-// Actions are the actions of the action list, in its order; each is
-// offered on the kinds whose plugin declares it (kube.KindInfo.Supports).
-var Actions = []kube.Action{kube.ActionRestart, kube.ActionScale, kube.ActionDelete, kube.ActionPause, kube.ActionResume, kube.ActionUndo}
+// ActionKey is one Operate action and the inventory key that opens its
+// confirmation (on the marked rows, or the cursor row).
+type ActionKey struct {
+	// Action is the action.
+	Action kube.Action
+	// Key is the key's name as bubbles reads it ("r", "ctrl+d", "Z").
+	Key string
+	// Help is the key's help text ("restart (marked: each)").
+	Help string
+}
+
+// Actions is the table of Operate actions, in the action list's and the
+// help's order: the inventory's key bindings, its help marks, its key
+// handling and the action list's key column all read it. Each is offered
+// on the kinds whose plugin declares it (kube.KindInfo.Supports). Adding
+// an action to the screens is one entry here.
+var Actions = []ActionKey{
+	{kube.ActionRestart, "r", "restart (marked: each)"},
+	{kube.ActionScale, "s", "scale (pods: shell)"},
+	{kube.ActionDelete, "ctrl+d", "delete"},
+	{kube.ActionPause, "z", "pause rollout"},
+	{kube.ActionResume, "Z", "resume rollout"},
+	{kube.ActionUndo, "B", "undo rollout"},
+}
 
 // OpenRolloutMsg asks the root to show the rollout screen of a workload.
 type OpenRolloutMsg struct {

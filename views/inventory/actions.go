@@ -119,10 +119,10 @@ func (m *Model) permissionsRead() func(context.Context) map[kube.Action]string {
 	}
 	kind, ns := m.info.ID, m.namespace
 	has := false
-	for _, a := range views.Actions {
+	for _, a := range kube.KindActions() {
 		has = has || m.info.Supports(a)
 	}
-	if !has && !m.info.Supports(kube.ActionShell) && !m.info.Supports(kube.ActionPortForward) {
+	if !has {
 		return nil
 	}
 	return func(ctx context.Context) map[kube.Action]string {

@@ -51,26 +51,18 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.openObject(views.YAMLView)
 	case key.Matches(msg, k.Edit):
 		return m.edit()
-	case key.Matches(msg, k.Restart):
-		return m.operate(kube.ActionRestart)
-	case key.Matches(msg, k.Scale) && m.info.Supports(kube.ActionShell):
-		return m.shell()
-	case key.Matches(msg, k.Scale):
-		return m.operate(kube.ActionScale)
+	case k.operate(msg) != "":
+		a := k.operate(msg)
+		if a == kube.ActionScale && m.info.Supports(kube.ActionShell) {
+			return m.shell()
+		}
+		return m.operate(a)
 	case key.Matches(msg, k.Logs):
 		return m.logs(false)
 	case key.Matches(msg, k.Previous):
 		return m.logs(true)
 	case key.Matches(msg, k.PortForward):
 		return m.portForward()
-	case key.Matches(msg, k.Delete):
-		return m.operate(kube.ActionDelete)
-	case key.Matches(msg, k.Pause):
-		return m.operate(kube.ActionPause)
-	case key.Matches(msg, k.Resume):
-		return m.operate(kube.ActionResume)
-	case key.Matches(msg, k.Undo):
-		return m.operate(kube.ActionUndo)
 	case key.Matches(msg, k.Rollout):
 		return m.rollout()
 	case key.Matches(msg, k.Actions):

@@ -1,6 +1,12 @@
 package inventory
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
 
 // Keys are the inventory screen's bindings.
 type Keys struct {
@@ -26,10 +32,12 @@ type Keys struct {
 	// Edit opens the workload form on the cursor row (deployments,
 	// statefulsets, daemonsets).
 	Edit key.Binding
-	// Restart, Scale, Delete, Pause, Resume and Undo open the confirmation
-	// of an action on the marked rows, or on the cursor row (views/operate);
-	// on pods and containers, Scale's key opens a shell instead.
-	Restart, Scale, Delete, Pause, Resume, Undo key.Binding
+	// Operate are the keys of the Operate actions (restart, scale, delete,
+	// pause, resume, undo: views.Actions, in its order), each opening the
+	// action's confirmation on the marked rows, or on the cursor row
+	// (views/operate); on a kind with a shell (pods, containers), scale's
+	// key opens a shell instead.
+	Operate []ActionBinding
 	// Rollout follows the cursor row's rollout; Actions lists the row's
 	// actions with the reason each disabled one is.
 	Rollout, Actions key.Binding
@@ -72,12 +80,7 @@ func DefaultKeys() Keys {
 		Describe:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "describe")),
 		YAML:          key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "YAML")),
 		Edit:          key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit workload (form)")),
-		Restart:       key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart (marked: each)")),
-		Scale:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "scale (pods: shell)")),
-		Delete:        key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "delete")),
-		Pause:         key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "pause rollout")),
-		Resume:        key.NewBinding(key.WithKeys("Z"), key.WithHelp("Z", "resume rollout")),
-		Undo:          key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "undo rollout")),
+		Operate:       operateKeys(),
 		Rollout:       key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rollout status")),
 		Actions:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "actions (and why not)")),
 		Logs:          key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "logs")),
@@ -89,9 +92,40 @@ func DefaultKeys() Keys {
 	}
 }
 
+// ActionBinding is the key binding of one Operate action.
+type ActionBinding struct {
+	// Action is the action the key opens the confirmation of.
+	Action kube.Action
+	// Binding is its key and help.
+	key.Binding
+}
+
+// operateKeys returns the bindings of views.Actions, in its order.
+func operateKeys() []ActionBinding {
+	out := make([]ActionBinding, len(views.Actions))
+	for i, a := range views.Actions {
+		out[i] = ActionBinding{Action: a.Action, Binding: key.NewBinding(key.WithKeys(a.Key), key.WithHelp(a.Key, a.Help))}
+	}
+	return out
+}
+
 // list returns the bindings in help order.
 func (k Keys) list() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Wide, k.Refresh,
-		k.Describe, k.YAML, k.Edit, k.Restart, k.Scale, k.Delete, k.Pause, k.Resume, k.Undo, k.Rollout, k.Actions, k.Logs, k.Previous, k.PortForward, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
-		k.SortName, k.SortAge, k.Mark, k.MarkRange, k.ClearMarks, k.Left, k.Right, k.Clear}
+	out := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Wide, k.Refresh,
+		k.Describe, k.YAML, k.Edit}
+	for _, a := range k.Operate {
+		out = append(out, a.Binding)
+	}
+	return append(out, k.Rollout, k.Actions, k.Logs, k.Previous, k.PortForward, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
+		k.SortName, k.SortAge, k.Mark, k.MarkRange, k.ClearMarks, k.Left, k.Right, k.Clear)
+}
+
+// operate returns the Operate action whose key msg is, "" when none.
+func (k Keys) operate(msg tea.KeyMsg) kube.Action {
+	for _, b := range k.Operate {
+		if key.Matches(msg, b.Binding) {
+			return b.Action
+		}
+	}
+	return ""
 }

@@ -6,6 +6,7 @@ package inventory
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -344,15 +345,15 @@ func (m *Model) filterText() string {
 // says when the port-forward is denied (it is allowed in read-only mode).
 func (m *Model) Bindings() []key.Binding {
 	k, ro := m.keys, m.vc.ReadOnly()
-	scale := kube.ActionScale
-	if m.info.Supports(kube.ActionShell) {
-		scale = kube.ActionShell // s opens the shell there (handle.go)
+	k.Operate = slices.Clone(k.Operate)
+	for i, b := range k.Operate {
+		a := b.Action
+		if a == kube.ActionScale && m.info.Supports(kube.ActionShell) {
+			a = kube.ActionShell // s opens the shell there (handle.go)
+		}
+		k.Operate[i].Binding = disabled(b.Binding, ro, m.off[a] != "")
 	}
-	for a, b := range map[kube.Action]*key.Binding{kube.ActionRestart: &k.Restart, scale: &k.Scale,
-		kube.ActionDelete: &k.Delete, kube.ActionPause: &k.Pause, kube.ActionResume: &k.Resume, kube.ActionUndo: &k.Undo,
-		kube.ActionEdit: &k.Edit} {
-		*b = disabled(*b, ro, m.off[a] != "")
-	}
+	k.Edit = disabled(k.Edit, ro, m.off[kube.ActionEdit] != "")
 	k.PortForward = disabled(k.PortForward, false, m.off[kube.ActionPortForward] != "")
 	return k.list()
 }

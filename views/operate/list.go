@@ -11,15 +11,11 @@ import (
 	"github.com/kyyard/kyyard/views"
 )
 
-// actionKeys are the inventory keys of the actions, shown in the list.
-var actionKeys = map[kube.Action]string{
-	kube.ActionRestart: "r", kube.ActionScale: "s", kube.ActionDelete: "ctrl+d",
-	kube.ActionPause: "z", kube.ActionResume: "Z", kube.ActionUndo: "B",
-}
-
 // listRow is one action of the list and what its plan said.
 type listRow struct {
-	action  kube.Action
+	action kube.Action
+	// key is the inventory key of the action (views.Actions).
+	key     string
 	planned bool
 	// why is the reason the action is disabled ("" when it may be done);
 	// warn the warnings it would ask to confirm; nothing, when set, says
@@ -58,8 +54,9 @@ type listPlanMsg struct {
 // NewList returns the action list of msg's object, planned through op.
 func NewList(vc *views.Context, op Operator, msg views.ActionsMsg) *List {
 	l := &List{vc: vc, op: op, target: msg.Target, replicas: msg.Replicas}
-	for _, a := range views.Actions {
-		r := listRow{action: a}
+	for _, ak := range views.Actions {
+		a := ak.Action
+		r := listRow{action: a, key: ak.Key}
 		switch {
 		case !msg.Kind.Supports(a):
 			r.planned, r.why, r.reason = true, "not offered on "+string(msg.Target.Kind), kube.ReasonInvalid
@@ -150,7 +147,7 @@ func (l *List) View() string {
 	st := l.vc.Styles
 	body := []string{fmt.Sprintf("actions on %s", objectName(l.target))}
 	for i, r := range l.rows {
-		text := fmt.Sprintf("%-6s  %-8s  ", actionKeys[r.action], r.action)
+		text := fmt.Sprintf("%-6s  %-8s  ", r.key, r.action)
 		switch {
 		case !r.planned:
 			text = st.Muted.Render(text + "… checking")

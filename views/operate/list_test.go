@@ -140,7 +140,8 @@ func TestActionListOffersWhatThePluginDeclares(t *testing.T) {
 			planned[op.Action] = true
 		}
 		lines := strings.Split(l.View(), "\n")
-		for i, a := range views.Actions {
+		for i, ak := range views.Actions {
+			a := ak.Action
 			off := strings.Contains(lines[1+i], "✗ not offered on "+string(info.ID))
 			if info.Supports(a) == off || info.Supports(a) != planned[a] {
 				t.Errorf("%s (%s), %s: planned %v, line %q", info.ID, info.Capabilities, a, planned[a], lines[1+i])
