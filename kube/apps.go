@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	"github.com/kyyard/kyyard/render"
 )
 
@@ -163,16 +164,16 @@ func deploymentStatus(d *appsv1.Deployment, cannotStart string) (string, Health)
 	case raised == HealthFailed:
 		return "failed: " + cannotStart, raised
 	}
-	return fmt.Sprintf("%d/%d available: %s", d.Status.AvailableReplicas, replicasOf(d.Spec.Replicas), cannotStart), raised
+	return fmt.Sprintf("%d/%d available: %s", d.Status.AvailableReplicas, objects.ReplicasOf(d.Spec.Replicas), cannotStart), raised
 }
 
 // deploymentOwnStatus is deploymentStatus from the Deployment alone.
 func deploymentOwnStatus(d *appsv1.Deployment) (string, Health) {
-	desired := replicasOf(d.Spec.Replicas)
+	desired := objects.ReplicasOf(d.Spec.Replicas)
 	if d.DeletionTimestamp != nil {
 		return "deleting", HealthWarning
 	}
-	if cond := deploymentCondition(d, appsv1.DeploymentProgressing); cond != nil && cond.Status == corev1.ConditionFalse {
+	if cond := objects.DeploymentCondition(d, appsv1.DeploymentProgressing); cond != nil && cond.Status == corev1.ConditionFalse {
 		return "failed: " + cond.Reason, HealthFailed
 	}
 	if d.Generation > d.Status.ObservedGeneration || d.Status.UpdatedReplicas < desired {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -52,7 +53,7 @@ func rolloutHolds(d *appsv1.Deployment, newPods []*corev1.Pod, claims map[string
 		}
 	}
 	if d != nil {
-		if c := deploymentCondition(d, appsv1.DeploymentProgressing); c != nil && c.Status == corev1.ConditionFalse &&
+		if c := objects.DeploymentCondition(d, appsv1.DeploymentProgressing); c != nil && c.Status == corev1.ConditionFalse &&
 			(c.Reason == "ProgressDeadlineExceeded" || c.Reason == "ReplicaSetCreateError") {
 			add(holdFailing, hold{code: c.Reason, text: c.Message})
 		}
@@ -168,7 +169,7 @@ func (c *Client) readHolds(ctx context.Context, ns, name string, st RolloutStatu
 	}
 	var pods []*corev1.Pod
 	if len(newNames) > 0 {
-		sel, err := selectorOf(d.Spec.Selector)
+		sel, err := objects.SelectorOf(d.Spec.Selector)
 		if err != nil {
 			return nil
 		}

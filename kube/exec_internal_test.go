@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -182,7 +183,7 @@ func TestOpenExecConfirmedAndConfiguredShell(t *testing.T) {
 
 func TestOpenExecContainerChoice(t *testing.T) {
 	pod := execPod("u1", "web", "sidecar")
-	pod.Annotations = map[string]string{defaultContainerAnnotation: "sidecar"}
+	pod.Annotations = map[string]string{objects.DefaultContainerAnnotation: "sidecar"}
 	c, _, _ := execClient(t, Options{}, true, bothShells, nil, pod, execNamespace("baseline"))
 	_, err := c.OpenExec(context.Background(), ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1"})
 	var choice *ContainerChoiceError

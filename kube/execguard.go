@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	corev1 "k8s.io/api/core/v1"
 	psapi "k8s.io/pod-security-admission/api"
 	pspolicy "k8s.io/pod-security-admission/policy"
@@ -25,16 +26,16 @@ import (
 // verdict's sentence (the pod changed since it was listed).
 func execContainer(pod *corev1.Pod, name string) (string, *ContainerChoiceError, string) {
 	if name != "" {
-		if slices.Contains(podContainers(pod), name) {
+		if slices.Contains(objects.PodContainers(pod), name) {
 			return name, nil, ""
 		}
 		return "", nil, fmt.Sprintf("pod %s/%s has no container %s", pod.Namespace, pod.Name, name)
 	}
-	runnable := runningContainers(pod)
+	runnable := objects.RunningContainers(pod)
 	if len(runnable) == 1 {
 		return runnable[0], nil, ""
 	}
-	def := podDefaultContainer(pod)
+	def := objects.DefaultContainer(pod)
 	if !slices.Contains(runnable, def) {
 		def = ""
 	}

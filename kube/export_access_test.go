@@ -1,5 +1,7 @@
 package kube
 
+import "github.com/kyyard/kyyard/kube/internal/objects"
+
 // AccessOfOperation exposes accessFor to the external tests: the access
 // review Operate and Permissions make for op.
 func AccessOfOperation(op Operation) AccessRequest {
@@ -9,4 +11,4 @@ func AccessOfOperation(op Operation) AccessRequest {
 
 // WorkloadResourceOf exposes workloadResource (the resource applyGuards'
 // access review of the workload form's patch names) to the external tests.
-func WorkloadResourceOf(kind Kind) (string, error) { return workloadResource(kind) }
+func WorkloadResourceOf(kind Kind) (string, error) { return objects.EditableResource(kind) }

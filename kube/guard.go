@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	appsv1 "k8s.io/api/apps/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -114,9 +115,9 @@ func (c *Client) guardAccess(ctx context.Context, a accessCheck) Verdict {
 // person changed (before → after) that the server changed too, with the
 // server's value now and the person's, and whether the server's other
 // changes touch the person's fields.
-func guardFresh(before, after Workload, fresh workloadObject) Verdict {
+func guardFresh(before, after Workload, fresh objects.PodOwner) Verdict {
 	name := string(before.Ref.Kind) + "/" + before.Ref.Name
-	meta := fresh.meta
+	meta := fresh.Meta
 	switch {
 	case meta.DeletionTimestamp != nil:
 		return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonConflict, Sentence: name + " is being deleted"}
@@ -238,8 +239,8 @@ func (c *Client) guardPodSecurity(ctx context.Context, namespace string) Verdict
 // deletes the claims `<template>-<name>-<ordinal>` of the ordinals removed
 // (casebook C30). The claims that exist are named; the person confirms by
 // typing the StatefulSet's name.
-func (c *Client) guardClaims(ctx context.Context, wo workloadObject, from, to int32) Verdict {
-	sts := wo.sts
+func (c *Client) guardClaims(ctx context.Context, wo objects.PodOwner, from, to int32) Verdict {
+	sts := wo.StatefulSet
 	pass := Verdict{Guard: GuardClaims, Outcome: OutcomePass, Sentence: "no volume claims are deleted"}
 	if sts == nil || to >= from || len(sts.Spec.VolumeClaimTemplates) == 0 {
 		return pass
@@ -274,8 +275,8 @@ func (c *Client) guardClaims(ctx context.Context, wo workloadObject, from, to in
 // named (every ordinal, including those above the replicas); the person
 // confirms by typing the StatefulSet's name. A list that fails warns
 // without names.
-func (c *Client) guardClaimsDeleted(ctx context.Context, wo workloadObject) Verdict {
-	sts := wo.sts
+func (c *Client) guardClaimsDeleted(ctx context.Context, wo objects.PodOwner) Verdict {
+	sts := wo.StatefulSet
 	pass := Verdict{Guard: GuardClaims, Outcome: OutcomePass, Sentence: "no volume claims are deleted"}
 	if sts == nil || len(sts.Spec.VolumeClaimTemplates) == 0 {
 		return pass

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -67,7 +68,7 @@ func (c *Client) Inspect(ctx context.Context, ref WorkloadRef) (Inspection, erro
 	if err != nil {
 		return Inspection{}, fmt.Errorf("inspect %s: %w", ref, err)
 	}
-	selector, err := selectorOf(sel)
+	selector, err := objects.SelectorOf(sel)
 	if err != nil {
 		return Inspection{}, fmt.Errorf("inspect %s: %w", ref, err)
 	}
@@ -96,21 +97,21 @@ func (c *Client) Inspect(ctx context.Context, ref WorkloadRef) (Inspection, erro
 // readPodOwner) and returns its Inspection without pods, its selector, and
 // the test of a pod's labels that says whether the pod is new.
 func (c *Client) inspectWorkload(ctx context.Context, ref WorkloadRef) (Inspection, *metav1.LabelSelector, func(map[string]string) bool, error) {
-	wo, err := c.readPodOwner(ctx, ref.Kind, ref.Namespace, ref.Name)
+	wo, err := objects.Read(ctx, c.cs, ref.Kind, ref.Namespace, ref.Name)
 	if err != nil {
 		return Inspection{}, nil, nil, err
 	}
-	m := wo.meta
+	m := wo.Meta
 	in := Inspection{Ref: ref, UID: string(m.UID), ResourceVersion: m.ResourceVersion, Generation: m.Generation}
 	isNew := func(map[string]string) bool { return false }
-	switch o := wo.obj.(type) {
+	switch o := wo.Object.(type) {
 	case *appsv1.Deployment:
 		in.ObservedGeneration = o.Status.ObservedGeneration
-		in.Desired, in.Ready, in.Updated, in.Available = replicasOf(o.Spec.Replicas),
+		in.Desired, in.Ready, in.Updated, in.Available = objects.ReplicasOf(o.Spec.Replicas),
 			o.Status.ReadyReplicas, o.Status.UpdatedReplicas, o.Status.AvailableReplicas
 	case *appsv1.StatefulSet:
 		in.ObservedGeneration = o.Status.ObservedGeneration
-		in.Desired, in.Ready, in.Updated, in.Available = replicasOf(o.Spec.Replicas),
+		in.Desired, in.Ready, in.Updated, in.Available = objects.ReplicasOf(o.Spec.Replicas),
 			o.Status.ReadyReplicas, o.Status.UpdatedReplicas, o.Status.AvailableReplicas
 		update := o.Status.UpdateRevision
 		isNew = func(l map[string]string) bool {
@@ -125,5 +126,5 @@ func (c *Client) inspectWorkload(ctx context.Context, ref WorkloadRef) (Inspecti
 			return generation != "" && l[templateGenerationLabel] == generation
 		}
 	}
-	return in, wo.selector, isNew, nil
+	return in, wo.Selector, isNew, nil
 }

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -89,7 +90,7 @@ func terminated(pod *corev1.Pod, name string) bool {
 	}
 	for _, c := range pod.Spec.InitContainers {
 		if c.Name == name {
-			return !isSidecar(c) && st.State.Terminated.ExitCode == 0
+			return !objects.IsSidecar(c) && st.State.Terminated.ExitCode == 0
 		}
 	}
 	switch pod.Spec.RestartPolicy {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -49,7 +50,7 @@ func runLogs(t *testing.T, c *Client, req LogRequest, sink LogSink, deps logDeps
 func TestLogsContainerChoice(t *testing.T) {
 	always := corev1.ContainerRestartPolicyAlways
 	multi := testPod("multi", "web")
-	multi.Annotations = map[string]string{defaultContainerAnnotation: "web"}
+	multi.Annotations = map[string]string{objects.DefaultContainerAnnotation: "web"}
 	multi.Spec.InitContainers = []corev1.Container{{Name: "migrate"}, {Name: "shipper", RestartPolicy: &always}}
 	withInit := testPod("init", "web")
 	withInit.Spec.InitContainers = []corev1.Container{{Name: "migrate"}}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -29,8 +30,8 @@ func logTargets(req LogRequest, pods []*corev1.Pod) ([]logTarget, error) {
 	single := req.Kind == KindPods || req.Kind == KindContainers
 	var out []logTarget
 	for _, pod := range pods {
-		names := podContainers(pod)
-		dflt := podDefaultContainer(pod)
+		names := objects.PodContainers(pod)
+		dflt := objects.DefaultContainer(pod)
 		add := func(c string) {
 			out = append(out, logTarget{pod: pod, container: c, containers: names, dflt: dflt})
 		}
@@ -73,7 +74,7 @@ func logTargets(req LogRequest, pods []*corev1.Pod) ([]logTarget, error) {
 // the init containers that ran before them; several are refused with a
 // *ContainerChoiceError listing every container.
 func onlyContainer(pod *corev1.Pod, names []string, dflt string) (string, error) {
-	if running := runningContainers(pod); len(running) == 1 {
+	if running := objects.RunningContainers(pod); len(running) == 1 {
 		return running[0], nil
 	}
 	return "", &ContainerChoiceError{Namespace: pod.Namespace, Pod: pod.Name, Containers: names, DefaultContainer: dflt}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -21,21 +22,21 @@ import (
 // ErrLogNoPods.
 func (c *Client) workloadLogPods(ctx context.Context, req LogRequest) ([]*corev1.Pod, *podTracker, error) {
 	ns, name := req.Namespace, req.Name
-	wo, err := c.readPodOwner(ctx, req.Kind, ns, name)
-	if errors.Is(err, errNotPodOwner) {
+	wo, err := objects.Read(ctx, c.cs, req.Kind, ns, name)
+	if errors.Is(err, objects.ErrNotPodOwner) {
 		return nil, nil, fmt.Errorf("%w: %s", ErrLogKind, req.Kind)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	sel, uid := wo.selector, string(wo.meta.UID)
+	sel, uid := wo.Selector, string(wo.Meta.UID)
 	if req.UID != "" && uid != req.UID {
 		return nil, nil, fmt.Errorf("%w: %s %s/%s", ErrLogPodReplaced, req.Kind, ns, name)
 	}
 	if sel == nil || (len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 0) {
 		return nil, nil, fmt.Errorf("%s/%s: %w", req.Kind, name, ErrSelectsNothing)
 	}
-	ls, err := selectorOf(sel)
+	ls, err := objects.SelectorOf(sel)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -27,11 +28,11 @@ func (c *Client) WorkloadUsage(ctx context.Context, ref WorkloadRef) WorkloadUsa
 		return fail(err)
 	}
 	ref.Kind = kind
-	wo, err := c.getWorkload(ctx, ref)
+	wo, err := objects.ReadEditable(ctx, c.cs, ref)
 	if err != nil {
 		return fail(fmt.Errorf("read %s: %w", ref, err))
 	}
-	sel, err := selectorOf(wo.selector)
+	sel, err := objects.SelectorOf(wo.Selector)
 	if err != nil {
 		return fail(fmt.Errorf("%s: %w", ref, err))
 	}
@@ -40,7 +41,7 @@ func (c *Client) WorkloadUsage(ctx context.Context, ref WorkloadRef) WorkloadUsa
 	}
 	m := c.Metrics(ctx, MetricsRequest{Kind: KindPods, Namespace: ref.Namespace, Labels: sel.String()})
 	return WorkloadUsage{
-		Containers: summariseUsage(templateContainers(&wo.template.Spec), m.Pods),
+		Containers: summariseUsage(templateContainers(&wo.Template.Spec), m.Pods),
 		Truncated:  m.Truncated,
 		Taken:      m.Taken,
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -12,8 +13,8 @@ import (
 
 // opTarget is the object an action reads fresh: a workload or a pod.
 type opTarget struct {
-	wo   workloadObject // a workload; zero for a pod
-	pod  *corev1.Pod    // a pod; nil for a workload
+	wo   objects.PodOwner // a workload; zero for a pod
+	pod  *corev1.Pod      // a pod; nil for a workload
 	meta *metav1.ObjectMeta
 }
 
@@ -145,11 +146,11 @@ func (c *Client) readTarget(ctx context.Context, ref ObjectRef) (opTarget, error
 		}
 		return opTarget{pod: pod, meta: &pod.ObjectMeta}, nil
 	}
-	wo, err := c.getWorkload(ctx, ref.Workload())
+	wo, err := objects.ReadEditable(ctx, c.cs, ref.Workload())
 	if err != nil {
 		return opTarget{}, err
 	}
-	return opTarget{wo: wo, meta: wo.meta}, nil
+	return opTarget{wo: wo, meta: wo.Meta}, nil
 }
 
 // guardSeen compares the object read fresh with what the person saw: the
@@ -183,7 +184,7 @@ func guardSeen(op Operation, meta *metav1.ObjectMeta) Verdict {
 func (c *Client) prepareWrite(ctx context.Context, op Operation, p *operationPlan) error {
 	t := p.target
 	rule := func(v Verdict) { v.Guard = GuardAction; p.verdicts = append(p.verdicts, v) }
-	paused := t.wo.paused != nil && *t.wo.paused
+	paused := t.wo.Paused != nil && *t.wo.Paused
 	switch op.Action {
 	case ActionRestart:
 		if paused {
@@ -196,7 +197,7 @@ func (c *Client) prepareWrite(ctx context.Context, op Operation, p *operationPla
 		}
 		p.done = "restarted " + op.Ref.String() + ": its pods are replaced"
 	case ActionScale:
-		from := replicasOf(t.wo.replicas)
+		from := objects.ReplicasOf(t.wo.Replicas)
 		if op.CurrentReplicas != nil && *op.CurrentReplicas != from {
 			p.verdicts = append(p.verdicts, Verdict{Guard: GuardAction, Outcome: OutcomeRefuse, Reason: ReasonConflict,
 				Sentence: fmt.Sprintf("%s has %s now, not the %d you saw: it was scaled since; scale it again from %d",
@@ -252,7 +253,7 @@ func (c *Client) otherGuards(ctx context.Context, op Operation, t opTarget) Verd
 	case ActionRestart, ActionResume, ActionUndo:
 		vs = append(vs, c.guardPodSecurity(ctx, op.Ref.Namespace))
 	case ActionScale:
-		from := replicasOf(t.wo.replicas)
+		from := objects.ReplicasOf(t.wo.Replicas)
 		if op.Replicas > from {
 			vs = append(vs, c.guardPodSecurity(ctx, op.Ref.Namespace))
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -18,7 +19,7 @@ import (
 // (annotationsToSkip of k8s.io/kubectl/pkg/polymorphichelpers/rollback.go).
 var undoSkippedAnnotations = map[string]bool{
 	corev1.LastAppliedConfigAnnotation:          true,
-	revisionAnnotation:                          true,
+	objects.RevisionAnnotation:                  true,
 	"deployment.kubernetes.io/revision-history": true,
 	"deployment.kubernetes.io/desired-replicas": true,
 	"deployment.kubernetes.io/max-replicas":     true,
@@ -33,7 +34,7 @@ func previousRevision(owned []*appsv1.ReplicaSet) (*appsv1.ReplicaSet, int64) {
 	var latest, previous *appsv1.ReplicaSet
 	latestRev, previousRev := int64(-1), int64(-1)
 	for _, rs := range owned {
-		v, err := strconv.ParseInt(rs.Annotations[revisionAnnotation], 10, 64)
+		v, err := strconv.ParseInt(rs.Annotations[objects.RevisionAnnotation], 10, 64)
 		if err != nil {
 			continue
 		}
@@ -84,7 +85,7 @@ func undoPatch(d *appsv1.Deployment, rs *appsv1.ReplicaSet, rev int64, rv string
 // ownedReplicaSets lists the ReplicaSets d's selector selects that d
 // controls (kubectl's deploymentutil.GetAllReplicaSets).
 func (c *Client) ownedReplicaSets(ctx context.Context, d *appsv1.Deployment) ([]*appsv1.ReplicaSet, error) {
-	sel, err := selectorOf(d.Spec.Selector)
+	sel, err := objects.SelectorOf(d.Spec.Selector)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +107,7 @@ func (c *Client) ownedReplicaSets(ctx context.Context, d *appsv1.Deployment) ([]
 // differs) and sets p's write. Errors: the ReplicaSets cannot be listed.
 func (c *Client) prepareUndo(ctx context.Context, op Operation, p *operationPlan, paused bool) error {
 	rule := func(v Verdict) { v.Guard = GuardAction; p.verdicts = append(p.verdicts, v) }
-	d, _ := p.target.wo.obj.(*appsv1.Deployment)
+	d, _ := p.target.wo.Object.(*appsv1.Deployment)
 	owned, err := c.ownedReplicaSets(ctx, d)
 	if err != nil {
 		return err
@@ -128,7 +129,7 @@ func (c *Client) prepareUndo(ctx context.Context, op Operation, p *operationPlan
 	}
 	rule(Verdict{Outcome: OutcomePass, Sentence: fmt.Sprintf("rolls back to revision %d (ReplicaSet %s)", rev, rs.Name)})
 	p.write = func(ctx context.Context, t opTarget) (string, error) {
-		fresh, _ := t.wo.obj.(*appsv1.Deployment)
+		fresh, _ := t.wo.Object.(*appsv1.Deployment)
 		patch, skip := undoPatch(fresh, rs, rev, fresh.ResourceVersion)
 		if skip != "" {
 			return fresh.ResourceVersion, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -58,7 +59,7 @@ func (c *Client) patchOp(ctx context.Context, ref ObjectRef, p opPatch) (string,
 	case KindDaemonSets:
 		obj, err = apps.DaemonSets(ref.Namespace).Patch(ctx, ref.Name, p.kind, p.body, metav1.PatchOptions{})
 	default:
-		_, err = workloadResource(ref.Kind)
+		_, err = objects.EditableResource(ref.Kind)
 	}
 	if err != nil {
 		return "", err
@@ -129,7 +130,7 @@ func (c *Client) deleteOp(ctx context.Context, op Operation, t opTarget) error {
 	case KindDaemonSets:
 		return c.cs.AppsV1().DaemonSets(ref.Namespace).Delete(ctx, ref.Name, opts)
 	}
-	_, err := workloadResource(ref.Kind)
+	_, err := objects.EditableResource(ref.Kind)
 	return err
 }
 

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -53,14 +54,14 @@ func (c *Client) forwardSpec(ctx context.Context, kind Kind, ns, name string) (*
 		}
 		return &o.Spec, string(o.UID), nil, nil
 	}
-	wo, err := c.readPodOwner(ctx, kind, ns, name)
-	if errors.Is(err, errNotPodOwner) {
+	wo, err := objects.Read(ctx, c.cs, kind, ns, name)
+	if errors.Is(err, objects.ErrNotPodOwner) {
 		return nil, "", nil, fmt.Errorf("%w: a port-forward goes to pods, Services and workloads, not %s", errInvalid, kind)
 	}
 	if err != nil {
 		return nil, "", nil, err
 	}
-	return &wo.template.Spec, string(wo.meta.UID), wo.selector, nil
+	return &wo.Template.Spec, string(wo.Meta.UID), wo.Selector, nil
 }
 
 // forwardTarget reads what req names, checks its UID against the one the

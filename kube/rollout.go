@@ -6,17 +6,13 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 )
-
-// revisionAnnotation is where the Deployment controller numbers a
-// Deployment's ReplicaSets (and the Deployment itself): "7".
-const revisionAnnotation = "deployment.kubernetes.io/revision"
 
 // RolloutStatus reads where the rollout of a Deployment, StatefulSet or
 // DaemonSet stands, once: a screen polls it (about once a second) after a
@@ -77,9 +73,9 @@ func (c *Client) RolloutStatus(ctx context.Context, ref WorkloadRef) (RolloutSta
 	}
 	ref.Kind = kind
 	var st RolloutStatus
-	wo, err := c.readPodOwner(ctx, kind, ref.Namespace, ref.Name)
+	wo, err := objects.Read(ctx, c.cs, kind, ref.Namespace, ref.Name)
 	if err == nil {
-		switch o := wo.obj.(type) {
+		switch o := wo.Object.(type) {
 		case *appsv1.Deployment:
 			st, err = c.deploymentRollout(ctx, ref, o)
 		case *appsv1.StatefulSet:
@@ -112,7 +108,7 @@ func (c *Client) workloadKind(kind Kind) (Kind, error) {
 // deploymentRollout reads the ReplicaSets and the pods of d, the
 // Deployment ref names, just read.
 func (c *Client) deploymentRollout(ctx context.Context, ref WorkloadRef, d *appsv1.Deployment) (RolloutStatus, error) {
-	sel, err := selectorOf(d.Spec.Selector)
+	sel, err := objects.SelectorOf(d.Spec.Selector)
 	if err != nil {
 		return RolloutStatus{}, err
 	}
@@ -131,7 +127,7 @@ func (c *Client) deploymentRollout(ctx context.Context, ref WorkloadRef, d *apps
 	st := RolloutStatus{
 		Ref:                ref,
 		UID:                string(d.UID),
-		Desired:            replicasOf(d.Spec.Replicas),
+		Desired:            objects.ReplicasOf(d.Spec.Replicas),
 		Updated:            d.Status.UpdatedReplicas,
 		Ready:              d.Status.ReadyReplicas,
 		Available:          d.Status.AvailableReplicas,
@@ -144,7 +140,7 @@ func (c *Client) deploymentRollout(ctx context.Context, ref WorkloadRef, d *apps
 	newHash := ""
 	if newRS != nil {
 		st.NewRevision = newRS.Name
-		st.Revision = newRS.Annotations[revisionAnnotation]
+		st.Revision = newRS.Annotations[objects.RevisionAnnotation]
 		newHash = newRS.Labels[appsv1.DefaultDeploymentUniqueLabelKey]
 	}
 	st.OldRevisions = oldReplicaSets(owned, newRS)
@@ -172,7 +168,7 @@ func (c *Client) deploymentRollout(ctx context.Context, ref WorkloadRef, d *apps
 	// The Deployment controller's Progressing condition says it gave up:
 	// the progress deadline passed (kubectl's one failure), or it could not
 	// create the new ReplicaSet (ReplicaSetCreateError).
-	if cond := deploymentCondition(d, appsv1.DeploymentProgressing); cond != nil &&
+	if cond := objects.DeploymentCondition(d, appsv1.DeploymentProgressing); cond != nil &&
 		cond.Status == corev1.ConditionFalse && (cond.Reason == "ProgressDeadlineExceeded" || cond.Reason == "ReplicaSetCreateError") {
 		st.Phase, st.Message = RolloutFailed, cond.Message
 		if st.Message == "" {
@@ -210,24 +206,6 @@ func (c *Client) deploymentRollout(ctx context.Context, ref WorkloadRef, d *apps
 		st.Phase, st.Message = RolloutComplete, "successfully rolled out"
 	}
 	return st, nil
-}
-
-// replicasOf is spec.replicas, 1 when unset (the API server's default).
-func replicasOf(p *int32) int32 {
-	if p == nil {
-		return 1
-	}
-	return *p
-}
-
-// deploymentCondition returns the Deployment's condition of type t, or nil.
-func deploymentCondition(d *appsv1.Deployment, t appsv1.DeploymentConditionType) *appsv1.DeploymentCondition {
-	for i := range d.Status.Conditions {
-		if d.Status.Conditions[i].Type == t {
-			return &d.Status.Conditions[i]
-		}
-	}
-	return nil
 }
 
 // findNewReplicaSet is the Deployment controller's and kubectl's rule
@@ -270,10 +248,10 @@ func oldReplicaSets(owned []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) []stri
 		if newRS != nil && rs.UID == newRS.UID {
 			continue
 		}
-		if replicasOf(rs.Spec.Replicas) == 0 && rs.Status.Replicas == 0 {
+		if objects.ReplicasOf(rs.Spec.Replicas) == 0 && rs.Status.Replicas == 0 {
 			continue
 		}
-		rev, _ := strconv.ParseInt(rs.Annotations[revisionAnnotation], 10, 64)
+		rev, _ := strconv.ParseInt(rs.Annotations[objects.RevisionAnnotation], 10, 64)
 		olds = append(olds, old{rs.Name, rev})
 	}
 	sort.Slice(olds, func(i, j int) bool {
@@ -298,13 +276,4 @@ func revisionName(name string, rev int64) string {
 		return name
 	}
 	return fmt.Sprintf("%s (rev %d)", name, rev)
-}
-
-// selectorOf turns a workload's label selector into a labels.Selector.
-func selectorOf(s *metav1.LabelSelector) (labels.Selector, error) {
-	sel, err := metav1.LabelSelectorAsSelector(s)
-	if err != nil {
-		return nil, fmt.Errorf("%w: selector: %v", errInvalid, err)
-	}
-	return sel, nil
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -138,7 +139,7 @@ func (c *Client) replicaSetFailure(ctx context.Context, rs *appsv1.ReplicaSet) (
 			cond = ci
 		}
 	}
-	short := rs.Status.Replicas < replicasOf(rs.Spec.Replicas)
+	short := rs.Status.Replicas < objects.ReplicasOf(rs.Spec.Replicas)
 	if cond == nil && !short {
 		return "", nil
 	}

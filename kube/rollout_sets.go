@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -28,7 +29,7 @@ const onDeleteMessage = "updateStrategy OnDelete: pods are replaced only when th
 // partition the controller must also have made the updateRevision current
 // (it does so once every replica is updated and ready).
 func (c *Client) statefulSetRollout(ctx context.Context, ref WorkloadRef, s *appsv1.StatefulSet) (RolloutStatus, error) {
-	sel, err := selectorOf(s.Spec.Selector)
+	sel, err := objects.SelectorOf(s.Spec.Selector)
 	if err != nil {
 		return RolloutStatus{}, err
 	}
@@ -39,7 +40,7 @@ func (c *Client) statefulSetRollout(ctx context.Context, ref WorkloadRef, s *app
 	st := RolloutStatus{
 		Ref:                ref,
 		UID:                string(s.UID),
-		Desired:            replicasOf(s.Spec.Replicas),
+		Desired:            objects.ReplicasOf(s.Spec.Replicas),
 		Updated:            s.Status.UpdatedReplicas,
 		Ready:              s.Status.ReadyReplicas,
 		Available:          s.Status.AvailableReplicas,
@@ -107,7 +108,7 @@ func (c *Client) statefulSetRollout(ctx context.Context, ref WorkloadRef, s *app
 // or its pod-template-generation label is the DaemonSet's template
 // generation (the deprecated.daemonset.template.generation annotation).
 func (c *Client) daemonSetRollout(ctx context.Context, ref WorkloadRef, ds *appsv1.DaemonSet) (RolloutStatus, error) {
-	sel, err := selectorOf(ds.Spec.Selector)
+	sel, err := objects.SelectorOf(ds.Spec.Selector)
 	if err != nil {
 		return RolloutStatus{}, err
 	}

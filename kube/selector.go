@@ -2,7 +2,6 @@ package kube
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -12,11 +11,13 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
-// errInvalid marks a request kyyard refuses before sending it; ReasonOf
-// classifies it as ReasonInvalid.
-var errInvalid = errors.New("invalid request")
+// errInvalid is vocab.ErrInvalid, the mark of a request kyyard refuses
+// before sending it.
+var errInvalid = vocab.ErrInvalid
 
 // rowMatcher reports whether a row is selected.
 type rowMatcher func(*Row) bool

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -36,7 +37,7 @@ func TestC20DuplicateEnvNames(t *testing.T) {
 
 	keep := cloneWorkload(before)
 	keep.Containers[1].Env[2].Value = "t2" // T changed, both N kept
-	wo, _ := asWorkload(d)
+	wo, _ := objects.AsPodOwner(d)
 	if body, err := checkedPatch(before, keep, wo); err == nil {
 		res := applyPatch(t, d, body)
 		if got := envOf(t, &res.Spec.Template.Spec.InitContainers[1]); got != "A=1,N=x,T=t2,N=y" {

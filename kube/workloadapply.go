@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/rest"
 )
@@ -19,17 +20,17 @@ import (
 // and new Secret references. fresh is the object read, zero when the guards
 // stopped before reading it. Errors: the read failed for a reason other
 // than the object being gone (which is a refusal: not_found).
-func (c *Client) applyGuards(ctx context.Context, before, after Workload, changes []Change) (Verdicts, workloadObject, error) {
+func (c *Client) applyGuards(ctx context.Context, before, after Workload, changes []Change) (Verdicts, objects.PodOwner, error) {
 	ref := before.Ref
-	resource, err := workloadResource(ref.Kind)
+	resource, err := objects.EditableResource(ref.Kind)
 	if err != nil {
-		return nil, workloadObject{}, err
+		return nil, objects.PodOwner{}, err
 	}
-	var fresh workloadObject
+	var fresh objects.PodOwner
 	vs, err := c.runGuards(ctx, guardedWrite{
 		access: []accessCheck{{verb: "patch", group: "apps", resource: resource, namespace: ref.Namespace}},
 		object: func(ctx context.Context) (Verdicts, error) {
-			wo, err := c.getWorkload(ctx, ref)
+			wo, err := objects.ReadEditable(ctx, c.cs, ref)
 			if apierrors.IsNotFound(err) {
 				return Verdicts{goneVerdict(string(ref.Kind) + "/" + ref.Name + " no longer exists")}, nil
 			}
@@ -41,16 +42,16 @@ func (c *Client) applyGuards(ctx context.Context, before, after Workload, change
 		},
 		risks: func(ctx context.Context) (Verdicts, error) {
 			vs := Verdicts{guardBounds(before, changes),
-				c.guardManaged(ref.Name, fresh.meta.Labels, fresh.meta.Annotations),
+				c.guardManaged(ref.Name, fresh.Meta.Labels, fresh.Meta.Annotations),
 				c.guardPodSecurity(ctx, ref.Namespace)}
 			if after.HasReplicas && after.Replicas != before.Replicas {
 				vs = append(vs, c.guardClaims(ctx, fresh, before.Replicas, after.Replicas), c.guardAutoscaler(ctx, ref))
 			}
-			return append(vs, c.guardSecretRefs(fresh.template, after)), nil
+			return append(vs, c.guardSecretRefs(fresh.Template, after)), nil
 		},
 	})
 	if err != nil {
-		return vs, workloadObject{}, err
+		return vs, objects.PodOwner{}, err
 	}
 	return vs, fresh, nil
 }
@@ -70,7 +71,7 @@ type prepared struct {
 
 // prepare runs the guards and builds the checked patch of before → after;
 // it returns the fresh read too (zero when a guard refused before it).
-func (c *Client) prepare(ctx context.Context, before, after Workload, changes []Change) (prepared, workloadObject, error) {
+func (c *Client) prepare(ctx context.Context, before, after Workload, changes []Change) (prepared, objects.PodOwner, error) {
 	vs, fresh, err := c.applyGuards(ctx, before, after, changes)
 	if err != nil {
 		return prepared{}, fresh, err
@@ -99,31 +100,31 @@ func (c *Client) prepare(ctx context.Context, before, after Workload, changes []
 // the fresh guard passes again and the patch carries the newer
 // resourceVersion; when someone wrote the object, it refuses with conflict.
 func (c *Client) send(ctx context.Context, before, after Workload, changes []Change, dryRun bool,
-	refuse func(Verdicts) *Refusal) (prepared, workloadObject, []string, error) {
+	refuse func(Verdicts) *Refusal) (prepared, objects.PodOwner, []string, error) {
 	p, fresh, err := c.prepare(ctx, before, after, changes)
 	if err != nil {
-		return p, workloadObject{}, nil, err
+		return p, objects.PodOwner{}, nil, err
 	}
 	if r := refuse(p.verdicts); r != nil {
-		return p, workloadObject{}, nil, r
+		return p, objects.PodOwner{}, nil, r
 	}
 	wctx, warnings := collectWarnings(ctx)
 	for attempt := 0; ; attempt++ {
-		out, err := c.patchWorkload(wctx, before.Ref, p.body, dryRun)
+		out, err := objects.Patch(wctx, c.cs, before.Ref, p.body, dryRun)
 		if err == nil {
 			return p, out, warnings.list(), nil
 		}
 		if !apierrors.IsConflict(err) || attempt == statusRaceRetries {
-			return p, workloadObject{}, warnings.list(), writeRefusal(err)
+			return p, objects.PodOwner{}, warnings.list(), writeRefusal(err)
 		}
-		if fresh, err = c.getWorkload(ctx, before.Ref); err != nil {
-			return p, workloadObject{}, warnings.list(), writeRefusal(err)
+		if fresh, err = objects.ReadEditable(ctx, c.cs, before.Ref); err != nil {
+			return p, objects.PodOwner{}, warnings.list(), writeRefusal(err)
 		}
 		if v := guardFresh(before, after, fresh); v.Outcome == OutcomeRefuse {
-			return p, workloadObject{}, warnings.list(), &Refusal{Reason: v.Reason, Detail: v.Sentence}
+			return p, objects.PodOwner{}, warnings.list(), &Refusal{Reason: v.Reason, Detail: v.Sentence}
 		}
 		if p.body, err = checkedPatch(atFresh(before, fresh), after, fresh); err != nil {
-			return p, workloadObject{}, warnings.list(), &Refusal{Reason: ReasonInvalid, Detail: err.Error()}
+			return p, objects.PodOwner{}, warnings.list(), &Refusal{Reason: ReasonInvalid, Detail: err.Error()}
 		}
 	}
 }
@@ -184,9 +185,9 @@ func (c *Client) ApplyWorkload(ctx context.Context, before, after Workload, conf
 // atFresh returns before with the fresh read's resourceVersion, the
 // precondition of the patch: the fresh guard passed, so what moved since
 // before is status alone. Without a fresh read, before is kept.
-func atFresh(before Workload, fresh workloadObject) Workload {
-	if fresh.meta != nil {
-		before.ResourceVersion = fresh.meta.ResourceVersion
+func atFresh(before Workload, fresh objects.PodOwner) Workload {
+	if fresh.Meta != nil {
+		before.ResourceVersion = fresh.Meta.ResourceVersion
 	}
 	return before
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
@@ -339,27 +340,27 @@ var errPatchUnsafe = errors.New("the change cannot be written safely as a patch"
 // regrouped by name by that merge (casebook C20), and no patch may write
 // other than what the person sees. fresh may be zero (the guards stopped
 // before the read): the patch is then built, for display, unchecked.
-func checkedPatch(before, after Workload, fresh workloadObject) ([]byte, error) {
-	if fresh.obj == nil {
+func checkedPatch(before, after Workload, fresh objects.PodOwner) ([]byte, error) {
+	if fresh.Object == nil {
 		return buildPatch(before, after, nil)
 	}
-	body, err := buildPatch(before, after, &fresh.template.Spec)
+	body, err := buildPatch(before, after, &fresh.Template.Spec)
 	if err != nil {
 		return nil, err
 	}
-	orig, err := json.Marshal(fresh.obj)
+	orig, err := json.Marshal(fresh.Object)
 	if err != nil {
 		return nil, err
 	}
-	merged, err := strategicpatch.StrategicMergePatch(orig, body, fresh.obj)
+	merged, err := strategicpatch.StrategicMergePatch(orig, body, fresh.Object)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errPatchUnsafe, err)
 	}
-	out := reflect.New(reflect.TypeOf(fresh.obj).Elem()).Interface().(runtime.Object)
+	out := reflect.New(reflect.TypeOf(fresh.Object).Elem()).Interface().(runtime.Object)
 	if err := json.Unmarshal(merged, out); err != nil {
 		return nil, err
 	}
-	wo, _ := asWorkload(out)
+	wo, _ := objects.AsPodOwner(out)
 	got := toWorkload(after.Ref, wo)
 	if d := formDifference(got, after); d.where != "" {
 		return nil, fmt.Errorf("%w: %s", errPatchUnsafe, d)

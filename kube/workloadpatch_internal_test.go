@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -113,7 +114,7 @@ func editableStripped(t testing.TB, d *appsv1.Deployment) string {
 
 // formOf reads d as the form does.
 func formOf(d *appsv1.Deployment) Workload {
-	wo, _ := asWorkload(d)
+	wo, _ := objects.AsPodOwner(d)
 	return toWorkload(WorkloadRef{Kind: KindDeployments, Namespace: d.Namespace, Name: d.Name}, wo)
 }
 
@@ -152,7 +153,7 @@ func envContent(w Workload) Workload {
 // paths the form edits.
 func checkPatch(t testing.TB, d *appsv1.Deployment, before, after Workload) []byte {
 	t.Helper()
-	wo, _ := asWorkload(d)
+	wo, _ := objects.AsPodOwner(d)
 	patch, err := checkedPatch(before, after, wo)
 	if errors.Is(err, errPatchUnsafe) && duplicatesChanged(before, after) {
 		return nil // refused, as casebook C20 allows: nothing is lost

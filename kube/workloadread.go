@@ -2,139 +2,14 @@ package kube
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
-	appsv1 "k8s.io/api/apps/v1"
-	batchv1 "k8s.io/api/batch/v1"
+	"github.com/kyyard/kyyard/kube/internal/objects"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 )
-
-// workloadObject is an object whose spec.selector selects the pods it
-// makes from its pod template — a Deployment, StatefulSet, DaemonSet,
-// ReplicaSet or Job — seen through what the form reads, the guards check
-// and the streams follow (logs, port-forward, rollout).
-type workloadObject struct {
-	obj      runtime.Object
-	meta     *metav1.ObjectMeta
-	template *corev1.PodTemplateSpec
-	// selector is spec.selector (immutable once made, on every one of
-	// these kinds); nil when the object has none.
-	selector *metav1.LabelSelector
-	replicas *int32 // nil for a DaemonSet and a Job
-	paused   *bool  // nil but for a Deployment
-	// sts is set for a StatefulSet (claims and their retention policy).
-	sts *appsv1.StatefulSet
-}
-
-// asWorkload views a typed apps/v1 or batch/v1 object as a
-// workloadObject; ok is false for any other type.
-func asWorkload(obj runtime.Object) (workloadObject, bool) {
-	switch o := obj.(type) {
-	case *appsv1.Deployment:
-		return workloadObject{obj: o, meta: &o.ObjectMeta, template: &o.Spec.Template, selector: o.Spec.Selector,
-			replicas: o.Spec.Replicas, paused: &o.Spec.Paused}, true
-	case *appsv1.StatefulSet:
-		return workloadObject{obj: o, meta: &o.ObjectMeta, template: &o.Spec.Template, selector: o.Spec.Selector,
-			replicas: o.Spec.Replicas, sts: o}, true
-	case *appsv1.DaemonSet:
-		return workloadObject{obj: o, meta: &o.ObjectMeta, template: &o.Spec.Template, selector: o.Spec.Selector}, true
-	case *appsv1.ReplicaSet:
-		return workloadObject{obj: o, meta: &o.ObjectMeta, template: &o.Spec.Template, selector: o.Spec.Selector,
-			replicas: o.Spec.Replicas}, true
-	case *batchv1.Job:
-		return workloadObject{obj: o, meta: &o.ObjectMeta, template: &o.Spec.Template, selector: o.Spec.Selector}, true
-	}
-	return workloadObject{}, false
-}
-
-// errNotPodOwner is wrapped by readPodOwner's error for a kind that does
-// not select pods by a spec.selector of its own.
-var errNotPodOwner = errors.New("not a kind whose spec.selector selects its pods")
-
-// readPodOwner gets the object of kind (a plugin id) named ns/name fresh
-// from the API server: a Deployment, StatefulSet, DaemonSet, ReplicaSet or
-// Job, one request. It is the one read of "this workload by kind, and its
-// selector" that the form, the actions' guards, logs, port-forward,
-// rollout and inspect share. Errors: another kind (wraps errNotPodOwner
-// and errInvalid); the API server's, unwrapped (not found, forbidden).
-func (c *Client) readPodOwner(ctx context.Context, kind Kind, ns, name string) (workloadObject, error) {
-	var obj runtime.Object
-	var err error
-	get := metav1.GetOptions{}
-	apps := c.cs.AppsV1()
-	switch kind {
-	case KindDeployments:
-		obj, err = apps.Deployments(ns).Get(ctx, name, get)
-	case KindStatefulSets:
-		obj, err = apps.StatefulSets(ns).Get(ctx, name, get)
-	case KindDaemonSets:
-		obj, err = apps.DaemonSets(ns).Get(ctx, name, get)
-	case KindReplicaSets:
-		obj, err = apps.ReplicaSets(ns).Get(ctx, name, get)
-	case KindJobs:
-		obj, err = c.cs.BatchV1().Jobs(ns).Get(ctx, name, get)
-	default:
-		return workloadObject{}, fmt.Errorf("%w: %s: %w", errInvalid, kind, errNotPodOwner)
-	}
-	if err != nil {
-		return workloadObject{}, err
-	}
-	w, _ := asWorkload(obj)
-	return w, nil
-}
-
-// workloadResource returns the apps/v1 resource of an editable kind.
-// Errors: any other kind.
-func workloadResource(kind Kind) (string, error) {
-	switch kind {
-	case KindDeployments, KindStatefulSets, KindDaemonSets:
-		return string(kind), nil
-	}
-	return "", fmt.Errorf("%s cannot be edited with the form: only deployments, statefulsets and daemonsets", kind)
-}
-
-// getWorkload reads a Deployment, StatefulSet or DaemonSet fresh from the
-// API server (readPodOwner). Errors: another kind; the API server's,
-// unwrapped.
-func (c *Client) getWorkload(ctx context.Context, ref WorkloadRef) (workloadObject, error) {
-	if _, err := workloadResource(ref.Kind); err != nil {
-		return workloadObject{}, err
-	}
-	return c.readPodOwner(ctx, ref.Kind, ref.Namespace, ref.Name)
-}
-
-// patchWorkload sends a strategic merge patch to the object, as a dry run
-// (dryRun=All) when dryRun is set. Errors are the API server's, unwrapped.
-func (c *Client) patchWorkload(ctx context.Context, ref WorkloadRef, body []byte, dryRun bool) (workloadObject, error) {
-	opts := metav1.PatchOptions{}
-	if dryRun {
-		opts.DryRun = []string{metav1.DryRunAll}
-	}
-	var obj runtime.Object
-	var err error
-	apps := c.cs.AppsV1()
-	switch ref.Kind {
-	case KindDeployments:
-		obj, err = apps.Deployments(ref.Namespace).Patch(ctx, ref.Name, types.StrategicMergePatchType, body, opts)
-	case KindStatefulSets:
-		obj, err = apps.StatefulSets(ref.Namespace).Patch(ctx, ref.Name, types.StrategicMergePatchType, body, opts)
-	case KindDaemonSets:
-		obj, err = apps.DaemonSets(ref.Namespace).Patch(ctx, ref.Name, types.StrategicMergePatchType, body, opts)
-	default:
-		_, err = workloadResource(ref.Kind)
-	}
-	if err != nil {
-		return workloadObject{}, err
-	}
-	w, _ := asWorkload(obj)
-	return w, nil
-}
 
 // ReadWorkload reads the editable part of a Deployment, StatefulSet or
 // DaemonSet in two requests: a get of the object and a list of the
@@ -145,7 +20,7 @@ func (c *Client) patchWorkload(ctx context.Context, ref WorkloadRef, body []byte
 // says what it could not read. Errors: a kind the form does not edit,
 // and the get's error (classify with ReasonOf: not_found, forbidden, ...).
 func (c *Client) ReadWorkload(ctx context.Context, ref WorkloadRef) (Workload, error) {
-	wo, err := c.getWorkload(ctx, ref)
+	wo, err := objects.ReadEditable(ctx, c.cs, ref)
 	if err != nil {
 		return Workload{}, err
 	}
@@ -176,25 +51,25 @@ func (c *Client) autoscalerOf(ctx context.Context, ref WorkloadRef) (string, err
 
 // toWorkload converts a read object into the form's picture of it,
 // applying the form's bounds.
-func toWorkload(ref WorkloadRef, wo workloadObject) Workload {
+func toWorkload(ref WorkloadRef, wo objects.PodOwner) Workload {
 	w := Workload{
 		Ref:             ref,
-		UID:             string(wo.meta.UID),
-		ResourceVersion: wo.meta.ResourceVersion,
-		Generation:      wo.meta.Generation,
-		Labels:          wo.meta.Labels,
-		Annotations:     wo.meta.Annotations,
+		UID:             string(wo.Meta.UID),
+		ResourceVersion: wo.Meta.ResourceVersion,
+		Generation:      wo.Meta.Generation,
+		Labels:          wo.Meta.Labels,
+		Annotations:     wo.Meta.Annotations,
 	}
 	if ref.Kind != KindDaemonSets {
 		w.HasReplicas, w.Replicas = true, 1
-		if wo.replicas != nil {
-			w.Replicas = *wo.replicas
+		if wo.Replicas != nil {
+			w.Replicas = *wo.Replicas
 		}
 	}
-	if wo.paused != nil {
-		w.HasPaused, w.Paused = true, *wo.paused
+	if wo.Paused != nil {
+		w.HasPaused, w.Paused = true, *wo.Paused
 	}
-	spec := &wo.template.Spec
+	spec := &wo.Template.Spec
 	n := 0
 	add := func(c *corev1.Container, role ContainerRole) {
 		fc := toContainer(c, role)

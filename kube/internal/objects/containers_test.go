@@ -1,4 +1,4 @@
-package kube
+package objects
 
 import (
 	"testing"
@@ -16,7 +16,7 @@ func TestPodDefaultContainer(t *testing.T) {
 	pod := func(annotation string, init []corev1.Container, containers ...string) *corev1.Pod {
 		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p"}}
 		if annotation != "" {
-			p.Annotations = map[string]string{defaultContainerAnnotation: annotation}
+			p.Annotations = map[string]string{DefaultContainerAnnotation: annotation}
 		}
 		p.Spec.InitContainers = init
 		for _, c := range containers {
@@ -38,7 +38,7 @@ func TestPodDefaultContainer(t *testing.T) {
 		{"annotation names no container", pod("gone", sidecar, "app", "metrics"), "app"},
 		{"no containers", pod("", nil), ""},
 	} {
-		if got := podDefaultContainer(tc.pod); got != tc.want {
+		if got := DefaultContainer(tc.pod); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
 		}
 	}

@@ -1,10 +1,11 @@
-package kube
+package objects
 
 import (
 	"context"
 	"errors"
 	"testing"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -37,21 +38,21 @@ func TestReadPodOwnerReadsEveryKindThatSelectsPods(t *testing.T) {
 		&appsv1.ReplicaSet{ObjectMeta: meta("rs"), Spec: appsv1.ReplicaSetSpec{Selector: sel("rs"), Template: tmpl("rs:1")}},
 		&batchv1.Job{ObjectMeta: meta("j"), Spec: batchv1.JobSpec{Selector: sel("j"), Template: tmpl("j:1")}},
 	}
-	c := NewFromClientset(fake.NewClientset(objs...), Options{})
-	for kind, name := range map[Kind]string{KindDeployments: "d", KindStatefulSets: "s", KindDaemonSets: "ds", KindReplicaSets: "rs", KindJobs: "j"} {
-		wo, err := c.readPodOwner(context.Background(), kind, "ns", name)
+	cs := fake.NewClientset(objs...)
+	for kind, name := range map[vocab.Kind]string{vocab.KindDeployments: "d", vocab.KindStatefulSets: "s", vocab.KindDaemonSets: "ds", vocab.KindReplicaSets: "rs", vocab.KindJobs: "j"} {
+		wo, err := Read(context.Background(), cs, kind, "ns", name)
 		if err != nil {
 			t.Fatalf("%s: %v", kind, err)
 		}
-		if string(wo.meta.UID) != "uid-"+name || wo.selector == nil || wo.selector.MatchLabels["app"] != name ||
-			wo.template.Spec.Containers[0].Image != name+":1" {
+		if string(wo.Meta.UID) != "uid-"+name || wo.Selector == nil || wo.Selector.MatchLabels["app"] != name ||
+			wo.Template.Spec.Containers[0].Image != name+":1" {
 			t.Errorf("%s: read %+v", kind, wo)
 		}
-		if _, err := c.readPodOwner(context.Background(), kind, "ns", "gone"); !apierrors.IsNotFound(err) {
+		if _, err := Read(context.Background(), cs, kind, "ns", "gone"); !apierrors.IsNotFound(err) {
 			t.Errorf("%s gone: %v", kind, err)
 		}
 	}
-	if _, err := c.readPodOwner(context.Background(), "services", "ns", "d"); !errors.Is(err, errNotPodOwner) || !errors.Is(err, errInvalid) {
+	if _, err := Read(context.Background(), cs, "services", "ns", "d"); !errors.Is(err, ErrNotPodOwner) || !errors.Is(err, vocab.ErrInvalid) {
 		t.Errorf("services: %v", err)
 	}
 }

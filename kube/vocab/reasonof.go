@@ -1,4 +1,4 @@
-package kube
+package vocab
 
 import (
 	"context"
@@ -8,6 +8,11 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
+
+// ErrInvalid marks a request kyyard refuses before sending it (wrap it:
+// fmt.Errorf("%w: ...", ErrInvalid)); ReasonOf classifies it as
+// ReasonInvalid.
+var ErrInvalid = errors.New("invalid request")
 
 // ReasonOf classifies an error returned by client-go into a Reason. A nil
 // error has no reason (""); the classification follows the HTTP status the
@@ -21,7 +26,7 @@ func ReasonOf(err error) Reason {
 		return ""
 	case errors.As(err, &refusal):
 		return refusal.Reason
-	case errors.Is(err, errInvalid):
+	case errors.Is(err, ErrInvalid):
 		return ReasonInvalid
 	case apierrors.IsForbidden(err):
 		return ReasonForbidden

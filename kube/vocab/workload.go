@@ -1,4 +1,4 @@
-package kube
+package vocab
 
 // The workload form's picture of a Deployment, StatefulSet or DaemonSet:
 // what ReadWorkload reads, what the form edits and what ApplyWorkload
