@@ -2,9 +2,10 @@ package kube
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
+
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // Lookup returns the plugin for a kind id or alias, bare or qualified by
@@ -57,10 +58,9 @@ func (c *Client) Names() []string {
 	return out
 }
 
-// ErrSelectsNothing is wrapped by DrillDown's error for an object whose
-// selector is absent or empty (a Service without one): it opens no rows,
-// which is a fact about the object, not a failure.
-var ErrSelectsNothing = errors.New("it selects nothing to open")
+// ErrSelectsNothing is vocab.ErrSelectsNothing: DrillDown's error for an
+// object whose selector is absent or empty wraps it.
+var ErrSelectsNothing = vocab.ErrSelectsNothing
 
 // DrillDown returns what opening the object name (of kind, in namespace)
 // shows: a Namespace opens its pods; a Pod its containers; a Deployment,

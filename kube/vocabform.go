@@ -103,3 +103,11 @@ var (
 
 // ReasonOf is vocab.ReasonOf.
 func ReasonOf(err error) Reason { return vocab.ReasonOf(err) }
+
+// Noun is vocab.Noun: the English noun for n of a thing ("replica",
+// "replicas").
+func Noun(n int64, singular string) string { return vocab.Noun(n, singular) }
+
+// Plural is vocab.Plural: n and the noun for n of a thing ("1 replica",
+// "3 replicas").
+func Plural[N int | int32 | int64](n N, singular string) string { return vocab.Plural(n, singular) }

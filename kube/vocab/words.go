@@ -1,6 +1,7 @@
-package kube
+package vocab
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -30,3 +31,9 @@ func Noun(n int64, singular string) string {
 func Plural[N int | int32 | int64](n N, singular string) string {
 	return fmt.Sprintf("%d %s", n, Noun(int64(n), singular))
 }
+
+// ErrSelectsNothing is wrapped by the error of a drill-down (kube's
+// DrillDown) or a stream (logs of a workload) for an object whose selector
+// is absent or empty (a Service without one): it opens no rows, which is
+// a fact about the object, not a failure.
+var ErrSelectsNothing = errors.New("it selects nothing to open")
