@@ -16,8 +16,8 @@ import (
 // request added to kube or to a kind plugin without its rule in the
 // manifest's table (access.go) fails TestManifestCoversKubeRequests. It
 // finds:
-//   - accessCheck{...} literals, also as the elided elements of
-//     []accessCheck{{...}} (the guards' access reviews) whose fields are
+//   - AccessCheck{...} literals (kube/internal/guards), also as the elided elements of
+//     []AccessCheck{{...}} (the guards' access reviews) whose fields are
 //     string literals; a literal with a computed field must be inside a
 //     function listed in dynamicChecks, whose answers a test enumerates;
 //   - typed clientset calls: <x>.<Group>V<n>().<Resource>(…).<Verb>(…),
@@ -35,11 +35,11 @@ import (
 // scannedRequest is one request found in the source.
 type scannedRequest struct {
 	verb, group, resource, subresource string
-	// check: an accessCheck literal (a guard's access review).
+	// check: an AccessCheck literal (a guard's access review).
 	check bool
 	// dynamic: a dynamic-client call on any browsed kind (resource "").
 	dynamic bool
-	// computed: an accessCheck literal with a field that is not a
+	// computed: an AccessCheck literal with a field that is not a
 	// literal; fn is its function.
 	computed bool
 	fn       string
@@ -118,14 +118,14 @@ func scanRequests(t *testing.T, dir string) []scannedRequest {
 				pos := fset.Position(n.Pos()).String()
 				switch n := n.(type) {
 				case *ast.CompositeLit:
-					if id, ok := n.Type.(*ast.Ident); ok && id.Name == "accessCheck" {
+					if isAccessCheck(n.Type) {
 						r := accessLiteral(n)
 						r.fn, r.pos = fn.Name.Name, pos
 						out = append(out, r)
 					}
-					// []accessCheck{{...}, ...}: the elements' type is elided.
+					// []AccessCheck{{...}, ...}: the elements' type is elided.
 					if at, ok := n.Type.(*ast.ArrayType); ok {
-						if id, ok := at.Elt.(*ast.Ident); ok && id.Name == "accessCheck" {
+						if isAccessCheck(at.Elt) {
 							for _, e := range n.Elts {
 								if lit, ok := e.(*ast.CompositeLit); ok && lit.Type == nil {
 									r := accessLiteral(lit)
@@ -153,7 +153,19 @@ type funcScan struct {
 	assigned map[string]ast.Expr
 }
 
-// accessLiteral reads an accessCheck{...} literal.
+// isAccessCheck reports whether a literal's type is the guards' access
+// review: guards.AccessCheck, or AccessCheck inside kube/internal/guards.
+func isAccessCheck(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name == "AccessCheck"
+	case *ast.SelectorExpr:
+		return e.Sel.Name == "AccessCheck"
+	}
+	return false
+}
+
+// accessLiteral reads an AccessCheck{...} literal.
 func accessLiteral(lit *ast.CompositeLit) scannedRequest {
 	r := scannedRequest{check: true}
 	for _, e := range lit.Elts {
@@ -162,7 +174,7 @@ func accessLiteral(lit *ast.CompositeLit) scannedRequest {
 			r.computed = true
 			continue
 		}
-		key := kv.Key.(*ast.Ident).Name
+		key := strings.ToLower(kv.Key.(*ast.Ident).Name)
 		if key == "namespace" {
 			continue
 		}

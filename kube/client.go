@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -106,8 +107,9 @@ type Client struct {
 	// nil for NewFromClientset. Describe and YAML build their clients from it.
 	restConfig *rest.Config
 	objects    objectClients
-	// access caches SelfSubjectAccessReview answers for the guards.
-	access accessCache
+	// guards runs every write's guards (kube/internal/guards): access
+	// reviews and their cache, the policy, read-only.
+	guards *guards.Checker
 	// execDialer, when set (tests), builds exec streams instead of
 	// client-go's executors (execsession.go).
 	execDialer execDialer
@@ -265,6 +267,7 @@ func NewFromClientset(cs kubernetes.Interface, opts Options) *Client {
 		caches:      map[cacheKey]*kindCache{},
 		noWatch:     map[cacheKey]time.Time{},
 		memory:      defaultMemoryPolicy,
+		guards:      guards.New(cs, opts.Policy, opts.ReadOnly),
 	}
 }
 

@@ -2,7 +2,7 @@ package kube
 
 // Ephemeral debug containers: what `kubectl debug -it <pod> --image=<image>
 // --target=<container>` does (k8s.io/kubectl/pkg/cmd/debug), run after
-// the guards of guard.go. PlanDebug answers the guards' verdicts;
+// the guards of kube/internal/guards. PlanDebug answers the guards' verdicts;
 // OpenDebug runs them, adds the container through the pod's
 // ephemeralcontainers subresource, waits for it to run and returns a
 // session attached to it (debugattach.go).
@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -47,7 +48,7 @@ type debugPlan struct {
 }
 
 // PlanDebug runs the guards of a debug container without writing, through
-// the guard pipeline (runGuards): read-only (refused before any request),
+// the guard pipeline (guards.Run): read-only (refused before any request),
 // the SelfSubjectAccessReviews of patch pods/ephemeralcontainers (the verb
 // of the request OpenDebug sends) and create pods/attach, the pod read
 // fresh (gone: not_found; another UID than req.UID: conflict, the pod was
@@ -75,15 +76,15 @@ func (c *Client) planDebug(ctx context.Context, req DebugRequest) (debugPlan, er
 			return p, fmt.Errorf("%w: image %q: %v", errInvalid, req.Image, err)
 		}
 	}
-	vs, err := c.runGuards(ctx, guardedWrite{
-		access: []accessCheck{
-			{verb: "patch", resource: "pods", subresource: "ephemeralcontainers", namespace: req.Namespace},
-			{verb: "create", resource: "pods", subresource: "attach", namespace: req.Namespace},
+	vs, err := c.guards.Run(ctx, guards.Write{
+		Access: []guards.AccessCheck{
+			{Verb: "patch", Resource: "pods", Subresource: "ephemeralcontainers", Namespace: req.Namespace},
+			{Verb: "create", Resource: "pods", Subresource: "attach", Namespace: req.Namespace},
 		},
-		object: func(ctx context.Context) (Verdicts, error) {
+		Object: func(ctx context.Context) (Verdicts, error) {
 			pod, err := c.cs.CoreV1().Pods(req.Namespace).Get(ctx, req.Pod, metav1.GetOptions{})
 			if apierrors.IsNotFound(err) {
-				return Verdicts{goneVerdict("pod " + req.Namespace + "/" + req.Pod + " is gone")}, nil
+				return Verdicts{guards.Gone("pod " + req.Namespace + "/" + req.Pod + " is gone")}, nil
 			}
 			if err != nil {
 				return nil, err
@@ -91,7 +92,7 @@ func (c *Client) planDebug(ctx context.Context, req DebugRequest) (debugPlan, er
 			p.pod = pod
 			return Verdicts{debugFresh(pod, req)}, nil
 		},
-		risks: func(ctx context.Context) (Verdicts, error) { return c.debugRisks(ctx, req, &p), nil },
+		Risks: func(ctx context.Context) (Verdicts, error) { return c.debugRisks(ctx, req, &p), nil },
 	})
 	p.verdicts = vs
 	return p, err
@@ -102,14 +103,14 @@ func (c *Client) planDebug(ctx context.Context, req DebugRequest) (debugPlan, er
 // with the debug container meets the level it enforces (debugAdmitted); it
 // sets p.level, the level the container's securityContext must meet.
 func (c *Client) debugRisks(ctx context.Context, req DebugRequest, p *debugPlan) Verdicts {
-	vs := Verdicts{c.guardPodSecurity(ctx, req.Namespace)}
+	vs := Verdicts{c.guards.PodSecurity(ctx, req.Namespace)}
 	// The level the container's securityContext must meet: read again
 	// (guardPodSecurity keeps its own read); unreadable counts as
 	// restricted, which every level admits.
-	level := podSecurityRestricted
+	level := guards.PodSecurityRestricted
 	ns, err := c.cs.CoreV1().Namespaces().Get(ctx, req.Namespace, metav1.GetOptions{})
 	if err == nil {
-		level = debugLevel(ns.Labels[podSecurityEnforceLabel])
+		level = debugLevel(ns.Labels[guards.PodSecurityEnforceLabel])
 	}
 	p.level = level
 	if err == nil {
@@ -119,7 +120,7 @@ func (c *Client) debugRisks(ctx context.Context, req DebugRequest, p *debugPlan)
 		}
 		pod := p.pod
 		if ok, lv, why := debugAdmitted(pod, ns.Labels, debugContainer("debugger", image, req.Target, level, pod)); !ok {
-			vs = append(vs, c.warn(Verdict{Guard: GuardPodSecurity, Reason: ReasonPodSecurity,
+			vs = append(vs, c.guards.Warn(Verdict{Guard: GuardPodSecurity, Reason: ReasonPodSecurity,
 				Sentence: "namespace " + req.Namespace + " enforces Pod Security " + lv + " on the whole pod when a container is added, and pod " +
 					pod.Name + " with the debug container does not meet it: " + why +
 					" (the API server is expected to reject the debug container, unless Pod Security exempts you)"}))

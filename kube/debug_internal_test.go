@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -46,7 +47,7 @@ func debugObjects(level string, psc *corev1.PodSecurityContext) []runtime.Object
 func plainDebugObjects(level string, psc *corev1.PodSecurityContext) []runtime.Object {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "ns"}}
 	if level != "" {
-		ns.Labels = map[string]string{podSecurityEnforceLabel: level}
+		ns.Labels = map[string]string{guards.PodSecurityEnforceLabel: level}
 	}
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "app-1", Namespace: "ns", UID: "uid-1", ResourceVersion: "7"},
@@ -262,7 +263,7 @@ func FuzzDebugSecurityContext(f *testing.F) {
 		}
 		level := debugLevel(label)
 		sc := debugSecurityContext(level, p, "app")
-		if level != podSecurityRestricted {
+		if level != guards.PodSecurityRestricted {
 			return
 		}
 		user := sc.RunAsUser
@@ -282,7 +283,7 @@ func TestDebugGuards(t *testing.T) {
 	// Read-only: refused before any request.
 	f := &debugFake{state: running()}
 	c, cs := debugClient(t, f, debugObjects("restricted", nil)...)
-	c.opts.ReadOnly = true
+	c.setGuardOptions(c.opts.Policy, true)
 	cs.ClearActions()
 	if _, err := c.OpenDebug(ctx, req, nil); ReasonOf(err) != ReasonReadOnly || len(cs.Actions()) != 0 {
 		t.Fatalf("read-only: %v, %d requests", err, len(cs.Actions()))
@@ -331,7 +332,7 @@ func TestDebugGuards(t *testing.T) {
 	if ec := sentContainer(t, f); ec.SecurityContext != nil {
 		t.Fatalf("a privileged namespace got %+v", ec.SecurityContext)
 	}
-	c.opts.Policy = PolicyStrict
+	c.setGuardOptions(PolicyStrict, c.opts.ReadOnly)
 	vs, _ = c.PlanDebug(ctx, confirmed)
 	if r := vs.Unconfirmed(confirmed.Confirmed); r == nil || r.Reason != ReasonPodSecurity {
 		t.Fatalf("strict: %+v", vs)
@@ -389,7 +390,7 @@ func TestDebugPlanChecksTheWholePod(t *testing.T) {
 			if _, err := c.OpenDebug(ctx, req, nil); ReasonOf(err) != ReasonPodSecurity || len(f.patches) != 0 {
 				t.Fatalf("unconfirmed open: %v, %d patches", err, len(f.patches))
 			}
-			c.opts.Policy = PolicyStrict
+			c.setGuardOptions(PolicyStrict, c.opts.ReadOnly)
 			vs, _ = c.PlanDebug(ctx, req)
 			if r := vs.Refusal(); r == nil || r.Reason != ReasonPodSecurity {
 				t.Fatalf("strict: %+v", vs)

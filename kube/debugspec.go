@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
 	corev1 "k8s.io/api/core/v1"
 	psapi "k8s.io/pod-security-admission/api"
 	pspolicy "k8s.io/pod-security-admission/policy"
@@ -51,10 +52,10 @@ func debugLevel(enforce string) string {
 	switch strings.TrimSpace(enforce) {
 	case "", "privileged":
 		return "privileged"
-	case podSecurityBaseline:
-		return podSecurityBaseline
+	case guards.PodSecurityBaseline:
+		return guards.PodSecurityBaseline
 	}
-	return podSecurityRestricted
+	return guards.PodSecurityRestricted
 }
 
 // debugSecurityContext returns the securityContext of a debug container
@@ -67,7 +68,7 @@ func debugLevel(enforce string) string {
 // debugNonRootUser. For baseline and privileged it is nil: a plain
 // container, which baseline admits (casebook C44).
 func debugSecurityContext(level string, pod *corev1.Pod, target string) *corev1.SecurityContext {
-	if level != podSecurityRestricted {
+	if level != guards.PodSecurityRestricted {
 		return nil
 	}
 	yes, no := true, false

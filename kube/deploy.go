@@ -18,6 +18,7 @@ import (
 
 	"github.com/pmezard/go-difflib/difflib"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/render"
 )
 
@@ -360,11 +361,9 @@ func (c *Client) deployWriteRefusal(ctx context.Context, ns, kind, verb string, 
 		return ref
 	}
 	r := resourceOf(kind)
-	a := accessCheck{verb: verb, group: r.group, resource: r.resource, namespace: ns}
-	c.access.mu.Lock()
-	delete(c.access.answers, a)
-	c.access.mu.Unlock()
-	if v := c.guardAccess(ctx, a); v.Outcome == OutcomePass {
+	a := guards.AccessCheck{Verb: verb, Group: r.group, Resource: r.resource, Namespace: ns}
+	c.guards.Forget(a)
+	if v := c.guards.Access(ctx, a); v.Outcome == OutcomePass {
 		ref.Reason = ReasonAdmissionDenied
 	} else {
 		ref.Reason = ReasonForbidden

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/render"
 )
 
@@ -48,26 +49,26 @@ func instanceSelector(instance string) string {
 // read of the objects: get, create and update of every kind it writes
 // (Secrets always: the record), and list of the five kinds (prune finds
 // the instance's objects by label).
-func deployAccess(ns string, objs []planned) []accessCheck {
+func deployAccess(ns string, objs []planned) []guards.AccessCheck {
 	writes := map[string]bool{kindSecret: true}
 	for _, p := range objs {
 		writes[kindOf(p.obj)] = true
 	}
-	var out []accessCheck
+	var out []guards.AccessCheck
 	for _, r := range deployResources {
 		verbs := []string{"list"}
 		if writes[r.kind] {
 			verbs = []string{"get", "list", "create", "update"}
 		}
 		for _, v := range verbs {
-			out = append(out, accessCheck{verb: v, group: r.group, resource: r.resource, namespace: ns})
+			out = append(out, guards.AccessCheck{Verb: v, Group: r.group, Resource: r.resource, Namespace: ns})
 		}
 	}
 	return out
 }
 
 // prepareDeploy runs a deploy's preconditions through the guard pipeline
-// (runGuards) and plans its steps: read-only (nothing else asked when it
+// (guards.Run) and plans its steps: read-only (nothing else asked when it
 // refuses); the access reviews of deployAccess (every one asked, then stop
 // at a refusal); then the risks (deployRisks): the
 // namespace's Pod Security level (guardPodSecurity: interactive warns,
@@ -81,9 +82,9 @@ func deployAccess(ns string, objs []planned) []accessCheck {
 func (c *Client) prepareDeploy(ctx context.Context, ns, instance string, objs []planned) (deployState, error) {
 	st := deployState{ns: ns, instance: instance, objs: objs, existing: map[string]runtime.Object{}}
 	var olds []listed
-	vs, err := c.runGuards(ctx, guardedWrite{
-		access: deployAccess(ns, objs),
-		risks: func(ctx context.Context) (Verdicts, error) {
+	vs, err := c.guards.Run(ctx, guards.Write{
+		Access: deployAccess(ns, objs),
+		Risks: func(ctx context.Context) (Verdicts, error) {
 			var err error
 			olds, err = c.deployRisks(ctx, &st)
 			return st.verdicts, err
@@ -106,7 +107,7 @@ func (c *Client) prepareDeploy(ctx context.Context, ns, instance string, objs []
 func (c *Client) deployRisks(ctx context.Context, st *deployState) ([]listed, error) {
 	ns, instance, objs := st.ns, st.instance, st.objs
 	var olds []listed
-	st.verdicts = Verdicts{c.guardPodSecurity(ctx, ns)}
+	st.verdicts = Verdicts{c.guards.PodSecurity(ctx, ns)}
 
 	rec, err := c.readRecord(ctx, ns, instance)
 	if err != nil {
@@ -156,7 +157,7 @@ func (c *Client) deployRisks(ctx context.Context, st *deployState) ([]listed, er
 	}
 	for _, r := range deployResources {
 		if deletes[r.kind] {
-			st.verdicts = append(st.verdicts, c.guardAccess(ctx, accessCheck{verb: "delete", group: r.group, resource: r.resource, namespace: ns}))
+			st.verdicts = append(st.verdicts, c.guards.Access(ctx, guards.AccessCheck{Verb: "delete", Group: r.group, Resource: r.resource, Namespace: ns}))
 		}
 	}
 	return olds, nil
@@ -195,7 +196,7 @@ func ownerVerdict(key string, got runtime.Object, instance string) Verdict {
 	switch {
 	case !instanceLabelled(meta.GetLabels(), instance):
 		s := key + " exists and was not made by instance " + instance
-		if tool := ManagedBy(meta.GetLabels(), meta.GetAnnotations()); tool != "" {
+		if tool := guards.ManagedBy(meta.GetLabels(), meta.GetAnnotations()); tool != "" {
 			s += " (managed by " + tool + ")"
 		}
 		return Verdict{Guard: GuardOwner, Outcome: OutcomeRefuse, Reason: ReasonNameTaken, Sentence: s}
@@ -304,7 +305,7 @@ func (c *Client) storageClassVerdicts(ctx context.Context, ns string, objs []pla
 				Sentence: "claim " + name + " names no storage class; the PersistentVolume " + pv + " without a class can bind it"})
 			continue
 		}
-		out = append(out, c.warn(Verdict{Guard: GuardStorageClass, Reason: ReasonClaimPending,
+		out = append(out, c.guards.Warn(Verdict{Guard: GuardStorageClass, Reason: ReasonClaimPending,
 			Sentence: "claim " + name + " names no storage class and the cluster has no default: it will stay Pending"}))
 	}
 	return out

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -83,7 +84,7 @@ func validExec(namespace, pod string) error {
 }
 
 // PlanExec runs an exec's guards without running anything, for a
-// confirmation screen, through the guard pipeline (runGuards), in this
+// confirmation screen, through the guard pipeline (guards.Run), in this
 // order, stopping at the first refusal:
 // read-only (no request at all), the SelfSubjectAccessReview of create
 // pods/exec in the namespace (cached 30 s), the pod read fresh against the
@@ -102,9 +103,9 @@ func (c *Client) PlanExec(ctx context.Context, req ExecRequest) (ExecPlan, error
 		return plan, err
 	}
 	var pod *corev1.Pod
-	vs, err := c.runGuards(ctx, guardedWrite{
-		access: []accessCheck{{verb: "create", resource: "pods", subresource: "exec", namespace: req.Namespace}},
-		object: func(ctx context.Context) (Verdicts, error) {
+	vs, err := c.guards.Run(ctx, guards.Write{
+		Access: []guards.AccessCheck{{Verb: "create", Resource: "pods", Subresource: "exec", Namespace: req.Namespace}},
+		Object: func(ctx context.Context) (Verdicts, error) {
 			var err error
 			pod, err = c.cs.CoreV1().Pods(req.Namespace).Get(ctx, req.Pod, metav1.GetOptions{})
 			if err != nil {
@@ -124,17 +125,17 @@ func (c *Client) PlanExec(ctx context.Context, req ExecRequest) (ExecPlan, error
 			plan.Container = container
 			return Verdicts{v, guardContainerRunning(pod, container)}, nil
 		},
-		risks: func(ctx context.Context) (Verdicts, error) {
+		Risks: func(ctx context.Context) (Verdicts, error) {
 			level, read := "", true
 			ns, err := c.cs.CoreV1().Namespaces().Get(ctx, req.Namespace, metav1.GetOptions{})
 			if err != nil {
 				read = false
 			} else {
-				level = ns.Labels[podSecurityEnforceLabel]
+				level = ns.Labels[guards.PodSecurityEnforceLabel]
 			}
 			v := execPodSecurity(pod, level, read)
 			if v.Outcome == OutcomeWarn {
-				v = c.warn(v)
+				v = c.guards.Warn(v)
 			}
 			return Verdicts{v}, nil
 		},

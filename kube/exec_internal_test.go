@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/kube/internal/objects"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -37,7 +38,7 @@ func execPod(uid string, names ...string) *corev1.Pod {
 func execNamespace(level string) *corev1.Namespace {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "shop"}}
 	if level != "" {
-		ns.Labels = map[string]string{podSecurityEnforceLabel: level}
+		ns.Labels = map[string]string{guards.PodSecurityEnforceLabel: level}
 	}
 	return ns
 }

@@ -4,7 +4,7 @@ package kube
 // back against the UID the person chose, the container chosen and
 // running, and Pod Security: the namespace enforcing baseline or
 // restricted and the pod itself meeting baseline. Read-only and the
-// access review are guard.go's.
+// access review are kube/internal/guards'.
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/kube/internal/objects"
 	corev1 "k8s.io/api/core/v1"
 	psapi "k8s.io/pod-security-admission/api"
@@ -139,7 +140,7 @@ func execPodSecurity(pod *corev1.Pod, level string, read bool) Verdict {
 		problems = append(problems, "the Pod Security level of namespace "+ns+" cannot be read"+unbounded)
 	case level == "":
 		problems = append(problems, "namespace "+ns+" enforces no Pod Security level"+unbounded)
-	case level != podSecurityBaseline && level != podSecurityRestricted:
+	case level != guards.PodSecurityBaseline && level != guards.PodSecurityRestricted:
 		problems = append(problems, "namespace "+ns+" enforces Pod Security "+level+unbounded)
 	}
 	if ok, why := podMeetsBaseline(pod); !ok {

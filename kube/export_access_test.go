@@ -6,7 +6,7 @@ import "github.com/kyyard/kyyard/kube/internal/objects"
 // review Operate and Permissions make for op.
 func AccessOfOperation(op Operation) AccessRequest {
 	a := accessFor(op)
-	return AccessRequest{Verb: a.verb, Group: a.group, Resource: a.resource, Subresource: a.subresource}
+	return AccessRequest{Verb: a.Verb, Group: a.Group, Resource: a.Resource, Subresource: a.Subresource}
 }
 
 // WorkloadResourceOf exposes workloadResource (the resource applyGuards'

@@ -35,7 +35,7 @@ func operable() map[kube.Kind][]kube.Action {
 	return out
 }
 
-// dynamicChecks are the functions allowed to build an accessCheck with a
+// dynamicChecks are the functions allowed to build an AccessCheck with a
 // computed field, each enumerated by a test.
 var dynamicChecks = map[string]string{"accessFor": "TestManifestCoversOperate", "applyGuards": "TestManifestCoversWorkloadForm",
 	"deployAccess": "TestManifestCoversDeploy", "deployRisks": "TestManifestCoversDeploy",
@@ -71,7 +71,7 @@ func TestManifestCoversKubeRequests(t *testing.T) {
 		switch {
 		case r.computed:
 			if dynamicChecks[r.fn] == "" {
-				t.Errorf("%s: an accessCheck with a computed field in %s: use literals, or list %s in dynamicChecks with a test enumerating its answers", r.pos, r.fn, r.fn)
+				t.Errorf("%s: an AccessCheck with a computed field in %s: use literals, or list %s in dynamicChecks with a test enumerating its answers", r.pos, r.fn, r.fn)
 			}
 			continue
 		case r.dynamic:

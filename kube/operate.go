@@ -1,7 +1,7 @@
 package kube
 
 // Operate: the everyday actions on one workload or pod (restart, scale,
-// delete, pause, resume, undo), each run after the guards of guard.go
+// delete, pause, resume, undo), each run after the guards of kube/internal/guards
 // (design: "Guards, and two policies"). PlanOperation answers the guards'
 // verdicts for a confirmation screen without writing; Operate runs the
 // same guards, refuses what is refused or unconfirmed, then writes.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/kube/internal/objects"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -36,7 +37,7 @@ type operationPlan struct {
 }
 
 // planOperation runs op's guards (see PlanOperation) through the guard
-// pipeline (runGuards) and prepares its write: the action's rules against
+// pipeline (guards.Run) and prepares its write: the action's rules against
 // its kind (actionRule), the access review (accessFor), the object read
 // fresh against what the person saw (guardSeen) and the action's rules
 // that need it (prepareWrite: a refusal, or a GuardAction verdict with
@@ -46,19 +47,19 @@ func (c *Client) planOperation(ctx context.Context, op Operation) (operationPlan
 		return operationPlan{}, err
 	}
 	var p operationPlan
-	vs, err := c.runGuards(ctx, guardedWrite{
-		rule: func() Verdict {
+	vs, err := c.guards.Run(ctx, guards.Write{
+		Rule: func() Verdict {
 			info := c.kindInfo(op.Ref.Kind) // may ask discovery: not before read-only
 			if info.ID != op.Ref.Kind {
 				info = KindInfo{ID: op.Ref.Kind} // an alias: an action names its kind by plugin id
 			}
 			return actionRule(op, info)
 		},
-		access: []accessCheck{accessFor(op)},
-		object: func(ctx context.Context) (Verdicts, error) {
+		Access: []guards.AccessCheck{accessFor(op)},
+		Object: func(ctx context.Context) (Verdicts, error) {
 			t, err := c.readTarget(ctx, op.Ref)
 			if apierrors.IsNotFound(err) {
-				return Verdicts{goneVerdict(string(op.Ref.Kind) + "/" + op.Ref.Name + " no longer exists")}, nil
+				return Verdicts{guards.Gone(string(op.Ref.Kind) + "/" + op.Ref.Name + " no longer exists")}, nil
 			}
 			if err != nil {
 				return nil, err
@@ -78,7 +79,7 @@ func (c *Client) planOperation(ctx context.Context, op Operation) (operationPlan
 			}
 			return p.verdicts, err
 		},
-		risks: func(ctx context.Context) (Verdicts, error) { return c.otherGuards(ctx, op, p.target), nil },
+		Risks: func(ctx context.Context) (Verdicts, error) { return c.otherGuards(ctx, op, p.target), nil },
 	})
 	p.verdicts = vs
 	return p, err
@@ -121,18 +122,18 @@ func actionRule(op Operation, info KindInfo) Verdict {
 // accessFor is the access review of op's exact request: patch of the
 // workload (restart, pause, resume, undo), update of its scale
 // subresource (scale), delete of the object.
-func accessFor(op Operation) accessCheck {
-	a := accessCheck{group: "apps", resource: string(op.Ref.Kind), namespace: op.Ref.Namespace}
+func accessFor(op Operation) guards.AccessCheck {
+	a := guards.AccessCheck{Group: "apps", Resource: string(op.Ref.Kind), Namespace: op.Ref.Namespace}
 	if op.Ref.Kind == KindPods {
-		a.group = ""
+		a.Group = ""
 	}
 	switch op.Action {
 	case ActionScale:
-		a.verb, a.subresource = "update", "scale"
+		a.Verb, a.Subresource = "update", "scale"
 	case ActionDelete:
-		a.verb = "delete"
+		a.Verb = "delete"
 	default:
-		a.verb = "patch"
+		a.Verb = "patch"
 	}
 	return a
 }
@@ -247,19 +248,19 @@ func (c *Client) prepareWrite(ctx context.Context, op Operation, p *operationPla
 func (c *Client) otherGuards(ctx context.Context, op Operation, t opTarget) Verdicts {
 	var vs Verdicts
 	if t.pod == nil || metav1.GetControllerOf(t.pod) == nil {
-		vs = append(vs, c.guardManaged(op.Ref.Name, t.meta.Labels, t.meta.Annotations))
+		vs = append(vs, c.guards.Managed(op.Ref.Name, t.meta.Labels, t.meta.Annotations))
 	}
 	switch op.Action {
 	case ActionRestart, ActionResume, ActionUndo:
-		vs = append(vs, c.guardPodSecurity(ctx, op.Ref.Namespace))
+		vs = append(vs, c.guards.PodSecurity(ctx, op.Ref.Namespace))
 	case ActionScale:
 		from := objects.ReplicasOf(t.wo.Replicas)
 		if op.Replicas > from {
-			vs = append(vs, c.guardPodSecurity(ctx, op.Ref.Namespace))
+			vs = append(vs, c.guards.PodSecurity(ctx, op.Ref.Namespace))
 		}
-		vs = append(vs, c.guardClaims(ctx, t.wo, from, op.Replicas), c.guardAutoscaler(ctx, op.Ref.Workload()))
+		vs = append(vs, c.guards.Claims(ctx, t.wo, from, op.Replicas), c.guards.Autoscaler(ctx, op.Ref.Workload()))
 	case ActionDelete:
-		vs = append(vs, c.guardClaimsDeleted(ctx, t.wo))
+		vs = append(vs, c.guards.ClaimsDeleted(ctx, t.wo))
 	}
 	return vs
 }

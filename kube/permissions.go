@@ -2,6 +2,8 @@ package kube
 
 import (
 	"context"
+
+	"github.com/kyyard/kyyard/kube/internal/guards"
 )
 
 // Permissions asks the API server which of the actions kyyard offers on
@@ -30,11 +32,11 @@ func (c *Client) Permissions(ctx context.Context, kind Kind, namespace string) m
 		check := accessFor(Operation{Action: a, Ref: ObjectRef{Kind: info.ID, Namespace: namespace}})
 		switch a {
 		case ActionShell:
-			check = accessCheck{verb: "create", resource: "pods", subresource: "exec", namespace: namespace}
+			check = guards.AccessCheck{Verb: "create", Resource: "pods", Subresource: "exec", Namespace: namespace}
 		case ActionPortForward:
-			check = accessCheck{verb: "create", resource: "pods", subresource: "portforward", namespace: namespace}
+			check = guards.AccessCheck{Verb: "create", Resource: "pods", Subresource: "portforward", Namespace: namespace}
 		}
-		v := c.guardAccess(ctx, check)
+		v := c.guards.Access(ctx, check)
 		if v.Outcome == OutcomeRefuse && v.Reason == ReasonForbidden {
 			off[a] = v.Sentence
 		}

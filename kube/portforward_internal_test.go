@@ -378,7 +378,7 @@ func TestPortForwardGuards(t *testing.T) {
 	}
 	// Read-only mode allows a forward: it writes nothing.
 	c, _, _ = pfClient(t, pfObjects()...)
-	c.opts.ReadOnly = true
+	c.setGuardOptions(c.opts.Policy, true)
 	if _, err := c.StartPortForward(ctx, req); err != nil {
 		t.Fatalf("read-only: %v", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/kube/internal/objects"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -167,7 +168,7 @@ func (c *Client) StartPortForward(ctx context.Context, req PortForwardRequest) (
 	case req.LocalPort < 0 || req.LocalPort > 65535:
 		return ForwardStatus{}, fmt.Errorf("%w: local port %d is not in 0-65535", errInvalid, req.LocalPort)
 	}
-	if v := c.guardAccess(ctx, accessCheck{verb: "create", resource: "pods", subresource: "portforward", namespace: req.Namespace}); v.Outcome == OutcomeRefuse {
+	if v := c.guards.Access(ctx, guards.AccessCheck{Verb: "create", Resource: "pods", Subresource: "portforward", Namespace: req.Namespace}); v.Outcome == OutcomeRefuse {
 		return ForwardStatus{}, &Refusal{Reason: v.Reason, Detail: v.Sentence}
 	}
 	t, err := c.forwardTarget(ctx, req)

@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/render"
 )
 
@@ -68,7 +69,7 @@ func (c *Client) PlanRemove(ctx context.Context, namespace, instance string) (De
 }
 
 // Remove deletes an instance (removeTasks), its guards run by the guard
-// pipeline (runGuards): read-only refuses everything;
+// pipeline (guards.Run): read-only refuses everything;
 // then the access reviews of delete (and list) of deployments, services,
 // configmaps and secrets in the namespace; a refusal skips every step.
 // Each delete is foreground (a Deployment's ReplicaSets and pods go
@@ -80,17 +81,17 @@ func (c *Client) PlanRemove(ctx context.Context, namespace, instance string) (De
 // success, else the *Refusal of the refusal or the failed step (a failed
 // list: its error).
 func (c *Client) Remove(ctx context.Context, namespace, instance string, progress func(DeployStep)) (DeployResult, error) {
-	var access []accessCheck
+	var access []guards.AccessCheck
 	for _, res := range deployResources {
 		verbs := []string{"list", "delete"}
 		if res.kind == kindClaim {
 			verbs = []string{"list"}
 		}
 		for _, v := range verbs {
-			access = append(access, accessCheck{verb: v, group: res.group, resource: res.resource, namespace: namespace})
+			access = append(access, guards.AccessCheck{Verb: v, Group: res.group, Resource: res.resource, Namespace: namespace})
 		}
 	}
-	vs, _ := c.runGuards(ctx, guardedWrite{access: access}) // no stage that reads: no error
+	vs, _ := c.guards.Run(ctx, guards.Write{Access: access}) // no stage that reads: no error
 	tasks, err := c.removeTasks(ctx, namespace, instance)
 	if ref := vs.Refusal(); ref != nil {
 		if err != nil {

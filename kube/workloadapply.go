@@ -6,13 +6,14 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/kube/internal/objects"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/rest"
 )
 
 // applyGuards runs the guards of an apply that turns before into after
-// through the guard pipeline (runGuards): the access review for `patch` on
+// through the guard pipeline (guards.Run): the access review for `patch` on
 // the workload's resource; the object read fresh against before's UID and
 // resourceVersion (gone: not_found); then the form's bounds, another tool's
 // markers, the namespace's Pod Security level, the claims a StatefulSet
@@ -27,12 +28,12 @@ func (c *Client) applyGuards(ctx context.Context, before, after Workload, change
 		return nil, objects.PodOwner{}, err
 	}
 	var fresh objects.PodOwner
-	vs, err := c.runGuards(ctx, guardedWrite{
-		access: []accessCheck{{verb: "patch", group: "apps", resource: resource, namespace: ref.Namespace}},
-		object: func(ctx context.Context) (Verdicts, error) {
+	vs, err := c.guards.Run(ctx, guards.Write{
+		Access: []guards.AccessCheck{{Verb: "patch", Group: "apps", Resource: resource, Namespace: ref.Namespace}},
+		Object: func(ctx context.Context) (Verdicts, error) {
 			wo, err := objects.ReadEditable(ctx, c.cs, ref)
 			if apierrors.IsNotFound(err) {
-				return Verdicts{goneVerdict(string(ref.Kind) + "/" + ref.Name + " no longer exists")}, nil
+				return Verdicts{guards.Gone(string(ref.Kind) + "/" + ref.Name + " no longer exists")}, nil
 			}
 			if err != nil {
 				return nil, err
@@ -40,14 +41,14 @@ func (c *Client) applyGuards(ctx context.Context, before, after Workload, change
 			fresh = wo
 			return Verdicts{guardFresh(before, after, fresh)}, nil
 		},
-		risks: func(ctx context.Context) (Verdicts, error) {
-			vs := Verdicts{guardBounds(before, changes),
-				c.guardManaged(ref.Name, fresh.Meta.Labels, fresh.Meta.Annotations),
-				c.guardPodSecurity(ctx, ref.Namespace)}
+		Risks: func(ctx context.Context) (Verdicts, error) {
+			vs := Verdicts{guards.Bounds(before, changes),
+				c.guards.Managed(ref.Name, fresh.Meta.Labels, fresh.Meta.Annotations),
+				c.guards.PodSecurity(ctx, ref.Namespace)}
 			if after.HasReplicas && after.Replicas != before.Replicas {
-				vs = append(vs, c.guardClaims(ctx, fresh, before.Replicas, after.Replicas), c.guardAutoscaler(ctx, ref))
+				vs = append(vs, c.guards.Claims(ctx, fresh, before.Replicas, after.Replicas), c.guards.Autoscaler(ctx, ref))
 			}
-			return append(vs, c.guardSecretRefs(fresh.Template, after)), nil
+			return append(vs, c.guards.SecretRefs(fresh.Template, after)), nil
 		},
 	})
 	if err != nil {

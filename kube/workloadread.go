@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // ReadWorkload reads the editable part of a Deployment, StatefulSet or
@@ -26,27 +24,9 @@ func (c *Client) ReadWorkload(ctx context.Context, ref WorkloadRef) (Workload, e
 	}
 	w := toWorkload(ref, wo)
 	if w.HasReplicas {
-		w.Autoscaler, _ = c.autoscalerOf(ctx, ref)
+		w.Autoscaler, _ = objects.AutoscalerOf(ctx, c.cs, ref)
 	}
 	return w, nil
-}
-
-// autoscalerOf returns the name of a HorizontalPodAutoscaler in the
-// workload's namespace whose scaleTargetRef names it ("" when none).
-func (c *Client) autoscalerOf(ctx context.Context, ref WorkloadRef) (string, error) {
-	list, err := c.cs.AutoscalingV2().HorizontalPodAutoscalers(ref.Namespace).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return "", err
-	}
-	kind := map[Kind]string{KindDeployments: "Deployment", KindStatefulSets: "StatefulSet"}[ref.Kind]
-	for _, h := range list.Items {
-		t := h.Spec.ScaleTargetRef
-		group, _, _ := strings.Cut(t.APIVersion, "/")
-		if t.Kind == kind && t.Name == ref.Name && group == "apps" {
-			return h.Name, nil
-		}
-	}
-	return "", nil
 }
 
 // toWorkload converts a read object into the form's picture of it,

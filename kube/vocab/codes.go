@@ -105,7 +105,7 @@ const (
 )
 
 // Reasons a write (an apply, a scale, a restart, a delete) is refused. The
-// guards (guard.go) and the writes produce them; see Reason.Sentence.
+// guards (kube/internal/guards) and the writes produce them; see Reason.Sentence.
 const (
 	// ReasonConflict: the object changed since it was read (its
 	// resourceVersion moved, it was replaced, a named container is gone),

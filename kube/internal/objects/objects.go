@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/kyyard/kyyard/kube/vocab"
 	appsv1 "k8s.io/api/apps/v1"
@@ -231,4 +232,24 @@ func DefaultContainer(pod *corev1.Pod) string {
 // restartPolicy Always (Kubernetes 1.29+).
 func IsSidecar(c corev1.Container) bool {
 	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+}
+
+// AutoscalerOf returns the name of a HorizontalPodAutoscaler in the
+// workload's namespace whose scaleTargetRef names it ("" when none): one
+// list of autoscaling/v2 HorizontalPodAutoscalers. Errors: the list's,
+// unwrapped (forbidden, unavailable).
+func AutoscalerOf(ctx context.Context, cs kubernetes.Interface, ref vocab.WorkloadRef) (string, error) {
+	list, err := cs.AutoscalingV2().HorizontalPodAutoscalers(ref.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return "", err
+	}
+	kind := map[vocab.Kind]string{vocab.KindDeployments: "Deployment", vocab.KindStatefulSets: "StatefulSet"}[ref.Kind]
+	for _, h := range list.Items {
+		t := h.Spec.ScaleTargetRef
+		group, _, _ := strings.Cut(t.APIVersion, "/")
+		if t.Kind == kind && t.Name == ref.Name && group == "apps" {
+			return h.Name, nil
+		}
+	}
+	return "", nil
 }

@@ -1,29 +1,33 @@
-package kube
+package guards
 
-import "context"
+import (
+	"context"
 
-// guardedWrite is what one write, exec or debug container asks the guard
-// pipeline (runGuards): the checks particular to it, by stage. The stages
+	"github.com/kyyard/kyyard/kube/vocab"
+)
+
+// Write is what one write, exec or debug container asks the guard
+// pipeline (Run): the checks particular to it, by stage. The stages
 // and their order are the pipeline's; a write only fills them in.
-type guardedWrite struct {
-	// rule checks the request against its kind alone, before any request
+type Write struct {
+	// Rule checks the request against its kind alone, before any request
 	// is sent (an action's own rules: Operate's actionRule); nil: none.
-	rule func() Verdict
-	// access is every SelfSubjectAccessReview the write needs (verb,
+	Rule func() vocab.Verdict
+	// Access is every SelfSubjectAccessReview the write needs (verb,
 	// resource, subresource, namespace), asked in order.
-	access []accessCheck
-	// object reads the object the write is about, fresh, and checks it
+	Access []AccessCheck
+	// Object reads the Object the write is about, fresh, and checks it
 	// against what the person saw (UID, resourceVersion, generation, not
 	// being deleted, the container running); nil: the write reads no one
-	// object first (a deploy plans many, in risks).
-	object func(ctx context.Context) (Verdicts, error)
-	// risks runs the checks that warn (strict: refuse) about what the
+	// Object first (a deploy plans many, in risks).
+	Object func(ctx context.Context) (vocab.Verdicts, error)
+	// Risks runs the checks that warn (strict: refuse) about what the
 	// write would do: another tool's markers, Pod Security, claims
 	// deleted, an autoscaler, new Secret references, names taken.
-	risks func(ctx context.Context) (Verdicts, error)
+	Risks func(ctx context.Context) (vocab.Verdicts, error)
 }
 
-// runGuards runs w's guards in the one order every write, exec and debug
+// Run runs w's guards in the one order every write, exec and debug
 // container shares (design: "Guards, and two policies"):
 //
 //  1. read-only (GuardReadOnly);
@@ -39,8 +43,8 @@ type guardedWrite struct {
 // verdicts are returned in the order they ran. Errors: a stage's error (a
 // read failed for another reason than a refusal: the API server away),
 // with the verdicts before it.
-func (c *Client) runGuards(ctx context.Context, w guardedWrite) (Verdicts, error) {
-	vs := Verdicts{c.guardReadOnly()}
+func (g *Checker) Run(ctx context.Context, w Write) (vocab.Verdicts, error) {
+	vs := vocab.Verdicts{g.readOnlyVerdict()}
 	stop := func() bool {
 		_, nothing := vs.NothingToDo()
 		return vs.Refusal() != nil || nothing
@@ -48,18 +52,18 @@ func (c *Client) runGuards(ctx context.Context, w guardedWrite) (Verdicts, error
 	if stop() {
 		return vs, nil
 	}
-	if w.rule != nil {
-		if vs = append(vs, w.rule()); stop() {
+	if w.Rule != nil {
+		if vs = append(vs, w.Rule()); stop() {
 			return vs, nil
 		}
 	}
-	for _, a := range w.access {
-		vs = append(vs, c.guardAccess(ctx, a))
+	for _, a := range w.Access {
+		vs = append(vs, g.Access(ctx, a))
 	}
 	if stop() {
 		return vs, nil
 	}
-	for _, stage := range []func(context.Context) (Verdicts, error){w.object, w.risks} {
+	for _, stage := range []func(context.Context) (vocab.Verdicts, error){w.Object, w.Risks} {
 		if stage == nil {
 			continue
 		}
@@ -72,9 +76,9 @@ func (c *Client) runGuards(ctx context.Context, w guardedWrite) (Verdicts, error
 	return vs, nil
 }
 
-// goneVerdict is the fresh read's refusal when the object no longer
+// Gone is the fresh read's refusal when the object no longer
 // exists (ReasonNotFound); sentence names it ("deployments/web no longer
 // exists").
-func goneVerdict(sentence string) Verdict {
-	return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonNotFound, Sentence: sentence}
+func Gone(sentence string) vocab.Verdict {
+	return vocab.Verdict{Guard: vocab.GuardFresh, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonNotFound, Sentence: sentence}
 }
