@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/internal/rollouts"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -231,10 +232,10 @@ func newestEvent(evs []corev1.Event, kind, name, uid string) *corev1.Event {
 		if io.Kind != kind || io.Name != name || (uid != "" && io.UID != "" && string(io.UID) != uid) {
 			continue
 		}
-		if any == nil || eventTime(ev).After(eventTime(any)) {
+		if any == nil || rollouts.EventTime(ev).After(rollouts.EventTime(any)) {
 			any = ev
 		}
-		if ev.Type == corev1.EventTypeWarning && (warning == nil || eventTime(ev).After(eventTime(warning))) {
+		if ev.Type == corev1.EventTypeWarning && (warning == nil || rollouts.EventTime(ev).After(rollouts.EventTime(warning))) {
 			warning = ev
 		}
 	}

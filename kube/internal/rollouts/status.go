@@ -1,4 +1,4 @@
-package kube
+package rollouts
 
 import (
 	"context"
@@ -7,114 +7,93 @@ import (
 	"strconv"
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 )
 
-// RolloutStatus reads where the rollout of a Deployment, StatefulSet or
-// DaemonSet stands, once: a screen polls it (about once a second) after a
-// write that raised the workload's generation.
-//
-// The phase follows `kubectl rollout status` (k8s.io/kubectl
-// pkg/polymorphichelpers, DeploymentStatusViewer, StatefulSetStatusViewer
-// and DaemonSetStatusViewer), with these additions kubectl does not make:
-//   - new pods whose containers cannot start (CannotStart:
-//     CrashLoopBackOff, ImagePullBackOff, ErrImagePull, ...) make the
-//     rollout failed at once, naming the pod, container and reason (a person
-//     learns of an unpullable image now, not after the Deployment's
-//     10-minute progress deadline; the phase goes back to progressing if the
-//     pod recovers, since each reading stands alone);
-//   - a Deployment whose controller could not create its new ReplicaSet
-//     (Progressing condition with reason ReplicaSetCreateError) is failed
-//     with the condition's message, as for ProgressDeadlineExceeded;
-//   - a Deployment's new ReplicaSet that cannot create its pods (a
-//     ReplicaFailure condition, or a recent FailedCreate Warning event while
-//     it has fewer pods than it wants, e.g. admission refused them) makes it
-//     failed with the event's text;
-//   - a paused Deployment is RolloutPaused (kubectl would wait forever), and
-//     a StatefulSet or DaemonSet with updateStrategy OnDelete is
-//     RolloutUnfollowed (kubectl refuses those).
-//
-// Revisions and pods: a Deployment's new ReplicaSet is found by the
-// controller's own rule (findNewReplicaSet) and names NewRevision, with its
-// deployment.kubernetes.io/revision annotation in Revision; OldRevisions
-// are its other ReplicaSets that still want or have pods, "web-5f6b8 (rev
-// 6)", newest first. A StatefulSet's NewRevision is status.updateRevision
-// and OldRevisions holds status.currentRevision while it differs. A
-// DaemonSet's NewRevision is its newest ControllerRevision and OldRevisions
-// those its old pods still run. Revision is the ControllerRevision's number
-// for both. Pods are those the selector matches and the workload (or its
-// ReplicaSets) controls, new ones first: new by the pod-template-hash label
-// of the new ReplicaSet, by controller-revision-hash equal to the
-// updateRevision, or by the DaemonSet controller's test (see
-// daemonSetRollout). READY and STATUS are the pods plugin's, as kubectl
-// prints them.
-//
-// A reading costs three requests: a get of the workload, a list of its
-// ReplicaSets (Deployment) or ControllerRevisions (StatefulSet, DaemonSet)
-// by its selector, and a list of its pods by its selector; a Deployment's
-// new ReplicaSet that lacks pods adds a list of its FailedCreate events.
-//
-// UID is the workload's metadata.uid, so that a watcher notices a workload
-// deleted and created again under the same name. A workload that is gone
-// (its get answers not found) is a reading with Missing set and no error.
+// Reader reads rollout state through a clientset. The zero value is not
+// usable: CS, KindInfo and Lookup must be set (package kube builds one per
+// call from its Client).
+type Reader struct {
+	// CS is the clientset every read goes through.
+	CS kubernetes.Interface
+	// KindInfo resolves a plugin id or alias ("deploy", "sts", "ds") to
+	// what its kind serves; an unknown name answers a KindInfo with only
+	// ID set (and so no capabilities).
+	KindInfo func(vocab.Kind) vocab.KindInfo
+	// Lookup finds a kind's plugin by id or alias; the pods plugin's row
+	// gives a pod's READY and STATUS as kubectl prints them. false when
+	// there is none (STATUS is then the pod's phase, READY empty).
+	Lookup func(name string) (vocab.Plugin, bool)
+}
+
+// Status is one reading of where the rollout of the Deployment,
+// StatefulSet or DaemonSet ref names stands: kube.Client.RolloutStatus,
+// whose documentation is the contract (phases, revisions, pods, the three
+// or four requests a reading costs). The phase follows `kubectl rollout
+// status` (k8s.io/kubectl pkg/polymorphichelpers, DeploymentStatusViewer,
+// StatefulSetStatusViewer and DaemonSetStatusViewer) with kyyard's
+// additions; deploymentRollout, statefulSetRollout and daemonSetRollout
+// each say their rule. A workload that is gone (its get answers not found)
+// is a reading with Missing set and no error.
 //
 // ref.Kind is a plugin id or alias of deployments, statefulsets or
-// daemonsets. Errors: another kind (ReasonOf: invalid), the account may not
-// read it (forbidden), or any other error of the API server, wrapped so
-// that ReasonOf classifies it.
-func (c *Client) RolloutStatus(ctx context.Context, ref WorkloadRef) (RolloutStatus, error) {
-	kind, err := c.workloadKind(ref.Kind)
+// daemonsets. Errors: another kind (vocab.ReasonOf: invalid, see
+// WorkloadKind), the account may not read it (forbidden), or any other
+// error of the API server, wrapped so that vocab.ReasonOf classifies it.
+func (r Reader) Status(ctx context.Context, ref vocab.WorkloadRef) (vocab.RolloutStatus, error) {
+	kind, err := WorkloadKind(r.KindInfo(ref.Kind))
 	if err != nil {
-		return RolloutStatus{}, err
+		return vocab.RolloutStatus{}, err
 	}
 	ref.Kind = kind
-	var st RolloutStatus
-	wo, err := objects.Read(ctx, c.cs, kind, ref.Namespace, ref.Name)
+	var st vocab.RolloutStatus
+	wo, err := objects.Read(ctx, r.CS, kind, ref.Namespace, ref.Name)
 	if err == nil {
 		switch o := wo.Object.(type) {
 		case *appsv1.Deployment:
-			st, err = c.deploymentRollout(ctx, ref, o)
+			st, err = r.deploymentRollout(ctx, ref, o)
 		case *appsv1.StatefulSet:
-			st, err = c.statefulSetRollout(ctx, ref, o)
+			st, err = r.statefulSetRollout(ctx, ref, o)
 		case *appsv1.DaemonSet:
-			st, err = c.daemonSetRollout(ctx, ref, o)
+			st, err = r.daemonSetRollout(ctx, ref, o)
 		}
 	}
 	if apierrors.IsNotFound(err) {
-		return RolloutStatus{Ref: ref, Missing: true}, nil
+		return vocab.RolloutStatus{Ref: ref, Missing: true}, nil
 	}
 	if err != nil {
-		return RolloutStatus{}, fmt.Errorf("rollout of %s: %w", ref, err)
+		return vocab.RolloutStatus{}, fmt.Errorf("rollout of %s: %w", ref, err)
 	}
 	return st, nil
 }
 
-// workloadKind resolves a plugin id or alias ("deploy", "sts", "ds") to
-// the id of a kind that has a rollout (its plugin has CanRollout: the
-// Deployments, StatefulSets and DaemonSets); other kinds are refused as
-// invalid.
-func (c *Client) workloadKind(kind Kind) (Kind, error) {
-	info := c.kindInfo(kind)
-	if !info.Capabilities.Has(CanRollout) {
-		return "", fmt.Errorf("%w: %s", errInvalid, info.NotOffered("rollout"))
+// WorkloadKind is the id of the kind info describes when that kind has a
+// rollout (its plugin has CanRollout: the Deployments, StatefulSets and
+// DaemonSets). Another kind is refused with an error wrapping
+// vocab.ErrInvalid that says the kind does not offer a rollout.
+func WorkloadKind(info vocab.KindInfo) (vocab.Kind, error) {
+	if !info.Capabilities.Has(vocab.CanRollout) {
+		return "", fmt.Errorf("%w: %s", vocab.ErrInvalid, info.NotOffered("rollout"))
 	}
 	return info.ID, nil
 }
 
 // deploymentRollout reads the ReplicaSets and the pods of d, the
 // Deployment ref names, just read.
-func (c *Client) deploymentRollout(ctx context.Context, ref WorkloadRef, d *appsv1.Deployment) (RolloutStatus, error) {
+func (r Reader) deploymentRollout(ctx context.Context, ref vocab.WorkloadRef, d *appsv1.Deployment) (vocab.RolloutStatus, error) {
 	sel, err := objects.SelectorOf(d.Spec.Selector)
 	if err != nil {
-		return RolloutStatus{}, err
+		return vocab.RolloutStatus{}, err
 	}
-	rsList, err := c.cs.AppsV1().ReplicaSets(ref.Namespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
+	rsList, err := r.CS.AppsV1().ReplicaSets(ref.Namespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
 	if err != nil {
-		return RolloutStatus{}, err
+		return vocab.RolloutStatus{}, err
 	}
 	var owned []*appsv1.ReplicaSet
 	for i := range rsList.Items {
@@ -124,7 +103,7 @@ func (c *Client) deploymentRollout(ctx context.Context, ref WorkloadRef, d *apps
 	}
 	newRS := findNewReplicaSet(d, owned)
 
-	st := RolloutStatus{
+	st := vocab.RolloutStatus{
 		Ref:                ref,
 		UID:                string(d.UID),
 		Desired:            objects.ReplicasOf(d.Spec.Replicas),
@@ -145,7 +124,7 @@ func (c *Client) deploymentRollout(ctx context.Context, ref WorkloadRef, d *apps
 	}
 	st.OldRevisions = oldReplicaSets(owned, newRS)
 
-	pods, err := c.workloadPods(ctx, ref.Namespace, sel, owners, func(labels map[string]string, owner string) bool {
+	pods, err := r.workloadPods(ctx, ref.Namespace, sel, owners, func(labels map[string]string, owner string) bool {
 		if newRS == nil {
 			return false
 		}
@@ -155,14 +134,14 @@ func (c *Client) deploymentRollout(ctx context.Context, ref WorkloadRef, d *apps
 		return owner == string(newRS.UID)
 	})
 	if err != nil {
-		return RolloutStatus{}, err
+		return vocab.RolloutStatus{}, err
 	}
 	st.Pods = pods.rows
 
 	// kubectl's DeploymentStatusViewer, in its order, with the failures
 	// it does not look for inserted before the wait messages.
 	if d.Generation > d.Status.ObservedGeneration {
-		st.Phase, st.Message = RolloutProgressing, "waiting for the controller to observe the change"
+		st.Phase, st.Message = vocab.RolloutProgressing, "waiting for the controller to observe the change"
 		return st, nil
 	}
 	// The Deployment controller's Progressing condition says it gave up:
@@ -170,40 +149,40 @@ func (c *Client) deploymentRollout(ctx context.Context, ref WorkloadRef, d *apps
 	// create the new ReplicaSet (ReplicaSetCreateError).
 	if cond := objects.DeploymentCondition(d, appsv1.DeploymentProgressing); cond != nil &&
 		cond.Status == corev1.ConditionFalse && (cond.Reason == "ProgressDeadlineExceeded" || cond.Reason == "ReplicaSetCreateError") {
-		st.Phase, st.Message = RolloutFailed, cond.Message
+		st.Phase, st.Message = vocab.RolloutFailed, cond.Message
 		if st.Message == "" {
 			st.Message = fmt.Sprintf("deployment %q: %s", d.Name, cond.Reason)
 		}
 		return st, nil
 	}
 	if msg := pods.failure; msg != "" {
-		st.Phase, st.Message = RolloutFailed, msg
+		st.Phase, st.Message = vocab.RolloutFailed, msg
 		return st, nil
 	}
 	if newRS != nil {
-		msg, err := c.replicaSetFailure(ctx, newRS)
+		msg, err := r.replicaSetFailure(ctx, newRS)
 		if err != nil {
-			return RolloutStatus{}, err
+			return vocab.RolloutStatus{}, err
 		}
 		if msg != "" {
-			st.Phase, st.Message = RolloutFailed, msg
+			st.Phase, st.Message = vocab.RolloutFailed, msg
 			return st, nil
 		}
 	}
 	switch {
 	case d.Spec.Paused:
-		st.Phase, st.Message = RolloutPaused, "paused: the rollout is not waited for; resume it"
+		st.Phase, st.Message = vocab.RolloutPaused, "paused: the rollout is not waited for; resume it"
 	case d.Status.UpdatedReplicas < st.Desired:
-		st.Phase = RolloutProgressing
+		st.Phase = vocab.RolloutProgressing
 		st.Message = fmt.Sprintf("%d out of %d new replicas have been updated", d.Status.UpdatedReplicas, st.Desired)
 	case d.Status.Replicas > d.Status.UpdatedReplicas:
-		st.Phase = RolloutProgressing
+		st.Phase = vocab.RolloutProgressing
 		st.Message = fmt.Sprintf("%d old replicas are pending termination", d.Status.Replicas-d.Status.UpdatedReplicas)
 	case d.Status.AvailableReplicas < d.Status.UpdatedReplicas:
-		st.Phase = RolloutProgressing
+		st.Phase = vocab.RolloutProgressing
 		st.Message = fmt.Sprintf("%d of %d updated replicas are available", d.Status.AvailableReplicas, d.Status.UpdatedReplicas)
 	default:
-		st.Phase, st.Message = RolloutComplete, "successfully rolled out"
+		st.Phase, st.Message = vocab.RolloutComplete, "successfully rolled out"
 	}
 	return st, nil
 }

@@ -1,4 +1,4 @@
-package kube
+package rollouts
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -28,16 +29,16 @@ const onDeleteMessage = "updateStrategy OnDelete: pods are replaced only when th
 // least replicas-partition pods must run the updateRevision; without a
 // partition the controller must also have made the updateRevision current
 // (it does so once every replica is updated and ready).
-func (c *Client) statefulSetRollout(ctx context.Context, ref WorkloadRef, s *appsv1.StatefulSet) (RolloutStatus, error) {
+func (r Reader) statefulSetRollout(ctx context.Context, ref vocab.WorkloadRef, s *appsv1.StatefulSet) (vocab.RolloutStatus, error) {
 	sel, err := objects.SelectorOf(s.Spec.Selector)
 	if err != nil {
-		return RolloutStatus{}, err
+		return vocab.RolloutStatus{}, err
 	}
-	revs, err := c.ownedRevisions(ctx, ref.Namespace, sel, s)
+	revs, err := r.ownedRevisions(ctx, ref.Namespace, sel, s)
 	if err != nil {
-		return RolloutStatus{}, err
+		return vocab.RolloutStatus{}, err
 	}
-	st := RolloutStatus{
+	st := vocab.RolloutStatus{
 		Ref:                ref,
 		UID:                string(s.UID),
 		Desired:            objects.ReplicasOf(s.Spec.Replicas),
@@ -48,19 +49,19 @@ func (c *Client) statefulSetRollout(ctx context.Context, ref WorkloadRef, s *app
 	}
 	update, current := s.Status.UpdateRevision, s.Status.CurrentRevision
 	st.NewRevision = update
-	if r, ok := revisionNumber(revs, update); ok {
-		st.Revision = strconv.FormatInt(r, 10)
+	if n, ok := revisionNumber(revs, update); ok {
+		st.Revision = strconv.FormatInt(n, 10)
 	}
 	if current != "" && current != update {
-		r, _ := revisionNumber(revs, current)
-		st.OldRevisions = []string{revisionName(current, r)}
+		n, _ := revisionNumber(revs, current)
+		st.OldRevisions = []string{revisionName(current, n)}
 	}
-	pods, err := c.workloadPods(ctx, ref.Namespace, sel, map[string]bool{string(s.UID): true},
+	pods, err := r.workloadPods(ctx, ref.Namespace, sel, map[string]bool{string(s.UID): true},
 		func(l map[string]string, _ string) bool {
 			return update != "" && l[appsv1.ControllerRevisionHashLabelKey] == update
 		})
 	if err != nil {
-		return RolloutStatus{}, err
+		return vocab.RolloutStatus{}, err
 	}
 	st.Pods = pods.rows
 
@@ -72,28 +73,28 @@ func (c *Client) statefulSetRollout(ctx context.Context, ref WorkloadRef, s *app
 	// it has, updateRevision and the counts are the old template's.
 	switch {
 	case s.Status.ObservedGeneration == 0 || s.Generation > s.Status.ObservedGeneration:
-		st.Phase, st.Message = RolloutProgressing, "waiting for the controller to observe the change"
+		st.Phase, st.Message = vocab.RolloutProgressing, "waiting for the controller to observe the change"
 	case s.Spec.UpdateStrategy.Type == appsv1.OnDeleteStatefulSetStrategyType:
-		st.Phase, st.Message = RolloutUnfollowed, onDeleteMessage
+		st.Phase, st.Message = vocab.RolloutUnfollowed, onDeleteMessage
 	case pods.failure != "":
-		st.Phase, st.Message = RolloutFailed, pods.failure
+		st.Phase, st.Message = vocab.RolloutFailed, pods.failure
 	case s.Status.ReadyReplicas < st.Desired:
-		st.Phase, st.Message = RolloutProgressing, fmt.Sprintf("waiting for %d pods to be ready", st.Desired-s.Status.ReadyReplicas)
+		st.Phase, st.Message = vocab.RolloutProgressing, fmt.Sprintf("waiting for %d pods to be ready", st.Desired-s.Status.ReadyReplicas)
 	case partition > 0 && s.Status.UpdatedReplicas < st.Desired-partition:
-		st.Phase = RolloutProgressing
+		st.Phase = vocab.RolloutProgressing
 		st.Message = fmt.Sprintf("waiting for partitioned rollout to finish: %d out of %d new pods have been updated",
 			s.Status.UpdatedReplicas, st.Desired-partition)
 	case partition > 0:
-		st.Phase = RolloutComplete
+		st.Phase = vocab.RolloutComplete
 		st.Message = fmt.Sprintf("partitioned rollout complete: %d new pods have been updated (partition %d)", s.Status.UpdatedReplicas, partition)
 	case s.Status.UpdatedReplicas < st.Desired:
-		st.Phase = RolloutProgressing
+		st.Phase = vocab.RolloutProgressing
 		st.Message = fmt.Sprintf("%d out of %d new pods have been updated", s.Status.UpdatedReplicas, st.Desired)
 	case update != current:
-		st.Phase = RolloutProgressing
+		st.Phase = vocab.RolloutProgressing
 		st.Message = fmt.Sprintf("waiting for the rolling update to complete: %d pods at revision %s", s.Status.UpdatedReplicas, update)
 	default:
-		st.Phase, st.Message = RolloutComplete, "rolling update complete: "+strconv.Itoa(int(s.Status.UpdatedReplicas))+" pods at revision "+update
+		st.Phase, st.Message = vocab.RolloutComplete, "rolling update complete: "+strconv.Itoa(int(s.Status.UpdatedReplicas))+" pods at revision "+update
 	}
 	return st, nil
 }
@@ -107,16 +108,16 @@ func (c *Client) statefulSetRollout(ctx context.Context, ref WorkloadRef, s *app
 // controller-revision-hash label is the newest owned ControllerRevision's,
 // or its pod-template-generation label is the DaemonSet's template
 // generation (the deprecated.daemonset.template.generation annotation).
-func (c *Client) daemonSetRollout(ctx context.Context, ref WorkloadRef, ds *appsv1.DaemonSet) (RolloutStatus, error) {
+func (r Reader) daemonSetRollout(ctx context.Context, ref vocab.WorkloadRef, ds *appsv1.DaemonSet) (vocab.RolloutStatus, error) {
 	sel, err := objects.SelectorOf(ds.Spec.Selector)
 	if err != nil {
-		return RolloutStatus{}, err
+		return vocab.RolloutStatus{}, err
 	}
-	revs, err := c.ownedRevisions(ctx, ref.Namespace, sel, ds)
+	revs, err := r.ownedRevisions(ctx, ref.Namespace, sel, ds)
 	if err != nil {
-		return RolloutStatus{}, err
+		return vocab.RolloutStatus{}, err
 	}
-	st := RolloutStatus{
+	st := vocab.RolloutStatus{
 		Ref:                ref,
 		UID:                string(ds.UID),
 		Desired:            ds.Status.DesiredNumberScheduled,
@@ -126,9 +127,9 @@ func (c *Client) daemonSetRollout(ctx context.Context, ref WorkloadRef, ds *apps
 		ObservedGeneration: ds.Status.ObservedGeneration,
 	}
 	var newest *appsv1.ControllerRevision
-	for _, r := range revs {
-		if newest == nil || r.Revision > newest.Revision {
-			newest = r
+	for _, cr := range revs {
+		if newest == nil || cr.Revision > newest.Revision {
+			newest = cr
 		}
 	}
 	hash := ""
@@ -138,7 +139,7 @@ func (c *Client) daemonSetRollout(ctx context.Context, ref WorkloadRef, ds *apps
 	}
 	generation := ds.Annotations[appsv1.DeprecatedTemplateGeneration]
 	oldHashes := map[string]bool{}
-	pods, err := c.workloadPods(ctx, ref.Namespace, sel, map[string]bool{string(ds.UID): true},
+	pods, err := r.workloadPods(ctx, ref.Namespace, sel, map[string]bool{string(ds.UID): true},
 		func(l map[string]string, _ string) bool {
 			isNew := (hash != "" && l[appsv1.DefaultDaemonSetUniqueLabelKey] == hash) ||
 				(generation != "" && l[templateGenerationLabel] == generation)
@@ -148,7 +149,7 @@ func (c *Client) daemonSetRollout(ctx context.Context, ref WorkloadRef, ds *apps
 			return isNew
 		})
 	if err != nil {
-		return RolloutStatus{}, err
+		return vocab.RolloutStatus{}, err
 	}
 	st.Pods = pods.rows
 	st.OldRevisions = oldRevisions(revs, newest, oldHashes, ds.Name)
@@ -156,17 +157,17 @@ func (c *Client) daemonSetRollout(ctx context.Context, ref WorkloadRef, ds *apps
 	// As for a StatefulSet, the change is observed first, also under OnDelete.
 	switch {
 	case ds.Generation > ds.Status.ObservedGeneration:
-		st.Phase, st.Message = RolloutProgressing, "waiting for the controller to observe the change"
+		st.Phase, st.Message = vocab.RolloutProgressing, "waiting for the controller to observe the change"
 	case ds.Spec.UpdateStrategy.Type == appsv1.OnDeleteDaemonSetStrategyType:
-		st.Phase, st.Message = RolloutUnfollowed, onDeleteMessage
+		st.Phase, st.Message = vocab.RolloutUnfollowed, onDeleteMessage
 	case pods.failure != "":
-		st.Phase, st.Message = RolloutFailed, pods.failure
+		st.Phase, st.Message = vocab.RolloutFailed, pods.failure
 	case st.Updated < st.Desired:
-		st.Phase, st.Message = RolloutProgressing, fmt.Sprintf("%d out of %d new pods have been updated", st.Updated, st.Desired)
+		st.Phase, st.Message = vocab.RolloutProgressing, fmt.Sprintf("%d out of %d new pods have been updated", st.Updated, st.Desired)
 	case st.Available < st.Desired:
-		st.Phase, st.Message = RolloutProgressing, fmt.Sprintf("%d of %d updated pods are available", st.Available, st.Desired)
+		st.Phase, st.Message = vocab.RolloutProgressing, fmt.Sprintf("%d of %d updated pods are available", st.Available, st.Desired)
 	default:
-		st.Phase, st.Message = RolloutComplete, "successfully rolled out"
+		st.Phase, st.Message = vocab.RolloutComplete, "successfully rolled out"
 	}
 	return st, nil
 }
@@ -174,8 +175,8 @@ func (c *Client) daemonSetRollout(ctx context.Context, ref WorkloadRef, ds *apps
 // ownedRevisions lists the ControllerRevisions sel matches in namespace and
 // keeps those owner controls (the StatefulSet and DaemonSet controllers
 // label them with the pod template's labels).
-func (c *Client) ownedRevisions(ctx context.Context, namespace string, sel labels.Selector, owner metav1.Object) ([]*appsv1.ControllerRevision, error) {
-	list, err := c.cs.AppsV1().ControllerRevisions(namespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
+func (r Reader) ownedRevisions(ctx context.Context, namespace string, sel labels.Selector, owner metav1.Object) ([]*appsv1.ControllerRevision, error) {
+	list, err := r.CS.AppsV1().ControllerRevisions(namespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package kube
+package rollouts
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,21 +21,21 @@ import (
 // 5 minutes (k8s.io/client-go tools/record), so an older one is over.
 const failedCreateFreshness = 5 * time.Minute
 
-// podReading is a workload's pods as RolloutStatus shows them.
+// podReading is a workload's pods as Reader.Status shows them.
 type podReading struct {
 	// rows are the pods, new ones first, each group by name.
-	rows []RolloutPod
+	rows []vocab.RolloutPod
 	// failure names the first new pod (by name) whose container cannot
-	// start (PodCannotStart), and why; "" when none does.
+	// start (vocab.PodCannotStart), and why; "" when none does.
 	failure string
 }
 
 // workloadPods lists the pods sel matches in namespace, keeps those whose
 // controller is one of owners (UIDs), and marks new the ones isNew says
 // are (given the pod's labels and its controller's UID).
-func (c *Client) workloadPods(ctx context.Context, namespace string, sel labels.Selector, owners map[string]bool,
+func (r Reader) workloadPods(ctx context.Context, namespace string, sel labels.Selector, owners map[string]bool,
 	isNew func(labels map[string]string, owner string) bool) (podReading, error) {
-	list, err := c.cs.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
+	list, err := r.CS.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
 	if err != nil {
 		return podReading{}, err
 	}
@@ -45,7 +46,7 @@ func (c *Client) workloadPods(ctx context.Context, namespace string, sel labels.
 		if ref == nil || !owners[string(ref.UID)] {
 			continue
 		}
-		row := c.rolloutPod(pod)
+		row := r.rolloutPod(pod)
 		row.New = isNew(pod.Labels, string(ref.UID))
 		out.rows = append(out.rows, row)
 	}
@@ -67,8 +68,8 @@ func (c *Client) workloadPods(ctx context.Context, namespace string, sel labels.
 }
 
 // sortRolloutPods orders pods new ones first, each group by name (the
-// order of RolloutStatus's and Inspection's Pods).
-func sortRolloutPods(pods []RolloutPod) {
+// order of vocab.RolloutStatus's and Inspection's Pods).
+func sortRolloutPods(pods []vocab.RolloutPod) {
 	sort.Slice(pods, func(i, j int) bool {
 		if pods[i].New != pods[j].New {
 			return pods[i].New
@@ -82,15 +83,18 @@ func sortRolloutPods(pods []RolloutPod) {
 // does; without a pods plugin, STATUS is the pod's phase), whether its
 // Ready condition is True (the first of that type, as kubectl reads it)
 // and whether it is being deleted.
-func (c *Client) rolloutPod(pod *corev1.Pod) RolloutPod {
-	out := RolloutPod{Name: pod.Name, Status: string(pod.Status.Phase), Terminating: pod.DeletionTimestamp != nil}
+func (r Reader) rolloutPod(pod *corev1.Pod) vocab.RolloutPod {
+	out := vocab.RolloutPod{Name: pod.Name, Status: string(pod.Status.Phase), Terminating: pod.DeletionTimestamp != nil}
 	for _, c := range pod.Status.Conditions {
 		if c.Type == corev1.PodReady {
 			out.PodReady = c.Status == corev1.ConditionTrue && !out.Terminating
 			break
 		}
 	}
-	p, ok := c.Lookup("pods")
+	if r.Lookup == nil {
+		return out
+	}
+	p, ok := r.Lookup("pods")
 	if !ok {
 		return out
 	}
@@ -109,9 +113,9 @@ func (c *Client) rolloutPod(pod *corev1.Pod) RolloutPod {
 
 // podFailure says why a pod fails a rollout: "pod web-7c9d5-x2k: container
 // web: ImagePullBackOff: Back-off pulling image ..." for the container
-// PodCannotStart names; "" otherwise, and for a pod being deleted.
+// vocab.PodCannotStart names; "" otherwise, and for a pod being deleted.
 func podFailure(pod *corev1.Pod) string {
-	name, reason, message, ok := PodCannotStart(pod)
+	name, reason, message, ok := vocab.PodCannotStart(pod)
 	if !ok {
 		return ""
 	}
@@ -131,7 +135,7 @@ func podFailure(pod *corev1.Pod) string {
 // event fails the rollout only while the ReplicaSet has fewer pods than it
 // wants and the event is recent (failedCreateFreshness). Events are listed
 // only in those two cases.
-func (c *Client) replicaSetFailure(ctx context.Context, rs *appsv1.ReplicaSet) (string, error) {
+func (r Reader) replicaSetFailure(ctx context.Context, rs *appsv1.ReplicaSet) (string, error) {
 	var cond *appsv1.ReplicaSetCondition
 	for i := range rs.Status.Conditions {
 		ci := &rs.Status.Conditions[i]
@@ -143,13 +147,13 @@ func (c *Client) replicaSetFailure(ctx context.Context, rs *appsv1.ReplicaSet) (
 	if cond == nil && !short {
 		return "", nil
 	}
-	ev, err := c.failedCreate(ctx, rs)
+	ev, err := r.failedCreate(ctx, rs)
 	if err != nil {
 		return "", err
 	}
 	prefix := fmt.Sprintf("ReplicaSet %s cannot create pods: ", rs.Name)
 	switch {
-	case ev != nil && (cond != nil || time.Since(eventTime(ev)) <= failedCreateFreshness):
+	case ev != nil && (cond != nil || time.Since(EventTime(ev)) <= failedCreateFreshness):
 		return prefix + ev.Message, nil
 	case cond != nil:
 		return prefix + cond.Message, nil
@@ -161,14 +165,14 @@ func (c *Client) replicaSetFailure(ctx context.Context, rs *appsv1.ReplicaSet) (
 // The API server selects events on involvedObject.* and reason (core/v1
 // events' selectable fields); the same test is applied again to what comes
 // back, for servers (and fakes) that ignore field selectors.
-func (c *Client) failedCreate(ctx context.Context, rs *appsv1.ReplicaSet) (*corev1.Event, error) {
+func (r Reader) failedCreate(ctx context.Context, rs *appsv1.ReplicaSet) (*corev1.Event, error) {
 	fs := fields.Set{
 		"involvedObject.kind": "ReplicaSet",
 		"involvedObject.name": rs.Name,
 		"involvedObject.uid":  string(rs.UID),
 		"reason":              "FailedCreate",
 	}
-	list, err := c.cs.CoreV1().Events(rs.Namespace).List(ctx, metav1.ListOptions{FieldSelector: fs.AsSelector().String()})
+	list, err := r.CS.CoreV1().Events(rs.Namespace).List(ctx, metav1.ListOptions{FieldSelector: fs.AsSelector().String()})
 	if err != nil {
 		return nil, err
 	}
@@ -180,17 +184,17 @@ func (c *Client) failedCreate(ctx context.Context, rs *appsv1.ReplicaSet) (*core
 			ev.Reason != "FailedCreate" || ev.Type != corev1.EventTypeWarning {
 			continue
 		}
-		if newest == nil || eventTime(ev).After(eventTime(newest)) {
+		if newest == nil || EventTime(ev).After(EventTime(newest)) {
 			newest = ev
 		}
 	}
 	return newest, nil
 }
 
-// eventTime is when an event was last seen: its series' last observation,
+// EventTime is when an event was last seen: its series' last observation,
 // lastTimestamp, eventTime or firstTimestamp, whichever is set first (the
 // order `kubectl events` uses).
-func eventTime(ev *corev1.Event) time.Time {
+func EventTime(ev *corev1.Event) time.Time {
 	switch {
 	case ev.Series != nil && !ev.Series.LastObservedTime.IsZero():
 		return ev.Series.LastObservedTime.Time

@@ -1,10 +1,11 @@
-package kube
+package rollouts
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,7 +19,7 @@ const MaxInspectPods = 5000
 // selects, as a rollout view shows them.
 type Inspection struct {
 	// Ref names the workload (its Kind resolved to a plugin id).
-	Ref WorkloadRef
+	Ref vocab.WorkloadRef
 	// Missing is set when the workload is gone (its get answered not
 	// found); the rest is then empty.
 	Missing bool
@@ -38,9 +39,9 @@ type Inspection struct {
 	// READY and STATUS, new ones first, each group by name. New is told
 	// from the workload alone: a StatefulSet's pods of its updateRevision,
 	// a DaemonSet's of its template generation; a Deployment's pods are
-	// not told apart (that needs its ReplicaSets: see RolloutStatus), so
+	// not told apart (that needs its ReplicaSets: see Reader.Status), so
 	// none is New.
-	Pods []RolloutPod
+	Pods []vocab.RolloutPod
 }
 
 // Inspect reads the workload ref names and the pods its selector selects,
@@ -51,17 +52,18 @@ type Inspection struct {
 // name answers with its new UID.
 //
 // ref.Kind is a plugin id or alias of deployments, statefulsets or
-// daemonsets. Errors: another kind (ReasonOf: invalid), more than
-// MaxInspectPods pods (a *Refusal with ReasonUnavailable), the account may
-// not read the workload or its pods (forbidden), or any other error of the
-// API server, wrapped so that ReasonOf classifies it.
-func (c *Client) Inspect(ctx context.Context, ref WorkloadRef) (Inspection, error) {
-	kind, err := c.workloadKind(ref.Kind)
+// daemonsets. Errors: another kind (vocab.ReasonOf: invalid, see
+// WorkloadKind), more than MaxInspectPods pods (a *vocab.Refusal with
+// vocab.ReasonUnavailable), the account may not read the workload or its
+// pods (forbidden), or any other error of the API server, wrapped so that
+// vocab.ReasonOf classifies it.
+func (r Reader) Inspect(ctx context.Context, ref vocab.WorkloadRef) (Inspection, error) {
+	kind, err := WorkloadKind(r.KindInfo(ref.Kind))
 	if err != nil {
 		return Inspection{}, err
 	}
 	ref.Kind = kind
-	in, sel, isNew, err := c.inspectWorkload(ctx, ref)
+	in, sel, isNew, err := r.inspectWorkload(ctx, ref)
 	if apierrors.IsNotFound(err) {
 		return Inspection{Ref: ref, Missing: true}, nil
 	}
@@ -73,19 +75,19 @@ func (c *Client) Inspect(ctx context.Context, ref WorkloadRef) (Inspection, erro
 		return Inspection{}, fmt.Errorf("inspect %s: %w", ref, err)
 	}
 	// One more than the maximum is asked for, so that too many shows.
-	list, err := c.cs.CoreV1().Pods(ref.Namespace).List(ctx,
+	list, err := r.CS.CoreV1().Pods(ref.Namespace).List(ctx,
 		metav1.ListOptions{LabelSelector: selector.String(), Limit: MaxInspectPods + 1})
 	if err != nil {
 		return Inspection{}, fmt.Errorf("inspect %s: pods: %w", ref, err)
 	}
 	if len(list.Items) > MaxInspectPods || list.Continue != "" {
-		return Inspection{}, &Refusal{Reason: ReasonUnavailable,
+		return Inspection{}, &vocab.Refusal{Reason: vocab.ReasonUnavailable,
 			Detail:   fmt.Sprintf("%s selects more than %d pods", ref, MaxInspectPods),
 			Sentence: "too many to show them all, and a part of them would mislead; use kubectl with a narrower selector"}
 	}
 	for i := range list.Items {
 		pod := &list.Items[i]
-		row := c.rolloutPod(pod)
+		row := r.rolloutPod(pod)
 		row.New = isNew(pod.Labels)
 		in.Pods = append(in.Pods, row)
 	}
@@ -94,10 +96,10 @@ func (c *Client) Inspect(ctx context.Context, ref WorkloadRef) (Inspection, erro
 }
 
 // inspectWorkload gets the workload ref names (ref.Kind resolved;
-// readPodOwner) and returns its Inspection without pods, its selector, and
+// objects.Read) and returns its Inspection without pods, its selector, and
 // the test of a pod's labels that says whether the pod is new.
-func (c *Client) inspectWorkload(ctx context.Context, ref WorkloadRef) (Inspection, *metav1.LabelSelector, func(map[string]string) bool, error) {
-	wo, err := objects.Read(ctx, c.cs, ref.Kind, ref.Namespace, ref.Name)
+func (r Reader) inspectWorkload(ctx context.Context, ref vocab.WorkloadRef) (Inspection, *metav1.LabelSelector, func(map[string]string) bool, error) {
+	wo, err := objects.Read(ctx, r.CS, ref.Kind, ref.Namespace, ref.Name)
 	if err != nil {
 		return Inspection{}, nil, nil, err
 	}
