@@ -17,8 +17,7 @@ func (s *countSink) Write(b LogBatch) { s.n += len(b.Lines) }
 // benchLogRequest streams data (want lines) through Client.logs, following
 // until the lines are in, then ends it.
 func benchLogRequest(b *testing.B, data []byte, want int) {
-	c := NewFromClientset(fake.NewClientset(testPod("p", "app")), Options{Registry: logKinds(b)})
-	defer c.Close()
+	c := &logStreamer{cs: fake.NewClientset(testPod("p", "app")), kindInfo: logKinds}
 	deps := c.logDeps()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -15,7 +15,7 @@ import (
 // logRun is one Logs call: its streams, the pods they read and the
 // collector that merges their lines and writes them to the sink.
 type logRun struct {
-	c    *Client
+	c    *logStreamer
 	req  LogRequest
 	deps logDeps
 	sink LogSink

@@ -16,6 +16,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 )
 
 // Batching of a request's lines: the sink gets what is ready every
@@ -42,7 +43,7 @@ type logDeps struct {
 	stall, jump time.Duration
 }
 
-func (c *Client) logDeps() logDeps {
+func (c *logStreamer) logDeps() logDeps {
 	return logDeps{
 		open: func(ctx context.Context, ns, pod string, opts *corev1.PodLogOptions) (io.ReadCloser, error) {
 			return c.cs.CoreV1().Pods(ns).GetLogs(pod, opts).Stream(ctx)
@@ -103,10 +104,18 @@ func logBackoff(n int) time.Duration {
 // first read, the first error is returned too; otherwise a stream's
 // failure is a LogNoteEnded with Err.
 func (c *Client) Logs(ctx context.Context, req LogRequest, sink LogSink) error {
-	return c.logs(ctx, req, sink, c.logDeps())
+	s := &logStreamer{cs: c.cs, kindInfo: c.kindInfo}
+	return s.logs(ctx, req, sink, s.logDeps())
 }
 
-func (c *Client) logs(ctx context.Context, req LogRequest, sink LogSink, deps logDeps) error {
+// logStreamer is what a log request reads through: the clientset, and the
+// kinds' plugins for whether a kind has logs (CanLogs).
+type logStreamer struct {
+	cs       kubernetes.Interface
+	kindInfo func(Kind) KindInfo
+}
+
+func (c *logStreamer) logs(ctx context.Context, req LogRequest, sink LogSink, deps logDeps) error {
 	if req.Options.Previous {
 		req.Options.Follow = false
 	}
@@ -215,7 +224,7 @@ func (c *Client) logs(ctx context.Context, req LogRequest, sink LogSink, deps lo
 }
 
 // logPod reads the pod of a pod or container request.
-func (c *Client) logPod(ctx context.Context, req LogRequest) ([]*corev1.Pod, *podTracker, error) {
+func (c *logStreamer) logPod(ctx context.Context, req LogRequest) ([]*corev1.Pod, *podTracker, error) {
 	if req.Kind == KindContainers && req.Container == "" && !req.AllContainers {
 		return nil, nil, fmt.Errorf("%w: a container row names no container", errInvalid)
 	}

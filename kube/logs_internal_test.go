@@ -23,15 +23,26 @@ var logT0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
 func logAt(ms int) time.Time { return logT0.Add(time.Duration(ms) * time.Millisecond) }
 
-func newLogClient(t *testing.T, objs ...runtime.Object) (*Client, *fake.Clientset) {
+// logKinds answers the kinds whose logs the tests read with CanLogs,
+// every other kind without: what the kinds' plugins declare is tested in
+// kube/kinds (TestCapabilities*).
+func logKinds(kind Kind) KindInfo {
+	switch kind {
+	case KindPods, KindContainers, KindDeployments, KindStatefulSets, KindDaemonSets, KindReplicaSets, KindJobs:
+		return KindInfo{ID: kind, Resource: string(kind), Namespaced: true, Capabilities: CanLogs}
+	}
+	return KindInfo{ID: kind}
+}
+
+// newLogClient is a log streamer on a fake clientset holding objs.
+func newLogClient(t *testing.T, objs ...runtime.Object) (*logStreamer, *fake.Clientset) {
+	t.Helper()
 	cs := fake.NewClientset(objs...)
-	c := NewFromClientset(cs, Options{Registry: logKinds(t)})
-	t.Cleanup(c.Close)
-	return c, cs
+	return &logStreamer{cs: cs, kindInfo: logKinds}, cs
 }
 
 // runLogs runs Client.logs in the background; wait returns its error.
-func runLogs(t *testing.T, c *Client, req LogRequest, sink LogSink, deps logDeps) (cancel func(), wait func() error) {
+func runLogs(t *testing.T, c *logStreamer, req LogRequest, sink LogSink, deps logDeps) (cancel func(), wait func() error) {
 	ctx, cancelCtx := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.logs(ctx, req, sink, deps) }()

@@ -20,7 +20,7 @@ import (
 // Errors: the API server's (not found, forbidden), a selector that selects
 // nothing, ErrLogPodReplaced when req.UID is not the workload's, and
 // ErrLogNoPods.
-func (c *Client) workloadLogPods(ctx context.Context, req LogRequest) ([]*corev1.Pod, *podTracker, error) {
+func (c *logStreamer) workloadLogPods(ctx context.Context, req LogRequest) ([]*corev1.Pod, *podTracker, error) {
 	ns, name := req.Namespace, req.Name
 	wo, err := objects.Read(ctx, c.cs, req.Kind, ns, name)
 	if errors.Is(err, objects.ErrNotPodOwner) {
