@@ -17,7 +17,7 @@ func (p stubPlugin) List(context.Context, kubernetes.Interface, string, Selector
 }
 
 // stubRegistry is a Registry of stub plugins for kinds, each declaring
-// caps: the internal tests of an action's code (logs, port-forward) run
+// caps: the internal tests of an action's code (port-forward) run
 // where package kube/kinds, whose plugins declare the real capabilities,
 // cannot be imported. What the real plugins declare is tested in
 // kube/kinds (TestCapabilities*).
@@ -32,11 +32,6 @@ func stubRegistry(t testing.TB, caps Capability, kinds ...Kind) *Registry {
 		t.Fatal(err)
 	}
 	return r
-}
-
-// logKinds is a registry of the kinds whose logs the tests read.
-func logKinds(t testing.TB) *Registry {
-	return stubRegistry(t, CanLogs, KindPods, KindContainers, KindDeployments, KindStatefulSets, KindDaemonSets, KindReplicaSets, KindJobs)
 }
 
 // forwardKinds is a registry of the kinds the tests forward to.

@@ -1,4 +1,4 @@
-package kube
+package logstream
 
 // Which containers a Logs request (logs.go) streams: each pod's container
 // choice resolved (logTargets, onlyContainer), the first MaxStreams admitted
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -27,7 +28,7 @@ type logTarget struct {
 
 // logTargets resolves req's container choice for each pod.
 func logTargets(req LogRequest, pods []*corev1.Pod) ([]logTarget, error) {
-	single := req.Kind == KindPods || req.Kind == KindContainers
+	single := req.Kind == vocab.KindPods || req.Kind == vocab.KindContainers
 	var out []logTarget
 	for _, pod := range pods {
 		names := objects.PodContainers(pod)
@@ -72,12 +73,12 @@ func logTargets(req LogRequest, pods []*corev1.Pod) ([]logTarget, error) {
 // its only one, counting the containers that run alongside (spec.containers
 // and native sidecars, init containers with restartPolicy Always) but not
 // the init containers that ran before them; several are refused with a
-// *ContainerChoiceError listing every container.
+// *vocab.ContainerChoiceError listing every container.
 func onlyContainer(pod *corev1.Pod, names []string, dflt string) (string, error) {
 	if running := objects.RunningContainers(pod); len(running) == 1 {
 		return running[0], nil
 	}
-	return "", &ContainerChoiceError{Namespace: pod.Namespace, Pod: pod.Name, Containers: names, DefaultContainer: dflt}
+	return "", &vocab.ContainerChoiceError{Namespace: pod.Namespace, Pod: pod.Name, Containers: names, DefaultContainer: dflt}
 }
 
 // admitLogTargets keeps the first max targets and names what is left out:
@@ -105,7 +106,7 @@ func admitLogTargets(targets []logTarget, max int) (admitted []logTarget, leftOu
 // wait in the queue now.
 func leftOutNote(ns string, names []string, total, max int) LogNote {
 	return LogNote{Kind: LogNotePodsLeftOut, Namespace: ns, Count: total, Names: names, Time: time.Now(),
-		Text: fmt.Sprintf("%d left out (at most %s): %s", len(names), Plural(max, "stream"), strings.Join(names, ", "))}
+		Text: fmt.Sprintf("%d left out (at most %s): %s", len(names), vocab.Plural(max, "stream"), strings.Join(names, ", "))}
 }
 
 // refill starts the first target left out, when one waits and the request

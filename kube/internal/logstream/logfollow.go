@@ -1,4 +1,4 @@
-package kube
+package logstream
 
 // One container's log stream for a Logs request (logStream): the
 // container's instances as the pod reports them, and the loop (run) that
@@ -23,7 +23,7 @@ import (
 
 // logStream reads one container's log for a request and, while
 // following, keeps reading it across ended streams, broken connections
-// and container restarts (see Client.Logs).
+// and container restarts (see Streamer.Logs).
 type logStream struct {
 	r                  *logRun
 	id                 int

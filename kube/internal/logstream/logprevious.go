@@ -1,10 +1,11 @@
-package kube
+package logstream
 
 import (
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
@@ -54,9 +55,9 @@ func splitPrevious(targets []logTarget, single bool) (with []logTarget, without 
 func noPreviousError(req LogRequest, without []string) error {
 	var text string
 	switch {
-	case len(without) == 1 && (req.Kind == KindPods || req.Kind == KindContainers):
+	case len(without) == 1 && (req.Kind == vocab.KindPods || req.Kind == vocab.KindContainers):
 		text = "no previous instance of container " + without[0] + " (it has not restarted)"
-	case req.Kind == KindPods || req.Kind == KindContainers:
+	case req.Kind == vocab.KindPods || req.Kind == vocab.KindContainers:
 		text = "no previous instance of any container of pod " + req.Name + " (none has restarted)"
 	default:
 		text = fmt.Sprintf("no previous container instance in any of the %d pods of %s/%s (none has restarted)",

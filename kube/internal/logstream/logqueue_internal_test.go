@@ -1,4 +1,4 @@
-package kube
+package logstream
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -21,13 +22,13 @@ func TestLogsLeftOutTakeFreedStreams(t *testing.T) {
 	for i := range 12 {
 		objs = append(objs, testPod(fmt.Sprintf("web-%02d", i), "nginx"))
 	}
-	c, _ := newLogClient(t, objs...)
+	c, _ := newLogStreamer(t, objs...)
 	srv := newFakeLogServer()
 	srv.fail = func(pod string, o *corev1.PodLogOptions) error {
 		return apierrors.NewBadRequest(fmt.Sprintf("no logs found for container %q in pod %q", o.Container, pod))
 	}
 	sink := &fakeSink{}
-	cancel, wait := runLogs(t, c, LogRequest{Kind: KindDeployments, Namespace: "ns", Name: "web",
+	cancel, wait := runLogs(t, c, LogRequest{Kind: vocab.KindDeployments, Namespace: "ns", Name: "web",
 		Options: LogOptions{Follow: true, TailLines: -1}}, sink, testDeps(srv))
 	ended := func() []LogNote {
 		var out []LogNote
@@ -70,13 +71,13 @@ func TestLogsLeftOutTakeFreedStreams(t *testing.T) {
 
 // Not following, a pod left out is read once another's log ended.
 func TestLogsLeftOutReadAfterOthers(t *testing.T) {
-	c, _ := newLogClient(t, webDeployment(), testPod("a", "web"), testPod("b", "web"), testPod("c", "web"))
+	c, _ := newLogStreamer(t, webDeployment(), testPod("a", "web"), testPod("b", "web"), testPod("c", "web"))
 	srv := newFakeLogServer()
 	srv.write("a", "web", false, logAt(1), "a1")
 	srv.write("b", "web", false, logAt(2), "b1")
 	srv.write("c", "web", false, logAt(3), "c1")
 	sink := &fakeSink{}
-	err := c.logs(context.Background(), LogRequest{Kind: KindDeployments, Namespace: "ns", Name: "web", MaxStreams: 2,
+	err := c.logs(context.Background(), LogRequest{Kind: vocab.KindDeployments, Namespace: "ns", Name: "web", MaxStreams: 2,
 		Options: LogOptions{TailLines: -1}}, sink, testDeps(srv))
 	if err != nil {
 		t.Fatal(err)

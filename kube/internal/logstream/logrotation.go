@@ -1,4 +1,4 @@
-package kube
+package logstream
 
 // What a followed stream (logfollow.go) does about the kubelet's rotation of a
 // container's log file: a stream quiet for LogStallProbe is probed against

@@ -1,13 +1,13 @@
-package kube
+package logstream
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 	"time"
+
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
-// The types of container logs (Client.Logs, logs*.go). A log stream is
+// The types of container logs (Streamer.Logs, logs*.go). A log stream is
 // read as bytes, split into lines without a length limit, its
 // timestamps (always requested with timestamps=true) parsed, and handed to
 // a LogSink in batches; while following, a stream that ends or breaks is
@@ -20,7 +20,7 @@ type LogRequest struct {
 	// KindPods, KindContainers (Name is then the pod and Container the
 	// row's container), KindDeployments, KindStatefulSets, KindDaemonSets,
 	// KindReplicaSets or KindJobs.
-	Kind Kind
+	Kind vocab.Kind
 	// Namespace and Name name the object.
 	Namespace, Name string
 	// UID is the metadata.uid the person saw, "" when unknown; a pod read
@@ -29,7 +29,7 @@ type LogRequest struct {
 	UID string
 	// Container is the container to read; "" means the pod's only
 	// container, and a pod with several is refused with a
-	// *ContainerChoiceError (unless AllContainers). For a workload, ""
+	// *vocab.ContainerChoiceError (unless AllContainers). For a workload, ""
 	// means each pod's default container (the
 	// kubectl.kubernetes.io/default-container annotation, else the first).
 	Container string
@@ -54,7 +54,7 @@ const DefaultMaxLogStreams = 10
 // exposes. Timestamps are always requested and are not an option.
 type LogOptions struct {
 	// Follow keeps the stream open (follow=true) and reconnects it (see
-	// Client.Logs).
+	// Streamer.Logs).
 	Follow bool
 	// Previous reads the previous (terminated) instance of the container
 	// (previous=true); it is never followed.
@@ -105,7 +105,7 @@ type LogNoteKind string
 const (
 	// LogNoteStarted: a stream began (Pod, Container; Containers lists the
 	// pod's containers, DefaultContainer the default one as in
-	// ContainerChoiceError, for a container picker).
+	// vocab.ContainerChoiceError, for a container picker).
 	LogNoteStarted LogNoteKind = "started"
 	// LogNoteResumed: a followed stream was reconnected from Time after
 	// it ended or broke; Restarted is set when the container was
@@ -206,7 +206,7 @@ type PlacedLogNote struct {
 // live stream has delivered a later one or this much time has passed.
 const LogReorderWindow = 300 * time.Millisecond
 
-// LogSink receives a request's batches. Client.Logs calls Write from one
+// LogSink receives a request's batches. Streamer.Logs calls Write from one
 // goroutine, in order, and blocks while Write runs: a sink that cannot
 // keep up must count what it drops itself (the viewer does) rather than
 // block for long.
@@ -214,11 +214,9 @@ type LogSink interface {
 	Write(LogBatch)
 }
 
-// Errors of Client.Logs; ReasonOf answers the API errors as usual.
+// Errors of Streamer.Logs, with vocab.ErrLogContainerRequired;
+// vocab.ReasonOf answers the API errors as usual.
 var (
-	// ErrLogContainerRequired: the pod has several containers and none was
-	// named; errors.As finds a *ContainerChoiceError with their names.
-	ErrLogContainerRequired = errors.New("the pod has several containers: choose one")
 	// ErrLogNoContainer: the named container is not in the pod.
 	ErrLogNoContainer = errors.New("no such container in the pod")
 	// ErrLogPodReplaced: the pod read back has another UID than the one
@@ -233,25 +231,3 @@ var (
 	// ErrLogKind: the kind has no logs.
 	ErrLogKind = errors.New("this kind has no logs")
 )
-
-// ContainerChoiceError is returned when a container must be chosen: it
-// lists the pod's containers in spec order (init containers and native
-// sidecars first; for exec only the containers that run for the pod's
-// life) and the default one, kubectl's (podcmd.FindOrDefaultContainerByName):
-// the one the kubectl.kubernetes.io/default-container annotation names,
-// else the first of spec.containers, never an init container or a native
-// sidecar ("" only when it is not among Containers). errors.Is(err,
-// ErrLogContainerRequired) holds.
-type ContainerChoiceError struct {
-	Namespace, Pod   string
-	Containers       []string
-	DefaultContainer string
-}
-
-// Error lists the names, as kubectl does.
-func (e *ContainerChoiceError) Error() string {
-	return fmt.Sprintf("pod %s/%s has several containers, choose one of: %s", e.Namespace, e.Pod, strings.Join(e.Containers, ", "))
-}
-
-// Unwrap makes errors.Is(err, ErrLogContainerRequired) hold.
-func (e *ContainerChoiceError) Unwrap() error { return ErrLogContainerRequired }

@@ -1,6 +1,6 @@
-package kube
+package logstream
 
-// Container logs (Client.Logs): what a request reaches the cluster and the
+// Container logs (Streamer.Logs): what a request reaches the cluster and the
 // clock through (logDeps), the reconnection backoff, and the request itself:
 // its kind checked, its pod or workload's pods read, its targets chosen
 // (logtargets.go) and their streams run (logrun.go, one logStream each in
@@ -14,8 +14,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 )
 
 // Batching of a request's lines: the sink gets what is ready every
@@ -42,7 +44,7 @@ type logDeps struct {
 	stall, jump time.Duration
 }
 
-func (c *Client) logDeps() logDeps {
+func (c *Streamer) logDeps() logDeps {
 	return logDeps{
 		open: func(ctx context.Context, ns, pod string, opts *corev1.PodLogOptions) (io.ReadCloser, error) {
 			return c.cs.CoreV1().Pods(ns).GetLogs(pod, opts).Stream(ctx)
@@ -64,6 +66,22 @@ func logBackoff(n int) time.Duration {
 		d *= 2
 	}
 	return min(d, 30*time.Second)
+}
+
+// Streamer reads container logs (Logs) through a clientset: each
+// request's kind checked against its plugin's KindInfo, its pod or its
+// workload's pods read, listed and watched, and its containers' pods/log
+// read.
+type Streamer struct {
+	cs       kubernetes.Interface
+	kindInfo func(vocab.Kind) vocab.KindInfo
+}
+
+// New returns a Streamer that reads through cs and asks kindInfo what a
+// request's kind supports (the KindInfo of its plugin, for CanLogs; a
+// kind no plugin serves answers a KindInfo without capabilities).
+func New(cs kubernetes.Interface, kindInfo func(vocab.Kind) vocab.KindInfo) *Streamer {
+	return &Streamer{cs: cs, kindInfo: kindInfo}
 }
 
 // Logs streams the container logs req names to sink, in batches, and
@@ -92,21 +110,21 @@ func logBackoff(n int) time.Duration {
 // each stream, timestamp prefixes included, across reconnections.
 //
 // Errors, before anything is written: ErrLogKind (the kind's plugin has
-// no CanLogs); a *ContainerChoiceError
-// (errors.Is ErrLogContainerRequired); ErrLogNoContainer; ErrLogPodReplaced
+// no CanLogs); a *vocab.ContainerChoiceError
+// (errors.Is vocab.ErrLogContainerRequired); ErrLogNoContainer; ErrLogPodReplaced
 // when req.UID is not the pod's; ErrLogNoPods; ErrLogNoPrevious when
 // Options.Previous and no container asked for has a previous instance
 // (those that have none are otherwise left out and named in a
 // LogNoteNoPrevious); and the API server's own
 // (forbidden, not found, the pod's container waiting when not following),
-// which ReasonOf classifies. When every stream of a request fails at its
+// which vocab.ReasonOf classifies. When every stream of a request fails at its
 // first read, the first error is returned too; otherwise a stream's
 // failure is a LogNoteEnded with Err.
-func (c *Client) Logs(ctx context.Context, req LogRequest, sink LogSink) error {
+func (c *Streamer) Logs(ctx context.Context, req LogRequest, sink LogSink) error {
 	return c.logs(ctx, req, sink, c.logDeps())
 }
 
-func (c *Client) logs(ctx context.Context, req LogRequest, sink LogSink, deps logDeps) error {
+func (c *Streamer) logs(ctx context.Context, req LogRequest, sink LogSink, deps logDeps) error {
 	if req.Options.Previous {
 		req.Options.Follow = false
 	}
@@ -120,9 +138,9 @@ func (c *Client) logs(ctx context.Context, req LogRequest, sink LogSink, deps lo
 		err     error
 	)
 	switch {
-	case !c.kindInfo(req.Kind).Capabilities.Has(CanLogs):
+	case !c.kindInfo(req.Kind).Capabilities.Has(vocab.CanLogs):
 		return fmt.Errorf("%w: %s", ErrLogKind, req.Kind)
-	case req.Kind == KindPods || req.Kind == KindContainers:
+	case req.Kind == vocab.KindPods || req.Kind == vocab.KindContainers:
 		pods, tracker, err = c.logPod(ctx, req)
 	default:
 		pods, tracker, err = c.workloadLogPods(ctx, req)
@@ -136,7 +154,7 @@ func (c *Client) logs(ctx context.Context, req LogRequest, sink LogSink, deps lo
 	}
 	var first LogBatch
 	if req.Options.Previous {
-		with, without := splitPrevious(targets, req.Kind == KindPods || req.Kind == KindContainers)
+		with, without := splitPrevious(targets, req.Kind == vocab.KindPods || req.Kind == vocab.KindContainers)
 		if len(with) == 0 {
 			return noPreviousError(req, without)
 		}
@@ -215,9 +233,9 @@ func (c *Client) logs(ctx context.Context, req LogRequest, sink LogSink, deps lo
 }
 
 // logPod reads the pod of a pod or container request.
-func (c *Client) logPod(ctx context.Context, req LogRequest) ([]*corev1.Pod, *podTracker, error) {
-	if req.Kind == KindContainers && req.Container == "" && !req.AllContainers {
-		return nil, nil, fmt.Errorf("%w: a container row names no container", errInvalid)
+func (c *Streamer) logPod(ctx context.Context, req LogRequest) ([]*corev1.Pod, *podTracker, error) {
+	if req.Kind == vocab.KindContainers && req.Container == "" && !req.AllContainers {
+		return nil, nil, fmt.Errorf("%w: a container row names no container", vocab.ErrInvalid)
 	}
 	pod, err := c.cs.CoreV1().Pods(req.Namespace).Get(ctx, req.Name, metav1.GetOptions{})
 	if err != nil {

@@ -1,4 +1,4 @@
-package kube
+package logstream
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
@@ -20,7 +21,7 @@ func TestLogsNoPreviousInstance(t *testing.T) {
 	restarted.Status.ContainerStatuses[0].RestartCount = 2
 	terminated := testPod("c", "web")
 	terminated.Status.ContainerStatuses[0].LastTerminationState.Terminated = &corev1.ContainerStateTerminated{ExitCode: 1}
-	c, _ := newLogClient(t, webDeployment(), testPod("a", "web"), restarted, terminated, testPod("solo", "web"))
+	c, _ := newLogStreamer(t, webDeployment(), testPod("a", "web"), restarted, terminated, testPod("solo", "web"))
 	srv := newFakeLogServer()
 	srv.fail = func(pod string, o *corev1.PodLogOptions) error {
 		if o.Previous && pod != "b" && pod != "c" {
@@ -32,7 +33,7 @@ func TestLogsNoPreviousInstance(t *testing.T) {
 	srv.write("c", "web", true, logAt(2), "c before the restart")
 	prev := LogOptions{Previous: true, Follow: true, TailLines: -1}
 
-	err := c.logs(context.Background(), LogRequest{Kind: KindPods, Namespace: "ns", Name: "solo", Options: prev}, &fakeSink{}, testDeps(srv))
+	err := c.logs(context.Background(), LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "solo", Options: prev}, &fakeSink{}, testDeps(srv))
 	if !errors.Is(err, ErrLogNoPrevious) || err.Error() != "no previous instance of container web (it has not restarted)" {
 		t.Fatalf("a pod never restarted: %v", err)
 	}
@@ -41,7 +42,7 @@ func TestLogsNoPreviousInstance(t *testing.T) {
 	}
 
 	sink := &fakeSink{}
-	if err := c.logs(context.Background(), LogRequest{Kind: KindDeployments, Namespace: "ns", Name: "web", Options: prev}, sink, testDeps(srv)); err != nil {
+	if err := c.logs(context.Background(), LogRequest{Kind: vocab.KindDeployments, Namespace: "ns", Name: "web", Options: prev}, sink, testDeps(srv)); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := sink.lines(), []string{"b/web: b before the restart", "c/web: c before the restart"}; !equal(got, want) {
@@ -70,8 +71,8 @@ func TestLogsNoPreviousInstance(t *testing.T) {
 
 // A workload none of whose pods restarted: the error says so.
 func TestLogsNoPreviousInWorkload(t *testing.T) {
-	c, _ := newLogClient(t, webDeployment(), testPod("a", "web"), testPod("b", "web"), testPod("c", "web"))
-	err := c.logs(context.Background(), LogRequest{Kind: KindDeployments, Namespace: "ns", Name: "web",
+	c, _ := newLogStreamer(t, webDeployment(), testPod("a", "web"), testPod("b", "web"), testPod("c", "web"))
+	err := c.logs(context.Background(), LogRequest{Kind: vocab.KindDeployments, Namespace: "ns", Name: "web",
 		Options: LogOptions{Previous: true, TailLines: -1}}, &fakeSink{}, testDeps(newFakeLogServer()))
 	if !errors.Is(err, ErrLogNoPrevious) || !strings.Contains(err.Error(), "any of the 3 pods of deployments/web") {
 		t.Fatalf("got %v", err)

@@ -1,4 +1,4 @@
-package kube
+package logstream
 
 import (
 	"context"
@@ -182,7 +182,7 @@ func (f *fakeLogServer) open(ctx context.Context, ns, pod string, o *corev1.PodL
 	return pr, nil
 }
 
-// fakeSink records what Client.Logs writes.
+// fakeSink records what Streamer.Logs writes.
 type fakeSink struct {
 	mu      sync.Mutex
 	batches []LogBatch

@@ -1,4 +1,4 @@
-package kube
+package logstream
 
 // One Logs call while it runs (logRun, logs.go): its streams started and
 // counted by pod (start), the events they send (send, note), and the
@@ -15,7 +15,7 @@ import (
 // logRun is one Logs call: its streams, the pods they read and the
 // collector that merges their lines and writes them to the sink.
 type logRun struct {
-	c    *Client
+	c    *Streamer
 	req  LogRequest
 	deps logDeps
 	sink LogSink

@@ -1,4 +1,4 @@
-package kube
+package logstream
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -23,15 +24,26 @@ var logT0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
 func logAt(ms int) time.Time { return logT0.Add(time.Duration(ms) * time.Millisecond) }
 
-func newLogClient(t *testing.T, objs ...runtime.Object) (*Client, *fake.Clientset) {
-	cs := fake.NewClientset(objs...)
-	c := NewFromClientset(cs, Options{Registry: logKinds(t)})
-	t.Cleanup(c.Close)
-	return c, cs
+// logKinds answers the kinds whose logs the tests read with CanLogs,
+// every other kind without: what the kinds' plugins declare is tested in
+// kube/kinds (TestCapabilities*).
+func logKinds(kind vocab.Kind) vocab.KindInfo {
+	switch kind {
+	case vocab.KindPods, vocab.KindContainers, vocab.KindDeployments, vocab.KindStatefulSets, vocab.KindDaemonSets, vocab.KindReplicaSets, vocab.KindJobs:
+		return vocab.KindInfo{ID: kind, Resource: string(kind), Namespaced: true, Capabilities: vocab.CanLogs}
+	}
+	return vocab.KindInfo{ID: kind}
 }
 
-// runLogs runs Client.logs in the background; wait returns its error.
-func runLogs(t *testing.T, c *Client, req LogRequest, sink LogSink, deps logDeps) (cancel func(), wait func() error) {
+// newLogStreamer is a log streamer on a fake clientset holding objs.
+func newLogStreamer(t *testing.T, objs ...runtime.Object) (*Streamer, *fake.Clientset) {
+	t.Helper()
+	cs := fake.NewClientset(objs...)
+	return &Streamer{cs: cs, kindInfo: logKinds}, cs
+}
+
+// runLogs runs Streamer.logs in the background; wait returns its error.
+func runLogs(t *testing.T, c *Streamer, req LogRequest, sink LogSink, deps logDeps) (cancel func(), wait func() error) {
 	ctx, cancelCtx := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.logs(ctx, req, sink, deps) }()
@@ -54,16 +66,16 @@ func TestLogsContainerChoice(t *testing.T) {
 	multi.Spec.InitContainers = []corev1.Container{{Name: "migrate"}, {Name: "shipper", RestartPolicy: &always}}
 	withInit := testPod("init", "web")
 	withInit.Spec.InitContainers = []corev1.Container{{Name: "migrate"}}
-	c, cs := newLogClient(t, multi, withInit,
+	c, cs := newLogStreamer(t, multi, withInit,
 		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "empty", UID: "dep"},
 			Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "none"}}}})
 	srv := newFakeLogServer()
 	srv.write("init", "web", false, logAt(1), "hello")
 	ctx := context.Background()
 
-	err := c.logs(ctx, LogRequest{Kind: KindPods, Namespace: "ns", Name: "multi"}, &fakeSink{}, testDeps(srv))
-	var choice *ContainerChoiceError
-	if !errors.As(err, &choice) || !errors.Is(err, ErrLogContainerRequired) {
+	err := c.logs(ctx, LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "multi"}, &fakeSink{}, testDeps(srv))
+	var choice *vocab.ContainerChoiceError
+	if !errors.As(err, &choice) || !errors.Is(err, vocab.ErrLogContainerRequired) {
 		t.Fatalf("got %v, want a ContainerChoiceError", err)
 	}
 	if got := strings.Join(choice.Containers, ","); got != "migrate,shipper,web" || choice.DefaultContainer != "web" {
@@ -74,7 +86,7 @@ func TestLogsContainerChoice(t *testing.T) {
 	}
 
 	sink := &fakeSink{}
-	if err := c.logs(ctx, LogRequest{Kind: KindPods, Namespace: "ns", Name: "init", Options: LogOptions{TailLines: -1}}, sink, testDeps(srv)); err != nil {
+	if err := c.logs(ctx, LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "init", Options: LogOptions{TailLines: -1}}, sink, testDeps(srv)); err != nil {
 		t.Fatalf("a pod with one container besides its init container: %v", err)
 	}
 	if got := sink.lines(); len(got) != 1 || got[0] != "init/web: hello" {
@@ -85,38 +97,38 @@ func TestLogsContainerChoice(t *testing.T) {
 		req  LogRequest
 		want error
 	}{
-		{"no such container", LogRequest{Kind: KindPods, Namespace: "ns", Name: "multi", Container: "nope"}, ErrLogNoContainer},
-		{"replaced", LogRequest{Kind: KindPods, Namespace: "ns", Name: "init", UID: "other"}, ErrLogPodReplaced},
+		{"no such container", LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "multi", Container: "nope"}, ErrLogNoContainer},
+		{"replaced", LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "init", UID: "other"}, ErrLogPodReplaced},
 		{"kind", LogRequest{Kind: "services", Namespace: "ns", Name: "x"}, ErrLogKind},
-		{"no pods", LogRequest{Kind: KindDeployments, Namespace: "ns", Name: "empty"}, ErrLogNoPods},
-		{"workload replaced", LogRequest{Kind: KindDeployments, Namespace: "ns", Name: "empty", UID: "old"}, ErrLogPodReplaced},
+		{"no pods", LogRequest{Kind: vocab.KindDeployments, Namespace: "ns", Name: "empty"}, ErrLogNoPods},
+		{"workload replaced", LogRequest{Kind: vocab.KindDeployments, Namespace: "ns", Name: "empty", UID: "old"}, ErrLogPodReplaced},
 	} {
 		if err := c.logs(ctx, tc.req, &fakeSink{}, testDeps(srv)); !errors.Is(err, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, err, tc.want)
 		}
 	}
-	if err := c.logs(ctx, LogRequest{Kind: KindPods, Namespace: "ns", Name: "gone"}, &fakeSink{}, testDeps(srv)); ReasonOf(err) != ReasonNotFound {
-		t.Errorf("a missing pod: got %v (%s)", err, ReasonOf(err))
+	if err := c.logs(ctx, LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "gone"}, &fakeSink{}, testDeps(srv)); vocab.ReasonOf(err) != vocab.ReasonNotFound {
+		t.Errorf("a missing pod: got %v (%s)", err, vocab.ReasonOf(err))
 	}
 	cs.PrependReactor("get", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "init", errors.New("no"))
 	})
-	if err := c.logs(ctx, LogRequest{Kind: KindPods, Namespace: "ns", Name: "init"}, &fakeSink{}, testDeps(srv)); ReasonOf(err) != ReasonForbidden {
-		t.Errorf("forbidden: got %v (%s)", err, ReasonOf(err))
+	if err := c.logs(ctx, LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "init"}, &fakeSink{}, testDeps(srv)); vocab.ReasonOf(err) != vocab.ReasonForbidden {
+		t.Errorf("forbidden: got %v (%s)", err, vocab.ReasonOf(err))
 	}
 }
 
 // A read the API server refuses (pods/log forbidden, no previous
 // container) is Logs' error, and nothing is written.
 func TestLogsFirstReadRefused(t *testing.T) {
-	c, _ := newLogClient(t, testPod("p", "app"))
+	c, _ := newLogStreamer(t, testPod("p", "app"))
 	srv := newFakeLogServer()
 	srv.fail = func(string, *corev1.PodLogOptions) error {
 		return apierrors.NewForbidden(schema.GroupResource{Resource: "pods/log"}, "p", errors.New("no"))
 	}
 	sink := &fakeSink{}
-	err := c.logs(context.Background(), LogRequest{Kind: KindPods, Namespace: "ns", Name: "p", Options: LogOptions{Follow: true}}, sink, testDeps(srv))
-	if ReasonOf(err) != ReasonForbidden || len(sink.events()) != 0 {
+	err := c.logs(context.Background(), LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "p", Options: LogOptions{Follow: true}}, sink, testDeps(srv))
+	if vocab.ReasonOf(err) != vocab.ReasonForbidden || len(sink.events()) != 0 {
 		t.Fatalf("got %v, wrote %v", err, sink.events())
 	}
 }
@@ -124,14 +136,14 @@ func TestLogsFirstReadRefused(t *testing.T) {
 func TestLogsOnePod(t *testing.T) {
 	p := testPod("p", "app")
 	p.Status.ContainerStatuses[0].RestartCount = 1
-	c, _ := newLogClient(t, p)
+	c, _ := newLogStreamer(t, p)
 	srv := newFakeLogServer()
 	for i := range 5 {
 		srv.write("p", "app", false, logAt(i*1000), fmt.Sprintf("line %d", i))
 	}
 	srv.write("p", "app", true, logAt(-5000), "previous")
 	sink := &fakeSink{}
-	err := c.logs(context.Background(), LogRequest{Kind: KindContainers, Namespace: "ns", Name: "p", Container: "app",
+	err := c.logs(context.Background(), LogRequest{Kind: vocab.KindContainers, Namespace: "ns", Name: "p", Container: "app",
 		Options: LogOptions{TailLines: 2, SinceTime: logT0}}, sink, testDeps(srv))
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +159,7 @@ func TestLogsOnePod(t *testing.T) {
 		t.Errorf("started note %+v", n)
 	}
 	sink = &fakeSink{}
-	err = c.logs(context.Background(), LogRequest{Kind: KindPods, Namespace: "ns", Name: "p",
+	err = c.logs(context.Background(), LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "p",
 		Options: LogOptions{Previous: true, Follow: true, TailLines: -1}}, sink, testDeps(srv))
 	if err != nil {
 		t.Fatal(err)
@@ -163,11 +175,11 @@ func TestLogsOnePod(t *testing.T) {
 // TestC04PartialLinesFollow: while following, a line without its newline
 // is delivered after the idle flush, and its rest later, Continued.
 func TestC04PartialLinesFollow(t *testing.T) {
-	c, _ := newLogClient(t, testPod("p", "app"))
+	c, _ := newLogStreamer(t, testPod("p", "app"))
 	srv := newFakeLogServer()
 	srv.writeRaw("p", "app", false, "2026-01-02T03:04:05.000000000Z progress: 50%")
 	sink := &fakeSink{}
-	cancel, wait := runLogs(t, c, LogRequest{Kind: KindPods, Namespace: "ns", Name: "p", Options: LogOptions{Follow: true, TailLines: -1}}, sink, testDeps(srv))
+	cancel, wait := runLogs(t, c, LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "p", Options: LogOptions{Follow: true, TailLines: -1}}, sink, testDeps(srv))
 	waitFor(t, "the partial line", func() bool { return len(sink.lines()) == 1 })
 	srv.writeRaw("p", "app", false, " 100%\n")
 	waitFor(t, "the rest", func() bool { return len(sink.lines()) == 2 })
@@ -187,13 +199,13 @@ func TestC04PartialLinesFollow(t *testing.T) {
 // previous log, and no line is lost or repeated.
 func TestC38FollowAcrossRestart(t *testing.T) {
 	pod := testPod("p", "app")
-	c, cs := newLogClient(t, pod)
+	c, cs := newLogStreamer(t, pod)
 	srv := newFakeLogServer()
 	for i := 1; i <= 3; i++ {
 		srv.write("p", "app", false, logAt(i*100), fmt.Sprintf("L%d", i))
 	}
 	sink := &fakeSink{}
-	cancel, wait := runLogs(t, c, LogRequest{Kind: KindPods, Namespace: "ns", Name: "p", UID: string(pod.UID),
+	cancel, wait := runLogs(t, c, LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "p", UID: string(pod.UID),
 		Options: LogOptions{Follow: true, TailLines: -1}}, sink, testDeps(srv))
 	waitFor(t, "L1-L3", func() bool { return len(sink.lines()) == 3 })
 	waitFor(t, "the pod watch", func() bool { return watching(cs) })
@@ -275,13 +287,13 @@ func webDeployment() *appsv1.Deployment {
 // TestC37MergedWorkload: a Deployment's pods, merged by time, each line
 // labelled; MaxStreams leaves pods out and says which.
 func TestC37MergedWorkload(t *testing.T) {
-	c, _ := newLogClient(t, webDeployment(), testPod("a", "web"), testPod("b", "web"), testPod("c", "web"))
+	c, _ := newLogStreamer(t, webDeployment(), testPod("a", "web"), testPod("b", "web"), testPod("c", "web"))
 	srv := newFakeLogServer()
 	srv.write("a", "web", false, logAt(1), "t1")
 	srv.write("a", "web", false, logAt(3), "t3")
 	srv.write("b", "web", false, logAt(2), "t2")
 	sink := &fakeSink{}
-	err := c.logs(context.Background(), LogRequest{Kind: KindDeployments, Namespace: "ns", Name: "web", MaxStreams: 2,
+	err := c.logs(context.Background(), LogRequest{Kind: vocab.KindDeployments, Namespace: "ns", Name: "web", MaxStreams: 2,
 		Options: LogOptions{TailLines: -1}}, sink, testDeps(srv))
 	if err != nil {
 		t.Fatal(err)
@@ -302,11 +314,11 @@ func TestC37MergedWorkload(t *testing.T) {
 
 // A workload followed: a new pod joins, a deleted one is gone.
 func TestLogsWorkloadJoinAndGone(t *testing.T) {
-	c, cs := newLogClient(t, webDeployment(), testPod("a", "web"))
+	c, cs := newLogStreamer(t, webDeployment(), testPod("a", "web"))
 	srv := newFakeLogServer()
 	srv.write("a", "web", false, logAt(1), "a1")
 	sink := &fakeSink{}
-	cancel, wait := runLogs(t, c, LogRequest{Kind: KindDeployments, Namespace: "ns", Name: "web",
+	cancel, wait := runLogs(t, c, LogRequest{Kind: vocab.KindDeployments, Namespace: "ns", Name: "web",
 		Options: LogOptions{Follow: true, TailLines: -1}}, sink, testDeps(srv))
 	waitFor(t, "a1", func() bool { return len(sink.lines()) == 1 })
 	waitFor(t, "the pod watch", func() bool { return watching(cs) })
@@ -342,7 +354,7 @@ func TestLogsWorkloadJoinAndGone(t *testing.T) {
 // C05 on the adapter's side: a burst to a slow sink arrives whole and in
 // order, in batches.
 func TestLogsBurstToSlowSink(t *testing.T) {
-	c, _ := newLogClient(t, testPod("p", "app"))
+	c, _ := newLogStreamer(t, testPod("p", "app"))
 	srv := newFakeLogServer()
 	var b strings.Builder
 	for i := range 10000 {
@@ -350,7 +362,7 @@ func TestLogsBurstToSlowSink(t *testing.T) {
 	}
 	srv.writeRaw("p", "app", false, b.String())
 	sink := &fakeSink{slow: 2 * time.Millisecond}
-	cancel, _ := runLogs(t, c, LogRequest{Kind: KindPods, Namespace: "ns", Name: "p", Options: LogOptions{Follow: true, TailLines: -1}}, sink, testDeps(srv))
+	cancel, _ := runLogs(t, c, LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "p", Options: LogOptions{Follow: true, TailLines: -1}}, sink, testDeps(srv))
 	defer cancel()
 	waitFor(t, "10000 lines", func() bool { return len(sink.lines()) == 10000 })
 	for i, l := range sink.lines() {
@@ -368,11 +380,11 @@ func TestLogsBurstToSlowSink(t *testing.T) {
 
 // LimitBytes counts across reconnections.
 func TestLogsLimitBytes(t *testing.T) {
-	c, _ := newLogClient(t, testPod("p", "app"))
+	c, _ := newLogStreamer(t, testPod("p", "app"))
 	srv := newFakeLogServer()
 	srv.write("p", "app", false, logAt(1), "0123456789") // 42 bytes with prefix and newline
 	sink := &fakeSink{}
-	cancel, wait := runLogs(t, c, LogRequest{Kind: KindPods, Namespace: "ns", Name: "p",
+	cancel, wait := runLogs(t, c, LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "p",
 		Options: LogOptions{Follow: true, TailLines: -1, LimitBytes: 60}}, sink, testDeps(srv))
 	defer cancel()
 	waitFor(t, "the first line", func() bool { return len(sink.lines()) == 1 })

@@ -1,4 +1,4 @@
-package kube
+package logstream
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,7 +21,7 @@ import (
 // Errors: the API server's (not found, forbidden), a selector that selects
 // nothing, ErrLogPodReplaced when req.UID is not the workload's, and
 // ErrLogNoPods.
-func (c *Client) workloadLogPods(ctx context.Context, req LogRequest) ([]*corev1.Pod, *podTracker, error) {
+func (c *Streamer) workloadLogPods(ctx context.Context, req LogRequest) ([]*corev1.Pod, *podTracker, error) {
 	ns, name := req.Namespace, req.Name
 	wo, err := objects.Read(ctx, c.cs, req.Kind, ns, name)
 	if errors.Is(err, objects.ErrNotPodOwner) {
@@ -34,7 +35,7 @@ func (c *Client) workloadLogPods(ctx context.Context, req LogRequest) ([]*corev1
 		return nil, nil, fmt.Errorf("%w: %s %s/%s", ErrLogPodReplaced, req.Kind, ns, name)
 	}
 	if sel == nil || (len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 0) {
-		return nil, nil, fmt.Errorf("%s/%s: %w", req.Kind, name, ErrSelectsNothing)
+		return nil, nil, fmt.Errorf("%s/%s: %w", req.Kind, name, vocab.ErrSelectsNothing)
 	}
 	ls, err := objects.SelectorOf(sel)
 	if err != nil {

@@ -1,10 +1,11 @@
-package kube
+package logstream
 
 import (
 	"context"
 	"strings"
 	"testing"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -72,10 +73,10 @@ func kinds(sink *fakeSink) []string {
 // it runs, the stream starts, with no "resumed" marker since nothing was
 // delivered before.
 func TestLogsPendingPodWaits(t *testing.T) {
-	c, cs := newLogClient(t, pendingPod("pend", "web"))
+	c, cs := newLogStreamer(t, pendingPod("pend", "web"))
 	srv := newFakeLogServer()
 	sink := &fakeSink{}
-	cancel, wait := runLogs(t, c, LogRequest{Kind: KindPods, Namespace: "ns", Name: "pend",
+	cancel, wait := runLogs(t, c, LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "pend",
 		Options: LogOptions{Follow: true, TailLines: -1}}, sink, testDeps(srv))
 	waitFor(t, "the waiting note", func() bool { return len(sink.notes()) == 1 })
 	n := sink.notes()[0]
@@ -117,10 +118,10 @@ func TestLogsPendingPodWaits(t *testing.T) {
 // TestLogsNoResumeBeforeALine: a stream that ends again and again before
 // it delivered a line (an empty log) is reconnected without markers.
 func TestLogsNoResumeBeforeALine(t *testing.T) {
-	c, _ := newLogClient(t, testPod("p", "web"))
+	c, _ := newLogStreamer(t, testPod("p", "web"))
 	srv := newFakeLogServer()
 	sink := &fakeSink{}
-	cancel, wait := runLogs(t, c, LogRequest{Kind: KindPods, Namespace: "ns", Name: "p",
+	cancel, wait := runLogs(t, c, LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "p",
 		Options: LogOptions{Follow: true, TailLines: -1}}, sink, testDeps(srv))
 	for range 3 {
 		waitFor(t, "a follower", func() bool { return srv.followers("p", "web") == 1 })
@@ -143,7 +144,7 @@ func TestLogsNoResumeBeforeALine(t *testing.T) {
 // started (a status not updated yet says it runs): one waiting note in the
 // kubelet's words, not a "retrying" marker per attempt.
 func TestLogsKubeletSaysWaiting(t *testing.T) {
-	c, _ := newLogClient(t, testPod("p", "web"))
+	c, _ := newLogStreamer(t, testPod("p", "web"))
 	srv := newFakeLogServer()
 	refusals := 0
 	srv.fail = func(string, *corev1.PodLogOptions) error {
@@ -155,7 +156,7 @@ func TestLogsKubeletSaysWaiting(t *testing.T) {
 	}
 	srv.write("p", "web", false, logAt(1), "up")
 	sink := &fakeSink{}
-	cancel, wait := runLogs(t, c, LogRequest{Kind: KindPods, Namespace: "ns", Name: "p",
+	cancel, wait := runLogs(t, c, LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "p",
 		Options: LogOptions{Follow: true, TailLines: -1}}, sink, testDeps(srv))
 	waitFor(t, "the line", func() bool { return len(sink.lines()) == 1 })
 	cancel()

@@ -1,4 +1,4 @@
-package kube
+package logstream
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -28,7 +29,7 @@ func (f *fakeLogServer) rotate(pod, container string) {
 // delivered, so a gap note says lines may be missing there.
 func TestLogsFollowAcrossStalledRotation(t *testing.T) {
 	pod := testPod("p", "app")
-	c, _ := newLogClient(t, pod)
+	c, _ := newLogStreamer(t, pod)
 	srv := newFakeLogServer()
 	for i := 1; i <= 3; i++ {
 		srv.write("p", "app", false, logAt(i*100), fmt.Sprintf("L%d", i))
@@ -36,7 +37,7 @@ func TestLogsFollowAcrossStalledRotation(t *testing.T) {
 	deps := testDeps(srv)
 	deps.stall = 30 * time.Millisecond
 	sink := &fakeSink{}
-	cancel, wait := runLogs(t, c, LogRequest{Kind: KindPods, Namespace: "ns", Name: "p", UID: string(pod.UID),
+	cancel, wait := runLogs(t, c, LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "p", UID: string(pod.UID),
 		Options: LogOptions{Follow: true, TailLines: -1}}, sink, deps)
 	waitFor(t, "L1-L3", func() bool { return len(sink.lines()) == 3 })
 	srv.rotate("p", "app")
@@ -88,13 +89,13 @@ func TestLogsFollowAcrossStalledRotation(t *testing.T) {
 // on the same connection.
 func TestLogsQuietStreamIsNotCut(t *testing.T) {
 	pod := testPod("p", "app")
-	c, _ := newLogClient(t, pod)
+	c, _ := newLogStreamer(t, pod)
 	srv := newFakeLogServer()
 	srv.write("p", "app", false, logAt(100), "L1")
 	deps := testDeps(srv)
 	deps.stall = 10 * time.Millisecond
 	sink := &fakeSink{}
-	cancel, wait := runLogs(t, c, LogRequest{Kind: KindPods, Namespace: "ns", Name: "p", UID: string(pod.UID),
+	cancel, wait := runLogs(t, c, LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "p", UID: string(pod.UID),
 		Options: LogOptions{Follow: true, TailLines: -1}}, sink, deps)
 	waitFor(t, "L1", func() bool { return len(sink.lines()) == 1 })
 	probes := func() int {
@@ -179,7 +180,7 @@ func TestLogsFollowAcrossSkippedFile(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pod := testPod("p", "app")
-			c, _ := newLogClient(t, pod)
+			c, _ := newLogStreamer(t, pod)
 			srv := newFakeLogServer()
 			for _, l := range []struct {
 				ms   int
@@ -198,7 +199,7 @@ func TestLogsFollowAcrossSkippedFile(t *testing.T) {
 				return srv.open(ctx, ns, pod, o)
 			}
 			sink := &fakeSink{}
-			cancel, wait := runLogs(t, c, LogRequest{Kind: KindPods, Namespace: "ns", Name: "p", UID: string(pod.UID),
+			cancel, wait := runLogs(t, c, LogRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "p", UID: string(pod.UID),
 				Options: LogOptions{Follow: true, TailLines: -1}}, sink, deps)
 			waitFor(t, "five lines", func() bool { return len(sink.lines()) == 5 })
 			cancel()

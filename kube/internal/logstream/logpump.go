@@ -1,4 +1,4 @@
-package kube
+package logstream
 
 // The reading of one connection of a log stream (logfollow.go): pump reads
 // the body in chunks, splits it into lines, filters what a reconnection
