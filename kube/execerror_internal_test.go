@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/tools/remotecommand"
 )
@@ -38,7 +39,7 @@ func TestSplitCause(t *testing.T) {
 		{"", "", ""},
 	}
 	for _, tc := range cases {
-		cause, context := splitCause(tc.msg)
+		cause, context := vocab.SplitCause(tc.msg)
 		if cause != tc.cause || context != tc.context {
 			t.Errorf("splitCause(%q) = %q, %q; want %q, %q", tc.msg, cause, context, tc.cause, tc.context)
 		}
@@ -50,7 +51,7 @@ func FuzzSplitCause(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, msg string) {
-		cause, context := splitCause(msg)
+		cause, context := vocab.SplitCause(msg)
 		if strings.TrimSpace(msg) != "" && strings.Trim(msg, ": \t\r\n") != "" && cause == "" {
 			t.Fatalf("splitCause(%q) lost the cause", msg)
 		}

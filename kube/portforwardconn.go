@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/httpstream"
 	"k8s.io/client-go/tools/portforward"
@@ -106,7 +107,7 @@ func carry(local net.Conn, conn httpstream.Connection, port int32, requestID int
 		case err != nil:
 			errc <- fmt.Errorf("read error stream: %w", err)
 		case len(strings.TrimSpace(string(msg))) > 0:
-			cause, context := splitCause(string(msg))
+			cause, context := vocab.SplitCause(string(msg))
 			errc <- &podForwardError{cause: cause, context: context}
 		default:
 			errc <- nil
