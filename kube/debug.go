@@ -252,7 +252,7 @@ func (e *DebugAddedError) Unwrap() error { return e.Err }
 // *Refusal: a Pod Security or webhook rejection is admission_denied with
 // the server's own text; a 409 is a conflict.
 func debugRefusal(err error) *Refusal {
-	r := writeRefusal(err)
+	r := guards.WriteRefusal(err)
 	if strings.Contains(r.Detail, "violates PodSecurity") {
 		r.Reason = ReasonAdmissionDenied
 	}

@@ -297,7 +297,7 @@ func (d *deployRun) afterFailure(ctx context.Context, failed *task, done []*task
 	d.r.set(t, StepRunning, "", "release the claim")
 	detail, err := d.c.releaseRecord(ctx, d.st.ns, d.st.instance, d.claimed)
 	if err != nil {
-		ref := writeRefusal(err)
+		ref := guards.WriteRefusal(err)
 		d.r.set(t, StepFailed, ref.Reason, ref.Detail)
 		return
 	}
@@ -309,7 +309,7 @@ func asRefusal(rec instanceRecord, err error) (instanceRecord, *Refusal) {
 	if err == nil {
 		return rec, nil
 	}
-	return rec, writeRefusal(err)
+	return rec, guards.WriteRefusal(err)
 }
 
 // writeOne creates or updates a task's object. A create that finds the
@@ -342,7 +342,7 @@ func (c *Client) writeOne(ctx context.Context, ns, instance string, t *task) (st
 		}
 		fresh, rerr := c.getObject(ctx, ns, t.step.Kind, t.step.Name)
 		if rerr != nil {
-			return "", writeRefusal(rerr)
+			return "", guards.WriteRefusal(rerr)
 		}
 		if v := ownerVerdict(key, fresh, instance); v.Outcome == OutcomeRefuse {
 			return "", &Refusal{Reason: ReasonConflict, Detail: v.Sentence + " (changed since it was read)"}
@@ -356,7 +356,7 @@ func (c *Client) writeOne(ctx context.Context, ns, instance string, t *task) (st
 // cache) and admission_denied when it is (a quota, a policy, a webhook
 // refused it); either carries the API server's text.
 func (c *Client) deployWriteRefusal(ctx context.Context, ns, kind, verb string, err error) *Refusal {
-	ref := writeRefusal(err)
+	ref := guards.WriteRefusal(err)
 	if !apierrors.IsForbidden(err) {
 		return ref
 	}

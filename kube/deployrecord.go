@@ -60,6 +60,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/render"
 )
 
@@ -226,14 +227,14 @@ func (c *Client) writeRecordOnce(ctx context.Context, ns, instance string, base 
 			return out, nil
 		}
 		if !apierrors.IsConflict(err) && !apierrors.IsAlreadyExists(err) {
-			return base, writeRefusal(err)
+			return base, guards.WriteRefusal(err)
 		}
 		if attempt == 1 {
 			return base, &Refusal{Reason: ReasonConflict, Detail: "the record " + recordName(instance) + " changed again while it was written: " + apiMessage(err)}
 		}
 		fresh, rerr := c.readRecord(ctx, ns, instance)
 		if rerr != nil {
-			return base, writeRefusal(rerr)
+			return base, guards.WriteRefusal(rerr)
 		}
 		if r := recordConflict(fresh, instance, gen); r != nil {
 			return base, r
@@ -278,7 +279,7 @@ func (c *Client) releaseRecord(ctx context.Context, ns, instance string, claimed
 		err := c.cs.CoreV1().Secrets(ns).Delete(ctx, recordName(instance), metav1.DeleteOptions{
 			Preconditions: &metav1.Preconditions{UID: &uid, ResourceVersion: &rv}})
 		if err != nil && !apierrors.IsNotFound(err) {
-			return "", writeRefusal(err)
+			return "", guards.WriteRefusal(err)
 		}
 		return "deleted: no deploy of " + instance + " had succeeded before", nil
 	}

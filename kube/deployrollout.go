@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/render"
 )
 
@@ -46,7 +47,7 @@ func (c *Client) followRollout(ctx context.Context, ns, name string, timeout tim
 		case err != nil && wctx.Err() != nil:
 			return "", timedOut()
 		case err != nil:
-			return "", writeRefusal(err)
+			return "", guards.WriteRefusal(err)
 		case st.Missing:
 			return "", &Refusal{Reason: ReasonNotFound, Detail: "Deployment " + name + " was deleted while it rolled out"}
 		case st.Phase == RolloutComplete:
@@ -96,7 +97,7 @@ func (c *Client) restore(ctx context.Context, r *runner, st deployState, claimed
 	}
 	end := func(t *task, detail string, err error) {
 		if err != nil {
-			ref := writeRefusal(err)
+			ref := guards.WriteRefusal(err)
 			r.set(t, StepFailed, ref.Reason, ref.Detail)
 			return
 		}

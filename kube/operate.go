@@ -9,6 +9,8 @@ package kube
 import (
 	"context"
 	"fmt"
+
+	"github.com/kyyard/kyyard/kube/internal/guards"
 )
 
 // Operation is one action on one object.
@@ -130,7 +132,7 @@ func (c *Client) Operate(ctx context.Context, op Operation) (OperateOutcome, err
 	}
 	rv, err := c.writeRetrying(ctx, op, p.target, p.write)
 	if err != nil {
-		r := writeRefusal(err)
+		r := guards.WriteRefusal(err)
 		out.Reason, out.Detail = r.Reason, r.Detail
 		return out, r
 	}

@@ -3,7 +3,6 @@ package kube
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync"
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
@@ -116,10 +115,10 @@ func (c *Client) send(ctx context.Context, before, after Workload, changes []Cha
 			return p, out, warnings.list(), nil
 		}
 		if !apierrors.IsConflict(err) || attempt == statusRaceRetries {
-			return p, objects.PodOwner{}, warnings.list(), writeRefusal(err)
+			return p, objects.PodOwner{}, warnings.list(), guards.WriteRefusal(err)
 		}
 		if fresh, err = objects.ReadEditable(ctx, c.cs, before.Ref); err != nil {
-			return p, objects.PodOwner{}, warnings.list(), writeRefusal(err)
+			return p, objects.PodOwner{}, warnings.list(), guards.WriteRefusal(err)
 		}
 		if v := guardFresh(before, after, fresh); v.Outcome == OutcomeRefuse {
 			return p, objects.PodOwner{}, warnings.list(), &Refusal{Reason: v.Reason, Detail: v.Sentence}
@@ -191,24 +190,6 @@ func atFresh(before Workload, fresh objects.PodOwner) Workload {
 		before.ResourceVersion = fresh.Meta.ResourceVersion
 	}
 	return before
-}
-
-// writeRefusal classifies an error the API server answered a write with.
-func writeRefusal(err error) *Refusal {
-	var r *Refusal
-	if errors.As(err, &r) {
-		return r
-	}
-	msg := err.Error()
-	if status, ok := err.(apierrors.APIStatus); ok && status.Status().Message != "" {
-		msg = status.Status().Message
-	}
-	reason := ReasonOf(err)
-	if strings.Contains(msg, "admission webhook") || strings.Contains(msg, "denied request") ||
-		strings.Contains(msg, "denied the request") {
-		reason = ReasonAdmissionDenied
-	}
-	return &Refusal{Reason: reason, Detail: msg}
 }
 
 // warningsKey keys a request's warning collector in its context.

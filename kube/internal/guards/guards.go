@@ -2,12 +2,15 @@ package guards
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	appsv1 "k8s.io/api/apps/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
@@ -398,4 +401,26 @@ func Bounds(before vocab.Workload, changes []vocab.Change) vocab.Verdict {
 		}
 	}
 	return vocab.Verdict{Guard: vocab.GuardBounds, Outcome: vocab.OutcomePass, Sentence: "the form showed every field it changes"}
+}
+
+// WriteRefusal classifies an error the API server answered a write with:
+// a *Refusal is returned as it is; otherwise the API server's message
+// (its Status message when it sent one) with ReasonOf's reason, or
+// ReasonAdmissionDenied when an admission webhook or policy denied the
+// request.
+func WriteRefusal(err error) *vocab.Refusal {
+	var r *vocab.Refusal
+	if errors.As(err, &r) {
+		return r
+	}
+	msg := err.Error()
+	if status, ok := err.(apierrors.APIStatus); ok && status.Status().Message != "" {
+		msg = status.Status().Message
+	}
+	reason := vocab.ReasonOf(err)
+	if strings.Contains(msg, "admission webhook") || strings.Contains(msg, "denied request") ||
+		strings.Contains(msg, "denied the request") {
+		reason = vocab.ReasonAdmissionDenied
+	}
+	return &vocab.Refusal{Reason: reason, Detail: msg}
 }
