@@ -135,14 +135,14 @@ func (c *Client) deleteOp(ctx context.Context, op Operation, t opTarget) error {
 }
 
 // writeRetrying sends write against the fresh read t. A 409 is tried
-// again, up to statusRaceRetries times, after one fresh read, only when
+// again, up to objects.StatusRaceRetries times, after one fresh read, only when
 // that read shows the same UID and generation (the controller moved
 // status between the guards' read and the write); any other 409 (someone
 // wrote the object) is returned as it is: a conflict.
 func (c *Client) writeRetrying(ctx context.Context, op Operation, t opTarget, write opWrite) (string, error) {
 	for attempt := 0; ; attempt++ {
 		rv, err := write(ctx, t)
-		if err == nil || !apierrors.IsConflict(err) || attempt == statusRaceRetries {
+		if err == nil || !apierrors.IsConflict(err) || attempt == objects.StatusRaceRetries {
 			return rv, err
 		}
 		fresh, rerr := c.readTarget(ctx, op.Ref)

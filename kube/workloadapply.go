@@ -56,12 +56,6 @@ func (c *Client) applyGuards(ctx context.Context, before, after Workload, change
 	return vs, fresh, nil
 }
 
-// statusRaceRetries is how many times a write answered 409 is tried again
-// when the object read afresh shows that only its status moved (the
-// controller wrote status between the guards' read and the patch, as it
-// does many times a second during a rollout).
-const statusRaceRetries = 5
-
 // prepared is an apply made ready to send: the guards' verdicts and the
 // checked patch (empty when a guard refused before it could be built).
 type prepared struct {
@@ -96,7 +90,7 @@ func (c *Client) prepare(ctx context.Context, before, after Workload, changes []
 
 // send runs prepare and, when no refusal stops it (refuse decides), sends
 // the patch (as a dry run when dryRun is set). A 409 is tried again, up to
-// statusRaceRetries times, after one fresh read: when only status moved,
+// objects.StatusRaceRetries times, after one fresh read: when only status moved,
 // the fresh guard passes again and the patch carries the newer
 // resourceVersion; when someone wrote the object, it refuses with conflict.
 func (c *Client) send(ctx context.Context, before, after Workload, changes []Change, dryRun bool,
@@ -114,7 +108,7 @@ func (c *Client) send(ctx context.Context, before, after Workload, changes []Cha
 		if err == nil {
 			return p, out, warnings.list(), nil
 		}
-		if !apierrors.IsConflict(err) || attempt == statusRaceRetries {
+		if !apierrors.IsConflict(err) || attempt == objects.StatusRaceRetries {
 			return p, objects.PodOwner{}, warnings.list(), guards.WriteRefusal(err)
 		}
 		if fresh, err = objects.ReadEditable(ctx, c.cs, before.Ref); err != nil {

@@ -253,3 +253,9 @@ func AutoscalerOf(ctx context.Context, cs kubernetes.Interface, ref vocab.Worklo
 	}
 	return "", nil
 }
+
+// StatusRaceRetries is how many times a write answered 409 is tried again
+// when the object read afresh shows that only its status moved (the
+// controller wrote status between the guards' read and the write, as it
+// does many times a second during a rollout).
+const StatusRaceRetries = 5
