@@ -80,11 +80,11 @@ var featureRules = []AccessRule{
 	{Feature: "the header's user name", Source: "kube/facts.go",
 		Group: "authentication.k8s.io", Resources: []string{"selfsubjectreviews"}, Verbs: []string{"create"}, Scope: ScopeAlways},
 	// The metrics API (metrics-server, through the aggregation layer) is
-	// polled, never watched: metrics.go reads it with list, or get for one
-	// pod or node (a describe view).
-	{Feature: "CPU and memory of pods (metrics columns, trends, the workload form)", Source: "kube/metricsread.go (metrics.k8s.io)",
+	// polled, never watched: kube/internal/usage reads it with list, or
+	// get for one pod or node (a describe view).
+	{Feature: "CPU and memory of pods (metrics columns, trends, the workload form)", Source: "kube/internal/usage/metricsread.go (metrics.k8s.io)",
 		Group: "metrics.k8s.io", Resources: []string{"pods"}, Verbs: []string{"get", "list"}, Scope: ScopeNamespace},
-	{Feature: "CPU and memory of nodes (metrics columns, trends)", Source: "kube/metricsread.go (metrics.k8s.io)",
+	{Feature: "CPU and memory of nodes (metrics columns, trends)", Source: "kube/internal/usage/metricsread.go (metrics.k8s.io)",
 		Group: "metrics.k8s.io", Resources: []string{"nodes"}, Verbs: []string{"get", "list"}, Scope: ScopeCluster},
 
 	// Writes: the full manifest only.

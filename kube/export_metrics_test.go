@@ -18,26 +18,12 @@ func PruneMetrics(c *Client) { c.pruneMetrics() }
 
 // MetricsWaiting is how many callers of req wait for its read in flight.
 func MetricsWaiting(c *Client, req MetricsRequest) int {
-	key, _ := c.metricsKeyOf(req)
-	c.metrics.mu.Lock()
-	defer c.metrics.mu.Unlock()
-	if p := c.metrics.polls[key]; p != nil {
-		return p.waiting
-	}
-	return 0
+	return c.metrics.Waiting(c.usageConfig(), req)
 }
 
 // MetricsHeld counts what c keeps of metrics: polled requests, and pods
 // and nodes with a history.
-func MetricsHeld(c *Client) (polls, pods, nodes int) {
-	c.metrics.mu.Lock()
-	defer c.metrics.mu.Unlock()
-	return len(c.metrics.polls), len(c.metrics.pods), len(c.metrics.nodes)
-}
+func MetricsHeld(c *Client) (polls, pods, nodes int) { return c.metrics.Held() }
 
 // SetMetricsMaxObjects bounds how many pods' and nodes' histories c holds.
-func SetMetricsMaxObjects(c *Client, n int) {
-	c.metrics.mu.Lock()
-	c.metrics.maxObjects = n
-	c.metrics.mu.Unlock()
-}
+func SetMetricsMaxObjects(c *Client, n int) { c.metrics.SetMaxObjects(n) }

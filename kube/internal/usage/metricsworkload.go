@@ -1,34 +1,39 @@
-package kube
+package usage
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/kubernetes"
 )
 
 // WorkloadUsage answers the latest usage of a Deployment's, StatefulSet's
 // or DaemonSet's containers over its pods, for the workload form: one get
-// of the workload (its selector and pod template), then Metrics of the
-// pods its selector selects in its namespace (a polled request like any
-// other: see Metrics), so the pods are those Inspect counts — the label
-// selector's, as `kubectl get pods -l` lists them.
+// of the workload with cs (its selector and pod template), then Metrics
+// of the pods its selector selects in its namespace (a polled request
+// like any other, read with cfg: see Metrics), so the pods are those
+// kube's Inspect counts — the label selector's, as `kubectl get pods -l`
+// lists them.
 //
-// ref.Kind is a plugin id or alias of deployments, statefulsets or
-// daemonsets. It never fails: a workload that cannot be read (not_found,
-// forbidden, ...) or another kind (invalid) is named in Truncated with
-// the workload's kind; metrics that cannot be read, as Metrics names them.
-func (c *Client) WorkloadUsage(ctx context.Context, ref WorkloadRef) WorkloadUsage {
+// workloadKind resolves ref.Kind (a plugin id or alias) to the id of a
+// kind with a rollout, or fails (vocab.ErrInvalid for another kind). It
+// never fails: a workload that cannot be read (not_found, forbidden, ...)
+// or another kind (invalid), or one whose selector selects every pod
+// (invalid), is named in Truncated with the workload's kind; metrics that
+// cannot be read, as Metrics names them.
+func (st *Poller) WorkloadUsage(ctx context.Context, cfg Config, cs kubernetes.Interface, workloadKind func(vocab.Kind) (vocab.Kind, error), ref vocab.WorkloadRef) WorkloadUsage {
 	fail := func(err error) WorkloadUsage {
-		return WorkloadUsage{Truncated: &Truncation{Kind: ref.Kind, Reason: ReasonOf(err), Message: err.Error()}, Taken: c.metricsNow()}
+		return WorkloadUsage{Truncated: &vocab.Truncation{Kind: ref.Kind, Reason: vocab.ReasonOf(err), Message: err.Error()}, Taken: cfg.now()}
 	}
-	kind, err := c.workloadKind(ref.Kind)
+	kind, err := workloadKind(ref.Kind)
 	if err != nil {
 		return fail(err)
 	}
 	ref.Kind = kind
-	wo, err := objects.ReadEditable(ctx, c.cs, ref)
+	wo, err := objects.ReadEditable(ctx, cs, ref)
 	if err != nil {
 		return fail(fmt.Errorf("read %s: %w", ref, err))
 	}
@@ -37,9 +42,9 @@ func (c *Client) WorkloadUsage(ctx context.Context, ref WorkloadRef) WorkloadUsa
 		return fail(fmt.Errorf("%s: %w", ref, err))
 	}
 	if sel.Empty() {
-		return fail(fmt.Errorf("%w: %s selects every pod of its namespace", errInvalid, ref))
+		return fail(fmt.Errorf("%w: %s selects every pod of its namespace", vocab.ErrInvalid, ref))
 	}
-	m := c.Metrics(ctx, MetricsRequest{Kind: KindPods, Namespace: ref.Namespace, Labels: sel.String()})
+	m := st.Metrics(ctx, cfg, MetricsRequest{Kind: vocab.KindPods, Namespace: ref.Namespace, Labels: sel.String()})
 	return WorkloadUsage{
 		Containers: summariseUsage(templateContainers(&wo.Template.Spec), m.Pods),
 		Truncated:  m.Truncated,
@@ -97,9 +102,9 @@ func summariseUsage(containers []string, pods map[string]PodUsage) []ContainerUs
 		}
 		byName[name] = nil // a name listed twice is summed once
 		out = append(out, ContainerUsageSummary{Name: name, Pods: a.pods,
-			Min:  Usage{CPU: a.cpu.least(), Memory: a.mem.least()},
-			Max:  Usage{CPU: a.cpu.most(), Memory: a.mem.most()},
-			Mean: Usage{CPU: a.cpu.mean(), Memory: a.mem.mean()},
+			Min:  vocab.Usage{CPU: a.cpu.least(), Memory: a.mem.least()},
+			Max:  vocab.Usage{CPU: a.cpu.most(), Memory: a.mem.most()},
+			Mean: vocab.Usage{CPU: a.cpu.mean(), Memory: a.mem.mean()},
 		})
 	}
 	return out
@@ -127,21 +132,21 @@ func (s *stat) add(v int64) {
 
 func (s *stat) least() int64 {
 	if s.n == 0 {
-		return NotSet
+		return vocab.NotSet
 	}
 	return s.min
 }
 
 func (s *stat) most() int64 {
 	if s.n == 0 {
-		return NotSet
+		return vocab.NotSet
 	}
 	return s.max
 }
 
 func (s *stat) mean() int64 {
 	if s.n == 0 {
-		return NotSet
+		return vocab.NotSet
 	}
 	return (s.sum + s.n/2) / s.n
 }

@@ -1,4 +1,4 @@
-package kube
+package usage
 
 import (
 	"context"
@@ -6,6 +6,9 @@ import (
 	"strings"
 	"time"
 
+	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
+
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -16,8 +19,9 @@ import (
 // This file reads the metrics API (metrics.k8s.io/v1beta1) and turns its
 // PodMetrics and NodeMetrics into kyyard's types; metrics.go polls it.
 
-// errNoMetricsClient is the answer of a Client built from a clientset
-// (NewFromClientset) that was handed no metrics clientset.
+// errNoMetricsClient is the answer of a read with no metrics clientset
+// (Config.Client nil: a kube Client built from a clientset,
+// NewFromClientset, that was handed none).
 var errNoMetricsClient = errors.New("no metrics client: the client was built from a clientset without one")
 
 // metricsReading is one read of the metrics API.
@@ -44,19 +48,18 @@ func (r metricsReading) newest() time.Time {
 }
 
 // readMetrics lists (or, for a request naming one object, gets) the
-// PodMetrics or NodeMetrics of key. A Get the server answers with the
-// object's own 404 (metrics-server has no sample of that pod or node yet)
-// is an empty reading, not an error; a 404 of the resource itself (no
-// metrics API registered) is an error.
-func (c *Client) readMetrics(ctx context.Context, key metricsKey) (metricsReading, error) {
-	mc := c.metricsCS
+// PodMetrics or NodeMetrics of key with mc (nil: errNoMetricsClient). A
+// Get the server answers with the object's own 404 (metrics-server has no
+// sample of that pod or node yet) is an empty reading, not an error; a
+// 404 of the resource itself (no metrics API registered) is an error.
+func readMetrics(ctx context.Context, mc metricsclient.Interface, key metricsKey) (metricsReading, error) {
 	if mc == nil {
 		return metricsReading{}, errNoMetricsClient
 	}
 	api := mc.MetricsV1beta1()
 	var out metricsReading
 	switch key.kind {
-	case KindNodes:
+	case vocab.KindNodes:
 		var items []metricsv1beta1.NodeMetrics
 		if key.name != "" {
 			m, err := api.NodeMetricses().Get(ctx, key.name, metav1.GetOptions{})
@@ -125,19 +128,19 @@ func objectMissing(err error) bool {
 // the metrics API is not served (no metrics-server registered through the
 // aggregation layer), a 503 that it is registered but its backend does
 // not answer; other messages (forbidden, timeout) are the server's.
-func metricsTruncation(kind Kind, err error) *Truncation {
+func metricsTruncation(kind vocab.Kind, err error) *vocab.Truncation {
 	if errors.Is(err, errNoMetricsClient) {
-		return &Truncation{Kind: kind, Reason: ReasonNotFound, Message: "the metrics API (metrics.k8s.io) is not available: " + err.Error()}
+		return &vocab.Truncation{Kind: kind, Reason: vocab.ReasonNotFound, Message: "the metrics API (metrics.k8s.io) is not available: " + err.Error()}
 	}
-	t := &Truncation{Kind: kind, Reason: ReasonOf(err), Message: err.Error()}
+	t := &vocab.Truncation{Kind: kind, Reason: vocab.ReasonOf(err), Message: err.Error()}
 	switch t.Reason {
-	case ReasonNotFound:
+	case vocab.ReasonNotFound:
 		t.Message = "the metrics API (metrics.k8s.io) is not served: is metrics-server installed? (" + err.Error() + ")"
-	case ReasonUnavailable:
+	case vocab.ReasonUnavailable:
 		if apierrors.IsServiceUnavailable(err) {
 			t.Message = "the metrics API (metrics.k8s.io) is registered but does not answer: is metrics-server running? (" + err.Error() + ")"
 		}
-	case ReasonTimeout:
+	case vocab.ReasonTimeout:
 		t.Message = "the metrics API (metrics.k8s.io) did not answer in time: " + err.Error()
 	}
 	return t
@@ -156,7 +159,7 @@ func podUsageOf(m *metricsv1beta1.PodMetrics) PodUsage {
 		cu := ContainerUsage{Name: c.Name, Usage: usageOf(c.Usage)}
 		u.Containers = append(u.Containers, cu)
 		if q, ok := c.Usage[corev1.ResourceCPU]; ok {
-			if cu.Usage.CPU == NotSet {
+			if cu.Usage.CPU == vocab.NotSet {
 				badCPU = true
 			} else {
 				cpu.Add(q)
@@ -164,7 +167,7 @@ func podUsageOf(m *metricsv1beta1.PodMetrics) PodUsage {
 			}
 		}
 		if q, ok := c.Usage[corev1.ResourceMemory]; ok {
-			if cu.Usage.Memory == NotSet {
+			if cu.Usage.Memory == vocab.NotSet {
 				badMem = true
 			} else {
 				mem.Add(q)
@@ -172,7 +175,7 @@ func podUsageOf(m *metricsv1beta1.PodMetrics) PodUsage {
 			}
 		}
 	}
-	u.Total = Usage{CPU: NotSet, Memory: NotSet}
+	u.Total = vocab.Usage{CPU: vocab.NotSet, Memory: vocab.NotSet}
 	if hasCPU && !badCPU {
 		u.Total.CPU = milli(cpu)
 	}
@@ -189,8 +192,8 @@ func nodeUsageOf(m *metricsv1beta1.NodeMetrics) NodeUsage {
 
 // usageOf reads cpu and memory of a ResourceList: NotSet when missing or
 // malformed (negative, or too large for an int64).
-func usageOf(list corev1.ResourceList) Usage {
-	u := Usage{CPU: NotSet, Memory: NotSet}
+func usageOf(list corev1.ResourceList) vocab.Usage {
+	u := vocab.Usage{CPU: vocab.NotSet, Memory: vocab.NotSet}
 	if q, ok := list[corev1.ResourceCPU]; ok {
 		u.CPU = milli(q)
 	}
@@ -207,7 +210,7 @@ var maxMilli = resource.NewMilliQuantity(1<<63-1, resource.DecimalSI)
 // its millis overflow an int64.
 func milli(q resource.Quantity) int64 {
 	if q.Sign() < 0 || q.Cmp(*maxMilli) > 0 {
-		return NotSet
+		return vocab.NotSet
 	}
 	return q.MilliValue()
 }
@@ -216,14 +219,14 @@ func milli(q resource.Quantity) int64 {
 // overflows an int64.
 func whole(q resource.Quantity) int64 {
 	if q.Sign() < 0 {
-		return NotSet
+		return vocab.NotSet
 	}
 	v, ok := q.AsInt64()
 	if ok {
 		return v
 	}
 	if q.Cmp(*resource.NewQuantity(1<<63-1, resource.DecimalSI)) > 0 {
-		return NotSet
+		return vocab.NotSet
 	}
 	return q.Value()
 }

@@ -1,4 +1,4 @@
-package kube
+package usage
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -29,7 +30,7 @@ func BenchmarkMetricsIngest(b *testing.B) {
 			},
 		}
 	}
-	var st metricsState
+	var st Poller
 	st.pods, st.nodes = map[string]*history{}, map[string]*history{}
 	start := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	b.ReportAllocs()
@@ -66,14 +67,14 @@ func BenchmarkMetricsHistoryMemory(b *testing.B) {
 		runtime.GC()
 		runtime.ReadMemStats(&ms)
 		before := ms.HeapAlloc
-		st := &metricsState{pods: map[string]*history{}, nodes: map[string]*history{}}
+		st := &Poller{pods: map[string]*history{}, nodes: map[string]*history{}}
 		for r := range DefaultMetricsHistory * 2 {
 			at := start.Add(time.Duration(r) * 15 * time.Second)
 			reading := metricsReading{pods: make([]PodUsage, n)}
 			for i := range reading.pods {
 				reading.pods[i] = keys[i]
 				reading.pods[i].Timestamp = at
-				reading.pods[i].Total = Usage{CPU: int64(i), Memory: int64(r)}
+				reading.pods[i].Total = vocab.Usage{CPU: int64(i), Memory: int64(r)}
 			}
 			st.ingest(reading, at, DefaultMetricsHistory, defaultMetricsMaxObjects)
 		}

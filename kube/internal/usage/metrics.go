@@ -1,4 +1,4 @@
-package kube
+package usage
 
 import (
 	"context"
@@ -10,20 +10,23 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	"k8s.io/apimachinery/pkg/labels"
 )
 
 // metricsKey names one polled request: the kind, the namespace (always ""
 // for nodes), the name and the label selector.
 type metricsKey struct {
-	kind                    Kind
+	kind                    vocab.Kind
 	namespace, name, labels string
 }
 
-// metricsState is a Client's polled metrics: one poll per request, and the
-// history of every pod and node some reading reported, shared by the
-// requests (a pod's describe view and the pods list draw the same trend).
-type metricsState struct {
+// Poller is one owner's polled metrics (package kube's Client holds one):
+// one poll per request, and the history of every pod and node some
+// reading reported, shared by the requests (a pod's describe view and the
+// pods list draw the same trend). The zero value is ready; what it reads
+// with comes with each call (Config).
+type Poller struct {
 	mu    sync.Mutex
 	polls map[metricsKey]*metricsPoll
 	pods  map[string]*history // by "namespace/name"
@@ -36,7 +39,7 @@ type metricsState struct {
 }
 
 // defaultMetricsMaxObjects bounds how many pods' and nodes' histories a
-// Client holds: twice the 10,000-pod scale the benchmarks draw, so such
+// Poller holds: twice the 10,000-pod scale the benchmarks draw, so such
 // a cluster's pods, nodes and a few thousand replaced pods fit. A full
 // history of 60 samples takes about 4.2 kB (its buffer holds up to 90
 // samples of 40 bytes, then its map entry and key):
@@ -61,7 +64,8 @@ type metricsPoll struct {
 const metricsFreshAge = time.Second
 
 // Metrics answers the CPU and memory usage of the pods or nodes req names,
-// with each one's recent Trend (see the Metrics type).
+// with each one's recent Trend (see the Metrics type), read with cfg (the
+// contract of kube's Client.Metrics).
 //
 // The metrics API is polled, not watched, and only on demand: a request
 // is read when some caller asks for it and its next read is due (nothing
@@ -69,7 +73,7 @@ const metricsFreshAge = time.Second
 // while some screen shows it: a list, a describe chart, a workload form).
 // The first caller of a request starts a read (a list of PodMetrics or
 // NodeMetrics, or a get when req names one object, bounded by
-// Options.ListTimeout); callers of the same request while it is in
+// cfg.ListTimeout); callers of the same request while it is in
 // flight wait for that one read; callers before the next read is due get
 // its answer without a request. A caller whose ctx ends first gets the
 // previous answer (with no reading yet: Truncated with ctx's reason).
@@ -79,11 +83,11 @@ const metricsFreshAge = time.Second
 // that a request asked for continuously reads each new sample once, soon
 // after metrics-server publishes it, with a few extra reads while the
 // alignment is learnt or when a sample comes late. Reads of one request
-// are at least 2s apart (unless MetricsInterval is shorter), and at most
-// Options.MetricsInterval (plus half a second) apart while callers ask; a MetricsInterval that is a
-// multiple of the server's resolution (30s against 15s) reads every
-// second (third, ...) sample only. A failed read, or one with no sample,
-// is read again MetricsInterval after it started.
+// are at least 2s apart (unless cfg.Interval is shorter), and at most
+// cfg.Interval (plus half a second) apart while callers ask; an Interval
+// that is a multiple of the server's resolution (30s against 15s) reads
+// every second (third, ...) sample only. A failed read, or one with no
+// sample, is read again cfg.Interval after it started.
 //
 // req.Fresh reads now, whatever is due, unless a read of the request
 // ended less than a second ago (its answer is given) or one is in flight
@@ -98,16 +102,15 @@ const metricsFreshAge = time.Second
 // keeps the previous reading's Pods or Nodes, so a screen can still draw
 // their trends, and says why in Truncated: the numbers are then as old as
 // their Timestamp.
-func (c *Client) Metrics(ctx context.Context, req MetricsRequest) Metrics {
-	key, trunc := c.metricsKeyOf(req)
+func (st *Poller) Metrics(ctx context.Context, cfg Config, req MetricsRequest) Metrics {
+	key, trunc := keyOf(&cfg, req)
 	if trunc != nil {
 		h := fnv.New64a()
 		hashString(h, string(trunc.Reason), trunc.Message)
-		return Metrics{Request: req, Truncated: trunc, Taken: c.metricsNow(),
-			Generation: c.nextGeneration(metricsGenerationKey(key), h.Sum64())}
+		return Metrics{Request: req, Truncated: trunc, Taken: cfg.now(),
+			Generation: cfg.Generation(metricsGenerationKey(key), h.Sum64())}
 	}
-	now := c.metricsNow()
-	st := &c.metrics
+	now := cfg.now()
 	st.mu.Lock()
 	if st.polls == nil {
 		st.polls, st.pods, st.nodes = map[metricsKey]*metricsPoll{}, map[string]*history{}, map[string]*history{}
@@ -127,12 +130,14 @@ func (c *Client) Metrics(ctx context.Context, req MetricsRequest) Metrics {
 	}
 	if p.inflight == nil {
 		p.inflight, p.started = make(chan struct{}), now
-		go c.pollMetrics(key, p, now, p.inflight)
+		go st.poll(cfg, key, p, now, p.inflight)
 	}
 	done := p.inflight
 	p.waiting++
 	st.mu.Unlock()
-	c.startJanitor()
+	if cfg.Waiting != nil {
+		cfg.Waiting()
+	}
 
 	var cancelled error
 	select {
@@ -145,49 +150,50 @@ func (c *Client) Metrics(ctx context.Context, req MetricsRequest) Metrics {
 	ans, read := p.answer, p.read
 	st.mu.Unlock()
 	if !read {
-		ans = Metrics{Truncated: &Truncation{Kind: key.kind, Reason: ReasonOf(cancelled), Message: fmt.Sprint(cancelled)}, Taken: now}
+		ans = Metrics{Truncated: &vocab.Truncation{Kind: key.kind, Reason: vocab.ReasonOf(cancelled), Message: fmt.Sprint(cancelled)}, Taken: now}
 	}
 	ans.Request = req
 	return ans
 }
 
-// metricsKeyOf normalises a request (a kind by its aliases, no namespace
-// for nodes) and checks it before any request is sent.
-func (c *Client) metricsKeyOf(req MetricsRequest) (metricsKey, *Truncation) {
+// keyOf normalises a request (a kind by its aliases, cfg.KindInfo's ID;
+// no namespace for nodes) and checks it before any request is sent.
+func keyOf(cfg *Config, req MetricsRequest) (metricsKey, *vocab.Truncation) {
 	key := metricsKey{kind: req.Kind, namespace: req.Namespace, name: req.Name, labels: req.Labels}
-	if p, ok := c.Lookup(string(req.Kind)); ok {
-		key.kind = p.Info().ID
+	if cfg.KindInfo != nil {
+		if id := cfg.KindInfo(req.Kind).ID; id != "" {
+			key.kind = id
+		}
 	}
 	switch key.kind {
-	case KindPods:
+	case vocab.KindPods:
 		if key.name != "" && key.namespace == "" {
-			return key, &Truncation{Kind: req.Kind, Reason: ReasonInvalid,
+			return key, &vocab.Truncation{Kind: req.Kind, Reason: vocab.ReasonInvalid,
 				Message: fmt.Sprintf("pod %q: a pod is named within a namespace", key.name)}
 		}
-	case KindNodes:
+	case vocab.KindNodes:
 		key.namespace = ""
 	default:
-		return key, &Truncation{Kind: req.Kind, Reason: ReasonUnknownKind,
+		return key, &vocab.Truncation{Kind: req.Kind, Reason: vocab.ReasonUnknownKind,
 			Message: fmt.Sprintf("the metrics API serves pods and nodes, not %q", req.Kind)}
 	}
 	if key.labels != "" {
 		if _, err := labels.Parse(key.labels); err != nil {
-			return key, &Truncation{Kind: req.Kind, Reason: ReasonInvalid, Message: fmt.Sprintf("label selector %q: %v", key.labels, err)}
+			return key, &vocab.Truncation{Kind: req.Kind, Reason: vocab.ReasonInvalid, Message: fmt.Sprintf("label selector %q: %v", key.labels, err)}
 		}
 	}
 	return key, nil
 }
 
-// pollMetrics reads the metrics of key once and stores the answer in p.
-// It runs on its own goroutine with its own deadline, so a caller that
-// gives up does not cancel the read the others wait for.
-func (c *Client) pollMetrics(key metricsKey, p *metricsPoll, start time.Time, done chan struct{}) {
-	ctx, cancel := context.WithTimeout(context.Background(), c.opts.ListTimeout)
+// poll reads the metrics of key once and stores the answer in p. It runs
+// on its own goroutine with its own deadline (cfg.ListTimeout), so a
+// caller that gives up does not cancel the read the others wait for.
+func (st *Poller) poll(cfg Config, key metricsKey, p *metricsPoll, start time.Time, done chan struct{}) {
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.ListTimeout)
 	defer cancel()
-	reading, err := c.readMetrics(ctx, key)
-	now := c.metricsNow()
+	reading, err := readMetrics(ctx, cfg.Client, key)
+	now := cfg.now()
 
-	st := &c.metrics
 	st.mu.Lock()
 	ans := p.answer
 	ans.Taken = now
@@ -196,24 +202,25 @@ func (c *Client) pollMetrics(key metricsKey, p *metricsPoll, start time.Time, do
 		ans.Truncated = metricsTruncation(key.kind, err)
 		if !p.read {
 			// Nothing to keep: say so with empty maps a screen can range.
-			ans.Pods, ans.Nodes = c.emptyUsage(key.kind)
+			ans.Pods, ans.Nodes = emptyUsage(key.kind)
 		}
 	} else {
-		ans.Pods, ans.Nodes = st.ingest(reading, now, c.metricsHistory(), c.metricsMaxObjects())
+		ans.Pods, ans.Nodes = st.ingest(reading, now, cfg.History, st.maxHeld())
 	}
-	p.sched.interval = c.metricsInterval()
+	p.sched.interval = cfg.Interval
 	p.sched.observe(start, now, reading.newest(), err == nil)
 	p.finished = now
-	// Lock order: st.mu, then the Client's (nextGeneration); nothing
-	// takes st.mu under the Client's lock.
-	ans.Generation = c.nextGeneration(metricsGenerationKey(key), ans.contentHash())
+	// Lock order: st.mu, then the owner's (cfg.Generation); nothing
+	// takes st.mu under the owner's lock.
+	ans.Generation = cfg.Generation(metricsGenerationKey(key), ans.contentHash())
 	p.answer, p.read, p.inflight = ans, true, nil
 	st.mu.Unlock()
 	close(done)
 }
 
-func (c *Client) emptyUsage(kind Kind) (map[string]PodUsage, map[string]NodeUsage) {
-	if kind == KindNodes {
+// emptyUsage is the empty maps of an answer of kind with no reading.
+func emptyUsage(kind vocab.Kind) (map[string]PodUsage, map[string]NodeUsage) {
+	if kind == vocab.KindNodes {
 		return nil, map[string]NodeUsage{}
 	}
 	return map[string]PodUsage{}, nil
@@ -223,7 +230,7 @@ func (c *Client) emptyUsage(kind Kind) (map[string]PodUsage, map[string]NodeUsag
 // answer's maps, each object with its trend. st.mu is held. An object
 // past maxObjects held histories, when none can be evicted (see
 // historyFor), gets a trend of its one sample, not kept.
-func (st *metricsState) ingest(r metricsReading, now time.Time, limit, maxObjects int) (map[string]PodUsage, map[string]NodeUsage) {
+func (st *Poller) ingest(r metricsReading, now time.Time, limit, maxObjects int) (map[string]PodUsage, map[string]NodeUsage) {
 	trend := func(m map[string]*history, key string, s Sample) []Sample {
 		h := st.historyFor(m, key, now, maxObjects)
 		if h == nil {
@@ -254,7 +261,7 @@ func (st *metricsState) ingest(r metricsReading, now time.Time, limit, maxObject
 // reading reported for the longest are dropped first (down to 90% of
 // maxObjects, so that the sort is rare), never one this reading (at now)
 // reported; nil when none is left to drop. st.mu is held.
-func (st *metricsState) historyFor(m map[string]*history, key string, now time.Time, maxObjects int) *history {
+func (st *Poller) historyFor(m map[string]*history, key string, now time.Time, maxObjects int) *history {
 	if h := m[key]; h != nil {
 		return h
 	}
@@ -275,7 +282,7 @@ func (st *metricsState) historyFor(m map[string]*history, key string, now time.T
 
 // evict drops the histories reported longest ago (but not at now) until
 // at most keep are held. st.mu is held.
-func (st *metricsState) evict(now time.Time, keep int) {
+func (st *Poller) evict(now time.Time, keep int) {
 	type held struct {
 		m    map[string]*history
 		key  string
@@ -335,22 +342,21 @@ func (m *Metrics) contentHash() uint64 {
 	return h.Sum64()
 }
 
-// metricsGenerationKey is the request's key among the Client's
-// generations, apart from every Snapshot's.
+// metricsGenerationKey is the request's key among the owner's
+// generations (cfg.Generation), apart from every kube Snapshot's.
 func metricsGenerationKey(k metricsKey) string {
 	return "metrics\x00" + string(k.kind) + "\x00" + k.namespace + "\x00" + k.name + "\x00" + k.labels
 }
 
-// pruneMetrics drops the polls no caller asked for in Options.CacheIdle,
-// and the histories of the pods and nodes no reading has reported for
-// metricsRetention (deleted objects, and those no screen shows any more):
-// an object's trend outlives its screen by that long, so a person who
-// comes back to the pods within 15 minutes (by default) finds their
-// trends, with a gap for the time no screen read them.
-func (c *Client) pruneMetrics() {
-	now := c.metricsNow()
-	idle, keep := c.opts.CacheIdle, c.metricsRetention()
-	st := &c.metrics
+// Prune drops the polls no caller asked for in cfg.CacheIdle, and the
+// histories of the pods and nodes no reading has reported for the
+// retention (deleted objects, and those no screen shows any more): an
+// object's trend outlives its screen by that long, so a person who comes
+// back to the pods within 15 minutes (by default) finds their trends,
+// with a gap for the time no screen read them. kube's janitor calls it.
+func (st *Poller) Prune(cfg Config) {
+	now := cfg.now()
+	idle, keep := cfg.CacheIdle, retention(&cfg)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	for key, p := range st.polls {
@@ -367,45 +373,57 @@ func (c *Client) pruneMetrics() {
 	}
 }
 
-// metricsRetention is how long a pod's or node's history is kept after a
+// retention is how long a pod's or node's history is kept after a
 // reading last reported it: as long as a full trend spans
-// (MetricsHistory × MetricsInterval, 15 minutes by default), at least
-// Options.CacheIdle.
-func (c *Client) metricsRetention() time.Duration {
-	return max(time.Duration(c.metricsHistory())*c.metricsInterval(), c.opts.CacheIdle)
+// (cfg.History × cfg.Interval, 15 minutes by default), at least
+// cfg.CacheIdle.
+func retention(cfg *Config) time.Duration {
+	return max(time.Duration(cfg.History)*cfg.Interval, cfg.CacheIdle)
 }
 
-// metricsNow is the clock of polling and pruning: time.Now, or a test's.
-func (c *Client) metricsNow() time.Time {
-	if c.metricsClock != nil {
-		return c.metricsClock()
-	}
-	return time.Now()
-}
-
-func (c *Client) metricsInterval() time.Duration { return c.MetricsInterval() }
-
-// MetricsInterval is the longest time between two reads of the metrics API
-// for one request: Options.MetricsInterval (--metrics-interval, or the
-// context's metricsInterval), DefaultMetricsInterval when unset. Screens
-// use it to tell a stale reading from a recent one.
-func (c *Client) MetricsInterval() time.Duration {
-	if c.opts.MetricsInterval > 0 {
-		return c.opts.MetricsInterval
-	}
-	return DefaultMetricsInterval
-}
-
-func (c *Client) metricsMaxObjects() int {
-	if c.metrics.maxObjects > 0 {
-		return c.metrics.maxObjects
+// maxHeld is how many pods' and nodes' histories st holds at most. st.mu
+// is held.
+func (st *Poller) maxHeld() int {
+	if st.maxObjects > 0 {
+		return st.maxObjects
 	}
 	return defaultMetricsMaxObjects
 }
 
-func (c *Client) metricsHistory() int {
-	if c.opts.MetricsHistory > 0 {
-		return c.opts.MetricsHistory
+// SetMaxObjects bounds how many pods' and nodes' histories st holds (n >
+// 0; 0 restores the default of 20,000). For tests: a full cap is met
+// without 20,000 objects.
+func (st *Poller) SetMaxObjects(n int) {
+	st.mu.Lock()
+	st.maxObjects = n
+	st.mu.Unlock()
+}
+
+// Held counts what st keeps: polled requests, and pods and nodes with a
+// history.
+func (st *Poller) Held() (polls, pods, nodes int) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return len(st.polls), len(st.pods), len(st.nodes)
+}
+
+// Waiting is how many callers of req (normalised with cfg, as Metrics
+// does) wait for its read in flight: 0 when none is.
+func (st *Poller) Waiting(cfg Config, req MetricsRequest) int {
+	key, _ := keyOf(&cfg, req)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if p := st.polls[key]; p != nil {
+		return p.waiting
 	}
-	return DefaultMetricsHistory
+	return 0
+}
+
+// hashString adds values to h, each ended by a NUL (so "a","b" and "ab"
+// differ).
+func hashString(h hash.Hash64, values ...string) {
+	for _, v := range values {
+		h.Write([]byte(v))
+		h.Write([]byte{0})
+	}
 }

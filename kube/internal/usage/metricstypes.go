@@ -1,8 +1,12 @@
-package kube
+package usage
 
-import "time"
+import (
+	"time"
 
-// This file is the contract of resource metrics (issue 12): what kube reads
+	"github.com/kyyard/kyyard/kube/vocab"
+)
+
+// This file is the contract of resource metrics (issue 12): what kyyard reads
 // from the metrics API (metrics.k8s.io, served by metrics-server through the
 // API server's aggregation layer) and the arithmetic the screens show.
 
@@ -12,7 +16,7 @@ type Sample struct {
 	// API reports it).
 	At time.Time
 	// Usage is the pod's total (sum of its containers) or the node's usage.
-	Usage Usage
+	Usage vocab.Usage
 }
 
 // ContainerUsage is one container's usage in a PodMetrics.
@@ -21,7 +25,7 @@ type ContainerUsage struct {
 	Name string
 	// Usage is the container's CPU (millicores) and memory (working set
 	// bytes) over the sample's window.
-	Usage Usage
+	Usage vocab.Usage
 }
 
 // PodUsage is the latest PodMetrics of one pod, with its recent history.
@@ -37,9 +41,10 @@ type PodUsage struct {
 	// Total is the sum over Containers, added up exactly before rounding
 	// (the API reports nanocores), so it is what `kubectl top pod` prints
 	// and may be less than the sum of the rounded Containers' CPU.
-	Total Usage
+	Total vocab.Usage
 	// Trend is the pod's recent samples, oldest first, one per distinct
-	// Timestamp, at most Options.MetricsHistory of them. Shared: read only.
+	// Timestamp, at most kube's Options.MetricsHistory (Config.History)
+	// of them. Shared: read only.
 	Trend []Sample
 }
 
@@ -52,9 +57,9 @@ type NodeUsage struct {
 	Window    time.Duration
 	// Usage is the node's CPU and memory usage (what `kubectl top node`
 	// prints).
-	Usage Usage
+	Usage vocab.Usage
 	// Trend is the node's recent samples, oldest first, at most
-	// Options.MetricsHistory of them. Shared: read only.
+	// kube's Options.MetricsHistory of them. Shared: read only.
 	Trend []Sample
 }
 
@@ -62,7 +67,7 @@ type NodeUsage struct {
 type MetricsRequest struct {
 	// Kind is KindPods ("pods") or KindNodes ("nodes"); other kinds are
 	// answered with a Truncation of ReasonUnknownKind.
-	Kind Kind
+	Kind vocab.Kind
 	// Namespace scopes pods; "" means all namespaces. Ignored for nodes.
 	Namespace string
 	// Name, when set, asks for one pod or node only (a describe view).
@@ -80,18 +85,18 @@ type MetricsRequest struct {
 //
 // The metrics API cannot be watched, so it is polled, per request (kind,
 // namespace, name, labels) and only while some caller asks for it:
-// Client.Metrics reads a request when its next read is due and answers
-// from the last reading in between, however often screens ask. Reads are
-// aligned to the server's samples (each new sample read once, soon after
-// metrics-server publishes it; a few extra reads while the alignment is
-// learnt or a sample is late), at least 2s apart and at most
-// Options.MetricsInterval (plus half a second) apart while asked for;
-// MetricsRequest.Fresh reads at once. Nothing is read for a request no
-// screen shows: a node's samples are taken only while the nodes list or
-// its describe view is open, a pod's while a list or view that shows it
-// is. Every reading adds its samples to the per-object history the Trend
-// fields show, shared by the requests; a history is kept
-// Options.MetricsHistory × Options.MetricsInterval (15 minutes by
+// Poller.Metrics (kube's Client.Metrics) reads a request when its next
+// read is due and answers from the last reading in between, however often
+// screens ask. Reads are aligned to the server's samples (each new sample
+// read once, soon after metrics-server publishes it; a few extra reads
+// while the alignment is learnt or a sample is late), at least 2s apart
+// and at most kube's Options.MetricsInterval (plus half a second) apart
+// while asked for; MetricsRequest.Fresh reads at once. Nothing is read
+// for a request no screen shows: a node's samples are taken only while
+// the nodes list or its describe view is open, a pod's while a list or
+// view that shows it is. Every reading adds its samples to the per-object
+// history the Trend fields show, shared by the requests; a history is
+// kept Options.MetricsHistory × Options.MetricsInterval (15 minutes by
 // default, at least Options.CacheIdle) after a reading last reported its
 // object, so a trend outlives its screen, and at most 20,000 objects'
 // histories are held (those reported longest ago dropped first).
@@ -111,7 +116,7 @@ type Metrics struct {
 	// When a read fails after a good one, Pods or Nodes still hold the
 	// good one's samples (as old as their Timestamp), so trends stay
 	// drawable; they are empty when no read has succeeded yet.
-	Truncated *Truncation
+	Truncated *vocab.Truncation
 	// Generation changes only when the samples or the truncation changed
 	// since the previous answer to the same request (so an idle screen
 	// does no work); it is at least 1 once read.
@@ -139,7 +144,7 @@ type Percent struct {
 // and limits.
 type Utilisation struct {
 	// Usage is the total usage over the containers.
-	Usage Usage
+	Usage vocab.Usage
 	// CPURequest, CPULimit, MemoryRequest and MemoryLimit are %CPU/R,
 	// %CPU/L, %MEM/R and %MEM/L: the usage of the containers that set the
 	// request (limit) divided by the sum of those requests (limits).
@@ -154,7 +159,7 @@ type ContainerUsageSummary struct {
 	// Pods is how many of the workload's pods reported this container.
 	Pods int
 	// Min, Max and Mean are over those pods' latest samples.
-	Min, Max, Mean Usage
+	Min, Max, Mean vocab.Usage
 }
 
 // WorkloadUsage is the latest usage of a workload's containers.
@@ -163,7 +168,7 @@ type WorkloadUsage struct {
 	// (containers the metrics did not report are absent).
 	Containers []ContainerUsageSummary
 	// Truncated, when not nil, says why there are none (as Metrics).
-	Truncated *Truncation
+	Truncated *vocab.Truncation
 	// Taken is when the metrics were read.
 	Taken time.Time
 }

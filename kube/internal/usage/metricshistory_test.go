@@ -1,10 +1,12 @@
-package kube
+package usage
 
 import (
 	"fmt"
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // TestHistoryAdd: every trend add returns is the last limit samples of
@@ -23,7 +25,7 @@ func TestHistoryAdd(t *testing.T) {
 				if i%7 == 6 {
 					at = base // an older sample: ignored
 				}
-				s := Sample{At: at, Usage: Usage{CPU: int64(i), Memory: int64(i)}}
+				s := Sample{At: at, Usage: vocab.Usage{CPU: int64(i), Memory: int64(i)}}
 				if len(all) == 0 || at.After(all[len(all)-1].At) {
 					all = append(all, s)
 				}
@@ -55,17 +57,17 @@ func TestHistoryAdd(t *testing.T) {
 func TestSummariseUsage(t *testing.T) {
 	pod := func(cs ...ContainerUsage) PodUsage { return PodUsage{Containers: cs} }
 	c := func(name string, cpu, mem int64) ContainerUsage {
-		return ContainerUsage{Name: name, Usage: Usage{CPU: cpu, Memory: mem}}
+		return ContainerUsage{Name: name, Usage: vocab.Usage{CPU: cpu, Memory: mem}}
 	}
 	pods := map[string]PodUsage{
-		"a": pod(c("app", 10, 100), c("side", NotSet, 7)),
+		"a": pod(c("app", 10, 100), c("side", vocab.NotSet, 7)),
 		"b": pod(c("app", 21, 300), c("stranger", 1, 1)),
-		"c": pod(c("app", NotSet, NotSet)),
+		"c": pod(c("app", vocab.NotSet, vocab.NotSet)),
 	}
 	got := summariseUsage([]string{"side", "app", "missing", "app"}, pods)
 	want := []ContainerUsageSummary{
-		{Name: "side", Pods: 1, Min: Usage{CPU: NotSet, Memory: 7}, Max: Usage{CPU: NotSet, Memory: 7}, Mean: Usage{CPU: NotSet, Memory: 7}},
-		{Name: "app", Pods: 3, Min: Usage{CPU: 10, Memory: 100}, Max: Usage{CPU: 21, Memory: 300}, Mean: Usage{CPU: 16, Memory: 200}},
+		{Name: "side", Pods: 1, Min: vocab.Usage{CPU: vocab.NotSet, Memory: 7}, Max: vocab.Usage{CPU: vocab.NotSet, Memory: 7}, Mean: vocab.Usage{CPU: vocab.NotSet, Memory: 7}},
+		{Name: "app", Pods: 3, Min: vocab.Usage{CPU: 10, Memory: 100}, Max: vocab.Usage{CPU: 21, Memory: 300}, Mean: vocab.Usage{CPU: 16, Memory: 200}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)

@@ -1,4 +1,4 @@
-package kube
+package usage
 
 import "time"
 
@@ -58,7 +58,8 @@ const (
 // metricsSchedule is one polled request's schedule; the zero value
 // (interval set) is a request never read.
 type metricsSchedule struct {
-	// interval is Options.MetricsInterval: the longest gap between reads.
+	// interval is Config.Interval (kube's Options.MetricsInterval): the
+	// longest gap between reads.
 	interval time.Duration
 	// newest is the newest sample timestamp any read got (server clock);
 	// zero before one.

@@ -1,8 +1,10 @@
-package kube
+package usage
 
 import (
 	"math"
 	"strconv"
+
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // PodUtilisation returns a pod's usage against its containers' requests and
@@ -18,13 +20,13 @@ import (
 // shows %MEM/L over 100% for containers without limits). A container of res
 // the metrics did not report is left out; a reported container res does not
 // name counts as setting nothing. Usage is the sum of usage's containers.
-func PodUtilisation(res []ContainerResources, usage []ContainerUsage) Utilisation {
+func PodUtilisation(res []vocab.ContainerResources, usage []ContainerUsage) Utilisation {
 	var u Utilisation
 	var cpuReq, cpuLim, memReq, memLim share
 	for _, c := range usage {
 		u.Usage.CPU += max(c.Usage.CPU, 0)
 		u.Usage.Memory += max(c.Usage.Memory, 0)
-		spec := ContainerResources{Requests: Usage{CPU: NotSet, Memory: NotSet}, Limits: Usage{CPU: NotSet, Memory: NotSet}}
+		spec := vocab.ContainerResources{Requests: vocab.Usage{CPU: vocab.NotSet, Memory: vocab.NotSet}, Limits: vocab.Usage{CPU: vocab.NotSet, Memory: vocab.NotSet}}
 		for _, r := range res {
 			if r.Name == c.Name {
 				spec = r
@@ -70,12 +72,12 @@ func (s share) percent() Percent {
 // (k8s.io/kubectl/pkg/metricsutil: the fraction truncated to an integer,
 // 0% when allocatable is zero). A share is not Set when the node does not
 // report that allocatable resource (NotSet) or there is no usage sample.
-func NodeUtilisation(allocatable, usage Usage) (cpu, memory Percent) {
+func NodeUtilisation(allocatable, usage vocab.Usage) (cpu, memory Percent) {
 	return nodeShare(usage.CPU, allocatable.CPU), nodeShare(usage.Memory, allocatable.Memory)
 }
 
 func nodeShare(used, of int64) Percent {
-	if of == NotSet || used < 0 {
+	if of == vocab.NotSet || used < 0 {
 		return Percent{}
 	}
 	if of == 0 {
