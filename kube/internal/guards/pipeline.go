@@ -31,10 +31,10 @@ type Write struct {
 // container shares (design: "Guards, and two policies"):
 //
 //  1. read-only (GuardReadOnly);
-//  2. the request's own rules (w.rule);
-//  3. every access review of w.access (GuardAccess), each asked;
-//  4. the object read fresh (w.object);
-//  5. the risks (w.risks), every one run.
+//  2. the request's own rules (w.Rule);
+//  3. every access review of w.Access (GuardAccess), each asked;
+//  4. the object read fresh (w.Object);
+//  5. the risks (w.Risks), every one run.
 //
 // The stop rule is the same for all: after a stage whose verdicts hold a
 // refusal, or one that says there is nothing to send (Verdict.Nothing), no
