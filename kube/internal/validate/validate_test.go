@@ -1,4 +1,4 @@
-package kube_test
+package validate_test
 
 import (
 	"strings"
@@ -6,7 +6,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/internal/validate"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 const hex64 = "342538af0d5ee0f7d5cd9a0b53a84ee4f8a4ec9ee60aeb0a3e3a8ad6a2f2bb6c"
@@ -31,7 +32,7 @@ func TestC28ImageReferences(t *testing.T) {
 		{"app :v1", "no spaces"},
 		{hex64, "image ID"},
 	} {
-		err := kube.ValidateImage(tc.image)
+		err := validate.ValidateImage(tc.image)
 		switch {
 		case tc.reason == "" && err != nil:
 			t.Errorf("ValidateImage(%q) = %v, want valid", tc.image, err)
@@ -53,13 +54,13 @@ func TestC27BadQuantities(t *testing.T) {
 		{"abc", "not a number"},
 		{"100000000000000000000000Ki", "too large"},
 	} {
-		err := kube.ValidateQuantity(tc.q)
+		err := validate.ValidateQuantity(tc.q)
 		if err == nil || !strings.Contains(err.Error(), tc.reason) {
 			t.Errorf("ValidateQuantity(%q) = %v, want a refusal with %q", tc.q, err, tc.reason)
 		}
 	}
 	for _, q := range []string{"", "500m", "0.5", "1", "256Mi", "1Gi", "524288e3", "1E3", "+1"} {
-		if err := kube.ValidateQuantity(q); err != nil {
+		if err := validate.ValidateQuantity(q); err != nil {
 			t.Errorf("ValidateQuantity(%q) = %v, want valid", q, err)
 		}
 	}
@@ -68,12 +69,12 @@ func TestC27BadQuantities(t *testing.T) {
 func TestValidateEnvName(t *testing.T) {
 	// "1A" and "a b" are accepted by the API server since 1.34.
 	for _, ok := range []string{"A", "LOG_LEVEL", "my.env-name", "_x", "MyEnvName1", "1A", "a b", "MY VAR"} {
-		if err := kube.ValidateEnvName(ok); err != nil {
+		if err := validate.ValidateEnvName(ok); err != nil {
 			t.Errorf("ValidateEnvName(%q) = %v", ok, err)
 		}
 	}
 	for _, bad := range []string{"", "A=B", "é", "tab\there"} {
-		err := kube.ValidateEnvName(bad)
+		err := validate.ValidateEnvName(bad)
 		if err == nil {
 			t.Errorf("ValidateEnvName(%q) accepted", bad)
 			continue
@@ -85,28 +86,28 @@ func TestValidateEnvName(t *testing.T) {
 }
 
 func TestValidateResourcesLimitBelowRequest(t *testing.T) {
-	got := kube.ValidateResources(kube.Resources{CPURequest: "250m", CPULimit: "1", MemoryRequest: "256Mi", MemoryLimit: "128Mi"})
+	got := validate.ValidateResources(vocab.Resources{CPURequest: "250m", CPULimit: "1", MemoryRequest: "256Mi", MemoryLimit: "128Mi"})
 	if len(got) != 1 || got[0].Field != "memory limit" || got[0].Message != "limit below request" {
 		t.Fatalf("ValidateResources = %+v, want one memory limit below request", got)
 	}
-	got = kube.ValidateResources(kube.Resources{CPURequest: "1GB", CPULimit: "0.5", MemoryRequest: "524288e3", MemoryLimit: "1Gi"})
+	got = validate.ValidateResources(vocab.Resources{CPURequest: "1GB", CPULimit: "0.5", MemoryRequest: "524288e3", MemoryLimit: "1Gi"})
 	if len(got) != 1 || got[0].Field != "cpu request" {
 		t.Fatalf("ValidateResources = %+v, want only the cpu request refused", got)
 	}
 }
 
-func validWorkload() kube.Workload {
-	return kube.Workload{
-		Ref:         kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: "demo", Name: "web"},
+func validWorkload() vocab.Workload {
+	return vocab.Workload{
+		Ref:         vocab.WorkloadRef{Kind: vocab.KindDeployments, Namespace: "demo", Name: "web"},
 		HasReplicas: true, Replicas: 3,
-		Containers: []kube.Container{{
-			Name: "web", Role: kube.RoleContainer, Image: "nginx:1.27",
-			Env: []kube.EnvVar{
-				{Name: "A", Source: kube.EnvLiteral, Value: "1"},
-				{Name: "N", Source: kube.EnvLiteral, Value: "x"},
-				{Name: "T", Source: kube.EnvSecret, Ref: "db", Key: "password"},
-				{Name: "N", Source: kube.EnvLiteral, Value: "y"},
-				{Name: "POD", Source: kube.EnvField, FieldPath: "metadata.name"},
+		Containers: []vocab.Container{{
+			Name: "web", Role: vocab.RoleContainer, Image: "nginx:1.27",
+			Env: []vocab.EnvVar{
+				{Name: "A", Source: vocab.EnvLiteral, Value: "1"},
+				{Name: "N", Source: vocab.EnvLiteral, Value: "x"},
+				{Name: "T", Source: vocab.EnvSecret, Ref: "db", Key: "password"},
+				{Name: "N", Source: vocab.EnvLiteral, Value: "y"},
+				{Name: "POD", Source: vocab.EnvField, FieldPath: "metadata.name"},
 			},
 		}, {Name: "old", ReadOnly: true, Image: "NOT VALID"}},
 	}
@@ -114,17 +115,17 @@ func validWorkload() kube.Workload {
 
 func TestValidateWorkload(t *testing.T) {
 	w := validWorkload()
-	if got := kube.ValidateWorkload(w); len(got) != 0 {
+	if got := validate.ValidateWorkload(w); len(got) != 0 {
 		t.Fatalf("ValidateWorkload(valid, with a duplicate it already had) = %v", got)
 	}
-	w.Replicas = kube.MaxReplicas + 1
+	w.Replicas = vocab.MaxReplicas + 1
 	w.Containers[0].Image = "app@" + hex64
 	w.Containers[0].Env[2].Ref = "Not_A_Name"
 	w.Containers[0].Env[2].Key = "a/b"
-	w.Containers[0].Args = make([]string, kube.MaxFormArgv+1)
+	w.Containers[0].Args = make([]string, vocab.MaxFormArgv+1)
 	w.Containers[0].Resources.MemoryLimit = "1GB"
 	var fields []string
-	for _, fe := range kube.ValidateWorkload(w) {
+	for _, fe := range validate.ValidateWorkload(w) {
 		fields = append(fields, fe.Container+":"+fe.Field)
 	}
 	want := ":replicas web:image web:args web:env T web:env T web:memory limit"
@@ -136,11 +137,11 @@ func TestValidateWorkload(t *testing.T) {
 func TestC20NewDuplicatesOnly(t *testing.T) {
 	before := validWorkload()
 	after := validWorkload()
-	if got := kube.ValidateNewDuplicates(before, after); len(got) != 0 {
+	if got := validate.ValidateNewDuplicates(before, after); len(got) != 0 {
 		t.Fatalf("a duplicate the object had is flagged: %v", got)
 	}
-	after.Containers[0].Env = append(after.Containers[0].Env, kube.EnvVar{Name: "A", Source: kube.EnvLiteral})
-	got := kube.ValidateNewDuplicates(before, after)
+	after.Containers[0].Env = append(after.Containers[0].Env, vocab.EnvVar{Name: "A", Source: vocab.EnvLiteral})
+	got := validate.ValidateNewDuplicates(before, after)
 	if len(got) != 1 || got[0].Message != "duplicate name A" || got[0].Field != "env A" {
 		t.Fatalf("ValidateNewDuplicates = %v, want duplicate name A", got)
 	}
@@ -151,7 +152,7 @@ func FuzzValidateImage(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if err := kube.ValidateImage(s); err != nil && err.Error() == "" {
+		if err := validate.ValidateImage(s); err != nil && err.Error() == "" {
 			t.Fatalf("empty reason for %q", s)
 		}
 	})
@@ -162,7 +163,7 @@ func FuzzValidateQuantity(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		err := kube.ValidateQuantity(s)
+		err := validate.ValidateQuantity(s)
 		if err != nil || s == "" {
 			return
 		}
@@ -173,7 +174,7 @@ func FuzzValidateQuantity(f *testing.F) {
 		if again, err := resource.ParseQuantity(q.String()); err != nil || again.Cmp(q) != 0 {
 			t.Fatalf("accepted %q does not re-parse: %q %v", s, q.String(), err)
 		}
-		if kube.ValidateQuantity(q.String()) != nil {
+		if validate.ValidateQuantity(q.String()) != nil {
 			t.Fatalf("accepted %q, refused its canonical form %q", s, q.String())
 		}
 	})
@@ -184,7 +185,7 @@ func FuzzValidateEnvName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if err := kube.ValidateEnvName(s); err == nil && s == "" {
+		if err := validate.ValidateEnvName(s); err == nil && s == "" {
 			t.Fatal("empty name accepted")
 		}
 	})
@@ -199,27 +200,27 @@ func TestValidateEnvSources(t *testing.T) {
 	for _, ok := range []string{"metadata.name", "metadata.namespace", "metadata.uid", "metadata.labels['k']",
 		"metadata.labels['apps.kubernetes.io/pod-index']", "metadata.annotations['Example.com/Key']",
 		"spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"} {
-		if err := kube.ValidateFieldPath(ok); err != nil {
+		if err := validate.ValidateFieldPath(ok); err != nil {
 			t.Errorf("ValidateFieldPath(%q) = %v", ok, err)
 		}
 	}
 	for _, bad := range []string{"", "status.phase", "metadata.labels", "spec.restartPolicy", "metadata.name['x']",
 		"metadata.labels['-bad-']", "metadata.labels['']", "metadata.labels['a/b/c']", "spec.containers[0].image", "x"} {
-		if err := kube.ValidateFieldPath(bad); err == nil {
+		if err := validate.ValidateFieldPath(bad); err == nil {
 			t.Errorf("ValidateFieldPath(%q) accepted", bad)
 		}
 	}
-	if kube.ValidateFieldAPIVersion("v1") != nil || kube.ValidateFieldAPIVersion("") != nil || kube.ValidateFieldAPIVersion("v2") == nil {
+	if validate.ValidateFieldAPIVersion("v1") != nil || validate.ValidateFieldAPIVersion("") != nil || validate.ValidateFieldAPIVersion("v2") == nil {
 		t.Error("ValidateFieldAPIVersion takes v1 (or the default) only")
 	}
 	for _, ok := range []string{"limits.cpu", "limits.memory", "limits.ephemeral-storage", "requests.cpu", "requests.memory",
 		"requests.ephemeral-storage", "limits.hugepages-2Mi", "requests.hugepages-1Gi"} {
-		if err := kube.ValidateResourceName(ok); err != nil {
+		if err := validate.ValidateResourceName(ok); err != nil {
 			t.Errorf("ValidateResourceName(%q) = %v", ok, err)
 		}
 	}
 	for _, bad := range []string{"", "cpu", "limits.nvidia.com/gpu", "limits.storage", "usage.cpu"} {
-		if err := kube.ValidateResourceName(bad); err == nil {
+		if err := validate.ValidateResourceName(bad); err == nil {
 			t.Errorf("ValidateResourceName(%q) accepted", bad)
 		}
 	}
@@ -234,19 +235,19 @@ func TestValidateEnvSources(t *testing.T) {
 		{"limits.hugepages-2Mi", "1Mi", true}, {"limits.hugepages-2Mi", "3", false},
 		{"limits.memory", "1 Mi", false}, {"limits.memory", "-1Mi", false}, {"limits.memory", "1GB", false},
 	} {
-		if err := kube.ValidateDivisor(tc.resource, tc.divisor); (err == nil) != tc.ok {
+		if err := validate.ValidateDivisor(tc.resource, tc.divisor); (err == nil) != tc.ok {
 			t.Errorf("ValidateDivisor(%q, %q) = %v, want ok %v", tc.resource, tc.divisor, err, tc.ok)
 		}
 	}
 	w := validWorkload()
 	w.Containers[0].Env = append(w.Containers[0].Env,
-		kube.EnvVar{Name: "BAD_PATH", Source: kube.EnvField, FieldPath: "status.phase"},
-		kube.EnvVar{Name: "MEM", Source: kube.EnvResource, Resource: "limits.memory", ContainerName: "web", Divisor: "1Mi"},
-		kube.EnvVar{Name: "BAD_RES", Source: kube.EnvResource, Resource: "limits.gpu"},
-		kube.EnvVar{Name: "BAD_CTR", Source: kube.EnvResource, Resource: "limits.cpu", ContainerName: "nope"},
-		kube.EnvVar{Name: "BAD_DIV", Source: kube.EnvResource, Resource: "limits.cpu", Divisor: "1Mi"})
+		vocab.EnvVar{Name: "BAD_PATH", Source: vocab.EnvField, FieldPath: "status.phase"},
+		vocab.EnvVar{Name: "MEM", Source: vocab.EnvResource, Resource: "limits.memory", ContainerName: "web", Divisor: "1Mi"},
+		vocab.EnvVar{Name: "BAD_RES", Source: vocab.EnvResource, Resource: "limits.gpu"},
+		vocab.EnvVar{Name: "BAD_CTR", Source: vocab.EnvResource, Resource: "limits.cpu", ContainerName: "nope"},
+		vocab.EnvVar{Name: "BAD_DIV", Source: vocab.EnvResource, Resource: "limits.cpu", Divisor: "1Mi"})
 	var fields []string
-	for _, fe := range kube.ValidateWorkload(w) {
+	for _, fe := range validate.ValidateWorkload(w) {
 		fields = append(fields, fe.Field)
 	}
 	if got := strings.Join(fields, ","); got != "env BAD_PATH,env BAD_RES,env BAD_CTR,env BAD_DIV" {
@@ -267,7 +268,7 @@ func TestParseReplicas(t *testing.T) {
 		{"", 0, "required"}, {" ", 0, "required"}, {"3q", 0, "a whole number"}, {"1e3", 0, "a whole number"},
 		{"-1", 0, "between 0 and 10000"}, {"10001", 0, "between 0 and 10000"}, {"99999999999999999999", 0, "between 0 and 10000"},
 	} {
-		n, err := kube.ParseReplicas(tc.in)
+		n, err := validate.ParseReplicas(tc.in)
 		switch {
 		case tc.err == "" && (err != nil || n != tc.want):
 			t.Errorf("ParseReplicas(%q) = %d, %v; want %d", tc.in, n, err, tc.want)
