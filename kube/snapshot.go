@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"hash"
 	"hash/fnv"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // Snapshot reads every kind of the request at once (a slow API server costs
@@ -80,11 +81,11 @@ func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) Snapshot {
 	for _, r := range results {
 		if r.trunc != nil {
 			snap.Truncated = append(snap.Truncated, *r.trunc)
-			hashString(h, string(r.trunc.Kind), string(r.trunc.Reason), r.trunc.Message)
+			vocab.HashStrings(h, string(r.trunc.Kind), string(r.trunc.Reason), r.trunc.Message)
 			continue
 		}
 		snap.Tables = append(snap.Tables, r.table)
-		hashString(h, string(r.table.Kind))
+		vocab.HashStrings(h, string(r.table.Kind))
 		binary.LittleEndian.PutUint64(buf[:], r.version)
 		h.Write(buf[:])
 	}
@@ -205,11 +206,11 @@ func hashRows(rows []Row) uint64 {
 	}
 	num(int64(len(rows)))
 	for _, r := range rows {
-		hashString(h, r.Namespace, r.Name, r.UID, r.Status)
+		vocab.HashStrings(h, r.Namespace, r.Name, r.UID, r.Status)
 		num(int64(r.Health))
 		num(r.Created.UnixNano())
 		for _, cell := range r.Cells {
-			hashString(h, cell.Text)
+			vocab.HashStrings(h, cell.Text)
 			num(cell.Since.UnixNano())
 		}
 		if res := r.Resources; res != nil {
@@ -217,7 +218,7 @@ func hashRows(rows []Row) uint64 {
 			num(res.Allocatable.CPU)
 			num(res.Allocatable.Memory)
 			for _, c := range res.Containers {
-				hashString(h, c.Name)
+				vocab.HashStrings(h, c.Name)
 				num(c.Requests.CPU)
 				num(c.Requests.Memory)
 				num(c.Limits.CPU)
@@ -226,13 +227,6 @@ func hashRows(rows []Row) uint64 {
 		}
 	}
 	return h.Sum64()
-}
-
-func hashString(h hash.Hash64, values ...string) {
-	for _, v := range values {
-		h.Write([]byte(v))
-		h.Write([]byte{0})
-	}
 }
 
 // ownersVia resolves a selector's Via: the UIDs of the objects of kind Via,
@@ -270,6 +264,6 @@ func (c *Client) ownersVia(ctx context.Context, req SnapshotRequest) (map[string
 	}
 	sort.Strings(uids)
 	h := fnv.New64a()
-	hashString(h, uids...)
+	vocab.HashStrings(h, uids...)
 	return owners, h.Sum64(), nil
 }

@@ -6,6 +6,8 @@ import (
 	"hash/fnv"
 	"slices"
 	"time"
+
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // judgedRows is the last answer of judgeByPods for one kind and
@@ -81,7 +83,7 @@ func (c *Client) judgeByPods(ctx context.Context, kind Kind, ns string, rows []R
 			out = slices.Clone(rows)
 		}
 		out[i].Status, out[i].Health = reason, health
-		hashString(h, r.Namespace, r.Name, reason)
+		vocab.HashStrings(h, r.Namespace, r.Name, reason)
 		binary.LittleEndian.PutUint64(buf[:], uint64(health))
 		h.Write(buf[:])
 	}

@@ -1,6 +1,9 @@
 package vocab
 
-import "time"
+import (
+	"hash"
+	"time"
+)
 
 // SnapshotRequest says what a screen wants to see.
 type SnapshotRequest struct {
@@ -61,4 +64,14 @@ func (s Snapshot) Truncation(kind Kind) (Truncation, bool) {
 		}
 	}
 	return Truncation{}, false
+}
+
+// HashStrings adds values to h, each ended by a NUL (so "a","b" and "ab"
+// differ): how a snapshot's rows and a metrics sample are hashed into the
+// generation that says whether they changed.
+func HashStrings(h hash.Hash64, values ...string) {
+	for _, v := range values {
+		h.Write([]byte(v))
+		h.Write([]byte{0})
+	}
 }

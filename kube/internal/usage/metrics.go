@@ -106,7 +106,7 @@ func (st *Poller) Metrics(ctx context.Context, cfg Config, req MetricsRequest) M
 	key, trunc := keyOf(&cfg, req)
 	if trunc != nil {
 		h := fnv.New64a()
-		hashString(h, string(trunc.Reason), trunc.Message)
+		vocab.HashStrings(h, string(trunc.Reason), trunc.Message)
 		return Metrics{Request: req, Truncated: trunc, Taken: cfg.now(),
 			Generation: cfg.Generation(metricsGenerationKey(key), h.Sum64())}
 	}
@@ -320,24 +320,24 @@ func (m *Metrics) contentHash() uint64 {
 	}
 	for key, p := range m.Pods {
 		h := fnv.New64a()
-		hashString(h, key)
+		vocab.HashStrings(h, key)
 		num(h, p.Timestamp.UnixNano(), int64(p.Window), p.Total.CPU, p.Total.Memory)
 		for _, c := range p.Containers {
-			hashString(h, c.Name)
+			vocab.HashStrings(h, c.Name)
 			num(h, c.Usage.CPU, c.Usage.Memory)
 		}
 		sum += h.Sum64()
 	}
 	for name, n := range m.Nodes {
 		h := fnv.New64a()
-		hashString(h, name)
+		vocab.HashStrings(h, name)
 		num(h, n.Timestamp.UnixNano(), int64(n.Window), n.Usage.CPU, n.Usage.Memory)
 		sum += h.Sum64()
 	}
 	h := fnv.New64a()
 	num(h, int64(sum), int64(len(m.Pods)), int64(len(m.Nodes)))
 	if t := m.Truncated; t != nil {
-		hashString(h, string(t.Reason), t.Message)
+		vocab.HashStrings(h, string(t.Reason), t.Message)
 	}
 	return h.Sum64()
 }
@@ -417,13 +417,4 @@ func (st *Poller) Waiting(cfg Config, req MetricsRequest) int {
 		return p.waiting
 	}
 	return 0
-}
-
-// hashString adds values to h, each ended by a NUL (so "a","b" and "ab"
-// differ).
-func hashString(h hash.Hash64, values ...string) {
-	for _, v := range values {
-		h.Write([]byte(v))
-		h.Write([]byte{0})
-	}
 }
