@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
@@ -488,56 +486,6 @@ func TestE2ERealNodeLogsHostileFollowed(t *testing.T) {
 	}
 }
 
-// rlGet asks the HTTP server behind the forward for path and returns the
-// pod's hostname it names; it tries again (10 times, 0.5 s apart) while
-// the process in a new pod may not listen yet.
-func rlGet(t *testing.T, port int32, path string) string {
-	t.Helper()
-	var last error
-	for attempt := 0; attempt < 10; attempt++ {
-		cl := &http.Client{Timeout: 10 * time.Second}
-		resp, err := cl.Get("http://127.0.0.1:" + strconv.Itoa(int(port)) + path)
-		if err == nil {
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			var host, p string
-			if _, err := fmt.Sscanf(string(body), "kyyard demo web: hostname=%s path=%s", &host, &p); err == nil && p == path {
-				return host
-			}
-			last = fmt.Errorf("%s %q", resp.Status, body)
-		} else {
-			last = err
-		}
-		time.Sleep(500 * time.Millisecond)
-	}
-	t.Fatalf("GET %s through the forward: %v", path, last)
-	return ""
-}
-
-// rlEcho sends payload through the TCP echo server behind the forward and
-// checks every byte comes back.
-func rlEcho(t *testing.T, port int32, payload []byte) {
-	t.Helper()
-	var last error
-	for attempt := 0; attempt < 10; attempt++ {
-		conn, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(int(port)), 5*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
-		go func() { _, _ = conn.Write(payload) }()
-		back := make([]byte, len(payload))
-		_, err = io.ReadFull(conn, back)
-		conn.Close()
-		if err == nil && bytes.Equal(back, payload) {
-			return
-		}
-		last = err
-		time.Sleep(500 * time.Millisecond)
-	}
-	t.Fatalf("echo of %d bytes through the forward: %v", len(payload), last)
-}
-
 // TestE2ERealNodePortForwardDeploymentMoves: forwards to a Deployment's
 // web server on the real node (HTTP and the TCP echo) carry bytes both
 // ways; its pod deleted (the kubelet stops it with its grace period),
@@ -573,14 +521,14 @@ func TestE2ERealNodePortForwardDeploymentMoves(t *testing.T) {
 		return st
 	}
 	web, echo := start(8080), start(9000)
-	if host := rlGet(t, web.LocalPort, "/before"); host != first.Name {
+	if host := kubetest.GetThrough(t, web.LocalPort, "/before"); host != first.Name {
 		t.Fatalf("answered by %q, want %q", host, first.Name)
 	}
 	payload := make([]byte, 128*1024)
 	for i := range payload {
 		payload[i] = byte(i * 13)
 	}
-	rlEcho(t, echo.LocalPort, payload)
+	kubetest.EchoThrough(t, echo.LocalPort, payload)
 
 	// A connection open across the delete.
 	open, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(int(echo.LocalPort)), 5*time.Second)
@@ -650,10 +598,10 @@ func TestE2ERealNodePortForwardDeploymentMoves(t *testing.T) {
 	} else if ne, ok := err.(net.Error); ok && ne.Timeout() {
 		t.Errorf("the connection open across the delete hangs: %v", err)
 	}
-	if host := rlGet(t, web.LocalPort, "/after"); host != second.Name {
+	if host := kubetest.GetThrough(t, web.LocalPort, "/after"); host != second.Name {
 		t.Errorf("after the move answered by %q, want %q", host, second.Name)
 	}
-	rlEcho(t, echo.LocalPort, payload)
+	kubetest.EchoThrough(t, echo.LocalPort, payload)
 }
 
 // BenchmarkE2ERealNodeFollow: a container on the real node writes numbered

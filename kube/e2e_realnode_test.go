@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
@@ -292,37 +290,13 @@ func TestE2ERealNodePortForward(t *testing.T) {
 	for i := range payload {
 		payload[i] = byte(i * 7)
 	}
-	for attempt := 0; ; attempt++ {
-		conn, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(int(echo.LocalPort)), 5*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
-		go func() { _, _ = conn.Write(payload) }()
-		back := make([]byte, len(payload))
-		_, err = io.ReadFull(conn, back)
-		conn.Close()
-		if err == nil && bytes.Equal(back, payload) {
-			break
-		}
-		// The process may not listen yet in the first instant.
-		if attempt == 10 {
-			t.Fatalf("echo through the forward: %v, equal %t", err, bytes.Equal(back, payload))
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
+	kubetest.EchoThrough(t, echo.LocalPort, payload)
 	web, err := c.StartPortForward(ctx, kube.PortForwardRequest{Kind: kube.KindPods, Namespace: ns, Name: "web", UID: string(p.UID), RemotePort: 8080})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.StopPortForward(web.ID) })
-	resp, err := http.Get("http://127.0.0.1:" + strconv.Itoa(int(web.LocalPort)) + "/through-kyyard")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if want := "kyyard demo web: hostname=web path=/through-kyyard\n"; string(body) != want {
-		t.Errorf("GET through the forward: %s %q, want %q", resp.Status, body, want)
+	if host := kubetest.GetThrough(t, web.LocalPort, "/through-kyyard"); host != "web" {
+		t.Errorf("GET through the forward answered by %q, want the pod web", host)
 	}
 }
