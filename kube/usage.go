@@ -158,3 +158,8 @@ func (c *Client) usageConfig() usage.Config {
 		Waiting:     c.startJanitor,
 	}
 }
+
+// ServesMetrics reports whether the metrics API serves kind (pods and
+// nodes; usage.Serves): the kinds whose describe view charts usage and
+// whose metrics.k8s.io resource a refusal names.
+func ServesMetrics(kind Kind) bool { return usage.Serves(kind) }

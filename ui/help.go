@@ -8,8 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views/inventory"
 )
 
 // helpKey takes a key while the help overlay is open: q quits, ? or esc
@@ -61,7 +60,7 @@ func (m *Model) helpView() string {
 	}
 	section("Global", global)
 	section("This screen", m.Top().Bindings())
-	if ks, ok := m.Top().(kindScreen); ok && (ks.Kind() == kube.KindPods || ks.Kind() == kube.KindContainers || ks.Kind() == kube.KindNodes) {
+	if ks, ok := m.Top().(kindScreen); ok && inventory.HasMetricColumns(ks.Kind()) {
 		// What the metrics cells mean (issue 12).
 		entries = append(entries, st.HeaderKey.Render("Metrics columns"))
 		for _, e := range [][2]string{{"45%*", "some containers set none"}, {"n/a", "unset, not running, a native sidecar, or unreadable"}, {"-", "no sample yet"}, {"w", "CPU and MEM trends"}} {

@@ -50,7 +50,7 @@ func MetricsProblem(t *kube.Truncation) string {
 	switch t.Reason {
 	case kube.ReasonForbidden:
 		verb, resource := "read", "metrics.k8s.io"
-		if t.Kind == kube.KindPods || t.Kind == kube.KindNodes {
+		if kube.ServesMetrics(t.Kind) {
 			resource = string(t.Kind) + "." + resource
 		}
 		if s := forbiddenText.FindStringSubmatch(t.Message); s != nil {

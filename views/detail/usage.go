@@ -54,7 +54,7 @@ type usageTickMsg struct {
 // charted reports whether the screen draws a usage chart: the describe
 // view of a pod or a node.
 func (m *Model) charted() bool {
-	return m.view == views.DescribeView && (m.kind == kube.KindPods || m.kind == kube.KindNodes)
+	return m.view == views.DescribeView && kube.ServesMetrics(m.kind)
 }
 
 // readUsage starts (or restarts) the chain of metrics reads; nil when the

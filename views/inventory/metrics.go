@@ -76,6 +76,10 @@ func metricColumnsOf(kind kube.Kind) []metricColumn {
 	return nil
 }
 
+// HasMetricColumns reports whether a kind's table has metrics columns
+// (CPU, MEM, their shares and trends): pods, containers and nodes.
+func HasMetricColumns(kind kube.Kind) bool { return metricColumnsOf(kind) != nil }
+
 // metricsAfter returns the index of the column the metrics columns follow:
 // RESTARTS when there is one, else the last column kubectl prints without
 // -o wide.

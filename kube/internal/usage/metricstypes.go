@@ -184,3 +184,8 @@ const (
 	// at the default interval.
 	DefaultMetricsHistory = 60
 )
+
+// Serves reports whether the metrics API (metrics.k8s.io/v1beta1) serves
+// kind: pods and nodes (its PodMetrics and NodeMetrics); a container's
+// usage is read through its pod's.
+func Serves(kind vocab.Kind) bool { return kind == vocab.KindPods || kind == vocab.KindNodes }
