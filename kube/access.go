@@ -88,7 +88,7 @@ var featureRules = []AccessRule{
 		Group: "metrics.k8s.io", Resources: []string{"nodes"}, Verbs: []string{"get", "list"}, Scope: ScopeCluster},
 
 	// Writes: the full manifest only.
-	{Feature: "restart, pause, resume, undo; the workload form's apply and dry run", Source: "kube/operatewrite.go patchOp, kube/workloadread.go",
+	{Feature: "restart, pause, resume, undo; the workload form's apply and dry run", Source: "kube/operatewrite.go patchOp, kube/internal/workloadform/workloadapply.go",
 		Group: "apps", Resources: []string{"daemonsets", "deployments", "statefulsets"}, Verbs: []string{"patch"}, Scope: ScopeNamespace, Write: true},
 	{Feature: "scale", Source: "kube/operatewrite.go (UpdateScale)",
 		Group: "apps", Resources: []string{"deployments/scale", "statefulsets/scale"}, Verbs: []string{"update"}, Scope: ScopeNamespace, Write: true},

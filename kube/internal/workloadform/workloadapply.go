@@ -1,4 +1,4 @@
-package kube
+package workloadform
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/rest"
 )
@@ -20,34 +21,34 @@ import (
 // and new Secret references. fresh is the object read, zero when the guards
 // stopped before reading it. Errors: the read failed for a reason other
 // than the object being gone (which is a refusal: not_found).
-func (c *Client) applyGuards(ctx context.Context, before, after Workload, changes []Change) (Verdicts, objects.PodOwner, error) {
+func (f Form) applyGuards(ctx context.Context, before, after vocab.Workload, changes []vocab.Change) (vocab.Verdicts, objects.PodOwner, error) {
 	ref := before.Ref
 	resource, err := objects.EditableResource(ref.Kind)
 	if err != nil {
 		return nil, objects.PodOwner{}, err
 	}
 	var fresh objects.PodOwner
-	vs, err := c.guards.Run(ctx, guards.Write{
+	vs, err := f.Guards.Run(ctx, guards.Write{
 		Access: []guards.AccessCheck{{Verb: "patch", Group: "apps", Resource: resource, Namespace: ref.Namespace}},
-		Object: func(ctx context.Context) (Verdicts, error) {
-			wo, err := objects.ReadEditable(ctx, c.cs, ref)
+		Object: func(ctx context.Context) (vocab.Verdicts, error) {
+			wo, err := objects.ReadEditable(ctx, f.CS, ref)
 			if apierrors.IsNotFound(err) {
-				return Verdicts{guards.Gone(string(ref.Kind) + "/" + ref.Name + " no longer exists")}, nil
+				return vocab.Verdicts{guards.Gone(string(ref.Kind) + "/" + ref.Name + " no longer exists")}, nil
 			}
 			if err != nil {
 				return nil, err
 			}
 			fresh = wo
-			return Verdicts{guardFresh(before, after, fresh)}, nil
+			return vocab.Verdicts{guardFresh(before, after, fresh)}, nil
 		},
-		Risks: func(ctx context.Context) (Verdicts, error) {
-			vs := Verdicts{guards.Bounds(before, changes),
-				c.guards.Managed(ref.Name, fresh.Meta.Labels, fresh.Meta.Annotations),
-				c.guards.PodSecurity(ctx, ref.Namespace)}
+		Risks: func(ctx context.Context) (vocab.Verdicts, error) {
+			vs := vocab.Verdicts{guards.Bounds(before, changes),
+				f.Guards.Managed(ref.Name, fresh.Meta.Labels, fresh.Meta.Annotations),
+				f.Guards.PodSecurity(ctx, ref.Namespace)}
 			if after.HasReplicas && after.Replicas != before.Replicas {
-				vs = append(vs, c.guards.Claims(ctx, fresh, before.Replicas, after.Replicas), c.guards.Autoscaler(ctx, ref))
+				vs = append(vs, f.Guards.Claims(ctx, fresh, before.Replicas, after.Replicas), f.Guards.Autoscaler(ctx, ref))
 			}
-			return append(vs, c.guards.SecretRefs(fresh.Template, after)), nil
+			return append(vs, f.Guards.SecretRefs(fresh.Template, after)), nil
 		},
 	})
 	if err != nil {
@@ -59,14 +60,14 @@ func (c *Client) applyGuards(ctx context.Context, before, after Workload, change
 // prepared is an apply made ready to send: the guards' verdicts and the
 // checked patch (empty when a guard refused before it could be built).
 type prepared struct {
-	verdicts Verdicts
+	verdicts vocab.Verdicts
 	body     []byte
 }
 
 // prepare runs the guards and builds the checked patch of before → after;
 // it returns the fresh read too (zero when a guard refused before it).
-func (c *Client) prepare(ctx context.Context, before, after Workload, changes []Change) (prepared, objects.PodOwner, error) {
-	vs, fresh, err := c.applyGuards(ctx, before, after, changes)
+func (f Form) prepare(ctx context.Context, before, after vocab.Workload, changes []vocab.Change) (prepared, objects.PodOwner, error) {
+	vs, fresh, err := f.applyGuards(ctx, before, after, changes)
 	if err != nil {
 		return prepared{}, fresh, err
 	}
@@ -79,7 +80,7 @@ func (c *Client) prepare(ctx context.Context, before, after Workload, changes []
 	}
 	body, err := checkedPatch(atFresh(before, fresh), after, fresh)
 	if errors.Is(err, errPatchUnsafe) {
-		vs = append(vs, Verdict{Guard: GuardBounds, Outcome: OutcomeRefuse, Reason: ReasonInvalid, Sentence: err.Error()})
+		vs = append(vs, vocab.Verdict{Guard: vocab.GuardBounds, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonInvalid, Sentence: err.Error()})
 		return prepared{verdicts: vs}, fresh, nil
 	}
 	if err != nil {
@@ -93,9 +94,9 @@ func (c *Client) prepare(ctx context.Context, before, after Workload, changes []
 // objects.StatusRaceRetries times, after one fresh read: when only status moved,
 // the fresh guard passes again and the patch carries the newer
 // resourceVersion; when someone wrote the object, it refuses with conflict.
-func (c *Client) send(ctx context.Context, before, after Workload, changes []Change, dryRun bool,
-	refuse func(Verdicts) *Refusal) (prepared, objects.PodOwner, []string, error) {
-	p, fresh, err := c.prepare(ctx, before, after, changes)
+func (f Form) send(ctx context.Context, before, after vocab.Workload, changes []vocab.Change, dryRun bool,
+	refuse func(vocab.Verdicts) *vocab.Refusal) (prepared, objects.PodOwner, []string, error) {
+	p, fresh, err := f.prepare(ctx, before, after, changes)
 	if err != nil {
 		return p, objects.PodOwner{}, nil, err
 	}
@@ -104,21 +105,21 @@ func (c *Client) send(ctx context.Context, before, after Workload, changes []Cha
 	}
 	wctx, warnings := collectWarnings(ctx)
 	for attempt := 0; ; attempt++ {
-		out, err := objects.Patch(wctx, c.cs, before.Ref, p.body, dryRun)
+		out, err := objects.Patch(wctx, f.CS, before.Ref, p.body, dryRun)
 		if err == nil {
 			return p, out, warnings.list(), nil
 		}
 		if !apierrors.IsConflict(err) || attempt == objects.StatusRaceRetries {
 			return p, objects.PodOwner{}, warnings.list(), guards.WriteRefusal(err)
 		}
-		if fresh, err = objects.ReadEditable(ctx, c.cs, before.Ref); err != nil {
+		if fresh, err = objects.ReadEditable(ctx, f.CS, before.Ref); err != nil {
 			return p, objects.PodOwner{}, warnings.list(), guards.WriteRefusal(err)
 		}
-		if v := guardFresh(before, after, fresh); v.Outcome == OutcomeRefuse {
-			return p, objects.PodOwner{}, warnings.list(), &Refusal{Reason: v.Reason, Detail: v.Sentence}
+		if v := guardFresh(before, after, fresh); v.Outcome == vocab.OutcomeRefuse {
+			return p, objects.PodOwner{}, warnings.list(), &vocab.Refusal{Reason: v.Reason, Detail: v.Sentence}
 		}
 		if p.body, err = checkedPatch(atFresh(before, fresh), after, fresh); err != nil {
-			return p, objects.PodOwner{}, warnings.list(), &Refusal{Reason: ReasonInvalid, Detail: err.Error()}
+			return p, objects.PodOwner{}, warnings.list(), &vocab.Refusal{Reason: vocab.ReasonInvalid, Detail: err.Error()}
 		}
 	}
 }
@@ -131,14 +132,14 @@ func (c *Client) send(ctx context.Context, before, after Workload, changes []Cha
 // (casebook C34). The dry run is not sent when a guard refuses (read-only
 // mode sends no write verb of any kind); DryRunError then says why.
 // Errors: a kind the form does not edit, or a failed read of the object.
-func (c *Client) DryRun(ctx context.Context, before, after Workload) (Preview, error) {
-	pv := Preview{Changes: Changes(before, after)}
+func (f Form) DryRun(ctx context.Context, before, after vocab.Workload) (vocab.Preview, error) {
+	pv := vocab.Preview{Changes: Changes(before, after)}
 	if len(pv.Changes) == 0 {
 		return pv, nil
 	}
-	p, _, warnings, err := c.send(ctx, before, after, pv.Changes, true, Verdicts.Refusal)
+	p, _, warnings, err := f.send(ctx, before, after, pv.Changes, true, vocab.Verdicts.Refusal)
 	pv.Verdicts, pv.Patch, pv.DryRunWarnings = p.verdicts, string(p.body), warnings
-	var r *Refusal
+	var r *vocab.Refusal
 	if !errors.As(err, &r) {
 		return pv, err
 	}
@@ -161,25 +162,25 @@ func (c *Client) DryRun(ctx context.Context, before, after Workload) (Preview, e
 // validation error invalid, each with the server's message as Detail. On
 // success the result's Workload is the object as the server returned it,
 // the base of a next apply (C33).
-func (c *Client) ApplyWorkload(ctx context.Context, before, after Workload, confirmed []Reason) (ApplyResult, error) {
+func (f Form) ApplyWorkload(ctx context.Context, before, after vocab.Workload, confirmed []vocab.Reason) (vocab.ApplyResult, error) {
 	changes := Changes(before, after)
 	if len(changes) == 0 {
-		return ApplyResult{Workload: before}, nil
+		return vocab.ApplyResult{Workload: before}, nil
 	}
-	refuse := func(vs Verdicts) *Refusal { return vs.Unconfirmed(confirmed) }
-	_, out, warnings, err := c.send(ctx, before, after, changes, false, refuse)
+	refuse := func(vs vocab.Verdicts) *vocab.Refusal { return vs.Unconfirmed(confirmed) }
+	_, out, warnings, err := f.send(ctx, before, after, changes, false, refuse)
 	if err != nil {
-		return ApplyResult{}, err
+		return vocab.ApplyResult{}, err
 	}
 	w := toWorkload(before.Ref, out)
 	w.Autoscaler = before.Autoscaler
-	return ApplyResult{Workload: w, Changes: changes, Warnings: warnings}, nil
+	return vocab.ApplyResult{Workload: w, Changes: changes, Warnings: warnings}, nil
 }
 
 // atFresh returns before with the fresh read's resourceVersion, the
 // precondition of the patch: the fresh guard passed, so what moved since
 // before is status alone. Without a fresh read, before is kept.
-func atFresh(before Workload, fresh objects.PodOwner) Workload {
+func atFresh(before vocab.Workload, fresh objects.PodOwner) vocab.Workload {
 	if fresh.Meta != nil {
 		before.ResourceVersion = fresh.Meta.ResourceVersion
 	}
@@ -210,14 +211,17 @@ func collectWarnings(ctx context.Context) (context.Context, *warningCollector) {
 	return context.WithValue(ctx, warningsKey{}, w), w
 }
 
-// warningRouter is the rest.WarningHandlerWithContext of the Client's
-// connection: a request made with collectWarnings' context has its
-// warnings kept there; other warnings are dropped, as client-go's own
-// diagnostics are (they would tear the screen).
-type warningRouter struct{}
+// WarningRouter is the rest.WarningHandlerWithContext package kube's
+// Client sets on its connection (rest.Config.WarningHandlerWithContext):
+// a request made with collectWarnings' context (the form's dry run and
+// apply) has its warnings (HTTP Warning headers of code 299) kept there,
+// for Preview.DryRunWarnings and ApplyResult.Warnings; other warnings are
+// dropped, as client-go's own diagnostics are (they would tear the
+// screen).
+type WarningRouter struct{}
 
 // HandleWarningHeaderWithContext keeps one warning.
-func (warningRouter) HandleWarningHeaderWithContext(ctx context.Context, code int, _ string, text string) {
+func (WarningRouter) HandleWarningHeaderWithContext(ctx context.Context, code int, _ string, text string) {
 	if w, ok := ctx.Value(warningsKey{}).(*warningCollector); ok && code == 299 {
 		w.mu.Lock()
 		w.texts = append(w.texts, text)
@@ -225,4 +229,4 @@ func (warningRouter) HandleWarningHeaderWithContext(ctx context.Context, code in
 	}
 }
 
-var _ rest.WarningHandlerWithContext = warningRouter{}
+var _ rest.WarningHandlerWithContext = WarningRouter{}

@@ -1,9 +1,11 @@
-package kube
+package workloadform
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // Conflict tells what the server changed in a workload since the form read
@@ -26,11 +28,11 @@ type Conflict struct {
 	// Clashes are the fields the person changed that the server changed
 	// too (Rebase's clashes): Before is the server's value now, After the
 	// person's.
-	Clashes []Change
+	Clashes []vocab.Change
 	// Others are the server's changes of the fields the form shows that
 	// none of the person's changes touch: Before as the form read it,
 	// After the server's value now.
-	Others []Change
+	Others []vocab.Change
 }
 
 // ConflictOf compares base (what the form read), edited (the form's
@@ -38,7 +40,7 @@ type Conflict struct {
 // matched to base's by name when names are unique in both (an entry the
 // server added or removed in the middle of the list is that, not a run of
 // renames); an entry the person renamed touches both its names.
-func ConflictOf(base, edited, fresh Workload) Conflict {
+func ConflictOf(base, edited, fresh vocab.Workload) Conflict {
 	c := Conflict{ReadVersion: base.ResourceVersion, NowVersion: fresh.ResourceVersion,
 		ReadGeneration: base.Generation, NowGeneration: fresh.Generation}
 	if base.UID != "" && fresh.UID != base.UID {
@@ -112,7 +114,7 @@ func (c Conflict) Text() string {
 
 // conflictWhere names a change's field with its container: "container web
 // env FOO", or "replicas".
-func conflictWhere(c Change) string {
+func conflictWhere(c vocab.Change) string {
 	if c.Container == "" {
 		return c.Field
 	}
@@ -121,7 +123,7 @@ func conflictWhere(c Change) string {
 
 // othersText is "changes (replicas 2 → 5, container web image "a" →
 // "b")", at most maxOthersNamed of them named and the rest counted.
-func othersText(others []Change) string {
+func othersText(others []vocab.Change) string {
 	noun := "changes"
 	if len(others) == 1 {
 		noun = "change"
@@ -143,7 +145,7 @@ func othersText(others []Change) string {
 // conflictValue shows one value of a change: "(none)" when empty, numbers,
 // quantities and argv lists as they are, markers ("(removed)") and an
 // empty literal (`""`) as they are, anything else quoted.
-func conflictValue(c Change, v string) string {
+func conflictValue(c vocab.Change, v string) string {
 	switch {
 	case v == "":
 		return "(none)"
@@ -164,7 +166,7 @@ func conflictValue(c Change, v string) string {
 
 // changeKeys are the fields a change touches, "container\x00field": an env
 // entry by its name, both names of a renamed one ("env NEW (was OLD)").
-func changeKeys(c Change) []string {
+func changeKeys(c vocab.Change) []string {
 	key := func(field string) string { return c.Container + "\x00" + field }
 	if now, was, ok := strings.Cut(c.Field, " (was "); ok && strings.HasPrefix(c.Field, "env ") {
 		return []string{key(now), key("env " + strings.TrimSuffix(was, ")"))}
@@ -178,7 +180,7 @@ func changeKeys(c Change) []string {
 // writers (kubectl set env, strategic merge patches) address them. A
 // container whose env names are not unique in base or fresh keeps its
 // Read numbers (matched by position).
-func envByName(base, fresh Workload) Workload {
+func envByName(base, fresh vocab.Workload) vocab.Workload {
 	fresh = cloneWorkload(fresh)
 	for i := range fresh.Containers {
 		fc := &fresh.Containers[i]

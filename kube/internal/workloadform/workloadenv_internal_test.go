@@ -1,9 +1,10 @@
-package kube
+package workloadform
 
 import (
 	"slices"
 	"testing"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -14,27 +15,27 @@ import (
 // refuses both), read back as the form shows it (casebook C20, C25: the
 // others keep their place and bytes).
 func TestEnvSourceSwitches(t *testing.T) {
-	field := EnvVar{Source: EnvField, FieldPath: "metadata.namespace", APIVersion: FieldRefAPIVersion}
-	res := EnvVar{Source: EnvResource, Resource: "requests.cpu", ContainerName: "app", Divisor: "1m"}
-	lit := EnvVar{Source: EnvLiteral, Value: "3"}
+	field := vocab.EnvVar{Source: vocab.EnvField, FieldPath: "metadata.namespace", APIVersion: vocab.FieldRefAPIVersion}
+	res := vocab.EnvVar{Source: vocab.EnvResource, Resource: "requests.cpu", ContainerName: "app", Divisor: "1m"}
+	lit := vocab.EnvVar{Source: vocab.EnvLiteral, Value: "3"}
 	for _, tc := range []struct {
 		name  string
-		at    int    // index in container app's env: A, B, IDX, MEM, CM, PW
-		to    EnvVar // zero: the row is removed
-		patch string // the container's entry in the patch
+		at    int          // index in container app's env: A, B, IDX, MEM, CM, PW
+		to    vocab.EnvVar // zero: the row is removed
+		patch string       // the container's entry in the patch
 	}{
 		{"fieldRef to literal", 2, lit, `{"env":[{"name":"IDX","value":"3","valueFrom":null}],"name":"app"}`},
 		{"literal to fieldRef", 0, field, `{"env":[{"name":"A","value":null,"valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.namespace"}}}],"name":"app"}`},
 		{"literal to resourceFieldRef", 1, res, `{"env":[{"name":"B","value":null,"valueFrom":{"resourceFieldRef":{"containerName":"app","divisor":"1m","resource":"requests.cpu"}}}],"name":"app"}`},
 		{"resourceFieldRef to fieldRef", 3, field, `{"env":[{"name":"MEM","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.namespace"},"resourceFieldRef":null}}],"name":"app"}`},
-		{"resourceFieldRef loses its divisor", 3, EnvVar{Source: EnvResource, Resource: "limits.memory"},
+		{"resourceFieldRef loses its divisor", 3, vocab.EnvVar{Source: vocab.EnvResource, Resource: "limits.memory"},
 			`{"env":[{"name":"MEM","valueFrom":{"resourceFieldRef":{"divisor":null,"resource":"limits.memory"}}}],"name":"app"}`},
 		{"fieldRef to another path", 2, field, `{"env":[{"name":"IDX","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.namespace"}}}],"name":"app"}`},
 		{"configMapKeyRef to resourceFieldRef", 4, res, `{"env":[{"name":"CM","valueFrom":{"configMapKeyRef":null,"resourceFieldRef":{"containerName":"app","divisor":"1m","resource":"requests.cpu"}}}],"name":"app"}`},
 		{"secretKeyRef to fieldRef", 5, field, `{"env":[{"name":"PW","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.namespace"},"secretKeyRef":null}}],"name":"app"}`},
-		{"fieldRef to secretKeyRef", 2, EnvVar{Source: EnvSecret, Ref: "db", Key: "k"}, `{"env":[{"name":"IDX","valueFrom":{"fieldRef":null,"secretKeyRef":{"key":"k","name":"db"}}}],"name":"app"}`},
-		{"fieldRef removed", 2, EnvVar{}, `{"$setElementOrder/env":[{"name":"A"},{"name":"B"},{"name":"MEM"},{"name":"CM"},{"name":"PW"}],"env":[{"$patch":"delete","name":"IDX"}],"name":"app"}`},
-		{"resourceFieldRef removed", 3, EnvVar{}, `{"$setElementOrder/env":[{"name":"A"},{"name":"B"},{"name":"IDX"},{"name":"CM"},{"name":"PW"}],"env":[{"$patch":"delete","name":"MEM"}],"name":"app"}`},
+		{"fieldRef to secretKeyRef", 2, vocab.EnvVar{Source: vocab.EnvSecret, Ref: "db", Key: "k"}, `{"env":[{"name":"IDX","valueFrom":{"fieldRef":null,"secretKeyRef":{"key":"k","name":"db"}}}],"name":"app"}`},
+		{"fieldRef removed", 2, vocab.EnvVar{}, `{"$setElementOrder/env":[{"name":"A"},{"name":"B"},{"name":"MEM"},{"name":"CM"},{"name":"PW"}],"env":[{"$patch":"delete","name":"IDX"}],"name":"app"}`},
+		{"resourceFieldRef removed", 3, vocab.EnvVar{}, `{"$setElementOrder/env":[{"name":"A"},{"name":"B"},{"name":"IDX"},{"name":"CM"},{"name":"PW"}],"env":[{"$patch":"delete","name":"MEM"}],"name":"app"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := patchFixture()
@@ -82,11 +83,11 @@ func oneSource(e corev1.EnvVar) bool {
 // a reference (its valueFrom replaced whole) or removed.
 func TestEnvOtherSourceReplaced(t *testing.T) {
 	for _, tc := range []struct {
-		to    EnvVar
+		to    vocab.EnvVar
 		patch string
 	}{
-		{EnvVar{Source: EnvLiteral, Value: "x"}, `{"env":[{"name":"F","value":"x","valueFrom":null}],"name":"app"}`},
-		{EnvVar{Source: EnvConfigMap, Ref: "c1", Key: "k"}, `{"env":[{"name":"F","valueFrom":{"$patch":"replace","configMapKeyRef":{"key":"k","name":"c1"}}}],"name":"app"}`},
+		{vocab.EnvVar{Source: vocab.EnvLiteral, Value: "x"}, `{"env":[{"name":"F","value":"x","valueFrom":null}],"name":"app"}`},
+		{vocab.EnvVar{Source: vocab.EnvConfigMap, Ref: "c1", Key: "k"}, `{"env":[{"name":"F","valueFrom":{"$patch":"replace","configMapKeyRef":{"key":"k","name":"c1"}}}],"name":"app"}`},
 	} {
 		d := patchFixture()
 		d.Spec.Template.Spec.Containers[0].Env = append(d.Spec.Template.Spec.Containers[0].Env, corev1.EnvVar{Name: "F",

@@ -1,4 +1,4 @@
-package kube
+package workloadform
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -113,13 +114,13 @@ func editableStripped(t testing.TB, d *appsv1.Deployment) string {
 }
 
 // formOf reads d as the form does.
-func formOf(d *appsv1.Deployment) Workload {
+func formOf(d *appsv1.Deployment) vocab.Workload {
 	wo, _ := objects.AsPodOwner(d)
-	return toWorkload(WorkloadRef{Kind: KindDeployments, Namespace: d.Namespace, Name: d.Name}, wo)
+	return toWorkload(vocab.WorkloadRef{Kind: vocab.KindDeployments, Namespace: d.Namespace, Name: d.Name}, wo)
 }
 
 // envContent drops Read numbers, to compare env lists by what is written.
-func envContent(w Workload) Workload {
+func envContent(w vocab.Workload) vocab.Workload {
 	w = cloneWorkload(w)
 	w.ResourceVersion, w.Generation = "", 0
 	for i := range w.Containers {
@@ -151,7 +152,7 @@ func envContent(w Workload) Workload {
 // checkPatch builds the patch of before → after over d, applies it, and
 // checks that the result reads as after and differs from d only in the
 // paths the form edits.
-func checkPatch(t testing.TB, d *appsv1.Deployment, before, after Workload) []byte {
+func checkPatch(t testing.TB, d *appsv1.Deployment, before, after vocab.Workload) []byte {
 	t.Helper()
 	wo, _ := objects.AsPodOwner(d)
 	patch, err := checkedPatch(before, after, wo)
@@ -176,7 +177,7 @@ func checkPatch(t testing.TB, d *appsv1.Deployment, before, after Workload) []by
 
 // duplicatesChanged reports whether an env list that holds duplicate
 // names after the edit was changed: the one case a patch may be refused.
-func duplicatesChanged(before, after Workload) bool {
+func duplicatesChanged(before, after vocab.Workload) bool {
 	for _, a := range after.Containers {
 		b, _ := before.Container(a.Name)
 		if hasDuplicateNames(a.Env) && !envEqual(a.Env, b.Env) {
@@ -187,11 +188,11 @@ func duplicatesChanged(before, after Workload) bool {
 }
 
 // edit applies one edit, chosen by op and arg, to w.
-func edit(w *Workload, op, arg byte) {
+func edit(w *vocab.Workload, op, arg byte) {
 	c := &w.Containers[int(arg)%len(w.Containers)]
 	names := []string{"A", "B", "N", "NEW", "T", "CM", "PW", "X"}
 	name := names[int(op>>4)%len(names)]
-	pick := func() *EnvVar {
+	pick := func() *vocab.EnvVar {
 		if len(c.Env) == 0 {
 			return nil
 		}
@@ -199,7 +200,7 @@ func edit(w *Workload, op, arg byte) {
 	}
 	// set switches an entry to a source, with only that source's fields,
 	// as the form writes it (one of value and valueFrom).
-	set := func(v EnvVar) {
+	set := func(v vocab.EnvVar) {
 		if e := pick(); e != nil && !e.ReadOnly() {
 			v.Name, v.Read = e.Name, e.Read
 			*e = v
@@ -217,17 +218,17 @@ func edit(w *Workload, op, arg byte) {
 	case 4:
 		c.Resources.MemoryLimit = ""
 	case 5:
-		c.Env = append(c.Env, EnvVar{Name: name, Source: EnvLiteral, Value: fmt.Sprint(arg)})
+		c.Env = append(c.Env, vocab.EnvVar{Name: name, Source: vocab.EnvLiteral, Value: fmt.Sprint(arg)})
 	case 6:
-		set(EnvVar{Source: EnvLiteral, Value: fmt.Sprint(arg)})
+		set(vocab.EnvVar{Source: vocab.EnvLiteral, Value: fmt.Sprint(arg)})
 	case 7:
-		set(EnvVar{Source: EnvSecret, Ref: "s" + fmt.Sprint(arg%3), Key: "k", Optional: arg%2 == 0})
+		set(vocab.EnvVar{Source: vocab.EnvSecret, Ref: "s" + fmt.Sprint(arg%3), Key: "k", Optional: arg%2 == 0})
 	case 8:
-		set(EnvVar{Source: EnvConfigMap, Ref: "c" + fmt.Sprint(arg%3), Key: "k", Optional: arg%2 == 1})
+		set(vocab.EnvVar{Source: vocab.EnvConfigMap, Ref: "c" + fmt.Sprint(arg%3), Key: "k", Optional: arg%2 == 1})
 	case 14:
-		set(EnvVar{Source: EnvField, APIVersion: FieldRefAPIVersion, FieldPath: []string{"metadata.name", "status.podIP", "metadata.labels['app']"}[int(arg)%3]})
+		set(vocab.EnvVar{Source: vocab.EnvField, APIVersion: vocab.FieldRefAPIVersion, FieldPath: []string{"metadata.name", "status.podIP", "metadata.labels['app']"}[int(arg)%3]})
 	case 15:
-		set(EnvVar{Source: EnvResource, Resource: []string{"limits.memory", "requests.cpu"}[int(arg)%2],
+		set(vocab.EnvVar{Source: vocab.EnvResource, Resource: []string{"limits.memory", "requests.cpu"}[int(arg)%2],
 			ContainerName: []string{"", "app"}[int(arg/2)%2], Divisor: []string{"", "1Mi", "1m"}[int(arg)%3]})
 	case 9:
 		if len(c.Env) > 0 {
@@ -304,8 +305,8 @@ func TestC26QuantitySpellings(t *testing.T) {
 // is refused with the field and what it would be; the duplicate env names
 // hint only where an env list holds a duplicate (casebook C20).
 func TestPatchUnsafeSaysWhy(t *testing.T) {
-	w := Workload{HasReplicas: true, Replicas: 3, Containers: []Container{{Name: "app", Image: "app:1", Resources: Resources{CPURequest: "250m"},
-		Env: []EnvVar{{Name: "N", Value: "x"}, {Name: "N", Value: "y"}}}}}
+	w := vocab.Workload{HasReplicas: true, Replicas: 3, Containers: []vocab.Container{{Name: "app", Image: "app:1", Resources: vocab.Resources{CPURequest: "250m"},
+		Env: []vocab.EnvVar{{Name: "N", Value: "x"}, {Name: "N", Value: "y"}}}}}
 	got := cloneWorkload(w)
 	got.Containers[0].Resources.CPURequest = "300m"
 	if d := formDifference(got, w).String(); d != `container app cpu request would not come out as the form shows it (it would be "300m"; kubectl edit can write it as you want it)` {
@@ -368,12 +369,12 @@ func FuzzWorkloadPatch(f *testing.F) {
 // for an entry added (the tester read `env E4 (none) → X` as a new E4);
 // an entry added still has no Before, and one set to "" reads `→ ""`.
 func TestEnvChangeOfAnEmptyValue(t *testing.T) {
-	before := Workload{Containers: []Container{{Name: "app", Env: []EnvVar{{Name: "E4", Source: EnvLiteral, Read: 1}, {Name: "F", Source: EnvLiteral, Value: "f", Read: 2}}}}}
+	before := vocab.Workload{Containers: []vocab.Container{{Name: "app", Env: []vocab.EnvVar{{Name: "E4", Source: vocab.EnvLiteral, Read: 1}, {Name: "F", Source: vocab.EnvLiteral, Value: "f", Read: 2}}}}}
 	after := cloneWorkload(before)
 	c := &after.Containers[0]
 	c.Env[0].Value = "X"
 	c.Env[1].Value = ""
-	c.Env = append(c.Env, EnvVar{Name: "NEW", Source: EnvLiteral, Value: "n"})
+	c.Env = append(c.Env, vocab.EnvVar{Name: "NEW", Source: vocab.EnvLiteral, Value: "n"})
 	var got []string
 	for _, ch := range Changes(before, after) {
 		got = append(got, fmt.Sprintf("%s: %q → %q", ch.Field, ch.Before, ch.After))

@@ -1,4 +1,4 @@
-package kube
+package workloadform
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -77,7 +78,7 @@ func TestC25NewEnvAfterExisting(t *testing.T) {
 	d := patchFixture()
 	before := formOf(d)
 	after := cloneWorkload(before)
-	after.Containers[2].Env = append(after.Containers[2].Env, EnvVar{Name: "C", Source: EnvLiteral, Value: "3"})
+	after.Containers[2].Env = append(after.Containers[2].Env, vocab.EnvVar{Name: "C", Source: vocab.EnvLiteral, Value: "3"})
 	res := applyPatch(t, d, checkPatch(t, d, before, after))
 	env := res.Spec.Template.Spec.Containers[0].Env
 	if env[0].Name != "A" || env[1].Name != "B" || env[len(env)-1].Name != "C" {
@@ -127,7 +128,7 @@ func TestC23ReferencesStayReferences(t *testing.T) {
 	if patch != want {
 		t.Fatalf("patch %s\nwant  %s", patch, want)
 	}
-	if e := before.Containers[2].Env[3]; e.Source != EnvResource || e.Resource != "limits.memory" || e.Divisor != "1Mi" {
+	if e := before.Containers[2].Env[3]; e.Source != vocab.EnvResource || e.Resource != "limits.memory" || e.Divisor != "1Mi" {
 		t.Fatalf("MEM read as %+v", e)
 	}
 	d.Spec.Template.Spec.Containers[0].Env = append(d.Spec.Template.Spec.Containers[0].Env, corev1.EnvVar{Name: "F",

@@ -1,4 +1,4 @@
-package kube
+package workloadform
 
 import (
 	"reflect"
@@ -6,14 +6,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // containerField is one scalar or list field of a container the form edits.
 type containerField struct {
 	name string
-	get  func(*Container) any
-	set  func(*Container, any)
+	get  func(*vocab.Container) any
+	set  func(*vocab.Container, any)
 	// quantity marks a resource quantity, compared by value (sameQuantity).
 	quantity bool
 }
@@ -44,13 +45,13 @@ func sameQuantity(a, b string) bool {
 // containerFields are the container fields the form edits, env aside, in
 // the order the preview lists them.
 var containerFields = []containerField{
-	{"image", func(c *Container) any { return c.Image }, func(c *Container, v any) { c.Image = v.(string) }, false},
-	{"command", func(c *Container) any { return c.Command }, func(c *Container, v any) { c.Command = slices.Clone(v.([]string)) }, false},
-	{"args", func(c *Container) any { return c.Args }, func(c *Container, v any) { c.Args = slices.Clone(v.([]string)) }, false},
-	{"cpu request", func(c *Container) any { return c.Resources.CPURequest }, func(c *Container, v any) { c.Resources.CPURequest = v.(string) }, true},
-	{"cpu limit", func(c *Container) any { return c.Resources.CPULimit }, func(c *Container, v any) { c.Resources.CPULimit = v.(string) }, true},
-	{"memory request", func(c *Container) any { return c.Resources.MemoryRequest }, func(c *Container, v any) { c.Resources.MemoryRequest = v.(string) }, true},
-	{"memory limit", func(c *Container) any { return c.Resources.MemoryLimit }, func(c *Container, v any) { c.Resources.MemoryLimit = v.(string) }, true},
+	{"image", func(c *vocab.Container) any { return c.Image }, func(c *vocab.Container, v any) { c.Image = v.(string) }, false},
+	{"command", func(c *vocab.Container) any { return c.Command }, func(c *vocab.Container, v any) { c.Command = slices.Clone(v.([]string)) }, false},
+	{"args", func(c *vocab.Container) any { return c.Args }, func(c *vocab.Container, v any) { c.Args = slices.Clone(v.([]string)) }, false},
+	{"cpu request", func(c *vocab.Container) any { return c.Resources.CPURequest }, func(c *vocab.Container, v any) { c.Resources.CPURequest = v.(string) }, true},
+	{"cpu limit", func(c *vocab.Container) any { return c.Resources.CPULimit }, func(c *vocab.Container, v any) { c.Resources.CPULimit = v.(string) }, true},
+	{"memory request", func(c *vocab.Container) any { return c.Resources.MemoryRequest }, func(c *vocab.Container, v any) { c.Resources.MemoryRequest = v.(string) }, true},
+	{"memory limit", func(c *vocab.Container) any { return c.Resources.MemoryLimit }, func(c *vocab.Container, v any) { c.Resources.MemoryLimit = v.(string) }, true},
 }
 
 // sameValue compares two field values; an empty list and no list are the
@@ -83,23 +84,23 @@ func valueText(v any) string {
 // (its apiVersion appended when it is not v1), a resourceFieldRef as
 // "resource limits.memory of app divisor 1Mi" (container and divisor when
 // set), another source as "other <what it is>".
-func EnvText(e EnvVar) string {
+func EnvText(e vocab.EnvVar) string {
 	switch e.Source {
-	case EnvLiteral:
+	case vocab.EnvLiteral:
 		return e.Value
-	case EnvSecret, EnvConfigMap:
+	case vocab.EnvSecret, vocab.EnvConfigMap:
 		s := string(e.Source) + " " + e.Reference()
 		if e.Optional {
 			s += " optional"
 		}
 		return s
-	case EnvField:
+	case vocab.EnvField:
 		s := string(e.Source) + " " + e.FieldPath
-		if e.APIVersion != "" && e.APIVersion != FieldRefAPIVersion {
+		if e.APIVersion != "" && e.APIVersion != vocab.FieldRefAPIVersion {
 			s += " apiVersion " + e.APIVersion
 		}
 		return s
-	case EnvResource:
+	case vocab.EnvResource:
 		s := string(e.Source) + " " + e.Resource
 		if e.ContainerName != "" {
 			s += " of " + e.ContainerName
@@ -116,8 +117,8 @@ func EnvText(e EnvVar) string {
 // except that an empty literal value reads `""`, so that a preview line of
 // an entry set from or to "" is not read as an entry added or removed
 // (the screens show an empty Before or After as "(none)").
-func EnvChangeText(e EnvVar) string {
-	if e.Source == EnvLiteral && e.Value == "" {
+func EnvChangeText(e vocab.EnvVar) string {
+	if e.Source == vocab.EnvLiteral && e.Value == "" {
 		return `""`
 	}
 	return EnvText(e)
@@ -127,13 +128,13 @@ func EnvChangeText(e EnvVar) string {
 // fieldRef's empty apiVersion is the "v1" the API server defaults it to,
 // and divisors compare by value ("1024Ki" is the "1Mi" the server stores;
 // unset is 0, as the API server's validation reads it).
-func sameEnv(a, b EnvVar) bool {
+func sameEnv(a, b vocab.EnvVar) bool {
 	a.Read, b.Read = 0, 0
-	if a.APIVersion == "" && a.Source == EnvField {
-		a.APIVersion = FieldRefAPIVersion
+	if a.APIVersion == "" && a.Source == vocab.EnvField {
+		a.APIVersion = vocab.FieldRefAPIVersion
 	}
-	if b.APIVersion == "" && b.Source == EnvField {
-		b.APIVersion = FieldRefAPIVersion
+	if b.APIVersion == "" && b.Source == vocab.EnvField {
+		b.APIVersion = vocab.FieldRefAPIVersion
 	}
 	if !sameDivisor(a.Divisor, b.Divisor) {
 		return false
@@ -167,13 +168,13 @@ func SameQuantity(a, b string) bool { return sameQuantity(a, b) }
 // not touch is never a change (casebook C26), and "0.5" over "500m" is
 // none either. An empty result means nothing to send (C34); the workload
 // form's * markers and change count follow this list.
-func Changes(before, after Workload) []Change {
-	var out []Change
+func Changes(before, after vocab.Workload) []vocab.Change {
+	var out []vocab.Change
 	if after.HasReplicas && after.Replicas != before.Replicas {
-		out = append(out, Change{Field: "replicas", Before: strconv.Itoa(int(before.Replicas)), After: strconv.Itoa(int(after.Replicas))})
+		out = append(out, vocab.Change{Field: "replicas", Before: strconv.Itoa(int(before.Replicas)), After: strconv.Itoa(int(after.Replicas))})
 	}
 	if after.HasPaused && after.Paused != before.Paused {
-		out = append(out, Change{Field: "paused", Before: strconv.FormatBool(before.Paused), After: strconv.FormatBool(after.Paused)})
+		out = append(out, vocab.Change{Field: "paused", Before: strconv.FormatBool(before.Paused), After: strconv.FormatBool(after.Paused)})
 	}
 	for i := range after.Containers {
 		a := &after.Containers[i]
@@ -183,7 +184,7 @@ func Changes(before, after Workload) []Change {
 		}
 		for _, f := range containerFields {
 			if bv, av := f.get(&b), f.get(a); !f.same(bv, av) {
-				out = append(out, Change{Container: a.Name, Field: f.name, Before: valueText(bv), After: valueText(av)})
+				out = append(out, vocab.Change{Container: a.Name, Field: f.name, Before: valueText(bv), After: valueText(av)})
 			}
 		}
 		out = append(out, envChanges(a.Name, b.Env, a.Env)...)
@@ -192,30 +193,30 @@ func Changes(before, after Workload) []Change {
 }
 
 // envChanges lists the env entries added, changed, renamed and removed.
-func envChanges(container string, before, after []EnvVar) []Change {
-	byRead := map[int]EnvVar{}
+func envChanges(container string, before, after []vocab.EnvVar) []vocab.Change {
+	byRead := map[int]vocab.EnvVar{}
 	for _, e := range before {
 		byRead[e.Read] = e
 	}
 	kept := map[int]bool{}
-	var out []Change
+	var out []vocab.Change
 	for _, a := range after {
 		b, ok := byRead[a.Read]
 		if a.Read == 0 || !ok {
-			out = append(out, Change{Container: container, Field: "env " + a.Name, After: EnvChangeText(a)})
+			out = append(out, vocab.Change{Container: container, Field: "env " + a.Name, After: EnvChangeText(a)})
 			continue
 		}
 		kept[a.Read] = true
 		switch {
 		case b.Name != a.Name:
-			out = append(out, Change{Container: container, Field: "env " + a.Name + " (was " + b.Name + ")", Before: EnvChangeText(b), After: EnvChangeText(a)})
+			out = append(out, vocab.Change{Container: container, Field: "env " + a.Name + " (was " + b.Name + ")", Before: EnvChangeText(b), After: EnvChangeText(a)})
 		case !sameEnv(a, b):
-			out = append(out, Change{Container: container, Field: "env " + a.Name, Before: EnvChangeText(b), After: EnvChangeText(a)})
+			out = append(out, vocab.Change{Container: container, Field: "env " + a.Name, Before: EnvChangeText(b), After: EnvChangeText(a)})
 		}
 	}
 	for _, b := range before {
 		if !kept[b.Read] {
-			out = append(out, Change{Container: container, Field: "env " + b.Name, Before: EnvChangeText(b), After: "(removed)"})
+			out = append(out, vocab.Change{Container: container, Field: "env " + b.Name, Before: EnvChangeText(b), After: "(removed)"})
 		}
 	}
 	return out
@@ -229,20 +230,20 @@ func envChanges(container string, before, after []EnvVar) []Change {
 // did, fresh's value stays and the path is listed in clashes (Before: the
 // server's value now, After: the person's). The result has fresh's UID,
 // resourceVersion and everything the person did not change.
-func Rebase(base, edited, fresh Workload) (merged Workload, clashes []Change) {
+func Rebase(base, edited, fresh vocab.Workload) (merged vocab.Workload, clashes []vocab.Change) {
 	merged = cloneWorkload(fresh)
 	if edited.HasReplicas && edited.Replicas != base.Replicas {
 		if fresh.Replicas == base.Replicas {
 			merged.Replicas = edited.Replicas
 		} else {
-			clashes = append(clashes, Change{Field: "replicas", Before: strconv.Itoa(int(fresh.Replicas)), After: strconv.Itoa(int(edited.Replicas))})
+			clashes = append(clashes, vocab.Change{Field: "replicas", Before: strconv.Itoa(int(fresh.Replicas)), After: strconv.Itoa(int(edited.Replicas))})
 		}
 	}
 	if edited.HasPaused && edited.Paused != base.Paused {
 		if fresh.Paused == base.Paused {
 			merged.Paused = edited.Paused
 		} else {
-			clashes = append(clashes, Change{Field: "paused", Before: strconv.FormatBool(fresh.Paused), After: strconv.FormatBool(edited.Paused)})
+			clashes = append(clashes, vocab.Change{Field: "paused", Before: strconv.FormatBool(fresh.Paused), After: strconv.FormatBool(edited.Paused)})
 		}
 	}
 	for i := range edited.Containers {
@@ -251,10 +252,10 @@ func Rebase(base, edited, fresh Workload) (merged Workload, clashes []Change) {
 		if e.ReadOnly || !ok {
 			continue
 		}
-		at := slices.IndexFunc(merged.Containers, func(c Container) bool { return c.Name == e.Name })
-		for _, ch := range Changes(base, Workload{Containers: []Container{*e}}) {
+		at := slices.IndexFunc(merged.Containers, func(c vocab.Container) bool { return c.Name == e.Name })
+		for _, ch := range Changes(base, vocab.Workload{Containers: []vocab.Container{*e}}) {
 			if at < 0 {
-				clashes = append(clashes, Change{Container: e.Name, Field: ch.Field, Before: "(container removed)", After: ch.After})
+				clashes = append(clashes, vocab.Change{Container: e.Name, Field: ch.Field, Before: "(container removed)", After: ch.After})
 			}
 		}
 		if at < 0 {
@@ -269,10 +270,10 @@ func Rebase(base, edited, fresh Workload) (merged Workload, clashes []Change) {
 			if fld.same(fld.get(&f), fld.get(&b)) {
 				fld.set(m, fld.get(e))
 			} else {
-				clashes = append(clashes, Change{Container: e.Name, Field: fld.name, Before: valueText(fld.get(&f)), After: valueText(fld.get(e))})
+				clashes = append(clashes, vocab.Change{Container: e.Name, Field: fld.name, Before: valueText(fld.get(&f)), After: valueText(fld.get(e))})
 			}
 		}
-		var envClashes []Change
+		var envClashes []vocab.Change
 		m.Env, envClashes = rebaseEnv(e.Name, b.Env, e.Env, f.Env)
 		clashes = append(clashes, envClashes...)
 	}
@@ -284,7 +285,7 @@ func Rebase(base, edited, fresh Workload) (merged Workload, clashes []Change) {
 // (its Read numbers are fresh's too). Otherwise entries are matched by
 // name, which needs names unique in base and fresh; each edited entry whose
 // fresh counterpart still equals base's is applied, the others clash.
-func rebaseEnv(container string, base, edited, fresh []EnvVar) ([]EnvVar, []Change) {
+func rebaseEnv(container string, base, edited, fresh []vocab.EnvVar) ([]vocab.EnvVar, []vocab.Change) {
 	if envEqual(base, fresh) {
 		return slices.Clone(edited), nil
 	}
@@ -293,19 +294,21 @@ func rebaseEnv(container string, base, edited, fresh []EnvVar) ([]EnvVar, []Chan
 		return slices.Clone(fresh), nil
 	}
 	if hasDuplicateNames(base) || hasDuplicateNames(fresh) {
-		var clashes []Change
+		var clashes []vocab.Change
 		for _, ch := range changes {
-			clashes = append(clashes, Change{Container: container, Field: ch.Field, Before: "(env changed on the server)", After: ch.After})
+			clashes = append(clashes, vocab.Change{Container: container, Field: ch.Field, Before: "(env changed on the server)", After: ch.After})
 		}
 		return slices.Clone(fresh), clashes
 	}
 	out := slices.Clone(fresh)
-	find := func(name string) int { return slices.IndexFunc(out, func(e EnvVar) bool { return e.Name == name }) }
-	byRead := map[int]EnvVar{}
+	find := func(name string) int {
+		return slices.IndexFunc(out, func(e vocab.EnvVar) bool { return e.Name == name })
+	}
+	byRead := map[int]vocab.EnvVar{}
 	for _, e := range base {
 		byRead[e.Read] = e
 	}
-	var clashes []Change
+	var clashes []vocab.Change
 	kept := map[int]bool{}
 	for _, a := range edited {
 		b, ok := byRead[a.Read]
@@ -315,7 +318,7 @@ func rebaseEnv(container string, base, edited, fresh []EnvVar) ([]EnvVar, []Chan
 		switch {
 		case a.Read == 0 || !ok: // added
 			if find(a.Name) >= 0 {
-				clashes = append(clashes, Change{Container: container, Field: "env " + a.Name, Before: EnvChangeText(out[find(a.Name)]), After: EnvChangeText(a)})
+				clashes = append(clashes, vocab.Change{Container: container, Field: "env " + a.Name, Before: EnvChangeText(out[find(a.Name)]), After: EnvChangeText(a)})
 				continue
 			}
 			a.Read = 0
@@ -328,7 +331,7 @@ func rebaseEnv(container string, base, edited, fresh []EnvVar) ([]EnvVar, []Chan
 				if at >= 0 {
 					now = EnvChangeText(out[at])
 				}
-				clashes = append(clashes, Change{Container: container, Field: "env " + a.Name, Before: now, After: EnvChangeText(a)})
+				clashes = append(clashes, vocab.Change{Container: container, Field: "env " + a.Name, Before: now, After: EnvChangeText(a)})
 				continue
 			}
 			a.Read = out[at].Read
@@ -345,25 +348,25 @@ func rebaseEnv(container string, base, edited, fresh []EnvVar) ([]EnvVar, []Chan
 		case sameEnv(withRead(out[at], b.Read), b):
 			out = slices.Delete(out, at, at+1)
 		default:
-			clashes = append(clashes, Change{Container: container, Field: "env " + b.Name, Before: EnvChangeText(out[at]), After: "(removed)"})
+			clashes = append(clashes, vocab.Change{Container: container, Field: "env " + b.Name, Before: EnvChangeText(out[at]), After: "(removed)"})
 		}
 	}
 	return out, clashes
 }
 
 // withRead returns e with its Read set to read.
-func withRead(e EnvVar, read int) EnvVar {
+func withRead(e vocab.EnvVar, read int) vocab.EnvVar {
 	e.Read = read
 	return e
 }
 
 // envEqual compares two env lists by what is written, in order.
-func envEqual(a, b []EnvVar) bool {
-	return slices.EqualFunc(a, b, func(x, y EnvVar) bool { return sameEnv(x, y) })
+func envEqual(a, b []vocab.EnvVar) bool {
+	return slices.EqualFunc(a, b, func(x, y vocab.EnvVar) bool { return sameEnv(x, y) })
 }
 
 // hasDuplicateNames reports whether two entries share a name (casebook C20).
-func hasDuplicateNames(env []EnvVar) bool {
+func hasDuplicateNames(env []vocab.EnvVar) bool {
 	seen := map[string]bool{}
 	for _, e := range env {
 		if seen[e.Name] {
@@ -376,7 +379,7 @@ func hasDuplicateNames(env []EnvVar) bool {
 
 // cloneWorkload copies w deeply enough that editing the copy's containers,
 // env and argv never changes w.
-func cloneWorkload(w Workload) Workload {
+func cloneWorkload(w vocab.Workload) vocab.Workload {
 	w.Containers = slices.Clone(w.Containers)
 	for i := range w.Containers {
 		c := &w.Containers[i]

@@ -1,4 +1,4 @@
-package kube
+package workloadform
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
@@ -28,7 +29,7 @@ import (
 // used only to carry env entries the person did not change byte for byte
 // when a whole env list must be replaced). Errors: after changes a
 // container or an env entry the form shows read-only.
-func buildPatch(before, after Workload, fresh *corev1.PodSpec) ([]byte, error) {
+func buildPatch(before, after vocab.Workload, fresh *corev1.PodSpec) ([]byte, error) {
 	spec := map[string]any{}
 	if after.HasReplicas && after.Replicas != before.Replicas {
 		spec["replicas"] = after.Replicas
@@ -51,10 +52,10 @@ func buildPatch(before, after Workload, fresh *corev1.PodSpec) ([]byte, error) {
 			continue
 		}
 		if a.ReadOnly {
-			return nil, fmt.Errorf("container %q is past the form's %d containers and read-only", a.Name, MaxFormContainers)
+			return nil, fmt.Errorf("container %q is past the form's %d containers and read-only", a.Name, vocab.MaxFormContainers)
 		}
 		entry["name"] = a.Name
-		if a.Role == RoleContainer {
+		if a.Role == vocab.RoleContainer {
 			containers = append(containers, entry)
 		} else {
 			inits = append(inits, entry)
@@ -80,7 +81,7 @@ func buildPatch(before, after Workload, fresh *corev1.PodSpec) ([]byte, error) {
 // containerPatch returns the patch of one container's changed fields, nil
 // when none changed. fresh is the container as read (may be nil in tests
 // that change no env).
-func containerPatch(b, a Container, fresh *corev1.Container) (map[string]any, error) {
+func containerPatch(b, a vocab.Container, fresh *corev1.Container) (map[string]any, error) {
 	p := map[string]any{}
 	if a.Image != b.Image {
 		p["image"] = a.Image
@@ -144,11 +145,11 @@ func containerPatch(b, a Container, fresh *corev1.Container) (map[string]any, er
 // When names are not unique (C20), or a removed name is reused, a merge by
 // name cannot say the change safely: the whole list is replaced (`$patch:
 // replace`), untouched entries carried from fresh as read.
-func envPatch(p map[string]any, before, after []EnvVar, fresh *corev1.Container) error {
+func envPatch(p map[string]any, before, after []vocab.EnvVar, fresh *corev1.Container) error {
 	if slices.Equal(before, after) {
 		return nil
 	}
-	byRead := map[int]EnvVar{}
+	byRead := map[int]vocab.EnvVar{}
 	for _, e := range before {
 		byRead[e.Read] = e
 	}
@@ -214,11 +215,11 @@ func envPatch(p map[string]any, before, after []EnvVar, fresh *corev1.Container)
 
 // envReplacement builds a `$patch: replace` env list: after's entries in
 // order, each untouched one as fresh holds it, the others as the form says.
-func envReplacement(before, after []EnvVar, fresh *corev1.Container) ([]any, error) {
+func envReplacement(before, after []vocab.EnvVar, fresh *corev1.Container) ([]any, error) {
 	if fresh == nil {
 		return nil, fmt.Errorf("the env list must be replaced but the container was not read")
 	}
-	byRead := map[int]EnvVar{}
+	byRead := map[int]vocab.EnvVar{}
 	for _, e := range before {
 		byRead[e.Read] = e
 	}
@@ -240,7 +241,7 @@ func envReplacement(before, after []EnvVar, fresh *corev1.Container) ([]any, err
 
 // envEntry is the whole of an env entry as the form holds it: its name and
 // exactly one of `value` and `valueFrom`.
-func envEntry(e EnvVar) map[string]any {
+func envEntry(e vocab.EnvVar) map[string]any {
 	m := map[string]any{"name": e.Name}
 	if key, ref := envRef(e); ref != nil {
 		m["valueFrom"] = map[string]any{key: ref}
@@ -256,24 +257,24 @@ func envEntry(e EnvVar) map[string]any {
 // apiVersion, FieldRefAPIVersion when empty, as the API server defaults
 // it; an unset containerName, divisor or optional is left out); a nil ref
 // for a literal (or another source, which is never written).
-func envRef(e EnvVar) (key string, ref map[string]any) {
+func envRef(e vocab.EnvVar) (key string, ref map[string]any) {
 	switch e.Source {
-	case EnvSecret, EnvConfigMap:
+	case vocab.EnvSecret, vocab.EnvConfigMap:
 		key = "secretKeyRef"
-		if e.Source == EnvConfigMap {
+		if e.Source == vocab.EnvConfigMap {
 			key = "configMapKeyRef"
 		}
 		ref = map[string]any{"name": e.Ref, "key": e.Key}
 		if e.Optional {
 			ref["optional"] = true
 		}
-	case EnvField:
+	case vocab.EnvField:
 		version := e.APIVersion
 		if version == "" {
-			version = FieldRefAPIVersion
+			version = vocab.FieldRefAPIVersion
 		}
 		key, ref = "fieldRef", map[string]any{"apiVersion": version, "fieldPath": e.FieldPath}
-	case EnvResource:
+	case vocab.EnvResource:
 		key, ref = "resourceFieldRef", map[string]any{"resource": e.Resource}
 		if e.ContainerName != "" {
 			ref["containerName"] = e.ContainerName
@@ -294,23 +295,23 @@ func envRef(e EnvVar) (key string, ref map[string]any) {
 // valueFrom; a reference nulls value (when it was a literal), the
 // reference it replaces (another key) or the fields of the same reference
 // it no longer sets (optional, containerName, divisor).
-func envChange(b, a EnvVar) map[string]any {
+func envChange(b, a vocab.EnvVar) map[string]any {
 	m := map[string]any{"name": a.Name}
 	key, ref := envRef(a)
 	if ref == nil {
 		m["value"] = a.Value
-		if b.Source != EnvLiteral {
+		if b.Source != vocab.EnvLiteral {
 			m["valueFrom"] = nil
 		}
 		return m
 	}
-	if b.Source == EnvLiteral {
+	if b.Source == vocab.EnvLiteral {
 		m["value"] = nil
 	}
 	from := map[string]any{key: ref}
 	oldKey, old := envRef(b)
 	switch {
-	case b.Source == EnvOther:
+	case b.Source == vocab.EnvOther:
 		// A source kyyard does not write: valueFrom is replaced whole.
 		m["valueFrom"] = map[string]any{key: ref, "$patch": "replace"}
 		return m
@@ -340,7 +341,7 @@ var errPatchUnsafe = errors.New("the change cannot be written safely as a patch"
 // regrouped by name by that merge (casebook C20), and no patch may write
 // other than what the person sees. fresh may be zero (the guards stopped
 // before the read): the patch is then built, for display, unchecked.
-func checkedPatch(before, after Workload, fresh objects.PodOwner) ([]byte, error) {
+func checkedPatch(before, after vocab.Workload, fresh objects.PodOwner) ([]byte, error) {
 	if fresh.Object == nil {
 		return buildPatch(before, after, nil)
 	}
@@ -398,7 +399,7 @@ func (d difference) String() string {
 // formDifference finds the first field the form edits in which got and
 // want differ: replicas, paused, and each container's fields (quantities
 // by value) and env list (compared by what is written, in order).
-func formDifference(got, want Workload) difference {
+func formDifference(got, want vocab.Workload) difference {
 	if want.HasReplicas && got.Replicas != want.Replicas {
 		return difference{where: "replicas", got: strconv.Itoa(int(got.Replicas))}
 	}
