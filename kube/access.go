@@ -88,13 +88,13 @@ var featureRules = []AccessRule{
 		Group: "metrics.k8s.io", Resources: []string{"nodes"}, Verbs: []string{"get", "list"}, Scope: ScopeCluster},
 
 	// Writes: the full manifest only.
-	{Feature: "restart, pause, resume, undo; the workload form's apply and dry run", Source: "kube/operatewrite.go patchOp, kube/internal/workloadform/workloadapply.go",
+	{Feature: "restart, pause, resume, undo; the workload form's apply and dry run", Source: "kube/internal/actions/operatewrite.go patchOp, kube/internal/workloadform/workloadapply.go",
 		Group: "apps", Resources: []string{"daemonsets", "deployments", "statefulsets"}, Verbs: []string{"patch"}, Scope: ScopeNamespace, Write: true},
-	{Feature: "scale", Source: "kube/operatewrite.go (UpdateScale)",
+	{Feature: "scale", Source: "kube/internal/actions/operatewrite.go (UpdateScale)",
 		Group: "apps", Resources: []string{"deployments/scale", "statefulsets/scale"}, Verbs: []string{"update"}, Scope: ScopeNamespace, Write: true},
-	{Feature: "delete a workload", Source: "kube/operatewrite.go",
+	{Feature: "delete a workload", Source: "kube/internal/actions/operatewrite.go",
 		Group: "apps", Resources: []string{"daemonsets", "deployments", "statefulsets"}, Verbs: []string{"delete"}, Scope: ScopeNamespace, Write: true},
-	{Feature: "delete a pod", Source: "kube/operatewrite.go",
+	{Feature: "delete a pod", Source: "kube/internal/actions/operatewrite.go",
 		Resources: []string{"pods"}, Verbs: []string{"delete"}, Scope: ScopeNamespace, Write: true},
 	// The WebSocket upgrade is an HTTP GET, which API servers before 1.31
 	// (or without AuthorizePodWebsocketUpgradeCreatePermission, KEP-4006)

@@ -1,11 +1,14 @@
 package kube
 
-import "github.com/kyyard/kyyard/kube/internal/objects"
+import (
+	"github.com/kyyard/kyyard/kube/internal/actions"
+	"github.com/kyyard/kyyard/kube/internal/objects"
+)
 
-// AccessOfOperation exposes accessFor to the external tests: the access
+// AccessOfOperation exposes actions.AccessFor to the external tests: the access
 // review Operate and Permissions make for op.
 func AccessOfOperation(op Operation) AccessRequest {
-	a := accessFor(op)
+	a := actions.AccessFor(op)
 	return AccessRequest{Verb: a.Verb, Group: a.Group, Resource: a.Resource, Subresource: a.Subresource}
 }
 

@@ -22,7 +22,7 @@ var updateManifest = flag.Bool("update-manifest", false, "rewrite kube/testdata/
 
 // operable returns the actions Operate offers per kind, as the built-in
 // plugins declare them (KindInfo.Supports): their access reviews are
-// computed (accessFor).
+// computed (actions.AccessFor).
 func operable() map[kube.Kind][]kube.Action {
 	out := map[kube.Kind][]kube.Action{}
 	for _, info := range kinds.Builtin().Kinds() {
@@ -37,7 +37,7 @@ func operable() map[kube.Kind][]kube.Action {
 
 // dynamicChecks are the functions allowed to build an AccessCheck with a
 // computed field, each enumerated by a test.
-var dynamicChecks = map[string]string{"accessFor": "TestManifestCoversOperate", "applyGuards": "TestManifestCoversWorkloadForm",
+var dynamicChecks = map[string]string{"AccessFor": "TestManifestCoversOperate", "applyGuards": "TestManifestCoversWorkloadForm",
 	"deployAccess": "TestManifestCoversDeploy", "deployRisks": "TestManifestCoversDeploy",
 	"deployWriteRefusal": "TestManifestCoversDeploy", "Remove": "TestManifestCoversDeploy"}
 
@@ -118,7 +118,7 @@ func TestManifestCoversKubeRequests(t *testing.T) {
 }
 
 // TestManifestCoversOperate: every access review Operate and Permissions
-// make (accessFor, computed from the kind and the action) is granted by the
+// make (actions.AccessFor, computed from the kind and the action) is granted by the
 // full manifest and by no read-only one.
 func TestManifestCoversOperate(t *testing.T) {
 	reg := kinds.Builtin()

@@ -1,4 +1,4 @@
-package kube
+package actions
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -47,16 +48,16 @@ func pausePatch(rv string, paused bool) opPatch {
 
 // patchOp sends an action's patch to a workload and returns its
 // resourceVersion after it. Errors are the API server's, unwrapped.
-func (c *Client) patchOp(ctx context.Context, ref ObjectRef, p opPatch) (string, error) {
+func (ac Actor) patchOp(ctx context.Context, ref vocab.ObjectRef, p opPatch) (string, error) {
 	var obj metav1.Object
 	var err error
-	apps := c.cs.AppsV1()
+	apps := ac.CS.AppsV1()
 	switch ref.Kind {
-	case KindDeployments:
+	case vocab.KindDeployments:
 		obj, err = apps.Deployments(ref.Namespace).Patch(ctx, ref.Name, p.kind, p.body, metav1.PatchOptions{})
-	case KindStatefulSets:
+	case vocab.KindStatefulSets:
 		obj, err = apps.StatefulSets(ref.Namespace).Patch(ctx, ref.Name, p.kind, p.body, metav1.PatchOptions{})
-	case KindDaemonSets:
+	case vocab.KindDaemonSets:
 		obj, err = apps.DaemonSets(ref.Namespace).Patch(ctx, ref.Name, p.kind, p.body, metav1.PatchOptions{})
 	default:
 		_, err = objects.EditableResource(ref.Kind)
@@ -70,7 +71,7 @@ func (c *Client) patchOp(ctx context.Context, ref ObjectRef, p opPatch) (string,
 // updateScale writes spec.replicas through the workload's scale
 // subresource (autoscaling/v1 Scale) at resourceVersion rv, as `kubectl
 // scale --resource-version` does. Errors are the API server's.
-func (c *Client) updateScale(ctx context.Context, ref ObjectRef, rv string, replicas int32) (string, error) {
+func (ac Actor) updateScale(ctx context.Context, ref vocab.ObjectRef, rv string, replicas int32) (string, error) {
 	s := &autoscalingv1.Scale{
 		ObjectMeta: metav1.ObjectMeta{Name: ref.Name, Namespace: ref.Namespace, ResourceVersion: rv},
 		Spec:       autoscalingv1.ScaleSpec{Replicas: replicas},
@@ -78,10 +79,10 @@ func (c *Client) updateScale(ctx context.Context, ref ObjectRef, rv string, repl
 	var got *autoscalingv1.Scale
 	var err error
 	switch ref.Kind {
-	case KindDeployments:
-		got, err = c.cs.AppsV1().Deployments(ref.Namespace).UpdateScale(ctx, ref.Name, s, metav1.UpdateOptions{})
-	case KindStatefulSets:
-		got, err = c.cs.AppsV1().StatefulSets(ref.Namespace).UpdateScale(ctx, ref.Name, s, metav1.UpdateOptions{})
+	case vocab.KindDeployments:
+		got, err = ac.CS.AppsV1().Deployments(ref.Namespace).UpdateScale(ctx, ref.Name, s, metav1.UpdateOptions{})
+	case vocab.KindStatefulSets:
+		got, err = ac.CS.AppsV1().StatefulSets(ref.Namespace).UpdateScale(ctx, ref.Name, s, metav1.UpdateOptions{})
 	default:
 		return "", apierrors.NewBadRequest(string(ref.Kind) + " have no scale subresource")
 	}
@@ -118,17 +119,17 @@ func deleteOptions(op Operation, t opTarget) metav1.DeleteOptions {
 }
 
 // deleteOp deletes op's object as read in t. Errors are the API server's.
-func (c *Client) deleteOp(ctx context.Context, op Operation, t opTarget) error {
+func (ac Actor) deleteOp(ctx context.Context, op Operation, t opTarget) error {
 	ref, opts := op.Ref, deleteOptions(op, t)
 	switch ref.Kind {
-	case KindPods:
-		return c.cs.CoreV1().Pods(ref.Namespace).Delete(ctx, ref.Name, opts)
-	case KindDeployments:
-		return c.cs.AppsV1().Deployments(ref.Namespace).Delete(ctx, ref.Name, opts)
-	case KindStatefulSets:
-		return c.cs.AppsV1().StatefulSets(ref.Namespace).Delete(ctx, ref.Name, opts)
-	case KindDaemonSets:
-		return c.cs.AppsV1().DaemonSets(ref.Namespace).Delete(ctx, ref.Name, opts)
+	case vocab.KindPods:
+		return ac.CS.CoreV1().Pods(ref.Namespace).Delete(ctx, ref.Name, opts)
+	case vocab.KindDeployments:
+		return ac.CS.AppsV1().Deployments(ref.Namespace).Delete(ctx, ref.Name, opts)
+	case vocab.KindStatefulSets:
+		return ac.CS.AppsV1().StatefulSets(ref.Namespace).Delete(ctx, ref.Name, opts)
+	case vocab.KindDaemonSets:
+		return ac.CS.AppsV1().DaemonSets(ref.Namespace).Delete(ctx, ref.Name, opts)
 	}
 	_, err := objects.EditableResource(ref.Kind)
 	return err
@@ -139,13 +140,13 @@ func (c *Client) deleteOp(ctx context.Context, op Operation, t opTarget) error {
 // that read shows the same UID and generation (the controller moved
 // status between the guards' read and the write); any other 409 (someone
 // wrote the object) is returned as it is: a conflict.
-func (c *Client) writeRetrying(ctx context.Context, op Operation, t opTarget, write opWrite) (string, error) {
+func (ac Actor) writeRetrying(ctx context.Context, op Operation, t opTarget, write opWrite) (string, error) {
 	for attempt := 0; ; attempt++ {
 		rv, err := write(ctx, t)
 		if err == nil || !apierrors.IsConflict(err) || attempt == objects.StatusRaceRetries {
 			return rv, err
 		}
-		fresh, rerr := c.readTarget(ctx, op.Ref)
+		fresh, rerr := ac.readTarget(ctx, op.Ref)
 		if rerr != nil {
 			return "", rerr
 		}

@@ -1,8 +1,8 @@
-package kube
+package actions
 
 // Operate: the everyday actions on one workload or pod (restart, scale,
 // delete, pause, resume, undo), each run after the guards of kube/internal/guards
-// (design: "Guards, and two policies"). PlanOperation answers the guards'
+// (design: "Guards, and two policies"). Plan answers the guards'
 // verdicts for a confirmation screen without writing; Operate runs the
 // same guards, refuses what is refused or unconfirmed, then writes.
 
@@ -11,15 +11,32 @@ import (
 	"fmt"
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
+	"github.com/kyyard/kyyard/kube/vocab"
+	"k8s.io/client-go/kubernetes"
 )
+
+// Actor runs the actions and their guards over plain inputs; package
+// kube's Client builds one from its own clientset, guard pipeline and kind
+// resolver. Its zero value is not usable: every field is required.
+type Actor struct {
+	// CS is the clientset the actions read and write with.
+	CS kubernetes.Interface
+	// Guards is the guard pipeline (read-only, access reviews cached 30 s,
+	// the policy's treatment of warnings) every action runs first.
+	Guards *guards.Checker
+	// KindInfo describes the kind a plugin id or alias names (its
+	// Capabilities say which actions it has); it may ask discovery, so
+	// it is called only after read-only let the action through.
+	KindInfo func(vocab.Kind) vocab.KindInfo
+}
 
 // Operation is one action on one object.
 type Operation struct {
 	// Ref is the object and what the person saw of it.
-	Ref ObjectRef
+	Ref vocab.ObjectRef
 	// Action is what to do.
-	Action Action
-	// Replicas is ActionScale's target, 0..MaxReplicas.
+	Action vocab.Action
+	// Replicas is ActionScale's target, 0..vocab.MaxReplicas.
 	Replicas int32
 	// CurrentReplicas, when set, is the replicas the person saw before
 	// asking for Replicas (the scale dialog's "replicas now"): a scale of
@@ -42,7 +59,7 @@ type Operation struct {
 	// (Verdicts.Unconfirmed): application_managed and pvc_retention after
 	// typing the object's name (Verdict.Confirm), autoscaled and
 	// pod_security after a plain yes.
-	Confirmed []Reason
+	Confirmed []vocab.Reason
 }
 
 // OperateOutcome is what one Operate call did, one line of a bulk action's
@@ -54,12 +71,12 @@ type OperateOutcome struct {
 	// else the code it was refused with (forbidden, conflict, paused,
 	// application_managed, pvc_retention, read_only, not_found, invalid,
 	// admission_denied, ...).
-	Reason Reason
+	Reason vocab.Reason
 	// Detail is a sentence for people: what was done ("restarted
 	// demo/deployments/web: its pods are replaced"), or why not.
 	Detail string
 	// Verdicts are the guards' answers, in the order they ran.
-	Verdicts Verdicts
+	Verdicts vocab.Verdicts
 	// ResourceVersion is the object's resourceVersion after the write, ""
 	// after a delete or when nothing was written.
 	ResourceVersion string
@@ -70,7 +87,7 @@ type OperateOutcome struct {
 // OK reports whether the action was done (or there was nothing to do).
 func (o OperateOutcome) OK() bool { return o.Reason == "" }
 
-// PlanOperation runs op's guards without writing, for a confirmation
+// Plan runs op's guards without writing, for a confirmation
 // screen: read-only (no request at all when it refuses), the checks of
 // the action's own rules (a kind without the action, replicas out of
 // 0..MaxReplicas, a paused Deployment's restart or undo, no previous
@@ -85,15 +102,15 @@ func (o OperateOutcome) OK() bool { return o.Reason == "" }
 // previous revision) refuse or find nothing to write (already paused, the
 // same replicas): later guards are not asked then.
 // Errors: op itself is malformed (an unknown action or kind, no UID;
-// wrapping errInvalid, ReasonOf: invalid) or a read the guards need failed
-// for another reason than the object being gone (which is a not_found
-// verdict).
-func (c *Client) PlanOperation(ctx context.Context, op Operation) (Verdicts, error) {
-	p, err := c.planOperation(ctx, op)
+// wrapping vocab.ErrInvalid, vocab.ReasonOf: invalid) or a read the guards
+// need failed for another reason than the object being gone (which is a
+// not_found verdict).
+func (ac Actor) Plan(ctx context.Context, op Operation) (vocab.Verdicts, error) {
+	p, err := ac.planOperation(ctx, op)
 	return p.verdicts, err
 }
 
-// Operate runs op's guards (PlanOperation) and, when none refuses and
+// Operate runs op's guards (Plan) and, when none refuses and
 // every warning's reason is in op.Confirmed, writes:
 //   - restart: a strategic merge patch {"metadata":{"resourceVersion":RV},
 //     "spec":{"template":{"metadata":{"annotations":
@@ -114,12 +131,12 @@ func (c *Client) PlanOperation(ctx context.Context, op Operation) (Verdicts, err
 // when it was refused by a guard or the API server, and any other error
 // for a malformed op or a failed read (the outcome's Reason is then
 // ReasonOf it).
-func (c *Client) Operate(ctx context.Context, op Operation) (OperateOutcome, error) {
+func (ac Actor) Operate(ctx context.Context, op Operation) (OperateOutcome, error) {
 	out := OperateOutcome{Op: op}
-	p, err := c.planOperation(ctx, op)
+	p, err := ac.planOperation(ctx, op)
 	out.Verdicts = p.verdicts
 	if err != nil {
-		out.Reason, out.Detail = ReasonOf(err), err.Error()
+		out.Reason, out.Detail = vocab.ReasonOf(err), err.Error()
 		return out, err
 	}
 	if r := p.verdicts.Unconfirmed(op.Confirmed); r != nil {
@@ -130,7 +147,7 @@ func (c *Client) Operate(ctx context.Context, op Operation) (OperateOutcome, err
 		out.Detail = p.noop
 		return out, nil
 	}
-	rv, err := c.writeRetrying(ctx, op, p.target, p.write)
+	rv, err := ac.writeRetrying(ctx, op, p.target, p.write)
 	if err != nil {
 		r := guards.WriteRefusal(err)
 		out.Reason, out.Detail = r.Reason, r.Detail
@@ -142,19 +159,19 @@ func (c *Client) Operate(ctx context.Context, op Operation) (OperateOutcome, err
 
 // validOperation checks op's shape: a namespace, a name, a UID and an
 // Operate action. Whether its kind has the action is its plugin's answer
-// (actionRule). Errors wrap errInvalid.
+// (actionRule). Errors wrap vocab.ErrInvalid.
 func validOperation(op Operation) error {
 	r := op.Ref
 	switch {
 	case r.Name == "" || r.Namespace == "":
-		return fmt.Errorf("%w: %s: an action needs a namespace and a name", errInvalid, r)
+		return fmt.Errorf("%w: %s: an action needs a namespace and a name", vocab.ErrInvalid, r)
 	case r.UID == "":
-		return fmt.Errorf("%w: %s: an action needs the UID the person saw", errInvalid, r)
+		return fmt.Errorf("%w: %s: an action needs the UID the person saw", vocab.ErrInvalid, r)
 	}
 	switch op.Action {
-	case ActionRestart, ActionScale, ActionDelete, ActionPause, ActionResume, ActionUndo:
+	case vocab.ActionRestart, vocab.ActionScale, vocab.ActionDelete, vocab.ActionPause, vocab.ActionResume, vocab.ActionUndo:
 	default:
-		return fmt.Errorf("%w: unknown action %q", errInvalid, op.Action)
+		return fmt.Errorf("%w: unknown action %q", vocab.ErrInvalid, op.Action)
 	}
 	return nil
 }

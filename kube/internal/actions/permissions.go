@@ -1,9 +1,10 @@
-package kube
+package actions
 
 import (
 	"context"
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // Permissions asks the API server which of the actions kyyard offers on
@@ -22,22 +23,22 @@ import (
 // is the create of pods/exec a shell makes (CanExec: pods and their
 // containers); ActionPortForward the create of pods/portforward
 // (CanPortForward).
-func (c *Client) Permissions(ctx context.Context, kind Kind, namespace string) map[Action]string {
-	off := map[Action]string{}
-	info := c.kindInfo(kind)
-	for _, a := range KindActions() {
+func (ac Actor) Permissions(ctx context.Context, kind vocab.Kind, namespace string) map[vocab.Action]string {
+	off := map[vocab.Action]string{}
+	info := ac.KindInfo(kind)
+	for _, a := range vocab.KindActions() {
 		if !info.Supports(a) {
 			continue
 		}
-		check := accessFor(Operation{Action: a, Ref: ObjectRef{Kind: info.ID, Namespace: namespace}})
+		check := AccessFor(Operation{Action: a, Ref: vocab.ObjectRef{Kind: info.ID, Namespace: namespace}})
 		switch a {
-		case ActionShell:
+		case vocab.ActionShell:
 			check = guards.AccessCheck{Verb: "create", Resource: "pods", Subresource: "exec", Namespace: namespace}
-		case ActionPortForward:
+		case vocab.ActionPortForward:
 			check = guards.AccessCheck{Verb: "create", Resource: "pods", Subresource: "portforward", Namespace: namespace}
 		}
-		v := c.guards.Access(ctx, check)
-		if v.Outcome == OutcomeRefuse && v.Reason == ReasonForbidden {
+		v := ac.Guards.Access(ctx, check)
+		if v.Outcome == vocab.OutcomeRefuse && v.Reason == vocab.ReasonForbidden {
 			off[a] = v.Sentence
 		}
 	}

@@ -1,4 +1,4 @@
-package kube
+package actions
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -25,7 +26,7 @@ type opWrite func(ctx context.Context, t opTarget) (string, error)
 
 // operationPlan is an action made ready to send.
 type operationPlan struct {
-	verdicts Verdicts
+	verdicts vocab.Verdicts
 	target   opTarget
 	write    opWrite
 	// noop, when set, says why there is nothing to write (already
@@ -36,50 +37,50 @@ type operationPlan struct {
 	done string
 }
 
-// planOperation runs op's guards (see PlanOperation) through the guard
+// planOperation runs op's guards (see Plan) through the guard
 // pipeline (guards.Run) and prepares its write: the action's rules against
-// its kind (actionRule), the access review (accessFor), the object read
+// its kind (actionRule), the access review (AccessFor), the object read
 // fresh against what the person saw (guardSeen) and the action's rules
 // that need it (prepareWrite: a refusal, or a GuardAction verdict with
 // Nothing set when there is nothing to send), then otherGuards.
-func (c *Client) planOperation(ctx context.Context, op Operation) (operationPlan, error) {
+func (ac Actor) planOperation(ctx context.Context, op Operation) (operationPlan, error) {
 	if err := validOperation(op); err != nil {
 		return operationPlan{}, err
 	}
 	var p operationPlan
-	vs, err := c.guards.Run(ctx, guards.Write{
-		Rule: func() Verdict {
-			info := c.kindInfo(op.Ref.Kind) // may ask discovery: not before read-only
+	vs, err := ac.Guards.Run(ctx, guards.Write{
+		Rule: func() vocab.Verdict {
+			info := ac.KindInfo(op.Ref.Kind) // may ask discovery: not before read-only
 			if info.ID != op.Ref.Kind {
-				info = KindInfo{ID: op.Ref.Kind} // an alias: an action names its kind by plugin id
+				info = vocab.KindInfo{ID: op.Ref.Kind} // an alias: an action names its kind by plugin id
 			}
 			return actionRule(op, info)
 		},
-		Access: []guards.AccessCheck{accessFor(op)},
-		Object: func(ctx context.Context) (Verdicts, error) {
-			t, err := c.readTarget(ctx, op.Ref)
+		Access: []guards.AccessCheck{AccessFor(op)},
+		Object: func(ctx context.Context) (vocab.Verdicts, error) {
+			t, err := ac.readTarget(ctx, op.Ref)
 			if apierrors.IsNotFound(err) {
-				return Verdicts{guards.Gone(string(op.Ref.Kind) + "/" + op.Ref.Name + " no longer exists")}, nil
+				return vocab.Verdicts{guards.Gone(string(op.Ref.Kind) + "/" + op.Ref.Name + " no longer exists")}, nil
 			}
 			if err != nil {
 				return nil, err
 			}
 			p.target = t
-			p.verdicts = Verdicts{guardSeen(op, t.meta)}
+			p.verdicts = vocab.Verdicts{guardSeen(op, t.meta)}
 			if p.verdicts.Refusal() != nil {
 				return p.verdicts, nil
 			}
-			err = c.prepareWrite(ctx, op, &p)
+			err = ac.prepareWrite(ctx, op, &p)
 			if p.noop != "" {
 				// The action's verdict says so before the person confirms, not
 				// "kubectl would allow" (kubectl itself refuses an already paused
 				// Deployment's pause: "is already paused").
-				p.verdicts = append(p.verdicts, Verdict{Guard: GuardAction, Outcome: OutcomePass, Nothing: true,
+				p.verdicts = append(p.verdicts, vocab.Verdict{Guard: vocab.GuardAction, Outcome: vocab.OutcomePass, Nothing: true,
 					Sentence: p.noop + ": nothing to send"})
 			}
 			return p.verdicts, err
 		},
-		Risks: func(ctx context.Context) (Verdicts, error) { return c.otherGuards(ctx, op, p.target), nil },
+		Risks: func(ctx context.Context) (vocab.Verdicts, error) { return ac.otherGuards(ctx, op, p.target), nil },
 	})
 	p.verdicts = vs
 	return p, err
@@ -89,48 +90,48 @@ func (c *Client) planOperation(ctx context.Context, op Operation) (operationPlan
 // request: whether the kind has the action (info, its plugin's
 // Capabilities), replicas within 0..MaxReplicas, a pod delete's grace
 // period and force (kubectl delete's rules).
-func actionRule(op Operation, info KindInfo) Verdict {
-	refuse := func(s string) Verdict {
-		return Verdict{Guard: GuardAction, Outcome: OutcomeRefuse, Reason: ReasonInvalid, Sentence: s}
+func actionRule(op Operation, info vocab.KindInfo) vocab.Verdict {
+	refuse := func(s string) vocab.Verdict {
+		return vocab.Verdict{Guard: vocab.GuardAction, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonInvalid, Sentence: s}
 	}
 	kind := op.Ref.Kind
 	switch {
 	case !info.Supports(op.Action):
 		s := info.NotOffered(op.Action)
 		switch {
-		case info.Capabilities.Has(CanEditOwner):
+		case info.Capabilities.Has(vocab.CanEditOwner):
 			s += ": " + string(op.Action) + " the Deployment, StatefulSet or DaemonSet that controls it instead"
-		case op.Action == ActionScale && kind == KindDaemonSets:
+		case op.Action == vocab.ActionScale && kind == vocab.KindDaemonSets:
 			s += ": a DaemonSet has no replicas (it runs one pod on each node it selects)"
 		}
 		return refuse(s)
-	case op.Action == ActionScale && (op.Replicas < 0 || op.Replicas > MaxReplicas):
-		return refuse(fmt.Sprintf("replicas %d is outside 0..%d", op.Replicas, MaxReplicas))
-	case (op.Force || op.GracePeriodSeconds != nil) && (kind != KindPods || op.Action != ActionDelete):
+	case op.Action == vocab.ActionScale && (op.Replicas < 0 || op.Replicas > vocab.MaxReplicas):
+		return refuse(fmt.Sprintf("replicas %d is outside 0..%d", op.Replicas, vocab.MaxReplicas))
+	case (op.Force || op.GracePeriodSeconds != nil) && (kind != vocab.KindPods || op.Action != vocab.ActionDelete):
 		return refuse("a grace period and force are for deleting a pod only")
 	case op.GracePeriodSeconds != nil && *op.GracePeriodSeconds < 0:
 		return refuse(fmt.Sprintf("grace period %d s is negative", *op.GracePeriodSeconds))
 	case op.Force && op.GracePeriodSeconds != nil && *op.GracePeriodSeconds > 0:
 		return refuse("--force and --grace-period greater than 0 cannot be specified together")
 	case op.Force:
-		return Verdict{Guard: GuardAction, Outcome: OutcomePass, Sentence: "Immediate deletion does not wait for confirmation " +
+		return vocab.Verdict{Guard: vocab.GuardAction, Outcome: vocab.OutcomePass, Sentence: "Immediate deletion does not wait for confirmation " +
 			"that the running resource has been terminated. The resource may continue to run on the cluster indefinitely."}
 	}
-	return Verdict{Guard: GuardAction, Outcome: OutcomePass, Sentence: "kubectl would allow " + string(op.Action) + " of " + string(kind)}
+	return vocab.Verdict{Guard: vocab.GuardAction, Outcome: vocab.OutcomePass, Sentence: "kubectl would allow " + string(op.Action) + " of " + string(kind)}
 }
 
-// accessFor is the access review of op's exact request: patch of the
+// AccessFor is the access review of op's exact request: patch of the
 // workload (restart, pause, resume, undo), update of its scale
 // subresource (scale), delete of the object.
-func accessFor(op Operation) guards.AccessCheck {
+func AccessFor(op Operation) guards.AccessCheck {
 	a := guards.AccessCheck{Group: "apps", Resource: string(op.Ref.Kind), Namespace: op.Ref.Namespace}
-	if op.Ref.Kind == KindPods {
+	if op.Ref.Kind == vocab.KindPods {
 		a.Group = ""
 	}
 	switch op.Action {
-	case ActionScale:
+	case vocab.ActionScale:
 		a.Verb, a.Subresource = "update", "scale"
-	case ActionDelete:
+	case vocab.ActionDelete:
 		a.Verb = "delete"
 	default:
 		a.Verb = "patch"
@@ -139,15 +140,15 @@ func accessFor(op Operation) guards.AccessCheck {
 }
 
 // readTarget reads ref's object fresh. Errors are the API server's.
-func (c *Client) readTarget(ctx context.Context, ref ObjectRef) (opTarget, error) {
-	if ref.Kind == KindPods {
-		pod, err := c.cs.CoreV1().Pods(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+func (ac Actor) readTarget(ctx context.Context, ref vocab.ObjectRef) (opTarget, error) {
+	if ref.Kind == vocab.KindPods {
+		pod, err := ac.CS.CoreV1().Pods(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
 		if err != nil {
 			return opTarget{}, err
 		}
 		return opTarget{pod: pod, meta: &pod.ObjectMeta}, nil
 	}
-	wo, err := objects.ReadEditable(ctx, c.cs, ref.Workload())
+	wo, err := objects.ReadEditable(ctx, ac.CS, ref.Workload())
 	if err != nil {
 		return opTarget{}, err
 	}
@@ -159,76 +160,76 @@ func (c *Client) readTarget(ctx context.Context, ref ObjectRef) (opTarget, error
 // deleted (a pod being deleted may still be deleted again, to force it),
 // and, when the person's resourceVersion is known and moved, the same
 // generation (status moved alone) or a conflict.
-func guardSeen(op Operation, meta *metav1.ObjectMeta) Verdict {
+func guardSeen(op Operation, meta *metav1.ObjectMeta) vocab.Verdict {
 	ref := op.Ref
 	name := string(ref.Kind) + "/" + ref.Name
-	conflict := func(s string) Verdict {
-		return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonConflict, Sentence: s}
+	conflict := func(s string) vocab.Verdict {
+		return vocab.Verdict{Guard: vocab.GuardFresh, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonConflict, Sentence: s}
 	}
 	switch {
 	case string(meta.UID) != ref.UID:
 		return conflict(name + " was deleted and created again since you saw it (its UID changed)")
-	case meta.DeletionTimestamp != nil && !(ref.Kind == KindPods && op.Action == ActionDelete):
+	case meta.DeletionTimestamp != nil && !(ref.Kind == vocab.KindPods && op.Action == vocab.ActionDelete):
 		return conflict(name + " is being deleted")
 	case ref.ResourceVersion == "" || ref.ResourceVersion == meta.ResourceVersion:
-		return Verdict{Guard: GuardFresh, Outcome: OutcomePass, Sentence: name + " is the object you saw (UID " + ref.UID + ")"}
+		return vocab.Verdict{Guard: vocab.GuardFresh, Outcome: vocab.OutcomePass, Sentence: name + " is the object you saw (UID " + ref.UID + ")"}
 	case ref.Generation == 0 || ref.Generation != meta.Generation:
 		return conflict(fmt.Sprintf("%s was changed since you saw it (resourceVersion %s is now %s)", name, ref.ResourceVersion, meta.ResourceVersion))
 	}
-	return Verdict{Guard: GuardFresh, Outcome: OutcomePass,
+	return vocab.Verdict{Guard: vocab.GuardFresh, Outcome: vocab.OutcomePass,
 		Sentence: fmt.Sprintf("%s is as you saw it (generation %d; only its status moved)", name, meta.Generation)}
 }
 
 // prepareWrite checks the action's rules that need the object read
 // (appending a GuardAction verdict) and sets p's write, or p.noop when
 // there is nothing to write.
-func (c *Client) prepareWrite(ctx context.Context, op Operation, p *operationPlan) error {
+func (ac Actor) prepareWrite(ctx context.Context, op Operation, p *operationPlan) error {
 	t := p.target
-	rule := func(v Verdict) { v.Guard = GuardAction; p.verdicts = append(p.verdicts, v) }
+	rule := func(v vocab.Verdict) { v.Guard = vocab.GuardAction; p.verdicts = append(p.verdicts, v) }
 	paused := t.wo.Paused != nil && *t.wo.Paused
 	switch op.Action {
-	case ActionRestart:
+	case vocab.ActionRestart:
 		if paused {
 			// objectrestarter.go's own text.
-			rule(Verdict{Outcome: OutcomeRefuse, Reason: ReasonPaused, Sentence: "can't restart paused deployment (run rollout resume first)"})
+			rule(vocab.Verdict{Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonPaused, Sentence: "can't restart paused deployment (run rollout resume first)"})
 			return nil
 		}
 		p.write = func(ctx context.Context, t opTarget) (string, error) {
-			return c.patchOp(ctx, op.Ref, restartPatch(t.meta.ResourceVersion, time.Now()))
+			return ac.patchOp(ctx, op.Ref, restartPatch(t.meta.ResourceVersion, time.Now()))
 		}
 		p.done = "restarted " + op.Ref.String() + ": its pods are replaced"
-	case ActionScale:
+	case vocab.ActionScale:
 		from := objects.ReplicasOf(t.wo.Replicas)
 		if op.CurrentReplicas != nil && *op.CurrentReplicas != from {
-			p.verdicts = append(p.verdicts, Verdict{Guard: GuardAction, Outcome: OutcomeRefuse, Reason: ReasonConflict,
+			p.verdicts = append(p.verdicts, vocab.Verdict{Guard: vocab.GuardAction, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonConflict,
 				Sentence: fmt.Sprintf("%s has %s now, not the %d you saw: it was scaled since; scale it again from %d",
-					op.Ref, Plural(from, "replica"), *op.CurrentReplicas, from)})
+					op.Ref, vocab.Plural(from, "replica"), *op.CurrentReplicas, from)})
 			return nil
 		}
 		if from == op.Replicas {
-			p.noop = fmt.Sprintf("%s already has %s", op.Ref, Plural(from, "replica"))
+			p.noop = fmt.Sprintf("%s already has %s", op.Ref, vocab.Plural(from, "replica"))
 			return nil
 		}
 		p.write = func(ctx context.Context, t opTarget) (string, error) {
-			return c.updateScale(ctx, op.Ref, t.meta.ResourceVersion, op.Replicas)
+			return ac.updateScale(ctx, op.Ref, t.meta.ResourceVersion, op.Replicas)
 		}
-		p.done = fmt.Sprintf("scaled %s from %d to %s", op.Ref, from, Plural(op.Replicas, "replica"))
-	case ActionPause, ActionResume:
-		want := op.Action == ActionPause
+		p.done = fmt.Sprintf("scaled %s from %d to %s", op.Ref, from, vocab.Plural(op.Replicas, "replica"))
+	case vocab.ActionPause, vocab.ActionResume:
+		want := op.Action == vocab.ActionPause
 		if paused == want {
 			// rollout_pause.go and rollout_resume.go print these.
 			p.noop = op.Ref.String() + map[bool]string{true: " already paused", false: " already resumed"}[want]
 			return nil
 		}
 		p.write = func(ctx context.Context, t opTarget) (string, error) {
-			return c.patchOp(ctx, op.Ref, pausePatch(t.meta.ResourceVersion, want))
+			return ac.patchOp(ctx, op.Ref, pausePatch(t.meta.ResourceVersion, want))
 		}
 		p.done = map[bool]string{true: "paused ", false: "resumed "}[want] + op.Ref.String()
-	case ActionUndo:
-		return c.prepareUndo(ctx, op, p, paused)
-	case ActionDelete:
+	case vocab.ActionUndo:
+		return ac.prepareUndo(ctx, op, p, paused)
+	case vocab.ActionDelete:
 		p.write = func(ctx context.Context, t opTarget) (string, error) {
-			return "", c.deleteOp(ctx, op, t)
+			return "", ac.deleteOp(ctx, op, t)
 		}
 		p.done = "deleted " + op.Ref.String()
 		if op.Force {
@@ -245,22 +246,22 @@ func (c *Client) prepareWrite(ctx context.Context, op Operation, p *operationPla
 // actions that create pods (restart, scale up, resume, undo); the
 // autoscaler and the claims a StatefulSet scale-down deletes (scale); the
 // claims a StatefulSet's delete deletes.
-func (c *Client) otherGuards(ctx context.Context, op Operation, t opTarget) Verdicts {
-	var vs Verdicts
+func (ac Actor) otherGuards(ctx context.Context, op Operation, t opTarget) vocab.Verdicts {
+	var vs vocab.Verdicts
 	if t.pod == nil || metav1.GetControllerOf(t.pod) == nil {
-		vs = append(vs, c.guards.Managed(op.Ref.Name, t.meta.Labels, t.meta.Annotations))
+		vs = append(vs, ac.Guards.Managed(op.Ref.Name, t.meta.Labels, t.meta.Annotations))
 	}
 	switch op.Action {
-	case ActionRestart, ActionResume, ActionUndo:
-		vs = append(vs, c.guards.PodSecurity(ctx, op.Ref.Namespace))
-	case ActionScale:
+	case vocab.ActionRestart, vocab.ActionResume, vocab.ActionUndo:
+		vs = append(vs, ac.Guards.PodSecurity(ctx, op.Ref.Namespace))
+	case vocab.ActionScale:
 		from := objects.ReplicasOf(t.wo.Replicas)
 		if op.Replicas > from {
-			vs = append(vs, c.guards.PodSecurity(ctx, op.Ref.Namespace))
+			vs = append(vs, ac.Guards.PodSecurity(ctx, op.Ref.Namespace))
 		}
-		vs = append(vs, c.guards.Claims(ctx, t.wo, from, op.Replicas), c.guards.Autoscaler(ctx, op.Ref.Workload()))
-	case ActionDelete:
-		vs = append(vs, c.guards.ClaimsDeleted(ctx, t.wo))
+		vs = append(vs, ac.Guards.Claims(ctx, t.wo, from, op.Replicas), ac.Guards.Autoscaler(ctx, op.Ref.Workload()))
+	case vocab.ActionDelete:
+		vs = append(vs, ac.Guards.ClaimsDeleted(ctx, t.wo))
 	}
 	return vs
 }

@@ -1,4 +1,4 @@
-package kube
+package actions
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -84,12 +85,12 @@ func undoPatch(d *appsv1.Deployment, rs *appsv1.ReplicaSet, rev int64, rv string
 
 // ownedReplicaSets lists the ReplicaSets d's selector selects that d
 // controls (kubectl's deploymentutil.GetAllReplicaSets).
-func (c *Client) ownedReplicaSets(ctx context.Context, d *appsv1.Deployment) ([]*appsv1.ReplicaSet, error) {
+func (ac Actor) ownedReplicaSets(ctx context.Context, d *appsv1.Deployment) ([]*appsv1.ReplicaSet, error) {
 	sel, err := objects.SelectorOf(d.Spec.Selector)
 	if err != nil {
 		return nil, err
 	}
-	list, err := c.cs.AppsV1().ReplicaSets(d.Namespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
+	list, err := ac.CS.AppsV1().ReplicaSets(d.Namespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
 	if err != nil {
 		return nil, err
 	}
@@ -105,21 +106,21 @@ func (c *Client) ownedReplicaSets(ctx context.Context, d *appsv1.Deployment) ([]
 // prepareUndo checks an undo's rules on the fresh read (kubectl's order:
 // a previous revision exists, the Deployment is not paused, its template
 // differs) and sets p's write. Errors: the ReplicaSets cannot be listed.
-func (c *Client) prepareUndo(ctx context.Context, op Operation, p *operationPlan, paused bool) error {
-	rule := func(v Verdict) { v.Guard = GuardAction; p.verdicts = append(p.verdicts, v) }
+func (ac Actor) prepareUndo(ctx context.Context, op Operation, p *operationPlan, paused bool) error {
+	rule := func(v vocab.Verdict) { v.Guard = vocab.GuardAction; p.verdicts = append(p.verdicts, v) }
 	d, _ := p.target.wo.Object.(*appsv1.Deployment)
-	owned, err := c.ownedReplicaSets(ctx, d)
+	owned, err := ac.ownedReplicaSets(ctx, d)
 	if err != nil {
 		return err
 	}
 	rs, rev := previousRevision(owned)
 	switch {
 	case rs == nil:
-		rule(Verdict{Outcome: OutcomeRefuse, Reason: ReasonNotFound,
+		rule(vocab.Verdict{Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonNotFound,
 			Sentence: fmt.Sprintf("no rollout history found for deployment %q", d.Name)})
 		return nil
 	case paused:
-		rule(Verdict{Outcome: OutcomeRefuse, Reason: ReasonPaused,
+		rule(vocab.Verdict{Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonPaused,
 			Sentence: "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again"})
 		return nil
 	}
@@ -127,14 +128,14 @@ func (c *Client) prepareUndo(ctx context.Context, op Operation, p *operationPlan
 		p.noop = skip
 		return nil
 	}
-	rule(Verdict{Outcome: OutcomePass, Sentence: fmt.Sprintf("rolls back to revision %d (ReplicaSet %s)", rev, rs.Name)})
+	rule(vocab.Verdict{Outcome: vocab.OutcomePass, Sentence: fmt.Sprintf("rolls back to revision %d (ReplicaSet %s)", rev, rs.Name)})
 	p.write = func(ctx context.Context, t opTarget) (string, error) {
 		fresh, _ := t.wo.Object.(*appsv1.Deployment)
 		patch, skip := undoPatch(fresh, rs, rev, fresh.ResourceVersion)
 		if skip != "" {
 			return fresh.ResourceVersion, nil
 		}
-		return c.patchOp(ctx, op.Ref, patch)
+		return ac.patchOp(ctx, op.Ref, patch)
 	}
 	p.done = fmt.Sprintf("rolled back %s to revision %d", op.Ref, rev)
 	return nil

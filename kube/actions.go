@@ -1,0 +1,98 @@
+package kube
+
+// The actions (restart, scale, delete, pause, resume, undo), their guards
+// and Permissions live in kube/internal/actions; the Client builds an
+// actions.Actor from its clientset, guard pipeline and kind resolver and
+// delegates PlanOperation, Operate and Permissions to it. Operation,
+// OperateOutcome and RestartedAtAnnotation are actions' own, re-exported:
+// see their documentation there.
+
+import (
+	"context"
+
+	"github.com/kyyard/kyyard/kube/internal/actions"
+)
+
+// The actions' types (aliases of kube/internal/actions').
+type (
+	// Operation is actions.Operation: one action on one object.
+	Operation = actions.Operation
+	// OperateOutcome is actions.OperateOutcome: what one Operate call did.
+	OperateOutcome = actions.OperateOutcome
+)
+
+// RestartedAtAnnotation is actions.RestartedAtAnnotation: the pod template
+// annotation `kubectl rollout restart` stamps with the current time.
+const RestartedAtAnnotation = actions.RestartedAtAnnotation
+
+// actor runs the actions over c's clientset, guards and kinds.
+func (c *Client) actor() actions.Actor {
+	return actions.Actor{CS: c.cs, Guards: c.guards, KindInfo: c.kindInfo}
+}
+
+// PlanOperation runs op's guards without writing, for a confirmation
+// screen: read-only (no request at all when it refuses), the checks of
+// the action's own rules (a kind without the action, replicas out of
+// 0..MaxReplicas, a paused Deployment's restart or undo, no previous
+// revision), the SelfSubjectAccessReview of the exact verb, resource,
+// subresource and namespace (cached 30 s), the object read fresh against
+// the UID (and resourceVersion) the person saw, and then the guards the
+// action needs: another tool's markers, the namespace's Pod Security level
+// (actions that create pods), a HorizontalPodAutoscaler (scale), the
+// claims a StatefulSet scale-down or delete removes. It stops at the first
+// refusal of read-only, the action's rules, access and the fresh read, and
+// after the rules checked on the object read (a paused Deployment, no
+// previous revision) refuse or find nothing to write (already paused, the
+// same replicas): later guards are not asked then.
+// Errors: op itself is malformed (an unknown action or kind, no UID;
+// wrapping errInvalid, ReasonOf: invalid) or a read the guards need failed
+// for another reason than the object being gone (which is a not_found
+// verdict).
+func (c *Client) PlanOperation(ctx context.Context, op Operation) (Verdicts, error) {
+	return c.actor().Plan(ctx, op)
+}
+
+// Operate runs op's guards (PlanOperation) and, when none refuses and
+// every warning's reason is in op.Confirmed, writes:
+//   - restart: a strategic merge patch {"metadata":{"resourceVersion":RV},
+//     "spec":{"template":{"metadata":{"annotations":
+//     {"kubectl.kubernetes.io/restartedAt":"<RFC 3339 now>"}}}}};
+//   - scale: an update of the scale subresource with spec.replicas at RV;
+//   - pause / resume: a strategic merge patch of spec.paused at RV;
+//   - undo: kubectl's JSON patch (replace /spec/template and
+//     /metadata/annotations) with a replace of /metadata/resourceVersion
+//     as its precondition;
+//   - delete: DeleteOptions{Preconditions: UID (and RV for a workload),
+//     PropagationPolicy: Background}, a pod's grace period as asked.
+//
+// RV is the resourceVersion of the guards' fresh read. A 409 the API server
+// answers is retried (up to 5 times) only when the object read again shows
+// that status alone moved (same UID and generation); otherwise it is a
+// conflict. The outcome says what was done or why not; the error is nil
+// when it was done, the *Refusal (same Reason and Detail as the outcome)
+// when it was refused by a guard or the API server, and any other error
+// for a malformed op or a failed read (the outcome's Reason is then
+// ReasonOf it).
+func (c *Client) Operate(ctx context.Context, op Operation) (OperateOutcome, error) {
+	return c.actor().Operate(ctx, op)
+}
+
+// Permissions asks the API server which of the actions kyyard offers on
+// objects of kind in namespace ("" is all namespaces) the user may not do,
+// with one SelfSubjectAccessReview per distinct request the actions make
+// (patch of the resource, update of its scale subresource, delete), each
+// answer cached for the guards' 30 seconds. It returns, per action
+// denied, the reviewer's sentence ("you may not delete deployments in
+// demo (…)"); actions allowed, and those whose review could not be made
+// (the API server unreachable), are left out: an action is only shown
+// disabled when the server said no. Every action is still checked again
+// by its guards when it is run. Only the actions the kind's plugin
+// declares (KindInfo.Capabilities) are asked about: a kind with none costs
+// no request. ActionEdit is the workload form's apply, a patch of the
+// object (CanEdit; on a pod, e edits its owner: not asked); ActionShell
+// is the create of pods/exec a shell makes (CanExec: pods and their
+// containers); ActionPortForward the create of pods/portforward
+// (CanPortForward).
+func (c *Client) Permissions(ctx context.Context, kind Kind, namespace string) map[Action]string {
+	return c.actor().Permissions(ctx, kind, namespace)
+}
