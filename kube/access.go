@@ -73,7 +73,7 @@ var featureRules = []AccessRule{
 		Group: "apps", Resources: []string{"controllerrevisions"}, Verbs: []string{"list"}, Scope: ScopeNamespace},
 	{Feature: "describe a namespace (quotas and limit ranges)", Source: "k8s.io/kubectl/pkg/describe NamespaceDescriber, via kube/describe.go",
 		Resources: []string{"limitranges", "resourcequotas"}, Verbs: []string{"list"}, Scope: ScopeNamespace},
-	{Feature: "Pod Security guard, describe a namespace", Source: "kube/internal/guards Checker.PodSecurity, kube/exec.go, kube/debug.go",
+	{Feature: "Pod Security guard, describe a namespace", Source: "kube/internal/guards Checker.PodSecurity, kube/internal/shells/exec.go, kube/internal/shells/debug.go",
 		Resources: []string{"namespaces"}, Verbs: []string{"get"}, Scope: ScopeNamespaceObject},
 	{Feature: "access reviews (every guard, the cache's watch check)", Source: "kube/internal/guards Checker.Access, kube/cache.go mayWatch",
 		Group: "authorization.k8s.io", Resources: []string{"selfsubjectaccessreviews"}, Verbs: []string{"create"}, Scope: ScopeAlways},
@@ -99,13 +99,13 @@ var featureRules = []AccessRule{
 	// The WebSocket upgrade is an HTTP GET, which API servers before 1.31
 	// (or without AuthorizePodWebsocketUpgradeCreatePermission, KEP-4006)
 	// authorize as get; SPDY's POST and newer servers ask for create.
-	{Feature: "shell (exec)", Source: "kube/exec.go, kube/execsession.go",
+	{Feature: "shell (exec)", Source: "kube/internal/shells/exec.go, kube/internal/shells/execsession.go",
 		Resources: []string{"pods/exec"}, Verbs: []string{"create", "get"}, Scope: ScopeNamespace, Write: true},
 	{Feature: "port-forward", Source: "kube/portforward.go, kube/portforwardconn.go",
 		Resources: []string{"pods/portforward"}, Verbs: []string{"create", "get"}, Scope: ScopeNamespace, Write: true},
-	{Feature: "debug container", Source: "kube/debug.go (ephemeralcontainers patch)",
+	{Feature: "debug container", Source: "kube/internal/shells/debug.go (ephemeralcontainers patch)",
 		Resources: []string{"pods/ephemeralcontainers"}, Verbs: []string{"patch"}, Scope: ScopeNamespace, Write: true},
-	{Feature: "debug container (attach)", Source: "kube/debug.go, kube/debugattach.go",
+	{Feature: "debug container (attach)", Source: "kube/internal/shells/debug.go, kube/internal/shells/debugattach.go",
 		Resources: []string{"pods/attach"}, Verbs: []string{"create", "get"}, Scope: ScopeNamespace, Write: true},
 	// Deploy and Remove (issue 11; kube/deploy*.go, kube/remove.go on
 	// branch deploy): deployAccess reviews get, list, create and update of

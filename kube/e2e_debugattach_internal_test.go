@@ -105,7 +105,7 @@ func TestE2EDebugAttachThroughKwok(t *testing.T) {
 		}
 	}
 
-	s := &debugSession{c: c, namespace: ns, pod: "app", container: "app", image: "registry.local/app:1"}
+	s := c.shells().Attach(ns, "app", "app", "registry.local/app:1")
 	out := &lineWriter{want: "hello through attach", seen: make(chan struct{})}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -3,21 +3,25 @@ package kube
 import (
 	"errors"
 	"net/url"
+
+	"github.com/kyyard/kyyard/kube/internal/shells"
 )
 
 // UseSPDY makes c's exec sessions stream over SPDY only, with the executor
-// they fall back to when the WebSocket upgrade is refused (fallbackExecutor's
-// second), for the tests that need that path against a server that accepts
-// WebSockets.
+// they fall back to when the WebSocket upgrade is refused (shells'
+// fallbackExecutor's second), for the tests that need that path against a
+// server that accepts WebSockets.
 func UseSPDY(c *Client) {
-	c.execDialer = func(call execCall, established func()) (streamer, *execTransport, error) {
-		cfg, raw := c.execEndpoint(call, established)
+	c.execDialer = func(call shells.Call, established func()) (shells.Streamer, *shells.Transport, error) {
+		cfg, raw := c.shells().Endpoint(call, established)
 		u, err := url.Parse(raw)
 		if err != nil {
 			return nil, nil, err
 		}
-		ex, err := newSPDYExecutor(cfg, u)
-		return ex, &execTransport{fallback: errors.New("SPDY chosen by the test")}, err
+		ex, err := shells.NewSPDYExecutor(cfg, u)
+		t := &shells.Transport{}
+		t.SetFallback(errors.New("SPDY chosen by the test"))
+		return ex, t, err
 	}
 }
 
@@ -25,5 +29,5 @@ func UseSPDY(c *Client) {
 // container (pods/attach with stdin and a TTY), attached to any running
 // container of the pod: the attach path on its own, for tests.
 func AttachSession(c *Client, namespace, pod, container string) ExecSession {
-	return &debugSession{c: c, namespace: namespace, pod: pod, container: container, image: "attach"}
+	return c.shells().Attach(namespace, pod, container, "attach")
 }

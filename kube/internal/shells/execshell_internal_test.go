@@ -1,4 +1,4 @@
-package kube
+package shells
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 func TestChooseShell(t *testing.T) {
@@ -26,7 +28,7 @@ func TestChooseShell(t *testing.T) {
 			output: "kyyard-shell zsh \nkyyard-shell bash /bin/bash\nkyyard-shell sh /bin/sh\n", want: []string{"/bin/bash"}, note: "zsh not found, using bash"},
 		{name: "configured sh", configured: []string{"sh"}, output: "kyyard-shell sh /bin/sh\nkyyard-shell bash /bin/bash\n", want: []string{"/bin/sh"}},
 		{name: "noise around", output: "motd\nkyyard-shell bash /bin/bash\nkyyard-shell sh /bin/sh\nbye\n", want: []string{"/bin/bash"}},
-		{name: "none", output: "kyyard-shell bash \nkyyard-shell sh \n", err: ErrExecNoShell},
+		{name: "none", output: "kyyard-shell bash \nkyyard-shell sh \n", err: vocab.ErrExecNoShell},
 		{name: "cut output", output: "kyyard-shell bash \n", err: errProbeOutput},
 		{name: "empty", output: "", err: errProbeOutput},
 	}

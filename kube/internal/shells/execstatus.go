@@ -1,4 +1,4 @@
-package kube
+package shells
 
 // The end of a SPDY session told apart from a lost connection. Over SPDY,
 // client-go's remotecommand reads the error stream to its end and takes an
@@ -103,7 +103,20 @@ type spdyExecutor struct {
 	watch *statusWatch
 }
 
-// newSPDYExecutor returns the SPDY executor of rawURL (POST) for cfg.
+// NewSPDYExecutor returns client-go's SPDY executor of u (POST) for cfg,
+// whose end without the server's status (protocol v4 and v5) is
+// errNoStatus, reported by Run as ErrExecClosed, rather than success: the
+// executor a session falls back to, for a Dialer that wants SPDY alone.
+// Errors: the transport's construction (a bad TLS configuration).
+func NewSPDYExecutor(cfg *rest.Config, u *url.URL) (Streamer, error) {
+	ex, err := newSPDYExecutor(cfg, u)
+	if err != nil {
+		return nil, err
+	}
+	return ex, nil
+}
+
+// newSPDYExecutor is NewSPDYExecutor's executor.
 func newSPDYExecutor(cfg *rest.Config, u *url.URL) (*spdyExecutor, error) {
 	rt, upgrader, err := spdy.RoundTripperFor(cfg)
 	if err != nil {

@@ -1,4 +1,4 @@
-package kube
+package shells
 
 // The choice of a shell (pure code): the probe that runs in the container
 // once, without a TTY and without stdin, and the reading of what it
@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // shellMarker starts each line the probe prints.
@@ -106,7 +108,7 @@ func chooseShell(configured []string, output string) (argv []string, note string
 		}
 		return argv, note, nil
 	}
-	return nil, "", fmt.Errorf("%w: none of %s found", ErrExecNoShell, strings.Join(cands, ", "))
+	return nil, "", fmt.Errorf("%w: none of %s found", vocab.ErrExecNoShell, strings.Join(cands, ", "))
 }
 
 // noShellText reports whether an exec's error text says its program does

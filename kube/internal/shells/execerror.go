@@ -1,4 +1,4 @@
-package kube
+package shells
 
 // The errors a server returns for a session (pure code): an exec the API
 // server or the kubelet ended with an error of its own (a metav1.Status

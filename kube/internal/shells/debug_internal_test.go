@@ -1,4 +1,4 @@
-package kube
+package shells
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
+	"github.com/kyyard/kyyard/kube/vocab"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -66,7 +68,7 @@ type debugFake struct {
 	state   *corev1.ContainerState
 }
 
-func debugClient(t *testing.T, f *debugFake, objs ...runtime.Object) (*Client, *fake.Clientset) {
+func debugClient(t *testing.T, f *debugFake, objs ...runtime.Object) (*Shells, *fake.Clientset) {
 	t.Helper()
 	cs := fake.NewClientset(objs...)
 	cs.PrependReactor("create", "selfsubjectaccessreviews", allowReviews)
@@ -96,11 +98,10 @@ func debugClient(t *testing.T, f *debugFake, objs ...runtime.Object) (*Client, *
 		}
 		return true, pod, nil
 	})
-	c := NewFromClientset(cs, Options{})
-	c.debugExec = func(context.Context, *debugSession, remotecommand.StreamOptions) (string, string, error) {
+	c := newShells(cs, options{})
+	c.DebugStream = func(context.Context, *DebugSession, remotecommand.StreamOptions) (string, string, error) {
 		return "websocket", "", nil
 	}
-	t.Cleanup(c.Close)
 	return c, cs
 }
 
@@ -136,7 +137,7 @@ func TestC44DebugContainerUnderRestricted(t *testing.T) {
 	f := &debugFake{state: running()}
 	c, _ := debugClient(t, f, debugObjects("restricted", &corev1.PodSecurityContext{RunAsNonRoot: &yes})...)
 	var progress []string
-	s, err := c.OpenDebug(context.Background(), DebugRequest{Namespace: "ns", Pod: "app-1", UID: "uid-1", Target: "app"},
+	s, err := c.OpenDebug(context.Background(), vocab.DebugRequest{Namespace: "ns", Pod: "app-1", UID: "uid-1", Target: "app"},
 		func(p string) { progress = append(progress, p) })
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +146,7 @@ func TestC44DebugContainerUnderRestricted(t *testing.T) {
 	if !regexp.MustCompile(`^debugger-[bcdfghjklmnpqrstvwxz2456789]{5}$`).MatchString(ec.Name) || s.Container() != ec.Name {
 		t.Fatalf("name %q / %q", ec.Name, s.Container())
 	}
-	if ec.Image != DefaultDebugImage || ec.TargetContainerName != "app" || !ec.Stdin || !ec.TTY {
+	if ec.Image != vocab.DefaultDebugImage || ec.TargetContainerName != "app" || !ec.Stdin || !ec.TTY {
 		t.Fatalf("container %+v", ec)
 	}
 	sc := ec.SecurityContext
@@ -168,9 +169,9 @@ func TestC44DebugAdmissionDenied(t *testing.T) {
 	cs.PrependReactor("patch", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "app-1", errors.New(text[len(`pods "app-1" is forbidden: `):]))
 	})
-	_, err := c.OpenDebug(context.Background(), DebugRequest{Namespace: "ns", Pod: "app-1", Target: "app"}, nil)
-	var r *Refusal
-	if !errors.As(err, &r) || r.Reason != ReasonAdmissionDenied || !strings.Contains(r.Detail, text) {
+	_, err := c.OpenDebug(context.Background(), vocab.DebugRequest{Namespace: "ns", Pod: "app-1", Target: "app"}, nil)
+	var r *vocab.Refusal
+	if !errors.As(err, &r) || r.Reason != vocab.ReasonAdmissionDenied || !strings.Contains(r.Detail, text) {
 		t.Fatalf("rejection: %v", err)
 	}
 }
@@ -190,7 +191,7 @@ func TestC44DebugNeverStarts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c, _ := debugClient(t, &debugFake{state: tc.state}, debugObjects("baseline", nil)...)
 			var progress []string
-			_, err := c.OpenDebug(context.Background(), DebugRequest{Namespace: "ns", Pod: "app-1", Target: "app", Image: "busybox:1.37",
+			_, err := c.OpenDebug(context.Background(), vocab.DebugRequest{Namespace: "ns", Pod: "app-1", Target: "app", Image: "busybox:1.37",
 				StartTimeout: 1200 * time.Millisecond}, func(p string) { progress = append(progress, p) })
 			if !errors.Is(err, ErrDebugNotStarted) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)
@@ -278,14 +279,14 @@ func FuzzDebugSecurityContext(f *testing.F) {
 
 func TestDebugGuards(t *testing.T) {
 	ctx := context.Background()
-	req := DebugRequest{Namespace: "ns", Pod: "app-1", UID: "uid-1", Target: "app"}
+	req := vocab.DebugRequest{Namespace: "ns", Pod: "app-1", UID: "uid-1", Target: "app"}
 
 	// Read-only: refused before any request.
 	f := &debugFake{state: running()}
 	c, cs := debugClient(t, f, debugObjects("restricted", nil)...)
-	c.setGuardOptions(c.opts.Policy, true)
+	c.Guards = guards.New(c.CS, vocab.PolicyInteractive, true)
 	cs.ClearActions()
-	if _, err := c.OpenDebug(ctx, req, nil); ReasonOf(err) != ReasonReadOnly || len(cs.Actions()) != 0 {
+	if _, err := c.OpenDebug(ctx, req, nil); vocab.ReasonOf(err) != vocab.ReasonReadOnly || len(cs.Actions()) != 0 {
 		t.Fatalf("read-only: %v, %d requests", err, len(cs.Actions()))
 	}
 
@@ -293,17 +294,17 @@ func TestDebugGuards(t *testing.T) {
 	c, cs = debugClient(t, f, debugObjects("restricted", nil)...)
 	stale := req
 	stale.UID = "uid-0"
-	if _, err := c.OpenDebug(ctx, stale, nil); ReasonOf(err) != ReasonConflict || !strings.Contains(err.Error(), "replaced") {
+	if _, err := c.OpenDebug(ctx, stale, nil); vocab.ReasonOf(err) != vocab.ReasonConflict || !strings.Contains(err.Error(), "replaced") {
 		t.Fatalf("replaced: %v", err)
 	}
 	other := req
 	other.Target = "nope"
-	if _, err := c.OpenDebug(ctx, other, nil); ReasonOf(err) != ReasonInvalid {
+	if _, err := c.OpenDebug(ctx, other, nil); vocab.ReasonOf(err) != vocab.ReasonInvalid {
 		t.Fatalf("no target: %v", err)
 	}
 	gone := req
 	gone.Pod = "gone"
-	if _, err := c.OpenDebug(ctx, gone, nil); ReasonOf(err) != ReasonNotFound {
+	if _, err := c.OpenDebug(ctx, gone, nil); vocab.ReasonOf(err) != vocab.ReasonNotFound {
 		t.Fatalf("gone: %v", err)
 	}
 
@@ -311,37 +312,37 @@ func TestDebugGuards(t *testing.T) {
 	c, cs = debugClient(t, f, debugObjects("restricted", nil)...)
 	cs.PrependReactor("create", "selfsubjectaccessreviews", denyReviews)
 	vs, err := c.PlanDebug(ctx, req)
-	if err != nil || vs.Refusal() == nil || vs.Refusal().Reason != ReasonForbidden ||
+	if err != nil || vs.Refusal() == nil || vs.Refusal().Reason != vocab.ReasonForbidden ||
 		!strings.Contains(vs.Refusal().Detail, "patch pods/ephemeralcontainers in ns") {
 		t.Fatalf("forbidden: %+v %v", vs, err)
 	}
-	if _, err := c.OpenDebug(ctx, req, nil); ReasonOf(err) != ReasonForbidden || len(f.patches) != 0 {
+	if _, err := c.OpenDebug(ctx, req, nil); vocab.ReasonOf(err) != vocab.ReasonForbidden || len(f.patches) != 0 {
 		t.Fatalf("forbidden open: %v, %d patches", err, len(f.patches))
 	}
 
 	// No Pod Security level: a warning to confirm (strict: refused).
 	c, _ = debugClient(t, f, debugObjects("", nil)...)
-	if _, err := c.OpenDebug(ctx, req, nil); ReasonOf(err) != ReasonPodSecurity {
+	if _, err := c.OpenDebug(ctx, req, nil); vocab.ReasonOf(err) != vocab.ReasonPodSecurity {
 		t.Fatalf("unconfirmed: %v", err)
 	}
 	confirmed := req
-	confirmed.Confirmed = []Reason{ReasonPodSecurity}
+	confirmed.Confirmed = []vocab.Reason{vocab.ReasonPodSecurity}
 	if _, err := c.OpenDebug(ctx, confirmed, nil); err != nil {
 		t.Fatalf("confirmed: %v", err)
 	}
 	if ec := sentContainer(t, f); ec.SecurityContext != nil {
 		t.Fatalf("a privileged namespace got %+v", ec.SecurityContext)
 	}
-	c.setGuardOptions(PolicyStrict, c.opts.ReadOnly)
+	c.Guards = guards.New(c.CS, vocab.PolicyStrict, false)
 	vs, _ = c.PlanDebug(ctx, confirmed)
-	if r := vs.Unconfirmed(confirmed.Confirmed); r == nil || r.Reason != ReasonPodSecurity {
+	if r := vs.Unconfirmed(confirmed.Confirmed); r == nil || r.Reason != vocab.ReasonPodSecurity {
 		t.Fatalf("strict: %+v", vs)
 	}
 
 	// A malformed image is refused before anything is sent.
 	bad := req
 	bad.Image = "Busybox@123"
-	if _, err := c.PlanDebug(ctx, bad); ReasonOf(err) != ReasonInvalid {
+	if _, err := c.PlanDebug(ctx, bad); vocab.ReasonOf(err) != vocab.ReasonInvalid {
 		t.Fatalf("bad image: %v", err)
 	}
 }
@@ -354,7 +355,7 @@ func TestDebugGuards(t *testing.T) {
 // and meeting the server's rejection. A pod that meets the level passes.
 func TestDebugPlanChecksTheWholePod(t *testing.T) {
 	ctx := context.Background()
-	req := DebugRequest{Namespace: "ns", Pod: "app-1", UID: "uid-1", Target: "app"}
+	req := vocab.DebugRequest{Namespace: "ns", Pod: "app-1", UID: "uid-1", Target: "app"}
 	privileged := plainDebugObjects("baseline", nil)
 	yes := true
 	privileged[1].(*corev1.Pod).Spec.Containers[0].SecurityContext = &corev1.SecurityContext{Privileged: &yes}
@@ -383,16 +384,16 @@ func TestDebugPlanChecksTheWholePod(t *testing.T) {
 				}
 				return
 			}
-			if len(ws) != 1 || ws[0].Reason != ReasonPodSecurity || !strings.Contains(ws[0].Sentence, tc.want) ||
+			if len(ws) != 1 || ws[0].Reason != vocab.ReasonPodSecurity || !strings.Contains(ws[0].Sentence, tc.want) ||
 				!strings.Contains(ws[0].Sentence, "pod app-1 with the debug container does not meet it") {
 				t.Fatalf("warnings %+v; want one pod_security warning naming %q", ws, tc.want)
 			}
-			if _, err := c.OpenDebug(ctx, req, nil); ReasonOf(err) != ReasonPodSecurity || len(f.patches) != 0 {
+			if _, err := c.OpenDebug(ctx, req, nil); vocab.ReasonOf(err) != vocab.ReasonPodSecurity || len(f.patches) != 0 {
 				t.Fatalf("unconfirmed open: %v, %d patches", err, len(f.patches))
 			}
-			c.setGuardOptions(PolicyStrict, c.opts.ReadOnly)
+			c.Guards = guards.New(c.CS, vocab.PolicyStrict, false)
 			vs, _ = c.PlanDebug(ctx, req)
-			if r := vs.Refusal(); r == nil || r.Reason != ReasonPodSecurity {
+			if r := vs.Refusal(); r == nil || r.Reason != vocab.ReasonPodSecurity {
 				t.Fatalf("strict: %+v", vs)
 			}
 		})
@@ -407,20 +408,20 @@ func (e exitErr) ExitStatus() int { return int(e) }
 
 func TestDebugSessionRun(t *testing.T) {
 	ctx := context.Background()
-	open := func(t *testing.T, state *corev1.ContainerState, stream debugStreamer) ExecSession {
+	open := func(t *testing.T, state *corev1.ContainerState, stream DebugStreamer) vocab.ExecSession {
 		f := &debugFake{state: running()}
 		c, _ := debugClient(t, f, debugObjects("restricted", nil)...)
-		s, err := c.OpenDebug(ctx, DebugRequest{Namespace: "ns", Pod: "app-1", Target: "app"}, nil)
+		s, err := c.OpenDebug(ctx, vocab.DebugRequest{Namespace: "ns", Pod: "app-1", Target: "app"}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.mu.Lock()
 		f.state = state
 		f.mu.Unlock()
-		c.debugExec = stream
+		c.DebugStream = stream
 		return s
 	}
-	echo := func(_ context.Context, _ *debugSession, o remotecommand.StreamOptions) (string, string, error) {
+	echo := func(_ context.Context, _ *DebugSession, o remotecommand.StreamOptions) (string, string, error) {
 		line, _ := io.ReadAll(io.LimitReader(o.Stdin, 3))
 		o.Stdout.Write(append([]byte("you said "), line...))
 		if o.TerminalSizeQueue != nil {
@@ -434,49 +435,49 @@ func TestDebugSessionRun(t *testing.T) {
 	// The kubelet reports the container terminated: its exit code.
 	s := open(t, &corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 3}}, echo)
 	var out bytes.Buffer
-	res, err := s.Run(ctx, ExecStreams{Stdin: strings.NewReader("hey"), Stdout: &out, Sizes: fixedSize{120, 40}}, ExecLimits{})
+	res, err := s.Run(ctx, vocab.ExecStreams{Stdin: strings.NewReader("hey"), Stdout: &out, Sizes: fixedSize{120, 40}}, vocab.ExecLimits{})
 	if err != nil || res.ExitCode != 3 || out.String() != "you said hey" || res.Transport != "spdy" || res.Fallback == "" {
 		t.Fatalf("terminated: %+v %v %q", res, err, out.String())
 	}
-	if _, err := s.Run(ctx, ExecStreams{}, ExecLimits{}); !errors.Is(err, ErrExecClosed) {
+	if _, err := s.Run(ctx, vocab.ExecStreams{}, vocab.ExecLimits{}); !errors.Is(err, vocab.ErrExecClosed) {
 		t.Fatalf("second run: %v", err)
 	}
 
 	// Still running after the stream closed: the exit status is unknown.
 	s = open(t, running(), echo)
-	if _, err := s.Run(ctx, ExecStreams{Stdin: strings.NewReader("hey"), Stdout: io.Discard}, ExecLimits{}); !errors.Is(err, ErrExecClosed) {
+	if _, err := s.Run(ctx, vocab.ExecStreams{Stdin: strings.NewReader("hey"), Stdout: io.Discard}, vocab.ExecLimits{}); !errors.Is(err, vocab.ErrExecClosed) {
 		t.Fatalf("still running: %v", err)
 	}
 
 	// An exit code the stream reports.
-	s = open(t, running(), func(context.Context, *debugSession, remotecommand.StreamOptions) (string, string, error) {
+	s = open(t, running(), func(context.Context, *DebugSession, remotecommand.StreamOptions) (string, string, error) {
 		return "websocket", "", exitErr(5)
 	})
-	if res, err := s.Run(ctx, ExecStreams{}, ExecLimits{}); err != nil || res.ExitCode != 5 {
+	if res, err := s.Run(ctx, vocab.ExecStreams{}, vocab.ExecLimits{}); err != nil || res.ExitCode != 5 {
 		t.Fatalf("exit 5: %+v %v", res, err)
 	}
 
 	// A stream never established: the setup limit.
-	block := func(ctx context.Context, _ *debugSession, _ remotecommand.StreamOptions) (string, string, error) {
+	block := func(ctx context.Context, _ *DebugSession, _ remotecommand.StreamOptions) (string, string, error) {
 		<-ctx.Done()
 		return "websocket", "", ctx.Err()
 	}
 	s = open(t, running(), block)
-	if _, err := s.Run(ctx, ExecStreams{Stdin: strings.NewReader("")}, ExecLimits{Setup: 200 * time.Millisecond}); !errors.Is(err, ErrExecSetup) {
+	if _, err := s.Run(ctx, vocab.ExecStreams{Stdin: strings.NewReader("")}, vocab.ExecLimits{Setup: 200 * time.Millisecond}); !errors.Is(err, vocab.ErrExecSetup) {
 		t.Fatalf("setup: %v", err)
 	}
 	// Established (it asked for the size) but idle, then the lifetime.
-	sized := func(ctx context.Context, _ *debugSession, o remotecommand.StreamOptions) (string, string, error) {
+	sized := func(ctx context.Context, _ *DebugSession, o remotecommand.StreamOptions) (string, string, error) {
 		o.TerminalSizeQueue.Next()
 		<-ctx.Done()
 		return "websocket", "", ctx.Err()
 	}
 	s = open(t, running(), sized)
-	if _, err := s.Run(ctx, ExecStreams{Sizes: fixedSize{80, 24}}, ExecLimits{Idle: 200 * time.Millisecond}); !errors.Is(err, ErrExecIdle) {
+	if _, err := s.Run(ctx, vocab.ExecStreams{Sizes: fixedSize{80, 24}}, vocab.ExecLimits{Idle: 200 * time.Millisecond}); !errors.Is(err, vocab.ErrExecIdle) {
 		t.Fatalf("idle: %v", err)
 	}
 	s = open(t, running(), sized)
-	if _, err := s.Run(ctx, ExecStreams{Sizes: fixedSize{80, 24}}, ExecLimits{Lifetime: 200 * time.Millisecond}); !errors.Is(err, ErrExecLifetime) {
+	if _, err := s.Run(ctx, vocab.ExecStreams{Sizes: fixedSize{80, 24}}, vocab.ExecLimits{Lifetime: 200 * time.Millisecond}); !errors.Is(err, vocab.ErrExecLifetime) {
 		t.Fatalf("lifetime: %v", err)
 	}
 	if n := s.Note(); !strings.Contains(n, s.Container()) || len(s.Argv()) == 0 {
@@ -485,16 +486,15 @@ func TestDebugSessionRun(t *testing.T) {
 }
 
 // fixedSize is a size queue of one size.
-type fixedSize TerminalSize
+type fixedSize vocab.TerminalSize
 
-func (f fixedSize) Next() *TerminalSize { s := TerminalSize(f); return &s }
+func (f fixedSize) Next() *vocab.TerminalSize { s := vocab.TerminalSize(f); return &s }
 
 // The real attach needs a REST config.
 func TestDebugUnavailable(t *testing.T) {
 	cs := fake.NewClientset(debugObjects("restricted", nil)...)
-	c := NewFromClientset(cs, Options{})
-	defer c.Close()
-	if _, err := c.OpenDebug(context.Background(), DebugRequest{Namespace: "ns", Pod: "app-1", Target: "app"}, nil); !errors.Is(err, ErrExecUnavailable) {
+	c := newShells(cs, options{})
+	if _, err := c.OpenDebug(context.Background(), vocab.DebugRequest{Namespace: "ns", Pod: "app-1", Target: "app"}, nil); !errors.Is(err, vocab.ErrExecUnavailable) {
 		t.Fatalf("%v", err)
 	}
 	if len(cs.Actions()) != 0 {
@@ -508,7 +508,7 @@ func TestDebugUnavailable(t *testing.T) {
 // patch is not one.
 func TestDebugErrorsAfterThePatchSayItWasAdded(t *testing.T) {
 	c, _ := debugClient(t, &debugFake{}, debugObjects("baseline", nil)...)
-	req := DebugRequest{Namespace: "ns", Pod: "app-1", Target: "app", Image: "busybox:1.37", StartTimeout: 1200 * time.Millisecond}
+	req := vocab.DebugRequest{Namespace: "ns", Pod: "app-1", Target: "app", Image: "busybox:1.37", StartTimeout: 1200 * time.Millisecond}
 	_, err := c.OpenDebug(context.Background(), req, nil)
 	var added *DebugAddedError
 	if !errors.As(err, &added) || added.Unsure || !strings.HasPrefix(added.Container, "debugger-") || added.Image != "busybox:1.37" ||
@@ -527,7 +527,21 @@ func TestDebugErrorsAfterThePatchSayItWasAdded(t *testing.T) {
 	}
 	stale := req
 	stale.UID = "not-the-uid"
-	if _, err := c.OpenDebug(context.Background(), stale, nil); errors.As(err, &added) || ReasonOf(err) != ReasonConflict {
+	if _, err := c.OpenDebug(context.Background(), stale, nil); errors.As(err, &added) || vocab.ReasonOf(err) != vocab.ReasonConflict {
 		t.Fatalf("refused before the patch: %v", err)
 	}
+}
+
+// allowReviews answers every SelfSubjectAccessReview with allowed.
+func allowReviews(action k8stesting.Action) (bool, runtime.Object, error) {
+	r := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).DeepCopy()
+	r.Status.Allowed = true
+	return true, r, nil
+}
+
+// denyReviews answers every SelfSubjectAccessReview with denied.
+func denyReviews(action k8stesting.Action) (bool, runtime.Object, error) {
+	r := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).DeepCopy()
+	r.Status.Reason = "RBAC: not allowed"
+	return true, r, nil
 }

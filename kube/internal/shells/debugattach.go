@@ -1,4 +1,4 @@
-package kube
+package shells
 
 import (
 	"context"
@@ -9,36 +9,45 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/remotecommand"
 )
 
-// debugStreamer streams a debug session's attach: it returns the
+// DebugStreamer streams a debug session's attach: it returns the
 // transport used ("websocket" or "spdy"), why the WebSocket one was not
 // used (for "spdy"), and the stream's end. Tests replace the real one
-// (Client.debugAttach) through Client.debugExec.
-type debugStreamer func(ctx context.Context, s *debugSession, opts remotecommand.StreamOptions) (transport, fallback string, err error)
+// (Shells.debugAttach) through Shells.DebugStream.
+type DebugStreamer func(ctx context.Context, s *DebugSession, opts remotecommand.StreamOptions) (transport, fallback string, err error)
 
-// debugSession is the ExecSession OpenDebug returns: an attach (stdin and
-// TTY) to the debug container it added.
-type debugSession struct {
-	c                         *Client
+// DebugSession is the ExecSession OpenDebug returns: an attach (stdin and
+// TTY) to the debug container it added (or Attach's container).
+type DebugSession struct {
+	c                         *Shells
 	namespace, pod, container string
 	image                     string
 	ran                       atomic.Bool
 }
 
+// Attach returns the session OpenDebug returns for a debug container,
+// attached to the container named container of pod in namespace (any
+// running container: the attach path on its own, without adding one);
+// image is what Argv and Note name. Nothing is sent until Run.
+func (c *Shells) Attach(namespace, pod, container, image string) *DebugSession {
+	return &DebugSession{c: c, namespace: namespace, pod: pod, container: container, image: image}
+}
+
 // Argv is the debug image's own entrypoint: kyyard runs no command of
 // its own in it (as `kubectl debug -it` with no command).
-func (s *debugSession) Argv() []string { return []string{"(" + s.image + " entrypoint)"} }
+func (s *DebugSession) Argv() []string { return []string{"(" + s.image + " entrypoint)"} }
 
 // Container is the debug container's name ("debugger-xxxxx").
-func (s *debugSession) Container() string { return s.container }
+func (s *DebugSession) Container() string { return s.container }
 
 // Note says what the session is, for the banner.
-func (s *debugSession) Note() string {
+func (s *DebugSession) Note() string {
 	return "ephemeral debug container " + s.container + " (" + s.image + "); it stays in the pod until the pod ends"
 }
 
@@ -54,12 +63,12 @@ const debugExitWait = 3 * time.Second
 // (the stream closed under it) is ErrExecClosed. Errors: ErrExecSetup,
 // ErrExecIdle, ErrExecLifetime, ErrExecClosed (wrapping the stream's
 // error), ctx's error; a second Run is ErrExecClosed.
-func (s *debugSession) Run(ctx context.Context, streams ExecStreams, limits ExecLimits) (ExecResult, error) {
+func (s *DebugSession) Run(ctx context.Context, streams vocab.ExecStreams, limits vocab.ExecLimits) (vocab.ExecResult, error) {
 	if s.ran.Swap(true) {
-		return ExecResult{}, fmt.Errorf("%w: a session runs once", ErrExecClosed)
+		return vocab.ExecResult{}, fmt.Errorf("%w: a session runs once", vocab.ErrExecClosed)
 	}
 	if limits.Setup <= 0 {
-		limits.Setup = DefaultExecSetup
+		limits.Setup = vocab.DefaultExecSetup
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -91,14 +100,14 @@ func (s *debugSession) Run(ctx context.Context, streams ExecStreams, limits Exec
 		defer wg.Done()
 		s.watchLimits(ctx, cancel, limits, &up, &lastInput, watchDone)
 	}()
-	stream := s.c.debugExec
+	stream := s.c.DebugStream
 	if stream == nil {
 		stream = s.c.debugAttach
 	}
 	transport, fallback, err := stream(ctx, s, opts)
 	close(watchDone)
 	wg.Wait()
-	res := ExecResult{Transport: transport, Fallback: fallback}
+	res := vocab.ExecResult{Transport: transport, Fallback: fallback}
 	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
 		return res, cause
 	}
@@ -110,11 +119,11 @@ func (s *debugSession) Run(ctx context.Context, streams ExecStreams, limits Exec
 	case err != nil && ctx.Err() != nil:
 		return res, ctx.Err()
 	case err != nil:
-		return res, fmt.Errorf("%w: %v", ErrExecClosed, err)
+		return res, fmt.Errorf("%w: %v", vocab.ErrExecClosed, err)
 	}
 	code, ok := s.exitCode(ctx)
 	if !ok {
-		return res, fmt.Errorf("%w: debug container %s is still running (the attach closed)", ErrExecClosed, s.container)
+		return res, fmt.Errorf("%w: debug container %s is still running (the attach closed)", vocab.ErrExecClosed, s.container)
 	}
 	res.ExitCode = code
 	return res, nil
@@ -123,8 +132,7 @@ func (s *debugSession) Run(ctx context.Context, streams ExecStreams, limits Exec
 // watchLimits cancels ctx with ErrExecSetup, ErrExecIdle or
 // ErrExecLifetime when the stream is not up within limits.Setup, the
 // input is idle for limits.Idle, or the session reaches limits.Lifetime.
-func (s *debugSession) watchLimits(ctx context.Context, cancel context.CancelCauseFunc, limits ExecLimits,
-	up *atomic.Bool, lastInput *atomic.Int64, done <-chan struct{}) {
+func (s *DebugSession) watchLimits(ctx context.Context, cancel context.CancelCauseFunc, limits vocab.ExecLimits, up *atomic.Bool, lastInput *atomic.Int64, done <-chan struct{}) {
 	start := time.Now()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
@@ -137,13 +145,13 @@ func (s *debugSession) watchLimits(ctx context.Context, cancel context.CancelCau
 		case now := <-tick.C:
 			switch {
 			case !up.Load() && now.Sub(start) > limits.Setup:
-				cancel(fmt.Errorf("%w (%s)", ErrExecSetup, limits.Setup))
+				cancel(fmt.Errorf("%w (%s)", vocab.ErrExecSetup, limits.Setup))
 				return
 			case limits.Lifetime > 0 && now.Sub(start) > limits.Lifetime:
-				cancel(fmt.Errorf("%w (%s)", ErrExecLifetime, limits.Lifetime))
+				cancel(fmt.Errorf("%w (%s)", vocab.ErrExecLifetime, limits.Lifetime))
 				return
 			case limits.Idle > 0 && now.Sub(time.Unix(0, lastInput.Load())) > limits.Idle:
-				cancel(fmt.Errorf("%w (%s)", ErrExecIdle, limits.Idle))
+				cancel(fmt.Errorf("%w (%s)", vocab.ErrExecIdle, limits.Idle))
 				return
 			}
 		}
@@ -152,11 +160,11 @@ func (s *debugSession) watchLimits(ctx context.Context, cancel context.CancelCau
 
 // exitCode reads the debug container's exit code, waiting up to
 // debugExitWait for the kubelet to report it terminated.
-func (s *debugSession) exitCode(ctx context.Context) (int, bool) {
+func (s *DebugSession) exitCode(ctx context.Context) (int, bool) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), debugExitWait)
 	defer cancel()
 	for {
-		pod, err := s.c.cs.CoreV1().Pods(s.namespace).Get(ctx, s.pod, metav1.GetOptions{})
+		pod, err := s.c.CS.CoreV1().Pods(s.namespace).Get(ctx, s.pod, metav1.GetOptions{})
 		if err == nil {
 			for _, st := range pod.Status.EphemeralContainerStatuses {
 				if st.Name == s.container && st.State.Terminated != nil {
@@ -177,15 +185,15 @@ func (s *debugSession) exitCode(ctx context.Context) (int, bool) {
 // WebSocket upgrade is refused or a proxy does not pass it (casebook C43;
 // the rule of client-go's remotecommand.NewFallbackExecutor as kubectl
 // uses it). When both fail, both errors are reported.
-func (c *Client) debugAttach(ctx context.Context, s *debugSession, opts remotecommand.StreamOptions) (string, string, error) {
-	if c.restConfig == nil {
-		return "", "", ErrExecUnavailable
+func (c *Shells) debugAttach(ctx context.Context, s *DebugSession, opts remotecommand.StreamOptions) (string, string, error) {
+	if c.Config == nil {
+		return "", "", vocab.ErrExecUnavailable
 	}
-	u := c.cs.CoreV1().RESTClient().Post().Resource("pods").Namespace(s.namespace).Name(s.pod).
+	u := c.CS.CoreV1().RESTClient().Post().Resource("pods").Namespace(s.namespace).Name(s.pod).
 		SubResource("attach").VersionedParams(&corev1.PodAttachOptions{
 		Container: s.container, Stdin: opts.Stdin != nil, Stdout: true, Stderr: false, TTY: true,
 	}, scheme.ParameterCodec).URL()
-	exec, t, err := fallbackExecutor(c.restConfig, u.String())
+	exec, t, err := fallbackExecutor(c.Config, u.String())
 	if err != nil {
 		return "", "", err
 	}
@@ -229,7 +237,7 @@ func (d *debugOutput) Write(p []byte) (int, error) {
 
 // debugSizes adapts kyyard's TerminalSizeQueue to client-go's.
 type debugSizes struct {
-	q  TerminalSizeQueue
+	q  vocab.TerminalSizeQueue
 	on func()
 }
 

@@ -1,4 +1,4 @@
-package kube
+package shells
 
 // Exec: a session in a container (`kubectl exec -it`), in-process. PlanExec
 // runs the guards without running anything; OpenExec runs them again,
@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -27,7 +28,7 @@ const ExecPodSecuritySentence = "what a shell may do in this pod is not bounded 
 // ErrExec* sentinel, errors.As the *Refusal (ReasonOf its reason).
 type execRefusal struct {
 	sentinel error
-	refusal  *Refusal
+	refusal  *vocab.Refusal
 }
 
 // Error returns "<sentinel>: <detail>".
@@ -45,40 +46,40 @@ func (e *execRefusal) Unwrap() []error { return []error{e.sentinel, e.refusal} }
 // ErrExecForbidden for the access review, ErrExecPodReplaced for a UID
 // that changed, ErrExecNotRunning, ErrExecPodSecurity; read-only answers
 // its *Refusal alone.
-func execRefused(vs Verdicts, r *Refusal) error {
-	guard := GuardReadOnly
+func execRefused(vs vocab.Verdicts, r *vocab.Refusal) error {
+	guard := vocab.GuardReadOnly
 	for _, v := range vs {
-		if v.Reason == r.Reason && strings.HasPrefix(r.Detail, v.Sentence) && v.Outcome != OutcomePass {
+		if v.Reason == r.Reason && strings.HasPrefix(r.Detail, v.Sentence) && v.Outcome != vocab.OutcomePass {
 			guard = v.Guard
 			break
 		}
 	}
 	var sentinel error
 	switch guard {
-	case GuardAccess:
-		sentinel = ErrExecForbidden
-	case GuardFresh:
-		sentinel = ErrExecPodReplaced
-		if r.Reason == ReasonNotRunning {
-			sentinel = ErrExecNotRunning
+	case vocab.GuardAccess:
+		sentinel = vocab.ErrExecForbidden
+	case vocab.GuardFresh:
+		sentinel = vocab.ErrExecPodReplaced
+		if r.Reason == vocab.ReasonNotRunning {
+			sentinel = vocab.ErrExecNotRunning
 		}
-	case GuardRunning:
-		sentinel = ErrExecNotRunning
-	case GuardPodSecurity:
-		sentinel = ErrExecPodSecurity
+	case vocab.GuardRunning:
+		sentinel = vocab.ErrExecNotRunning
+	case vocab.GuardPodSecurity:
+		sentinel = vocab.ErrExecPodSecurity
 		// The reason's own sentence speaks of pods a write creates; a
 		// shell creates none.
-		r = &Refusal{Reason: r.Reason, Detail: r.Detail, Sentence: ExecPodSecuritySentence}
+		r = &vocab.Refusal{Reason: r.Reason, Detail: r.Detail, Sentence: ExecPodSecuritySentence}
 	default:
 		return r
 	}
 	return &execRefusal{sentinel: sentinel, refusal: r}
 }
 
-// validExec checks a request's shape. Errors wrap errInvalid.
+// validExec checks a request's shape. Errors wrap vocab.ErrInvalid.
 func validExec(namespace, pod string) error {
 	if namespace == "" || pod == "" {
-		return fmt.Errorf("%w: a session needs a namespace and a pod", errInvalid)
+		return fmt.Errorf("%w: a session needs a namespace and a pod", vocab.ErrInvalid)
 	}
 	return nil
 }
@@ -93,51 +94,51 @@ func validExec(namespace, pod string) error {
 // (ReasonNotRunning), then Pod Security: a pass only when the namespace
 // enforces baseline or restricted and the pod meets baseline (the official
 // Pod Security Admission checks); otherwise a warning, a refusal under the
-// strict policy (ReasonPodSecurity). Errors: a malformed request (errInvalid),
+// strict policy (ReasonPodSecurity). Errors: a malformed request (vocab.ErrInvalid),
 // the pod cannot be read (ReasonOf: not_found, forbidden, unavailable), or
 // several containers and none named (*ContainerChoiceError, listing them
 // with the kubectl.kubernetes.io/default-container annotation's).
-func (c *Client) PlanExec(ctx context.Context, req ExecRequest) (ExecPlan, error) {
-	var plan ExecPlan
+func (c *Shells) PlanExec(ctx context.Context, req vocab.ExecRequest) (vocab.ExecPlan, error) {
+	var plan vocab.ExecPlan
 	if err := validExec(req.Namespace, req.Pod); err != nil {
 		return plan, err
 	}
 	var pod *corev1.Pod
-	vs, err := c.guards.Run(ctx, guards.Write{
+	vs, err := c.Guards.Run(ctx, guards.Write{
 		Access: []guards.AccessCheck{{Verb: "create", Resource: "pods", Subresource: "exec", Namespace: req.Namespace}},
-		Object: func(ctx context.Context) (Verdicts, error) {
+		Object: func(ctx context.Context) (vocab.Verdicts, error) {
 			var err error
-			pod, err = c.cs.CoreV1().Pods(req.Namespace).Get(ctx, req.Pod, metav1.GetOptions{})
+			pod, err = c.CS.CoreV1().Pods(req.Namespace).Get(ctx, req.Pod, metav1.GetOptions{})
 			if err != nil {
 				return nil, err
 			}
 			container, ch, missing := execContainer(pod, req.Container)
 			v := guardPodUID(pod, req.UID)
-			if v.Outcome == OutcomePass && missing != "" {
-				v = Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonConflict, Sentence: missing}
+			if v.Outcome == vocab.OutcomePass && missing != "" {
+				v = vocab.Verdict{Guard: vocab.GuardFresh, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonConflict, Sentence: missing}
 			}
-			if v.Outcome == OutcomeRefuse {
-				return Verdicts{v}, nil
+			if v.Outcome == vocab.OutcomeRefuse {
+				return vocab.Verdicts{v}, nil
 			}
 			if ch != nil {
-				return Verdicts{v}, ch
+				return vocab.Verdicts{v}, ch
 			}
 			plan.Container = container
-			return Verdicts{v, guardContainerRunning(pod, container)}, nil
+			return vocab.Verdicts{v, guardContainerRunning(pod, container)}, nil
 		},
-		Risks: func(ctx context.Context) (Verdicts, error) {
+		Risks: func(ctx context.Context) (vocab.Verdicts, error) {
 			level, read := "", true
-			ns, err := c.cs.CoreV1().Namespaces().Get(ctx, req.Namespace, metav1.GetOptions{})
+			ns, err := c.CS.CoreV1().Namespaces().Get(ctx, req.Namespace, metav1.GetOptions{})
 			if err != nil {
 				read = false
 			} else {
 				level = ns.Labels[guards.PodSecurityEnforceLabel]
 			}
 			v := execPodSecurity(pod, level, read)
-			if v.Outcome == OutcomeWarn {
-				v = c.guards.Warn(v)
+			if v.Outcome == vocab.OutcomeWarn {
+				v = c.Guards.Warn(v)
 			}
-			return Verdicts{v}, nil
+			return vocab.Verdicts{v}, nil
 		},
 	})
 	plan.Verdicts = vs
@@ -150,8 +151,8 @@ const probeLimit = 4096
 // OpenExec runs the guards (PlanExec) and, when none refuses and every
 // warning's reason is in req.Confirmed, chooses the argv: req.Command when
 // set, else the shell found by one exec of a probe inside the container
-// (no TTY, no stdin; the configured shell req.Shell, else the Client's
-// Options.Shell, then bash, then sh). Nothing else runs until the session's
+// (no TTY, no stdin; the configured shell req.Shell, else
+// Shells.Shell, then bash, then sh). Nothing else runs until the session's
 // Run. Errors: ErrExecUnavailable (a client without cluster configuration,
 // before any request); PlanExec's errors; a refusal as an error that
 // errors.Is one of ErrExecForbidden, ErrExecPodReplaced, ErrExecNotRunning,
@@ -159,9 +160,9 @@ const probeLimit = 4096
 // alone); ErrExecNoShell when the container has no shell (casebook C16:
 // the runtime cannot find sh, or the probe found none); the probe's own
 // failure otherwise.
-func (c *Client) OpenExec(ctx context.Context, req ExecRequest) (ExecSession, error) {
-	if c.restConfig == nil && c.execDialer == nil {
-		return nil, ErrExecUnavailable
+func (c *Shells) OpenExec(ctx context.Context, req vocab.ExecRequest) (vocab.ExecSession, error) {
+	if c.Config == nil && c.Dial == nil {
+		return nil, vocab.ErrExecUnavailable
 	}
 	plan, err := c.PlanExec(ctx, req)
 	if err != nil {
@@ -170,14 +171,14 @@ func (c *Client) OpenExec(ctx context.Context, req ExecRequest) (ExecSession, er
 	if r := plan.Verdicts.Unconfirmed(req.Confirmed); r != nil {
 		return nil, execRefused(plan.Verdicts, r)
 	}
-	s := &execSession{client: c, call: execCall{namespace: req.Namespace, pod: req.Pod, container: plan.Container, tty: req.TTY}}
+	s := &execSession{client: c, call: Call{namespace: req.Namespace, pod: req.Pod, container: plan.Container, tty: req.TTY}}
 	if len(req.Command) > 0 {
 		s.call.argv = req.Command
 		return s, nil
 	}
 	shell := req.Shell
 	if len(shell) == 0 {
-		shell = c.opts.Shell
+		shell = c.Shell
 	}
 	argv, note, err := c.probeShell(ctx, s.call, shell)
 	if err != nil {
@@ -191,21 +192,21 @@ func (c *Client) OpenExec(ctx context.Context, req ExecRequest) (ExecSession, er
 // shell from its output. A probe that fails before printing, with the
 // runtime saying sh does not exist (or exit status 127), is
 // ErrExecNoShell.
-func (c *Client) probeShell(ctx context.Context, call execCall, shell []string) ([]string, string, error) {
+func (c *Shells) probeShell(ctx context.Context, call Call, shell []string) ([]string, string, error) {
 	call.argv, call.tty, call.stdin = shellProbe(shell), false, false
 	probe := &execSession{client: c, call: call}
 	var out limitedBuffer
 	out.limit = probeLimit
-	res, err := probe.Run(ctx, ExecStreams{Stdout: &out, Stderr: &out}, ExecLimits{Lifetime: DefaultExecSetup})
+	res, err := probe.Run(ctx, vocab.ExecStreams{Stdout: &out, Stderr: &out}, vocab.ExecLimits{Lifetime: vocab.DefaultExecSetup})
 	text := out.String()
 	printed := strings.Contains(text, shellMarker)
 	switch {
 	case err != nil && !printed && (noShellText(err.Error()) || noShellText(text)):
-		return nil, "", fmt.Errorf("%w (%v)", ErrExecNoShell, err)
+		return nil, "", fmt.Errorf("%w (%v)", vocab.ErrExecNoShell, err)
 	case err != nil && !printed:
 		return nil, "", fmt.Errorf("choosing a shell: %w", err)
 	case !printed && (res.ExitCode == 127 || res.ExitCode == 126):
-		return nil, "", fmt.Errorf("%w (the probe exited with %d)", ErrExecNoShell, res.ExitCode)
+		return nil, "", fmt.Errorf("%w (the probe exited with %d)", vocab.ErrExecNoShell, res.ExitCode)
 	}
 	return chooseShell(shell, text)
 }
@@ -225,7 +226,7 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 }
 
 // execOptions returns the PodExecOptions of a call.
-func execOptions(call execCall) *corev1.PodExecOptions {
+func execOptions(call Call) *corev1.PodExecOptions {
 	return &corev1.PodExecOptions{
 		Container: call.container,
 		Command:   call.argv,

@@ -1,4 +1,4 @@
-package kube
+package shells
 
 import (
 	"context"
@@ -90,7 +90,7 @@ func TestExecServerError(t *testing.T) {
 			if ok != tc.ok || (ok && se.Cause != tc.cause) {
 				t.Fatalf("execServerError(%v) = %+v, %v; want %v with cause %q", tc.err, se, ok, tc.ok, tc.cause)
 			}
-			if ok && (!errors.Is(se, ErrExecServer) || errors.Is(se, ErrExecClosed) || !strings.HasPrefix(se.Error(), "the server ended the session: "+tc.cause)) {
+			if ok && (!errors.Is(se, ErrExecServer) || errors.Is(se, vocab.ErrExecClosed) || !strings.HasPrefix(se.Error(), "the server ended the session: "+tc.cause)) {
 				t.Fatalf("error %q: want ErrExecServer, the cause first", se)
 			}
 		})
@@ -122,16 +122,16 @@ func TestReportedExitCode(t *testing.T) {
 // lost"); kwok's "exit status 3" is exit code 3, marked as read from an
 // error.
 func TestExecServerEnded(t *testing.T) {
-	run := func(err error) (ExecResult, error) {
+	run := func(err error) (vocab.ExecResult, error) {
 		s := sessionWith(func(ctx context.Context, o remotecommand.StreamOptions, up func()) error {
 			up()
 			return err
 		}, true)
-		return s.Run(context.Background(), ExecStreams{Stdout: io.Discard}, ExecLimits{})
+		return s.Run(context.Background(), vocab.ExecStreams{Stdout: io.Discard}, vocab.ExecLimits{})
 	}
 	res, err := run(errors.New(noExecText))
 	var se *ExecServerError
-	if !errors.As(err, &se) || errors.Is(err, ErrExecClosed) || se.Cause != `no exec found for container "app" in pod "trial/p1"` {
+	if !errors.As(err, &se) || errors.Is(err, vocab.ErrExecClosed) || se.Cause != `no exec found for container "app" in pod "trial/p1"` {
 		t.Fatalf("Run = %+v, %v; want the server's error, not a lost connection", res, err)
 	}
 	if strings.Count(err.Error(), "Internal error occurred") != 1 {
@@ -142,7 +142,7 @@ func TestExecServerEnded(t *testing.T) {
 		t.Fatalf("Run = %+v, %v; want exit 3 reported as an error", res, err)
 	}
 	res, err = run(fmt.Errorf("read: %w", io.ErrUnexpectedEOF))
-	if !errors.Is(err, ErrExecClosed) || errors.Is(err, ErrExecServer) {
+	if !errors.Is(err, vocab.ErrExecClosed) || errors.Is(err, ErrExecServer) {
 		t.Fatalf("Run = %+v, %v; a broken connection is ErrExecClosed", res, err)
 	}
 }
@@ -151,10 +151,10 @@ func TestExecServerEnded(t *testing.T) {
 // without an Exec for the pod) says the server's cause, not "connection
 // lost".
 func TestOpenExecProbeServerError(t *testing.T) {
-	c, _, _ := execClient(t, Options{}, true, "", errors.New(noExecText), execPod("u1", "web"), execNamespace("baseline"))
-	_, err := c.OpenExec(context.Background(), ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1"})
+	c, _, _ := execClient(t, options{}, true, "", errors.New(noExecText), execPod("u1", "web"), execNamespace("baseline"))
+	_, err := c.OpenExec(context.Background(), vocab.ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1"})
 	var se *ExecServerError
-	if !errors.As(err, &se) || errors.Is(err, ErrExecClosed) || errors.Is(err, ErrExecNoShell) || !strings.Contains(se.Cause, "no exec found") {
+	if !errors.As(err, &se) || errors.Is(err, vocab.ErrExecClosed) || errors.Is(err, vocab.ErrExecNoShell) || !strings.Contains(se.Cause, "no exec found") {
 		t.Fatalf("error %v; want the server's error", err)
 	}
 }

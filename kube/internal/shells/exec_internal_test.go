@@ -1,4 +1,4 @@
-package kube
+package shells
 
 import (
 	"context"
@@ -10,11 +10,13 @@ import (
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/remotecommand"
@@ -43,20 +45,32 @@ func execNamespace(level string) *corev1.Namespace {
 	return ns
 }
 
-// execClient is a Client over a fake clientset holding objs, answering
+// options are the kube.Options a test's Shells is built from.
+type options struct {
+	Policy   vocab.Policy
+	ReadOnly bool
+	Shell    []string
+}
+
+// newShells returns a Shells over cs with the guards and shell of o, as
+// kube.Client builds it (without a REST config).
+func newShells(cs kubernetes.Interface, o options) *Shells {
+	return &Shells{CS: cs, Guards: guards.New(cs, o.Policy, o.ReadOnly), Shell: o.Shell}
+}
+
+// execClient is a Shells over a fake clientset holding objs, answering
 // access reviews with allow, whose streams run the probe's fake: it prints
 // probeOut (or fails with probeErr) for the probe and ends with exit 0
 // for anything else.
-func execClient(t *testing.T, opts Options, allow bool, probeOut string, probeErr error, objs ...runtime.Object) (*Client, *fake.Clientset, *fakeDialer) {
+func execClient(t *testing.T, opts options, allow bool, probeOut string, probeErr error, objs ...runtime.Object) (*Shells, *fake.Clientset, *fakeDialer) {
 	cs := fake.NewClientset(objs...)
 	cs.PrependReactor("create", "selfsubjectaccessreviews", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		r := a.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).DeepCopy()
 		r.Status.Allowed = allow
 		return true, r, nil
 	})
-	c := NewFromClientset(cs, opts)
-	t.Cleanup(c.Close)
-	d := &fakeDialer{run: func(call execCall) func(context.Context, remotecommand.StreamOptions, func()) error {
+	c := newShells(cs, opts)
+	d := &fakeDialer{run: func(call Call) func(context.Context, remotecommand.StreamOptions, func()) error {
 		return func(ctx context.Context, o remotecommand.StreamOptions, up func()) error {
 			up()
 			if probeErr != nil {
@@ -68,7 +82,7 @@ func execClient(t *testing.T, opts Options, allow bool, probeOut string, probeEr
 			return nil
 		}
 	}}
-	c.execDialer = d.dial
+	c.Dial = d.dial
 	return c, cs, d
 }
 
@@ -84,33 +98,33 @@ func TestOpenExecGuards(t *testing.T) {
 	waiting.Status.ContainerStatuses[0].State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}}
 	cases := []struct {
 		name    string
-		opts    Options
+		opts    options
 		deny    bool
 		objs    []runtime.Object
-		req     ExecRequest
+		req     vocab.ExecRequest
 		want    error
-		reason  Reason
+		reason  vocab.Reason
 		sayIn   string
 		noReads bool
 	}{
-		{name: "read-only refuses before any request", opts: Options{ReadOnly: true}, objs: []runtime.Object{execPod("u1", "web"), execNamespace("baseline")},
-			req: ExecRequest{UID: "u1"}, reason: ReasonReadOnly, noReads: true},
+		{name: "read-only refuses before any request", opts: options{ReadOnly: true}, objs: []runtime.Object{execPod("u1", "web"), execNamespace("baseline")},
+			req: vocab.ExecRequest{UID: "u1"}, reason: vocab.ReasonReadOnly, noReads: true},
 		{name: "forbidden", deny: true, objs: []runtime.Object{execPod("u1", "web"), execNamespace("baseline")},
-			req: ExecRequest{UID: "u1"}, want: ErrExecForbidden, reason: ReasonForbidden, sayIn: "create pods/exec in shop"},
+			req: vocab.ExecRequest{UID: "u1"}, want: vocab.ErrExecForbidden, reason: vocab.ReasonForbidden, sayIn: "create pods/exec in shop"},
 		{name: "pod replaced", objs: []runtime.Object{execPod("u2", "web"), execNamespace("baseline")},
-			req: ExecRequest{UID: "u1"}, want: ErrExecPodReplaced, reason: ReasonConflict, sayIn: "UID changed"},
+			req: vocab.ExecRequest{UID: "u1"}, want: vocab.ErrExecPodReplaced, reason: vocab.ReasonConflict, sayIn: "UID changed"},
 		{name: "pod pending", objs: []runtime.Object{pending, execNamespace("baseline")},
-			req: ExecRequest{UID: "u1"}, want: ErrExecNotRunning, reason: ReasonNotRunning, sayIn: "Pending, not Running"},
+			req: vocab.ExecRequest{UID: "u1"}, want: vocab.ErrExecNotRunning, reason: vocab.ReasonNotRunning, sayIn: "Pending, not Running"},
 		{name: "container waiting", objs: []runtime.Object{waiting, execNamespace("baseline")},
-			req: ExecRequest{UID: "u1"}, want: ErrExecNotRunning, reason: ReasonNotRunning, sayIn: "CrashLoopBackOff"},
+			req: vocab.ExecRequest{UID: "u1"}, want: vocab.ErrExecNotRunning, reason: vocab.ReasonNotRunning, sayIn: "CrashLoopBackOff"},
 		{name: "no such container", objs: []runtime.Object{execPod("u1", "web"), execNamespace("baseline")},
-			req: ExecRequest{UID: "u1", Container: "db"}, want: ErrExecPodReplaced, reason: ReasonConflict, sayIn: "no container db"},
-		{name: "strict: namespace without enforce label", opts: Options{Policy: PolicyStrict}, objs: []runtime.Object{execPod("u1", "web"), execNamespace("")},
-			req: ExecRequest{UID: "u1"}, want: ErrExecPodSecurity, reason: ReasonPodSecurity, sayIn: "namespace shop enforces no Pod Security level: a shell here is not bounded by baseline"},
+			req: vocab.ExecRequest{UID: "u1", Container: "db"}, want: vocab.ErrExecPodReplaced, reason: vocab.ReasonConflict, sayIn: "no container db"},
+		{name: "strict: namespace without enforce label", opts: options{Policy: vocab.PolicyStrict}, objs: []runtime.Object{execPod("u1", "web"), execNamespace("")},
+			req: vocab.ExecRequest{UID: "u1"}, want: vocab.ErrExecPodSecurity, reason: vocab.ReasonPodSecurity, sayIn: "namespace shop enforces no Pod Security level: a shell here is not bounded by baseline"},
 		{name: "interactive: unconfirmed warning", objs: []runtime.Object{execPod("u1", "web"), execNamespace("privileged")},
-			req: ExecRequest{UID: "u1"}, want: ErrExecPodSecurity, reason: ReasonPodSecurity, sayIn: "not confirmed"},
+			req: vocab.ExecRequest{UID: "u1"}, want: vocab.ErrExecPodSecurity, reason: vocab.ReasonPodSecurity, sayIn: "not confirmed"},
 		{name: "privileged pod in a baseline namespace", objs: []runtime.Object{privileged, execNamespace("baseline")},
-			req: ExecRequest{UID: "u1"}, want: ErrExecPodSecurity, reason: ReasonPodSecurity, sayIn: "pod web-x2k does not meet baseline: privileged"},
+			req: vocab.ExecRequest{UID: "u1"}, want: vocab.ErrExecPodSecurity, reason: vocab.ReasonPodSecurity, sayIn: "pod web-x2k does not meet baseline: privileged"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,7 +137,7 @@ func TestOpenExecGuards(t *testing.T) {
 			if tc.want != nil && !errors.Is(err, tc.want) {
 				t.Fatalf("error %v; want %v", err, tc.want)
 			}
-			if got := ReasonOf(err); got != tc.reason {
+			if got := vocab.ReasonOf(err); got != tc.reason {
 				t.Fatalf("ReasonOf(%v) = %s, want %s", err, got, tc.reason)
 			}
 			if !strings.Contains(err.Error(), tc.sayIn) {
@@ -144,8 +158,8 @@ func TestOpenExecGuards(t *testing.T) {
 
 func TestOpenExecChoosesShell(t *testing.T) {
 	objs := []runtime.Object{execPod("u1", "web"), execNamespace("restricted")}
-	c, _, d := execClient(t, Options{}, true, "kyyard-shell bash \nkyyard-shell sh /bin/sh\n", nil, objs...)
-	s, err := c.OpenExec(context.Background(), ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1", TTY: true})
+	c, _, d := execClient(t, options{}, true, "kyyard-shell bash \nkyyard-shell sh /bin/sh\n", nil, objs...)
+	s, err := c.OpenExec(context.Background(), vocab.ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1", TTY: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +170,7 @@ func TestOpenExecChoosesShell(t *testing.T) {
 	if probe.tty || probe.stdin || probe.argv[0] != "sh" {
 		t.Fatalf("probe %+v: want sh without a TTY and without stdin", probe)
 	}
-	res, err := s.Run(context.Background(), ExecStreams{Stdout: io.Discard}, ExecLimits{})
+	res, err := s.Run(context.Background(), vocab.ExecStreams{Stdout: io.Discard}, vocab.ExecLimits{})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("Run = %+v, %v", res, err)
 	}
@@ -167,13 +181,13 @@ func TestOpenExecChoosesShell(t *testing.T) {
 
 func TestOpenExecConfirmedAndConfiguredShell(t *testing.T) {
 	objs := []runtime.Object{execPod("u1", "web"), execNamespace("")}
-	c, _, _ := execClient(t, Options{Shell: []string{"zsh", "-l"}}, true,
+	c, _, _ := execClient(t, options{Shell: []string{"zsh", "-l"}}, true,
 		"kyyard-shell zsh /bin/zsh\nkyyard-shell bash /bin/bash\nkyyard-shell sh /bin/sh\n", nil, objs...)
-	plan, err := c.PlanExec(context.Background(), ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1"})
+	plan, err := c.PlanExec(context.Background(), vocab.ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1"})
 	if err != nil || len(plan.Verdicts.Warnings()) != 1 || plan.Container != "web" {
 		t.Fatalf("plan %+v, %v; want one Pod Security warning", plan, err)
 	}
-	s, err := c.OpenExec(context.Background(), ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1", Confirmed: []Reason{ReasonPodSecurity}})
+	s, err := c.OpenExec(context.Background(), vocab.ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1", Confirmed: []vocab.Reason{vocab.ReasonPodSecurity}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,13 +199,13 @@ func TestOpenExecConfirmedAndConfiguredShell(t *testing.T) {
 func TestOpenExecContainerChoice(t *testing.T) {
 	pod := execPod("u1", "web", "sidecar")
 	pod.Annotations = map[string]string{objects.DefaultContainerAnnotation: "sidecar"}
-	c, _, _ := execClient(t, Options{}, true, bothShells, nil, pod, execNamespace("baseline"))
-	_, err := c.OpenExec(context.Background(), ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1"})
-	var choice *ContainerChoiceError
+	c, _, _ := execClient(t, options{}, true, bothShells, nil, pod, execNamespace("baseline"))
+	_, err := c.OpenExec(context.Background(), vocab.ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1"})
+	var choice *vocab.ContainerChoiceError
 	if !errors.As(err, &choice) || !slices.Equal(choice.Containers, []string{"web", "sidecar"}) || choice.DefaultContainer != "sidecar" {
 		t.Fatalf("error %v; want a choice of web and sidecar, sidecar by default", err)
 	}
-	if _, err := c.OpenExec(context.Background(), ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1", Container: "sidecar"}); err != nil {
+	if _, err := c.OpenExec(context.Background(), vocab.ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1", Container: "sidecar"}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -200,21 +214,20 @@ func TestOpenExecContainerChoice(t *testing.T) {
 // runtime refuses the probe, and OpenExec says ErrExecNoShell.
 func TestOpenExecNoShell(t *testing.T) {
 	runtimeErr := errors.New(`Internal error occurred: error executing command in container: failed to exec in container: OCI runtime exec failed: exec failed: unable to start container process: exec: "sh": executable file not found in $PATH: unknown`)
-	c, _, _ := execClient(t, Options{}, true, "", runtimeErr, execPod("u1", "web"), execNamespace("baseline"))
-	_, err := c.OpenExec(context.Background(), ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1"})
-	if !errors.Is(err, ErrExecNoShell) {
+	c, _, _ := execClient(t, options{}, true, "", runtimeErr, execPod("u1", "web"), execNamespace("baseline"))
+	_, err := c.OpenExec(context.Background(), vocab.ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1"})
+	if !errors.Is(err, vocab.ErrExecNoShell) {
 		t.Fatalf("error %v; want ErrExecNoShell", err)
 	}
-	c, _, _ = execClient(t, Options{}, true, "kyyard-shell bash \nkyyard-shell sh \n", nil, execPod("u1", "web"), execNamespace("baseline"))
-	if _, err := c.OpenExec(context.Background(), ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1"}); !errors.Is(err, ErrExecNoShell) {
+	c, _, _ = execClient(t, options{}, true, "kyyard-shell bash \nkyyard-shell sh \n", nil, execPod("u1", "web"), execNamespace("baseline"))
+	if _, err := c.OpenExec(context.Background(), vocab.ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1"}); !errors.Is(err, vocab.ErrExecNoShell) {
 		t.Fatalf("error %v; want ErrExecNoShell", err)
 	}
 }
 
 func TestOpenExecUnavailable(t *testing.T) {
-	c := NewFromClientset(fake.NewClientset(), Options{})
-	defer c.Close()
-	if _, err := c.OpenExec(context.Background(), ExecRequest{Namespace: "shop", Pod: "web"}); !errors.Is(err, ErrExecUnavailable) {
+	c := newShells(fake.NewClientset(), options{})
+	if _, err := c.OpenExec(context.Background(), vocab.ExecRequest{Namespace: "shop", Pod: "web"}); !errors.Is(err, vocab.ErrExecUnavailable) {
 		t.Fatalf("error %v; want ErrExecUnavailable", err)
 	}
 }

@@ -1,4 +1,4 @@
-package kube
+package shells
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	apihttpstream "k8s.io/apimachinery/pkg/util/httpstream"
 	apispdy "k8s.io/apimachinery/pkg/util/httpstream/spdy"
@@ -117,28 +118,24 @@ func TestExecSPDYConnectionLost(t *testing.T) {
 	cases := []struct {
 		name, end string
 		protocols []string
-		want      func(ExecResult, error) bool
+		want      func(vocab.ExecResult, error) bool
 	}{
-		{"lost", "lost", v5, func(r ExecResult, err error) bool { return errors.Is(err, ErrExecClosed) }},
-		{"lost v4", "lost", []string{"v4.channel.k8s.io"}, func(r ExecResult, err error) bool { return errors.Is(err, ErrExecClosed) }},
-		{"ended without status", "nothing", v5, func(r ExecResult, err error) bool { return errors.Is(err, ErrExecClosed) }},
-		{"success", "success", v5, func(r ExecResult, err error) bool { return err == nil && r.ExitCode == 0 }},
-		{"exit 3", "exit 3", v5, func(r ExecResult, err error) bool { return err == nil && r.ExitCode == 3 }},
-		{"v3 ends without status", "nothing", []string{"v3.channel.k8s.io"}, func(r ExecResult, err error) bool { return err == nil && r.ExitCode == 0 }},
+		{"lost", "lost", v5, func(r vocab.ExecResult, err error) bool { return errors.Is(err, vocab.ErrExecClosed) }},
+		{"lost v4", "lost", []string{"v4.channel.k8s.io"}, func(r vocab.ExecResult, err error) bool { return errors.Is(err, vocab.ErrExecClosed) }},
+		{"ended without status", "nothing", v5, func(r vocab.ExecResult, err error) bool { return errors.Is(err, vocab.ErrExecClosed) }},
+		{"success", "success", v5, func(r vocab.ExecResult, err error) bool { return err == nil && r.ExitCode == 0 }},
+		{"exit 3", "exit 3", v5, func(r vocab.ExecResult, err error) bool { return err == nil && r.ExitCode == 3 }},
+		{"v3 ends without status", "nothing", []string{"v3.channel.k8s.io"}, func(r vocab.ExecResult, err error) bool { return err == nil && r.ExitCode == 0 }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := &seenWriter{seen: make(chan struct{})}
 			srv := spdyServer(t, tc.protocols, tc.end, out.seen)
-			c, err := NewFromConfig(&rest.Config{Host: srv.URL}, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			s := &execSession{client: c, call: execCall{namespace: "demo", pod: "web", container: "web", argv: []string{"sleep", "60"}}}
+			c := configShells(t, &rest.Config{Host: srv.URL})
+			s := &execSession{client: c, call: Call{namespace: "demo", pod: "web", container: "web", argv: []string{"sleep", "60"}}}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			res, err := s.Run(ctx, ExecStreams{Stdout: out}, ExecLimits{})
+			res, err := s.Run(ctx, vocab.ExecStreams{Stdout: out}, vocab.ExecLimits{})
 			if res.Transport != "spdy" {
 				t.Fatalf("transport %+v: the test's server serves SPDY only", res)
 			}

@@ -1,4 +1,4 @@
-package kube
+package shells
 
 import (
 	"bytes"
@@ -12,12 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
+	"github.com/kyyard/kyyard/kube/vocab"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/remotecommand"
 	utilexec "k8s.io/client-go/util/exec"
 )
 
-// fakeStream is a streamer whose behaviour a test writes; established is
+// fakeStream is a Streamer whose behaviour a test writes; established is
 // the Run's callback.
 type fakeStream struct {
 	run         func(ctx context.Context, o remotecommand.StreamOptions, established func()) error
@@ -31,22 +34,32 @@ func (f *fakeStream) StreamWithContext(ctx context.Context, o remotecommand.Stre
 // fakeDialer records the calls and answers each with run.
 type fakeDialer struct {
 	mu    sync.Mutex
-	calls []execCall
-	run   func(call execCall) func(ctx context.Context, o remotecommand.StreamOptions, established func()) error
+	calls []Call
+	run   func(call Call) func(ctx context.Context, o remotecommand.StreamOptions, established func()) error
 }
 
-func (d *fakeDialer) dial(call execCall, established func()) (streamer, *execTransport, error) {
+func (d *fakeDialer) dial(call Call, established func()) (Streamer, *Transport, error) {
 	d.mu.Lock()
 	d.calls = append(d.calls, call)
 	d.mu.Unlock()
-	return &fakeStream{run: d.run(call), established: established}, &execTransport{}, nil
+	return &fakeStream{run: d.run(call), established: established}, &Transport{}, nil
 }
 
 // sessionWith returns a session whose streams run runs.
 func sessionWith(run func(ctx context.Context, o remotecommand.StreamOptions, established func()) error, tty bool) *execSession {
-	d := &fakeDialer{run: func(execCall) func(context.Context, remotecommand.StreamOptions, func()) error { return run }}
-	c := &Client{execDialer: d.dial}
-	return &execSession{client: c, call: execCall{namespace: "demo", pod: "web", container: "web", argv: []string{"sh"}, tty: tty}}
+	d := &fakeDialer{run: func(Call) func(context.Context, remotecommand.StreamOptions, func()) error { return run }}
+	c := &Shells{Dial: d.dial}
+	return &execSession{client: c, call: Call{namespace: "demo", pod: "web", container: "web", argv: []string{"sh"}, tty: tty}}
+}
+
+// configShells returns a Shells streaming with cfg, as kube.Client's
+// NewFromConfig builds it.
+func configShells(t *testing.T, cfg *rest.Config) *Shells {
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Shells{CS: cs, Config: cfg, Guards: guards.New(cs, vocab.PolicyInteractive, false)}
 }
 
 // TestC42ExitCode: `sh -c 'exit 5'` reports exit code 5, never 0 and
@@ -56,7 +69,7 @@ func TestC42ExitCode(t *testing.T) {
 		up()
 		return utilexec.CodeExitError{Err: errors.New("command terminated with exit code 5"), Code: 5}
 	}, false)
-	res, err := s.Run(context.Background(), ExecStreams{Stdout: io.Discard}, ExecLimits{})
+	res, err := s.Run(context.Background(), vocab.ExecStreams{Stdout: io.Discard}, vocab.ExecLimits{})
 	if err != nil || res.ExitCode != 5 {
 		t.Fatalf("Run = %+v, %v; want exit code 5 and no error", res, err)
 	}
@@ -73,7 +86,7 @@ func TestC42StdinEOF(t *testing.T) {
 		return err
 	}, false)
 	var out bytes.Buffer
-	res, err := s.Run(context.Background(), ExecStreams{Stdin: strings.NewReader("foo"), Stdout: &out, Stderr: io.Discard}, ExecLimits{})
+	res, err := s.Run(context.Background(), vocab.ExecStreams{Stdin: strings.NewReader("foo"), Stdout: &out, Stderr: io.Discard}, vocab.ExecLimits{})
 	if err != nil || res.ExitCode != 0 || out.String() != "foo" {
 		t.Fatalf("Run = %+v, %v, output %q; want foo and exit 0", res, err, out.String())
 	}
@@ -89,20 +102,20 @@ func TestExecEnds(t *testing.T) {
 	cases := []struct {
 		name   string
 		run    func(ctx context.Context, o remotecommand.StreamOptions, up func()) error
-		limits ExecLimits
+		limits vocab.ExecLimits
 		cancel bool
 		want   error
 		wantIn string
 	}{
-		{name: "connection lost is closed, not exit 0", want: ErrExecClosed, wantIn: "connection lost",
+		{name: "connection lost is closed, not exit 0", want: vocab.ErrExecClosed, wantIn: "connection lost",
 			run: func(ctx context.Context, o remotecommand.StreamOptions, up func()) error {
 				up()
 				return errors.New("error reading from error stream: websocket: close 1006 (abnormal closure)")
 			}},
-		{name: "ended by the caller", run: block, cancel: true, want: ErrExecClosed},
-		{name: "idle", run: block, limits: ExecLimits{Idle: 20 * time.Millisecond}, want: ErrExecIdle},
-		{name: "lifetime", run: block, limits: ExecLimits{Lifetime: 20 * time.Millisecond}, want: ErrExecLifetime},
-		{name: "setup", limits: ExecLimits{Setup: 20 * time.Millisecond}, want: ErrExecSetup,
+		{name: "ended by the caller", run: block, cancel: true, want: vocab.ErrExecClosed},
+		{name: "idle", run: block, limits: vocab.ExecLimits{Idle: 20 * time.Millisecond}, want: vocab.ErrExecIdle},
+		{name: "lifetime", run: block, limits: vocab.ExecLimits{Lifetime: 20 * time.Millisecond}, want: vocab.ErrExecLifetime},
+		{name: "setup", limits: vocab.ExecLimits{Setup: 20 * time.Millisecond}, want: vocab.ErrExecSetup,
 			run: func(ctx context.Context, o remotecommand.StreamOptions, up func()) error {
 				<-ctx.Done() // never established
 				return ctx.Err()
@@ -120,14 +133,14 @@ func TestExecEnds(t *testing.T) {
 			if tc.cancel {
 				time.AfterFunc(10*time.Millisecond, cancel)
 			}
-			res, err := s.Run(ctx, ExecStreams{Stdin: strings.NewReader(""), Stdout: io.Discard}, tc.limits)
+			res, err := s.Run(ctx, vocab.ExecStreams{Stdin: strings.NewReader(""), Stdout: io.Discard}, tc.limits)
 			if err == nil {
 				t.Fatalf("Run = %+v, nil error; want %v", res, tc.want)
 			}
 			if tc.want != nil && !errors.Is(err, tc.want) {
 				t.Fatalf("Run error %v; want %v", err, tc.want)
 			}
-			if tc.want == nil && errors.Is(err, ErrExecClosed) {
+			if tc.want == nil && errors.Is(err, vocab.ErrExecClosed) {
 				t.Fatalf("a refused upgrade is not a closed session: %v", err)
 			}
 			if !strings.Contains(err.Error(), tc.wantIn) {
@@ -141,18 +154,18 @@ func TestExecEnds(t *testing.T) {
 func TestExecRunsOnce(t *testing.T) {
 	n := 0
 	s := sessionWith(func(ctx context.Context, o remotecommand.StreamOptions, up func()) error { n++; return nil }, false)
-	if _, err := s.Run(context.Background(), ExecStreams{}, ExecLimits{}); err != nil {
+	if _, err := s.Run(context.Background(), vocab.ExecStreams{}, vocab.ExecLimits{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Run(context.Background(), ExecStreams{}, ExecLimits{}); !errors.Is(err, errRanTwice) || n != 1 {
+	if _, err := s.Run(context.Background(), vocab.ExecStreams{}, vocab.ExecLimits{}); !errors.Is(err, errRanTwice) || n != 1 {
 		t.Fatalf("second Run = %v after %d streams; want errRanTwice and one stream", err, n)
 	}
 }
 
 // sizes is a TerminalSizeQueue of fixed sizes, then nil.
-type sizes struct{ list []TerminalSize }
+type sizes struct{ list []vocab.TerminalSize }
 
-func (s *sizes) Next() *TerminalSize {
+func (s *sizes) Next() *vocab.TerminalSize {
 	if len(s.list) == 0 {
 		return nil
 	}
@@ -174,8 +187,8 @@ func TestExecSizesPassedOn(t *testing.T) {
 		}
 		return nil
 	}, true)
-	q := &sizes{list: []TerminalSize{{Width: 195, Height: 41}, {Width: 100, Height: 30}}}
-	if _, err := s.Run(context.Background(), ExecStreams{Stdout: io.Discard, Stderr: io.Discard, Sizes: q}, ExecLimits{}); err != nil {
+	q := &sizes{list: []vocab.TerminalSize{{Width: 195, Height: 41}, {Width: 100, Height: 30}}}
+	if _, err := s.Run(context.Background(), vocab.ExecStreams{Stdout: io.Discard, Stderr: io.Discard, Sizes: q}, vocab.ExecLimits{}); err != nil {
 		t.Fatal(err)
 	}
 	want := []remotecommand.TerminalSize{{Width: 195, Height: 41}, {Width: 100, Height: 30}}
@@ -205,13 +218,9 @@ func TestC43WebSocketRefused(t *testing.T) {
 				_, _ = io.WriteString(w, "spdy-broken-here")
 			}))
 			defer srv.Close()
-			c, err := NewFromConfig(&rest.Config{Host: srv.URL}, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			s := &execSession{client: c, call: execCall{namespace: "demo", pod: "web", container: "web", argv: []string{"sh"}, tty: true}}
-			res, err := s.Run(context.Background(), ExecStreams{Stdin: strings.NewReader(""), Stdout: io.Discard}, ExecLimits{Setup: 10 * time.Second})
+			c := configShells(t, &rest.Config{Host: srv.URL})
+			s := &execSession{client: c, call: Call{namespace: "demo", pod: "web", container: "web", argv: []string{"sh"}, tty: true}}
+			res, err := s.Run(context.Background(), vocab.ExecStreams{Stdin: strings.NewReader(""), Stdout: io.Discard}, vocab.ExecLimits{Setup: 10 * time.Second})
 			if err == nil {
 				t.Fatal("Run succeeded against a server that refuses both")
 			}

@@ -1,4 +1,4 @@
-package kube
+package shells
 
 import (
 	"crypto/rand"

@@ -1,4 +1,4 @@
-package kube
+package shells
 
 // The guards of an exec (design: "Guards, and two policies"): the pod read
 // back against the UID the person chose, the container chosen and
@@ -14,6 +14,7 @@ import (
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	psapi "k8s.io/pod-security-admission/api"
 	pspolicy "k8s.io/pod-security-admission/policy"
@@ -25,7 +26,7 @@ import (
 // *ContainerChoiceError listing them (the default-container annotation
 // named in it); a named container the pod does not have is a conflict
 // verdict's sentence (the pod changed since it was listed).
-func execContainer(pod *corev1.Pod, name string) (string, *ContainerChoiceError, string) {
+func execContainer(pod *corev1.Pod, name string) (string, *vocab.ContainerChoiceError, string) {
 	if name != "" {
 		if slices.Contains(objects.PodContainers(pod), name) {
 			return name, nil, ""
@@ -40,34 +41,34 @@ func execContainer(pod *corev1.Pod, name string) (string, *ContainerChoiceError,
 	if !slices.Contains(runnable, def) {
 		def = ""
 	}
-	return "", &ContainerChoiceError{Namespace: pod.Namespace, Pod: pod.Name, Containers: runnable, DefaultContainer: def}, ""
+	return "", &vocab.ContainerChoiceError{Namespace: pod.Namespace, Pod: pod.Name, Containers: runnable, DefaultContainer: def}, ""
 }
 
 // guardPodUID refuses (conflict) a pod read back with another UID than the
 // one the person saw ("" skips), or being deleted.
-func guardPodUID(pod *corev1.Pod, uid string) Verdict {
+func guardPodUID(pod *corev1.Pod, uid string) vocab.Verdict {
 	name := "pod " + pod.Namespace + "/" + pod.Name
 	switch {
 	case uid != "" && string(pod.UID) != uid:
-		return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonConflict,
+		return vocab.Verdict{Guard: vocab.GuardFresh, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonConflict,
 			Sentence: name + " was deleted and created again since it was listed (its UID changed)"}
 	case pod.DeletionTimestamp != nil:
-		return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: ReasonNotRunning,
+		return vocab.Verdict{Guard: vocab.GuardFresh, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonNotRunning,
 			Sentence: name + " is being deleted"}
 	}
-	return Verdict{Guard: GuardFresh, Outcome: OutcomePass, Sentence: name + " is the one listed"}
+	return vocab.Verdict{Guard: vocab.GuardFresh, Outcome: vocab.OutcomePass, Sentence: name + " is the one listed"}
 }
 
 // guardContainerRunning refuses a pod that is not Running, or a container
 // without a running state (waiting: its reason is given; terminated).
-func guardContainerRunning(pod *corev1.Pod, container string) Verdict {
+func guardContainerRunning(pod *corev1.Pod, container string) vocab.Verdict {
 	name := "pod " + pod.Namespace + "/" + pod.Name
 	if pod.Status.Phase != corev1.PodRunning {
 		phase := string(pod.Status.Phase)
 		if phase == "" {
 			phase = "not yet scheduled"
 		}
-		return Verdict{Guard: GuardRunning, Outcome: OutcomeRefuse, Reason: ReasonNotRunning,
+		return vocab.Verdict{Guard: vocab.GuardRunning, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonNotRunning,
 			Sentence: name + " is " + phase + ", not Running"}
 	}
 	statuses := slices.Concat(pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses, pod.Status.EphemeralContainerStatuses)
@@ -77,20 +78,20 @@ func guardContainerRunning(pod *corev1.Pod, container string) Verdict {
 		}
 		switch {
 		case st.State.Running != nil:
-			return Verdict{Guard: GuardRunning, Outcome: OutcomePass, Sentence: "container " + container + " is running"}
+			return vocab.Verdict{Guard: vocab.GuardRunning, Outcome: vocab.OutcomePass, Sentence: "container " + container + " is running"}
 		case st.State.Waiting != nil:
 			why := st.State.Waiting.Reason
 			if why == "" {
 				why = "waiting"
 			}
-			return Verdict{Guard: GuardRunning, Outcome: OutcomeRefuse, Reason: ReasonNotRunning,
+			return vocab.Verdict{Guard: vocab.GuardRunning, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonNotRunning,
 				Sentence: "container " + container + " is not running (" + why + ")"}
 		case st.State.Terminated != nil:
-			return Verdict{Guard: GuardRunning, Outcome: OutcomeRefuse, Reason: ReasonNotRunning,
+			return vocab.Verdict{Guard: vocab.GuardRunning, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonNotRunning,
 				Sentence: fmt.Sprintf("container %s has terminated (%s, exit code %d)", container, st.State.Terminated.Reason, st.State.Terminated.ExitCode)}
 		}
 	}
-	return Verdict{Guard: GuardRunning, Outcome: OutcomeRefuse, Reason: ReasonNotRunning,
+	return vocab.Verdict{Guard: vocab.GuardRunning, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonNotRunning,
 		Sentence: "container " + container + " has not started"}
 }
 
@@ -131,7 +132,7 @@ func podMeetsBaseline(pod *corev1.Pod) (ok bool, why string) {
 // not bounded by baseline", "pod web does not meet baseline: privileged
 // (container "x" must not set securityContext.privileged=true)", then the
 // standards' address.
-func execPodSecurity(pod *corev1.Pod, level string, read bool) Verdict {
+func execPodSecurity(pod *corev1.Pod, level string, read bool) vocab.Verdict {
 	ns := pod.Namespace
 	var problems []string
 	const unbounded = ": a shell here is not bounded by baseline"
@@ -147,9 +148,9 @@ func execPodSecurity(pod *corev1.Pod, level string, read bool) Verdict {
 		problems = append(problems, "pod "+pod.Name+" does not meet baseline: "+why)
 	}
 	if len(problems) == 0 {
-		return Verdict{Guard: GuardPodSecurity, Outcome: OutcomePass,
+		return vocab.Verdict{Guard: vocab.GuardPodSecurity, Outcome: vocab.OutcomePass,
 			Sentence: "namespace " + ns + " enforces Pod Security " + level + " and the pod meets baseline"}
 	}
-	return Verdict{Guard: GuardPodSecurity, Reason: ReasonPodSecurity, Outcome: OutcomeWarn,
+	return vocab.Verdict{Guard: vocab.GuardPodSecurity, Reason: vocab.ReasonPodSecurity, Outcome: vocab.OutcomeWarn,
 		Sentence: strings.Join(problems, "; ") + " (" + PodSecurityStandards + ")"}
 }

@@ -1,4 +1,4 @@
-package kube
+package shells
 
 // The session of an exec: client-go's remotecommand over the WebSocket
 // executor first, falling back to SPDY once when the upgrade fails or an
@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/remotecommand"
@@ -24,37 +25,49 @@ import (
 	"k8s.io/streaming/pkg/httpstream"
 )
 
-// execCall is one exec request's parameters.
-type execCall struct {
+// Call is one exec request's parameters (namespace, pod, container,
+// argv, whether stdin is sent and a TTY asked for), as OpenExec and Run
+// make them; a Dialer passes it on to Endpoint.
+type Call struct {
 	namespace, pod, container string
 	argv                      []string
 	stdin, tty                bool
 }
 
-// streamer is the part of remotecommand.Executor a session uses.
-type streamer interface {
+// Streamer is the part of client-go's remotecommand.Executor a session
+// uses.
+type Streamer interface {
 	StreamWithContext(ctx context.Context, options remotecommand.StreamOptions) error
 }
 
-// execTransport records which protocol a Run used: fallback is the
-// WebSocket executor's error when the SPDY one was tried after it.
-type execTransport struct {
+// Transport records which protocol a Run used: fallback is the
+// WebSocket executor's error when the SPDY one was tried after it. The
+// zero value is a Run over WebSocket; it is safe for concurrent use.
+type Transport struct {
 	mu       sync.Mutex
 	fallback error
 }
 
 // fellBack returns the WebSocket error that made the session fall back to
 // SPDY, nil when it did not.
-func (t *execTransport) fellBack() error {
+func (t *Transport) fellBack() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.fallback
 }
 
-// execDialer builds the executor of one Run of call; established is to be
-// called once the stream is up (the upgrade answered 101). The Client's
-// dialExec is the real one; tests put a fake in Client.execDialer.
-type execDialer func(call execCall, established func()) (streamer, *execTransport, error)
+// SetFallback records err as the WebSocket executor's error the session
+// fell back to SPDY after (a test's dialer choosing SPDY says why).
+func (t *Transport) SetFallback(err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.fallback = err
+}
+
+// Dialer builds the executor of one Run of call; established is to be
+// called once the stream is up (the upgrade answered 101). Shells'
+// dialExec is the real one; tests put a fake in Shells.Dial.
+type Dialer func(call Call, established func()) (Streamer, *Transport, error)
 
 // shouldFallback is kubectl's rule for leaving the WebSocket executor for
 // SPDY: the upgrade failed (403, no 101, a wrong subprotocol) or an HTTPS
@@ -64,24 +77,25 @@ func shouldFallback(err error) bool {
 }
 
 // dialExec builds the fallback executor (WebSocket, then SPDY) for call
-// from the Client's REST config. Errors: ErrExecUnavailable without one;
+// from the REST config (Shells.Config), or with Shells.Dial when set. Errors: ErrExecUnavailable without one;
 // the executors' construction errors (a bad TLS configuration).
-func (c *Client) dialExec(call execCall, established func()) (streamer, *execTransport, error) {
-	if c.execDialer != nil {
-		return c.execDialer(call, established)
+func (c *Shells) dialExec(call Call, established func()) (Streamer, *Transport, error) {
+	if c.Dial != nil {
+		return c.Dial(call, established)
 	}
-	if c.restConfig == nil {
-		return nil, nil, ErrExecUnavailable
+	if c.Config == nil {
+		return nil, nil, vocab.ErrExecUnavailable
 	}
-	cfg, u := c.execEndpoint(call, established)
+	cfg, u := c.Endpoint(call, established)
 	return fallbackExecutor(cfg, u)
 }
 
-// execEndpoint returns the REST config of call's streams (the Client's,
-// calling established when the upgrade is answered 101) and the URL of
-// its pods/exec request.
-func (c *Client) execEndpoint(call execCall, established func()) (*rest.Config, string) {
-	cfg := rest.CopyConfig(c.restConfig)
+// Endpoint returns the REST config of call's streams (a copy of
+// Shells.Config, calling established when the upgrade is answered 101) and
+// the URL of its pods/exec request (built with Shells.CS). Config must not
+// be nil.
+func (c *Shells) Endpoint(call Call, established func()) (*rest.Config, string) {
+	cfg := rest.CopyConfig(c.Config)
 	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
 		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
 			resp, err := rt.RoundTrip(req)
@@ -91,17 +105,17 @@ func (c *Client) execEndpoint(call execCall, established func()) (*rest.Config, 
 			return resp, err
 		})
 	})
-	u := c.cs.CoreV1().RESTClient().Post().Namespace(call.namespace).Resource("pods").Name(call.pod).
+	u := c.CS.CoreV1().RESTClient().Post().Namespace(call.namespace).Resource("pods").Name(call.pod).
 		SubResource("exec").VersionedParams(execOptions(call), scheme.ParameterCodec).URL()
 	return cfg, u.String()
 }
 
 // fallbackExecutor is remotecommand's FallbackExecutor from the WebSocket
 // executor (GET) to the SPDY one (POST) at url, recording the WebSocket
-// error when it falls back. The SPDY executor is newSPDYExecutor's: its end
+// error when it falls back. The SPDY executor is NewSPDYExecutor's: its end
 // without the server's status is errNoStatus, never a success
 // (execstatus.go).
-func fallbackExecutor(cfg *rest.Config, rawURL string) (streamer, *execTransport, error) {
+func fallbackExecutor(cfg *rest.Config, rawURL string) (Streamer, *Transport, error) {
 	ws, err := remotecommand.NewWebSocketExecutor(cfg, "GET", rawURL)
 	if err != nil {
 		return nil, nil, err
@@ -114,14 +128,12 @@ func fallbackExecutor(cfg *rest.Config, rawURL string) (streamer, *execTransport
 	if err != nil {
 		return nil, nil, err
 	}
-	t := &execTransport{}
+	t := &Transport{}
 	fb, err := remotecommand.NewFallbackExecutor(ws, spdy, func(err error) bool {
 		if !shouldFallback(err) {
 			return false
 		}
-		t.mu.Lock()
-		t.fallback = err
-		t.mu.Unlock()
+		t.SetFallback(err)
 		return true
 	})
 	return fb, t, err
@@ -129,8 +141,8 @@ func fallbackExecutor(cfg *rest.Config, rawURL string) (streamer, *execTransport
 
 // execSession is an ExecSession of OpenExec.
 type execSession struct {
-	client *Client
-	call   execCall
+	client *Shells
+	call   Call
 	note   string
 	ran    atomic.Bool
 }
@@ -161,12 +173,12 @@ var errRanTwice = errors.New("a session runs once")
 // status is unknown), or the setup's own error (an upgrade refused: when
 // the WebSocket executor fell back to SPDY and SPDY failed too, the error
 // names both).
-func (s *execSession) Run(ctx context.Context, streams ExecStreams, limits ExecLimits) (ExecResult, error) {
+func (s *execSession) Run(ctx context.Context, streams vocab.ExecStreams, limits vocab.ExecLimits) (vocab.ExecResult, error) {
 	if !s.ran.CompareAndSwap(false, true) {
-		return ExecResult{}, errRanTwice
+		return vocab.ExecResult{}, errRanTwice
 	}
 	if limits.Setup <= 0 {
-		limits.Setup = DefaultExecSetup
+		limits.Setup = vocab.DefaultExecSetup
 	}
 	call := s.call
 	call.stdin = streams.Stdin != nil
@@ -178,7 +190,7 @@ func (s *execSession) Run(ctx context.Context, streams ExecStreams, limits ExecL
 	established := func() { upOnce.Do(func() { close(up) }) }
 	exec, transport, err := s.client.dialExec(call, established)
 	if err != nil {
-		return ExecResult{}, err
+		return vocab.ExecResult{}, err
 	}
 	watch := &sessionWatch{last: time.Now()}
 	go watch.limits(runCtx, cancel, up, limits)
@@ -203,8 +215,8 @@ func (s *execSession) Run(ctx context.Context, streams ExecStreams, limits ExecL
 // sessionResult maps how a stream ended to the session's result: streamErr
 // is StreamWithContext's error, cause the run context's cause, parentErr
 // the caller's context's error, wasUp whether the stream was established.
-func sessionResult(streamErr, cause, parentErr error, wasUp bool, t *execTransport) (ExecResult, error) {
-	res := ExecResult{Transport: "websocket"}
+func sessionResult(streamErr, cause, parentErr error, wasUp bool, t *Transport) (vocab.ExecResult, error) {
+	res := vocab.ExecResult{Transport: "websocket"}
 	if t != nil {
 		if fb := t.fellBack(); fb != nil {
 			res.Transport, res.Fallback = "spdy", fb.Error()
@@ -212,7 +224,7 @@ func sessionResult(streamErr, cause, parentErr error, wasUp bool, t *execTranspo
 	}
 	var exitErr utilexec.ExitError
 	switch {
-	case errors.Is(cause, ErrExecSetup), errors.Is(cause, ErrExecIdle), errors.Is(cause, ErrExecLifetime):
+	case errors.Is(cause, vocab.ErrExecSetup), errors.Is(cause, vocab.ErrExecIdle), errors.Is(cause, vocab.ErrExecLifetime):
 		return res, cause
 	case streamErr == nil:
 		return res, nil
@@ -232,14 +244,14 @@ func sessionResult(streamErr, cause, parentErr error, wasUp bool, t *execTranspo
 	}
 	switch {
 	case parentErr != nil:
-		return res, fmt.Errorf("%w: the session was ended (%v)", ErrExecClosed, parentErr)
+		return res, fmt.Errorf("%w: the session was ended (%v)", vocab.ErrExecClosed, parentErr)
 	case !wasUp:
 		if res.Fallback != "" {
 			return res, fmt.Errorf("websocket: %s; then spdy: %w", res.Fallback, streamErr)
 		}
 		return res, streamErr
 	}
-	return res, fmt.Errorf("%w: connection lost (%v)", ErrExecClosed, streamErr)
+	return res, fmt.Errorf("%w: connection lost (%v)", vocab.ErrExecClosed, streamErr)
 }
 
 // isClosed reports whether ch is closed.
@@ -275,7 +287,7 @@ func (w *sessionWatch) idleFor() time.Duration {
 // limits cancels the run with ErrExecSetup when up is not closed within
 // Setup, ErrExecLifetime after Lifetime, ErrExecIdle after Idle without
 // input; it returns when ctx ends.
-func (w *sessionWatch) limits(ctx context.Context, cancel context.CancelCauseFunc, up chan struct{}, l ExecLimits) {
+func (w *sessionWatch) limits(ctx context.Context, cancel context.CancelCauseFunc, up chan struct{}, l vocab.ExecLimits) {
 	setup := time.NewTimer(l.Setup)
 	defer setup.Stop()
 	var lifetime <-chan time.Time
@@ -300,15 +312,15 @@ func (w *sessionWatch) limits(ctx context.Context, cancel context.CancelCauseFun
 			upCh = nil
 		case <-setup.C:
 			if !isClosed(up) {
-				cancel(ErrExecSetup)
+				cancel(vocab.ErrExecSetup)
 				return
 			}
 		case <-lifetime:
-			cancel(ErrExecLifetime)
+			cancel(vocab.ErrExecLifetime)
 			return
 		case <-idle:
 			if w.idleFor() >= l.Idle {
-				cancel(ErrExecIdle)
+				cancel(vocab.ErrExecIdle)
 				return
 			}
 		}
@@ -343,7 +355,7 @@ func (w *outputWriter) Write(p []byte) (int, error) {
 }
 
 // sizeQueue adapts a TerminalSizeQueue to remotecommand's.
-type sizeQueue struct{ q TerminalSizeQueue }
+type sizeQueue struct{ q vocab.TerminalSizeQueue }
 
 // Next returns the next size, nil at the end.
 func (s sizeQueue) Next() *remotecommand.TerminalSize {

@@ -1,4 +1,4 @@
-package kube
+package shells
 
 // Ephemeral debug containers: what `kubectl debug -it <pod> --image=<image>
 // --target=<container>` does (k8s.io/kubectl/pkg/cmd/debug), run after
@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
+	"github.com/kyyard/kyyard/kube/internal/validate"
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -42,7 +44,7 @@ var ErrDebugNotStarted = errors.New("the debug container did not start")
 // debugPlan is what the guards found: the pod read fresh and the level of
 // its namespace.
 type debugPlan struct {
-	verdicts Verdicts
+	verdicts vocab.Verdicts
 	pod      *corev1.Pod
 	level    string
 }
@@ -61,38 +63,38 @@ type debugPlan struct {
 // stops after the stage of the first refusal. Errors: req has no
 // namespace, pod or target (invalid), or a read failed for another reason
 // than the pod being gone.
-func (c *Client) PlanDebug(ctx context.Context, req DebugRequest) (Verdicts, error) {
+func (c *Shells) PlanDebug(ctx context.Context, req vocab.DebugRequest) (vocab.Verdicts, error) {
 	p, err := c.planDebug(ctx, req)
 	return p.verdicts, err
 }
 
-func (c *Client) planDebug(ctx context.Context, req DebugRequest) (debugPlan, error) {
+func (c *Shells) planDebug(ctx context.Context, req vocab.DebugRequest) (debugPlan, error) {
 	var p debugPlan
 	if req.Namespace == "" || req.Pod == "" || req.Target == "" {
-		return p, fmt.Errorf("%w: a debug container needs a namespace, a pod and a target container", errInvalid)
+		return p, fmt.Errorf("%w: a debug container needs a namespace, a pod and a target container", vocab.ErrInvalid)
 	}
 	if req.Image != "" {
-		if err := ValidateImage(req.Image); err != nil {
-			return p, fmt.Errorf("%w: image %q: %v", errInvalid, req.Image, err)
+		if err := validate.ValidateImage(req.Image); err != nil {
+			return p, fmt.Errorf("%w: image %q: %v", vocab.ErrInvalid, req.Image, err)
 		}
 	}
-	vs, err := c.guards.Run(ctx, guards.Write{
+	vs, err := c.Guards.Run(ctx, guards.Write{
 		Access: []guards.AccessCheck{
 			{Verb: "patch", Resource: "pods", Subresource: "ephemeralcontainers", Namespace: req.Namespace},
 			{Verb: "create", Resource: "pods", Subresource: "attach", Namespace: req.Namespace},
 		},
-		Object: func(ctx context.Context) (Verdicts, error) {
-			pod, err := c.cs.CoreV1().Pods(req.Namespace).Get(ctx, req.Pod, metav1.GetOptions{})
+		Object: func(ctx context.Context) (vocab.Verdicts, error) {
+			pod, err := c.CS.CoreV1().Pods(req.Namespace).Get(ctx, req.Pod, metav1.GetOptions{})
 			if apierrors.IsNotFound(err) {
-				return Verdicts{guards.Gone("pod " + req.Namespace + "/" + req.Pod + " is gone")}, nil
+				return vocab.Verdicts{guards.Gone("pod " + req.Namespace + "/" + req.Pod + " is gone")}, nil
 			}
 			if err != nil {
 				return nil, err
 			}
 			p.pod = pod
-			return Verdicts{debugFresh(pod, req)}, nil
+			return vocab.Verdicts{debugFresh(pod, req)}, nil
 		},
-		Risks: func(ctx context.Context) (Verdicts, error) { return c.debugRisks(ctx, req, &p), nil },
+		Risks: func(ctx context.Context) (vocab.Verdicts, error) { return c.debugRisks(ctx, req, &p), nil },
 	})
 	p.verdicts = vs
 	return p, err
@@ -102,13 +104,13 @@ func (c *Client) planDebug(ctx context.Context, req DebugRequest) (debugPlan, er
 // namespace's Pod Security level (guardPodSecurity), and whether the pod
 // with the debug container meets the level it enforces (debugAdmitted); it
 // sets p.level, the level the container's securityContext must meet.
-func (c *Client) debugRisks(ctx context.Context, req DebugRequest, p *debugPlan) Verdicts {
-	vs := Verdicts{c.guards.PodSecurity(ctx, req.Namespace)}
+func (c *Shells) debugRisks(ctx context.Context, req vocab.DebugRequest, p *debugPlan) vocab.Verdicts {
+	vs := vocab.Verdicts{c.Guards.PodSecurity(ctx, req.Namespace)}
 	// The level the container's securityContext must meet: read again
 	// (guardPodSecurity keeps its own read); unreadable counts as
 	// restricted, which every level admits.
 	level := guards.PodSecurityRestricted
-	ns, err := c.cs.CoreV1().Namespaces().Get(ctx, req.Namespace, metav1.GetOptions{})
+	ns, err := c.CS.CoreV1().Namespaces().Get(ctx, req.Namespace, metav1.GetOptions{})
 	if err == nil {
 		level = debugLevel(ns.Labels[guards.PodSecurityEnforceLabel])
 	}
@@ -116,11 +118,11 @@ func (c *Client) debugRisks(ctx context.Context, req DebugRequest, p *debugPlan)
 	if err == nil {
 		image := req.Image
 		if image == "" {
-			image = DefaultDebugImage
+			image = vocab.DefaultDebugImage
 		}
 		pod := p.pod
 		if ok, lv, why := debugAdmitted(pod, ns.Labels, debugContainer("debugger", image, req.Target, level, pod)); !ok {
-			vs = append(vs, c.guards.Warn(Verdict{Guard: GuardPodSecurity, Reason: ReasonPodSecurity,
+			vs = append(vs, c.Guards.Warn(vocab.Verdict{Guard: vocab.GuardPodSecurity, Reason: vocab.ReasonPodSecurity,
 				Sentence: "namespace " + req.Namespace + " enforces Pod Security " + lv + " on the whole pod when a container is added, and pod " +
 					pod.Name + " with the debug container does not meet it: " + why +
 					" (the API server is expected to reject the debug container, unless Pod Security exempts you)"}))
@@ -131,27 +133,27 @@ func (c *Client) debugRisks(ctx context.Context, req DebugRequest, p *debugPlan)
 
 // debugFresh checks the pod read fresh against the request: the UID the
 // person saw, not being deleted, Running, and the target container.
-func debugFresh(pod *corev1.Pod, req DebugRequest) Verdict {
+func debugFresh(pod *corev1.Pod, req vocab.DebugRequest) vocab.Verdict {
 	name := "pod " + pod.Namespace + "/" + pod.Name
-	refuse := func(r Reason, s string) Verdict {
-		return Verdict{Guard: GuardFresh, Outcome: OutcomeRefuse, Reason: r, Sentence: s}
+	refuse := func(r vocab.Reason, s string) vocab.Verdict {
+		return vocab.Verdict{Guard: vocab.GuardFresh, Outcome: vocab.OutcomeRefuse, Reason: r, Sentence: s}
 	}
 	switch {
 	case req.UID != "" && string(pod.UID) != req.UID:
-		return refuse(ReasonConflict, name+" was replaced since it was listed (its UID changed)")
+		return refuse(vocab.ReasonConflict, name+" was replaced since it was listed (its UID changed)")
 	case pod.DeletionTimestamp != nil:
-		return refuse(ReasonConflict, name+" is being deleted")
+		return refuse(vocab.ReasonConflict, name+" is being deleted")
 	case pod.Status.Phase != corev1.PodRunning:
-		return refuse(ReasonInvalid, fmt.Sprintf("%s is %s, not Running: a debug container starts only in a running pod", name, pod.Status.Phase))
+		return refuse(vocab.ReasonInvalid, fmt.Sprintf("%s is %s, not Running: a debug container starts only in a running pod", name, pod.Status.Phase))
 	}
 	found := false
 	for _, ct := range pod.Spec.Containers {
 		found = found || ct.Name == req.Target
 	}
 	if !found {
-		return refuse(ReasonInvalid, fmt.Sprintf("%s has no container %q to debug", name, req.Target))
+		return refuse(vocab.ReasonInvalid, fmt.Sprintf("%s has no container %q to debug", name, req.Target))
 	}
-	return Verdict{Guard: GuardFresh, Outcome: OutcomePass, Sentence: name + " is the one you saw, and running"}
+	return vocab.Verdict{Guard: vocab.GuardFresh, Outcome: vocab.OutcomePass, Sentence: name + " is the one you saw, and running"}
 }
 
 // OpenDebug runs the guards (PlanDebug) and, when none refuses and every
@@ -173,9 +175,9 @@ func debugFresh(pod *corev1.Pod, req DebugRequest) Verdict {
 // ErrDebugNotStarted wrapping error naming the waiting reason, ctx's
 // error, or a failed read; once the patch was sent, every error is a
 // *DebugAddedError wrapping the cause.
-func (c *Client) OpenDebug(ctx context.Context, req DebugRequest, progress func(string)) (ExecSession, error) {
-	if c.restConfig == nil && c.debugExec == nil {
-		return nil, ErrExecUnavailable
+func (c *Shells) OpenDebug(ctx context.Context, req vocab.DebugRequest, progress func(string)) (vocab.ExecSession, error) {
+	if c.Config == nil && c.DebugStream == nil {
+		return nil, vocab.ErrExecUnavailable
 	}
 	if progress == nil {
 		progress = func(string) {}
@@ -189,7 +191,7 @@ func (c *Client) OpenDebug(ctx context.Context, req DebugRequest, progress func(
 	}
 	image := req.Image
 	if image == "" {
-		image = DefaultDebugImage
+		image = vocab.DefaultDebugImage
 	}
 	name := debugName(ephemeralNames(p.pod))
 	ec := debugContainer(name, image, req.Target, p.level, p.pod)
@@ -201,7 +203,7 @@ func (c *Client) OpenDebug(ctx context.Context, req DebugRequest, progress func(
 		return nil, err
 	}
 	progress(fmt.Sprintf("adding debug container %s (%s) to %s/%s", name, image, req.Namespace, req.Pod))
-	if _, err := c.cs.CoreV1().Pods(req.Namespace).Patch(ctx, req.Pod, types.StrategicMergePatchType, body,
+	if _, err := c.CS.CoreV1().Pods(req.Namespace).Patch(ctx, req.Pod, types.StrategicMergePatchType, body,
 		metav1.PatchOptions{}, "ephemeralcontainers"); err != nil {
 		if ctx.Err() != nil {
 			// Cancelled while the patch was under way: the API server may
@@ -213,7 +215,7 @@ func (c *Client) OpenDebug(ctx context.Context, req DebugRequest, progress func(
 	if err := c.waitDebug(ctx, req, name, progress); err != nil {
 		return nil, &DebugAddedError{Namespace: req.Namespace, Pod: req.Pod, Container: name, Image: image, Err: err}
 	}
-	return &debugSession{c: c, namespace: req.Namespace, pod: req.Pod, container: name, image: image}, nil
+	return c.Attach(req.Namespace, req.Pod, name, image), nil
 }
 
 // DebugAddedError is OpenDebug's error once its patch was sent: the debug
@@ -251,17 +253,17 @@ func (e *DebugAddedError) Unwrap() error { return e.Err }
 // debugRefusal turns the API server's answer to the patch into a
 // *Refusal: a Pod Security or webhook rejection is admission_denied with
 // the server's own text; a 409 is a conflict.
-func debugRefusal(err error) *Refusal {
+func debugRefusal(err error) *vocab.Refusal {
 	r := guards.WriteRefusal(err)
 	if strings.Contains(r.Detail, "violates PodSecurity") {
-		r.Reason = ReasonAdmissionDenied
+		r.Reason = vocab.ReasonAdmissionDenied
 	}
 	return r
 }
 
 // waitDebug reads the pod until the container name runs, reporting each
 // new waiting reason through progress.
-func (c *Client) waitDebug(ctx context.Context, req DebugRequest, name string, progress func(string)) error {
+func (c *Shells) waitDebug(ctx context.Context, req vocab.DebugRequest, name string, progress func(string)) error {
 	limit := req.StartTimeout
 	if limit <= 0 {
 		limit = DefaultDebugStart
@@ -272,7 +274,7 @@ func (c *Client) waitDebug(ctx context.Context, req DebugRequest, name string, p
 	defer tick.Stop()
 	last := ""
 	for {
-		pod, err := c.cs.CoreV1().Pods(req.Namespace).Get(ctx, req.Pod, metav1.GetOptions{})
+		pod, err := c.CS.CoreV1().Pods(req.Namespace).Get(ctx, req.Pod, metav1.GetOptions{})
 		switch {
 		case apierrors.IsNotFound(err):
 			return fmt.Errorf("%w: pod %s/%s was deleted", ErrDebugNotStarted, req.Namespace, req.Pod)
