@@ -107,24 +107,24 @@ var featureRules = []AccessRule{
 		Resources: []string{"pods/ephemeralcontainers"}, Verbs: []string{"patch"}, Scope: ScopeNamespace, Write: true},
 	{Feature: "debug container (attach)", Source: "kube/internal/shells/debug.go, kube/internal/shells/debugattach.go",
 		Resources: []string{"pods/attach"}, Verbs: []string{"create", "get"}, Scope: ScopeNamespace, Write: true},
-	// Deploy and Remove (issue 11; kube/deploy*.go, kube/remove.go on
-	// branch deploy): deployAccess reviews get, list, create and update of
-	// every kind a deploy writes (Secrets always: the instance record) and
+	// Deploy and Remove (issue 11; kube/internal/release/deploy*.go and
+	// remove.go, first written on branch deploy): deployAccess reviews
+	// get, list, create and update of every kind a deploy writes (Secrets always: the instance record) and
 	// list of the five kinds (prune finds the instance's objects by label);
 	// prepareDeploy and Remove review delete of the kinds they delete,
 	// never of claims (prune, restore and Remove keep them). RBAC cannot
 	// limit create (or list) by name, so get, list and update of Secrets
 	// in the namespace come with it: the full manifest lets its user read
 	// the namespace's Secrets, as Kubernetes' edit role does.
-	{Feature: "deploy, remove (Deployments)", Source: "kube/deploy*.go, kube/remove.go",
+	{Feature: "deploy, remove (Deployments)", Source: "kube/internal/release/deploy*.go, kube/internal/release/remove.go",
 		Group: "apps", Resources: []string{"deployments"}, Verbs: []string{"create", "delete", "get", "list", "update"}, Scope: ScopeNamespace, Write: true},
-	{Feature: "deploy, remove (Services, ConfigMaps, Secrets: the service's and the instance record)", Source: "kube/deploy*.go, kube/remove.go",
+	{Feature: "deploy, remove (Services, ConfigMaps, Secrets: the service's and the instance record)", Source: "kube/internal/release/deploy*.go, kube/internal/release/remove.go",
 		Resources: []string{"configmaps", "secrets", "services"}, Verbs: []string{"create", "delete", "get", "list", "update"}, Scope: ScopeNamespace, Write: true},
 	{Feature: "the secrets view", Source: "kube/kinds/config.go, kube/cache.go",
 		Resources: []string{"secrets"}, Verbs: []string{"watch"}, Scope: ScopeNamespace, Write: true},
 	// deployAccess reviews update of claims too, though an existing claim
 	// is kept as it is: without update the deploy is refused forbidden.
-	{Feature: "deploy (claims; never deleted)", Source: "kube/deploy*.go",
+	{Feature: "deploy (claims; never deleted)", Source: "kube/internal/release/deploy*.go",
 		Resources: []string{"persistentvolumeclaims"}, Verbs: []string{"create", "get", "list", "update"}, Scope: ScopeNamespace, Write: true},
 }
 

@@ -327,16 +327,18 @@ func scanAll(t *testing.T) []scannedRequest {
 	return all
 }
 
-// hasDeployCode reports whether kube/deploy*.go holds more than the
-// contract's types (deploytypes.go): then the deploy rules must be used.
+// hasDeployCode reports whether kube/internal/release/deploy*.go holds
+// more than the contract's types (deploytypes.go): then the deploy rules
+// must be used.
 func hasDeployCode(t *testing.T) bool {
-	files, _ := filepath.Glob("deploy*.go")
+	dir := filepath.Join("internal", "release")
+	files, _ := filepath.Glob(filepath.Join(dir, "deploy*.go"))
 	for _, f := range files {
-		if !strings.HasSuffix(f, "_test.go") && f != "deploytypes.go" {
+		if base := filepath.Base(f); !strings.HasSuffix(base, "_test.go") && base != "deploytypes.go" {
 			return true
 		}
 	}
-	_, err := os.Stat("deploytypes.go")
+	_, err := os.Stat(filepath.Join(dir, "deploytypes.go"))
 	if err != nil {
 		t.Logf("no deploytypes.go: %v", err)
 	}

@@ -75,7 +75,7 @@ func (c *Client) judgeByPods(ctx context.Context, kind Kind, ns string, rows []R
 		if !ok {
 			continue
 		}
-		health, raised := raisedHealth(r.Health, r.Workload.Available)
+		health, raised := vocab.RaisedHealth(r.Health, r.Workload.Available)
 		if !raised {
 			continue
 		}
@@ -103,22 +103,6 @@ func (c *Client) judgeByPods(ctx context.Context, kind Kind, ns string, rows []R
 	}
 	c.judged[key] = judgedRows{base: &rows[0], n: len(rows), hash: sum, out: out}
 	return out, sum
-}
-
-// raisedHealth is RowWorkload's rule for a workload judged h with
-// available Pods, some of which cannot start: warning, or failed when none
-// is available; raised is false when h is that already or worse, or ok
-// (a Pod that cannot start beside every wanted one available and the
-// rollout done is the Pod's own trouble, shown on its row).
-func raisedHealth(h Health, available int32) (Health, bool) {
-	want := HealthWarning
-	if available == 0 {
-		want = HealthFailed
-	}
-	if h == HealthOK || h >= want {
-		return h, false
-	}
-	return want, true
 }
 
 // stuckOwners reads the Pods that cannot start in ns ("" for all

@@ -1,4 +1,4 @@
-package kube
+package release
 
 // What holds a deploy's rollout: the new pods' waiting reasons and
 // scheduling failures, the Deployment's progress condition and a Pending
@@ -13,6 +13,7 @@ import (
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
 	"github.com/kyyard/kyyard/kube/internal/rollouts"
+	"github.com/kyyard/kyyard/kube/vocab"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -83,7 +84,7 @@ func rolloutHolds(d *appsv1.Deployment, newPods []*corev1.Pod, claims map[string
 					text += ": " + w.Message
 				}
 				rank := holdWaiting
-				if CannotStart(w.Reason) {
+				if vocab.CannotStart(w.Reason) {
 					rank = holdFailing
 				}
 				add(rank, hold{code: w.Reason, text: text})
@@ -130,7 +131,7 @@ func holdsText(hs []hold) string {
 // RolloutStatus message (a ReplicaSet that cannot create pods leads with
 // FailedCreate).
 func failureDetail(hs []hold, message string) string {
-	if len(hs) > 0 && (CannotStart(hs[0].code) || hs[0].code == "ProgressDeadlineExceeded" || hs[0].code == "ReplicaSetCreateError") {
+	if len(hs) > 0 && (vocab.CannotStart(hs[0].code) || hs[0].code == "ProgressDeadlineExceeded" || hs[0].code == "ReplicaSetCreateError") {
 		return holdsText(hs)
 	}
 	out := "failed: " + message
@@ -157,8 +158,8 @@ func timeoutDetail(hs []hold, timeout fmt.Stringer, last string) string {
 // Deployment, its new pods (the names st marks New), the claims they
 // mount and, for a Pending one, the event that says why (claimEvent). A failed read
 // gives no hold (the rollout status alone is shown).
-func (c *Client) readHolds(ctx context.Context, ns, name string, st RolloutStatus) []hold {
-	d, err := c.cs.AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{})
+func (c Deployer) readHolds(ctx context.Context, ns, name string, st vocab.RolloutStatus) []hold {
+	d, err := c.CS.AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return nil
 	}
@@ -174,7 +175,7 @@ func (c *Client) readHolds(ctx context.Context, ns, name string, st RolloutStatu
 		if err != nil {
 			return nil
 		}
-		list, err := c.cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
+		list, err := c.CS.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
 		if err != nil {
 			return nil
 		}
@@ -191,7 +192,7 @@ func (c *Client) readHolds(ctx context.Context, ns, name string, st RolloutStatu
 				continue
 			}
 			cn := v.PersistentVolumeClaim.ClaimName
-			pvc, err := c.cs.CoreV1().PersistentVolumeClaims(ns).Get(ctx, cn, metav1.GetOptions{})
+			pvc, err := c.CS.CoreV1().PersistentVolumeClaims(ns).Get(ctx, cn, metav1.GetOptions{})
 			if err != nil {
 				continue
 			}
@@ -211,10 +212,10 @@ func (c *Client) readHolds(ctx context.Context, ns, name string, st RolloutStatu
 // k8s.io/kubernetes pkg/controller/volume/persistentvolume), nil when
 // there is none or the events cannot be read. The field selector is
 // applied again to what comes back (fakes ignore it).
-func (c *Client) claimEvent(ctx context.Context, ns, name, uid string) *corev1.Event {
+func (c Deployer) claimEvent(ctx context.Context, ns, name, uid string) *corev1.Event {
 	const kind = "PersistentVolumeClaim"
 	fs := fields.Set{"involvedObject.kind": kind, "involvedObject.name": name}
-	list, err := c.cs.CoreV1().Events(ns).List(ctx, metav1.ListOptions{FieldSelector: fs.AsSelector().String()})
+	list, err := c.CS.CoreV1().Events(ns).List(ctx, metav1.ListOptions{FieldSelector: fs.AsSelector().String()})
 	if err != nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package kube
+package release
 
 import (
 	"strings"
@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	"github.com/kyyard/kyyard/render"
 )
 
@@ -110,28 +111,28 @@ func TestDeploymentStatus(t *testing.T) {
 		d           appsv1.Deployment
 		cannotStart string
 		text        string
-		health      Health
+		health      vocab.Health
 	}{
 		{"available", appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: &three},
-			Status: appsv1.DeploymentStatus{UpdatedReplicas: 3, AvailableReplicas: 3}}, "", "3/3 available", HealthOK},
+			Status: appsv1.DeploymentStatus{UpdatedReplicas: 3, AvailableReplicas: 3}}, "", "3/3 available", vocab.HealthOK},
 		{"short", appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: &three},
-			Status: appsv1.DeploymentStatus{UpdatedReplicas: 3, AvailableReplicas: 2}}, "", "2/3 available", HealthWarning},
+			Status: appsv1.DeploymentStatus{UpdatedReplicas: 3, AvailableReplicas: 2}}, "", "2/3 available", vocab.HealthWarning},
 		{"unobserved", appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Generation: 2}, Spec: appsv1.DeploymentSpec{Replicas: &three},
-			Status: appsv1.DeploymentStatus{ObservedGeneration: 1, UpdatedReplicas: 3, AvailableReplicas: 3}}, "", "progressing", HealthProgressing},
+			Status: appsv1.DeploymentStatus{ObservedGeneration: 1, UpdatedReplicas: 3, AvailableReplicas: 3}}, "", "progressing", vocab.HealthProgressing},
 		{"deadline", appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: &three}, Status: appsv1.DeploymentStatus{
 			Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse, Reason: "ProgressDeadlineExceeded"}}}},
-			"", "failed: ProgressDeadlineExceeded", HealthFailed},
+			"", "failed: ProgressDeadlineExceeded", vocab.HealthFailed},
 		// Casebook C10: pods that cannot start, judged as the inventory does.
 		{"C10 none available", appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Generation: 2}, Spec: appsv1.DeploymentSpec{Replicas: &three},
 			Status: appsv1.DeploymentStatus{ObservedGeneration: 1, UpdatedReplicas: 3, Conditions: underway}},
-			"CrashLoopBackOff", "failed: CrashLoopBackOff", HealthFailed},
+			"CrashLoopBackOff", "failed: CrashLoopBackOff", vocab.HealthFailed},
 		{"C10 some available", appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Generation: 2}, Spec: appsv1.DeploymentSpec{Replicas: &three},
 			Status: appsv1.DeploymentStatus{ObservedGeneration: 1, UpdatedReplicas: 3, AvailableReplicas: 2, Conditions: underway}},
-			"ImagePullBackOff", "2/3 available: ImagePullBackOff", HealthWarning},
+			"ImagePullBackOff", "2/3 available: ImagePullBackOff", vocab.HealthWarning},
 		{"C10 short stays a warning", appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: &three},
-			Status: appsv1.DeploymentStatus{UpdatedReplicas: 3, AvailableReplicas: 2}}, "CrashLoopBackOff", "2/3 available", HealthWarning},
+			Status: appsv1.DeploymentStatus{UpdatedReplicas: 3, AvailableReplicas: 2}}, "CrashLoopBackOff", "2/3 available", vocab.HealthWarning},
 		{"C10 available", appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: &three},
-			Status: appsv1.DeploymentStatus{UpdatedReplicas: 3, AvailableReplicas: 3}}, "CrashLoopBackOff", "3/3 available", HealthOK},
+			Status: appsv1.DeploymentStatus{UpdatedReplicas: 3, AvailableReplicas: 3}}, "CrashLoopBackOff", "3/3 available", vocab.HealthOK},
 	} {
 		text, h := deploymentStatus(&tc.d, tc.cannotStart)
 		if text != tc.text || h != tc.health {

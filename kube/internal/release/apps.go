@@ -1,4 +1,4 @@
-package kube
+package release
 
 // Apps and AppRecord: the kyyard-managed instances :apps lists, and an
 // instance's recorded request for the form's "edit this app".
@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/kyyard/kyyard/kube/internal/objects"
+	"github.com/kyyard/kyyard/kube/vocab"
 	"github.com/kyyard/kyyard/render"
 )
 
@@ -30,17 +31,17 @@ import (
 // (deploymentStatus), "missing" (HealthFailed) when the record names a
 // Deployment that does not exist. Recorded and Deployed come from the
 // record. Errors: a list failed (forbidden, unavailable, ...).
-func (c *Client) Apps(ctx context.Context, namespace string) ([]App, error) {
+func (c Deployer) Apps(ctx context.Context, namespace string) ([]App, error) {
 	sel := labels.SelectorFromSet(labels.Set{render.LabelManagedBy: render.ManagedBy}).String()
-	deps, err := c.cs.AppsV1().Deployments(namespace).List(ctx, metav1.ListOptions{LabelSelector: sel})
+	deps, err := c.CS.AppsV1().Deployments(namespace).List(ctx, metav1.ListOptions{LabelSelector: sel})
 	if err != nil {
 		return nil, err
 	}
-	recs, err := c.cs.CoreV1().Secrets(namespace).List(ctx, metav1.ListOptions{LabelSelector: recordSelector()})
+	recs, err := c.CS.CoreV1().Secrets(namespace).List(ctx, metav1.ListOptions{LabelSelector: recordSelector()})
 	if err != nil {
 		return nil, err
 	}
-	claims, err := c.cs.CoreV1().PersistentVolumeClaims(namespace).List(ctx, metav1.ListOptions{LabelSelector: sel})
+	claims, err := c.CS.CoreV1().PersistentVolumeClaims(namespace).List(ctx, metav1.ListOptions{LabelSelector: sel})
 	if err != nil {
 		return nil, err
 	}
@@ -48,13 +49,16 @@ func (c *Client) Apps(ctx context.Context, namespace string) ([]App, error) {
 }
 
 // stuckDeployments maps the UIDs of those of deps whose Pods cannot start
-// to the first such Pod's reason (Client.stuckOwners, from the caches:
-// no request per Deployment), when any of them is progressing or a
-// warning; nil otherwise.
-func (c *Client) stuckDeployments(ctx context.Context, namespace string, deps []appsv1.Deployment) map[string]string {
+// to the first such Pod's reason (c.Stuck, from the caches: no request
+// per Deployment), when any of them is progressing or a warning; nil
+// otherwise, or when c.Stuck is nil.
+func (c Deployer) stuckDeployments(ctx context.Context, namespace string, deps []appsv1.Deployment) map[string]string {
+	if c.Stuck == nil {
+		return nil
+	}
 	for i := range deps {
-		if _, h := deploymentStatus(&deps[i], ""); h == HealthProgressing || h == HealthWarning {
-			return c.reasonsVia(ctx, KindReplicaSets, namespace, c.stuckOwners(ctx, namespace))
+		if _, h := deploymentStatus(&deps[i], ""); h == vocab.HealthProgressing || h == vocab.HealthWarning {
+			return c.Stuck(ctx, namespace)
 		}
 	}
 	return nil
@@ -111,7 +115,7 @@ func appsOf(deps []appsv1.Deployment, recs []corev1.Secret, claims []corev1.Pers
 				st, h := deploymentStatus(d, stuck[string(d.UID)])
 				services[k][o.Service] = AppService{Name: o.Service, Status: st, Health: h}
 			} else {
-				services[k][o.Service] = AppService{Name: o.Service, Status: "missing", Health: HealthFailed}
+				services[k][o.Service] = AppService{Name: o.Service, Status: "missing", Health: vocab.HealthFailed}
 			}
 		}
 	}
@@ -152,38 +156,38 @@ func appsOf(deps []appsv1.Deployment, recs []corev1.Secret, claims []corev1.Pers
 // warning one is judged as the inventory judges it (RowWorkload):
 // "failed: CrashLoopBackOff" when none is available, else "A/D
 // available: CrashLoopBackOff" (warning).
-func deploymentStatus(d *appsv1.Deployment, cannotStart string) (string, Health) {
+func deploymentStatus(d *appsv1.Deployment, cannotStart string) (string, vocab.Health) {
 	text, h := deploymentOwnStatus(d)
 	if cannotStart == "" || d.DeletionTimestamp != nil {
 		return text, h
 	}
-	raised, ok := raisedHealth(h, d.Status.AvailableReplicas)
+	raised, ok := vocab.RaisedHealth(h, d.Status.AvailableReplicas)
 	switch {
 	case !ok:
 		return text, h
-	case raised == HealthFailed:
+	case raised == vocab.HealthFailed:
 		return "failed: " + cannotStart, raised
 	}
 	return fmt.Sprintf("%d/%d available: %s", d.Status.AvailableReplicas, objects.ReplicasOf(d.Spec.Replicas), cannotStart), raised
 }
 
 // deploymentOwnStatus is deploymentStatus from the Deployment alone.
-func deploymentOwnStatus(d *appsv1.Deployment) (string, Health) {
+func deploymentOwnStatus(d *appsv1.Deployment) (string, vocab.Health) {
 	desired := objects.ReplicasOf(d.Spec.Replicas)
 	if d.DeletionTimestamp != nil {
-		return "deleting", HealthWarning
+		return "deleting", vocab.HealthWarning
 	}
 	if cond := objects.DeploymentCondition(d, appsv1.DeploymentProgressing); cond != nil && cond.Status == corev1.ConditionFalse {
-		return "failed: " + cond.Reason, HealthFailed
+		return "failed: " + cond.Reason, vocab.HealthFailed
 	}
 	if d.Generation > d.Status.ObservedGeneration || d.Status.UpdatedReplicas < desired {
-		return "progressing", HealthProgressing
+		return "progressing", vocab.HealthProgressing
 	}
 	text := fmt.Sprintf("%d/%d available", d.Status.AvailableReplicas, desired)
 	if d.Status.AvailableReplicas < desired {
-		return text, HealthWarning
+		return text, vocab.HealthWarning
 	}
-	return text, HealthOK
+	return text, vocab.HealthOK
 }
 
 // AppRecord reads an instance's record and returns the request its last
@@ -192,7 +196,7 @@ func deploymentOwnStatus(d *appsv1.Deployment) (string, Health) {
 // Secret of its name is not the instance's record, or no deploy succeeded
 // yet; a record that cannot be read (render.ErrRecord, wrapped; ReasonOf:
 // invalid); a failed read.
-func (c *Client) AppRecord(ctx context.Context, namespace, instance string) (RecordedRequest, error) {
+func (c Deployer) AppRecord(ctx context.Context, namespace, instance string) (RecordedRequest, error) {
 	rec, err := c.readRecord(ctx, namespace, instance)
 	if err != nil {
 		return RecordedRequest{}, err
@@ -202,7 +206,7 @@ func (c *Client) AppRecord(ctx context.Context, namespace, instance string) (Rec
 	}
 	req, err := render.ParseRecord(rec.request)
 	if err != nil {
-		return RecordedRequest{}, fmt.Errorf("%w: %s/%s: %w", errInvalid, namespace, recordName(instance), err)
+		return RecordedRequest{}, fmt.Errorf("%w: %s/%s: %w", vocab.ErrInvalid, namespace, recordName(instance), err)
 	}
 	return RecordedRequest{Request: req, Version: rec.version}, nil
 }

@@ -1,4 +1,4 @@
-package kube
+package release
 
 // A deploy's rollout followed (RolloutStatus polled) and, when it does not
 // become available, the objects restored.
@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
+	"github.com/kyyard/kyyard/kube/vocab"
 	"github.com/kyyard/kyyard/render"
 )
 
@@ -30,30 +31,30 @@ var deployPoll = 500 * time.Millisecond
 // else the status message) is given to running each time it changes
 // (nil: not reported). A Deployment deleted meanwhile is not_found; a
 // cancelled ctx its reason.
-func (c *Client) followRollout(ctx context.Context, ns, name string, timeout time.Duration, running func(detail string)) (string, *Refusal) {
+func (c Deployer) followRollout(ctx context.Context, ns, name string, timeout time.Duration, running func(detail string)) (string, *vocab.Refusal) {
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	ref := WorkloadRef{Kind: KindDeployments, Namespace: ns, Name: name}
+	ref := vocab.WorkloadRef{Kind: vocab.KindDeployments, Namespace: ns, Name: name}
 	last, shown := "no status read yet", ""
 	var holds []hold
-	timedOut := func() *Refusal {
-		return &Refusal{Reason: ReasonRolloutTimeout, Detail: timeoutDetail(holds, timeout, last)}
+	timedOut := func() *vocab.Refusal {
+		return &vocab.Refusal{Reason: vocab.ReasonRolloutTimeout, Detail: timeoutDetail(holds, timeout, last)}
 	}
 	for {
-		st, err := c.RolloutStatus(wctx, ref)
+		st, err := c.Rollouts.Status(wctx, ref)
 		switch {
 		case err != nil && ctx.Err() != nil:
-			return "", &Refusal{Reason: ReasonOf(ctx.Err()), Detail: "the deploy was cancelled while " + name + " rolled out"}
+			return "", &vocab.Refusal{Reason: vocab.ReasonOf(ctx.Err()), Detail: "the deploy was cancelled while " + name + " rolled out"}
 		case err != nil && wctx.Err() != nil:
 			return "", timedOut()
 		case err != nil:
 			return "", guards.WriteRefusal(err)
 		case st.Missing:
-			return "", &Refusal{Reason: ReasonNotFound, Detail: "Deployment " + name + " was deleted while it rolled out"}
-		case st.Phase == RolloutComplete:
+			return "", &vocab.Refusal{Reason: vocab.ReasonNotFound, Detail: "Deployment " + name + " was deleted while it rolled out"}
+		case st.Phase == vocab.RolloutComplete:
 			return fmt.Sprintf("%d/%d available", st.Available, st.Desired), nil
-		case st.Phase == RolloutFailed:
-			return "", &Refusal{Reason: ReasonRolloutTimeout, Detail: failureDetail(c.readHolds(ctx, ns, name, st), st.Message)}
+		case st.Phase == vocab.RolloutFailed:
+			return "", &vocab.Refusal{Reason: vocab.ReasonRolloutTimeout, Detail: failureDetail(c.readHolds(ctx, ns, name, st), st.Message)}
 		}
 		last = st.Message
 		if h := c.readHolds(wctx, ns, name, st); wctx.Err() == nil {
@@ -70,7 +71,7 @@ func (c *Client) followRollout(ctx context.Context, ns, name string, timeout tim
 		select {
 		case <-wctx.Done():
 			if ctx.Err() != nil {
-				return "", &Refusal{Reason: ReasonOf(ctx.Err()), Detail: "the deploy was cancelled while " + name + " rolled out"}
+				return "", &vocab.Refusal{Reason: vocab.ReasonOf(ctx.Err()), Detail: "the deploy was cancelled while " + name + " rolled out"}
 			}
 			return "", timedOut()
 		case <-time.After(deployPoll):
@@ -87,7 +88,7 @@ func (c *Client) followRollout(ctx context.Context, ns, name string, timeout tim
 // object this deploy updated without a record to restore it from is
 // left as it is (a skipped step says so). A restore step that fails is
 // reported and the others still run.
-func (c *Client) restore(ctx context.Context, r *runner, st deployState, claimed instanceRecord, done []*task) {
+func (c Deployer) restore(ctx context.Context, r *runner, st deployState, claimed instanceRecord, done []*task) {
 	add := func(step DeployStep) *task {
 		t := &task{step: step}
 		t.step.Outcome = StepPending
@@ -150,11 +151,11 @@ func (c *Client) restore(ctx context.Context, r *runner, st deployState, claimed
 func previousObjects(request []byte) ([]planned, error) {
 	req, err := render.ParseRecord(request)
 	if err != nil {
-		return nil, &Refusal{Reason: ReasonInvalid, Detail: "the record cannot be restored from: " + err.Error()}
+		return nil, &vocab.Refusal{Reason: vocab.ReasonInvalid, Detail: "the record cannot be restored from: " + err.Error()}
 	}
 	objs, err := renderObjects(req)
 	if err != nil {
-		return nil, &Refusal{Reason: ReasonInvalid, Detail: "the recorded request no longer renders: " + err.Error()}
+		return nil, &vocab.Refusal{Reason: vocab.ReasonInvalid, Detail: "the recorded request no longer renders: " + err.Error()}
 	}
 	return objs, nil
 }
@@ -163,7 +164,7 @@ func previousObjects(request []byte) ([]planned, error) {
 // it is this instance's (writeOne: one retry on 409), a create when it is
 // gone. One that is not this instance's any more is left alone (a
 // name_taken refusal).
-func (c *Client) restoreOne(ctx context.Context, ns, instance string, obj runtime.Object) (string, error) {
+func (c Deployer) restoreOne(ctx context.Context, ns, instance string, obj runtime.Object) (string, error) {
 	kind, name := kindOf(obj), metaOf(obj).GetName()
 	t := &task{plan: obj, step: DeployStep{Kind: kind, Name: name, Action: StepCreate}}
 	cur, err := c.getObject(ctx, ns, kind, name)
@@ -172,8 +173,8 @@ func (c *Client) restoreOne(ctx context.Context, ns, instance string, obj runtim
 	case err != nil:
 		return "", err
 	default:
-		if v := ownerVerdict(objectKey(kind, name), cur, instance); v.Outcome == OutcomeRefuse {
-			return "", &Refusal{Reason: v.Reason, Detail: v.Sentence + ": not restored"}
+		if v := ownerVerdict(objectKey(kind, name), cur, instance); v.Outcome == vocab.OutcomeRefuse {
+			return "", &vocab.Refusal{Reason: v.Reason, Detail: v.Sentence + ": not restored"}
 		}
 		t.existing, t.step.Action = cur, StepUpdate
 	}

@@ -1,8 +1,9 @@
-package kube
+package release
 
 import (
 	"time"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	"github.com/kyyard/kyyard/render"
 )
 
@@ -50,7 +51,7 @@ type DeployStep struct {
 	// skip's cause); Detail what the server or the guard said
 	// ("retained" for a kept claim).
 	Outcome StepOutcome
-	Reason  Reason
+	Reason  vocab.Reason
 	Detail  string
 }
 
@@ -62,7 +63,7 @@ type DeployPlan struct {
 	Steps []DeployStep
 	// Verdicts are the guards' answers (access per verb, Pod Security,
 	// name_taken, claim_immutable as refusals).
-	Verdicts Verdicts
+	Verdicts vocab.Verdicts
 	// Diff is, per planned object keyed "Kind/name" (every one of them),
 	// a unified diff of the object as deployed against the plan: as the
 	// record's last successful deploy rendered it, or, with no record of
@@ -91,7 +92,7 @@ type DeployPlan struct {
 // DeployOptions tune a Deploy.
 type DeployOptions struct {
 	// Confirmed lists the warning reasons the person accepted.
-	Confirmed []Reason
+	Confirmed []vocab.Reason
 	// RecordVersion is DeployPlan.RecordVersion: the version the person
 	// planned against ("" for a first deploy).
 	RecordVersion string
@@ -116,7 +117,7 @@ const DefaultDeployTimeout = 3 * time.Minute
 // done or deliberately skipped, as a kept claim).
 type DeployResult struct {
 	Steps  []DeployStep
-	Reason Reason
+	Reason vocab.Reason
 }
 
 // App is one kyyard-managed instance as :apps lists it.
@@ -140,7 +141,7 @@ type App struct {
 type AppService struct {
 	Name   string
 	Status string
-	Health Health
+	Health vocab.Health
 }
 
 // RecordedRequest is an instance record's request: what the last
@@ -154,7 +155,7 @@ type RecordedRequest struct {
 // ErrNoRecord is returned (wrapped; ReasonOf: not_found) by AppRecord when
 // the instance has no record Secret, or its record holds no successful
 // deploy yet.
-var ErrNoRecord = &Refusal{Reason: ReasonNotFound, Detail: "the instance has no record of a successful deploy"}
+var ErrNoRecord = &vocab.Refusal{Reason: vocab.ReasonNotFound, Detail: "the instance has no record of a successful deploy"}
 
 // FieldManager is the field manager kyyard's deploy writes under
 // (metadata.managedFields), so `kubectl get -o yaml --show-managed-fields`

@@ -1,4 +1,4 @@
-package kube
+package release
 
 // The preconditions of a deploy, run before anything is written, and the
 // steps they plan (deploy.go runs them).
@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
+	"github.com/kyyard/kyyard/kube/vocab"
 	"github.com/kyyard/kyyard/render"
 )
 
@@ -36,7 +37,7 @@ type deployState struct {
 	// objectKey.
 	existing map[string]runtime.Object
 	record   instanceRecord
-	verdicts Verdicts
+	verdicts vocab.Verdicts
 	tasks    []*task
 }
 
@@ -79,12 +80,12 @@ func deployAccess(ns string, objs []planned) []guards.AccessCheck {
 // claim_immutable); the instance's objects listed by label, those no
 // longer planned pruned (claims kept), and delete reviewed for their
 // kinds. Errors: a read failed (not a refusal: the API server away).
-func (c *Client) prepareDeploy(ctx context.Context, ns, instance string, objs []planned) (deployState, error) {
+func (c Deployer) prepareDeploy(ctx context.Context, ns, instance string, objs []planned) (deployState, error) {
 	st := deployState{ns: ns, instance: instance, objs: objs, existing: map[string]runtime.Object{}}
 	var olds []listed
-	vs, err := c.guards.Run(ctx, guards.Write{
+	vs, err := c.Guards.Run(ctx, guards.Write{
 		Access: deployAccess(ns, objs),
-		Risks: func(ctx context.Context) (Verdicts, error) {
+		Risks: func(ctx context.Context) (vocab.Verdicts, error) {
 			var err error
 			olds, err = c.deployRisks(ctx, &st)
 			return st.verdicts, err
@@ -104,10 +105,10 @@ func (c *Client) prepareDeploy(ctx context.Context, ns, instance string, objs []
 // object read by name, the storage classes, and the delete reviews of the
 // kinds pruned. It returns the instance's objects no longer planned.
 // Errors: a read failed.
-func (c *Client) deployRisks(ctx context.Context, st *deployState) ([]listed, error) {
+func (c Deployer) deployRisks(ctx context.Context, st *deployState) ([]listed, error) {
 	ns, instance, objs := st.ns, st.instance, st.objs
 	var olds []listed
-	st.verdicts = Verdicts{c.guards.PodSecurity(ctx, ns)}
+	st.verdicts = vocab.Verdicts{c.Guards.PodSecurity(ctx, ns)}
 
 	rec, err := c.readRecord(ctx, ns, instance)
 	if err != nil {
@@ -121,14 +122,14 @@ func (c *Client) deployRisks(ctx context.Context, st *deployState) ([]listed, er
 		key := keyOf(p.obj)
 		got, err := c.getObject(ctx, ns, kindOf(p.obj), meta.GetName())
 		if apierrors.IsNotFound(err) {
-			st.verdicts = append(st.verdicts, Verdict{Guard: GuardOwner, Outcome: OutcomePass, Sentence: key + " is new"})
+			st.verdicts = append(st.verdicts, vocab.Verdict{Guard: vocab.GuardOwner, Outcome: vocab.OutcomePass, Sentence: key + " is new"})
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
 		v := ownerVerdict(key, got, instance)
-		if v.Outcome == OutcomePass {
+		if v.Outcome == vocab.OutcomePass {
 			st.existing[key] = got
 			if pc, ok := p.obj.(*corev1.PersistentVolumeClaim); ok {
 				v = claimVerdict(key, got.(*corev1.PersistentVolumeClaim), pc)
@@ -157,7 +158,7 @@ func (c *Client) deployRisks(ctx context.Context, st *deployState) ([]listed, er
 	}
 	for _, r := range deployResources {
 		if deletes[r.kind] {
-			st.verdicts = append(st.verdicts, c.guards.Access(ctx, guards.AccessCheck{Verb: "delete", Group: r.group, Resource: r.resource, Namespace: ns}))
+			st.verdicts = append(st.verdicts, c.Guards.Access(ctx, guards.AccessCheck{Verb: "delete", Group: r.group, Resource: r.resource, Namespace: ns}))
 		}
 	}
 	return olds, nil
@@ -175,23 +176,23 @@ func planKey(objs []planned, key string) bool {
 
 // recordVerdict checks the record Secret read by name: one that is not
 // this instance's record is name_taken.
-func recordVerdict(rec instanceRecord, instance string) Verdict {
+func recordVerdict(rec instanceRecord, instance string) vocab.Verdict {
 	name := objectKey(kindSecret, recordName(instance))
 	switch {
 	case !rec.exists:
-		return Verdict{Guard: GuardOwner, Outcome: OutcomePass, Sentence: name + " (the instance record) is new"}
+		return vocab.Verdict{Guard: vocab.GuardOwner, Outcome: vocab.OutcomePass, Sentence: name + " (the instance record) is new"}
 	case !rec.mine:
-		return Verdict{Guard: GuardOwner, Outcome: OutcomeRefuse, Reason: ReasonNameTaken,
+		return vocab.Verdict{Guard: vocab.GuardOwner, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonNameTaken,
 			Sentence: name + " exists and is not the record of instance " + instance + " (it lacks the labels " + RecordLabel + ", " + render.LabelInstance + ")"}
 	}
-	return Verdict{Guard: GuardOwner, Outcome: OutcomePass, Sentence: name + " is the instance record (resourceVersion " + rec.version + ")"}
+	return vocab.Verdict{Guard: vocab.GuardOwner, Outcome: vocab.OutcomePass, Sentence: name + " is the instance record (resourceVersion " + rec.version + ")"}
 }
 
 // ownerVerdict checks an object read by name: this instance's when it
 // carries app.kubernetes.io/managed-by: kyyard and
 // app.kubernetes.io/instance: <instance>; else name_taken. One being
 // deleted is a conflict (a write would race its deletion).
-func ownerVerdict(key string, got runtime.Object, instance string) Verdict {
+func ownerVerdict(key string, got runtime.Object, instance string) vocab.Verdict {
 	meta := metaOf(got)
 	switch {
 	case !instanceLabelled(meta.GetLabels(), instance):
@@ -199,19 +200,19 @@ func ownerVerdict(key string, got runtime.Object, instance string) Verdict {
 		if tool := guards.ManagedBy(meta.GetLabels(), meta.GetAnnotations()); tool != "" {
 			s += " (managed by " + tool + ")"
 		}
-		return Verdict{Guard: GuardOwner, Outcome: OutcomeRefuse, Reason: ReasonNameTaken, Sentence: s}
+		return vocab.Verdict{Guard: vocab.GuardOwner, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonNameTaken, Sentence: s}
 	case meta.GetDeletionTimestamp() != nil:
-		return Verdict{Guard: GuardOwner, Outcome: OutcomeRefuse, Reason: ReasonConflict, Sentence: key + " is being deleted"}
+		return vocab.Verdict{Guard: vocab.GuardOwner, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonConflict, Sentence: key + " is being deleted"}
 	}
-	return Verdict{Guard: GuardOwner, Outcome: OutcomePass, Sentence: key + " exists and is this instance's"}
+	return vocab.Verdict{Guard: vocab.GuardOwner, Outcome: vocab.OutcomePass, Sentence: key + " exists and is this instance's"}
 }
 
 // claimVerdict checks an existing claim against the planned one.
-func claimVerdict(key string, existing, plan *corev1.PersistentVolumeClaim) Verdict {
+func claimVerdict(key string, existing, plan *corev1.PersistentVolumeClaim) vocab.Verdict {
 	if diff := claimChange(existing, plan); diff != "" {
-		return Verdict{Guard: GuardClaimSpec, Outcome: OutcomeRefuse, Reason: ReasonClaimImmutable, Sentence: key + ": " + diff}
+		return vocab.Verdict{Guard: vocab.GuardClaimSpec, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonClaimImmutable, Sentence: key + ": " + diff}
 	}
-	return Verdict{Guard: GuardClaimSpec, Outcome: OutcomePass, Sentence: key + " exists as planned; it is kept as it is"}
+	return vocab.Verdict{Guard: vocab.GuardClaimSpec, Outcome: vocab.OutcomePass, Sentence: key + " exists as planned; it is kept as it is"}
 }
 
 // planTasks orders a deploy's steps: the record claimed; per service (in
@@ -268,7 +269,7 @@ const (
 // (staticVolumeFor; PersistentVolumes that cannot be listed count as
 // none). The StorageClasses are listed once, only when such a claim is
 // planned; a list that fails gives one pass saying it could not tell.
-func (c *Client) storageClassVerdicts(ctx context.Context, ns string, objs []planned, existing map[string]runtime.Object) []Verdict {
+func (c Deployer) storageClassVerdicts(ctx context.Context, ns string, objs []planned, existing map[string]runtime.Object) []vocab.Verdict {
 	var unnamed []string
 	for _, p := range objs {
 		pvc, ok := p.obj.(*corev1.PersistentVolumeClaim)
@@ -280,32 +281,32 @@ func (c *Client) storageClassVerdicts(ctx context.Context, ns string, objs []pla
 	if len(unnamed) == 0 {
 		return nil
 	}
-	list, err := c.cs.StorageV1().StorageClasses().List(ctx, metav1.ListOptions{})
+	list, err := c.CS.StorageV1().StorageClasses().List(ctx, metav1.ListOptions{})
 	if err != nil {
-		return []Verdict{{Guard: GuardStorageClass, Outcome: OutcomePass,
+		return []vocab.Verdict{{Guard: vocab.GuardStorageClass, Outcome: vocab.OutcomePass,
 			Sentence: "could not list StorageClasses to find a default (" + apiMessage(err) + ")"}}
 	}
 	for _, sc := range list.Items {
 		if sc.Annotations[defaultClassAnnotation] == "true" || sc.Annotations[defaultClassBetaAnnotation] == "true" {
-			return []Verdict{{Guard: GuardStorageClass, Outcome: OutcomePass,
+			return []vocab.Verdict{{Guard: vocab.GuardStorageClass, Outcome: vocab.OutcomePass,
 				Sentence: "claims without a storage class take the default StorageClass " + sc.Name}}
 		}
 	}
 	// A PersistentVolume without a class, free or reserved for the claim
 	// (spec.claimRef), binds it all the same (the PV controller matches
 	// a claim without a class to volumes without one).
-	pvs, err := c.cs.CoreV1().PersistentVolumes().List(ctx, metav1.ListOptions{})
+	pvs, err := c.CS.CoreV1().PersistentVolumes().List(ctx, metav1.ListOptions{})
 	if err != nil {
 		pvs = &corev1.PersistentVolumeList{}
 	}
-	var out []Verdict
+	var out []vocab.Verdict
 	for _, name := range unnamed {
 		if pv := staticVolumeFor(pvs.Items, ns, name); pv != "" {
-			out = append(out, Verdict{Guard: GuardStorageClass, Outcome: OutcomePass,
+			out = append(out, vocab.Verdict{Guard: vocab.GuardStorageClass, Outcome: vocab.OutcomePass,
 				Sentence: "claim " + name + " names no storage class; the PersistentVolume " + pv + " without a class can bind it"})
 			continue
 		}
-		out = append(out, c.guards.Warn(Verdict{Guard: GuardStorageClass, Reason: ReasonClaimPending,
+		out = append(out, c.Guards.Warn(vocab.Verdict{Guard: vocab.GuardStorageClass, Reason: vocab.ReasonClaimPending,
 			Sentence: "claim " + name + " names no storage class and the cluster has no default: it will stay Pending"}))
 	}
 	return out

@@ -1,4 +1,4 @@
-package kube
+package release
 
 // The instance record: one Secret per instance, "kyyard-app-<instance>" in
 // the instance's namespace, type kyyard.dev/app-record, labelled
@@ -61,6 +61,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
+	"github.com/kyyard/kyyard/kube/vocab"
 	"github.com/kyyard/kyyard/render"
 )
 
@@ -160,8 +161,8 @@ func recordSecret(ns, instance string, r instanceRecord) *corev1.Secret {
 }
 
 // readRecord reads instance's record in ns (zero when there is none).
-func (c *Client) readRecord(ctx context.Context, ns, instance string) (instanceRecord, error) {
-	s, err := c.cs.CoreV1().Secrets(ns).Get(ctx, recordName(instance), metav1.GetOptions{})
+func (c Deployer) readRecord(ctx context.Context, ns, instance string) (instanceRecord, error) {
+	s, err := c.CS.CoreV1().Secrets(ns).Get(ctx, recordName(instance), metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return instanceRecord{}, nil
 	}
@@ -173,9 +174,9 @@ func (c *Client) readRecord(ctx context.Context, ns, instance string) (instanceR
 
 // writeRecord writes r (Create when r.version is "", else Update against
 // it) and returns r at the version written.
-func (c *Client) writeRecord(ctx context.Context, ns, instance string, r instanceRecord) (instanceRecord, error) {
+func (c Deployer) writeRecord(ctx context.Context, ns, instance string, r instanceRecord) (instanceRecord, error) {
 	s := recordSecret(ns, instance, r)
-	secrets := c.cs.CoreV1().Secrets(ns)
+	secrets := c.CS.CoreV1().Secrets(ns)
 	var out *corev1.Secret
 	var err error
 	if r.version == "" {
@@ -195,10 +196,10 @@ func (c *Client) writeRecord(ctx context.Context, ns, instance string, r instanc
 // whether the write is retried: it is not (a *Refusal conflict) when the
 // record is another instance's or a deploy after generation gen claimed
 // it.
-func recordConflict(fresh instanceRecord, instance string, gen int64) *Refusal {
+func recordConflict(fresh instanceRecord, instance string, gen int64) *vocab.Refusal {
 	switch {
 	case fresh.exists && !fresh.mine:
-		return &Refusal{Reason: ReasonConflict,
+		return &vocab.Refusal{Reason: vocab.ReasonConflict,
 			Detail: "Secret " + recordName(instance) + " is not the record of instance " + instance + " (its labels say otherwise); it is never overwritten"}
 	case fresh.generation > gen:
 		what := "another deploy of " + instance + " is running"
@@ -208,7 +209,7 @@ func recordConflict(fresh instanceRecord, instance string, gen int64) *Refusal {
 				what += " at " + fresh.deployedAt.UTC().Format(time.RFC3339)
 			}
 		}
-		return &Refusal{Reason: ReasonConflict,
+		return &vocab.Refusal{Reason: vocab.ReasonConflict,
 			Detail: fmt.Sprintf("%s since you planned (record generation %d is now %d): it wins; plan again", what, gen, fresh.generation)}
 	}
 	return nil
@@ -219,7 +220,7 @@ func recordConflict(fresh instanceRecord, instance string, gen int64) *Refusal {
 // record is read once more: recordConflict decides, and anything else is
 // retried once against the version read. gen is the generation the
 // writer holds (planned, or claimed). Errors are *Refusal.
-func (c *Client) writeRecordOnce(ctx context.Context, ns, instance string, base instanceRecord, gen int64,
+func (c Deployer) writeRecordOnce(ctx context.Context, ns, instance string, base instanceRecord, gen int64,
 	build func(base instanceRecord) instanceRecord) (instanceRecord, error) {
 	for attempt := 0; ; attempt++ {
 		out, err := c.writeRecord(ctx, ns, instance, build(base))
@@ -230,7 +231,7 @@ func (c *Client) writeRecordOnce(ctx context.Context, ns, instance string, base 
 			return base, guards.WriteRefusal(err)
 		}
 		if attempt == 1 {
-			return base, &Refusal{Reason: ReasonConflict, Detail: "the record " + recordName(instance) + " changed again while it was written: " + apiMessage(err)}
+			return base, &vocab.Refusal{Reason: vocab.ReasonConflict, Detail: "the record " + recordName(instance) + " changed again while it was written: " + apiMessage(err)}
 		}
 		fresh, rerr := c.readRecord(ctx, ns, instance)
 		if rerr != nil {
@@ -247,7 +248,7 @@ func (c *Client) writeRecordOnce(ctx context.Context, ns, instance string, base 
 // "deploying", generation planned+1, pending the new request, keeping the
 // last successful deploy's request and objects. base is the record as
 // read by the preconditions, at the version the person planned with.
-func (c *Client) claimRecord(ctx context.Context, ns, instance string, base instanceRecord, plannedVersion string,
+func (c Deployer) claimRecord(ctx context.Context, ns, instance string, base instanceRecord, plannedVersion string,
 	plannedGen int64, pending []byte) (instanceRecord, error) {
 	base.version = plannedVersion
 	return c.writeRecordOnce(ctx, ns, instance, base, plannedGen, func(b instanceRecord) instanceRecord {
@@ -259,7 +260,7 @@ func (c *Client) claimRecord(ctx context.Context, ns, instance string, base inst
 
 // finishRecord is step 4: the record written as "deployed" with the new
 // request and objects, against the claim's version.
-func (c *Client) finishRecord(ctx context.Context, ns, instance string, claimed instanceRecord, request []byte,
+func (c Deployer) finishRecord(ctx context.Context, ns, instance string, claimed instanceRecord, request []byte,
 	objects []recordedObject, now time.Time) (instanceRecord, error) {
 	gen := claimed.generation
 	return c.writeRecordOnce(ctx, ns, instance, claimed, gen, func(b instanceRecord) instanceRecord {
@@ -273,10 +274,10 @@ func (c *Client) finishRecord(ctx context.Context, ns, instance string, claimed 
 // last successful deploy (state "deployed", the raised generation kept),
 // or is deleted (with its UID and version as preconditions) when there
 // was none. It returns what it did, for the step's detail.
-func (c *Client) releaseRecord(ctx context.Context, ns, instance string, claimed instanceRecord) (string, error) {
+func (c Deployer) releaseRecord(ctx context.Context, ns, instance string, claimed instanceRecord) (string, error) {
 	if claimed.request == nil {
 		uid, rv := types.UID(claimed.uid), claimed.version
-		err := c.cs.CoreV1().Secrets(ns).Delete(ctx, recordName(instance), metav1.DeleteOptions{
+		err := c.CS.CoreV1().Secrets(ns).Delete(ctx, recordName(instance), metav1.DeleteOptions{
 			Preconditions: &metav1.Preconditions{UID: &uid, ResourceVersion: &rv}})
 		if err != nil && !apierrors.IsNotFound(err) {
 			return "", guards.WriteRefusal(err)

@@ -1,4 +1,4 @@
-package kube
+package release
 
 // Pure parts of a deploy: what an existing claim may not become
 // (claimChange), the object an update writes (forUpdate), and an object as

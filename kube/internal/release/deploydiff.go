@@ -1,4 +1,4 @@
-package kube
+package release
 
 // The plan's diff (DeployPlan.Diff): per planned object, what kyyard last
 // applied (or, for an object kyyard has no record of, the live object cut

@@ -1,4 +1,4 @@
-package kube
+package release
 
 import (
 	"encoding/json"

@@ -1,9 +1,10 @@
-package kube
+package release
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -86,8 +87,8 @@ func objectKey(kind, name string) string { return kind + "/" + name }
 func keyOf(obj runtime.Object) string { return objectKey(kindOf(obj), metaOf(obj).GetName()) }
 
 // getObject reads one deploy object by kind and name.
-func (c *Client) getObject(ctx context.Context, ns, kind, name string) (runtime.Object, error) {
-	core, get := c.cs.CoreV1(), metav1.GetOptions{}
+func (c Deployer) getObject(ctx context.Context, ns, kind, name string) (runtime.Object, error) {
+	core, get := c.CS.CoreV1(), metav1.GetOptions{}
 	switch kind {
 	case kindService:
 		return core.Services(ns).Get(ctx, name, get)
@@ -98,15 +99,15 @@ func (c *Client) getObject(ctx context.Context, ns, kind, name string) (runtime.
 	case kindSecret:
 		return core.Secrets(ns).Get(ctx, name, get)
 	case kindDeployment:
-		return c.cs.AppsV1().Deployments(ns).Get(ctx, name, get)
+		return c.CS.AppsV1().Deployments(ns).Get(ctx, name, get)
 	}
-	return nil, fmt.Errorf("%w: kyyard does not deploy %s objects", errInvalid, kind)
+	return nil, fmt.Errorf("%w: kyyard does not deploy %s objects", vocab.ErrInvalid, kind)
 }
 
 // createObject creates obj in ns with field manager kyyard (dryRun:
 // metav1.DryRunAll, or nil).
-func (c *Client) createObject(ctx context.Context, ns string, obj runtime.Object, dryRun ...string) (runtime.Object, error) {
-	core, opts := c.cs.CoreV1(), metav1.CreateOptions{FieldManager: FieldManager, DryRun: dryRun}
+func (c Deployer) createObject(ctx context.Context, ns string, obj runtime.Object, dryRun ...string) (runtime.Object, error) {
+	core, opts := c.CS.CoreV1(), metav1.CreateOptions{FieldManager: FieldManager, DryRun: dryRun}
 	switch o := obj.(type) {
 	case *corev1.Service:
 		return core.Services(ns).Create(ctx, o, opts)
@@ -117,16 +118,16 @@ func (c *Client) createObject(ctx context.Context, ns string, obj runtime.Object
 	case *corev1.Secret:
 		return core.Secrets(ns).Create(ctx, o, opts)
 	case *appsv1.Deployment:
-		return c.cs.AppsV1().Deployments(ns).Create(ctx, o, opts)
+		return c.CS.AppsV1().Deployments(ns).Create(ctx, o, opts)
 	}
-	return nil, fmt.Errorf("%w: kyyard does not deploy %T objects", errInvalid, obj)
+	return nil, fmt.Errorf("%w: kyyard does not deploy %T objects", vocab.ErrInvalid, obj)
 }
 
 // updateObject replaces obj in ns (a PUT), with its resourceVersion as
 // the precondition, field manager kyyard (dryRun: metav1.DryRunAll, or
 // nil).
-func (c *Client) updateObject(ctx context.Context, ns string, obj runtime.Object, dryRun ...string) (runtime.Object, error) {
-	core, opts := c.cs.CoreV1(), metav1.UpdateOptions{FieldManager: FieldManager, DryRun: dryRun}
+func (c Deployer) updateObject(ctx context.Context, ns string, obj runtime.Object, dryRun ...string) (runtime.Object, error) {
+	core, opts := c.CS.CoreV1(), metav1.UpdateOptions{FieldManager: FieldManager, DryRun: dryRun}
 	switch o := obj.(type) {
 	case *corev1.Service:
 		return core.Services(ns).Update(ctx, o, opts)
@@ -137,23 +138,23 @@ func (c *Client) updateObject(ctx context.Context, ns string, obj runtime.Object
 	case *corev1.Secret:
 		return core.Secrets(ns).Update(ctx, o, opts)
 	case *appsv1.Deployment:
-		return c.cs.AppsV1().Deployments(ns).Update(ctx, o, opts)
+		return c.CS.AppsV1().Deployments(ns).Update(ctx, o, opts)
 	}
-	return nil, fmt.Errorf("%w: kyyard does not deploy %T objects", errInvalid, obj)
+	return nil, fmt.Errorf("%w: kyyard does not deploy %T objects", vocab.ErrInvalid, obj)
 }
 
 // deleteObject deletes one deploy object with foreground propagation (a
 // Deployment's ReplicaSets and pods go before it does) and, when uid is
 // set, a UID precondition. Claims are never deleted by deploy, restore or
 // remove (they are kept: a keep step), so a claim is refused here.
-func (c *Client) deleteObject(ctx context.Context, ns, kind, name, uid string) error {
+func (c Deployer) deleteObject(ctx context.Context, ns, kind, name, uid string) error {
 	fg := metav1.DeletePropagationForeground
 	opts := metav1.DeleteOptions{PropagationPolicy: &fg}
 	if uid != "" {
 		u := types.UID(uid)
 		opts.Preconditions = &metav1.Preconditions{UID: &u}
 	}
-	core := c.cs.CoreV1()
+	core := c.CS.CoreV1()
 	switch kind {
 	case kindService:
 		return core.Services(ns).Delete(ctx, name, opts)
@@ -162,9 +163,9 @@ func (c *Client) deleteObject(ctx context.Context, ns, kind, name, uid string) e
 	case kindSecret:
 		return core.Secrets(ns).Delete(ctx, name, opts)
 	case kindDeployment:
-		return c.cs.AppsV1().Deployments(ns).Delete(ctx, name, opts)
+		return c.CS.AppsV1().Deployments(ns).Delete(ctx, name, opts)
 	}
-	return fmt.Errorf("%w: kyyard does not delete %s objects it deploys", errInvalid, kind)
+	return fmt.Errorf("%w: kyyard does not delete %s objects it deploys", vocab.ErrInvalid, kind)
 }
 
 // listed is one object found by label: its kind, metadata and the
@@ -177,8 +178,8 @@ type listed struct {
 
 // listInstance lists the objects of kind in ns (all namespaces for "")
 // that carry selector's labels.
-func (c *Client) listInstance(ctx context.Context, ns, kind, selector string) ([]listed, error) {
-	core, opts := c.cs.CoreV1(), metav1.ListOptions{LabelSelector: selector}
+func (c Deployer) listInstance(ctx context.Context, ns, kind, selector string) ([]listed, error) {
+	core, opts := c.CS.CoreV1(), metav1.ListOptions{LabelSelector: selector}
 	var out []listed
 	add := func(kind string, o runtime.Object) { out = append(out, listed{kind: kind, meta: metaOf(o), obj: o}) }
 	switch kind {
@@ -215,7 +216,7 @@ func (c *Client) listInstance(ctx context.Context, ns, kind, selector string) ([
 			add(kind, &l.Items[i])
 		}
 	case kindDeployment:
-		l, err := c.cs.AppsV1().Deployments(ns).List(ctx, opts)
+		l, err := c.CS.AppsV1().Deployments(ns).List(ctx, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -223,7 +224,7 @@ func (c *Client) listInstance(ctx context.Context, ns, kind, selector string) ([
 			add(kind, &l.Items[i])
 		}
 	default:
-		return nil, fmt.Errorf("%w: kyyard does not deploy %s objects", errInvalid, kind)
+		return nil, fmt.Errorf("%w: kyyard does not deploy %s objects", vocab.ErrInvalid, kind)
 	}
 	return out, nil
 }

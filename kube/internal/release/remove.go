@@ -1,4 +1,4 @@
-package kube
+package release
 
 // Remove: an instance's objects deleted by its labels, claims kept, the
 // record last.
@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
+	"github.com/kyyard/kyyard/kube/vocab"
 	"github.com/kyyard/kyyard/render"
 )
 
@@ -21,7 +22,7 @@ import (
 // in that order and by name; then its claims as keep steps; then the
 // record Secret (kyyard-app-<instance>, when it carries the record's
 // labels).
-func (c *Client) removeTasks(ctx context.Context, ns, instance string) ([]*task, error) {
+func (c Deployer) removeTasks(ctx context.Context, ns, instance string) ([]*task, error) {
 	var tasks, claims []*task
 	var record *task
 	for _, r := range deployResources {
@@ -59,10 +60,10 @@ func (c *Client) removeTasks(ctx context.Context, ns, instance string) ([]*task,
 // PlanRemove lists the steps Remove would run, all pending (claims as keep
 // steps with detail "retained"), nothing written. Errors: a list failed
 // (forbidden, unavailable, ...).
-func (c *Client) PlanRemove(ctx context.Context, namespace, instance string) (DeployResult, error) {
+func (c Deployer) PlanRemove(ctx context.Context, namespace, instance string) (DeployResult, error) {
 	tasks, err := c.removeTasks(ctx, namespace, instance)
 	if err != nil {
-		return DeployResult{Reason: ReasonOf(err)}, err
+		return DeployResult{Reason: vocab.ReasonOf(err)}, err
 	}
 	r := &runner{tasks: tasks}
 	return r.result(), nil
@@ -80,7 +81,7 @@ func (c *Client) PlanRemove(ctx context.Context, namespace, instance string) (De
 // set) is called with every step as it changes. The error is nil on
 // success, else the *Refusal of the refusal or the failed step (a failed
 // list: its error).
-func (c *Client) Remove(ctx context.Context, namespace, instance string, progress func(DeployStep)) (DeployResult, error) {
+func (c Deployer) Remove(ctx context.Context, namespace, instance string, progress func(DeployStep)) (DeployResult, error) {
 	var access []guards.AccessCheck
 	for _, res := range deployResources {
 		verbs := []string{"list", "delete"}
@@ -91,7 +92,7 @@ func (c *Client) Remove(ctx context.Context, namespace, instance string, progres
 			access = append(access, guards.AccessCheck{Verb: v, Group: res.group, Resource: res.resource, Namespace: namespace})
 		}
 	}
-	vs, _ := c.guards.Run(ctx, guards.Write{Access: access}) // no stage that reads: no error
+	vs, _ := c.Guards.Run(ctx, guards.Write{Access: access}) // no stage that reads: no error
 	tasks, err := c.removeTasks(ctx, namespace, instance)
 	if ref := vs.Refusal(); ref != nil {
 		if err != nil {
@@ -102,7 +103,7 @@ func (c *Client) Remove(ctx context.Context, namespace, instance string, progres
 		return r.result(), ref
 	}
 	if err != nil {
-		return DeployResult{Reason: ReasonOf(err)}, err
+		return DeployResult{Reason: vocab.ReasonOf(err)}, err
 	}
 	r := &runner{tasks: tasks, progress: progress}
 	for _, t := range tasks {

@@ -1,4 +1,4 @@
-package kube
+package release
 
 // Deploy and PlanDeploy: an app described by a render.Request applied
 // service by service after every precondition passed (deployplan.go),
@@ -19,21 +19,22 @@ import (
 	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
+	"github.com/kyyard/kyyard/kube/vocab"
 	"github.com/kyyard/kyyard/render"
 )
 
 // renderObjects renders req to the objects a deploy applies. Errors: the
-// request is not valid (render.ErrInvalid, wrapped with errInvalid so
+// request is not valid (render.ErrInvalid, wrapped with vocab.ErrInvalid so
 // that ReasonOf answers invalid).
 func renderObjects(req render.Request) ([]planned, error) {
 	rendered, err := render.Objects(req)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errInvalid, err)
+		return nil, fmt.Errorf("%w: %w", vocab.ErrInvalid, err)
 	}
 	out := make([]planned, 0, len(rendered))
 	for _, r := range rendered {
 		if kindOf(r.Object) == "" {
-			return nil, fmt.Errorf("%w: render made a %T, which kyyard does not deploy", errInvalid, r.Object)
+			return nil, fmt.Errorf("%w: render made a %T, which kyyard does not deploy", vocab.ErrInvalid, r.Object)
 		}
 		out = append(out, planned{service: r.Service, obj: r.Object})
 	}
@@ -53,7 +54,7 @@ func renderObjects(req render.Request) ([]planned, error) {
 // else the server's text; claims that exist are not written and not
 // dry-run). Errors: an invalid request (ReasonOf: invalid) or a read that
 // failed.
-func (c *Client) PlanDeploy(ctx context.Context, req render.Request) (DeployPlan, error) {
+func (c Deployer) PlanDeploy(ctx context.Context, req render.Request) (DeployPlan, error) {
 	objs, err := renderObjects(req)
 	if err != nil {
 		return DeployPlan{}, err
@@ -102,7 +103,7 @@ func (c *Client) PlanDeploy(ctx context.Context, req render.Request) (DeployPlan
 }
 
 // dryRunWrite sends a task's create or update with dryRun=All.
-func (c *Client) dryRunWrite(ctx context.Context, ns string, t *task) error {
+func (c Deployer) dryRunWrite(ctx context.Context, ns string, t *task) error {
 	if t.step.Action == StepUpdate {
 		_, err := c.updateObject(ctx, ns, forUpdate(t.existing, t.plan), metav1.DryRunAll)
 		return err
@@ -126,11 +127,11 @@ func objectDiff(name string, before, after runtime.Object) string {
 type runner struct {
 	tasks    []*task
 	progress func(DeployStep)
-	reason   Reason
+	reason   vocab.Reason
 }
 
 // set changes task i's outcome and reports it.
-func (r *runner) set(t *task, outcome StepOutcome, reason Reason, detail string) {
+func (r *runner) set(t *task, outcome StepOutcome, reason vocab.Reason, detail string) {
 	t.step.Outcome, t.step.Reason = outcome, reason
 	if detail != "" {
 		t.step.Detail = detail
@@ -142,7 +143,7 @@ func (r *runner) set(t *task, outcome StepOutcome, reason Reason, detail string)
 
 // fail marks t failed and every later pending task skipped with the same
 // reason; it returns the *Refusal of the failure.
-func (r *runner) fail(t *task, reason Reason, detail string) *Refusal {
+func (r *runner) fail(t *task, reason vocab.Reason, detail string) *vocab.Refusal {
 	r.set(t, StepFailed, reason, detail)
 	if r.reason == "" {
 		r.reason = reason
@@ -152,7 +153,7 @@ func (r *runner) fail(t *task, reason Reason, detail string) *Refusal {
 			r.set(later, StepSkipped, reason, "not run: "+t.step.Kind+"/"+t.step.Name+" failed")
 		}
 	}
-	return &Refusal{Reason: reason, Detail: t.step.Kind + "/" + t.step.Name + ": " + detail}
+	return &vocab.Refusal{Reason: reason, Detail: t.step.Kind + "/" + t.step.Name + ": " + detail}
 }
 
 // result is the steps as they stand.
@@ -166,7 +167,7 @@ func (r *runner) result() DeployResult {
 
 // refuseAll reports every task skipped because of a refusal before any
 // write.
-func (r *runner) refuseAll(ref *Refusal) {
+func (r *runner) refuseAll(ref *vocab.Refusal) {
 	r.reason = ref.Reason
 	for _, t := range r.tasks {
 		r.set(t, StepSkipped, ref.Reason, "not run: "+ref.Detail)
@@ -204,18 +205,18 @@ func (r *runner) refuseAll(ref *Refusal) {
 // last record step releases it. The error is nil on success, else the
 // *Refusal of the first failure (or an invalid request, or a failed read
 // of the preconditions).
-func (c *Client) Deploy(ctx context.Context, req render.Request, opts DeployOptions) (DeployResult, error) {
+func (c Deployer) Deploy(ctx context.Context, req render.Request, opts DeployOptions) (DeployResult, error) {
 	objs, err := renderObjects(req)
 	if err != nil {
-		return DeployResult{Reason: ReasonInvalid}, err
+		return DeployResult{Reason: vocab.ReasonInvalid}, err
 	}
 	pending, err := render.RecordOf(req)
 	if err != nil {
-		return DeployResult{Reason: ReasonInvalid}, fmt.Errorf("%w: %w", errInvalid, err)
+		return DeployResult{Reason: vocab.ReasonInvalid}, fmt.Errorf("%w: %w", vocab.ErrInvalid, err)
 	}
 	st, err := c.prepareDeploy(ctx, req.Namespace, req.Instance, objs)
 	if err != nil {
-		return DeployResult{Reason: ReasonOf(err)}, err
+		return DeployResult{Reason: vocab.ReasonOf(err)}, err
 	}
 	r := &runner{tasks: st.tasks, progress: opts.Progress}
 	if ref := st.verdicts.Unconfirmed(opts.Confirmed); ref != nil {
@@ -233,7 +234,7 @@ func (c *Client) Deploy(ctx context.Context, req render.Request, opts DeployOpti
 
 // deployRun is one Deploy under way.
 type deployRun struct {
-	c       *Client
+	c       Deployer
 	st      deployState
 	r       *runner
 	timeout time.Duration
@@ -247,7 +248,7 @@ func (d *deployRun) run(ctx context.Context, pending []byte, opts DeployOptions)
 	for i, t := range r.tasks {
 		r.set(t, StepRunning, "", "")
 		var detail string
-		var ref *Refusal
+		var ref *vocab.Refusal
 		switch {
 		case i == 0:
 			d.claimed, ref = asRefusal(d.c.claimRecord(ctx, st.ns, st.instance, st.record, opts.RecordVersion, opts.RecordGeneration, pending))
@@ -305,7 +306,7 @@ func (d *deployRun) afterFailure(ctx context.Context, failed *task, done []*task
 }
 
 // asRefusal turns a record write's error into a *Refusal.
-func asRefusal(rec instanceRecord, err error) (instanceRecord, *Refusal) {
+func asRefusal(rec instanceRecord, err error) (instanceRecord, *vocab.Refusal) {
 	if err == nil {
 		return rec, nil
 	}
@@ -316,12 +317,12 @@ func asRefusal(rec instanceRecord, err error) (instanceRecord, *Refusal) {
 // object made since the preconditions read is a conflict; an update
 // answered 409 is read again and retried once when the object is still
 // this instance's.
-func (c *Client) writeOne(ctx context.Context, ns, instance string, t *task) (string, *Refusal) {
+func (c Deployer) writeOne(ctx context.Context, ns, instance string, t *task) (string, *vocab.Refusal) {
 	key := objectKey(t.step.Kind, t.step.Name)
 	if t.step.Action == StepCreate {
 		_, err := c.createObject(ctx, ns, t.plan.DeepCopyObject())
 		if apierrors.IsAlreadyExists(err) {
-			return "", &Refusal{Reason: ReasonConflict, Detail: key + " was created by someone else since it was read"}
+			return "", &vocab.Refusal{Reason: vocab.ReasonConflict, Detail: key + " was created by someone else since it was read"}
 		}
 		if err != nil {
 			return "", c.deployWriteRefusal(ctx, ns, t.step.Kind, "create", err)
@@ -336,7 +337,7 @@ func (c *Client) writeOne(ctx context.Context, ns, instance string, t *task) (st
 		}
 		if !apierrors.IsConflict(err) || attempt == 1 {
 			if apierrors.IsConflict(err) {
-				return "", &Refusal{Reason: ReasonConflict, Detail: key + " changed again while it was written: " + apiMessage(err)}
+				return "", &vocab.Refusal{Reason: vocab.ReasonConflict, Detail: key + " changed again while it was written: " + apiMessage(err)}
 			}
 			return "", c.deployWriteRefusal(ctx, ns, t.step.Kind, "update", err)
 		}
@@ -344,8 +345,8 @@ func (c *Client) writeOne(ctx context.Context, ns, instance string, t *task) (st
 		if rerr != nil {
 			return "", guards.WriteRefusal(rerr)
 		}
-		if v := ownerVerdict(key, fresh, instance); v.Outcome == OutcomeRefuse {
-			return "", &Refusal{Reason: ReasonConflict, Detail: v.Sentence + " (changed since it was read)"}
+		if v := ownerVerdict(key, fresh, instance); v.Outcome == vocab.OutcomeRefuse {
+			return "", &vocab.Refusal{Reason: vocab.ReasonConflict, Detail: v.Sentence + " (changed since it was read)"}
 		}
 		existing = fresh
 	}
@@ -355,25 +356,25 @@ func (c *Client) writeOne(ctx context.Context, ns, instance string, t *task) (st
 // the verb is not granted (the access review asked again, past its
 // cache) and admission_denied when it is (a quota, a policy, a webhook
 // refused it); either carries the API server's text.
-func (c *Client) deployWriteRefusal(ctx context.Context, ns, kind, verb string, err error) *Refusal {
+func (c Deployer) deployWriteRefusal(ctx context.Context, ns, kind, verb string, err error) *vocab.Refusal {
 	ref := guards.WriteRefusal(err)
 	if !apierrors.IsForbidden(err) {
 		return ref
 	}
 	r := resourceOf(kind)
 	a := guards.AccessCheck{Verb: verb, Group: r.group, Resource: r.resource, Namespace: ns}
-	c.guards.Forget(a)
-	if v := c.guards.Access(ctx, a); v.Outcome == OutcomePass {
-		ref.Reason = ReasonAdmissionDenied
+	c.Guards.Forget(a)
+	if v := c.Guards.Access(ctx, a); v.Outcome == vocab.OutcomePass {
+		ref.Reason = vocab.ReasonAdmissionDenied
 	} else {
-		ref.Reason = ReasonForbidden
+		ref.Reason = vocab.ReasonForbidden
 	}
 	return ref
 }
 
 // pruneOne deletes an object of the instance no longer planned
 // (foreground, UID precondition); one already gone is done.
-func (c *Client) pruneOne(ctx context.Context, ns string, l *listed) (string, *Refusal) {
+func (c Deployer) pruneOne(ctx context.Context, ns string, l *listed) (string, *vocab.Refusal) {
 	err := c.deleteObject(ctx, ns, l.kind, l.meta.GetName(), string(l.meta.GetUID()))
 	switch {
 	case apierrors.IsNotFound(err):
