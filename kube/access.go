@@ -101,7 +101,7 @@ var featureRules = []AccessRule{
 	// authorize as get; SPDY's POST and newer servers ask for create.
 	{Feature: "shell (exec)", Source: "kube/internal/shells/exec.go, kube/internal/shells/execsession.go",
 		Resources: []string{"pods/exec"}, Verbs: []string{"create", "get"}, Scope: ScopeNamespace, Write: true},
-	{Feature: "port-forward", Source: "kube/portforward.go, kube/portforwardconn.go",
+	{Feature: "port-forward", Source: "kube/internal/forwarding/portforwardstart.go, kube/internal/forwarding/portforwardconn.go",
 		Resources: []string{"pods/portforward"}, Verbs: []string{"create", "get"}, Scope: ScopeNamespace, Write: true},
 	{Feature: "debug container", Source: "kube/internal/shells/debug.go (ephemeralcontainers patch)",
 		Resources: []string{"pods/ephemeralcontainers"}, Verbs: []string{"patch"}, Scope: ScopeNamespace, Write: true},

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/forwarding"
 	"github.com/kyyard/kyyard/kube/internal/guards"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/kubernetes"
@@ -116,8 +117,9 @@ type Client struct {
 	// debugExec, when set (tests), streams debug sessions instead of
 	// client-go's attach executors (debugattach.go).
 	debugExec debugStreamer
-	// forwards are the port-forwards this client runs (portforward.go).
-	forwards forwardRegistry
+	// forwards are the port-forwards this client runs
+	// (kube/internal/forwarding; forwarding.go).
+	forwards forwarding.Registry
 	// metrics is the polled metrics API (metrics.go), read with
 	// metricsCS: built from the REST config, nil for a clientset handed in
 	// (tests hand in a fake); metricsClock, when set (tests), is the clock

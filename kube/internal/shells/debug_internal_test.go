@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
+	"github.com/kyyard/kyyard/kube/internal/reviewtest"
 	"github.com/kyyard/kyyard/kube/vocab"
-	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -71,7 +71,7 @@ type debugFake struct {
 func debugClient(t *testing.T, f *debugFake, objs ...runtime.Object) (*Shells, *fake.Clientset) {
 	t.Helper()
 	cs := fake.NewClientset(objs...)
-	cs.PrependReactor("create", "selfsubjectaccessreviews", allowReviews)
+	cs.PrependReactor("create", "selfsubjectaccessreviews", reviewtest.Allow)
 	cs.PrependReactor("patch", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		p := a.(k8stesting.PatchAction)
 		if p.GetSubresource() != "ephemeralcontainers" {
@@ -310,7 +310,7 @@ func TestDebugGuards(t *testing.T) {
 
 	// Forbidden: no patch is sent.
 	c, cs = debugClient(t, f, debugObjects("restricted", nil)...)
-	cs.PrependReactor("create", "selfsubjectaccessreviews", denyReviews)
+	cs.PrependReactor("create", "selfsubjectaccessreviews", reviewtest.Deny)
 	vs, err := c.PlanDebug(ctx, req)
 	if err != nil || vs.Refusal() == nil || vs.Refusal().Reason != vocab.ReasonForbidden ||
 		!strings.Contains(vs.Refusal().Detail, "patch pods/ephemeralcontainers in ns") {
@@ -530,18 +530,4 @@ func TestDebugErrorsAfterThePatchSayItWasAdded(t *testing.T) {
 	if _, err := c.OpenDebug(context.Background(), stale, nil); errors.As(err, &added) || vocab.ReasonOf(err) != vocab.ReasonConflict {
 		t.Fatalf("refused before the patch: %v", err)
 	}
-}
-
-// allowReviews answers every SelfSubjectAccessReview with allowed.
-func allowReviews(action k8stesting.Action) (bool, runtime.Object, error) {
-	r := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).DeepCopy()
-	r.Status.Allowed = true
-	return true, r, nil
-}
-
-// denyReviews answers every SelfSubjectAccessReview with denied.
-func denyReviews(action k8stesting.Action) (bool, runtime.Object, error) {
-	r := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).DeepCopy()
-	r.Status.Reason = "RBAC: not allowed"
-	return true, r, nil
 }

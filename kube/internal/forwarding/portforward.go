@@ -1,11 +1,7 @@
-package kube
+package forwarding
 
-// Port-forwards: a local port on 127.0.0.1 carried to a container port
-// through the API server's pods/portforward (what kubectl port-forward
-// does), owned by the Client's registry until stopped or the Client
-// closes. A forward to a Service or a workload goes to one of its ready
-// pods and moves to another when that pod goes away. This file holds the
-// registry, a forward's state and its stopping; starting a forward is in
+// Port-forwards (doc.go): this file holds the Registry, the Forwarder, a
+// forward's state and its stopping; starting a forward is in
 // portforwardstart.go, running and moving it in portforwardmove.go, its
 // streams in portforwardconn.go and the ports in portforwardports.go.
 
@@ -19,18 +15,22 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/httpstream"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 )
 
 // ErrForwardListen: the local port cannot be listened on (taken by
 // another program, or below 1024 without the privilege); errors.Is finds
-// it in StartPortForward's error, whose text is "cannot listen on
-// 127.0.0.1:<port>: <the system's reason>".
+// it in Forwarder.Start's error (kube.Client.StartPortForward's), whose
+// text is "cannot listen on 127.0.0.1:<port>: <the system's reason>".
 var ErrForwardListen = errors.New("the local port cannot be listened on")
 
-// listenError is StartPortForward's error for a local port it cannot
+// listenError is Forwarder.Start's error for a local port it cannot
 // listen on.
 type listenError struct {
 	port int32
@@ -52,7 +52,8 @@ func (e *listenError) Error() string {
 // it the API server's unavailability).
 func (e *listenError) Unwrap() error { return ErrForwardListen }
 
-// ErrForwardUnknown: StopPortForward was given an id no forward has.
+// ErrForwardUnknown: Registry.Stop (kube.Client.StopPortForward) was
+// given an id no forward has.
 var ErrForwardUnknown = errors.New("no such port-forward")
 
 // forwardPoll is how often a forward reads its pod to see it is still
@@ -63,14 +64,41 @@ const forwardPoll = time.Second
 // forward is moving waits for it to be active again before it is closed.
 const forwardConnWait = 15 * time.Second
 
-// forwardRegistry holds a Client's forwards.
-type forwardRegistry struct {
+// Registry holds the forwards that run or failed, from Forwarder.Start
+// until Stop or StopAll; its zero value is empty and ready to use, and it
+// must not be copied once used. kube.Client holds one for its life.
+type Registry struct {
 	mu    sync.Mutex
 	next  int
 	items map[int]*forward
-	// dial and poll replace dialPortForward and forwardPoll (tests).
+	// dial and poll replace Forwarder.dial and forwardPoll (tests).
 	dial forwardDialer
 	poll time.Duration
+}
+
+// Forwarder starts port-forwards into Forwards and reads the ports an
+// object offers, through a clientset, its REST config and the kinds'
+// plugins, with the guards a port-forward needs. It is a value of plain
+// inputs: kube.Client builds one per call.
+type Forwarder struct {
+	// CS reads the objects and pods and makes the API requests.
+	CS kubernetes.Interface
+	// Config is the connection pods/portforward is dialed with (SPDY or
+	// WebSocket); nil (a clientset handed in, tests) makes every dial fail
+	// with vocab.ErrExecUnavailable.
+	Config *rest.Config
+	// KindInfo answers what a plugin id or alias supports
+	// (Capabilities has CanPortForward for pods, Services and workloads).
+	KindInfo func(vocab.Kind) vocab.KindInfo
+	// Guards asks the SelfSubjectAccessReview of create pods/portforward.
+	Guards *guards.Checker
+	// Forwards is the registry a started forward joins.
+	Forwards *Registry
+}
+
+// supports reports whether kind has action a (its plugin's Capabilities).
+func (fw Forwarder) supports(kind vocab.Kind, a vocab.Action) bool {
+	return fw.KindInfo(kind).Supports(a)
 }
 
 // forwardTarget is what a forward goes to: a pod by name, or the pods of
@@ -83,7 +111,7 @@ type forwardTarget struct {
 // forward is one running port-forward.
 type forward struct {
 	id      int
-	req     PortForwardRequest
+	req     vocab.PortForwardRequest
 	local   int32
 	started time.Time
 	ln      net.Listener
@@ -95,7 +123,7 @@ type forward struct {
 	reqIDs  atomic.Int64
 
 	mu     sync.Mutex
-	state  ForwardState
+	state  vocab.ForwardState
 	err    string
 	last   string // the last failed connection's error
 	pod    *corev1.Pod
@@ -107,11 +135,11 @@ type forward struct {
 	lastMove string
 }
 
-// status is the forward as :pf lists it.
-func (f *forward) status() ForwardStatus {
+// status is the forward as :pf lists it (Registry.List).
+func (f *forward) status() vocab.ForwardStatus {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	st := ForwardStatus{ID: f.id, Request: f.req, LocalPort: f.local, State: f.state, Err: f.err,
+	st := vocab.ForwardStatus{ID: f.id, Request: f.req, LocalPort: f.local, State: f.state, Err: f.err,
 		BytesIn: f.in.Load(), BytesOut: f.out.Load(), Connections: int(f.conns.Load()), Started: f.started,
 		Failed: int(f.nfailed.Load()), LastError: f.last, Moves: f.moves, LastMove: f.lastMove}
 	if f.pod != nil {
@@ -134,7 +162,7 @@ func (f *forward) failed(err error) {
 func (f *forward) setActive(pod *corev1.Pod, remote int32, conn httpstream.Connection) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.state, f.err, f.pod, f.remote, f.conn = ForwardActive, "", pod, remote, conn
+	f.state, f.err, f.pod, f.remote, f.conn = vocab.ForwardActive, "", pod, remote, conn
 	select {
 	case <-f.active:
 	default:
@@ -144,7 +172,7 @@ func (f *forward) setActive(pod *corev1.Pod, remote int32, conn httpstream.Conne
 
 // leave ends the current connection and moves to state (moving, failed
 // or stopped) with why; failed and stopped release the local port.
-func (f *forward) leave(state ForwardState, why string) {
+func (f *forward) leave(state vocab.ForwardState, why string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.conn != nil {
@@ -157,7 +185,7 @@ func (f *forward) leave(state ForwardState, why string) {
 	default:
 	}
 	f.state, f.err = state, why
-	if state == ForwardFailed || state == ForwardStopped {
+	if state == vocab.ForwardFailed || state == vocab.ForwardStopped {
 		f.ln.Close() // the local port is released before the state says so
 	} else {
 		f.pod = nil
@@ -175,9 +203,9 @@ func (f *forward) current(ctx context.Context, wait time.Duration) (httpstream.C
 		conn, remote, state, active := f.conn, f.remote, f.state, f.active
 		f.mu.Unlock()
 		switch {
-		case state == ForwardActive && conn != nil:
+		case state == vocab.ForwardActive && conn != nil:
 			return conn, remote, true
-		case state == ForwardFailed || state == ForwardStopped:
+		case state == vocab.ForwardFailed || state == vocab.ForwardStopped:
 			return nil, 0, false
 		}
 		select {
@@ -190,16 +218,15 @@ func (f *forward) current(ctx context.Context, wait time.Duration) (httpstream.C
 	}
 }
 
-// PortForwards returns the forwards that run or failed, by ID.
-func (c *Client) PortForwards() []ForwardStatus {
-	r := &c.forwards
+// List returns the forwards that run or failed, by ID.
+func (r *Registry) List() []vocab.ForwardStatus {
 	r.mu.Lock()
 	list := make([]*forward, 0, len(r.items))
 	for _, f := range r.items {
 		list = append(list, f)
 	}
 	r.mu.Unlock()
-	out := make([]ForwardStatus, 0, len(list))
+	out := make([]vocab.ForwardStatus, 0, len(list))
 	for _, f := range list {
 		out = append(out, f.status())
 	}
@@ -207,11 +234,9 @@ func (c *Client) PortForwards() []ForwardStatus {
 	return out
 }
 
-// StopPortForward stops the forward id (its local port is released, its
-// connections end) and removes it from PortForwards. Errors:
-// ErrForwardUnknown.
-func (c *Client) StopPortForward(id int) error {
-	r := &c.forwards
+// Stop stops the forward id (its local port is released, its
+// connections end) and removes it from List. Errors: ErrForwardUnknown.
+func (r *Registry) Stop(id int) error {
 	r.mu.Lock()
 	f, ok := r.items[id]
 	delete(r.items, id)
@@ -225,9 +250,9 @@ func (c *Client) StopPortForward(id int) error {
 	return nil
 }
 
-// StopAllPortForwards stops every forward (kyyard's end; Close calls it).
-func (c *Client) StopAllPortForwards() {
-	for _, st := range c.PortForwards() {
-		_ = c.StopPortForward(st.ID)
+// StopAll stops every forward (kyyard's end; kube.Client.Close calls it).
+func (r *Registry) StopAll() {
+	for _, st := range r.List() {
+		_ = r.Stop(st.ID)
 	}
 }

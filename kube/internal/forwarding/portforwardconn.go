@@ -1,4 +1,4 @@
-package kube
+package forwarding
 
 import (
 	"context"
@@ -18,8 +18,8 @@ import (
 )
 
 // forwardDialer opens the streaming connection of a port-forward to one
-// pod. Tests replace the real one (Client.dialPortForward) through
-// forwardRegistry.dial.
+// pod. Tests replace the real one (Forwarder.dialPortForward) through
+// Registry.dial.
 type forwardDialer func(ctx context.Context, namespace, pod string) (httpstream.Connection, error)
 
 // dialPortForward opens pods/portforward on a pod: SPDY tunnelled over a
@@ -27,17 +27,17 @@ type forwardDialer func(ctx context.Context, namespace, pod string) (httpstream.
 // proxy does not pass it (what kubectl port-forward does,
 // k8s.io/kubectl/pkg/cmd/portforward createDialer, with client-go's
 // portforward.NewFallbackDialer).
-func (c *Client) dialPortForward(_ context.Context, namespace, pod string) (httpstream.Connection, error) {
-	if c.restConfig == nil {
-		return nil, ErrExecUnavailable
+func (fw Forwarder) dialPortForward(_ context.Context, namespace, pod string) (httpstream.Connection, error) {
+	if fw.Config == nil {
+		return nil, vocab.ErrExecUnavailable
 	}
-	u := c.cs.CoreV1().RESTClient().Post().Resource("pods").Namespace(namespace).Name(pod).SubResource("portforward").URL()
-	transport, upgrader, err := spdy.RoundTripperFor(c.restConfig)
+	u := fw.CS.CoreV1().RESTClient().Post().Resource("pods").Namespace(namespace).Name(pod).SubResource("portforward").URL()
+	transport, upgrader, err := spdy.RoundTripperFor(fw.Config)
 	if err != nil {
 		return nil, err
 	}
 	dialer := spdy.NewDialer(upgrader, &http.Client{Transport: transport}, http.MethodPost, u)
-	tunnel, err := portforward.NewSPDYOverWebsocketDialer(u, c.restConfig)
+	tunnel, err := portforward.NewSPDYOverWebsocketDialer(u, fw.Config)
 	if err != nil {
 		return nil, err
 	}

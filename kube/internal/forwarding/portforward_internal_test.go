@@ -1,4 +1,4 @@
-package kube
+package forwarding
 
 import (
 	"context"
@@ -14,8 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/internal/guards"
+	"github.com/kyyard/kyyard/kube/internal/reviewtest"
+	"github.com/kyyard/kyyard/kube/vocab"
 	appsv1 "k8s.io/api/apps/v1"
-	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -23,7 +25,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/httpstream"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes/fake"
-	k8stesting "k8s.io/client-go/testing"
 )
 
 // pfConn is a fake port-forward connection to one pod: each data stream
@@ -103,18 +104,6 @@ func (s *pfStream) Reset() error         { return s.Close() }
 func (s *pfStream) Headers() http.Header { return s.h }
 func (s *pfStream) Identifier() uint32   { return 0 }
 
-func allowReviews(action k8stesting.Action) (bool, runtime.Object, error) {
-	r := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).DeepCopy()
-	r.Status.Allowed = true
-	return true, r, nil
-}
-
-func denyReviews(action k8stesting.Action) (bool, runtime.Object, error) {
-	r := action.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).DeepCopy()
-	r.Status.Reason = "RBAC: not allowed"
-	return true, r, nil
-}
-
 // pfPod is a pod of app=web declaring port 8080 "http"; ready at readyAt
 // seconds past an epoch.
 func pfPod(name string, ready bool, readyAt int64) *corev1.Pod {
@@ -145,24 +134,43 @@ func pfObjects() []runtime.Object {
 	}
 }
 
-// pfClient is a client over a fake clientset whose port-forwards dial
-// pfConns, reading pods every 10 ms.
-func pfClient(t *testing.T, objs ...runtime.Object) (*Client, *fake.Clientset, *[]string) {
+// forwardKinds is the kinds' plugins as the tests see them: pods,
+// Services and the workloads have CanPortForward, any other kind nothing
+// (kube.Client answers an unknown plugin id the same way). What the real
+// plugins declare is tested in kube/kinds (TestCapabilities*).
+func forwardKinds(kind vocab.Kind) vocab.KindInfo {
+	switch kind {
+	case vocab.KindPods, kindServices, vocab.KindDeployments, vocab.KindStatefulSets, vocab.KindDaemonSets, vocab.KindReplicaSets:
+		return vocab.KindInfo{ID: kind, Resource: string(kind), Namespaced: true, Capabilities: vocab.CanPortForward}
+	}
+	return vocab.KindInfo{ID: kind}
+}
+
+// newForwarder is a Forwarder over cs with an empty registry, the guards
+// of an interactive, writable session and no REST config (tests replace
+// the dialer).
+func newForwarder(cs *fake.Clientset) Forwarder {
+	return Forwarder{CS: cs, KindInfo: forwardKinds, Guards: guards.New(cs, vocab.PolicyInteractive, false), Forwards: &Registry{}}
+}
+
+// pfClient is a Forwarder over a fake clientset whose port-forwards dial
+// pfConns, reading pods every 10 ms; its forwards stop when t ends.
+func pfClient(t *testing.T, objs ...runtime.Object) (Forwarder, *fake.Clientset, *[]string) {
 	t.Helper()
 	cs := fake.NewClientset(objs...)
-	cs.PrependReactor("create", "selfsubjectaccessreviews", allowReviews)
-	c := NewFromClientset(cs, Options{Registry: forwardKinds(t)})
+	cs.PrependReactor("create", "selfsubjectaccessreviews", reviewtest.Allow)
+	fw := newForwarder(cs)
 	var mu sync.Mutex
 	dialed := &[]string{}
-	c.forwards.poll = 10 * time.Millisecond
-	c.forwards.dial = func(_ context.Context, ns, pod string) (httpstream.Connection, error) {
+	fw.Forwards.poll = 10 * time.Millisecond
+	fw.Forwards.dial = func(_ context.Context, ns, pod string) (httpstream.Connection, error) {
 		mu.Lock()
 		*dialed = append(*dialed, pod)
 		mu.Unlock()
 		return newPFConn(pod), nil
 	}
-	t.Cleanup(c.Close)
-	return c, cs, dialed
+	t.Cleanup(fw.Forwards.StopAll)
+	return fw, cs, dialed
 }
 
 // roundTrip connects to the local port, writes msg and reads the answer.
@@ -188,11 +196,11 @@ func roundTrip(t *testing.T, port int32, msg string) string {
 }
 
 // waitForward polls the forward id until ok holds (at most 10 s).
-func waitForward(t *testing.T, c *Client, id int, ok func(ForwardStatus) bool) ForwardStatus {
+func waitForward(t *testing.T, fw Forwarder, id int, ok func(vocab.ForwardStatus) bool) vocab.ForwardStatus {
 	t.Helper()
-	var last ForwardStatus
+	var last vocab.ForwardStatus
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		for _, st := range c.PortForwards() {
+		for _, st := range fw.Forwards.List() {
 			if st.ID == id {
 				last = st
 				if ok(st) {
@@ -206,30 +214,30 @@ func waitForward(t *testing.T, c *Client, id int, ok func(ForwardStatus) bool) F
 }
 
 func TestPortForwardCarriesAndCounts(t *testing.T) {
-	c, _, _ := pfClient(t, pfObjects()...)
-	st, err := c.StartPortForward(context.Background(), PortForwardRequest{Kind: KindPods, Namespace: "ns", Name: "web-1",
+	fw, _, _ := pfClient(t, pfObjects()...)
+	st, err := fw.Start(context.Background(), vocab.PortForwardRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "web-1",
 		UID: "uid-web-1", RemotePort: 8080})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.State != ForwardActive || st.Pod != "web-1" || st.LocalPort == 0 {
+	if st.State != vocab.ForwardActive || st.Pod != "web-1" || st.LocalPort == 0 {
 		t.Fatalf("status %+v", st)
 	}
 	if got := roundTrip(t, st.LocalPort, "ping"); got != "web-1:8080:ping" {
 		t.Fatalf("answer %q", got)
 	}
-	st = waitForward(t, c, st.ID, func(s ForwardStatus) bool { return s.BytesIn == int64(len("web-1:8080:ping")) })
+	st = waitForward(t, fw, st.ID, func(s vocab.ForwardStatus) bool { return s.BytesIn == int64(len("web-1:8080:ping")) })
 	if st.BytesOut != 4 || st.Connections != 1 {
 		t.Fatalf("counters %+v", st)
 	}
 	roundTrip(t, st.LocalPort, "again")
-	st = waitForward(t, c, st.ID, func(s ForwardStatus) bool { return s.Connections == 2 && s.BytesOut == 9 })
+	st = waitForward(t, fw, st.ID, func(s vocab.ForwardStatus) bool { return s.Connections == 2 && s.BytesOut == 9 })
 }
 
 func TestPortForwardServiceTargetPortByName(t *testing.T) {
-	c, _, _ := pfClient(t, pfObjects()...)
+	fw, _, _ := pfClient(t, pfObjects()...)
 	for port, want := range map[int32]string{80: "web-1:8080:x", 81: "web-1:9090:x", 8080: "web-1:8080:x"} {
-		st, err := c.StartPortForward(context.Background(), PortForwardRequest{Kind: kindServices, Namespace: "ns", Name: "web",
+		st, err := fw.Start(context.Background(), vocab.PortForwardRequest{Kind: kindServices, Namespace: "ns", Name: "web",
 			UID: "uid-svc", RemotePort: port})
 		if err != nil {
 			t.Fatal(err)
@@ -238,8 +246,8 @@ func TestPortForwardServiceTargetPortByName(t *testing.T) {
 			t.Fatalf("Service port %d: %q, want %q", port, got, want)
 		}
 	}
-	if _, err := c.StartPortForward(context.Background(), PortForwardRequest{Kind: kindServices, Namespace: "ns", Name: "web",
-		RemotePort: 82}); ReasonOf(err) != ReasonInvalid || !strings.Contains(err.Error(), "has no port 82") {
+	if _, err := fw.Start(context.Background(), vocab.PortForwardRequest{Kind: kindServices, Namespace: "ns", Name: "web",
+		RemotePort: 82}); vocab.ReasonOf(err) != vocab.ReasonInvalid || !strings.Contains(err.Error(), "has no port 82") {
 		t.Fatalf("an undeclared Service port: %v", err)
 	}
 }
@@ -248,9 +256,9 @@ func TestPortForwardServiceTargetPortByName(t *testing.T) {
 // no pod is ready, active on the new pod once one is; new connections
 // reach it.
 func TestPortForwardMovesToAnotherPod(t *testing.T) {
-	c, cs, dialed := pfClient(t, pfObjects()...)
+	fw, cs, dialed := pfClient(t, pfObjects()...)
 	ctx := context.Background()
-	st, err := c.StartPortForward(ctx, PortForwardRequest{Kind: KindDeployments, Namespace: "ns", Name: "web", UID: "uid-deploy", RemotePort: 8080})
+	st, err := fw.Start(ctx, vocab.PortForwardRequest{Kind: vocab.KindDeployments, Namespace: "ns", Name: "web", UID: "uid-deploy", RemotePort: 8080})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +268,7 @@ func TestPortForwardMovesToAnotherPod(t *testing.T) {
 	if err := cs.CoreV1().Pods("ns").Delete(ctx, "web-1", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	moving := waitForward(t, c, st.ID, func(s ForwardStatus) bool { return s.State == ForwardMoving })
+	moving := waitForward(t, fw, st.ID, func(s vocab.ForwardStatus) bool { return s.State == vocab.ForwardMoving })
 	if moving.Pod != "" || !strings.Contains(moving.Err, "web-1 was deleted") {
 		t.Fatalf("moving: %+v", moving)
 	}
@@ -270,7 +278,7 @@ func TestPortForwardMovesToAnotherPod(t *testing.T) {
 	if _, err := cs.CoreV1().Pods("ns").Create(ctx, pfPod("web-3", true, 200), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	active := waitForward(t, c, st.ID, func(s ForwardStatus) bool { return s.State == ForwardActive })
+	active := waitForward(t, fw, st.ID, func(s vocab.ForwardStatus) bool { return s.State == vocab.ForwardActive })
 	if active.Pod != "web-3" || active.LocalPort != st.LocalPort {
 		t.Fatalf("moved to %+v, want web-3 (the ready one) on the same local port", active)
 	}
@@ -287,7 +295,7 @@ func TestPortForwardMovesToAnotherPod(t *testing.T) {
 	if err := cs.CoreV1().Pods("ns").Delete(ctx, "web-3", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	failed := waitForward(t, c, st.ID, func(s ForwardStatus) bool { return s.State == ForwardFailed })
+	failed := waitForward(t, fw, st.ID, func(s vocab.ForwardStatus) bool { return s.State == vocab.ForwardFailed })
 	if !strings.Contains(failed.Err, "deployments/web is gone") {
 		t.Fatalf("failed: %+v", failed)
 	}
@@ -295,20 +303,20 @@ func TestPortForwardMovesToAnotherPod(t *testing.T) {
 
 // A lost connection is made again to the same pod.
 func TestPortForwardRedialsLostConnection(t *testing.T) {
-	c, _, dialed := pfClient(t, pfObjects()...)
-	st, err := c.StartPortForward(context.Background(), PortForwardRequest{Kind: kindServices, Namespace: "ns", Name: "web", RemotePort: 80})
+	fw, _, dialed := pfClient(t, pfObjects()...)
+	st, err := fw.Start(context.Background(), vocab.PortForwardRequest{Kind: kindServices, Namespace: "ns", Name: "web", RemotePort: 80})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := c.forwards.items[st.ID]
+	f := fw.Forwards.items[st.ID]
 	f.mu.Lock()
 	first := f.conn
 	f.mu.Unlock()
 	first.Close()
-	waitForward(t, c, st.ID, func(ForwardStatus) bool {
+	waitForward(t, fw, st.ID, func(vocab.ForwardStatus) bool {
 		f.mu.Lock()
 		defer f.mu.Unlock()
-		return f.state == ForwardActive && f.conn != first
+		return f.state == vocab.ForwardActive && f.conn != first
 	})
 	if got := roundTrip(t, st.LocalPort, "c"); got != "web-1:8080:c" {
 		t.Fatalf("after the redial: %q (dialed %v)", got, *dialed)
@@ -317,15 +325,15 @@ func TestPortForwardRedialsLostConnection(t *testing.T) {
 
 // A forward to a pod fails when the pod goes, and releases its port.
 func TestPortForwardPodGoneFails(t *testing.T) {
-	c, cs, _ := pfClient(t, pfObjects()...)
-	st, err := c.StartPortForward(context.Background(), PortForwardRequest{Kind: KindPods, Namespace: "ns", Name: "web-1", RemotePort: 8080})
+	fw, cs, _ := pfClient(t, pfObjects()...)
+	st, err := fw.Start(context.Background(), vocab.PortForwardRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "web-1", RemotePort: 8080})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := cs.CoreV1().Pods("ns").Delete(context.Background(), "web-1", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	failed := waitForward(t, c, st.ID, func(s ForwardStatus) bool { return s.State == ForwardFailed })
+	failed := waitForward(t, fw, st.ID, func(s vocab.ForwardStatus) bool { return s.State == vocab.ForwardFailed })
 	if !strings.Contains(failed.Err, "web-1 was deleted") {
 		t.Fatalf("failed: %+v", failed)
 	}
@@ -334,77 +342,77 @@ func TestPortForwardPodGoneFails(t *testing.T) {
 		t.Fatalf("the failed forward kept its port: %v", err)
 	}
 	ln.Close()
-	if err := c.StopPortForward(st.ID); err != nil {
+	if err := fw.Forwards.Stop(st.ID); err != nil {
 		t.Fatal(err)
 	}
-	if len(c.PortForwards()) != 0 {
-		t.Fatalf("stopped forward still listed: %+v", c.PortForwards())
+	if len(fw.Forwards.List()) != 0 {
+		t.Fatalf("stopped forward still listed: %+v", fw.Forwards.List())
 	}
-	if err := c.StopPortForward(st.ID); !errors.Is(err, ErrForwardUnknown) {
+	if err := fw.Forwards.Stop(st.ID); !errors.Is(err, ErrForwardUnknown) {
 		t.Fatalf("second stop: %v", err)
 	}
 }
 
 func TestPortForwardGuards(t *testing.T) {
 	ctx := context.Background()
-	req := PortForwardRequest{Kind: KindPods, Namespace: "ns", Name: "web-1", RemotePort: 8080}
+	req := vocab.PortForwardRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "web-1", RemotePort: 8080}
 
-	c, cs, dialed := pfClient(t, pfObjects()...)
-	cs.PrependReactor("create", "selfsubjectaccessreviews", denyReviews)
-	_, err := c.StartPortForward(ctx, req)
-	if ReasonOf(err) != ReasonForbidden || !strings.Contains(err.Error(), "create pods/portforward in ns") {
+	fw, cs, dialed := pfClient(t, pfObjects()...)
+	cs.PrependReactor("create", "selfsubjectaccessreviews", reviewtest.Deny)
+	_, err := fw.Start(ctx, req)
+	if vocab.ReasonOf(err) != vocab.ReasonForbidden || !strings.Contains(err.Error(), "create pods/portforward in ns") {
 		t.Fatalf("forbidden: %v", err)
 	}
-	if len(*dialed) != 0 || len(c.PortForwards()) != 0 {
+	if len(*dialed) != 0 || len(fw.Forwards.List()) != 0 {
 		t.Fatal("a forbidden forward dialed")
 	}
 
-	c, _, _ = pfClient(t, pfObjects()...)
+	fw, _, _ = pfClient(t, pfObjects()...)
 	stale := req
 	stale.UID = "uid-old"
-	if _, err := c.StartPortForward(ctx, stale); ReasonOf(err) != ReasonConflict {
+	if _, err := fw.Start(ctx, stale); vocab.ReasonOf(err) != vocab.ReasonConflict {
 		t.Fatalf("replaced pod: %v", err)
 	}
-	for _, bad := range []PortForwardRequest{
+	for _, bad := range []vocab.PortForwardRequest{
 		{Kind: "configmaps", Namespace: "ns", Name: "x", RemotePort: 1},
-		{Kind: KindPods, Namespace: "ns", Name: "web-1", RemotePort: 0},
-		{Kind: KindPods, Namespace: "ns", Name: "web-1", RemotePort: 70000},
-		{Kind: KindPods, Namespace: "ns", Name: "web-1", RemotePort: 80, LocalPort: -1},
-		{Kind: KindPods, Name: "web-1", RemotePort: 80},
+		{Kind: vocab.KindPods, Namespace: "ns", Name: "web-1", RemotePort: 0},
+		{Kind: vocab.KindPods, Namespace: "ns", Name: "web-1", RemotePort: 70000},
+		{Kind: vocab.KindPods, Namespace: "ns", Name: "web-1", RemotePort: 80, LocalPort: -1},
+		{Kind: vocab.KindPods, Name: "web-1", RemotePort: 80},
 	} {
-		if _, err := c.StartPortForward(ctx, bad); ReasonOf(err) != ReasonInvalid {
+		if _, err := fw.Start(ctx, bad); vocab.ReasonOf(err) != vocab.ReasonInvalid {
 			t.Errorf("%+v: %v", bad, err)
 		}
 	}
 	// Read-only mode allows a forward: it writes nothing.
-	c, _, _ = pfClient(t, pfObjects()...)
-	c.setGuardOptions(c.opts.Policy, true)
-	if _, err := c.StartPortForward(ctx, req); err != nil {
+	fw, cs, _ = pfClient(t, pfObjects()...)
+	fw.Guards = guards.New(cs, vocab.PolicyInteractive, true)
+	if _, err := fw.Start(ctx, req); err != nil {
 		t.Fatalf("read-only: %v", err)
 	}
 	// The local port taken.
-	st := c.PortForwards()[0]
+	st := fw.Forwards.List()[0]
 	taken := req
 	taken.LocalPort = st.LocalPort
 	want := fmt.Sprintf("cannot listen on 127.0.0.1:%d: bind: address already in use", st.LocalPort)
-	if _, err := c.StartPortForward(ctx, taken); !errors.Is(err, ErrForwardListen) || err.Error() != want || ReasonOf(err) == ReasonInvalid {
-		t.Fatalf("taken port: %v (%s); want %q, not an invalid request", err, ReasonOf(err), want)
+	if _, err := fw.Start(ctx, taken); !errors.Is(err, ErrForwardListen) || err.Error() != want || vocab.ReasonOf(err) == vocab.ReasonInvalid {
+		t.Fatalf("taken port: %v (%s); want %q, not an invalid request", err, vocab.ReasonOf(err), want)
 	}
 	// No ready pod.
-	c, cs, _ = pfClient(t, pfObjects()...)
+	fw, cs, _ = pfClient(t, pfObjects()...)
 	if err := cs.CoreV1().Pods("ns").Delete(ctx, "web-1", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.StartPortForward(ctx, PortForwardRequest{Kind: KindDeployments, Namespace: "ns", Name: "web", RemotePort: 8080}); err == nil ||
+	if _, err := fw.Start(ctx, vocab.PortForwardRequest{Kind: vocab.KindDeployments, Namespace: "ns", Name: "web", RemotePort: 8080}); err == nil ||
 		!strings.Contains(err.Error(), "has no ready pod") {
 		t.Fatalf("no ready pod: %v", err)
 	}
 }
 
 func TestPortForwardPorts(t *testing.T) {
-	c, _, _ := pfClient(t, pfObjects()...)
+	fw, _, _ := pfClient(t, pfObjects()...)
 	ctx := context.Background()
-	got, err := c.PortForwardPorts(ctx, kindServices, "ns", "web")
+	got, err := fw.Ports(ctx, kindServices, "ns", "web")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -415,14 +423,14 @@ func TestPortForwardPorts(t *testing.T) {
 	if want := "[80/TCP web → http 81/TCP direct → 9090 8080/TCP same → 8080]"; fmt.Sprint(labels) != want {
 		t.Fatalf("Service ports %v, want %s", labels, want)
 	}
-	got, err = c.PortForwardPorts(ctx, KindDeployments, "ns", "web")
+	got, err = fw.Ports(ctx, vocab.KindDeployments, "ns", "web")
 	if err != nil || len(got) != 2 || got[0].Label() != "8080/TCP http (app)" {
 		t.Fatalf("Deployment ports %+v %v", got, err)
 	}
-	if _, err := c.PortForwardPorts(ctx, KindPods, "ns", "nope"); ReasonOf(err) != ReasonNotFound {
+	if _, err := fw.Ports(ctx, vocab.KindPods, "ns", "nope"); vocab.ReasonOf(err) != vocab.ReasonNotFound {
 		t.Fatalf("missing pod: %v", err)
 	}
-	if _, err := c.PortForwardPorts(ctx, "configmaps", "ns", "x"); ReasonOf(err) != ReasonInvalid {
+	if _, err := fw.Ports(ctx, "configmaps", "ns", "x"); vocab.ReasonOf(err) != vocab.ReasonInvalid {
 		t.Fatalf("configmaps: %v", err)
 	}
 }
@@ -432,11 +440,11 @@ func TestPortForwardPorts(t *testing.T) {
 // streams, 1000 bytes out and their echo in.
 func BenchmarkPortForwardRoundTrip(b *testing.B) {
 	cs := fake.NewClientset(pfObjects()...)
-	cs.PrependReactor("create", "selfsubjectaccessreviews", allowReviews)
-	c := NewFromClientset(cs, Options{Registry: forwardKinds(b)})
-	defer c.Close()
-	c.forwards.dial = func(_ context.Context, _, pod string) (httpstream.Connection, error) { return newPFConn(pod), nil }
-	st, err := c.StartPortForward(context.Background(), PortForwardRequest{Kind: KindPods, Namespace: "ns", Name: "web-1", RemotePort: 8080})
+	cs.PrependReactor("create", "selfsubjectaccessreviews", reviewtest.Allow)
+	fw := newForwarder(cs)
+	defer fw.Forwards.StopAll()
+	fw.Forwards.dial = func(_ context.Context, _, pod string) (httpstream.Connection, error) { return newPFConn(pod), nil }
+	st, err := fw.Start(context.Background(), vocab.PortForwardRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "web-1", RemotePort: 8080})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -465,11 +473,11 @@ func BenchmarkPortForwardRoundTrip(b *testing.B) {
 // streaming connection; once the pod listens, the next connection works
 // and the count and the last error stay.
 func TestPortForwardConnectionErrors(t *testing.T) {
-	c, _, dialed := pfClient(t, pfObjects()...)
+	fw, _, dialed := pfClient(t, pfObjects()...)
 	var listening atomic.Bool
 	const kubelet = `error forwarding port 8080 to pod web-1/ns, uid : no forward found for port 8080 in pod "ns/web-1"`
 	var mu sync.Mutex
-	c.forwards.dial = func(_ context.Context, ns, pod string) (httpstream.Connection, error) {
+	fw.Forwards.dial = func(_ context.Context, ns, pod string) (httpstream.Connection, error) {
 		mu.Lock()
 		*dialed = append(*dialed, pod)
 		mu.Unlock()
@@ -482,7 +490,7 @@ func TestPortForwardConnectionErrors(t *testing.T) {
 		}
 		return conn, nil
 	}
-	st, err := c.StartPortForward(context.Background(), PortForwardRequest{Kind: KindPods, Namespace: "ns", Name: "web-1",
+	st, err := fw.Start(context.Background(), vocab.PortForwardRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "web-1",
 		UID: "uid-web-1", RemotePort: 8080})
 	if err != nil {
 		t.Fatal(err)
@@ -499,8 +507,8 @@ func TestPortForwardConnectionErrors(t *testing.T) {
 		}
 		conn.Close()
 	}
-	st = waitForward(t, c, st.ID, func(s ForwardStatus) bool { return s.Failed == 2 })
-	if st.State != ForwardActive || !strings.HasPrefix(st.LastError, `no forward found for port 8080 in pod "ns/web-1"`) ||
+	st = waitForward(t, fw, st.ID, func(s vocab.ForwardStatus) bool { return s.Failed == 2 })
+	if st.State != vocab.ForwardActive || !strings.HasPrefix(st.LastError, `no forward found for port 8080 in pod "ns/web-1"`) ||
 		!strings.Contains(st.LastError, "error forwarding port 8080") {
 		t.Fatalf("status %+v: want active with the last error, cause first", st)
 	}
@@ -514,8 +522,8 @@ func TestPortForwardConnectionErrors(t *testing.T) {
 	if got := roundTrip(t, st.LocalPort, "ok"); got != "web-1:8080:ok" {
 		t.Fatalf("answer %q", got)
 	}
-	st = waitForward(t, c, st.ID, func(s ForwardStatus) bool { return s.Connections == 3 })
-	if st.Failed != 2 || st.LastError == "" || st.State != ForwardActive {
+	st = waitForward(t, fw, st.ID, func(s vocab.ForwardStatus) bool { return s.Connections == 3 })
+	if st.Failed != 2 || st.LastError == "" || st.State != vocab.ForwardActive {
 		t.Fatalf("status %+v: the failures stay counted", st)
 	}
 }
@@ -526,13 +534,13 @@ func TestPortForwardConnectionErrors(t *testing.T) {
 // and moves to the ReplicaSet's new pod; a forward to the pod itself
 // fails, saying the same.
 func TestPortForwardLeavesTerminatingPod(t *testing.T) {
-	c, cs, _ := pfClient(t, append(pfObjects(), pfPod("web-2", true, 200))...)
+	fw, cs, _ := pfClient(t, append(pfObjects(), pfPod("web-2", true, 200))...)
 	ctx := context.Background()
-	work, err := c.StartPortForward(ctx, PortForwardRequest{Kind: KindDeployments, Namespace: "ns", Name: "web", UID: "uid-deploy", RemotePort: 8080})
+	work, err := fw.Start(ctx, vocab.PortForwardRequest{Kind: vocab.KindDeployments, Namespace: "ns", Name: "web", UID: "uid-deploy", RemotePort: 8080})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pod, err := c.StartPortForward(ctx, PortForwardRequest{Kind: KindPods, Namespace: "ns", Name: "web-1", RemotePort: 8080})
+	pod, err := fw.Start(ctx, vocab.PortForwardRequest{Kind: vocab.KindPods, Namespace: "ns", Name: "web-1", RemotePort: 8080})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -548,12 +556,12 @@ func TestPortForwardLeavesTerminatingPod(t *testing.T) {
 	if _, err := cs.CoreV1().Pods("ns").Update(ctx, p, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	var moving ForwardStatus
-	active := waitForward(t, c, work.ID, func(s ForwardStatus) bool {
-		if s.State == ForwardMoving {
+	var moving vocab.ForwardStatus
+	active := waitForward(t, fw, work.ID, func(s vocab.ForwardStatus) bool {
+		if s.State == vocab.ForwardMoving {
 			moving = s
 		}
-		return s.State == ForwardActive && s.Pod == "web-2"
+		return s.State == vocab.ForwardActive && s.Pod == "web-2"
 	})
 	if moving.State != "" && !strings.Contains(moving.Err, "pod web-1 was deleted (terminating)") {
 		t.Errorf("moving: %+v", moving)
@@ -564,7 +572,7 @@ func TestPortForwardLeavesTerminatingPod(t *testing.T) {
 	if got := roundTrip(t, active.LocalPort, "d"); got != "web-2:8080:d" {
 		t.Fatalf("after the move: %q", got)
 	}
-	failed := waitForward(t, c, pod.ID, func(s ForwardStatus) bool { return s.State == ForwardFailed })
+	failed := waitForward(t, fw, pod.ID, func(s vocab.ForwardStatus) bool { return s.State == vocab.ForwardFailed })
 	if failed.Err != "pod web-1 was deleted (terminating)" {
 		t.Errorf("the pod forward failed with %q", failed.Err)
 	}

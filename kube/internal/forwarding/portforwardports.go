@@ -1,10 +1,11 @@
-package kube
+package forwarding
 
 import (
 	"fmt"
 	"sort"
 	"strconv"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
@@ -14,7 +15,7 @@ import (
 // forward to a Service or a workload goes to.
 
 // kindServices is the plugin id of core/v1 Services.
-const kindServices Kind = "services"
+const kindServices vocab.Kind = "services"
 
 // ForwardPort is one port a forward can go to, as the object's spec
 // declares it.
@@ -105,7 +106,7 @@ func serviceTarget(svc *corev1.Service, port int32, pod *corev1.Pod) (int32, err
 			continue
 		}
 		if protocolOf(p.Protocol) != string(corev1.ProtocolTCP) {
-			return 0, fmt.Errorf("%w: Service port %d is %s; only TCP can be forwarded", errInvalid, port, p.Protocol)
+			return 0, fmt.Errorf("%w: Service port %d is %s; only TCP can be forwarded", vocab.ErrInvalid, port, p.Protocol)
 		}
 		switch {
 		case p.TargetPort.Type == intstr.Int && p.TargetPort.IntVal == 0:
@@ -119,9 +120,9 @@ func serviceTarget(svc *corev1.Service, port int32, pod *corev1.Pod) (int32, err
 			}
 		}
 		return 0, fmt.Errorf("%w: pod %s declares no container port named %q (Service port %d's targetPort)",
-			errInvalid, pod.Name, p.TargetPort.StrVal, port)
+			vocab.ErrInvalid, pod.Name, p.TargetPort.StrVal, port)
 	}
-	return 0, fmt.Errorf("%w: Service %s has no port %d", errInvalid, svc.Name, port)
+	return 0, fmt.Errorf("%w: Service %s has no port %d", vocab.ErrInvalid, svc.Name, port)
 }
 
 // podReady reports whether a pod can take a forward: Running, not being

@@ -1,4 +1,4 @@
-package kube
+package forwarding
 
 // A running port-forward (portforward.go): each local connection accepted
 // and carried to the forward's current pod (accept), the pod and the
@@ -10,6 +10,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -49,10 +50,10 @@ func (f *forward) accept(ctx context.Context) {
 // supervise watches the forward's pod and its connection until ctx ends:
 // a lost connection is made again, a pod gone or not ready is left for
 // another (or, for a pod forward, the forward fails).
-func (c *Client) supervise(ctx context.Context, f *forward, t forwardTarget) {
+func (fw Forwarder) supervise(ctx context.Context, f *forward, t forwardTarget) {
 	defer close(f.done)
 	defer f.ln.Close()
-	poll := c.forwards.poll
+	poll := fw.Forwards.poll
 	if poll <= 0 {
 		poll = forwardPoll
 	}
@@ -68,14 +69,14 @@ func (c *Client) supervise(ctx context.Context, f *forward, t forwardTarget) {
 		}
 		select {
 		case <-ctx.Done():
-			f.leave(ForwardStopped, "")
+			f.leave(vocab.ForwardStopped, "")
 			return
 		case <-lost:
-			if !c.relocate(ctx, f, t, nil, "the connection to pod "+pod.Name+" was lost") {
+			if !fw.relocate(ctx, f, t, nil, "the connection to pod "+pod.Name+" was lost") {
 				return
 			}
 		case <-tick.C:
-			fresh, err := c.cs.CoreV1().Pods(f.req.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
+			fresh, err := fw.CS.CoreV1().Pods(f.req.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
 			why := ""
 			switch {
 			case apierrors.IsNotFound(err):
@@ -91,7 +92,7 @@ func (c *Client) supervise(ctx context.Context, f *forward, t forwardTarget) {
 			case !podReady(fresh) && (t.selector != nil || fresh.Status.Phase != corev1.PodRunning || fresh.DeletionTimestamp != nil):
 				why = "pod " + pod.Name + " is not ready"
 			}
-			if why != "" && !c.relocate(ctx, f, t, map[string]bool{string(pod.UID): true}, why) {
+			if why != "" && !fw.relocate(ctx, f, t, map[string]bool{string(pod.UID): true}, why) {
 				return
 			}
 		}
@@ -103,27 +104,27 @@ func (c *Client) supervise(ctx context.Context, f *forward, t forwardTarget) {
 // forward; it retries every poll while there is none, until ctx ends. It
 // reports false when the forward failed or stopped: the object itself is
 // gone or replaced, or a pod forward's pod is.
-func (c *Client) relocate(ctx context.Context, f *forward, t forwardTarget, avoid map[string]bool, why string) bool {
-	f.leave(ForwardMoving, why)
-	poll := c.forwards.poll
+func (fw Forwarder) relocate(ctx context.Context, f *forward, t forwardTarget, avoid map[string]bool, why string) bool {
+	f.leave(vocab.ForwardMoving, why)
+	poll := fw.Forwards.poll
 	if poll <= 0 {
 		poll = forwardPoll
 	}
 	for {
-		fresh, err := c.forwardTarget(ctx, f.req)
-		var refusal *Refusal
+		fresh, err := fw.forwardTarget(ctx, f.req)
+		var refusal *vocab.Refusal
 		switch {
 		case ctx.Err() != nil:
-			f.leave(ForwardStopped, "")
+			f.leave(vocab.ForwardStopped, "")
 			return false
 		case apierrors.IsNotFound(err), errors.As(err, &refusal):
-			f.leave(ForwardFailed, why+"; "+string(f.req.Kind)+"/"+f.req.Name+" is gone or was replaced")
+			f.leave(vocab.ForwardFailed, why+"; "+string(f.req.Kind)+"/"+f.req.Name+" is gone or was replaced")
 			return false
 		case err == nil:
 			t = fresh
-			pod, remote, err := c.choosePod(ctx, f.req, t, avoid)
+			pod, remote, err := fw.choosePod(ctx, f.req, t, avoid)
 			if err == nil {
-				conn, err := c.forwardDial()(ctx, f.req.Namespace, pod.Name)
+				conn, err := fw.forwardDial()(ctx, f.req.Namespace, pod.Name)
 				if err == nil {
 					f.mu.Lock()
 					f.moves++
@@ -133,8 +134,8 @@ func (c *Client) relocate(ctx context.Context, f *forward, t forwardTarget, avoi
 					return true
 				}
 			}
-			if t.selector == nil && (apierrors.IsNotFound(err) || errors.As(err, &refusal) || errors.Is(err, ErrExecNotRunning)) {
-				f.leave(ForwardFailed, why)
+			if t.selector == nil && (apierrors.IsNotFound(err) || errors.As(err, &refusal) || errors.Is(err, vocab.ErrExecNotRunning)) {
+				f.leave(vocab.ForwardFailed, why)
 				return false
 			}
 			f.mu.Lock()
@@ -144,7 +145,7 @@ func (c *Client) relocate(ctx context.Context, f *forward, t forwardTarget, avoi
 		}
 		select {
 		case <-ctx.Done():
-			f.leave(ForwardStopped, "")
+			f.leave(vocab.ForwardStopped, "")
 			return false
 		case <-time.After(poll):
 		}

@@ -1,9 +1,10 @@
-package kube
+package forwarding
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/kyyard/kyyard/kube/vocab"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -57,7 +58,7 @@ func TestServiceTarget(t *testing.T) {
 				t.Errorf("port %d: %d %v, want %d", port, got, err, w)
 			}
 		case string:
-			if err == nil || ReasonOf(err) != ReasonInvalid || !strings.Contains(err.Error(), w) {
+			if err == nil || vocab.ReasonOf(err) != vocab.ReasonInvalid || !strings.Contains(err.Error(), w) {
 				t.Errorf("port %d: %v, want %q", port, err, w)
 			}
 		}
