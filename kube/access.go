@@ -67,9 +67,9 @@ var readVerbs = []string{"get", "list", "watch"}
 // grants fails TestManifestCoversKubeRequests, which reads kube's source.
 var featureRules = []AccessRule{
 	// Reads beyond the browsed kinds, in the read-only manifest too.
-	{Feature: "logs", Source: "kube/logs.go (GetLogs)",
+	{Feature: "logs", Source: "kube/internal/logstream/logs.go (GetLogs)",
 		Resources: []string{"pods/log"}, Verbs: []string{"get"}, Scope: ScopeNamespace},
-	{Feature: "rollout of a StatefulSet or DaemonSet (revisions)", Source: "kube/rollout_sets.go",
+	{Feature: "rollout of a StatefulSet or DaemonSet (revisions)", Source: "kube/internal/rollouts/sets.go",
 		Group: "apps", Resources: []string{"controllerrevisions"}, Verbs: []string{"list"}, Scope: ScopeNamespace},
 	{Feature: "describe a namespace (quotas and limit ranges)", Source: "k8s.io/kubectl/pkg/describe NamespaceDescriber, via kube/describe.go",
 		Resources: []string{"limitranges", "resourcequotas"}, Verbs: []string{"list"}, Scope: ScopeNamespace},

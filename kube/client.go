@@ -120,7 +120,7 @@ type Client struct {
 	// forwards are the port-forwards this client runs
 	// (kube/internal/forwarding; forwarding.go).
 	forwards forwarding.Registry
-	// metrics is the polled metrics API (metrics.go), read with
+	// metrics is the polled metrics API (kube/usage.go, kube/internal/usage), read with
 	// metricsCS: built from the REST config, nil for a clientset handed in
 	// (tests hand in a fake); metricsClock, when set (tests), is the clock
 	// of polling and pruning.
