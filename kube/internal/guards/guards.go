@@ -202,17 +202,37 @@ const (
 	PodSecurityRestricted   = "restricted"
 )
 
-// PodSecurity reads the namespace's Pod Security enforce level: the
-// pods a write creates are checked only when it is baseline or restricted.
-// Otherwise (privileged, no label, or the namespace cannot be read) it
-// warns; strict refuses.
-func (g *Checker) PodSecurity(ctx context.Context, namespace string) vocab.Verdict {
+// NamespaceLabels reads a namespace's labels, among them its Pod Security
+// enforce level (PodSecurityEnforceLabel: "baseline", "restricted",
+// "privileged"; absent when unset) and its version labels. One get of the
+// Namespace. Errors: the get's, unwrapped (forbidden, not found,
+// unavailable).
+func (g *Checker) NamespaceLabels(ctx context.Context, namespace string) (map[string]string, error) {
 	ns, err := g.cs.CoreV1().Namespaces().Get(ctx, namespace, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return ns.Labels, nil
+}
+
+// PodSecurity reads the namespace's Pod Security enforce level
+// (NamespaceLabels) and judges it (PodSecurityOf).
+func (g *Checker) PodSecurity(ctx context.Context, namespace string) vocab.Verdict {
+	labels, err := g.NamespaceLabels(ctx, namespace)
+	return g.PodSecurityOf(namespace, labels[PodSecurityEnforceLabel], err)
+}
+
+// PodSecurityOf is the Pod Security guard's verdict on a namespace whose
+// enforce level NamespaceLabels read as level, or failed to read with err:
+// the pods a write creates are checked only when it is baseline or
+// restricted. Otherwise (privileged, no label, or the namespace cannot be
+// read) it warns; strict refuses.
+func (g *Checker) PodSecurityOf(namespace, level string, err error) vocab.Verdict {
 	if err != nil {
 		return g.Warn(vocab.Verdict{Guard: vocab.GuardPodSecurity, Reason: vocab.ReasonPodSecurity,
 			Sentence: "the Pod Security level of namespace " + namespace + " cannot be read (" + string(vocab.ReasonOf(err)) + ")"})
 	}
-	switch level := ns.Labels[PodSecurityEnforceLabel]; level {
+	switch level {
 	case PodSecurityBaseline, PodSecurityRestricted:
 		return vocab.Verdict{Guard: vocab.GuardPodSecurity, Outcome: vocab.OutcomePass, Sentence: "namespace " + namespace + " enforces Pod Security " + level}
 	case "":

@@ -55,7 +55,7 @@ type debugPlan struct {
 // of the request OpenDebug sends) and create pods/attach, the pod read
 // fresh (gone: not_found; another UID than req.UID: conflict, the pod was
 // replaced; not Running, or no container req.Target: invalid), and the
-// namespace's Pod Security level (guardPodSecurity: a namespace enforcing
+// namespace's Pod Security level (guards' PodSecurityOf: a namespace enforcing
 // no level warns, strict refuses), then the pod with the debug container
 // added checked against that level as the API server's admission checks
 // it, the whole pod (debugAdmitted: a pod that does not meet it warns,
@@ -101,18 +101,18 @@ func (c *Shells) planDebug(ctx context.Context, req vocab.DebugRequest) (debugPl
 }
 
 // debugRisks is a debug container's risks stage (see PlanDebug): the
-// namespace's Pod Security level (guardPodSecurity), and whether the pod
+// namespace's Pod Security level (one read: guards' NamespaceLabels and
+// PodSecurityOf), and whether the pod
 // with the debug container meets the level it enforces (debugAdmitted); it
 // sets p.level, the level the container's securityContext must meet.
 func (c *Shells) debugRisks(ctx context.Context, req vocab.DebugRequest, p *debugPlan) vocab.Verdicts {
-	vs := vocab.Verdicts{c.Guards.PodSecurity(ctx, req.Namespace)}
-	// The level the container's securityContext must meet: read again
-	// (guardPodSecurity keeps its own read); unreadable counts as
-	// restricted, which every level admits.
+	labels, err := c.Guards.NamespaceLabels(ctx, req.Namespace)
+	vs := vocab.Verdicts{c.Guards.PodSecurityOf(req.Namespace, labels[guards.PodSecurityEnforceLabel], err)}
+	// The level the container's securityContext must meet, from the same
+	// read; unreadable counts as restricted, which every level admits.
 	level := guards.PodSecurityRestricted
-	ns, err := c.CS.CoreV1().Namespaces().Get(ctx, req.Namespace, metav1.GetOptions{})
 	if err == nil {
-		level = debugLevel(ns.Labels[guards.PodSecurityEnforceLabel])
+		level = debugLevel(labels[guards.PodSecurityEnforceLabel])
 	}
 	p.level = level
 	if err == nil {
@@ -121,7 +121,7 @@ func (c *Shells) debugRisks(ctx context.Context, req vocab.DebugRequest, p *debu
 			image = vocab.DefaultDebugImage
 		}
 		pod := p.pod
-		if ok, lv, why := debugAdmitted(pod, ns.Labels, debugContainer("debugger", image, req.Target, level, pod)); !ok {
+		if ok, lv, why := debugAdmitted(pod, labels, debugContainer("debugger", image, req.Target, level, pod)); !ok {
 			vs = append(vs, c.Guards.Warn(vocab.Verdict{Guard: vocab.GuardPodSecurity, Reason: vocab.ReasonPodSecurity,
 				Sentence: "namespace " + req.Namespace + " enforces Pod Security " + lv + " on the whole pod when a container is added, and pod " +
 					pod.Name + " with the debug container does not meet it: " + why +

@@ -531,3 +531,38 @@ func TestDebugErrorsAfterThePatchSayItWasAdded(t *testing.T) {
 		t.Fatalf("refused before the patch: %v", err)
 	}
 }
+
+// namespaceGets counts the gets of Namespace objects among cs's actions.
+func namespaceGets(cs *fake.Clientset) int {
+	n := 0
+	for _, a := range cs.Actions() {
+		if a.GetVerb() == "get" && a.GetResource().Resource == "namespaces" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestPlansReadTheNamespaceOnce: a debug container's plan judges the
+// namespace's Pod Security level and checks the whole pod against it from
+// one read of the Namespace (it read it twice), and so does a shell's.
+func TestPlansReadTheNamespaceOnce(t *testing.T) {
+	ctx := context.Background()
+	f := &debugFake{state: running()}
+	c, cs := debugClient(t, f, debugObjects("baseline", nil)...)
+	cs.ClearActions()
+	if _, err := c.PlanDebug(ctx, vocab.DebugRequest{Namespace: "ns", Pod: "app-1", UID: "uid-1", Target: "app"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := namespaceGets(cs); n != 1 {
+		t.Errorf("a debug plan read the namespace %d times; want 1", n)
+	}
+	e, ecs, _ := execClient(t, options{}, true, "kyyard-shell sh /bin/sh\n", nil, execPod("u1", "web"), execNamespace(""))
+	ecs.ClearActions()
+	if _, err := e.PlanExec(ctx, vocab.ExecRequest{Namespace: "shop", Pod: "web-x2k", UID: "u1"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := namespaceGets(ecs); n != 1 {
+		t.Errorf("a shell's plan read the namespace %d times; want 1", n)
+	}
+}

@@ -127,14 +127,8 @@ func (c *Shells) PlanExec(ctx context.Context, req vocab.ExecRequest) (vocab.Exe
 			return vocab.Verdicts{v, guardContainerRunning(pod, container)}, nil
 		},
 		Risks: func(ctx context.Context) (vocab.Verdicts, error) {
-			level, read := "", true
-			ns, err := c.CS.CoreV1().Namespaces().Get(ctx, req.Namespace, metav1.GetOptions{})
-			if err != nil {
-				read = false
-			} else {
-				level = ns.Labels[guards.PodSecurityEnforceLabel]
-			}
-			v := execPodSecurity(pod, level, read)
+			labels, err := c.Guards.NamespaceLabels(ctx, req.Namespace)
+			v := execPodSecurity(pod, labels[guards.PodSecurityEnforceLabel], err == nil)
 			if v.Outcome == vocab.OutcomeWarn {
 				v = c.Guards.Warn(v)
 			}
