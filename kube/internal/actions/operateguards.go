@@ -26,6 +26,7 @@ type opWrite func(ctx context.Context, t opTarget) (string, error)
 
 // operationPlan is an action made ready to send.
 type operationPlan struct {
+	// verdicts are the guards' verdicts, in the order they ran (guards.Run).
 	verdicts vocab.Verdicts
 	target   opTarget
 	write    opWrite
@@ -66,19 +67,20 @@ func (ac Actor) planOperation(ctx context.Context, op Operation) (operationPlan,
 				return nil, err
 			}
 			p.target = t
-			p.verdicts = vocab.Verdicts{guardSeen(op, t.meta)}
-			if p.verdicts.Refusal() != nil {
-				return p.verdicts, nil
+			vs := vocab.Verdicts{guardSeen(op, t.meta)}
+			if vs.Refusal() != nil {
+				return vs, nil
 			}
-			err = ac.prepareWrite(ctx, op, &p)
+			ruled, err := ac.prepareWrite(ctx, op, &p)
+			vs = append(vs, ruled...)
 			if p.noop != "" {
 				// The action's verdict says so before the person confirms, not
 				// "kubectl would allow" (kubectl itself refuses an already paused
 				// Deployment's pause: "is already paused").
-				p.verdicts = append(p.verdicts, vocab.Verdict{Guard: vocab.GuardAction, Outcome: vocab.OutcomePass, Nothing: true,
+				vs = append(vs, vocab.Verdict{Guard: vocab.GuardAction, Outcome: vocab.OutcomePass, Nothing: true,
 					Sentence: p.noop + ": nothing to send"})
 			}
-			return p.verdicts, err
+			return vs, err
 		},
 		Risks: func(ctx context.Context) (vocab.Verdicts, error) { return ac.otherGuards(ctx, op, p.target), nil },
 	})
@@ -181,18 +183,20 @@ func guardSeen(op Operation, meta *metav1.ObjectMeta) vocab.Verdict {
 }
 
 // prepareWrite checks the action's rules that need the object read
-// (appending a GuardAction verdict) and sets p's write, or p.noop when
-// there is nothing to write.
-func (ac Actor) prepareWrite(ctx context.Context, op Operation, p *operationPlan) error {
+// (p.target) and returns their GuardAction verdicts (a refusal, when one
+// fails), setting p's write, or p.noop when there is nothing to write.
+// Errors: a read the rules need failed (an undo's ReplicaSets).
+func (ac Actor) prepareWrite(ctx context.Context, op Operation, p *operationPlan) (vocab.Verdicts, error) {
+	var ruled vocab.Verdicts
 	t := p.target
-	rule := func(v vocab.Verdict) { v.Guard = vocab.GuardAction; p.verdicts = append(p.verdicts, v) }
+	rule := func(v vocab.Verdict) { v.Guard = vocab.GuardAction; ruled = append(ruled, v) }
 	paused := t.wo.Paused != nil && *t.wo.Paused
 	switch op.Action {
 	case vocab.ActionRestart:
 		if paused {
 			// objectrestarter.go's own text.
 			rule(vocab.Verdict{Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonPaused, Sentence: "can't restart paused deployment (run rollout resume first)"})
-			return nil
+			return ruled, nil
 		}
 		p.write = func(ctx context.Context, t opTarget) (string, error) {
 			return ac.patchOp(ctx, op.Ref, restartPatch(t.meta.ResourceVersion, time.Now()))
@@ -201,14 +205,14 @@ func (ac Actor) prepareWrite(ctx context.Context, op Operation, p *operationPlan
 	case vocab.ActionScale:
 		from := objects.ReplicasOf(t.wo.Replicas)
 		if op.CurrentReplicas != nil && *op.CurrentReplicas != from {
-			p.verdicts = append(p.verdicts, vocab.Verdict{Guard: vocab.GuardAction, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonConflict,
+			ruled = append(ruled, vocab.Verdict{Guard: vocab.GuardAction, Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonConflict,
 				Sentence: fmt.Sprintf("%s has %s now, not the %d you saw: it was scaled since; scale it again from %d",
 					op.Ref, vocab.Plural(from, "replica"), *op.CurrentReplicas, from)})
-			return nil
+			return ruled, nil
 		}
 		if from == op.Replicas {
 			p.noop = fmt.Sprintf("%s already has %s", op.Ref, vocab.Plural(from, "replica"))
-			return nil
+			return ruled, nil
 		}
 		p.write = func(ctx context.Context, t opTarget) (string, error) {
 			return ac.updateScale(ctx, op.Ref, t.meta.ResourceVersion, op.Replicas)
@@ -219,7 +223,7 @@ func (ac Actor) prepareWrite(ctx context.Context, op Operation, p *operationPlan
 		if paused == want {
 			// rollout_pause.go and rollout_resume.go print these.
 			p.noop = op.Ref.String() + map[bool]string{true: " already paused", false: " already resumed"}[want]
-			return nil
+			return ruled, nil
 		}
 		p.write = func(ctx context.Context, t opTarget) (string, error) {
 			return ac.patchOp(ctx, op.Ref, pausePatch(t.meta.ResourceVersion, want))
@@ -236,7 +240,7 @@ func (ac Actor) prepareWrite(ctx context.Context, op Operation, p *operationPlan
 			p.done = "force-deleted " + op.Ref.String() + " (its containers may still run on the node)"
 		}
 	}
-	return nil
+	return ruled, nil
 }
 
 // otherGuards runs the guards an action needs beyond read-only, access and

@@ -105,28 +105,30 @@ func (ac Actor) ownedReplicaSets(ctx context.Context, d *appsv1.Deployment) ([]*
 
 // prepareUndo checks an undo's rules on the fresh read (kubectl's order:
 // a previous revision exists, the Deployment is not paused, its template
-// differs) and sets p's write. Errors: the ReplicaSets cannot be listed.
-func (ac Actor) prepareUndo(ctx context.Context, op Operation, p *operationPlan, paused bool) error {
-	rule := func(v vocab.Verdict) { v.Guard = vocab.GuardAction; p.verdicts = append(p.verdicts, v) }
+// differs), returning their GuardAction verdicts, and sets p's write.
+// Errors: the ReplicaSets cannot be listed.
+func (ac Actor) prepareUndo(ctx context.Context, op Operation, p *operationPlan, paused bool) (vocab.Verdicts, error) {
+	var ruled vocab.Verdicts
+	rule := func(v vocab.Verdict) { v.Guard = vocab.GuardAction; ruled = append(ruled, v) }
 	d, _ := p.target.wo.Object.(*appsv1.Deployment)
 	owned, err := ac.ownedReplicaSets(ctx, d)
 	if err != nil {
-		return err
+		return ruled, err
 	}
 	rs, rev := previousRevision(owned)
 	switch {
 	case rs == nil:
 		rule(vocab.Verdict{Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonNotFound,
 			Sentence: fmt.Sprintf("no rollout history found for deployment %q", d.Name)})
-		return nil
+		return ruled, nil
 	case paused:
 		rule(vocab.Verdict{Outcome: vocab.OutcomeRefuse, Reason: vocab.ReasonPaused,
 			Sentence: "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again"})
-		return nil
+		return ruled, nil
 	}
 	if _, skip := undoPatch(d, rs, rev, d.ResourceVersion); skip != "" {
 		p.noop = skip
-		return nil
+		return ruled, nil
 	}
 	rule(vocab.Verdict{Outcome: vocab.OutcomePass, Sentence: fmt.Sprintf("rolls back to revision %d (ReplicaSet %s)", rev, rs.Name)})
 	p.write = func(ctx context.Context, t opTarget) (string, error) {
@@ -138,5 +140,5 @@ func (ac Actor) prepareUndo(ctx context.Context, op Operation, p *operationPlan,
 		return ac.patchOp(ctx, op.Ref, patch)
 	}
 	p.done = fmt.Sprintf("rolled back %s to revision %d", op.Ref, rev)
-	return nil
+	return ruled, nil
 }
