@@ -112,10 +112,10 @@ type Client struct {
 	// reviews and their cache, the policy, read-only.
 	guards *guards.Checker
 	// execDialer, when set (tests), builds exec streams instead of
-	// client-go's executors (execsession.go).
+	// client-go's executors (kube/internal/shells/execsession.go).
 	execDialer execDialer
 	// debugExec, when set (tests), streams debug sessions instead of
-	// client-go's attach executors (debugattach.go).
+	// client-go's attach executors (kube/internal/shells/debugattach.go).
 	debugExec debugStreamer
 	// forwards are the port-forwards this client runs
 	// (kube/internal/forwarding; forwarding.go).

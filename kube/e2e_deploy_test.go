@@ -363,7 +363,7 @@ record Secret/kyyard-app-shop done
 	}
 }
 
-// refusedE2E deploys req and checks the refusal's reason and that the
+// refused deploys req and checks the refusal's reason and that the
 // client's audit log shows no accepted write.
 func (e *deployEnv) refused(c *kube.Client, agent string, req render.Request, opts kube.DeployOptions, want kube.Reason) kube.DeployResult {
 	e.t.Helper()

@@ -12,6 +12,6 @@ func AccessOfOperation(op Operation) AccessRequest {
 	return AccessRequest{Verb: a.Verb, Group: a.Group, Resource: a.Resource, Subresource: a.Subresource}
 }
 
-// WorkloadResourceOf exposes workloadResource (the resource applyGuards'
+// WorkloadResourceOf exposes objects.EditableResource (the resource workloadform's applyGuards'
 // access review of the workload form's patch names) to the external tests.
 func WorkloadResourceOf(kind Kind) (string, error) { return objects.EditableResource(kind) }

@@ -43,7 +43,7 @@ var dynamicChecks = map[string]string{"AccessFor": "TestManifestCoversOperate", 
 	"deployWriteRefusal": "TestManifestCoversDeploy", "Remove": "TestManifestCoversDeploy"}
 
 // TestManifestCoversWorkloadForm: the workload form's apply (applyGuards)
-// reviews patch of workloadResource(kind) for each kind it edits: granted
+// reviews patch of objects.EditableResource(kind) for each kind it edits: granted
 // by the full manifest only.
 func TestManifestCoversWorkloadForm(t *testing.T) {
 	reg := kinds.Builtin()

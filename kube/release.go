@@ -158,7 +158,7 @@ func (c *Client) PlanRemove(ctx context.Context, namespace, instance string) (De
 }
 
 // Remove deletes an instance (release's removeTasks), its guards run by the guard
-// pipeline (guards.Run): read-only refuses everything;
+// pipeline (guards.Checker.Run): read-only refuses everything;
 // then the access reviews of delete (and list) of deployments, services,
 // configmaps and secrets in the namespace; a refusal skips every step.
 // Each delete is foreground (a Deployment's ReplicaSets and pods go

@@ -59,7 +59,7 @@ func (c *Client) shells() *shells.Shells {
 }
 
 // PlanExec runs an exec's guards without running anything, for a
-// confirmation screen, through the guard pipeline (guards.Run), in this
+// confirmation screen, through the guard pipeline (guards.Checker.Run), in this
 // order, stopping at the first refusal:
 // read-only (no request at all), the SelfSubjectAccessReview of create
 // pods/exec in the namespace (cached 30 s), the pod read fresh against the
@@ -93,7 +93,7 @@ func (c *Client) OpenExec(ctx context.Context, req ExecRequest) (ExecSession, er
 }
 
 // PlanDebug runs the guards of a debug container without writing, through
-// the guard pipeline (guards.Run): read-only (refused before any request),
+// the guard pipeline (guards.Checker.Run): read-only (refused before any request),
 // the SelfSubjectAccessReviews of patch pods/ephemeralcontainers (the verb
 // of the request OpenDebug sends) and create pods/attach, the pod read
 // fresh (gone: not_found; another UID than req.UID: conflict, the pod was

@@ -63,7 +63,7 @@ const (
 	// storageclass.kubernetes.io/is-default-class: "true" (or the beta
 	// annotation) the claim is never provisioned (the PV controller's
 	// FailedBinding: "no persistent volumes available for this claim and
-	// no storage class is set"), a claim_pending warning (c.warn: strict
+	// no storage class is set"), a claim_pending warning (guards.Checker.Warn: strict
 	// refuses), unless a PersistentVolume without a class is free or
 	// reserved for the claim. A list the account may not make is a pass
 	// that says so.

@@ -8,7 +8,7 @@ import (
 )
 
 // The types of exec sessions, debug containers and port-forwards
-// (exec*.go, debug*.go, portforward*.go). An exec runs the guard layer
+// (kube/internal/shells, kube/internal/forwarding). An exec runs the guard layer
 // like a write (design: "Guards, and two policies"): the pod read back
 // against the UID the person saw, Running, with the container; an access
 // review of create pods/exec; the Pod Security of the namespace and of the

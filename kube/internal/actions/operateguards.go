@@ -26,7 +26,7 @@ type opWrite func(ctx context.Context, t opTarget) (string, error)
 
 // operationPlan is an action made ready to send.
 type operationPlan struct {
-	// verdicts are the guards' verdicts, in the order they ran (guards.Run).
+	// verdicts are the guards' verdicts, in the order they ran (guards.Checker.Run).
 	verdicts vocab.Verdicts
 	target   opTarget
 	write    opWrite
@@ -39,7 +39,7 @@ type operationPlan struct {
 }
 
 // planOperation runs op's guards (see Plan) through the guard
-// pipeline (guards.Run) and prepares its write: the action's rules against
+// pipeline (guards.Checker.Run) and prepares its write: the action's rules against
 // its kind (actionRule), the access review (AccessFor), the object read
 // fresh against what the person saw (guardSeen) and the action's rules
 // that need it (prepareWrite: a refusal, or a GuardAction verdict with

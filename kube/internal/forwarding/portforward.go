@@ -71,7 +71,7 @@ type Registry struct {
 	mu    sync.Mutex
 	next  int
 	items map[int]*forward
-	// dial and poll replace Forwarder.dial and forwardPoll (tests).
+	// dial and poll replace Forwarder.dialPortForward and forwardPoll (tests).
 	dial forwardDialer
 	poll time.Duration
 }

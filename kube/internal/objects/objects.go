@@ -36,7 +36,7 @@ type PodOwner struct {
 }
 
 // AsPodOwner views a typed apps/v1 or batch/v1 object as a
-// workloadObject; ok is false for any other type.
+// PodOwner; ok is false for any other type.
 func AsPodOwner(obj runtime.Object) (PodOwner, bool) {
 	switch o := obj.(type) {
 	case *appsv1.Deployment:

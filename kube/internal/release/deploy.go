@@ -285,7 +285,7 @@ func (d *deployRun) run(ctx context.Context, pending []byte, opts DeployOptions)
 }
 
 // afterFailure appends, after a failed task, the restore steps (after a
-// rollout's failure: restoreSteps) and the record's release.
+// rollout's failure: restore) and the record's release.
 func (d *deployRun) afterFailure(ctx context.Context, failed *task, done []*task) {
 	if failed.step.Action == StepRollout {
 		d.c.restore(ctx, d.r, d.st, d.claimed, done)

@@ -69,10 +69,10 @@ func deployAccess(ns string, objs []planned) []guards.AccessCheck {
 }
 
 // prepareDeploy runs a deploy's preconditions through the guard pipeline
-// (guards.Run) and plans its steps: read-only (nothing else asked when it
+// (guards.Checker.Run) and plans its steps: read-only (nothing else asked when it
 // refuses); the access reviews of deployAccess (every one asked, then stop
 // at a refusal); then the risks (deployRisks): the
-// namespace's Pod Security level (guardPodSecurity: interactive warns,
+// namespace's Pod Security level (Checker.PodSecurity: interactive warns,
 // strict refuses, when it enforces neither baseline nor restricted); the
 // record Secret read by name (another's is name_taken); each planned
 // object read by name (one without this instance's labels is name_taken,

@@ -70,7 +70,7 @@ func (c Deployer) PlanRemove(ctx context.Context, namespace, instance string) (D
 }
 
 // Remove deletes an instance (removeTasks), its guards run by the guard
-// pipeline (guards.Run): read-only refuses everything;
+// pipeline (guards.Checker.Run): read-only refuses everything;
 // then the access reviews of delete (and list) of deployments, services,
 // configmaps and secrets in the namespace; a refusal skips every step.
 // Each delete is foreground (a Deployment's ReplicaSets and pods go

@@ -50,7 +50,7 @@ type debugPlan struct {
 }
 
 // PlanDebug runs the guards of a debug container without writing, through
-// the guard pipeline (guards.Run): read-only (refused before any request),
+// the guard pipeline (guards.Checker.Run): read-only (refused before any request),
 // the SelfSubjectAccessReviews of patch pods/ephemeralcontainers (the verb
 // of the request OpenDebug sends) and create pods/attach, the pod read
 // fresh (gone: not_found; another UID than req.UID: conflict, the pod was

@@ -10,7 +10,8 @@
 // config streams are made with, the guard pipeline of
 // kube/internal/guards, the configured shell, and for tests the stream
 // builders). The package imports the vocabulary (kube/vocab, which holds
-// ExecRequest, DebugRequest, ExecSession and the exec errors),
+// ExecRequest, DebugRequest, ExecSession and most exec errors;
+// ErrExecServer and ErrDebugNotStarted are this package's),
 // kube/internal/guards, kube/internal/objects, kube/internal/validate and
 // client-go, never package kube: the facade's PlanExec, OpenExec,
 // PlanDebug and OpenDebug delegate to it, and kube re-exports its exported

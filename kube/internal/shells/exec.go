@@ -85,7 +85,7 @@ func validExec(namespace, pod string) error {
 }
 
 // PlanExec runs an exec's guards without running anything, for a
-// confirmation screen, through the guard pipeline (guards.Run), in this
+// confirmation screen, through the guard pipeline (guards.Checker.Run), in this
 // order, stopping at the first refusal:
 // read-only (no request at all), the SelfSubjectAccessReview of create
 // pods/exec in the namespace (cached 30 s), the pod read fresh against the

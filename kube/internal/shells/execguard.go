@@ -126,7 +126,7 @@ func podMeetsBaseline(pod *corev1.Pod) (ok bool, why string) {
 // the namespace's enforce label (level, "" for none, read=false when the
 // namespace could not be read): a pass only when the namespace enforces
 // baseline or restricted and the pod meets baseline (a pod admitted before
-// the label was set may not); otherwise c.warn's warning (strict:
+// the label was set may not); otherwise a warning the caller passes through Checker.Warn (strict:
 // refusal) saying which, cause first, in words for a shell (it creates no
 // pod): "namespace demo enforces no Pod Security level: a shell here is
 // not bounded by baseline", "pod web does not meet baseline: privileged

@@ -14,7 +14,7 @@ type history struct {
 	buf   []Sample
 	start int
 	// seen is when a reading last reported the object; the janitor drops
-	// histories no reading has reported for a while (pruneMetrics).
+	// histories no reading has reported for a while (Poller.Prune, which package kube's janitor calls).
 	seen time.Time
 }
 

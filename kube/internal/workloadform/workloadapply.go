@@ -13,7 +13,7 @@ import (
 )
 
 // applyGuards runs the guards of an apply that turns before into after
-// through the guard pipeline (guards.Run): the access review for `patch` on
+// through the guard pipeline (guards.Checker.Run): the access review for `patch` on
 // the workload's resource; the object read fresh against before's UID and
 // resourceVersion (gone: not_found); then the form's bounds, another tool's
 // markers, the namespace's Pod Security level, the claims a StatefulSet
