@@ -92,10 +92,7 @@ var featureRules = []AccessRule{
 		Group: "apps", Resources: []string{"daemonsets", "deployments", "statefulsets"}, Verbs: []string{"patch"}, Scope: ScopeNamespace, Write: true},
 	{Feature: "scale", Source: "kube/internal/actions/operatewrite.go (UpdateScale)",
 		Group: "apps", Resources: []string{"deployments/scale", "statefulsets/scale"}, Verbs: []string{"update"}, Scope: ScopeNamespace, Write: true},
-	{Feature: "delete a workload", Source: "kube/internal/actions/operatewrite.go",
-		Group: "apps", Resources: []string{"daemonsets", "deployments", "statefulsets"}, Verbs: []string{"delete"}, Scope: ScopeNamespace, Write: true},
-	{Feature: "delete a pod", Source: "kube/internal/actions/operatewrite.go",
-		Resources: []string{"pods"}, Verbs: []string{"delete"}, Scope: ScopeNamespace, Write: true},
+	// Delete of any kind: DeleteRules, from the registry.
 	// The WebSocket upgrade is an HTTP GET, which API servers before 1.31
 	// (or without AuthorizePodWebsocketUpgradeCreatePermission, KEP-4006)
 	// authorize as get; SPDY's POST and newer servers ask for create.
@@ -181,10 +178,53 @@ func BrowseRules(reg *Registry) []AccessRule {
 	return out
 }
 
+// DeleteRules are the rules of delete (ctrl+d): delete of every kind of
+// reg whose plugin declares CanDelete, one rule per API group and scope
+// (cluster-scoped kinds apart), all write rules. A pod or a workload is
+// deleted through the typed clients, any other kind through the metadata
+// client; the fresh read before it is browsing's get (a Secret's, the
+// deploy rule's).
+func DeleteRules(reg *Registry) []AccessRule {
+	type key struct {
+		group string
+		scope AccessScope
+	}
+	byKey := map[key][]string{}
+	if reg != nil {
+		for _, info := range reg.Kinds() {
+			if info.Resource == "" || !info.Capabilities.Has(CanDelete) {
+				continue
+			}
+			k := key{info.Group, ScopeNamespace}
+			if !info.Namespaced {
+				k.scope = ScopeCluster
+			}
+			byKey[k] = append(byKey[k], info.Resource)
+		}
+	}
+	var out []AccessRule
+	for k, res := range byKey {
+		sort.Strings(res)
+		out = append(out, AccessRule{Feature: "delete", Source: "kube/internal/actions/operatewrite.go (pods, workloads), kube/internal/actions/anykind.go (any other kind)",
+			Group: k.group, Resources: slices.Compact(res), Verbs: []string{"delete"}, Scope: k.scope, Write: true})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Scope != out[j].Scope {
+			return out[i].Scope > out[j].Scope // namespace before cluster
+		}
+		return out[i].Group < out[j].Group
+	})
+	return out
+}
+
 // AccessRules returns the rules of the manifest: BrowseRules(reg), then
-// every feature's rule; readOnly drops the write rules.
+// every feature's rule and DeleteRules(reg); readOnly drops the write
+// rules.
 func AccessRules(reg *Registry, readOnly bool) []AccessRule {
 	out := BrowseRules(reg)
+	if !readOnly {
+		out = append(out, DeleteRules(reg)...)
+	}
 	for _, r := range featureRules {
 		if readOnly && r.Write {
 			continue

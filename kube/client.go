@@ -13,6 +13,7 @@ import (
 	"github.com/kyyard/kyyard/kube/internal/guards"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 )
@@ -127,6 +128,10 @@ type Client struct {
 	metrics      metricsState
 	metricsCS    metricsclient.Interface
 	metricsClock func() time.Time
+	// metadataCS, when set (NewFromClientsets), is the metadata client of
+	// actions on any kind; otherwise it is built from restConfig
+	// (objectClients).
+	metadataCS metadata.Interface
 }
 
 type generation struct {
@@ -243,8 +248,19 @@ func InCluster(opts Options) (*Client, error) {
 }
 
 // NewFromClientset wraps a clientset, typically client-go's fake one in unit
-// tests. The namespace is "default" until SetNamespace.
+// tests. The namespace is "default" until SetNamespace. Without a metadata
+// client (NewFromClientsets), an action on a kind other than pods and the
+// workloads fails: it reads and deletes through one.
 func NewFromClientset(cs kubernetes.Interface, opts Options) *Client {
+	return NewFromClientsets(cs, nil, opts)
+}
+
+// NewFromClientsets wraps a clientset and a metadata-only client
+// (k8s.io/client-go/metadata; client-go's fake ones in unit tests): md is
+// what an action on an object of any kind but pods and the workloads reads
+// it and deletes it through; nil is none. The namespace is "default" until
+// SetNamespace.
+func NewFromClientsets(cs kubernetes.Interface, md metadata.Interface, opts Options) *Client {
 	if opts.ListTimeout <= 0 {
 		opts.ListTimeout = 15 * time.Second
 	}
@@ -270,6 +286,7 @@ func NewFromClientset(cs kubernetes.Interface, opts Options) *Client {
 		noWatch:     map[cacheKey]time.Time{},
 		memory:      defaultMemoryPolicy,
 		guards:      guards.New(cs, opts.Policy, opts.ReadOnly),
+		metadataCS:  md,
 	}
 }
 

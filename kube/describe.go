@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/kubectl/pkg/describe"
@@ -30,13 +31,16 @@ const describeChunkSize = 500
 // objectClients are the clients Describe and YAML share, built on first use
 // from the Client's REST config.
 type objectClients struct {
-	once   sync.Once
-	err    error
-	dyn    dynamic.Interface
+	once sync.Once
+	err  error
+	dyn  dynamic.Interface
+	// md is the metadata-only client an action on any kind reads and
+	// deletes through (kube/internal/actions/anykind.go).
+	md     metadata.Interface
 	mapper *restmapper.DeferredDiscoveryRESTMapper
 }
 
-// objectClients returns the dynamic client and the RESTMapper (the API
+// objectClients returns the dynamic and metadata clients and the RESTMapper (the API
 // server's discovery, cached in memory). Errors: no REST config, or one the
 // dynamic client cannot be built from.
 func (c *Client) objectClients() (*objectClients, error) {
@@ -48,6 +52,11 @@ func (c *Client) objectClients() (*objectClients, error) {
 		o.dyn, o.err = dynamic.NewForConfig(c.restConfig)
 		if o.err != nil {
 			o.err = fmt.Errorf("build dynamic client: %w", o.err)
+			return
+		}
+		o.md, o.err = metadata.NewForConfig(c.restConfig)
+		if o.err != nil {
+			o.err = fmt.Errorf("build metadata client: %w", o.err)
 			return
 		}
 		o.mapper = restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(c.cs.Discovery()))

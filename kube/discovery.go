@@ -187,6 +187,9 @@ func resourceCandidates(lists []*metav1.APIResourceList) []candidate {
 			if hasVerb(r.Verbs, "watch") {
 				info.Capabilities |= CanWatch
 			}
+			if hasVerb(r.Verbs, "delete") && hasVerb(r.Verbs, "get") {
+				info.Capabilities |= CanDelete // read fresh, then deleted (actions.Actor)
+			}
 			names := []string{r.SingularName}
 			names = append(names, r.ShortNames...)
 			names = append(names, strings.ToLower(r.Kind))

@@ -187,7 +187,7 @@ func TestDiscoverRegistersListableKindsWithoutAPlugin(t *testing.T) {
 		}
 	}
 	crd, _ := c.Kind("crd")
-	if crd.Capabilities != kube.CanWatch || len(crd.Columns) != 2 || crd.Columns[0].Name != "NAME" || crd.Columns[1].Name != "AGE" {
+	if crd.Capabilities != kube.CanWatch|kube.CanDelete || len(crd.Columns) != 2 || crd.Columns[0].Name != "NAME" || crd.Columns[1].Name != "AGE" {
 		t.Errorf("crd info before the first list: %+v", crd)
 	}
 	// Discovered kinds appear once, next to the built-ins.

@@ -105,6 +105,8 @@ const (
 	GuardBounds                   = vocab.GuardBounds
 	GuardClaimSpec                = vocab.GuardClaimSpec
 	GuardClaims                   = vocab.GuardClaims
+	GuardFinalizers               = vocab.GuardFinalizers
+	GuardDependents               = vocab.GuardDependents
 	GuardFresh                    = vocab.GuardFresh
 	GuardManaged                  = vocab.GuardManaged
 	GuardOwner                    = vocab.GuardOwner
@@ -123,6 +125,8 @@ const (
 	KindDeployments               = vocab.KindDeployments
 	KindJobs                      = vocab.KindJobs
 	KindNodes                     = vocab.KindNodes
+	KindNamespaces                = vocab.KindNamespaces
+	KindCustomResourceDefinitions = vocab.KindCustomResourceDefinitions
 	KindPods                      = vocab.KindPods
 	KindReplicaSets               = vocab.KindReplicaSets
 	KindStatefulSets              = vocab.KindStatefulSets
@@ -143,6 +147,7 @@ const (
 	ReasonNameTaken               = vocab.ReasonNameTaken
 	ReasonNotFound                = vocab.ReasonNotFound
 	ReasonNotRunning              = vocab.ReasonNotRunning
+	ReasonContentsDeleted         = vocab.ReasonContentsDeleted
 	ReasonPVCRetention            = vocab.ReasonPVCRetention
 	ReasonPaused                  = vocab.ReasonPaused
 	ReasonPodSecurity             = vocab.ReasonPodSecurity

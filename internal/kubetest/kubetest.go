@@ -57,11 +57,13 @@ const (
 // clientset holding objs, and the clientset (to add reactors or objects).
 // The fake answers every SelfSubjectAccessReview with allowed, so kinds are
 // cached by informers as on a cluster where the user may watch; prepend a
-// reactor to deny. The client is closed when the test ends.
+// reactor to deny. Actions on kinds other than pods and the workloads read
+// and delete through a fake metadata client of its own holding objs
+// (FakeMetadata). The client is closed when the test ends.
 func FakeClient(t testing.TB, objs ...runtime.Object) (*kube.Client, *fake.Clientset) {
 	cs := fake.NewClientset(objs...)
 	cs.PrependReactor("create", "selfsubjectaccessreviews", AllowAccessReviews)
-	c := kube.NewFromClientset(cs, kube.Options{Registry: kinds.Builtin()})
+	c := kube.NewFromClientsets(cs, FakeMetadata(objs...), kube.Options{Registry: kinds.Builtin()})
 	t.Cleanup(c.Close)
 	return c, cs
 }

@@ -18,8 +18,9 @@ type ConfigMaps struct{}
 func (ConfigMaps) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "configmaps", Version: "v1", Resource: "configmaps", Namespaced: true,
-		Aliases: []string{"configmap", "cm"},
-		Columns: []vocab.Column{{Name: "NAME"}, {Name: "DATA"}, {Name: "AGE"}},
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"configmap", "cm"},
+		Columns:      []vocab.Column{{Name: "NAME"}, {Name: "DATA"}, {Name: "AGE"}},
 	}
 }
 
@@ -60,8 +61,9 @@ type Secrets struct{}
 func (Secrets) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "secrets", Version: "v1", Resource: "secrets", Namespaced: true,
-		Aliases: []string{"secret"},
-		Columns: []vocab.Column{{Name: "NAME"}, {Name: "TYPE"}, {Name: "DATA"}, {Name: "AGE"}},
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"secret"},
+		Columns:      []vocab.Column{{Name: "NAME"}, {Name: "TYPE"}, {Name: "DATA"}, {Name: "AGE"}},
 	}
 }
 
@@ -105,8 +107,9 @@ type ServiceAccounts struct{}
 func (ServiceAccounts) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "serviceaccounts", Version: "v1", Resource: "serviceaccounts", Namespaced: true,
-		Aliases: []string{"serviceaccount", "sa"},
-		Columns: []vocab.Column{{Name: "NAME"}, {Name: "AGE"}},
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"serviceaccount", "sa"},
+		Columns:      []vocab.Column{{Name: "NAME"}, {Name: "AGE"}},
 	}
 }
 

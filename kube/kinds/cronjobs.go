@@ -22,7 +22,8 @@ type CronJobs struct{}
 func (CronJobs) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "cronjobs", Group: "batch", Version: "v1", Resource: "cronjobs", Namespaced: true,
-		Aliases: []string{"cronjob", "cj"},
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"cronjob", "cj"},
 		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "SCHEDULE"}, {Name: "TIMEZONE"}, {Name: "SUSPEND"}, {Name: "ACTIVE"},
 			{Name: "LAST SCHEDULE"}, {Name: "AGE"},

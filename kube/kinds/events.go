@@ -22,7 +22,8 @@ type Events struct{}
 func (Events) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "events", Version: "v1", Resource: "events", Namespaced: true,
-		Aliases: []string{"event", "ev"},
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"event", "ev"},
 		Columns: []vocab.Column{
 			{Name: "LAST SEEN"}, {Name: "TYPE"}, {Name: "REASON"}, {Name: "OBJECT"},
 			{Name: "SUBOBJECT", Wide: true}, {Name: "SOURCE", Wide: true},

@@ -11,6 +11,7 @@ import (
 	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kinds"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 func event(name string, mutate func(*corev1.Event)) *corev1.Event {
@@ -75,7 +76,7 @@ func TestEventLastSeenIsAMoment(t *testing.T) {
 		t.Errorf("LAST SEEN moment %v", got)
 	}
 	info := kinds.Events{}.Info()
-	if info.SortColumn != "LAST SEEN" || !info.SortDescending || info.Columns[0].Name != "LAST SEEN" || info.Capabilities != 0 {
+	if info.SortColumn != "LAST SEEN" || !info.SortDescending || info.Columns[0].Name != "LAST SEEN" || info.Capabilities != vocab.CanDelete {
 		t.Errorf("info %+v", info)
 	}
 }

@@ -23,7 +23,8 @@ type HorizontalPodAutoscalers struct{}
 func (HorizontalPodAutoscalers) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "horizontalpodautoscalers", Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers", Namespaced: true,
-		Aliases: []string{"horizontalpodautoscaler", "hpa"},
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"horizontalpodautoscaler", "hpa"},
 		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "REFERENCE"}, {Name: "TARGETS"}, {Name: "MINPODS"}, {Name: "MAXPODS"},
 			{Name: "REPLICAS"}, {Name: "AGE"},

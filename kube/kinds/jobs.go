@@ -28,7 +28,7 @@ func (Jobs) Info() vocab.KindInfo {
 			{Name: "NAME"}, {Name: "STATUS"}, {Name: "COMPLETIONS"}, {Name: "DURATION"}, {Name: "AGE"},
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
 		},
-		Capabilities: vocab.CanLogs,
+		Capabilities: vocab.CanLogs | vocab.CanDelete,
 		DrillDown:    "pods",
 	}
 }

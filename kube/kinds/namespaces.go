@@ -16,9 +16,10 @@ type Namespaces struct{}
 func (Namespaces) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "namespaces", Version: "v1", Resource: "namespaces",
-		Aliases:   []string{"namespace", "ns"},
-		Columns:   []vocab.Column{{Name: "NAME"}, {Name: "STATUS"}, {Name: "AGE"}},
-		DrillDown: "pods",
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"namespace", "ns"},
+		Columns:      []vocab.Column{{Name: "NAME"}, {Name: "STATUS"}, {Name: "AGE"}},
+		DrillDown:    "pods",
 	}
 }
 

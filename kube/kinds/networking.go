@@ -20,7 +20,8 @@ type Ingresses struct{}
 func (Ingresses) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "ingresses", Group: "networking.k8s.io", Version: "v1", Resource: "ingresses", Namespaced: true,
-		Aliases: []string{"ingress", "ing"},
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"ingress", "ing"},
 		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "CLASS"}, {Name: "HOSTS"}, {Name: "ADDRESS"}, {Name: "PORTS"}, {Name: "AGE"},
 		},
@@ -118,8 +119,9 @@ type NetworkPolicies struct{}
 func (NetworkPolicies) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "networkpolicies", Group: "networking.k8s.io", Version: "v1", Resource: "networkpolicies", Namespaced: true,
-		Aliases: []string{"networkpolicy", "netpol"},
-		Columns: []vocab.Column{{Name: "NAME"}, {Name: "POD-SELECTOR"}, {Name: "AGE"}},
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"networkpolicy", "netpol"},
+		Columns:      []vocab.Column{{Name: "NAME"}, {Name: "POD-SELECTOR"}, {Name: "AGE"}},
 	}
 }
 

@@ -19,7 +19,8 @@ type Nodes struct{}
 func (Nodes) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "nodes", Version: "v1", Resource: "nodes",
-		Aliases: []string{"node", "no"},
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"node", "no"},
 		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "STATUS"}, {Name: "ROLES"}, {Name: "AGE"}, {Name: "VERSION"},
 			{Name: "INTERNAL-IP", Wide: true}, {Name: "EXTERNAL-IP", Wide: true}, {Name: "OS-IMAGE", Wide: true},

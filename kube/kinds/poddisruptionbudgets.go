@@ -22,7 +22,8 @@ type PodDisruptionBudgets struct{}
 func (PodDisruptionBudgets) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "poddisruptionbudgets", Group: "policy", Version: "v1", Resource: "poddisruptionbudgets", Namespaced: true,
-		Aliases: []string{"poddisruptionbudget", "pdb"},
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"poddisruptionbudget", "pdb"},
 		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "MIN AVAILABLE"}, {Name: "MAX UNAVAILABLE"}, {Name: "ALLOWED DISRUPTIONS"}, {Name: "AGE"},
 		},

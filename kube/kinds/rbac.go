@@ -35,7 +35,8 @@ type Roles struct{}
 func (Roles) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "roles", Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "roles", Namespaced: true,
-		Aliases: []string{"role"}, Columns: roleColumns,
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"role"}, Columns: roleColumns,
 	}
 }
 
@@ -65,7 +66,8 @@ type ClusterRoles struct{}
 func (ClusterRoles) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "clusterroles", Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles",
-		Aliases: []string{"clusterrole"}, Columns: roleColumns,
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"clusterrole"}, Columns: roleColumns,
 	}
 }
 
@@ -104,7 +106,8 @@ type RoleBindings struct{}
 func (RoleBindings) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "rolebindings", Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "rolebindings", Namespaced: true,
-		Aliases: []string{"rolebinding"}, Columns: bindingColumns,
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"rolebinding"}, Columns: bindingColumns,
 	}
 }
 
@@ -135,7 +138,8 @@ type ClusterRoleBindings struct{}
 func (ClusterRoleBindings) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "clusterrolebindings", Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterrolebindings",
-		Aliases: []string{"clusterrolebinding"}, Columns: bindingColumns,
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"clusterrolebinding"}, Columns: bindingColumns,
 	}
 }
 

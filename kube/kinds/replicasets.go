@@ -29,7 +29,7 @@ func (ReplicaSets) Info() vocab.KindInfo {
 			{Name: "NAME"}, {Name: "DESIRED"}, {Name: "CURRENT"}, {Name: "READY"}, {Name: "AGE"},
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
 		},
-		Capabilities: vocab.CanLogs | vocab.CanEditOwner | vocab.CanPortForward,
+		Capabilities: vocab.CanLogs | vocab.CanEditOwner | vocab.CanPortForward | vocab.CanDelete,
 		DrillDown:    "pods",
 	}
 }

@@ -29,7 +29,7 @@ func (Services) Info() vocab.KindInfo {
 			{Name: "NAME"}, {Name: "TYPE"}, {Name: "CLUSTER-IP"}, {Name: "EXTERNAL-IP"}, {Name: "PORT(S)"}, {Name: "AGE"},
 			{Name: "SELECTOR", Wide: true},
 		},
-		Capabilities: vocab.CanPortForward,
+		Capabilities: vocab.CanPortForward | vocab.CanDelete,
 		DrillDown:    "pods",
 	}
 }
@@ -172,7 +172,8 @@ type EndpointSlices struct{}
 func (EndpointSlices) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "endpointslices", Group: "discovery.k8s.io", Version: "v1", Resource: "endpointslices", Namespaced: true,
-		Aliases: []string{"endpointslice"},
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"endpointslice"},
 		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "ADDRESSTYPE"}, {Name: "PORTS"}, {Name: "ENDPOINTS"}, {Name: "AGE"},
 		},

@@ -34,7 +34,8 @@ type PersistentVolumeClaims struct{}
 func (PersistentVolumeClaims) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "persistentvolumeclaims", Version: "v1", Resource: "persistentvolumeclaims", Namespaced: true,
-		Aliases: []string{"persistentvolumeclaim", "pvc"},
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"persistentvolumeclaim", "pvc"},
 		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "STATUS"}, {Name: "VOLUME"}, {Name: "CAPACITY"}, {Name: "ACCESS MODES"},
 			{Name: "STORAGECLASS"}, {Name: "VOLUMEATTRIBUTESCLASS"}, {Name: "AGE"},
@@ -114,7 +115,8 @@ type PersistentVolumes struct{}
 func (PersistentVolumes) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "persistentvolumes", Version: "v1", Resource: "persistentvolumes",
-		Aliases: []string{"persistentvolume", "pv"},
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"persistentvolume", "pv"},
 		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "CAPACITY"}, {Name: "ACCESS MODES"}, {Name: "RECLAIM POLICY"}, {Name: "STATUS"},
 			{Name: "CLAIM"}, {Name: "STORAGECLASS"}, {Name: "VOLUMEATTRIBUTESCLASS"}, {Name: "REASON"}, {Name: "AGE"},
@@ -226,7 +228,8 @@ type StorageClasses struct{}
 func (StorageClasses) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "storageclasses", Group: "storage.k8s.io", Version: "v1", Resource: "storageclasses",
-		Aliases: []string{"storageclass", "sc"},
+		Capabilities: vocab.CanDelete,
+		Aliases:      []string{"storageclass", "sc"},
 		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "PROVISIONER"}, {Name: "RECLAIMPOLICY"}, {Name: "VOLUMEBINDINGMODE"},
 			{Name: "ALLOWVOLUMEEXPANSION"}, {Name: "AGE"},

@@ -41,6 +41,21 @@ const (
 	GuardAction Guard = "action"
 )
 
+// Guards of a delete of any kind (Operate's ActionDelete).
+const (
+	// GuardFinalizers names the finalizers that will hold the object after
+	// its delete is accepted (it stays, marked for deletion, until each is
+	// removed) and who removes each: the manager that added it (the
+	// object's managedFields), or the Kubernetes controller a well-known
+	// finalizer belongs to.
+	GuardFinalizers Guard = "finalizers"
+	// GuardDependents names what the delete takes with it (the objects
+	// that name it in their ownerReferences, which the garbage collector
+	// deletes with Background propagation) and the controller that owns
+	// it and may make it again.
+	GuardDependents Guard = "dependents"
+)
+
 // GuardRunning checks that the pod is Running and the container asked for
 // has a running state (exec, debug containers).
 const GuardRunning Guard = "running"
@@ -150,4 +165,10 @@ const (
 	// ReasonNotRunning: the pod is not Running or the container has no
 	// running state, so nothing can be executed in it.
 	ReasonNotRunning Reason = "not_running"
+	// ReasonContentsDeleted: the object holds others that its delete
+	// deletes with it: every object in a Namespace (the namespace
+	// controller), every custom resource of a CustomResourceDefinition (the
+	// API server's CRD finalizer). A warning the person confirms by typing
+	// its name; strict refuses.
+	ReasonContentsDeleted Reason = "contents_deleted"
 )

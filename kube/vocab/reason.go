@@ -31,6 +31,8 @@ func (r Reason) Sentence() string {
 		return "the change makes the pods read a Secret they did not read before"
 	case ReasonPVCRetention:
 		return "the change deletes PersistentVolumeClaims and the data on them"
+	case ReasonContentsDeleted:
+		return "deleting it deletes every object it holds with it"
 	case ReasonAutoscaled:
 		return "a HorizontalPodAutoscaler sets the replicas and will undo this change; change its minReplicas/maxReplicas instead"
 	case ReasonRolloutTimeout:

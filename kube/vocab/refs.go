@@ -7,6 +7,15 @@ const KindPods Kind = "pods"
 // KindNodes is the nodes plugin's id, a MetricsRequest's other kind.
 const KindNodes Kind = "nodes"
 
+// Kinds whose delete deletes what they hold (guards.Checker.ContentsDeleted).
+const (
+	// KindNamespaces is the namespaces plugin's id.
+	KindNamespaces Kind = "namespaces"
+	// KindCustomResourceDefinitions is the id discovery gives
+	// apiextensions.k8s.io/v1 CustomResourceDefinitions.
+	KindCustomResourceDefinitions Kind = "customresourcedefinitions"
+)
+
 // WorkloadRef names one workload: Kind is "deployments", "statefulsets" or
 // "daemonsets" (the plugin ids of the apps/v1 kinds the form edits).
 type WorkloadRef struct {

@@ -31,6 +31,9 @@ func (m *Model) View() string {
 
 // objectName is "<kind>/<name> (<namespace>)".
 func objectName(r kube.ObjectRef) string {
+	if r.Namespace == "" {
+		return views.Sanitize(fmt.Sprintf("%s/%s", r.Kind, r.Name)) // cluster-scoped
+	}
 	return views.Sanitize(fmt.Sprintf("%s/%s (%s)", r.Kind, r.Name, r.Namespace))
 }
 

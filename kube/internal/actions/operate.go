@@ -13,6 +13,7 @@ import (
 	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/kube/vocab"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
 )
 
 // Actor runs the actions and their guards over plain inputs; package
@@ -28,6 +29,16 @@ type Actor struct {
 	// Capabilities say which actions it has); it may ask discovery, so
 	// it is called only after read-only let the action through.
 	KindInfo func(vocab.Kind) vocab.KindInfo
+	// Metadata returns the metadata-only client
+	// (k8s.io/client-go/metadata) through which an action on a kind other
+	// than pods and the workloads reads and deletes its object; nil, or
+	// its error (a Client made from a clientset has no connection to build
+	// one from), fails such an action with that error.
+	Metadata func() (metadata.Interface, error)
+	// Dependents counts, by kind, the objects kyyard has read (its caches)
+	// in namespace ("" for every namespace) whose ownerReferences name uid,
+	// and returns the kinds it looked in; nil: none is known.
+	Dependents func(namespace, uid string) (map[vocab.Kind]int, []vocab.Kind)
 }
 
 // Operation is one action on one object.
@@ -147,7 +158,7 @@ func (ac Actor) Operate(ctx context.Context, op Operation) (OperateOutcome, erro
 		out.Detail = p.noop
 		return out, nil
 	}
-	rv, err := ac.writeRetrying(ctx, op, p.target, p.write)
+	rv, err := ac.writeRetrying(ctx, op, p.info, p.target, p.write)
 	if err != nil {
 		r := guards.WriteRefusal(err)
 		out.Reason, out.Detail = r.Reason, r.Detail

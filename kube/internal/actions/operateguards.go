@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
@@ -13,10 +14,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// opTarget is the object an action reads fresh: a workload or a pod.
+// opTarget is the object an action reads fresh: a workload, a pod, or
+// the metadata of an object of any other kind.
 type opTarget struct {
-	wo   objects.PodOwner // a workload; zero for a pod
-	pod  *corev1.Pod      // a pod; nil for a workload
+	wo   objects.PodOwner // a workload; zero for any other kind
+	pod  *corev1.Pod      // a pod; nil for any other kind
 	meta *metav1.ObjectMeta
 }
 
@@ -36,6 +38,8 @@ type operationPlan struct {
 	noop string
 	// done is the outcome's detail after the write.
 	done string
+	// info is the kind's KindInfo, as the rule stage resolved it.
+	info vocab.KindInfo
 }
 
 // planOperation runs op's guards (see Plan) through the guard
@@ -49,18 +53,17 @@ func (ac Actor) planOperation(ctx context.Context, op Operation) (operationPlan,
 		return operationPlan{}, err
 	}
 	var p operationPlan
-	var info vocab.KindInfo
 	vs, err := ac.Guards.Run(ctx, guards.Write{
 		Rule: func() vocab.Verdict {
-			info = ac.KindInfo(op.Ref.Kind) // may ask discovery: not before read-only
-			if info.ID != op.Ref.Kind {
-				info = vocab.KindInfo{ID: op.Ref.Kind} // an alias: an action names its kind by plugin id
+			p.info = ac.KindInfo(op.Ref.Kind) // may ask discovery: not before read-only
+			if p.info.ID != op.Ref.Kind {
+				p.info = vocab.KindInfo{ID: op.Ref.Kind} // an alias: an action names its kind by plugin id
 			}
-			return actionRule(op, info)
+			return actionRule(op, p.info)
 		},
-		AccessOf: func() []guards.AccessCheck { return []guards.AccessCheck{AccessFor(op, info)} },
+		AccessOf: func() []guards.AccessCheck { return []guards.AccessCheck{AccessFor(op, p.info)} },
 		Object: func(ctx context.Context) (vocab.Verdicts, error) {
-			t, err := ac.readTarget(ctx, op.Ref)
+			t, err := ac.readTarget(ctx, op.Ref, p.info)
 			if apierrors.IsNotFound(err) {
 				return vocab.Verdicts{guards.Gone(string(op.Ref.Kind) + "/" + op.Ref.Name + " no longer exists")}, nil
 			}
@@ -68,6 +71,11 @@ func (ac Actor) planOperation(ctx context.Context, op Operation) (operationPlan,
 				return nil, err
 			}
 			p.target = t
+			if why, ok := alreadyDeleting(op, t.meta); ok {
+				p.noop = why
+				return vocab.Verdicts{{Guard: vocab.GuardAction, Outcome: vocab.OutcomePass, Nothing: true, Sentence: why + ": nothing to send"},
+					guards.Finalizers(t.meta)}, nil
+			}
 			vs := vocab.Verdicts{guardSeen(op, t.meta)}
 			if vs.Refusal() != nil {
 				return vs, nil
@@ -149,20 +157,41 @@ func AccessFor(op Operation, info vocab.KindInfo) guards.AccessCheck {
 	return a
 }
 
-// readTarget reads ref's object fresh. Errors are the API server's.
-func (ac Actor) readTarget(ctx context.Context, ref vocab.ObjectRef) (opTarget, error) {
-	if ref.Kind == vocab.KindPods {
+// readTarget reads ref's object fresh: a pod or a workload through the
+// typed clients, an object of any other kind (info: its group, version,
+// resource and scope) as metadata only (readMeta). Errors are the API
+// server's.
+func (ac Actor) readTarget(ctx context.Context, ref vocab.ObjectRef, info vocab.KindInfo) (opTarget, error) {
+	switch ref.Kind {
+	case vocab.KindPods:
 		pod, err := ac.CS.CoreV1().Pods(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
 		if err != nil {
 			return opTarget{}, err
 		}
 		return opTarget{pod: pod, meta: &pod.ObjectMeta}, nil
+	case vocab.KindDeployments, vocab.KindStatefulSets, vocab.KindDaemonSets:
+		wo, err := objects.ReadEditable(ctx, ac.CS, ref.Workload())
+		if err != nil {
+			return opTarget{}, err
+		}
+		return opTarget{wo: wo, meta: wo.Meta}, nil
 	}
-	wo, err := objects.ReadEditable(ctx, ac.CS, ref.Workload())
+	meta, err := ac.readMeta(ctx, ref, info)
 	if err != nil {
 		return opTarget{}, err
 	}
-	return opTarget{wo: wo, meta: wo.Meta}, nil
+	return opTarget{meta: meta}, nil
+}
+
+// alreadyDeleting says why a delete has nothing to send when the API
+// server already marked the object for deletion (metadata.deletionTimestamp
+// set, the UID the person saw; a pod excepted, which may be deleted again
+// to force it). ok is false for anything else.
+func alreadyDeleting(op Operation, meta *metav1.ObjectMeta) (why string, ok bool) {
+	if op.Action != vocab.ActionDelete || meta.DeletionTimestamp == nil || op.Ref.Kind == vocab.KindPods || string(meta.UID) != op.Ref.UID {
+		return "", false
+	}
+	return fmt.Sprintf("%s is already being deleted (since %s)", op.Ref, meta.DeletionTimestamp.UTC().Format(time.RFC3339)), true
 }
 
 // guardSeen compares the object read fresh with what the person saw: the
@@ -241,9 +270,13 @@ func (ac Actor) prepareWrite(ctx context.Context, op Operation, p *operationPlan
 		return ac.prepareUndo(ctx, op, p, paused)
 	case vocab.ActionDelete:
 		p.write = func(ctx context.Context, t opTarget) (string, error) {
-			return "", ac.deleteOp(ctx, op, t)
+			return "", ac.deleteOp(ctx, op, p.info, t)
 		}
 		p.done = "deleted " + op.Ref.String()
+		if f := t.meta.Finalizers; len(f) > 0 && t.pod == nil {
+			p.done = fmt.Sprintf("marked %s for deletion: it stays until %s removed (%s)", op.Ref,
+				map[bool]string{true: "its finalizer is", false: "its finalizers are"}[len(f) == 1], strings.Join(f, ", "))
+		}
 		if op.Force {
 			p.done = "force-deleted " + op.Ref.String() + " (its containers may still run on the node)"
 		}
@@ -273,7 +306,31 @@ func (ac Actor) otherGuards(ctx context.Context, op Operation, t opTarget) vocab
 		}
 		vs = append(vs, ac.Guards.Claims(ctx, t.wo, from, op.Replicas), ac.Guards.Autoscaler(ctx, op.Ref.Workload()))
 	case vocab.ActionDelete:
-		vs = append(vs, ac.Guards.ClaimsDeleted(ctx, t.wo))
+		if t.wo.StatefulSet != nil {
+			vs = append(vs, ac.Guards.ClaimsDeleted(ctx, t.wo))
+		}
+		vs = append(vs, guards.Finalizers(t.meta))
+		if op.Ref.Kind == vocab.KindNamespaces || op.Ref.Kind == vocab.KindCustomResourceDefinitions {
+			vs = append(vs, ac.Guards.ContentsDeleted(op.Ref.Kind, op.Ref.Name))
+		} else {
+			vs = append(vs, ac.dependents(op, t))
+		}
 	}
 	return vs
+}
+
+// dependents is a delete's verdict on what it takes with it
+// (guards.Dependents): the objects of the kinds kyyard has read that name
+// t in their ownerReferences (Actor.Dependents), and t's controller.
+func (ac Actor) dependents(op Operation, t opTarget) vocab.Verdict {
+	var counts map[vocab.Kind]int
+	var seen []vocab.Kind
+	if ac.Dependents != nil {
+		counts, seen = ac.Dependents(op.Ref.Namespace, string(t.meta.UID))
+	}
+	var controller string
+	if c := metav1.GetControllerOfNoCopy(t.meta); c != nil {
+		controller = c.Kind + " " + c.Name
+	}
+	return guards.Dependents(counts, seen, controller)
 }

@@ -118,8 +118,10 @@ func deleteOptions(op Operation, t opTarget) metav1.DeleteOptions {
 	return opts
 }
 
-// deleteOp deletes op's object as read in t. Errors are the API server's.
-func (ac Actor) deleteOp(ctx context.Context, op Operation, t opTarget) error {
+// deleteOp deletes op's object as read in t: a pod or a workload through
+// the typed clients, an object of any other kind (info) through the
+// metadata client (deleteMeta). Errors are the API server's.
+func (ac Actor) deleteOp(ctx context.Context, op Operation, info vocab.KindInfo, t opTarget) error {
 	ref, opts := op.Ref, deleteOptions(op, t)
 	switch ref.Kind {
 	case vocab.KindPods:
@@ -131,8 +133,7 @@ func (ac Actor) deleteOp(ctx context.Context, op Operation, t opTarget) error {
 	case vocab.KindDaemonSets:
 		return ac.CS.AppsV1().DaemonSets(ref.Namespace).Delete(ctx, ref.Name, opts)
 	}
-	_, err := objects.EditableResource(ref.Kind)
-	return err
+	return ac.deleteMeta(ctx, ref, info, opts)
 }
 
 // writeRetrying sends write against the fresh read t. A 409 is tried
@@ -140,13 +141,13 @@ func (ac Actor) deleteOp(ctx context.Context, op Operation, t opTarget) error {
 // that read shows the same UID and generation (the controller moved
 // status between the guards' read and the write); any other 409 (someone
 // wrote the object) is returned as it is: a conflict.
-func (ac Actor) writeRetrying(ctx context.Context, op Operation, t opTarget, write opWrite) (string, error) {
+func (ac Actor) writeRetrying(ctx context.Context, op Operation, info vocab.KindInfo, t opTarget, write opWrite) (string, error) {
 	for attempt := 0; ; attempt++ {
 		rv, err := write(ctx, t)
 		if err == nil || !apierrors.IsConflict(err) || attempt == objects.StatusRaceRetries {
 			return rv, err
 		}
-		fresh, rerr := ac.readTarget(ctx, op.Ref)
+		fresh, rerr := ac.readTarget(ctx, op.Ref, info)
 		if rerr != nil {
 			return "", rerr
 		}
