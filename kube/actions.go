@@ -1,14 +1,17 @@
 package kube
 
-// The actions (restart, scale, delete, pause, resume, undo), their guards
+// The actions (restart, scale, delete, pause, resume, undo; a CronJob's
+// trigger, suspend and unsuspend), their guards
 // and Permissions live in kube/internal/actions; the Client builds an
 // actions.Actor from its clientset, guard pipeline and kind resolver and
 // delegates PlanOperation, Operate and Permissions to it. Operation,
-// OperateOutcome and RestartedAtAnnotation are actions' own, re-exported:
-// see their documentation there.
+// OperateOutcome, RestartedAtAnnotation, InstantiateAnnotation and
+// TriggeredJobName are actions' own, re-exported: see their documentation
+// there.
 
 import (
 	"context"
+	"time"
 
 	"github.com/kyyard/kyyard/kube/internal/actions"
 )
@@ -24,6 +27,19 @@ type (
 // RestartedAtAnnotation is actions.RestartedAtAnnotation: the pod template
 // annotation `kubectl rollout restart` stamps with the current time.
 const RestartedAtAnnotation = actions.RestartedAtAnnotation
+
+// InstantiateAnnotation is actions.InstantiateAnnotation: the annotation
+// (cronjob.kubernetes.io/instantiate: manual) kubectl and a trigger put on
+// a Job made by hand from a CronJob.
+const InstantiateAnnotation = actions.InstantiateAnnotation
+
+// TriggeredJobName is actions.TriggeredJobName: the name of the Job a
+// trigger of the CronJob named cronJob creates at now
+// ("<cronjob>-manual-<minutes since the Unix epoch>", at most 63
+// characters).
+func TriggeredJobName(cronJob string, now time.Time) string {
+	return actions.TriggeredJobName(cronJob, now)
+}
 
 // actor runs the actions over c's clientset, guards and kinds.
 func (c *Client) actor() actions.Actor {
@@ -63,7 +79,12 @@ func (c *Client) PlanOperation(ctx context.Context, op Operation) (Verdicts, err
 //     /metadata/annotations) with a replace of /metadata/resourceVersion
 //     as its precondition;
 //   - delete: DeleteOptions{Preconditions: UID (and RV for a workload),
-//     PropagationPolicy: Background}, a pod's grace period as asked.
+//     PropagationPolicy: Background}, a pod's grace period as asked;
+//   - trigger: a create of the Job built from the CronJob's jobTemplate as
+//     `kubectl create job --from=cronjob/X` builds it, named
+//     TriggeredJobName (the outcome's Created names it); a name taken is
+//     refused (name_taken);
+//   - suspend / unsuspend: a strategic merge patch of spec.suspend at RV.
 //
 // RV is the resourceVersion of the guards' fresh read. A 409 the API server
 // answers is retried (up to 5 times) only when the object read again shows

@@ -8,15 +8,18 @@ import (
 	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/kube/internal/objects"
 	"github.com/kyyard/kyyard/kube/vocab"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// opTarget is the object an action reads fresh: a workload or a pod.
+// opTarget is the object an action reads fresh: a workload, a pod or a
+// CronJob.
 type opTarget struct {
-	wo   objects.PodOwner // a workload; zero for a pod
+	wo   objects.PodOwner // a workload; zero for a pod or a CronJob
 	pod  *corev1.Pod      // a pod; nil for a workload
+	cj   *batchv1.CronJob // a CronJob; nil for the others
 	meta *metav1.ObjectMeta
 }
 
@@ -36,6 +39,9 @@ type operationPlan struct {
 	noop string
 	// done is the outcome's detail after the write.
 	done string
+	// created is the object the write creates (a trigger's Job), zero
+	// when none.
+	created vocab.ObjectRef
 }
 
 // planOperation runs op's guards (see Plan) through the guard
@@ -124,13 +130,20 @@ func actionRule(op Operation, info vocab.KindInfo) vocab.Verdict {
 
 // AccessFor is the access review of op's exact request: patch of the
 // workload (restart, pause, resume, undo), update of its scale
-// subresource (scale), delete of the object.
+// subresource (scale), delete of the object; create of jobs (batch) in
+// the CronJob's namespace (trigger), patch of the CronJob (suspend,
+// unsuspend).
 func AccessFor(op Operation) guards.AccessCheck {
 	a := guards.AccessCheck{Group: "apps", Resource: string(op.Ref.Kind), Namespace: op.Ref.Namespace}
-	if op.Ref.Kind == vocab.KindPods {
+	switch op.Ref.Kind {
+	case vocab.KindPods:
 		a.Group = ""
+	case vocab.KindCronJobs:
+		a.Group = "batch"
 	}
 	switch op.Action {
+	case vocab.ActionTrigger:
+		a.Verb, a.Resource = "create", string(vocab.KindJobs)
 	case vocab.ActionScale:
 		a.Verb, a.Subresource = "update", "scale"
 	case vocab.ActionDelete:
@@ -143,6 +156,9 @@ func AccessFor(op Operation) guards.AccessCheck {
 
 // readTarget reads ref's object fresh. Errors are the API server's.
 func (ac Actor) readTarget(ctx context.Context, ref vocab.ObjectRef) (opTarget, error) {
+	if ref.Kind == vocab.KindCronJobs {
+		return ac.readCronJob(ctx, ref)
+	}
 	if ref.Kind == vocab.KindPods {
 		pod, err := ac.CS.CoreV1().Pods(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
 		if err != nil {
@@ -189,6 +205,9 @@ func guardSeen(op Operation, meta *metav1.ObjectMeta) vocab.Verdict {
 func (ac Actor) prepareWrite(ctx context.Context, op Operation, p *operationPlan) (vocab.Verdicts, error) {
 	var ruled vocab.Verdicts
 	t := p.target
+	if t.cj != nil {
+		return ac.prepareCronJob(ctx, op, p)
+	}
 	rule := func(v vocab.Verdict) { v.Guard = vocab.GuardAction; ruled = append(ruled, v) }
 	paused := t.wo.Paused != nil && *t.wo.Paused
 	switch op.Action {
@@ -249,14 +268,16 @@ func (ac Actor) prepareWrite(ctx context.Context, op Operation, p *operationPlan
 // undone by its controller anyway); the namespace's Pod Security level for
 // actions that create pods (restart, scale up, resume, undo); the
 // autoscaler and the claims a StatefulSet scale-down deletes (scale); the
-// claims a StatefulSet's delete deletes.
+// claims a StatefulSet's delete deletes. A CronJob's trigger creates pods
+// (its Job's) and its unsuspend lets its schedule create them again: both
+// are checked against the namespace's Pod Security level.
 func (ac Actor) otherGuards(ctx context.Context, op Operation, t opTarget) vocab.Verdicts {
 	var vs vocab.Verdicts
 	if t.pod == nil || metav1.GetControllerOf(t.pod) == nil {
 		vs = append(vs, ac.Guards.Managed(op.Ref.Name, t.meta.Labels, t.meta.Annotations))
 	}
 	switch op.Action {
-	case vocab.ActionRestart, vocab.ActionResume, vocab.ActionUndo:
+	case vocab.ActionRestart, vocab.ActionResume, vocab.ActionUndo, vocab.ActionTrigger, vocab.ActionUnsuspend:
 		vs = append(vs, ac.Guards.PodSecurity(ctx, op.Ref.Namespace))
 	case vocab.ActionScale:
 		from := objects.ReplicasOf(t.wo.Replicas)
