@@ -6,9 +6,9 @@ import (
 )
 
 // AccessOfOperation exposes actions.AccessFor to the external tests: the access
-// review Operate and Permissions make for op.
-func AccessOfOperation(op Operation) AccessRequest {
-	a := actions.AccessFor(op)
+// review Operate and Permissions make for op on an object of the kind info describes.
+func AccessOfOperation(op Operation, info KindInfo) AccessRequest {
+	a := actions.AccessFor(op, info)
 	return AccessRequest{Verb: a.Verb, Group: a.Group, Resource: a.Resource, Subresource: a.Subresource}
 }
 

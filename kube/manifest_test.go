@@ -36,6 +36,16 @@ func operable() map[kube.Kind][]kube.Action {
 	return out
 }
 
+// builtinInfo is the built-in plugin's KindInfo of kind.
+func builtinInfo(t *testing.T, kind kube.Kind) kube.KindInfo {
+	t.Helper()
+	p, ok := kinds.Builtin().Lookup(string(kind))
+	if !ok {
+		t.Fatalf("no built-in plugin for %s", kind)
+	}
+	return p.Info()
+}
+
 // dynamicChecks are the functions allowed to build an AccessCheck with a
 // computed field, each enumerated by a test.
 var dynamicChecks = map[string]string{"AccessFor": "TestManifestCoversOperate", "applyGuards": "TestManifestCoversWorkloadForm",
@@ -126,7 +136,7 @@ func TestManifestCoversOperate(t *testing.T) {
 	full, ro := kube.AccessRules(reg, false), kube.AccessRules(reg, true)
 	for kind, actions := range operable() {
 		for _, a := range actions {
-			req := kube.AccessOfOperation(kube.Operation{Action: a, Ref: kube.ObjectRef{Kind: kind, Namespace: "ns"}})
+			req := kube.AccessOfOperation(kube.Operation{Action: a, Ref: kube.ObjectRef{Kind: kind, Namespace: "ns"}}, builtinInfo(t, kind))
 			if !kube.Grants(full, req) {
 				t.Errorf("%s of %s needs %s: not granted", a, kind, req)
 			}
@@ -157,7 +167,7 @@ func TestManifestRulesUsed(t *testing.T) {
 	}
 	for kind, actions := range operable() {
 		for _, a := range actions {
-			used[kube.AccessOfOperation(kube.Operation{Action: a, Ref: kube.ObjectRef{Kind: kind}}).String()] = true
+			used[kube.AccessOfOperation(kube.Operation{Action: a, Ref: kube.ObjectRef{Kind: kind}}, builtinInfo(t, kind)).String()] = true
 		}
 	}
 	deploy := hasDeployCode(t)

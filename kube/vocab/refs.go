@@ -110,8 +110,9 @@ const (
 )
 
 // ObjectRef names the object an action is for, and what the person saw of
-// it. Kind is a plugin id: "deployments", "statefulsets", "daemonsets",
-// "pods" or "cronjobs".
+// it. Kind is a plugin id ("deployments", "pods", "configmaps", a
+// discovered kind's resource); Namespace is empty for a cluster-scoped
+// kind's object.
 type ObjectRef struct {
 	Kind      Kind
 	Namespace string
@@ -132,8 +133,14 @@ type ObjectRef struct {
 	Generation int64
 }
 
-// String returns "<namespace>/<kind>/<name>".
-func (r ObjectRef) String() string { return r.Namespace + "/" + string(r.Kind) + "/" + r.Name }
+// String returns "<namespace>/<kind>/<name>", or "<kind>/<name>" for a
+// cluster-scoped object (no namespace: a Node, a Namespace).
+func (r ObjectRef) String() string {
+	if r.Namespace == "" {
+		return string(r.Kind) + "/" + r.Name
+	}
+	return r.Namespace + "/" + string(r.Kind) + "/" + r.Name
+}
 
 // Workload returns the WorkloadRef of a workload's ObjectRef (its kind,
 // namespace and name).

@@ -65,12 +65,12 @@ var web = vocab.ObjectRef{Kind: vocab.KindDeployments, Namespace: "demo", Name: 
 func TestPlanTakesTheKindsCapabilitiesAsInput(t *testing.T) {
 	op := Operation{Ref: web, Action: vocab.ActionScale, Replicas: 2}
 	var asked int
-	a, cs := actor(false, vocab.KindInfo{ID: vocab.KindDeployments, Capabilities: vocab.CanRestart}, &asked, answer(true))
+	a, cs := actor(false, vocab.KindInfo{ID: vocab.KindDeployments, Group: "apps", Version: "v1", Resource: "deployments", Namespaced: true, Capabilities: vocab.CanRestart}, &asked, answer(true))
 	vs, err := a.Plan(context.Background(), op)
 	if r := vs.Refusal(); err != nil || r == nil || r.Reason != vocab.ReasonInvalid || len(cs.Actions()) != 0 || asked != 1 {
 		t.Fatalf("without CanScale: verdicts %+v, err %v, requests %v, KindInfo asked %d times", vs, err, cs.Actions(), asked)
 	}
-	a, cs = actor(false, vocab.KindInfo{ID: vocab.KindDeployments, Capabilities: vocab.CanScale}, &asked, answer(true))
+	a, cs = actor(false, vocab.KindInfo{ID: vocab.KindDeployments, Group: "apps", Version: "v1", Resource: "deployments", Namespaced: true, Capabilities: vocab.CanScale}, &asked, answer(true))
 	vs, err = a.Plan(context.Background(), op)
 	if err != nil || vs.Refusal() != nil || strings.Join(reviews(cs), ",") != "update deployments/scale" {
 		t.Fatalf("with CanScale: verdicts %+v, err %v, reviews %v", vs, err, reviews(cs))
@@ -82,7 +82,7 @@ func TestPlanTakesTheKindsCapabilitiesAsInput(t *testing.T) {
 // request.
 func TestPlanReadOnlyAsksNothing(t *testing.T) {
 	var asked int
-	a, cs := actor(true, vocab.KindInfo{ID: vocab.KindDeployments, Capabilities: vocab.CanRestart}, &asked, answer(true))
+	a, cs := actor(true, vocab.KindInfo{ID: vocab.KindDeployments, Group: "apps", Version: "v1", Resource: "deployments", Namespaced: true, Capabilities: vocab.CanRestart}, &asked, answer(true))
 	vs, err := a.Plan(context.Background(), Operation{Ref: web, Action: vocab.ActionRestart})
 	if r := vs.Refusal(); err != nil || r == nil || r.Reason != vocab.ReasonReadOnly || asked != 0 || len(cs.Actions()) != 0 {
 		t.Fatalf("verdicts %+v, err %v, KindInfo asked %d times, requests %v", vs, err, asked, cs.Actions())
@@ -95,7 +95,7 @@ func TestPlanReadOnlyAsksNothing(t *testing.T) {
 // with the reviewer's sentence.
 func TestPermissionsReviewsTheDeclaredActionsOnly(t *testing.T) {
 	var asked int
-	a, cs := actor(false, vocab.KindInfo{ID: vocab.KindDeployments, Capabilities: vocab.CanDelete | vocab.CanScale}, &asked, answer(false))
+	a, cs := actor(false, vocab.KindInfo{ID: vocab.KindDeployments, Group: "apps", Version: "v1", Resource: "deployments", Namespaced: true, Capabilities: vocab.CanDelete | vocab.CanScale}, &asked, answer(false))
 	off := a.Permissions(context.Background(), vocab.KindDeployments, "demo")
 	got := reviews(cs)
 	if len(off) != 2 || off[vocab.ActionDelete] == "" || off[vocab.ActionScale] == "" || len(got) != 2 ||

@@ -54,7 +54,8 @@ func cronActor(readOnly bool, review k8stesting.ReactionFunc, objs ...runtime.Ob
 		Labels: map[string]string{"pod-security.kubernetes.io/enforce": "baseline"}}}
 	cs := fake.NewClientset(append([]runtime.Object{ns}, objs...)...)
 	cs.PrependReactor("create", "selfsubjectaccessreviews", review)
-	info := vocab.KindInfo{ID: vocab.KindCronJobs, Group: "batch", Capabilities: vocab.CanTrigger | vocab.CanSuspend}
+	info := vocab.KindInfo{ID: vocab.KindCronJobs, Group: "batch", Version: "v1", Resource: "cronjobs", Namespaced: true,
+		Capabilities: vocab.CanTrigger | vocab.CanSuspend}
 	return Actor{CS: cs, Guards: guards.New(cs, vocab.PolicyInteractive, readOnly),
 		KindInfo: func(vocab.Kind) vocab.KindInfo { return info }, Now: func() time.Time { return triggerNow }}, cs
 }

@@ -170,14 +170,14 @@ func (ac Actor) Operate(ctx context.Context, op Operation) (OperateOutcome, erro
 	return out, nil
 }
 
-// validOperation checks op's shape: a namespace, a name, a UID and an
-// Operate action. Whether its kind has the action is its plugin's answer
-// (actionRule). Errors wrap vocab.ErrInvalid.
+// validOperation checks op's shape: a name, a UID and an Operate action.
+// Whether its kind has the action, and whether it needs a namespace, is
+// its plugin's answer (actionRule). Errors wrap vocab.ErrInvalid.
 func validOperation(op Operation) error {
 	r := op.Ref
 	switch {
-	case r.Name == "" || r.Namespace == "":
-		return fmt.Errorf("%w: %s: an action needs a namespace and a name", vocab.ErrInvalid, r)
+	case r.Name == "":
+		return fmt.Errorf("%w: %s: an action needs the object's name", vocab.ErrInvalid, r)
 	case r.UID == "":
 		return fmt.Errorf("%w: %s: an action needs the UID the person saw", vocab.ErrInvalid, r)
 	}

@@ -55,15 +55,16 @@ func (ac Actor) planOperation(ctx context.Context, op Operation) (operationPlan,
 		return operationPlan{}, err
 	}
 	var p operationPlan
+	var info vocab.KindInfo
 	vs, err := ac.Guards.Run(ctx, guards.Write{
 		Rule: func() vocab.Verdict {
-			info := ac.KindInfo(op.Ref.Kind) // may ask discovery: not before read-only
+			info = ac.KindInfo(op.Ref.Kind) // may ask discovery: not before read-only
 			if info.ID != op.Ref.Kind {
 				info = vocab.KindInfo{ID: op.Ref.Kind} // an alias: an action names its kind by plugin id
 			}
 			return actionRule(op, info)
 		},
-		Access: []guards.AccessCheck{AccessFor(op)},
+		AccessOf: func() []guards.AccessCheck { return []guards.AccessCheck{AccessFor(op, info)} },
 		Object: func(ctx context.Context) (vocab.Verdicts, error) {
 			t, err := ac.readTarget(ctx, op.Ref)
 			if apierrors.IsNotFound(err) {
@@ -113,6 +114,10 @@ func actionRule(op Operation, info vocab.KindInfo) vocab.Verdict {
 			s += ": a DaemonSet has no replicas (it runs one pod on each node it selects)"
 		}
 		return refuse(s)
+	case info.Namespaced && op.Ref.Namespace == "":
+		return refuse(string(kind) + " live in namespaces: the action needs the object's namespace")
+	case !info.Namespaced && op.Ref.Namespace != "":
+		return refuse(string(kind) + " are cluster-scoped: the action takes no namespace")
 	case op.Action == vocab.ActionScale && (op.Replicas < 0 || op.Replicas > vocab.MaxReplicas):
 		return refuse(fmt.Sprintf("replicas %d is outside 0..%d", op.Replicas, vocab.MaxReplicas))
 	case (op.Force || op.GracePeriodSeconds != nil) && (kind != vocab.KindPods || op.Action != vocab.ActionDelete):
@@ -128,22 +133,21 @@ func actionRule(op Operation, info vocab.KindInfo) vocab.Verdict {
 	return vocab.Verdict{Guard: vocab.GuardAction, Outcome: vocab.OutcomePass, Sentence: "kubectl would allow " + string(op.Action) + " of " + string(kind)}
 }
 
-// AccessFor is the access review of op's exact request: patch of the
-// workload (restart, pause, resume, undo), update of its scale
-// subresource (scale), delete of the object; create of jobs (batch) in
-// the CronJob's namespace (trigger), patch of the CronJob (suspend,
-// unsuspend).
-func AccessFor(op Operation) guards.AccessCheck {
-	a := guards.AccessCheck{Group: "apps", Resource: string(op.Ref.Kind), Namespace: op.Ref.Namespace}
-	switch op.Ref.Kind {
-	case vocab.KindPods:
-		a.Group = ""
-	case vocab.KindCronJobs:
-		a.Group = "batch"
+// AccessFor is the access review of op's exact request on an object of
+// the kind info describes (its plugin's or discovery's group and
+// resource; the plugin id when it names no resource): patch of the object
+// (restart, pause, resume, undo), update of its scale subresource (scale),
+// delete of the object; create of jobs (batch) in the CronJob's
+// namespace (trigger), patch of the CronJob (suspend, unsuspend). The
+// namespace is op's ("" for a cluster-scoped kind, or for all namespaces).
+func AccessFor(op Operation, info vocab.KindInfo) guards.AccessCheck {
+	a := guards.AccessCheck{Group: info.Group, Resource: info.Resource, Namespace: op.Ref.Namespace}
+	if a.Resource == "" {
+		a.Resource = string(op.Ref.Kind)
 	}
 	switch op.Action {
 	case vocab.ActionTrigger:
-		a.Verb, a.Resource = "create", string(vocab.KindJobs)
+		a.Verb, a.Group, a.Resource = "create", "batch", string(vocab.KindJobs)
 	case vocab.ActionScale:
 		a.Verb, a.Subresource = "update", "scale"
 	case vocab.ActionDelete:

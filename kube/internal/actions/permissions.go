@@ -30,7 +30,11 @@ func (ac Actor) Permissions(ctx context.Context, kind vocab.Kind, namespace stri
 		if !info.Supports(a) {
 			continue
 		}
-		check := AccessFor(Operation{Action: a, Ref: vocab.ObjectRef{Kind: info.ID, Namespace: namespace}})
+		ns := namespace
+		if !info.Namespaced {
+			ns = ""
+		}
+		check := AccessFor(Operation{Action: a, Ref: vocab.ObjectRef{Kind: info.ID, Namespace: ns}}, info)
 		switch a {
 		case vocab.ActionShell:
 			check = guards.AccessCheck{Verb: "create", Resource: "pods", Subresource: "exec", Namespace: namespace}

@@ -16,6 +16,11 @@ type Write struct {
 	// Access is every SelfSubjectAccessReview the write needs (verb,
 	// resource, subresource, namespace), asked in order.
 	Access []AccessCheck
+	// AccessOf, when set, returns more reviews, asked after Access: those
+	// known only once Rule has run (an action on a kind that discovery
+	// resolves, its group and resource, which read-only must refuse
+	// before discovery is asked); nil: none.
+	AccessOf func() []AccessCheck
 	// Object reads the Object the write is about, fresh, and checks it
 	// against what the person saw (UID, resourceVersion, generation, not
 	// being deleted, the container running); nil: the write reads no one
@@ -32,7 +37,7 @@ type Write struct {
 //
 //  1. read-only (GuardReadOnly);
 //  2. the request's own rules (w.Rule);
-//  3. every access review of w.Access (GuardAccess), each asked;
+//  3. every access review of w.Access and w.AccessOf (GuardAccess), each asked;
 //  4. the object read fresh (w.Object);
 //  5. the risks (w.Risks), every one run.
 //
@@ -57,7 +62,11 @@ func (g *Checker) Run(ctx context.Context, w Write) (vocab.Verdicts, error) {
 			return vs, nil
 		}
 	}
-	for _, a := range w.Access {
+	access := w.Access
+	if w.AccessOf != nil {
+		access = append(append([]AccessCheck(nil), access...), w.AccessOf()...)
+	}
+	for _, a := range access {
 		vs = append(vs, g.Access(ctx, a))
 	}
 	if stop() {
