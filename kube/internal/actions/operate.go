@@ -100,12 +100,15 @@ func (o OperateOutcome) OK() bool { return o.Reason == "" }
 // screen: read-only (no request at all when it refuses), the checks of
 // the action's own rules (a kind without the action, replicas out of
 // 0..MaxReplicas, a paused Deployment's restart or undo, no previous
-// revision), the SelfSubjectAccessReview of the exact verb, resource,
-// subresource and namespace (cached 30 s), the object read fresh against
+// revision; a trigger of a CronJob whose template has no container, or
+// whose Job's name is taken), the SelfSubjectAccessReview of the exact
+// verb, resource, subresource and namespace (cached 30 s), the object read
+// fresh against
 // the UID (and resourceVersion) the person saw, and then the guards the
 // action needs: another tool's markers, the namespace's Pod Security level
-// (actions that create pods), a HorizontalPodAutoscaler (scale), the
-// claims a StatefulSet scale-down or delete removes. It stops at the first
+// (actions that create pods: a trigger and an unsuspend too), a
+// HorizontalPodAutoscaler (scale), the claims a StatefulSet scale-down or
+// delete removes. It stops at the first
 // refusal of read-only, the action's rules, access and the fresh read, and
 // after the rules checked on the object read (a paused Deployment, no
 // previous revision) refuse or find nothing to write (already paused, the
