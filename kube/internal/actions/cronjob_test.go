@@ -331,3 +331,29 @@ func TestCronJobPermissions(t *testing.T) {
 		t.Fatalf("denied %v, reviews %v", off, got)
 	}
 }
+
+// TestTriggerPodSecurity: in a namespace that enforces no Pod Security
+// level a trigger warns (the Job's pods go unchecked): interactive asks
+// for the warning to be confirmed, strict refuses; neither creates a Job
+// unconfirmed.
+func TestTriggerPodSecurity(t *testing.T) {
+	for _, policy := range []vocab.Policy{vocab.PolicyInteractive, vocab.PolicyStrict} {
+		a, cs := cronActor(false, answer(true), cronJob(nil))
+		ns, _ := cs.CoreV1().Namespaces().Get(context.Background(), "demo", metav1.GetOptions{})
+		ns.Labels = nil
+		if _, err := cs.CoreV1().Namespaces().Update(context.Background(), ns, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		a.Guards = guards.New(cs, policy, false)
+		op := Operation{Ref: nightly, Action: vocab.ActionTrigger}
+		out, err := a.Operate(context.Background(), op)
+		if err == nil || out.Reason != vocab.ReasonPodSecurity || len(writes(cs)) != 1 { // the namespace's update above
+			t.Fatalf("%s: %+v, %v, writes %v", policy, out, err, writes(cs))
+		}
+		op.Confirmed = []vocab.Reason{vocab.ReasonPodSecurity}
+		out, err = a.Operate(context.Background(), op)
+		if ok := err == nil && out.Written; ok != (policy == vocab.PolicyInteractive) {
+			t.Fatalf("%s, confirmed: %+v, %v", policy, out, err)
+		}
+	}
+}
