@@ -113,6 +113,9 @@ func JobFromCronJob(cj *batchv1.CronJob, name string) *batchv1.Job {
 // read failed for another reason.
 func (ac Actor) prepareCronJob(ctx context.Context, op Operation, p *operationPlan) (vocab.Verdicts, error) {
 	cj, ref := p.target.cj, op.Ref
+	if cj == nil { // a kind whose plugin declares these actions without their code
+		return nil, fmt.Errorf("%w: %s: %s is for CronJobs", vocab.ErrInvalid, ref, op.Action)
+	}
 	refuse := func(reason vocab.Reason, s string) vocab.Verdicts {
 		return vocab.Verdicts{{Guard: vocab.GuardAction, Outcome: vocab.OutcomeRefuse, Reason: reason, Sentence: s}}
 	}

@@ -209,12 +209,11 @@ func guardSeen(op Operation, meta *metav1.ObjectMeta) vocab.Verdict {
 func (ac Actor) prepareWrite(ctx context.Context, op Operation, p *operationPlan) (vocab.Verdicts, error) {
 	var ruled vocab.Verdicts
 	t := p.target
-	if t.cj != nil {
-		return ac.prepareCronJob(ctx, op, p)
-	}
 	rule := func(v vocab.Verdict) { v.Guard = vocab.GuardAction; ruled = append(ruled, v) }
 	paused := t.wo.Paused != nil && *t.wo.Paused
 	switch op.Action {
+	case vocab.ActionTrigger, vocab.ActionSuspend, vocab.ActionUnsuspend:
+		return ac.prepareCronJob(ctx, op, p)
 	case vocab.ActionRestart:
 		if paused {
 			// objectrestarter.go's own text.
