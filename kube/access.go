@@ -93,6 +93,13 @@ var featureRules = []AccessRule{
 	{Feature: "scale", Source: "kube/internal/actions/operatewrite.go (UpdateScale)",
 		Group: "apps", Resources: []string{"deployments/scale", "statefulsets/scale"}, Verbs: []string{"update"}, Scope: ScopeNamespace, Write: true},
 	// Delete of any kind: DeleteRules, from the registry.
+	// A trigger creates a Job from the CronJob's template (its pods are the
+	// Job controller's, not kyyard's: no create of pods); suspend and
+	// unsuspend patch spec.suspend.
+	{Feature: "trigger a CronJob", Source: "kube/internal/actions/operatecronjob.go createJob",
+		Group: "batch", Resources: []string{"jobs"}, Verbs: []string{"create"}, Scope: ScopeNamespace, Write: true},
+	{Feature: "suspend, unsuspend a CronJob", Source: "kube/internal/actions/operatecronjob.go patchCronJob",
+		Group: "batch", Resources: []string{"cronjobs"}, Verbs: []string{"patch"}, Scope: ScopeNamespace, Write: true},
 	// The WebSocket upgrade is an HTTP GET, which API servers before 1.31
 	// (or without AuthorizePodWebsocketUpgradeCreatePermission, KEP-4006)
 	// authorize as get; SPDY's POST and newer servers ask for create.

@@ -1,15 +1,18 @@
 package kube
 
-// The actions (restart, scale, delete, pause, resume, undo), their guards
+// The actions (restart, scale, delete, pause, resume, undo; a CronJob's
+// trigger, suspend and unsuspend), their guards
 // and Permissions live in kube/internal/actions; the Client builds an
 // actions.Actor from its clientset, guard pipeline and kind resolver and
 // delegates PlanOperation, Operate and Permissions to it. Operation,
-// OperateOutcome and RestartedAtAnnotation are actions' own, re-exported:
-// see their documentation there.
+// OperateOutcome, RestartedAtAnnotation, InstantiateAnnotation and
+// TriggeredJobName are actions' own, re-exported: see their documentation
+// there.
 
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/kyyard/kyyard/kube/internal/actions"
 	"k8s.io/client-go/metadata"
@@ -26,6 +29,19 @@ type (
 // RestartedAtAnnotation is actions.RestartedAtAnnotation: the pod template
 // annotation `kubectl rollout restart` stamps with the current time.
 const RestartedAtAnnotation = actions.RestartedAtAnnotation
+
+// InstantiateAnnotation is actions.InstantiateAnnotation: the annotation
+// (cronjob.kubernetes.io/instantiate: manual) kubectl and a trigger put on
+// a Job made by hand from a CronJob.
+const InstantiateAnnotation = actions.InstantiateAnnotation
+
+// TriggeredJobName is actions.TriggeredJobName: the name of the Job a
+// trigger of the CronJob named cronJob creates at now
+// ("<cronjob>-manual-<minutes since the Unix epoch>", at most 63
+// characters).
+func TriggeredJobName(cronJob string, now time.Time) string {
+	return actions.TriggeredJobName(cronJob, now)
+}
 
 // actor runs the actions over c's clientset, metadata client, guards,
 // kinds and cached rows (dependents).
@@ -84,12 +100,15 @@ func (c *Client) dependents(namespace, uid string) (map[Kind]int, []Kind) {
 // screen: read-only (no request at all when it refuses), the checks of
 // the action's own rules (a kind without the action, replicas out of
 // 0..MaxReplicas, a paused Deployment's restart or undo, no previous
-// revision), the SelfSubjectAccessReview of the exact verb, resource,
-// subresource and namespace (cached 30 s), the object read fresh against
+// revision; a trigger of a CronJob whose template has no container, or
+// whose Job's name is taken), the SelfSubjectAccessReview of the exact
+// verb, resource, subresource and namespace (cached 30 s), the object read
+// fresh against
 // the UID (and resourceVersion) the person saw, and then the guards the
 // action needs: another tool's markers, the namespace's Pod Security level
-// (actions that create pods), a HorizontalPodAutoscaler (scale), the
-// claims a StatefulSet scale-down or delete removes. It stops at the first
+// (actions that create pods: a trigger and an unsuspend too), a
+// HorizontalPodAutoscaler (scale), the claims a StatefulSet scale-down or
+// delete removes. It stops at the first
 // refusal of read-only, the action's rules, access and the fresh read, and
 // after the rules checked on the object read (a paused Deployment, no
 // previous revision) refuse or find nothing to write (already paused, the
@@ -113,7 +132,12 @@ func (c *Client) PlanOperation(ctx context.Context, op Operation) (Verdicts, err
 //     /metadata/annotations) with a replace of /metadata/resourceVersion
 //     as its precondition;
 //   - delete: DeleteOptions{Preconditions: UID (and RV for a workload),
-//     PropagationPolicy: Background}, a pod's grace period as asked.
+//     PropagationPolicy: Background}, a pod's grace period as asked;
+//   - trigger: a create of the Job built from the CronJob's jobTemplate as
+//     `kubectl create job --from=cronjob/X` builds it, named
+//     TriggeredJobName (the outcome's Created names it); a name taken is
+//     refused (name_taken);
+//   - suspend / unsuspend: a strategic merge patch of spec.suspend at RV.
 //
 // RV is the resourceVersion of the guards' fresh read. A 409 the API server
 // answers is retried (up to 5 times) only when the object read again shows

@@ -27,8 +27,8 @@ import (
 
 // capabilityFixtures holds one object of each built-in kind that declares
 // an action, named by kind: a Deployment web whose ReplicaSet web-1 makes
-// the pod web-1-a, a StatefulSet, a DaemonSet, a Job, a Service selecting
-// the pod.
+// the pod web-1-a, a StatefulSet, a DaemonSet, a Job, a CronJob, a Service
+// selecting the pod.
 func capabilityFixtures() (map[kube.Kind]string, []runtime.Object) {
 	yes := true
 	labels := map[string]string{"app": "web"}
@@ -52,13 +52,15 @@ func capabilityFixtures() (map[kube.Kind]string, []runtime.Object) {
 		&appsv1.StatefulSet{ObjectMeta: meta("db"), Spec: appsv1.StatefulSetSpec{Replicas: &one, Selector: sel, Template: tmpl}},
 		&appsv1.DaemonSet{ObjectMeta: meta("agent"), Spec: appsv1.DaemonSetSpec{Selector: sel, Template: tmpl}},
 		&batchv1.Job{ObjectMeta: meta("batch"), Spec: batchv1.JobSpec{Selector: sel, Template: tmpl}},
+		&batchv1.CronJob{ObjectMeta: meta("nightly"), Spec: batchv1.CronJobSpec{Schedule: "0 3 * * *",
+			JobTemplate: batchv1.JobTemplateSpec{Spec: batchv1.JobSpec{Template: tmpl}}}},
 		&corev1.Service{ObjectMeta: meta("web"), Spec: corev1.ServiceSpec{Selector: labels,
 			Ports: []corev1.ServicePort{{Port: 80}}}},
 		pod,
 	}
 	names := map[kube.Kind]string{
 		kube.KindDeployments: "web", kube.KindReplicaSets: "web-1", kube.KindStatefulSets: "db", kube.KindDaemonSets: "agent",
-		kube.KindJobs: "batch", "services": "web", kube.KindPods: "web-1-a", kube.KindContainers: "web-1-a",
+		kube.KindJobs: "batch", kube.KindCronJobs: "nightly", "services": "web", kube.KindPods: "web-1-a", kube.KindContainers: "web-1-a",
 		kube.KindNamespaces: "demo",
 	}
 	// One object "x" of every other kind that declares delete.
@@ -68,7 +70,6 @@ func capabilityFixtures() (map[kube.Kind]string, []runtime.Object) {
 		"serviceaccounts": &corev1.ServiceAccount{ObjectMeta: x}, "events": &corev1.Event{ObjectMeta: x},
 		"persistentvolumeclaims": &corev1.PersistentVolumeClaim{ObjectMeta: x},
 		"persistentvolumes":      &corev1.PersistentVolume{ObjectMeta: cluster}, "nodes": &corev1.Node{ObjectMeta: cluster},
-		"cronjobs":                 &batchv1.CronJob{ObjectMeta: x},
 		"horizontalpodautoscalers": &autoscalingv2.HorizontalPodAutoscaler{ObjectMeta: x},
 		"ingresses":                &networkingv1.Ingress{ObjectMeta: x}, "networkpolicies": &networkingv1.NetworkPolicy{ObjectMeta: x},
 		"poddisruptionbudgets": &policyv1.PodDisruptionBudget{ObjectMeta: x},
@@ -87,7 +88,8 @@ type discard struct{}
 func (discard) Write(kube.LogBatch) {}
 
 // operateActions are the actions of Operate (the action list's).
-var operateActions = []kube.Action{kube.ActionRestart, kube.ActionScale, kube.ActionDelete, kube.ActionPause, kube.ActionResume, kube.ActionUndo}
+var operateActions = []kube.Action{kube.ActionRestart, kube.ActionScale, kube.ActionDelete, kube.ActionPause, kube.ActionResume, kube.ActionUndo,
+	kube.ActionTrigger, kube.ActionSuspend, kube.ActionUnsuspend}
 
 // TestCapabilitiesAreWhatKubeDoes: for every built-in kind, each action
 // its plugin declares is one kube's code does (PlanOperation plans it past
@@ -173,12 +175,14 @@ func TestCapabilitiesPermissionsAsksDeclaredOnly(t *testing.T) {
 			asked = append(asked, ra.Verb+" "+ra.Resource+"/"+ra.Subresource)
 		}
 		want := 0
-		for _, a := range []kube.Action{kube.ActionRestart, kube.ActionScale, kube.ActionDelete, kube.ActionEdit, kube.ActionShell, kube.ActionPortForward} {
+		for _, a := range []kube.Action{kube.ActionRestart, kube.ActionScale, kube.ActionDelete, kube.ActionEdit, kube.ActionShell, kube.ActionPortForward,
+			kube.ActionTrigger, kube.ActionSuspend} {
 			if info.Supports(a) {
 				want++
 			}
 		}
-		// restart, pause, resume, undo and edit share one review (patch).
+		// restart, pause, resume, undo and edit share one review (patch);
+		// so do suspend and unsuspend.
 		if (want == 0) != (len(asked) == 0) || len(asked) > want {
 			t.Errorf("%s (%s): asked %v", info.ID, info.Capabilities, asked)
 		}
@@ -187,7 +191,8 @@ func TestCapabilitiesPermissionsAsksDeclaredOnly(t *testing.T) {
 			case strings.HasSuffix(s, "/exec") && !info.Supports(kube.ActionShell),
 				strings.HasSuffix(s, "/portforward") && !info.Supports(kube.ActionPortForward),
 				strings.HasPrefix(s, "delete ") && !info.Supports(kube.ActionDelete),
-				strings.HasSuffix(s, "/scale") && !info.Supports(kube.ActionScale):
+				strings.HasSuffix(s, "/scale") && !info.Supports(kube.ActionScale),
+				s == "create jobs/" && !info.Supports(kube.ActionTrigger):
 				t.Errorf("%s (%s): asked %s", info.ID, info.Capabilities, s)
 			}
 		}

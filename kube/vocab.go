@@ -86,7 +86,10 @@ const (
 	ActionResume                  = vocab.ActionResume
 	ActionScale                   = vocab.ActionScale
 	ActionShell                   = vocab.ActionShell
+	ActionSuspend                 = vocab.ActionSuspend
+	ActionTrigger                 = vocab.ActionTrigger
 	ActionUndo                    = vocab.ActionUndo
+	ActionUnsuspend               = vocab.ActionUnsuspend
 	CanDelete                     = vocab.CanDelete
 	CanEdit                       = vocab.CanEdit
 	CanEditOwner                  = vocab.CanEditOwner
@@ -97,6 +100,8 @@ const (
 	CanRestart                    = vocab.CanRestart
 	CanRollout                    = vocab.CanRollout
 	CanScale                      = vocab.CanScale
+	CanSuspend                    = vocab.CanSuspend
+	CanTrigger                    = vocab.CanTrigger
 	CanUndo                       = vocab.CanUndo
 	CanWatch                      = vocab.CanWatch
 	GuardAccess                   = vocab.GuardAccess
@@ -121,6 +126,7 @@ const (
 	HealthWarning                 = vocab.HealthWarning
 	KindApps                      = vocab.KindApps
 	KindContainers                = vocab.KindContainers
+	KindCronJobs                  = vocab.KindCronJobs
 	KindDaemonSets                = vocab.KindDaemonSets
 	KindDeployments               = vocab.KindDeployments
 	KindJobs                      = vocab.KindJobs

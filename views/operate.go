@@ -57,6 +57,13 @@ var Actions = []ActionKey{
 	{kube.ActionPause, "z", "pause rollout"},
 	{kube.ActionResume, "Z", "resume rollout"},
 	{kube.ActionUndo, "B", "undo rollout"},
+	// k9s's keys: t triggers a CronJob, ctrl+s toggles its suspend; here
+	// ctrl+s suspends and ctrl+u unsuspends (each says when there is
+	// nothing to send), so a key never does the opposite of what the row
+	// showed when someone else changed it in between.
+	{kube.ActionTrigger, "t", "trigger cronjob (a Job now)"},
+	{kube.ActionSuspend, "ctrl+s", "suspend cronjob"},
+	{kube.ActionUnsuspend, "ctrl+u", "unsuspend cronjob"},
 }
 
 // OpenRolloutMsg asks the root to show the rollout screen of a workload.

@@ -17,19 +17,22 @@ import (
 // pkg/printers/internalversion).
 type CronJobs struct{}
 
-// Info describes cronjobs: they are deleted, and opening one shows the Jobs
-// it created (those whose ownerReferences name it).
+// Info describes cronjobs: they are triggered now (a Job from the
+// CronJob's template, CanTrigger) and suspended and unsuspended
+// (spec.suspend, CanSuspend) and deleted (CanDelete), and opening one shows the pods of the Jobs
+// it owns (those whose ownerReferences name it: its scheduled runs and the
+// ones triggered, which name it as their controller too).
 func (CronJobs) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "cronjobs", Group: "batch", Version: "v1", Resource: "cronjobs", Namespaced: true,
-		Capabilities: vocab.CanDelete,
-		Aliases:      []string{"cronjob", "cj"},
+		Aliases: []string{"cronjob", "cj"},
 		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "SCHEDULE"}, {Name: "TIMEZONE"}, {Name: "SUSPEND"}, {Name: "ACTIVE"},
 			{Name: "LAST SCHEDULE"}, {Name: "AGE"},
 			{Name: "CONTAINERS", Wide: true}, {Name: "IMAGES", Wide: true}, {Name: "SELECTOR", Wide: true},
 		},
-		DrillDown: "pods",
+		Capabilities: vocab.CanTrigger | vocab.CanSuspend | vocab.CanDelete,
+		DrillDown:    "pods",
 	}
 }
 

@@ -54,6 +54,15 @@ const (
 	// Deployment, StatefulSet or DaemonSet that controls it (WorkloadOf):
 	// a Pod, a ReplicaSet.
 	CanEditOwner
+	// CanTrigger: a Job is created now from the object's job template, as
+	// `kubectl create job --from=cronjob/X` does (ActionTrigger): CronJobs.
+	CanTrigger
+	// CanSuspend: spec.suspend is set and cleared (ActionSuspend,
+	// ActionUnsuspend): CronJobs. Not CanPause: a Deployment's pause
+	// holds its rollouts (spec.paused, `kubectl rollout pause`), a
+	// CronJob's suspend stops its schedule; they are other fields, and
+	// the words and what follows (a rollout to watch) differ.
+	CanSuspend
 )
 
 // capabilityNames names each flag for people, in the order String lists
@@ -64,6 +73,7 @@ var capabilityNames = []struct {
 }{
 	{CanLogs, "logs"}, {CanExec, "shell"}, {CanEdit, "edit"}, {CanEditOwner, "edit its owner"}, {CanRollout, "rollout"},
 	{CanRestart, "restart"}, {CanScale, "scale"}, {CanPause, "pause and resume"}, {CanUndo, "undo"},
+	{CanTrigger, "trigger"}, {CanSuspend, "suspend and unsuspend"},
 	{CanDelete, "delete"}, {CanPortForward, "port-forward"},
 }
 
@@ -77,11 +87,13 @@ var actionCapabilities = []struct {
 }{
 	{ActionRestart, CanRestart}, {ActionScale, CanScale}, {ActionDelete, CanDelete},
 	{ActionPause, CanPause}, {ActionResume, CanPause}, {ActionUndo, CanUndo},
+	{ActionTrigger, CanTrigger}, {ActionSuspend, CanSuspend}, {ActionUnsuspend, CanSuspend},
 	{ActionEdit, CanEdit}, {ActionShell, CanExec}, {ActionPortForward, CanPortForward},
 }
 
 // KindActions returns every action a kind may have (restart, scale,
-// delete, pause, resume, undo, edit, shell, port-forward), in that order:
+// delete, pause, resume, undo, trigger, suspend, unsuspend, edit, shell,
+// port-forward), in that order:
 // what Permissions asks about, from the one table Supports reads.
 func KindActions() []Action {
 	out := make([]Action, len(actionCapabilities))
@@ -95,7 +107,8 @@ func KindActions() []Action {
 func (c Capability) Has(want Capability) bool { return c&want == want }
 
 // Supports reports whether c has the flag of action a (restart, scale,
-// delete, pause, resume, undo, edit, shell, port-forward); false for an
+// delete, pause, resume, undo, trigger, suspend, unsuspend, edit, shell,
+// port-forward); false for an
 // action that is not a kind's.
 func (c Capability) Supports(a Action) bool {
 	for _, ac := range actionCapabilities {

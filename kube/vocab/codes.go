@@ -150,7 +150,9 @@ const (
 	ReasonAdmissionDenied Reason = "admission_denied"
 	// ReasonReadOnly: kyyard runs read-only (--readonly); no write is sent.
 	ReasonReadOnly Reason = "read_only"
-	// ReasonNameTaken: an object of that name exists and is not this app's.
+	// ReasonNameTaken: an object of that name exists and is not this
+	// app's (a deploy), or the Job a trigger would create exists already
+	// (a CronJob triggered twice in one minute: TriggeredJobName).
 	ReasonNameTaken Reason = "name_taken"
 	// ReasonClaimImmutable: an existing claim differs where a claim cannot change.
 	ReasonClaimImmutable Reason = "claim_immutable"

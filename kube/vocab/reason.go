@@ -42,7 +42,7 @@ func (r Reason) Sentence() string {
 	case ReasonReadOnly:
 		return "kyyard runs read-only (--readonly): nothing is written"
 	case ReasonNameTaken:
-		return "an object of that name exists and was not made by this app"
+		return "an object of that name exists already and is not replaced (another app's, or a Job triggered this minute)"
 	case ReasonClaimPending:
 		return "the claim names no storage class and the cluster has no default one: it will stay Pending; name a class or ask an admin for a default"
 	case ReasonClaimImmutable:

@@ -44,6 +44,10 @@ const (
 	KindReplicaSets Kind = "replicasets"
 	// KindJobs is batch/v1 Jobs.
 	KindJobs Kind = "jobs"
+	// KindCronJobs is batch/v1 CronJobs: triggered, suspended and
+	// unsuspended by Operate (ActionTrigger, ActionSuspend,
+	// ActionUnsuspend).
+	KindCronJobs Kind = "cronjobs"
 )
 
 // KindApps names an app instance (the deploy form's, :apps' rows) in the
@@ -93,6 +97,25 @@ const (
 	// action (Operate refuses it): Permissions reports it so that the e
 	// key and the form can say up front that applying is forbidden.
 	ActionEdit Action = "edit"
+	// ActionTrigger runs a CronJob now: it creates a Job from the
+	// CronJob's spec.jobTemplate built as `kubectl create job NAME
+	// --from=cronjob/X` builds it (k8s.io/kubectl/pkg/cmd/create/
+	// create_job.go, createJobFromCronJob), named by kyyard (see
+	// TriggeredJobName). The Job creates pods: the namespace's Pod
+	// Security level is checked.
+	ActionTrigger Action = "trigger"
+	// ActionSuspend sets a CronJob's spec.suspend to true, so its
+	// controller starts no further Job (Jobs running go on); an already
+	// suspended CronJob is left alone (no request). kubectl has no
+	// command for it (`kubectl patch cronjob X -p
+	// '{"spec":{"suspend":true}}'`); k9s's ctrl+s does the same.
+	ActionSuspend Action = "suspend"
+	// ActionUnsuspend clears a CronJob's spec.suspend (sets it false),
+	// so its schedule runs again: what the Kubernetes documentation calls
+	// resuming a CronJob. It is not ActionResume, which is a Deployment's
+	// `kubectl rollout resume` (another field, another request, and a
+	// rollout to follow); a CronJob that is not suspended is left alone.
+	ActionUnsuspend Action = "unsuspend"
 )
 
 // ObjectRef names the object an action is for, and what the person saw of

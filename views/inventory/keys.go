@@ -33,7 +33,8 @@ type Keys struct {
 	// statefulsets, daemonsets).
 	Edit key.Binding
 	// Operate are the keys of the Operate actions (restart, scale, delete,
-	// pause, resume, undo: views.Actions, in its order), each opening the
+	// pause, resume, undo, trigger, suspend, unsuspend: views.Actions, in
+	// its order), each opening the
 	// action's confirmation on the marked rows, or on the cursor row
 	// (views/operate); on a kind with a shell (pods, containers), scale's
 	// key opens a shell instead.

@@ -147,7 +147,7 @@ func (l *List) View() string {
 	st := l.vc.Styles
 	body := []string{fmt.Sprintf("actions on %s", objectName(l.target))}
 	for i, r := range l.rows {
-		text := fmt.Sprintf("%-6s  %-8s  ", r.key, r.action)
+		text := fmt.Sprintf("%-6s  %-9s  ", r.key, r.action)
 		switch {
 		case !r.planned:
 			text = st.Muted.Render(text + "… checking")

@@ -251,6 +251,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		case "up", "k", "pgup":
 			m.offset = max(m.offset-1, 0)
 		case "enter":
+			if cmd := m.openCreated(); cmd != nil {
+				return cmd
+			}
 			return m.leave()
 		}
 	case phasePlan, phaseRun:
@@ -450,7 +453,7 @@ func (m *Model) Title() string {
 func (m *Model) Bindings() []key.Binding {
 	return []key.Binding{
 		key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "confirm")),
-		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "take the typed text / the replicas")),
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "take the typed text / the replicas; after a trigger, its Job's pods")),
 		key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "pods: force delete (grace period 0)")),
 		key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n esc", "cancel")),
 	}

@@ -104,7 +104,7 @@ func (h *harness) run(cmd tea.Cmd) {
 		switch msg := msg.(type) {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
-		case views.BackMsg, views.StatusMsg, views.OutcomesMsg, views.OpenRolloutMsg:
+		case views.BackMsg, views.StatusMsg, views.OutcomesMsg, views.OpenRolloutMsg, views.OpenKindMsg:
 			h.out = append(h.out, msg)
 		case views.AnswerMsg:
 			// As the root: the answer's outcomes recorded, then its message.

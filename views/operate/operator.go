@@ -1,10 +1,12 @@
 // Package operate is the confirmation screen of the everyday actions
-// (restart, scale, delete, pause, resume, undo) on one object or on every
-// marked row: a scale form first for a scale, then one plan per object
+// (restart, scale, delete, pause, resume, undo; a CronJob's trigger,
+// suspend and unsuspend) on one object or on every marked row: a scale
+// form first for a scale, then one plan per object
 // (kube.Client.PlanOperation), a confirmation listing every guard's
 // verdict (refusals block that object; a warning that names a text needs
 // it typed, the others a plain y), then one Operate per object and one
-// outcome line each, never all or nothing.
+// outcome line each, never all or nothing. After one trigger, enter opens
+// the pods of the Job it created.
 package operate
 
 import (

@@ -24,6 +24,9 @@ func (m *Model) View() string {
 		help = "esc back (the rest is left alone)"
 		if m.phase == phaseResult {
 			help = "↑/↓ scroll · enter/esc back"
+			if ref, ok := m.created(); ok {
+				help = "enter the pods of " + views.Sanitize(string(ref.Kind)+"/"+ref.Name) + " · ↑/↓ scroll · esc back"
+			}
 		}
 	}
 	return views.Page(m.vc.Styles, m.vc.Width, m.vc.Height, body, help, &m.offset)
@@ -79,6 +82,12 @@ func (m *Model) what() string {
 		return "delete"
 	case kube.ActionUndo:
 		return "undo (roll back to the previous revision)"
+	case kube.ActionTrigger:
+		return "trigger (create a Job from its jobTemplate now)"
+	case kube.ActionSuspend:
+		return "suspend (no new Job is scheduled)"
+	case kube.ActionUnsuspend:
+		return "unsuspend (its schedule runs again)"
 	}
 	return string(m.action)
 }

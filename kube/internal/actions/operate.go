@@ -1,14 +1,16 @@
 package actions
 
-// Operate: the everyday actions on one workload or pod (restart, scale,
-// delete, pause, resume, undo), each run after the guards of kube/internal/guards
-// (design: "Guards, and two policies"). Plan answers the guards'
+// Operate: the everyday actions on one workload, pod or CronJob (restart,
+// scale, delete, pause, resume, undo; trigger, suspend, unsuspend), each
+// run after the guards of kube/internal/guards (design: "Guards, and two
+// policies"). Plan answers the guards'
 // verdicts for a confirmation screen without writing; Operate runs the
 // same guards, refuses what is refused or unconfirmed, then writes.
 
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/kube/vocab"
@@ -39,6 +41,9 @@ type Actor struct {
 	// in namespace ("" for every namespace) whose ownerReferences name uid,
 	// and returns the kinds it looked in; nil: none is known.
 	Dependents func(namespace, uid string) (map[vocab.Kind]int, []vocab.Kind)
+	// Now is the clock a trigger names its Job by (TriggeredJobName);
+	// nil is time.Now. The one optional field.
+	Now func() time.Time
 }
 
 // Operation is one action on one object.
@@ -89,8 +94,12 @@ type OperateOutcome struct {
 	// Verdicts are the guards' answers, in the order they ran.
 	Verdicts vocab.Verdicts
 	// ResourceVersion is the object's resourceVersion after the write, ""
-	// after a delete or when nothing was written.
+	// after a delete or when nothing was written; after a trigger, the
+	// created Job's.
 	ResourceVersion string
+	// Created is the object the action created, zero when it created
+	// none: a trigger's Job (its Kind "jobs", namespace and name; no UID).
+	Created vocab.ObjectRef
 	// Written reports whether a write reached the API server and was accepted.
 	Written bool
 }
@@ -102,12 +111,15 @@ func (o OperateOutcome) OK() bool { return o.Reason == "" }
 // screen: read-only (no request at all when it refuses), the checks of
 // the action's own rules (a kind without the action, replicas out of
 // 0..MaxReplicas, a paused Deployment's restart or undo, no previous
-// revision), the SelfSubjectAccessReview of the exact verb, resource,
-// subresource and namespace (cached 30 s), the object read fresh against
+// revision; a trigger of a CronJob whose template has no container, or
+// whose Job's name is taken), the SelfSubjectAccessReview of the exact
+// verb, resource, subresource and namespace (cached 30 s), the object read
+// fresh against
 // the UID (and resourceVersion) the person saw, and then the guards the
 // action needs: another tool's markers, the namespace's Pod Security level
-// (actions that create pods), a HorizontalPodAutoscaler (scale), the
-// claims a StatefulSet scale-down or delete removes. It stops at the first
+// (actions that create pods: a trigger and an unsuspend too), a
+// HorizontalPodAutoscaler (scale), the claims a StatefulSet scale-down or
+// delete removes. It stops at the first
 // refusal of read-only, the action's rules, access and the fresh read, and
 // after the rules checked on the object read (a paused Deployment, no
 // previous revision) refuse or find nothing to write (already paused, the
@@ -132,7 +144,11 @@ func (ac Actor) Plan(ctx context.Context, op Operation) (vocab.Verdicts, error) 
 //     /metadata/annotations) with a replace of /metadata/resourceVersion
 //     as its precondition;
 //   - delete: DeleteOptions{Preconditions: UID (and RV for a workload),
-//     PropagationPolicy: Background}, a pod's grace period as asked.
+//     PropagationPolicy: Background}, a pod's grace period as asked;
+//   - trigger: a create of the Job JobFromCronJob builds from the CronJob
+//     read (named TriggeredJobName), in its namespace (the outcome's
+//     Created names it); a name taken by then is refused (name_taken);
+//   - suspend / unsuspend: a strategic merge patch of spec.suspend at RV.
 //
 // RV is the resourceVersion of the guards' fresh read. A 409 the API server
 // answers is retried (up to 5 times) only when the object read again shows
@@ -164,7 +180,7 @@ func (ac Actor) Operate(ctx context.Context, op Operation) (OperateOutcome, erro
 		out.Reason, out.Detail = r.Reason, r.Detail
 		return out, r
 	}
-	out.Written, out.ResourceVersion, out.Detail = true, rv, p.done
+	out.Written, out.ResourceVersion, out.Detail, out.Created = true, rv, p.done, p.created
 	return out, nil
 }
 
@@ -180,7 +196,8 @@ func validOperation(op Operation) error {
 		return fmt.Errorf("%w: %s: an action needs the UID the person saw", vocab.ErrInvalid, r)
 	}
 	switch op.Action {
-	case vocab.ActionRestart, vocab.ActionScale, vocab.ActionDelete, vocab.ActionPause, vocab.ActionResume, vocab.ActionUndo:
+	case vocab.ActionRestart, vocab.ActionScale, vocab.ActionDelete, vocab.ActionPause, vocab.ActionResume, vocab.ActionUndo,
+		vocab.ActionTrigger, vocab.ActionSuspend, vocab.ActionUnsuspend:
 	default:
 		return fmt.Errorf("%w: unknown action %q", vocab.ErrInvalid, op.Action)
 	}

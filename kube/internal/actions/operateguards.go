@@ -9,16 +9,18 @@ import (
 	"github.com/kyyard/kyyard/kube/internal/guards"
 	"github.com/kyyard/kyyard/kube/internal/objects"
 	"github.com/kyyard/kyyard/kube/vocab"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// opTarget is the object an action reads fresh: a workload, a pod, or
-// the metadata of an object of any other kind.
+// opTarget is the object an action reads fresh: a workload, a pod, a
+// CronJob, or the metadata of an object of any other kind.
 type opTarget struct {
 	wo   objects.PodOwner // a workload; zero for any other kind
 	pod  *corev1.Pod      // a pod; nil for any other kind
+	cj   *batchv1.CronJob // a CronJob read for its own actions; nil for the others
 	meta *metav1.ObjectMeta
 }
 
@@ -40,6 +42,9 @@ type operationPlan struct {
 	done string
 	// info is the kind's KindInfo, as the rule stage resolved it.
 	info vocab.KindInfo
+	// created is the object the write creates (a trigger's Job), zero
+	// when none.
+	created vocab.ObjectRef
 }
 
 // planOperation runs op's guards (see Plan) through the guard
@@ -139,14 +144,17 @@ func actionRule(op Operation, info vocab.KindInfo) vocab.Verdict {
 // the kind info describes (its plugin's or discovery's group and
 // resource; the plugin id when it names no resource): patch of the object
 // (restart, pause, resume, undo), update of its scale subresource (scale),
-// delete of the object. The namespace is op's ("" for a cluster-scoped
-// kind, or for all namespaces).
+// delete of the object; create of jobs (batch) in the CronJob's
+// namespace (trigger), patch of the CronJob (suspend, unsuspend). The
+// namespace is op's ("" for a cluster-scoped kind, or for all namespaces).
 func AccessFor(op Operation, info vocab.KindInfo) guards.AccessCheck {
 	a := guards.AccessCheck{Group: info.Group, Resource: info.Resource, Namespace: op.Ref.Namespace}
 	if a.Resource == "" {
 		a.Resource = string(op.Ref.Kind)
 	}
 	switch op.Action {
+	case vocab.ActionTrigger:
+		a.Verb, a.Group, a.Resource = "create", "batch", string(vocab.KindJobs)
 	case vocab.ActionScale:
 		a.Verb, a.Subresource = "update", "scale"
 	case vocab.ActionDelete:
@@ -157,12 +165,14 @@ func AccessFor(op Operation, info vocab.KindInfo) guards.AccessCheck {
 	return a
 }
 
-// readTarget reads ref's object fresh: a pod or a workload through the
-// typed clients, an object of any other kind (info: its group, version,
+// readTarget reads ref's object fresh: a pod, a workload or a CronJob
+// through the typed clients, an object of any other kind (info: its group, version,
 // resource and scope) as metadata only (readMeta). Errors are the API
 // server's.
 func (ac Actor) readTarget(ctx context.Context, ref vocab.ObjectRef, info vocab.KindInfo) (opTarget, error) {
 	switch ref.Kind {
+	case vocab.KindCronJobs:
+		return ac.readCronJob(ctx, ref)
 	case vocab.KindPods:
 		pod, err := ac.CS.CoreV1().Pods(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
 		if err != nil {
@@ -229,6 +239,8 @@ func (ac Actor) prepareWrite(ctx context.Context, op Operation, p *operationPlan
 	rule := func(v vocab.Verdict) { v.Guard = vocab.GuardAction; ruled = append(ruled, v) }
 	paused := t.wo.Paused != nil && *t.wo.Paused
 	switch op.Action {
+	case vocab.ActionTrigger, vocab.ActionSuspend, vocab.ActionUnsuspend:
+		return ac.prepareCronJob(ctx, op, p)
 	case vocab.ActionRestart:
 		if paused {
 			// objectrestarter.go's own text.
@@ -290,14 +302,16 @@ func (ac Actor) prepareWrite(ctx context.Context, op Operation, p *operationPlan
 // undone by its controller anyway); the namespace's Pod Security level for
 // actions that create pods (restart, scale up, resume, undo); the
 // autoscaler and the claims a StatefulSet scale-down deletes (scale); the
-// claims a StatefulSet's delete deletes.
+// claims a StatefulSet's delete deletes. A CronJob's trigger creates pods
+// (its Job's) and its unsuspend lets its schedule create them again: both
+// are checked against the namespace's Pod Security level.
 func (ac Actor) otherGuards(ctx context.Context, op Operation, t opTarget) vocab.Verdicts {
 	var vs vocab.Verdicts
 	if t.pod == nil || metav1.GetControllerOf(t.pod) == nil {
 		vs = append(vs, ac.Guards.Managed(op.Ref.Name, t.meta.Labels, t.meta.Annotations))
 	}
 	switch op.Action {
-	case vocab.ActionRestart, vocab.ActionResume, vocab.ActionUndo:
+	case vocab.ActionRestart, vocab.ActionResume, vocab.ActionUndo, vocab.ActionTrigger, vocab.ActionUnsuspend:
 		vs = append(vs, ac.Guards.PodSecurity(ctx, op.Ref.Namespace))
 	case vocab.ActionScale:
 		from := objects.ReplicasOf(t.wo.Replicas)
