@@ -213,14 +213,15 @@ func (r reviewer) expectRules(rules []kube.AccessRule, nss []string, other strin
 }
 
 // outsideTable are requests no manifest grants: writes of cluster objects,
-// RBAC, pods created directly, claims deleted, status written.
+// RBAC, pods created directly, whole collections deleted, status written
+// (delete of any browsed kind and create of Jobs are features now: DeleteRules, a CronJob's trigger).
 var outsideTable = []struct{ verb, group, resource string }{
 	{"delete", "", "namespaces"}, {"create", "", "namespaces"}, {"create", "rbac.authorization.k8s.io", "clusterroles"},
 	{"create", "rbac.authorization.k8s.io", "rolebindings"}, {"escalate", "rbac.authorization.k8s.io", "roles"},
 	{"bind", "rbac.authorization.k8s.io", "clusterroles"}, {"create", "", "pods"}, {"patch", "", "pods"},
-	{"delete", "", "persistentvolumeclaims"}, {"update", "apps", "deployments/status"}, {"create", "", "serviceaccounts/token"},
+	{"deletecollection", "", "persistentvolumeclaims"}, {"update", "apps", "deployments/status"}, {"create", "", "serviceaccounts/token"},
 	{"impersonate", "", "serviceaccounts"}, {"update", "", "nodes"}, {"deletecollection", "", "pods"},
-	{"create", "batch", "jobs"}, {"delete", "apps", "replicasets"}, {"*", "*", "*"},
+	{"update", "batch", "jobs"}, {"patch", "apps", "replicasets"}, {"*", "*", "*"},
 }
 
 // setup makes the namespaces (two granted, one not) and the admin
