@@ -98,7 +98,7 @@ var featureRules = []AccessRule{
 	// unsuspend patch spec.suspend.
 	{Feature: "trigger a CronJob", Source: "kube/internal/actions/operatecronjob.go createJob",
 		Group: "batch", Resources: []string{"jobs"}, Verbs: []string{"create"}, Scope: ScopeNamespace, Write: true},
-	{Feature: "suspend, unsuspend a CronJob", Source: "kube/internal/actions/operatecronjob.go patchCronJob",
+	{Feature: "suspend, unsuspend a CronJob", Source: "kube/internal/actions/operatewrite.go patchOp",
 		Group: "batch", Resources: []string{"cronjobs"}, Verbs: []string{"patch"}, Scope: ScopeNamespace, Write: true},
 	// The WebSocket upgrade is an HTTP GET, which API servers before 1.31
 	// (or without AuthorizePodWebsocketUpgradeCreatePermission, KEP-4006)

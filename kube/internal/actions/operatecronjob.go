@@ -6,7 +6,6 @@ package actions
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"strconv"
@@ -17,7 +16,6 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
@@ -150,7 +148,7 @@ func (ac Actor) prepareCronJob(ctx context.Context, op Operation, p *operationPl
 			return nil, nil
 		}
 		p.write = func(ctx context.Context, t opTarget) (string, error) {
-			return ac.patchCronJob(ctx, ref, suspendPatch(t.meta.ResourceVersion, want))
+			return ac.patchOp(ctx, ref, specFlagPatch(t.meta.ResourceVersion, "suspend", want))
 		}
 		p.done = map[bool]string{true: "suspended " + ref.String() + ": no new Job is scheduled (Jobs running go on)",
 			false: "unsuspended " + ref.String() + ": its schedule runs again"}[want]
@@ -170,26 +168,6 @@ func (ac Actor) now() time.Time {
 		return ac.Now()
 	}
 	return time.Now()
-}
-
-// suspendPatch is the strategic merge patch of a suspend (suspend true) or
-// an unsuspend at resourceVersion rv.
-func suspendPatch(rv string, suspend bool) opPatch {
-	body, _ := json.Marshal(map[string]any{
-		"metadata": map[string]any{"resourceVersion": rv},
-		"spec":     map[string]any{"suspend": suspend},
-	})
-	return opPatch{types.StrategicMergePatchType, body}
-}
-
-// patchCronJob sends an action's patch to a CronJob and returns its
-// resourceVersion after it. Errors are the API server's, unwrapped.
-func (ac Actor) patchCronJob(ctx context.Context, ref vocab.ObjectRef, p opPatch) (string, error) {
-	cj, err := ac.CS.BatchV1().CronJobs(ref.Namespace).Patch(ctx, ref.Name, p.kind, p.body, metav1.PatchOptions{})
-	if err != nil {
-		return "", err
-	}
-	return cj.ResourceVersion, nil
 }
 
 // createJob creates job and returns its resourceVersion. A name taken

@@ -275,7 +275,7 @@ func (ac Actor) prepareWrite(ctx context.Context, op Operation, p *operationPlan
 			return ruled, nil
 		}
 		p.write = func(ctx context.Context, t opTarget) (string, error) {
-			return ac.patchOp(ctx, op.Ref, pausePatch(t.meta.ResourceVersion, want))
+			return ac.patchOp(ctx, op.Ref, specFlagPatch(t.meta.ResourceVersion, "paused", want))
 		}
 		p.done = map[bool]string{true: "paused ", false: "resumed "}[want] + op.Ref.String()
 	case vocab.ActionUndo:

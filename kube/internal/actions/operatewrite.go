@@ -36,18 +36,19 @@ func restartPatch(rv string, now time.Time) opPatch {
 	return opPatch{types.StrategicMergePatchType, body}
 }
 
-// pausePatch is the strategic merge patch of a pause (paused true) or a
-// resume at resourceVersion rv.
-func pausePatch(rv string, paused bool) opPatch {
+// specFlagPatch is the strategic merge patch that sets the boolean
+// spec.<field> to value at resourceVersion rv: a pause or resume
+// (spec.paused), a suspend or unsuspend (spec.suspend).
+func specFlagPatch(rv, field string, value bool) opPatch {
 	body, _ := json.Marshal(map[string]any{
 		"metadata": map[string]any{"resourceVersion": rv},
-		"spec":     map[string]any{"paused": paused},
+		"spec":     map[string]any{field: value},
 	})
 	return opPatch{types.StrategicMergePatchType, body}
 }
 
-// patchOp sends an action's patch to a workload and returns its
-// resourceVersion after it. Errors are the API server's, unwrapped.
+// patchOp sends an action's patch to a workload or a CronJob and returns
+// its resourceVersion after it. Errors are the API server's, unwrapped.
 func (ac Actor) patchOp(ctx context.Context, ref vocab.ObjectRef, p opPatch) (string, error) {
 	var obj metav1.Object
 	var err error
@@ -59,6 +60,8 @@ func (ac Actor) patchOp(ctx context.Context, ref vocab.ObjectRef, p opPatch) (st
 		obj, err = apps.StatefulSets(ref.Namespace).Patch(ctx, ref.Name, p.kind, p.body, metav1.PatchOptions{})
 	case vocab.KindDaemonSets:
 		obj, err = apps.DaemonSets(ref.Namespace).Patch(ctx, ref.Name, p.kind, p.body, metav1.PatchOptions{})
+	case vocab.KindCronJobs:
+		obj, err = ac.CS.BatchV1().CronJobs(ref.Namespace).Patch(ctx, ref.Name, p.kind, p.body, metav1.PatchOptions{})
 	default:
 		_, err = objects.EditableResource(ref.Kind)
 	}
