@@ -173,4 +173,9 @@ const (
 	// API server's CRD finalizer). A warning the person confirms by typing
 	// its name; strict refuses.
 	ReasonContentsDeleted Reason = "contents_deleted"
+	// ReasonFieldConflict: a server-side apply sets fields another field
+	// manager owns to other values (the API server's 409 with
+	// FieldManagerConflict causes, one per field); the apply is sent only
+	// with force, which takes the fields over, after the person confirms.
+	ReasonFieldConflict Reason = "field_conflict"
 )

@@ -49,6 +49,8 @@ func (r Reason) Sentence() string {
 		return "an existing volume claim differs in what a claim cannot change"
 	case ReasonPaused:
 		return "the Deployment's rollout is paused; resume it first"
+	case ReasonFieldConflict:
+		return "another field manager owns fields this apply sets to other values; apply with force to take them over, or leave them out"
 	case ReasonNotRunning:
 		return "the pod or the container is not running, so nothing can run in it"
 	default:

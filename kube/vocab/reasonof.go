@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // ErrInvalid marks a request kyyard refuses before sending it (wrap it:
@@ -34,6 +35,8 @@ func ReasonOf(err error) Reason {
 		return ReasonUnauthorized
 	case apierrors.IsNotFound(err):
 		return ReasonNotFound
+	case IsFieldConflict(err):
+		return ReasonFieldConflict
 	case apierrors.IsConflict(err):
 		return ReasonConflict
 	case apierrors.IsBadRequest(err), apierrors.IsInvalid(err):
@@ -57,4 +60,25 @@ func ReasonOf(err error) Reason {
 		return ReasonUnavailable
 	}
 	return ReasonError
+}
+
+// IsFieldConflict reports whether err is a server-side apply's conflict
+// with another field manager: a 409 whose causes are
+// metav1.CauseTypeFieldManagerConflict (apimachinery's
+// managedfields NewConflictError), not a resourceVersion precondition's.
+func IsFieldConflict(err error) bool {
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) || !apierrors.IsConflict(err) {
+		return false
+	}
+	details := status.Status().Details
+	if details == nil {
+		return false
+	}
+	for _, c := range details.Causes {
+		if c.Type == metav1.CauseTypeFieldManagerConflict {
+			return true
+		}
+	}
+	return false
 }
