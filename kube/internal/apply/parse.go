@@ -113,6 +113,11 @@ func objectsOf(raw map[string]any) ([]*unstructured.Unstructured, error) {
 	if _, ok := raw["metadata"].(map[string]any); !ok && raw["metadata"] != nil {
 		return nil, errors.New("metadata is not a mapping")
 	}
+	if md, ok := raw["metadata"].(map[string]any); ok && md["name"] != nil {
+		if _, ok := md["name"].(string); !ok {
+			return nil, fmt.Errorf("metadata.name is not a string (%v): quote it, as YAML reads y, no, on or 123 as other types", md["name"])
+		}
+	}
 	if u.GetName() == "" {
 		if u.GetGenerateName() != "" {
 			return nil, errors.New("metadata.name is missing (generateName cannot be applied: server-side apply needs a name)")

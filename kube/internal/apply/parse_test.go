@@ -25,6 +25,7 @@ func TestParse(t *testing.T) {
 		{"generateName refused", "apiVersion: v1\nkind: ConfigMap\nmetadata: {generateName: a-}\n", nil, "generateName cannot be applied"},
 		{"malformed", "apiVersion: v1\nkind: [ConfigMap\n", nil, "not YAML or JSON"},
 		{"metadata not a mapping", "apiVersion: v1\nkind: ConfigMap\nmetadata: 3\n", nil, "metadata is not a mapping"},
+		{"name read as a boolean", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: y}\n", nil, "metadata.name is not a string (true)"},
 		{"nothing", "\n---\n", nil, "no object"},
 	}
 	for _, c := range cases {
