@@ -67,18 +67,5 @@ func ReasonOf(err error) Reason {
 // metav1.CauseTypeFieldManagerConflict (apimachinery's
 // managedfields NewConflictError), not a resourceVersion precondition's.
 func IsFieldConflict(err error) bool {
-	var status apierrors.APIStatus
-	if !errors.As(err, &status) || !apierrors.IsConflict(err) {
-		return false
-	}
-	details := status.Status().Details
-	if details == nil {
-		return false
-	}
-	for _, c := range details.Causes {
-		if c.Type == metav1.CauseTypeFieldManagerConflict {
-			return true
-		}
-	}
-	return false
+	return apierrors.IsConflict(err) && apierrors.HasStatusCause(err, metav1.CauseTypeFieldManagerConflict)
 }

@@ -45,9 +45,9 @@ func (e *ParseError) Error() string {
 	return fmt.Sprintf("%s, document %d: %s", e.Source, e.Index, e.Problem)
 }
 
-// maxDocument bounds one document's size, as the API server bounds a
-// request body (3 MiB, etcd's limit on an object being about 1.5 MiB).
-const maxDocument = 3 << 20
+// maxInput bounds one file's or the standard input's size: 64 documents
+// of the API server's 3 MiB request-body bound.
+const maxInput = 64 * 3 << 20
 
 // Parse reads every object of data, documents separated by `---` lines
 // (YAML) or concatenated (JSON), as kubectl's -f reads a file. Empty
@@ -110,10 +110,11 @@ func objectsOf(raw map[string]any) ([]*unstructured.Unstructured, error) {
 		})
 		return out, err
 	}
-	if _, ok := raw["metadata"].(map[string]any); !ok && raw["metadata"] != nil {
+	md, ok := raw["metadata"].(map[string]any)
+	if !ok && raw["metadata"] != nil {
 		return nil, errors.New("metadata is not a mapping")
 	}
-	if md, ok := raw["metadata"].(map[string]any); ok && md["name"] != nil {
+	if md["name"] != nil {
 		if _, ok := md["name"].(string); !ok {
 			return nil, fmt.Errorf("metadata.name is not a string (%v): quote it, as YAML reads y, no, on or 123 as other types", md["name"])
 		}
@@ -136,7 +137,7 @@ func ReadPaths(paths []string, recursive bool, stdin io.Reader) ([]Doc, error) {
 	var out []Doc
 	for _, p := range paths {
 		if p == "-" {
-			data, err := io.ReadAll(io.LimitReader(stdin, 64*maxDocument))
+			data, err := io.ReadAll(io.LimitReader(stdin, maxInput))
 			if err != nil {
 				return nil, fmt.Errorf("read the standard input: %w", err)
 			}
@@ -172,8 +173,8 @@ func readFile(f string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if st.Size() > 64*maxDocument {
-		return nil, fmt.Errorf("%s is %d bytes: larger than kyyard applies (%d)", f, st.Size(), 64*maxDocument)
+	if st.Size() > maxInput {
+		return nil, fmt.Errorf("%s is %d bytes: larger than kyyard applies (%d)", f, st.Size(), maxInput)
 	}
 	return os.ReadFile(f)
 }
