@@ -137,9 +137,12 @@ func ReadPaths(paths []string, recursive bool, stdin io.Reader) ([]Doc, error) {
 	var out []Doc
 	for _, p := range paths {
 		if p == "-" {
-			data, err := io.ReadAll(io.LimitReader(stdin, maxInput))
+			data, err := io.ReadAll(io.LimitReader(stdin, maxInput+1))
 			if err != nil {
 				return nil, fmt.Errorf("read the standard input: %w", err)
+			}
+			if len(data) > maxInput {
+				return nil, fmt.Errorf("the standard input is larger than kyyard applies (%d bytes)", maxInput)
 			}
 			docs, err := Parse("the standard input", data)
 			if err != nil {

@@ -120,3 +120,12 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestReadPathsStdinTooLarge: standard input past the bound is refused,
+// not cut short (a cut document could parse as a smaller object).
+func TestReadPathsStdinTooLarge(t *testing.T) {
+	big := strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: s}\ndata: {k: \"" + strings.Repeat("x", maxInput) + "\"}\n")
+	if _, err := ReadPaths([]string{"-"}, false, big); err == nil || !strings.Contains(err.Error(), "larger than kyyard applies") {
+		t.Fatalf("err = %v, want the input refused as too large", err)
+	}
+}
