@@ -192,6 +192,32 @@ func BrowseRules(reg *Registry) []AccessRule {
 // client; the fresh read before it is browsing's get (a Secret's, the
 // deploy rule's).
 func DeleteRules(reg *Registry) []AccessRule {
+	return kindRules(reg, func(info KindInfo) bool { return info.Capabilities.Has(CanDelete) },
+		AccessRule{Feature: "delete", Source: "kube/internal/actions/operatewrite.go (pods, workloads), kube/internal/actions/anykind.go (any other kind)",
+			Verbs: []string{"delete"}, Write: true})
+}
+
+// ApplyRules are the rules of server-side apply from YAML (`kyyard apply`,
+// ApplyManifests): patch and create of every kind of reg that has a
+// resource, one rule per API group and scope, all write rules. The API
+// server authorizes an apply as patch, and an apply that makes a new
+// object as create too (the apiserver's create-on-update check), so both
+// are granted; the live read before it is browsing's get. A kind the
+// registry does not know (a CRD installed after the manifest was made) is
+// not granted: the access review refuses it with the server's answer.
+// They give create and patch of Pods, RBAC objects and every other kind,
+// which a least-privilege grant should not carry unasked: the manifest
+// adds them only with ManifestOptions.Apply (`kyyard manifest --apply`).
+func ApplyRules(reg *Registry) []AccessRule {
+	return kindRules(reg, func(KindInfo) bool { return true },
+		AccessRule{Feature: "server-side apply", Source: "kube/internal/apply/plan.go (dynamic client, apply patch)",
+			Verbs: []string{"create", "patch"}, Write: true})
+}
+
+// kindRules is rule for every kind of reg with a resource that keep
+// keeps, one copy per API group and scope (namespaced first, then by
+// group), each with that group's resources sorted.
+func kindRules(reg *Registry, keep func(KindInfo) bool, rule AccessRule) []AccessRule {
 	type key struct {
 		group string
 		scope AccessScope
@@ -199,7 +225,7 @@ func DeleteRules(reg *Registry) []AccessRule {
 	byKey := map[key][]string{}
 	if reg != nil {
 		for _, info := range reg.Kinds() {
-			if info.Resource == "" || !info.Capabilities.Has(CanDelete) {
+			if info.Resource == "" || !keep(info) {
 				continue
 			}
 			k := key{info.Group, ScopeNamespace}
@@ -212,8 +238,9 @@ func DeleteRules(reg *Registry) []AccessRule {
 	var out []AccessRule
 	for k, res := range byKey {
 		sort.Strings(res)
-		out = append(out, AccessRule{Feature: "delete", Source: "kube/internal/actions/operatewrite.go (pods, workloads), kube/internal/actions/anykind.go (any other kind)",
-			Group: k.group, Resources: slices.Compact(res), Verbs: []string{"delete"}, Scope: k.scope, Write: true})
+		r := rule
+		r.Group, r.Resources, r.Verbs, r.Scope = k.group, slices.Compact(res), slices.Clone(rule.Verbs), k.scope
+		out = append(out, r)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Scope != out[j].Scope {
@@ -226,7 +253,8 @@ func DeleteRules(reg *Registry) []AccessRule {
 
 // AccessRules returns the rules of the manifest: BrowseRules(reg), then
 // every feature's rule and DeleteRules(reg); readOnly drops the write
-// rules.
+// rules. ApplyRules are not among them: the manifest grants them only
+// when asked (ManifestOptions.Apply).
 func AccessRules(reg *Registry, readOnly bool) []AccessRule {
 	out := BrowseRules(reg)
 	if !readOnly {

@@ -32,6 +32,9 @@ type ManifestOptions struct {
 	Namespaces []string
 	// ReadOnly grants browsing only (AccessRules(reg, true)).
 	ReadOnly bool
+	// Apply grants `kyyard apply` too: ApplyRules, patch and create of
+	// every kind of the registry. Not with ReadOnly.
+	Apply bool
 	// AllNamespaces grants the namespaced rules in every namespace and the
 	// cluster-scoped kinds with one ClusterRole instead of a Role per
 	// namespace.
@@ -48,6 +51,16 @@ func TokenSecretName(name string) string { return name + "-token" }
 // "kyyard:<namespace>:<name>" (namespace is the ServiceAccount's).
 func ClusterObjectName(namespace, name string) string {
 	return "kyyard:" + namespace + ":" + name
+}
+
+// rules are the manifest's rules: AccessRules(reg, o.ReadOnly), then
+// ApplyRules(reg) when o.Apply.
+func (o *ManifestOptions) rules(reg *Registry) []AccessRule {
+	out := AccessRules(reg, o.ReadOnly)
+	if o.Apply {
+		out = append(out, ApplyRules(reg)...)
+	}
+	return out
 }
 
 // manifestLabels mark every object of the manifest.
@@ -67,6 +80,9 @@ func (o *ManifestOptions) validate() error {
 	}
 	if len(TokenSecretName(o.Name)) > validation.DNS1123SubdomainMaxLength {
 		return fmt.Errorf("%w: --name %q is too long", ErrInvalidManifest, o.Name)
+	}
+	if o.ReadOnly && o.Apply {
+		return fmt.Errorf("%w: --apply grants writes, --readonly none: choose one", ErrInvalidManifest)
 	}
 	if len(o.Namespaces) == 0 {
 		return fmt.Errorf("%w: no namespace", ErrInvalidManifest)
@@ -94,7 +110,8 @@ func (o *ManifestOptions) validate() error {
 // the ScopeAlways and ScopeNamespaceObject rules (the latter limited to the
 // namespaces by resourceNames); or, with o.AllNamespaces, one ClusterRole
 // and ClusterRoleBinding with every rule. The rules are AccessRules(reg,
-// o.ReadOnly). Errors wrap ErrInvalidManifest.
+// o.ReadOnly), and ApplyRules(reg) with o.Apply. Errors wrap
+// ErrInvalidManifest.
 func Manifest(reg *Registry, o ManifestOptions) ([]byte, error) {
 	objs, err := manifestObjects(reg, o)
 	if err != nil {
@@ -102,6 +119,9 @@ func Manifest(reg *Registry, o ManifestOptions) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	mode := "full"
+	if o.Apply {
+		mode = "full (with kyyard apply)"
+	}
 	if o.ReadOnly {
 		mode = "read-only"
 	}
@@ -112,7 +132,7 @@ func Manifest(reg *Registry, o ManifestOptions) ([]byte, error) {
 	fmt.Fprintf(&b, "# kyyard manifest: %s access for ServiceAccount %s/%s in %s.\n", mode, o.Namespaces[0], o.nameOrDefault(), scope)
 	fmt.Fprintf(&b, "# Apply with kubectl apply -f; then: kyyard manifest --kubeconfig-for %s -n %s > kyyard.kubeconfig\n", o.nameOrDefault(), o.Namespaces[0])
 	b.WriteString("# The rules, and what needs them:\n")
-	for _, r := range AccessRules(reg, o.ReadOnly) {
+	for _, r := range o.rules(reg) {
 		if r.Scope == ScopeCluster && !o.AllNamespaces {
 			continue
 		}
@@ -180,7 +200,7 @@ func manifestObjects(reg *Registry, o ManifestOptions) ([]runtime.Object, error)
 	}
 	clusterName := ClusterObjectName(home, name)
 	var namespaced, cluster []rbacv1.PolicyRule
-	for _, r := range AccessRules(reg, o.ReadOnly) {
+	for _, r := range o.rules(reg) {
 		pr := rbacv1.PolicyRule{APIGroups: []string{r.Group}, Resources: r.Resources, Verbs: r.Verbs}
 		switch {
 		case r.Scope == ScopeNamespace && !o.AllNamespaces:

@@ -50,7 +50,8 @@ func builtinInfo(t *testing.T, kind kube.Kind) kube.KindInfo {
 // computed field, each enumerated by a test.
 var dynamicChecks = map[string]string{"AccessFor": "TestManifestCoversOperate", "applyGuards": "TestManifestCoversWorkloadForm",
 	"deployAccess": "TestManifestCoversDeploy", "deployRisks": "TestManifestCoversDeploy",
-	"deployWriteRefusal": "TestManifestCoversDeploy", "Remove": "TestManifestCoversDeploy"}
+	"deployWriteRefusal": "TestManifestCoversDeploy", "Remove": "TestManifestCoversDeploy",
+	"plan": "TestManifestCoversApply"}
 
 // TestManifestCoversWorkloadForm: the workload form's apply (applyGuards)
 // reviews patch of objects.EditableResource(kind) for each kind it edits: granted
@@ -87,8 +88,8 @@ func TestManifestCoversKubeRequests(t *testing.T) {
 			continue
 		case r.dynamic:
 			dynamic++
-			if r.verb != "get" && r.verb != "list" && r.verb != "watch" && r.verb != "delete" {
-				t.Errorf("%s: a dynamic-client %s: the manifest grants only reads of browsed kinds and delete (DeleteRules); name the resource", r.pos, r.verb)
+			if r.verb != "get" && r.verb != "list" && r.verb != "watch" && r.verb != "delete" && r.verb != "patch" {
+				t.Errorf("%s: a dynamic-client %s: the manifest grants only reads of browsed kinds, delete (DeleteRules) and patch (ApplyRules); name the resource", r.pos, r.verb)
 			}
 			continue
 		case strings.HasPrefix(r.group, "?"):
@@ -169,6 +170,9 @@ func TestManifestRulesUsed(t *testing.T) {
 		for _, a := range actions {
 			used[kube.AccessOfOperation(kube.Operation{Action: a, Ref: kube.ObjectRef{Kind: kind}}, builtinInfo(t, kind)).String()] = true
 		}
+	}
+	for _, req := range applyRequests() {
+		used[req.String()] = true
 	}
 	deploy := hasDeployCode(t)
 	for _, r := range kube.AccessRules(kinds.Builtin(), false) {

@@ -75,6 +75,7 @@ type (
 // capabilities, health, guard codes, outcomes and reasons.
 const (
 	ActionApply                   = vocab.ActionApply
+	ActionServerSideApply         = vocab.ActionServerSideApply
 	ActionDebug                   = vocab.ActionDebug
 	ActionDelete                  = vocab.ActionDelete
 	ActionDeploy                  = vocab.ActionDeploy
@@ -149,6 +150,7 @@ const (
 	ReasonConflict                = vocab.ReasonConflict
 	ReasonError                   = vocab.ReasonError
 	ReasonForbidden               = vocab.ReasonForbidden
+	ReasonFieldConflict           = vocab.ReasonFieldConflict
 	ReasonInvalid                 = vocab.ReasonInvalid
 	ReasonNameTaken               = vocab.ReasonNameTaken
 	ReasonNotFound                = vocab.ReasonNotFound

@@ -174,6 +174,10 @@ const (
 	// Deployment, StatefulSet or DaemonSet; the form's undo after a
 	// failed rollout is recorded as ActionUndo.
 	ActionApply Action = "apply"
+	// ActionServerSideApply is a server-side apply of objects of any kind
+	// from YAML (ApplyManifests: `kubectl apply --server-side`'s write,
+	// field manager kyyard), one outcome per object.
+	ActionServerSideApply Action = "server-side apply"
 	// ActionDeploy is a deploy of an app instance (Deploy), recorded on
 	// the ObjectRef <namespace>/apps/<instance> (KindApps).
 	ActionDeploy Action = "deploy"
@@ -181,3 +185,11 @@ const (
 	// ActionDeploy is.
 	ActionRemove Action = "remove"
 )
+
+// FieldManager is the field manager kyyard writes under
+// (metadata.managedFields' manager, the fieldManager parameter of every
+// create, update and apply it sends), so `kubectl get -o yaml
+// --show-managed-fields` tells kyyard's fields from others', and a
+// server-side apply's fields stay kyyard's until another manager takes
+// them.
+const FieldManager = "kyyard"

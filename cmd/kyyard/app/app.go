@@ -127,7 +127,12 @@ Without the dashboard:
   kyyard inspect KIND/NAME [-n NS]
              prints a Deployment's, StatefulSet's or DaemonSet's rollout
              state and its pods as JSON (for scripts), and exits;
-  kyyard manifest [-n NS]... [--readonly] [--name NAME] [-A]
+  kyyard apply -f FILE|FOLDER|- [-R] [--dry-run] [--force-conflicts] [--yes]
+             creates or changes objects of any kind from YAML with
+             server-side apply (field manager kyyard), after the guards and a
+             server dry run; all or nothing: a refusal, a field another
+             manager owns or a warning writes nothing and exits 1;
+  kyyard manifest [-n NS]... [--readonly | --apply] [--name NAME] [-A]
              prints the RBAC (a ServiceAccount, its token Secret, Roles or a
              ClusterRole, bindings) that gives exactly the verbs kyyard uses;
   kyyard manifest --kubeconfig-for NAME [-n NS]
@@ -183,7 +188,8 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	// The dashboard's flags are persistent: `kyyard get` and `manifest`
 	// accept (and check) them too, so a shell alias that carries them
 	// (alias ky='kyyard --readonly --metrics-interval=30s') works with a
-	// subcommand; they have no effect on a one-shot print. A subcommand's
+	// subcommand; they have no effect on a one-shot print, and `kyyard
+	// apply` keeps --readonly and --strict as the dashboard does. A subcommand's
 	// own flag of the same name (manifest --readonly, get -A) shadows it.
 	f := cmd.PersistentFlags()
 	f.DurationVar(&opts.refresh, "refresh", 2*time.Second, "how often screens read the cluster again (at least 500ms)")
@@ -199,6 +205,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 		if sub == cmd {
 			return nil // run checks them, among the rest
 		}
+		opts.strictSet = sub.Flags().Changed("strict")
 		if err := checkFlags(opts); err != nil {
 			return err
 		}
@@ -227,6 +234,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	cmd.AddCommand(newGetCommand(connect))
 	cmd.AddCommand(newInspectCommand(connect))
 	cmd.AddCommand(newManifestCommand(flags, connect))
+	cmd.AddCommand(newApplyCommand(writeConnect(flags, &opts), historyFile))
 	cmd.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print kyyard's version",

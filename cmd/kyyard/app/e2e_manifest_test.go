@@ -389,3 +389,56 @@ func TestE2EManifestAllNamespaces(t *testing.T) {
 		t.Logf("the manifest:\n%s", out)
 	}
 }
+
+// TestE2EManifestApply: the full manifest alone does not let its
+// ServiceAccount apply a ConfigMap (the plan says forbidden, nothing is
+// sent); with --apply it does, in the granted namespace, and still not in
+// another one.
+func TestE2EManifestApply(t *testing.T) {
+	admin, cs, nss, other := manifestSetup(t)
+	doc := func(ns string) []byte {
+		return []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\n  namespace: " + ns + "\ndata:\n  k: v\n")
+	}
+	planOf := func(c *kube.Client, ns string) kube.ApplyStep {
+		t.Helper()
+		p, err := c.PlanApply(context.Background(), "cm.yaml", doc(ns))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Steps[0]
+	}
+	for _, with := range []bool{false, true} {
+		name := "kman-plain"
+		args := []string{"manifest", "--name", name, "-n", nss[0]}
+		if with {
+			name = "kman-apply"
+			args = []string{"manifest", "--apply", "--name", name, "-n", nss[0]}
+		}
+		out, err := kyyardOut(t, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		applyManifest(t, cs, out)
+		c := kyyardAs(t, impersonated(admin, nss[0], name), nss[0])
+		s := planOf(c, nss[0])
+		if !with {
+			if kube.ReasonOf(s.Err) != kube.ReasonForbidden {
+				t.Fatalf("without --apply: %+v", s)
+			}
+			continue
+		}
+		if s.Err != nil {
+			t.Fatalf("with --apply: %v", s.Err)
+		}
+		p, err := c.PlanApply(context.Background(), "cm.yaml", doc(nss[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := c.ApplyManifests(context.Background(), p, false)[0]; !o.Written {
+			t.Fatalf("with --apply: %+v", o)
+		}
+		if s := planOf(c, other); kube.ReasonOf(s.Err) != kube.ReasonForbidden {
+			t.Fatalf("with --apply, in %s (not granted): %+v", other, s)
+		}
+	}
+}

@@ -41,6 +41,10 @@ workload form, shell, debug, port-forward, deploy and remove need; deploy
 writes Secrets, and RBAC cannot narrow create or list to names, so it can read
 the namespace's Secrets. The printed YAML names, per rule, what needs it.
 
+--apply adds what kyyard apply needs: patch and create of every kind kyyard
+knows (Pods and RBAC objects among them, which is why it is not in the full
+manifest unasked). Not with --readonly.
+
 Without --all-namespaces, the cluster-scoped kinds are forbidden: their screens
 say so, the namespace picker (ctrl+n) asks for a typed name, and the header's
 node count is unknown. Kinds the API server serves beyond kyyard's built-in
@@ -56,6 +60,7 @@ type manifestOptions struct {
 	namespaces    []string
 	name          string
 	readonly      bool
+	apply         bool
 	all           bool
 	kubeconfigFor string
 }
@@ -77,8 +82,8 @@ func newManifestCommand(flags *genericclioptions.ConfigFlags, connect connectFun
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.kubeconfigFor != "" {
-				if cmd.Flags().Changed("name") || opts.readonly || opts.all {
-					return errors.New("--kubeconfig-for takes only --namespace (and the connection flags): --name, --readonly and --all-namespaces are for the manifest")
+				if cmd.Flags().Changed("name") || opts.readonly || opts.apply || opts.all {
+					return errors.New("--kubeconfig-for takes only --namespace (and the connection flags): --name, --readonly, --apply and --all-namespaces are for the manifest")
 				}
 				return runKubeconfigFor(cmd.Context(), cmd.OutOrStdout(), flags, connect, opts)
 			}
@@ -90,6 +95,7 @@ func newManifestCommand(flags *genericclioptions.ConfigFlags, connect connectFun
 	f.StringArrayVarP(&opts.namespaces, "namespace", "n", nil, "a namespace to grant (repeat for more); the ServiceAccount lives in the first; default the kubeconfig context's namespace")
 	f.StringVar(&opts.name, "name", kube.DefaultManifestName, "the ServiceAccount's name (also of its Roles, bindings and token Secret <name>-token)")
 	f.BoolVar(&opts.readonly, "readonly", false, "grant browsing only: no write verb, no Secret read")
+	f.BoolVar(&opts.apply, "apply", false, "grant kyyard apply too: patch and create of every kind kyyard knows")
 	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "grant every namespace and the cluster-scoped kinds with a ClusterRole")
 	f.StringVar(&opts.kubeconfigFor, "kubeconfig-for", "", "print a kubeconfig for ServiceAccount NAME from its token Secret (read with your kubeconfig) instead of the manifest")
 	return cmd
@@ -114,7 +120,7 @@ func runManifest(out io.Writer, flags *genericclioptions.ConfigFlags, opts manif
 	if err != nil {
 		return err
 	}
-	b, err := kube.Manifest(kinds.Builtin(), kube.ManifestOptions{Name: opts.name, Namespaces: nss, ReadOnly: opts.readonly, AllNamespaces: opts.all})
+	b, err := kube.Manifest(kinds.Builtin(), kube.ManifestOptions{Name: opts.name, Namespaces: nss, ReadOnly: opts.readonly, Apply: opts.apply, AllNamespaces: opts.all})
 	if err != nil {
 		return err
 	}

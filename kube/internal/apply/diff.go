@@ -48,9 +48,23 @@ func Diff(live, result *unstructured.Unstructured) (string, error) {
 		return "", nil
 	}
 	return difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: difflib.SplitLines(before), B: difflib.SplitLines(after),
+		A: lines(before), B: lines(after),
 		FromFile: "live", ToFile: "applied", Context: 3,
 	})
+}
+
+// lines cuts s into its lines, each with its "\n" (difflib.SplitLines
+// would add an empty last line, and give the empty text of a new object
+// one line).
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	out := strings.SplitAfter(s, "\n")
+	if out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return out
 }
 
 // shown is o's content as a diff shows it: a copy without status and the

@@ -40,6 +40,10 @@ func TestDiffNewAndSame(t *testing.T) {
 	if err != nil || !strings.Contains(d, "+data:") || strings.Contains(d, "status") {
 		t.Fatalf("new object diff = %q, %v", d, err)
 	}
+	// Every line of a new object is an addition: no empty context line.
+	if !strings.Contains(d, "@@ -0,0 +1,6 @@") || strings.Contains(d, "\n \n") || strings.HasSuffix(d, "\n \n") {
+		t.Fatalf("new object diff has a context line:\n%s", d)
+	}
 	if d, err := Diff(cm, cm.DeepCopy()); err != nil || d != "" {
 		t.Fatalf("same object diff = %q, %v", d, err)
 	}

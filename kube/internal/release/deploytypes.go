@@ -157,10 +157,9 @@ type RecordedRequest struct {
 // deploy yet.
 var ErrNoRecord = &vocab.Refusal{Reason: vocab.ReasonNotFound, Detail: "the instance has no record of a successful deploy"}
 
-// FieldManager is the field manager kyyard's deploy writes under
-// (metadata.managedFields), so `kubectl get -o yaml --show-managed-fields`
-// tells its fields from others'.
-const FieldManager = "kyyard"
+// FieldManager is the field manager kyyard's deploy writes under:
+// vocab.FieldManager.
+const FieldManager = vocab.FieldManager
 
 // The instance record Secret (deployrecord.go).
 const (
