@@ -80,3 +80,27 @@ func TestManifestCoversApply(t *testing.T) {
 		t.Errorf("scopes: nodes %v, configmaps %v; want cluster, namespace", scopes["nodes"], scopes["configmaps"])
 	}
 }
+
+// TestManifestCoversYAMLEdit: the one access review of a YAML edit
+// (kube/internal/objedit, editAccess: patch of the object's resource,
+// computed from the kind edited) is granted for every built-in kind by the
+// full manifest with ApplyRules (the manifest's --apply, whose rules patch
+// every kind), never by a read-only manifest.
+func TestManifestCoversYAMLEdit(t *testing.T) {
+	reg := kinds.Builtin()
+	full, ro := append(kube.AccessRules(reg, false), kube.ApplyRules(reg)...), kube.AccessRules(reg, true)
+	n := 0
+	for _, info := range reg.Kinds() {
+		if info.Resource == "" {
+			continue
+		}
+		n++
+		req := kube.AccessRequest{Verb: "patch", Group: info.Group, Resource: info.Resource}
+		if !kube.Grants(full, req) || kube.Grants(ro, req) {
+			t.Errorf("YAML edit of %s: --apply manifest grants %v, read-only grants %v", info.ID, kube.Grants(full, req), kube.Grants(ro, req))
+		}
+	}
+	if n < 10 {
+		t.Fatalf("only %d kinds: the registry lost its kinds", n)
+	}
+}

@@ -76,6 +76,7 @@ type (
 const (
 	ActionApply                   = vocab.ActionApply
 	ActionServerSideApply         = vocab.ActionServerSideApply
+	ActionEditYAML                = vocab.ActionEditYAML
 	ActionDebug                   = vocab.ActionDebug
 	ActionDelete                  = vocab.ActionDelete
 	ActionDeploy                  = vocab.ActionDeploy

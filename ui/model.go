@@ -28,6 +28,7 @@ import (
 	"github.com/kyyard/kyyard/views/history"
 	"github.com/kyyard/kyyard/views/inventory"
 	"github.com/kyyard/kyyard/views/workload"
+	"github.com/kyyard/kyyard/views/yamledit"
 )
 
 // chromeLines is the number of lines the root draws around the top screen:
@@ -104,6 +105,9 @@ type Model struct {
 	// they are appended to ("" when none).
 	history     []history.Entry
 	historyPath string
+	// yamlEditor is the hand-off of YAML edits (WithYAMLEditor); nil: the
+	// text area.
+	yamlEditor yamledit.Handoff
 
 	// shell is what the shell screens remember in this run (the debug
 	// image chosen).
@@ -183,6 +187,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.push(detail.New(m.vc, msg), false)
 	case views.OpenWorkloadMsg:
 		return m, m.openWorkload(msg)
+	case views.OpenYAMLEditMsg:
+		return m, m.openYAMLEdit(msg)
 	case views.OperateMsg:
 		return m, m.openOperate(msg)
 	case views.ActionsMsg:

@@ -1,6 +1,10 @@
 package views
 
-import "github.com/kyyard/kyyard/kube"
+import (
+	"fmt"
+
+	"github.com/kyyard/kyyard/kube"
+)
 
 // OpenDeployMsg asks the root to push the deploy form (views/deploy): a
 // new app in Namespace (`n` on :apps), or, with Instance set, the form of
@@ -37,4 +41,22 @@ func VerdictSentence(v kube.Verdict) string {
 		s += " · " + AppsHint
 	}
 	return s
+}
+
+// VerdictLine is one guard's verdict on a line of a confirmation: "✓
+// <sentence>" (muted) for a pass, "! <reason>: <sentence>" for a warning
+// (with the text that confirms it when it wants one typed), "✗ <reason>:
+// <sentence>" (error style) for a refusal.
+func VerdictLine(st Styles, v kube.Verdict) string {
+	s := VerdictSentence(v)
+	switch v.Outcome {
+	case kube.OutcomeRefuse:
+		return st.Error.Render(fmt.Sprintf("✗ %s: %s", v.Reason, s))
+	case kube.OutcomeWarn:
+		if v.Confirm != "" {
+			s += fmt.Sprintf(" (type %q to confirm)", v.Confirm)
+		}
+		return fmt.Sprintf("! %s: %s", v.Reason, s)
+	}
+	return st.Muted.Render("✓ " + s)
 }

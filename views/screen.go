@@ -171,3 +171,13 @@ type Unsaved interface {
 	// deployments/web"), "" when there is none.
 	Unsaved() string
 }
+
+// OpenYAMLEditMsg asks the root to push the YAML edit of one object of any
+// kind (views/yamledit): the terminal handed to the person's editor, a
+// dry run and its diff before the write.
+type OpenYAMLEditMsg struct {
+	// Kind is the object's plugin id (or resource name).
+	Kind kube.Kind
+	// Namespace is empty for cluster-scoped objects.
+	Namespace, Name string
+}

@@ -178,6 +178,11 @@ const (
 	// from YAML (ApplyManifests: `kubectl apply --server-side`'s write,
 	// field manager kyyard), one outcome per object.
 	ActionServerSideApply Action = "server-side apply"
+	// ActionEditYAML is an edit of one object of any kind as YAML
+	// (ApplyYAMLEdit: `kubectl edit`'s write, a strategic merge patch for
+	// built-in kinds and a merge patch for the others, sent with the
+	// resourceVersion read as its precondition).
+	ActionEditYAML Action = "edit yaml"
 	// ActionDeploy is a deploy of an app instance (Deploy), recorded on
 	// the ObjectRef <namespace>/apps/<instance> (KindApps).
 	ActionDeploy Action = "deploy"

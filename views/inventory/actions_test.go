@@ -98,7 +98,7 @@ func TestActionKeysReadOnly(t *testing.T) {
 			off++
 		}
 	}
-	if want := len(views.Actions) + 1; off != want { // every action and e, the workload form's apply
+	if want := len(views.Actions) + 2; off != want { // every action, e (the workload form's apply) and E (the YAML edit)
 		t.Errorf("%d bindings shown disabled, want %d", off, want)
 	}
 }
@@ -174,7 +174,7 @@ func TestShellReadOnlyGoesToHistory(t *testing.T) {
 // (the form says up front that applying is forbidden).
 func TestForbiddenEditIsOff(t *testing.T) {
 	m, h := denying(t, "patch")
-	for _, want := range []string{"e edit workload (form) (off: forbidden)", "r restart (marked: each) (off: forbidden)"} {
+	for _, want := range []string{"e edit (form, or YAML) (off: forbidden)", "r restart (marked: each) (off: forbidden)"} {
 		if !strings.Contains(h, want) {
 			t.Fatalf("no %q in the help:\n%s", want, h)
 		}

@@ -29,9 +29,16 @@ func TestEditKey(t *testing.T) {
 	if !ok || msg != (views.OpenWorkloadMsg{Kind: "pods", Namespace: "demo", Name: "web-7d9f-abcde"}) {
 		t.Fatalf("e on a pod: %#v (the form finds its owner)", msg)
 	}
+	// A kind the form does not edit: e edits it as YAML, as E does on any kind.
 	m, _ = load(t, client, "nodes", "", 80, 8)
-	st, ok := press(m, "e")().(views.StatusMsg)
-	if !ok || st.Text != "nodes cannot be edited with the form" {
-		t.Errorf("e on a node: %#v", st)
+	want := views.OpenYAMLEditMsg{Kind: "nodes", Name: "kwok-node-0"}
+	for _, k := range []string{"e", "E"} {
+		if got, ok := press(m, k)().(views.OpenYAMLEditMsg); !ok || got != want {
+			t.Errorf("%s on a node: %#v", k, got)
+		}
+	}
+	m, _ = load(t, client, "deployments", "demo", 80, 8)
+	if got, ok := press(m, "E")().(views.OpenYAMLEditMsg); !ok || got != (views.OpenYAMLEditMsg{Kind: "deployments", Namespace: "demo", Name: "web"}) {
+		t.Errorf("E on a deployment: %#v", got)
 	}
 }

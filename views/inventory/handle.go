@@ -51,6 +51,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.openObject(views.YAMLView)
 	case key.Matches(msg, k.Edit):
 		return m.edit()
+	case key.Matches(msg, k.EditYAML):
+		return m.editYAML()
 	case k.operate(msg) != "":
 		a := k.operate(msg)
 		if a == kube.ActionScale && m.info.Supports(kube.ActionShell) {
@@ -331,7 +333,7 @@ func (m *Model) openObject(v views.ObjectView) tea.Cmd {
 // edit asks the root to open the workload form on the cursor row: a kind
 // whose plugin has kube.CanEdit, or kube.CanEditOwner (a pod or a
 // ReplicaSet), whose owning Deployment, StatefulSet or DaemonSet the form
-// finds and edits. Other kinds say that they cannot be edited.
+// finds and edits. Any other kind is edited as YAML (editYAML).
 func (m *Model) edit() tea.Cmd {
 	row := m.current()
 	if row == nil {
@@ -341,7 +343,25 @@ func (m *Model) edit() tea.Cmd {
 		msg := views.OpenWorkloadMsg{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name}
 		return func() tea.Msg { return msg }
 	}
-	return views.Status(fmt.Sprintf("%s cannot be edited with the form", m.info.ID), false)
+	return m.editYAML()
+}
+
+// editYAML asks the root to open the YAML edit of the cursor row's object,
+// of any kind (a container: its pod).
+func (m *Model) editYAML() tea.Cmd {
+	row := m.current()
+	if row == nil {
+		return nil
+	}
+	msg := views.OpenYAMLEditMsg{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name}
+	if m.info.PartOf != "" {
+		_, parent, ok := strings.Cut(m.parent, "/")
+		if !ok {
+			return views.Status(fmt.Sprintf("%s are parts of %s: open the %s to edit it", m.info.ID, m.info.PartOf, m.info.PartOf), false)
+		}
+		msg.Kind, msg.Name = m.info.PartOf, parent
+	}
+	return func() tea.Msg { return msg }
 }
 
 // open drills down from the selected row (a Namespace opens its pods, a

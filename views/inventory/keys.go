@@ -32,6 +32,10 @@ type Keys struct {
 	// Edit opens the workload form on the cursor row (deployments,
 	// statefulsets, daemonsets).
 	Edit key.Binding
+	// EditYAML edits the cursor row's object, of any kind, as YAML in the
+	// person's editor (views/yamledit); e does it too on kinds the form
+	// does not edit.
+	EditYAML key.Binding
 	// Operate are the keys of the Operate actions (restart, scale, delete,
 	// pause, resume, undo, trigger, suspend, unsuspend: views.Actions, in
 	// its order), each opening the
@@ -80,7 +84,8 @@ func DefaultKeys() Keys {
 		Unhealthy:     key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "only unhealthy rows")),
 		Describe:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "describe")),
 		YAML:          key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "YAML")),
-		Edit:          key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit workload (form)")),
+		Edit:          key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit (form, or YAML)")),
+		EditYAML:      key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "edit as YAML ($EDITOR)")),
 		Operate:       operateKeys(),
 		Rollout:       key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rollout status")),
 		Actions:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "actions (and why not)")),
@@ -113,7 +118,7 @@ func operateKeys() []ActionBinding {
 // list returns the bindings in help order.
 func (k Keys) list() []key.Binding {
 	out := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Wide, k.Refresh,
-		k.Describe, k.YAML, k.Edit}
+		k.Describe, k.YAML, k.Edit, k.EditYAML}
 	for _, a := range k.Operate {
 		out = append(out, a.Binding)
 	}

@@ -354,6 +354,7 @@ func (m *Model) Bindings() []key.Binding {
 		k.Operate[i].Binding = disabled(b.Binding, ro, m.off[a] != "")
 	}
 	k.Edit = disabled(k.Edit, ro, m.off[kube.ActionEdit] != "")
+	k.EditYAML = disabled(k.EditYAML, ro, false)
 	k.PortForward = disabled(k.PortForward, false, m.off[kube.ActionPortForward] != "")
 	return k.list()
 }

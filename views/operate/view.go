@@ -103,7 +103,7 @@ func (m *Model) confirmLines() ([]string, string) {
 			out = append(out, st.Error.Render("  ✗ "+views.ErrText(it.err)))
 		}
 		for _, v := range it.verdicts {
-			out = append(out, "  "+verdictLine(st, v))
+			out = append(out, "  "+views.VerdictLine(st, v))
 		}
 		if it.refused() {
 			refused++
@@ -143,21 +143,6 @@ func (m *Model) confirmLines() ([]string, string) {
 		help = "y confirm · f graceful/force · n/esc cancel"
 	}
 	return out, help
-}
-
-// verdictLine is one guard's verdict: ✓ pass, ! warn, ✗ refuse.
-func verdictLine(st views.Styles, v kube.Verdict) string {
-	s := views.VerdictSentence(v)
-	switch v.Outcome {
-	case kube.OutcomeRefuse:
-		return st.Error.Render(fmt.Sprintf("✗ %s: %s", v.Reason, s))
-	case kube.OutcomeWarn:
-		if v.Confirm != "" {
-			s += fmt.Sprintf(" (type %q to confirm)", v.Confirm)
-		}
-		return fmt.Sprintf("! %s: %s", v.Reason, s)
-	}
-	return st.Muted.Render("✓ " + s)
 }
 
 // resultLines is one line per object: its outcome, or that it waits.

@@ -23,6 +23,7 @@ import (
 	"github.com/kyyard/kyyard/kube/kinds"
 	"github.com/kyyard/kyyard/ui"
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/yamledit"
 )
 
 // Version is kyyard's version, set at link time with
@@ -62,11 +63,21 @@ Keys:
   e          edit a Deployment's, StatefulSet's or DaemonSet's containers, replicas
              and paused in a form: ctrl+s previews (the changes, the patch, the
              server's dry run, every guard), enter applies only what changed at the
-             resourceVersion read, then the rollout is followed (u undoes a failed one)
+             resourceVersion read, then the rollout is followed (u undoes a failed one);
+             on any other kind, e edits it as YAML (E)
+  E          edit any object as YAML, CRDs included: the terminal goes to $KUBE_EDITOR
+             or $EDITOR (kyyard's own text area when neither is set) on a 0600 temp
+             file (removed after; managedFields and status left out, a Secret's values
+             decoded); save and quit to preview the server's dry run and its diff, y
+             applies only what changed (strategic merge patch, merge patch for custom
+             resources) at the resourceVersion read. An invalid edit reopens with the
+             server's error on top; a conflict reopens on the fresh object with your
+             changes re-applied and the colliding fields named
   r          restart a Deployment, StatefulSet or DaemonSet (the marked rows: each)
   s          scale a Deployment or StatefulSet (a small form with the current replicas);
              on a pod or container: a shell in it (exit or ctrl+d returns)
-  ctrl+d     delete a workload or a pod (pods: f switches graceful / force)
+  ctrl+d     delete the selected (or marked) objects, of any kind (pods: f switches
+             graceful / force)
   z / Z      pause / resume a Deployment's rollout
   B          undo: roll a Deployment back to its previous revision
   a          the row's actions, each checked without writing, with the reason
@@ -339,6 +350,9 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	uiOpts = []ui.Option{ui.WithKubeconfig(contexts)}
 	if path, err := config.HistoryPath(); err == nil {
 		uiOpts = append(uiOpts, ui.WithHistoryFile(path))
+	}
+	if editor := yamledit.EditorCommand(os.Getenv); editor != "" {
+		uiOpts = append(uiOpts, ui.WithYAMLEditor(yamledit.ExecEditor(editor)))
 	}
 	uiOpts = append(uiOpts, start...)
 	root, err := ui.New(vc, kube.Kind(opts.command), ns, uiOpts...)

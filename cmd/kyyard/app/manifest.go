@@ -41,8 +41,8 @@ workload form, shell, debug, port-forward, deploy and remove need; deploy
 writes Secrets, and RBAC cannot narrow create or list to names, so it can read
 the namespace's Secrets. The printed YAML names, per rule, what needs it.
 
---apply adds what kyyard apply needs: patch and create of every kind kyyard
-knows (Pods and RBAC objects among them, which is why it is not in the full
+--apply adds what kyyard apply and the YAML edit (E) need: patch and create
+of every kind kyyard knows (Pods and RBAC objects among them, which is why it is not in the full
 manifest unasked). Not with --readonly.
 
 Without --all-namespaces, the cluster-scoped kinds are forbidden: their screens
@@ -95,7 +95,7 @@ func newManifestCommand(flags *genericclioptions.ConfigFlags, connect connectFun
 	f.StringArrayVarP(&opts.namespaces, "namespace", "n", nil, "a namespace to grant (repeat for more); the ServiceAccount lives in the first; default the kubeconfig context's namespace")
 	f.StringVar(&opts.name, "name", kube.DefaultManifestName, "the ServiceAccount's name (also of its Roles, bindings and token Secret <name>-token)")
 	f.BoolVar(&opts.readonly, "readonly", false, "grant browsing only: no write verb, no Secret read")
-	f.BoolVar(&opts.apply, "apply", false, "grant kyyard apply too: patch and create of every kind kyyard knows")
+	f.BoolVar(&opts.apply, "apply", false, "grant kyyard apply and the YAML edit (E) too: patch and create of every kind kyyard knows")
 	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "grant every namespace and the cluster-scoped kinds with a ClusterRole")
 	f.StringVar(&opts.kubeconfigFor, "kubeconfig-for", "", "print a kubeconfig for ServiceAccount NAME from its token Secret (read with your kubeconfig) instead of the manifest")
 	return cmd

@@ -1,0 +1,144 @@
+package yamledit
+
+// The hand-off to the person's editor: the text goes to a temporary file
+// that only they may read (mode 0600, as kubectl edit's), the terminal is
+// handed to $KUBE_EDITOR or $EDITOR with tea.ExecProcess (Bubble Tea
+// releases the terminal and restores it after), and the file is read back
+// and removed as soon as the editor ends.
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// EditedMsg is what a Handoff's command returns once the editor ended.
+type EditedMsg struct {
+	// Err is the editor's failure (it could not start, it exited non-zero);
+	// nil when it ended normally.
+	Err error
+}
+
+// Handoff runs an editor on the file at path and returns the command that
+// ends in an EditedMsg once it exited. nil: kyyard's own text area.
+type Handoff func(path string) tea.Cmd
+
+// EditorCommand is the editor the person chose, as kubectl edit finds it
+// (k8s.io/kubectl/pkg/cmd/util/editor: $KUBE_EDITOR, then $EDITOR), read
+// through getenv; "" when neither is set (kyyard then uses its own text
+// area, where kubectl would start vi).
+func EditorCommand(getenv func(string) string) string {
+	for _, v := range []string{"KUBE_EDITOR", "EDITOR"} {
+		if s := strings.TrimSpace(getenv(v)); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// ExecEditor is the Handoff that runs command on the file with the
+// terminal released (tea.ExecProcess). A command with spaces ("code -w",
+// "vim -u NONE") runs through sh -c with the file as its last argument,
+// as kubectl does; one without is run directly.
+func ExecEditor(command string) Handoff {
+	return func(path string) tea.Cmd {
+		var c *exec.Cmd
+		if strings.ContainsAny(command, " \t") {
+			c = exec.Command("sh", "-c", command+` "$1"`, "kyyard-edit", path)
+		} else {
+			c = exec.Command(command, path)
+		}
+		return tea.ExecProcess(c, func(err error) tea.Msg {
+			if err != nil {
+				err = fmt.Errorf("the editor %q failed: %w", command, err)
+			}
+			return EditedMsg{Err: err}
+		})
+	}
+}
+
+// writeFile writes text to a new temporary file named after the object
+// ("kyyard-edit-configmaps-web-*.yaml"), mode 0600, and returns its path.
+func writeFile(kind, name, text string) (string, error) {
+	f, err := os.CreateTemp("", "kyyard-edit-"+safeName(kind)+"-"+safeName(name)+"-*.yaml")
+	if err != nil {
+		return "", fmt.Errorf("make the file to edit: %w", err)
+	}
+	path := f.Name()
+	if err := f.Chmod(0o600); err == nil {
+		_, err = f.WriteString(text)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(path)
+		return "", fmt.Errorf("write the file to edit: %w", err)
+	}
+	return path, nil
+}
+
+// readFile reads the edited file and removes it, whatever the read did.
+func readFile(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if rerr := os.Remove(path); rerr != nil && !os.IsNotExist(rerr) && err == nil {
+		err = fmt.Errorf("remove %s: %w", path, rerr)
+	}
+	if err != nil {
+		return "", fmt.Errorf("read the edited file: %w", err)
+	}
+	return string(b), nil
+}
+
+// safeName keeps a name's letters, digits, dots and dashes for a file
+// name (at most 40), the rest as "_".
+func safeName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if b.Len() >= 40 {
+			break
+		}
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// headerMark starts every line of the header kyyard writes above the text.
+const headerMark = "# "
+
+// fileText is the file's content: the header's lines as comments, then
+// the text.
+func fileText(header []string, text string) string {
+	var b strings.Builder
+	for _, l := range header {
+		for _, part := range strings.Split(l, "\n") {
+			b.WriteString(strings.TrimRight(headerMark+part, " ") + "\n")
+		}
+	}
+	if len(header) > 0 {
+		b.WriteString("#\n")
+	}
+	b.WriteString(text)
+	return b.String()
+}
+
+// stripHeader is text without the comment lines at its top (kyyard's
+// header, or the person's own comments there: YAML ignores them alike).
+func stripHeader(text string) string {
+	for text != "" {
+		line, rest, _ := strings.Cut(text, "\n")
+		if !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			break
+		}
+		text = rest
+	}
+	return text
+}

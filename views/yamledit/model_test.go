@@ -1,0 +1,387 @@
+package yamledit_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/viewtest"
+	"github.com/kyyard/kyyard/views/yamledit"
+)
+
+const width, height = 100, 24
+
+const cmText = "apiVersion: v1\ndata:\n  color: blue\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: demo\n  resourceVersion: \"7\"\n"
+
+var ref = kube.ObjectRef{Kind: "configmaps", Namespace: "demo", Name: "settings", UID: "u1", ResourceVersion: "7"}
+
+var pass = kube.Verdicts{
+	{Guard: kube.GuardReadOnly, Outcome: kube.OutcomePass, Sentence: "writes are allowed"},
+	{Guard: kube.GuardAccess, Outcome: kube.OutcomePass, Sentence: "may patch configmaps in demo"},
+}
+
+// fake answers the screen's requests: openErr and planErrs/applyErrs in
+// turn (nil: success), recording the texts planned and the confirmations.
+type fake struct {
+	mu        sync.Mutex
+	openErr   error
+	planErrs  []error
+	applyErrs []error
+	verdicts  kube.Verdicts
+	secret    bool
+	planned   []string
+	confirmed [][]kube.Reason
+}
+
+func (f *fake) OpenYAMLEdit(_ context.Context, kind kube.Kind, ns, name string) (*kube.YAMLEdit, error) {
+	if f.openErr != nil {
+		return nil, f.openErr
+	}
+	return &kube.YAMLEdit{Ref: ref, Text: cmText, Patch: "strategic merge patch", Secret: f.secret}, nil
+}
+
+func (f *fake) PlanYAMLEdit(_ context.Context, e *kube.YAMLEdit, text string) (*kube.YAMLEditPlan, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.planned = append(f.planned, text)
+	if len(f.planErrs) > 0 {
+		err := f.planErrs[0]
+		f.planErrs = f.planErrs[1:]
+		if err != nil {
+			return nil, err
+		}
+	}
+	if text == e.Text {
+		return nil, kube.ErrNoChange
+	}
+	vs := pass
+	if f.verdicts != nil {
+		vs = f.verdicts
+	}
+	return &kube.YAMLEditPlan{Edit: e, Text: text, Verdicts: vs, PatchBody: `{"data":{"color":"teal"},"metadata":{"resourceVersion":"7"}}`,
+		Diff: "--- live\n+++ applied\n@@ -1,3 +1,3 @@\n apiVersion: v1\n data:\n-  color: blue\n+  color: teal\n"}, nil
+}
+
+func (f *fake) ApplyYAMLEdit(_ context.Context, p *kube.YAMLEditPlan, confirmed []kube.Reason) (kube.OperateOutcome, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.confirmed = append(f.confirmed, confirmed)
+	out := kube.OperateOutcome{Op: kube.Operation{Ref: p.Edit.Ref, Action: kube.ActionEditYAML}, Verdicts: p.Verdicts}
+	if len(f.applyErrs) > 0 {
+		err := f.applyErrs[0]
+		f.applyErrs = f.applyErrs[1:]
+		if err != nil {
+			out.Reason, out.Detail = kube.ReasonOf(err), err.Error()
+			return out, err
+		}
+	}
+	out.Written, out.ResourceVersion = true, "8"
+	out.Detail = "changed demo/configmaps/settings by a strategic merge patch (resourceVersion 7 -> 8)"
+	return out, nil
+}
+
+// harness drives the screen: commands are run and their messages fed
+// back, the editor's hand-off done by edits in turn.
+type harness struct {
+	t      *testing.T
+	m      views.Screen
+	edits  []func(string) string // what each editor run does to the file
+	files  []string              // each file as the editor saw it
+	out    []tea.Msg             // the messages for the root
+	handed int
+}
+
+func newHarness(t *testing.T, f yamledit.Editor, edits ...func(string) string) *harness {
+	h := &harness{t: t, edits: edits}
+	vc := viewtest.Context(nil, width, height)
+	hand := func(path string) tea.Cmd {
+		return func() tea.Msg {
+			st, err := os.Stat(path)
+			if err != nil || st.Mode().Perm() != 0o600 {
+				t.Errorf("the file to edit: %v, mode %v; want 0600", err, st.Mode().Perm())
+			}
+			b, _ := os.ReadFile(path)
+			h.files = append(h.files, string(b))
+			if h.handed >= len(h.edits) {
+				t.Fatalf("the editor was opened %d times; the test planned %d", h.handed+1, len(h.edits))
+			}
+			edit := h.edits[h.handed]
+			h.handed++
+			if err := os.WriteFile(path, []byte(edit(string(b))), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return yamledit.EditedMsg{}
+		}
+	}
+	h.m = yamledit.New(vc, f, hand, views.OpenYAMLEditMsg{Kind: "configmaps", Namespace: "demo", Name: "settings"})
+	h.run(h.m.Init())
+	return h
+}
+
+// run runs cmd and every command that follows from it.
+func (h *harness) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	msg := cmd()
+	switch msg := msg.(type) {
+	case nil:
+		return
+	case tea.BatchMsg:
+		for _, c := range msg {
+			h.run(c)
+		}
+		return
+	case views.BackMsg, views.StatusMsg, views.OutcomesMsg:
+		h.out = append(h.out, msg)
+		return
+	case views.AnswerMsg:
+		h.out = append(h.out, msg)
+	}
+	if fmt.Sprintf("%T", msg) == "cursor.initialBlinkMsg" || strings.HasPrefix(fmt.Sprintf("%T", msg), "cursor.") {
+		return
+	}
+	var next tea.Cmd
+	h.m, next = h.m.Update(msg)
+	h.run(next)
+}
+
+func (h *harness) key(k string) { h.t.Helper(); _, cmd := h.m.Update(viewtest.Key(k)); h.run(cmd) }
+
+func (h *harness) view(name string) {
+	h.t.Helper()
+	v := h.m.View()
+	viewtest.Size(h.t, v, width, height)
+	viewtest.Golden(h.t, name, v)
+}
+
+// saw reports whether the root was told something of type T matching ok.
+func saw[T any](h *harness, ok func(T) bool) bool {
+	for _, m := range h.out {
+		if v, is := m.(T); is && ok(v) {
+			return true
+		}
+	}
+	return false
+}
+
+func replace(old, new string) func(string) string {
+	return func(s string) string { return strings.Replace(s, old, new, 1) }
+}
+
+func keep(s string) string { return s }
+
+func TestEditPreviewApply(t *testing.T) {
+	f := &fake{}
+	h := newHarness(t, f, replace("color: blue", "color: teal"))
+	if len(h.files) != 1 || !strings.HasPrefix(h.files[0], "# Editing demo/configmaps/settings (resourceVersion 7) with kyyard") ||
+		!strings.Contains(h.files[0], cmText) {
+		t.Fatalf("the editor's file:\n%s", h.files)
+	}
+	if len(f.planned) != 1 || f.planned[0] != strings.Replace(cmText, "blue", "teal", 1) {
+		t.Fatalf("planned %q: want the text without kyyard's header", f.planned)
+	}
+	if u := h.m.(views.Unsaved).Unsaved(); u == "" {
+		t.Error("an edit waiting in the preview is not unsaved")
+	}
+	h.view("preview")
+	h.key("p")
+	if !strings.Contains(h.m.View(), `{"data":{"color":"teal"}`) {
+		t.Errorf("p does not show the patch:\n%s", h.m.View())
+	}
+	h.key("y")
+	if !saw(h, func(a views.AnswerMsg) bool { return len(a.Outcomes) == 1 && a.Outcomes[0].Written }) {
+		t.Fatalf("the apply's outcome did not reach the root: %#v", h.out)
+	}
+	if !saw(h, func(views.BackMsg) bool { return true }) ||
+		!saw(h, func(s views.StatusMsg) bool { return strings.Contains(s.Text, "resourceVersion 7 -> 8") }) {
+		t.Fatalf("after the apply: %#v", h.out)
+	}
+}
+
+func TestInvalidEditReopensWithTheServersError(t *testing.T) {
+	invalid := &kube.Refusal{Reason: kube.ReasonInvalid, Detail: `ConfigMap "settings" is invalid: data[bad key]: Invalid value`}
+	f := &fake{planErrs: []error{invalid}}
+	h := newHarness(t, f, replace("color: blue", "bad key: x"), keep)
+	if len(h.files) != 2 {
+		t.Fatalf("the editor was opened %d times, want 2 (reopened on the error)", len(h.files))
+	}
+	second := h.files[1]
+	if first, _, _ := strings.Cut(second, "\n"); !strings.HasPrefix(first, "# ERROR: ") || !strings.Contains(first, `ConfigMap "settings" is invalid: data[bad key]`) ||
+		!strings.Contains(second, "\n  bad key: x\n") {
+		t.Fatalf("reopened file:\n%s", second)
+	}
+	// Saved unchanged after the error: held, nothing planned again.
+	if len(f.planned) != 1 {
+		t.Fatalf("planned %d times", len(f.planned))
+	}
+	h.view("held")
+	h.key("esc")
+	if saw(h, func(views.BackMsg) bool { return true }) {
+		t.Fatal("one esc discarded an unapplied edit")
+	}
+	h.key("esc")
+	if !saw(h, func(views.BackMsg) bool { return true }) {
+		t.Fatal("esc twice did not discard")
+	}
+}
+
+func TestConflictReopensOnTheFreshObject(t *testing.T) {
+	freshText := strings.Replace(strings.Replace(cmText, `"7"`, `"9"`, 1), "color: blue", "color: theirs\n  size: s", 1)
+	fresh := &kube.YAMLEdit{Ref: kube.ObjectRef{Kind: "configmaps", Namespace: "demo", Name: "settings", ResourceVersion: "9"},
+		Text: freshText, Patch: "strategic merge patch",
+		Collisions: []kube.EditCollision{{Field: ".data.color", Mine: `"teal"`, Theirs: `"theirs"`}}}
+	conflict := &kube.EditConflict{Fresh: fresh, Was: "7"}
+	f := &fake{applyErrs: []error{conflict}}
+	h := newHarness(t, f, replace("color: blue", "color: teal"), replace("color: theirs", "color: teal"))
+	h.key("y")
+	if len(h.files) != 2 {
+		t.Fatalf("the editor was opened %d times after the conflict", len(h.files))
+	}
+	second := h.files[1]
+	for _, want := range []string{"# CONFLICT: demo/configmaps/settings changed since it was read (resourceVersion 7 is now 9)",
+		`#   .data.color: yours "teal", the other writer's "theirs"`, "# Editing demo/configmaps/settings (resourceVersion 9)", "size: s"} {
+		if !strings.Contains(second, want) {
+			t.Errorf("reopened file lacks %q:\n%s", want, second)
+		}
+	}
+	if !saw(h, func(a views.AnswerMsg) bool {
+		return len(a.Outcomes) == 1 && a.Outcomes[0].Reason == kube.ReasonConflict
+	}) {
+		t.Errorf("the conflict's outcome did not reach the history: %#v", h.out)
+	}
+	h.view("after-conflict")
+}
+
+func TestNoChangeCancels(t *testing.T) {
+	f := &fake{}
+	h := newHarness(t, f, keep)
+	if !saw(h, func(s views.StatusMsg) bool {
+		return s.Text == "edit of demo/configmaps/settings cancelled: no changes made"
+	}) ||
+		!saw(h, func(views.BackMsg) bool { return true }) {
+		t.Fatalf("no change: %#v", h.out)
+	}
+	if h.m.(views.Unsaved).Unsaved() != "" {
+		t.Error("a cancelled edit is unsaved")
+	}
+}
+
+func TestOpenRefusedIsReported(t *testing.T) {
+	f := &fake{openErr: &kube.Refusal{Reason: kube.ReasonReadOnly, Detail: "kyyard runs read-only"}}
+	h := newHarness(t, f)
+	if !saw(h, func(o views.OutcomesMsg) bool {
+		return len(o.Outcomes) == 1 && o.Outcomes[0].Reason == kube.ReasonReadOnly && o.Outcomes[0].Op.Action == kube.ActionEditYAML
+	}) || !saw(h, func(views.BackMsg) bool { return true }) {
+		t.Fatalf("read-only open: %#v", h.out)
+	}
+}
+
+func TestManagedWarningWantsTheName(t *testing.T) {
+	f := &fake{verdicts: append(append(kube.Verdicts{}, pass...), kube.Verdict{Guard: kube.GuardManaged, Outcome: kube.OutcomeWarn,
+		Reason: kube.ReasonApplicationManaged, Confirm: "settings", Sentence: "managed by Helm (release web): Helm may undo this on its next sync"})}
+	h := newHarness(t, f, replace("color: blue", "color: teal"))
+	h.key("y")
+	if len(f.confirmed) != 0 {
+		t.Fatal("y applied without the name typed")
+	}
+	for _, r := range "settings" {
+		h.key(string(r))
+	}
+	h.view("confirm-managed")
+	h.key("enter")
+	if len(f.confirmed) != 1 || len(f.confirmed[0]) != 1 || f.confirmed[0][0] != kube.ReasonApplicationManaged {
+		t.Fatalf("confirmed %v", f.confirmed)
+	}
+}
+
+func TestRefusedPlanShowsVerdicts(t *testing.T) {
+	forbidden := kube.Verdicts{pass[0], {Guard: kube.GuardAccess, Outcome: kube.OutcomeRefuse, Reason: kube.ReasonForbidden, Sentence: "may not patch configmaps in demo"}}
+	f := &fake{verdicts: forbidden}
+	// The fake's plan returns the verdicts without an error; a refusal
+	// comes with the plan and its error, as kube does.
+	f.planErrs = nil
+	h := newHarness(t, &refusing{fake: f}, replace("color: blue", "color: teal"))
+	h.view("refused")
+	h.key("y")
+	if len(f.confirmed) != 0 {
+		t.Fatal("a refused plan was applied")
+	}
+}
+
+// refusing plans as fake does, then returns the verdicts' refusal with the
+// plan, as kube.Client.PlanYAMLEdit does when a guard refuses.
+type refusing struct{ *fake }
+
+func (r *refusing) PlanYAMLEdit(ctx context.Context, e *kube.YAMLEdit, text string) (*kube.YAMLEditPlan, error) {
+	p, err := r.fake.PlanYAMLEdit(ctx, e, text)
+	if err != nil {
+		return p, err
+	}
+	if ref := p.Verdicts.Refusal(); ref != nil {
+		return &kube.YAMLEditPlan{Edit: e, Text: text, Verdicts: p.Verdicts}, ref
+	}
+	return p, nil
+}
+
+func TestSecretHeaderSaysDecodedAndPrivate(t *testing.T) {
+	f := &fake{secret: true}
+	h := newHarness(t, f, keep)
+	if !strings.Contains(h.files[0], "shown decoded under stringData") || !strings.Contains(h.files[0], "mode 0600") {
+		t.Fatalf("secret header:\n%s", h.files[0])
+	}
+}
+
+func TestTextAreaWithoutAnEditor(t *testing.T) {
+	f := &fake{}
+	vc := viewtest.Context(nil, width, height)
+	m := yamledit.New(vc, f, nil, views.OpenYAMLEditMsg{Kind: "configmaps", Namespace: "demo", Name: "settings"})
+	h := &harness{t: t, m: m}
+	h.run(m.Init())
+	if !h.m.Capturing() {
+		t.Fatal("the text area does not take the keys")
+	}
+	h.view("textarea")
+	h.key("x")
+	h.key("ctrl+s")
+	if len(f.planned) != 1 || f.planned[0] != "x"+cmText {
+		t.Fatalf("planned %q", f.planned)
+	}
+	if !strings.Contains(h.m.View(), "diff of the live object") {
+		t.Fatalf("no preview after ctrl+s:\n%s", h.m.View())
+	}
+}
+
+func TestEditorFailureKeepsTheText(t *testing.T) {
+	f := &fake{}
+	vc := viewtest.Context(nil, width, height)
+	var seen string
+	hand := func(path string) tea.Cmd {
+		return func() tea.Msg {
+			b, _ := os.ReadFile(path)
+			seen = path
+			_ = os.WriteFile(path, []byte(strings.Replace(string(b), "blue", "teal", 1)), 0o600)
+			return yamledit.EditedMsg{Err: errors.New(`the editor "vim" failed: exit status 1`)}
+		}
+	}
+	m := yamledit.New(vc, f, hand, views.OpenYAMLEditMsg{Kind: "configmaps", Namespace: "demo", Name: "settings"})
+	h := &harness{t: t, m: m}
+	h.run(m.Init())
+	if len(f.planned) != 0 {
+		t.Fatal("a failed editor's text was planned")
+	}
+	if _, err := os.Stat(seen); !os.IsNotExist(err) {
+		t.Errorf("the edited file was not removed: %v", err)
+	}
+	if !strings.Contains(h.m.View(), "exit status 1") || h.m.(views.Unsaved).Unsaved() == "" {
+		t.Fatalf("editor failure:\n%s", h.m.View())
+	}
+}

@@ -1,0 +1,151 @@
+package yamledit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kyyard/kyyard/views"
+)
+
+// header is what stands above the text: in the editor's file as comments,
+// above the text area as lines. The problem (an error, a conflict) comes
+// first.
+func (m *Model) header() []string {
+	out := append([]string(nil), m.problem...)
+	if m.edit == nil {
+		return out
+	}
+	r := m.edit.Ref
+	out = append(out,
+		fmt.Sprintf("Editing %s (resourceVersion %s) with kyyard; it is sent as a %s of what you change.", r, r.ResourceVersion, m.edit.Patch),
+		"Save and quit to preview it (a server dry run and its diff): nothing is written before you confirm.",
+		"Lines starting with '#' are ignored; an empty file cancels the edit. managedFields and status are left out.")
+	if m.edit.Secret {
+		out = append(out, "This Secret's values are shown decoded under stringData (values that are not text stay base64 under data);",
+			"this file is readable by you alone (mode 0600) and is removed as soon as the editor ends.")
+	}
+	return out
+}
+
+// areaHeader is what stands above the text area, one line each (cut to
+// the width): the problem, then what the keys do.
+func (m *Model) areaHeader() []string {
+	out := append([]string(nil), m.problem...)
+	if m.edit == nil {
+		return out
+	}
+	out = append(out, fmt.Sprintf("Editing %s (resourceVersion %s), sent as a %s of what you change.", m.edit.Ref, m.edit.Ref.ResourceVersion, m.edit.Patch),
+		"ctrl+s previews it (a server dry run and its diff): nothing is written before you confirm. managedFields and status are left out.")
+	if m.edit.Secret {
+		out = append(out, "This Secret's values are shown decoded under stringData; they are never written anywhere but the API server.")
+	}
+	return out
+}
+
+// View draws the phase.
+func (m *Model) View() string {
+	st := m.vc.Styles
+	w, h := m.vc.Width, m.vc.Height
+	switch m.phase {
+	case phaseOpening:
+		return views.Page(st, w, h, []string{"reading " + m.ref().String() + " …"}, "esc back once read", &m.offset)
+	case phasePlanning:
+		return views.Page(st, w, h, []string{"dry run of the edit of " + m.ref().String() + " …"}, "waiting for the API server", &m.offset)
+	case phaseApplying:
+		return views.Page(st, w, h, []string{"applying the edit of " + m.ref().String() + " …"}, "waiting for the API server", &m.offset)
+	case phaseHeld:
+		body := append(m.problemLines(), "", "your text is kept: e edits it again; esc discards it")
+		return views.Page(st, w, h, body, "e edit again · esc discard (twice)", &m.offset)
+	case phaseEditing:
+		if m.hand != nil {
+			return views.Page(st, w, h, []string{"editing " + m.ref().String() + " in your editor …"}, "save and quit the editor to preview", &m.offset)
+		}
+		var lines []string
+		for i, l := range m.areaHeader() {
+			style := st.Muted
+			if i < len(m.problem) {
+				style = st.Error
+			}
+			lines = append(lines, ansi.Truncate(" "+style.Render(views.Sanitize(l)), w, "…"))
+		}
+		for _, l := range strings.Split(m.area.View(), "\n") {
+			lines = append(lines, ansi.Truncate(" "+l, w, ""))
+		}
+		lines = append(lines[:min(len(lines), max(h-1, 0))], ansi.Truncate(" "+st.Muted.Render("ctrl+s preview (dry run) · esc discard (twice when edited)"), w, "…"))
+		for len(lines) < h {
+			lines = append(lines[:len(lines)-1], "", lines[len(lines)-1])
+		}
+		return strings.Join(lines, "\n")
+	}
+	return views.Page(st, w, h, m.previewLines(), m.previewHelp(), &m.offset)
+}
+
+// problemLines are the problem's lines in the error style.
+func (m *Model) problemLines() []string {
+	var out []string
+	for _, l := range m.problem {
+		for _, part := range strings.Split(views.Sanitize(l), "\n") {
+			out = append(out, m.vc.Styles.Error.Render(part))
+		}
+	}
+	return out
+}
+
+// previewLines are the plan's verdicts, diff and patch, and what is asked.
+func (m *Model) previewLines() []string {
+	st, p := m.vc.Styles, m.plan
+	out := []string{fmt.Sprintf("edit %s · %s · resourceVersion %s", m.edit.Ref, m.edit.Patch, m.edit.Ref.ResourceVersion)}
+	for _, v := range p.Verdicts {
+		out = append(out, "  "+views.VerdictLine(st, v))
+	}
+	out = append(out, "")
+	switch {
+	case p.Verdicts.Refusal() != nil:
+		out = append(out, st.Error.Render("refused: nothing sent"))
+		return out
+	case p.Diff == "":
+		out = append(out, "the server's result is the live object: the change makes no difference (a default, or a value already set)")
+	default:
+		out = append(out, "diff of the live object against the server's dry run:")
+		for _, l := range strings.Split(strings.TrimRight(p.Diff, "\n"), "\n") {
+			l = views.Sanitize(l)
+			switch {
+			case strings.HasPrefix(l, "+"), strings.HasPrefix(l, "-"):
+				out = append(out, l)
+			default:
+				out = append(out, st.Muted.Render(l))
+			}
+		}
+	}
+	if m.showPatch {
+		out = append(out, "", "patch sent ("+m.edit.Patch+"):")
+		if p.PatchBody == "" {
+			out = append(out, st.Muted.Render("(a Secret's patch carries its values: not shown)"))
+		} else {
+			out = append(out, views.Sanitize(p.PatchBody))
+		}
+	}
+	out = append(out, "")
+	if i, text := m.confirm.Pending(); i >= 0 {
+		out = append(out, fmt.Sprintf("type %q to confirm: [%s]", text, m.confirm.Input(i)))
+		if n := m.confirm.Note(); n != "" {
+			out = append(out, st.Error.Render(n))
+		}
+		return out
+	}
+	out = append(out, st.Error.Render(fmt.Sprintf("apply this edit to %s? y/enter", m.edit.Ref)))
+	return out
+}
+
+// previewHelp is the preview's help line.
+func (m *Model) previewHelp() string {
+	switch {
+	case m.confirm.Typing():
+		return "enter take the text · esc stop typing"
+	case m.plan.Verdicts.Refusal() != nil:
+		return "e edit again · esc discard (twice)"
+	}
+	return "y/enter apply · e edit again · p patch · ↑/↓ scroll · esc discard (twice)"
+}
