@@ -28,7 +28,7 @@ func TestE2EServerSideApply(t *testing.T) {
 	e := newOpEnv(t)
 	ctx := context.Background()
 	dyn := dynamic.NewForConfigOrDie(e.cfg)
-	gvr := widgetCRD(t, dyn)
+	gvr := kubetest.WidgetCRD(t, dyn)
 	kind := "Widget" + strings.TrimPrefix(gvr.Resource, "widgets")
 	c, agent := e.client(e.cfg, kube.Options{TablePlugin: kinds.NewTable})
 

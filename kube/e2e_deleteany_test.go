@@ -46,7 +46,7 @@ func TestE2EDeleteAnyKind(t *testing.T) {
 
 	// A custom resource held by a finalizer.
 	dyn := dynamic.NewForConfigOrDie(e.cfg)
-	gvr := widgetCRD(t, dyn)
+	gvr := kubetest.WidgetCRD(t, dyn)
 	w := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": gvr.GroupVersion().String(), "kind": "Widget" + strings.TrimPrefix(gvr.Resource, "widgets"),
 		"metadata": map[string]any{"name": "held", "finalizers": []any{"e2e.kyyard.dev/hold"}},

@@ -77,7 +77,7 @@ func TestE2EYAMLEditConfigMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(plan.Diff, "-  color: blue") || !strings.Contains(plan.Diff, "+  color: teal") || strings.Contains(plan.Diff, "size") {
+	if !strings.Contains(plan.Diff, "-  color: blue") || !strings.Contains(plan.Diff, "+  color: teal") || strings.Contains(plan.Diff, "-  size") || strings.Contains(plan.Diff, "+  size") {
 		t.Fatalf("diff:\n%s", plan.Diff)
 	}
 	noRealWrites(t, agent, since)
@@ -228,7 +228,7 @@ func TestE2EYAMLEditServiceInvalidAndSecret(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(splan.Diff, "hunter2") || strings.Contains(splan.Diff, "correct-horse") || !strings.Contains(splan.Diff, "(14 bytes, changed)") ||
+	if strings.Contains(splan.Diff, "hunter2") || strings.Contains(splan.Diff, "correct-horse") || !strings.Contains(splan.Diff, "(13 bytes, changed)") ||
 		splan.PatchBody != "" {
 		t.Fatalf("secret diff shows values:\n%s\npatch %q", splan.Diff, splan.PatchBody)
 	}
@@ -242,7 +242,7 @@ func TestE2EYAMLEditServiceInvalidAndSecret(t *testing.T) {
 
 	// A custom resource: a merge patch.
 	dyn := dynamic.NewForConfigOrDie(e.cfg)
-	gvr := widgetCRD(t, dyn)
+	gvr := kubetest.WidgetCRD(t, dyn)
 	kind := "Widget" + strings.TrimPrefix(gvr.Resource, "widgets")
 	if _, err := dyn.Resource(gvr).Namespace(e.ns).Create(ctx, &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": gvr.GroupVersion().String(), "kind": kind, "metadata": map[string]any{"name": "gizmo"},

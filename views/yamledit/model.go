@@ -95,8 +95,9 @@ type plannedMsg struct {
 }
 
 type appliedMsg struct {
-	out kube.OperateOutcome
-	err error
+	owner *Model
+	out   kube.OperateOutcome
+	err   error
 }
 
 // Init reads the object the first time; later (the screen on top again)
@@ -131,9 +132,9 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		return m, m.edited(msg)
 	case plannedMsg:
 		return m, m.planned(msg)
-	case views.AnswerMsg:
-		if a, ok := msg.Msg.(appliedMsg); ok && msg.Owner == views.Screen(m) {
-			return m, m.applied(a)
+	case appliedMsg:
+		if msg.owner == m {
+			return m, m.applied(msg)
 		}
 	case tea.WindowSizeMsg:
 		m.size()
@@ -288,13 +289,13 @@ func (m *Model) apply() tea.Cmd {
 		return m.confirm.Start("")
 	}
 	m.phase = phaseApplying
-	ed, p, owner := m.ed, m.plan, views.Screen(m)
+	ed, p, owner := m.ed, m.plan, m
 	confirmed := views.ConfirmedReasons(p.Verdicts)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
 		out, err := ed.ApplyYAMLEdit(ctx, p, confirmed)
-		return views.Answer(owner, appliedMsg{out: out, err: err}, views.StatusMsg{}, out)
+		return views.Answer(owner, appliedMsg{owner: owner, out: out, err: err}, views.StatusMsg{}, out)
 	}
 }
 

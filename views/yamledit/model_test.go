@@ -144,7 +144,12 @@ func (h *harness) run(cmd tea.Cmd) {
 		h.out = append(h.out, msg)
 		return
 	case views.AnswerMsg:
+		// The root records the outcomes, then hands the screen its message.
 		h.out = append(h.out, msg)
+		var next tea.Cmd
+		h.m, next = h.m.Update(msg.Msg)
+		h.run(next)
+		return
 	}
 	if fmt.Sprintf("%T", msg) == "cursor.initialBlinkMsg" || strings.HasPrefix(fmt.Sprintf("%T", msg), "cursor.") {
 		return
