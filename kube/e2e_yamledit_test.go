@@ -232,12 +232,39 @@ func TestE2EYAMLEditServiceInvalidAndSecret(t *testing.T) {
 		splan.PatchBody != "" {
 		t.Fatalf("secret diff shows values:\n%s\npatch %q", splan.Diff, splan.PatchBody)
 	}
-	if _, err := c.ApplyYAMLEdit(ctx, splan, nil); err != nil {
+	// Another writer adds a key before the apply: a conflict, the edited
+	// key re-applied on the fresh Secret, then written with both.
+	s, _ := e.cs.CoreV1().Secrets(e.ns).Get(ctx, "db", metav1.GetOptions{})
+	s.Data["user"] = []byte("admin")
+	if _, err := e.cs.CoreV1().Secrets(e.ns).Update(ctx, s, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	s, _ := e.cs.CoreV1().Secrets(e.ns).Get(ctx, "db", metav1.GetOptions{})
-	if string(s.Data["password"]) != "correct-horse" || string(s.Data["bin"]) != "\x00\x01\xff" || len(s.StringData) != 0 {
+	var conflict *kube.EditConflict
+	if out, err := c.ApplyYAMLEdit(ctx, splan, nil); !errors.As(err, &conflict) || out.Written ||
+		!strings.Contains(conflict.Fresh.Text, "password: correct-horse") || !strings.Contains(conflict.Fresh.Text, "user: admin") ||
+		strings.Contains(out.Detail, "correct-horse") || strings.Contains(err.Error(), "correct-horse") {
+		t.Fatalf("racing secret edit: %+v %v", out, err)
+	}
+	if splan, err = c.PlanYAMLEdit(ctx, conflict.Fresh, conflict.Fresh.Text); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := c.ApplyYAMLEdit(ctx, splan, nil); err != nil || strings.Contains(out.Detail, "correct-horse") {
+		t.Fatal(out, err)
+	}
+	s, _ = e.cs.CoreV1().Secrets(e.ns).Get(ctx, "db", metav1.GetOptions{})
+	if string(s.Data["password"]) != "correct-horse" || string(s.Data["bin"]) != "\x00\x01\xff" || string(s.Data["user"]) != "admin" || len(s.StringData) != 0 {
 		t.Fatalf("secret after edit %v", s.Data)
+	}
+	// The decoded view's read: values decoded, a binary one said so; the
+	// read-only user may not read them.
+	sd, err := c.SecretValues(ctx, e.ns, "db")
+	if err != nil || len(sd.Values) != 3 || sd.Values[0].Key != "bin" || sd.Values[0].Text ||
+		string(sd.Values[1].Value) != "correct-horse" || !sd.Values[1].Text || sd.Ref.UID != string(s.UID) {
+		t.Fatalf("secret values %+v %v", sd, err)
+	}
+	viewer, _ := e.client(kubetest.LocalReadOnly(t), kube.Options{})
+	if _, err := viewer.SecretValues(ctx, e.ns, "db"); kube.ReasonOf(err) != kube.ReasonForbidden {
+		t.Fatalf("read-only user's secret read: %v", err)
 	}
 
 	// A custom resource: a merge patch.

@@ -92,6 +92,7 @@ const (
 	ActionTrigger                 = vocab.ActionTrigger
 	ActionUndo                    = vocab.ActionUndo
 	ActionUnsuspend               = vocab.ActionUnsuspend
+	CanDecode                     = vocab.CanDecode
 	CanDelete                     = vocab.CanDelete
 	CanEdit                       = vocab.CanEdit
 	CanEditOwner                  = vocab.CanEditOwner

@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/secret"
 	"github.com/kyyard/kyyard/views/yamledit"
 )
 
@@ -25,4 +26,16 @@ func (m *Model) openYAMLEdit(msg views.OpenYAMLEditMsg) tea.Cmd {
 	}
 	m.status = views.StatusMsg{}
 	return m.push(yamledit.New(m.vc, ed, m.yamlEditor, msg), false)
+}
+
+// openSecret pushes the decoded view of a Secret when the client can read
+// its values (secret.Reader).
+func (m *Model) openSecret(msg views.OpenSecretMsg) tea.Cmd {
+	rd, ok := m.vc.Client.(secret.Reader)
+	if !ok {
+		m.status = views.StatusMsg{Text: "the decoded view is not available with this client", Error: true}
+		return nil
+	}
+	m.status = views.StatusMsg{}
+	return m.push(secret.New(m.vc, rd, msg), false)
 }

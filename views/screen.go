@@ -181,3 +181,10 @@ type OpenYAMLEditMsg struct {
 	// Namespace is empty for cluster-scoped objects.
 	Namespace, Name string
 }
+
+// OpenSecretMsg asks the root to push the decoded view of one Secret
+// (views/secret): its keys, each value hidden until revealed.
+type OpenSecretMsg struct {
+	// Namespace and Name name the Secret.
+	Namespace, Name string
+}

@@ -61,7 +61,7 @@ type Secrets struct{}
 func (Secrets) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "secrets", Version: "v1", Resource: "secrets", Namespaced: true,
-		Capabilities: vocab.CanDelete,
+		Capabilities: vocab.CanDelete | vocab.CanDecode,
 		Aliases:      []string{"secret"},
 		Columns:      []vocab.Column{{Name: "NAME"}, {Name: "TYPE"}, {Name: "DATA"}, {Name: "AGE"}},
 	}

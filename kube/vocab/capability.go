@@ -63,6 +63,9 @@ const (
 	// CronJob's suspend stops its schedule; they are other fields, and
 	// the words and what follows (a rollout to watch) differ.
 	CanSuspend
+	// CanDecode: the object's values are shown decoded, each hidden until
+	// the person reveals it (x): Secrets.
+	CanDecode
 )
 
 // capabilityNames names each flag for people, in the order String lists
@@ -73,7 +76,7 @@ var capabilityNames = []struct {
 }{
 	{CanLogs, "logs"}, {CanExec, "shell"}, {CanEdit, "edit"}, {CanEditOwner, "edit its owner"}, {CanRollout, "rollout"},
 	{CanRestart, "restart"}, {CanScale, "scale"}, {CanPause, "pause and resume"}, {CanUndo, "undo"},
-	{CanTrigger, "trigger"}, {CanSuspend, "suspend and unsuspend"},
+	{CanTrigger, "trigger"}, {CanSuspend, "suspend and unsuspend"}, {CanDecode, "decode"},
 	{CanDelete, "delete"}, {CanPortForward, "port-forward"},
 }
 

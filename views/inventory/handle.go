@@ -53,6 +53,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.edit()
 	case key.Matches(msg, k.EditYAML):
 		return m.editYAML()
+	case key.Matches(msg, k.Decode):
+		return m.decode()
 	case k.operate(msg) != "":
 		a := k.operate(msg)
 		if a == kube.ActionScale && m.info.Supports(kube.ActionShell) {
@@ -344,6 +346,20 @@ func (m *Model) edit() tea.Cmd {
 		return func() tea.Msg { return msg }
 	}
 	return m.editYAML()
+}
+
+// decode asks the root to open the decoded view of the cursor row's
+// Secret; other kinds say that they have none.
+func (m *Model) decode() tea.Cmd {
+	row := m.current()
+	if row == nil {
+		return nil
+	}
+	if !m.info.Capabilities.Has(kube.CanDecode) {
+		return views.Status(m.info.NotOffered("decode"), false)
+	}
+	msg := views.OpenSecretMsg{Namespace: row.Namespace, Name: row.Name}
+	return func() tea.Msg { return msg }
 }
 
 // editYAML asks the root to open the YAML edit of the cursor row's object,

@@ -36,6 +36,9 @@ type Keys struct {
 	// person's editor (views/yamledit); e does it too on kinds the form
 	// does not edit.
 	EditYAML key.Binding
+	// Decode opens the decoded view of the cursor row's Secret
+	// (kube.CanDecode): each value hidden until revealed.
+	Decode key.Binding
 	// Operate are the keys of the Operate actions (restart, scale, delete,
 	// pause, resume, undo, trigger, suspend, unsuspend: views.Actions, in
 	// its order), each opening the
@@ -86,6 +89,7 @@ func DefaultKeys() Keys {
 		YAML:          key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "YAML")),
 		Edit:          key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit (form, or YAML)")),
 		EditYAML:      key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "edit as YAML ($EDITOR)")),
+		Decode:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "decode (secrets)")),
 		Operate:       operateKeys(),
 		Rollout:       key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rollout status")),
 		Actions:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "actions (and why not)")),
@@ -118,7 +122,7 @@ func operateKeys() []ActionBinding {
 // list returns the bindings in help order.
 func (k Keys) list() []key.Binding {
 	out := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Wide, k.Refresh,
-		k.Describe, k.YAML, k.Edit, k.EditYAML}
+		k.Describe, k.YAML, k.Edit, k.EditYAML, k.Decode}
 	for _, a := range k.Operate {
 		out = append(out, a.Binding)
 	}

@@ -60,6 +60,7 @@ Keys:
   ctrl+r     refresh now
   d          describe the selected object (kubectl describe, with events)
   y          the selected object as YAML (m: managedFields; Secret values shown as sizes)
+  x          a Secret's values decoded, each hidden until enter reveals it; e edits them
   e          edit a Deployment's, StatefulSet's or DaemonSet's containers, replicas
              and paused in a form: ctrl+s previews (the changes, the patch, the
              server's dry run, every guard), enter applies only what changed at the

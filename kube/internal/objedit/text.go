@@ -64,7 +64,7 @@ func decodeSecret(obj map[string]any) {
 			continue
 		}
 		b, err := base64.StdEncoding.DecodeString(s)
-		if err != nil || !isText(b) {
+		if err != nil || !IsText(b) {
 			continue
 		}
 		text[k] = string(b)
@@ -78,9 +78,9 @@ func decodeSecret(obj map[string]any) {
 	}
 }
 
-// isText reports whether b reads as text in an editor: valid UTF-8 with
+// IsText reports whether b reads as text in an editor: valid UTF-8 with
 // no control character but tab, newline and carriage return.
-func isText(b []byte) bool {
+func IsText(b []byte) bool {
 	if !utf8.Valid(b) {
 		return false
 	}
