@@ -156,6 +156,31 @@ func TestE2EYAMLEditConfigMap(t *testing.T) {
 		t.Fatalf("plan-time conflict: %v", err)
 	}
 
+	// Deleted and made again between the plan and the apply: refused, not
+	// rebased onto the other object.
+	ed, _ = c.OpenYAMLEdit(ctx, kube.Kind("configmaps"), e.ns, "settings")
+	plan, err = c.PlanYAMLEdit(ctx, ed, strings.Replace(ed.Text, "color: red", "color: plum", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.cs.CoreV1().ConfigMaps(e.ns).Delete(ctx, "settings", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.cs.CoreV1().ConfigMaps(e.ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "settings"},
+		Data: map[string]string{"color": "new"}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := c.ApplyYAMLEdit(ctx, plan, nil); out.Written || kube.ReasonOf(err) != kube.ReasonConflict || errors.As(err, &conflict) ||
+		!strings.Contains(err.Error(), "deleted and made again") {
+		t.Fatalf("replaced object: %+v %v", out, err)
+	}
+	// A value YAML reads as a number: refused with the hint to quote it.
+	ed, _ = c.OpenYAMLEdit(ctx, kube.Kind("configmaps"), e.ns, "settings")
+	if _, err := c.PlanYAMLEdit(ctx, ed, strings.Replace(ed.Text, "color: new", "color: 0123", 1)); kube.ReasonOf(err) != kube.ReasonInvalid ||
+		!strings.Contains(err.Error(), "quote the value") {
+		t.Fatalf("unquoted number: %v", err)
+	}
+
 	// The read-only user, and read-only mode: refused before the editor.
 	viewer, viewerAgent := e.client(kubetest.LocalReadOnly(t), kube.Options{})
 	since = time.Now()

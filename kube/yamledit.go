@@ -199,7 +199,10 @@ func (c *Client) ApplyYAMLEdit(ctx context.Context, p *YAMLEditPlan, confirmed [
 		if out.Reason = ReasonOf(err); out.Reason == "" {
 			out.Reason = vocab.ReasonError
 		}
-		out.Detail = ref.String() + ": " + err.Error() + " (nothing written)"
+		out.Detail = err.Error() + " (nothing written)"
+		if !strings.Contains(out.Detail, ref.String()) {
+			out.Detail = ref.String() + ": " + out.Detail
+		}
 		return out, err
 	}
 	if p.plan == nil {

@@ -53,12 +53,13 @@ func (m *Model) View() string {
 	st := m.vc.Styles
 	// Columns as wide as their widest cell; the detail takes the rest
 	// (wrapped below its line when it does not fit).
-	wCtx, wObj := len("CONTEXT"), len("OBJECT")
+	wCtx, wObj, wAct := len("CONTEXT"), len("OBJECT"), len("ACTION")+1
 	for _, e := range m.entries {
 		wCtx = max(wCtx, len(oneLine(e.Context)))
 		wObj = max(wObj, len(oneLine(e.Outcome.Op.Ref.String())))
+		wAct = max(wAct, len(e.Outcome.Op.Action))
 	}
-	format := fmt.Sprintf("%%-8s  %%-%ds  %%-%ds  %%-7s  %%-19s  %%s", wCtx, wObj)
+	format := fmt.Sprintf("%%-8s  %%-%ds  %%-%ds  %%-%ds  %%-19s  %%s", wCtx, wObj, wAct)
 	body := []string{st.ColumnHeader.Render(fmt.Sprintf(format, "TIME", "CONTEXT", "OBJECT", "ACTION", "OUTCOME", "DETAIL"))}
 	if len(m.entries) == 0 {
 		body = append(body, st.Muted.Render("no action in this session yet"))

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
+	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -128,6 +130,33 @@ func fileText(header []string, text string) string {
 	}
 	b.WriteString(text)
 	return b.String()
+}
+
+// yamlLine finds the line of a YAML parser's error ("yaml: line 10:").
+var yamlLine = regexp.MustCompile(`yaml: line (\d+)`)
+
+// shiftLines counts the line numbers of YAML errors in header (which
+// count the text's lines) from the top of the file fileText writes: the
+// header's lines come first.
+func shiftLines(header []string) []string {
+	n := 0
+	for _, l := range header {
+		n += strings.Count(l, "\n") + 1
+	}
+	if len(header) > 0 {
+		n++ // the "#" line
+	}
+	out := make([]string, len(header))
+	for i, l := range header {
+		out[i] = yamlLine.ReplaceAllStringFunc(l, func(s string) string {
+			k, err := strconv.Atoi(yamlLine.FindStringSubmatch(s)[1])
+			if err != nil {
+				return s
+			}
+			return fmt.Sprintf("yaml: line %d", k+n)
+		})
+	}
+	return out
 }
 
 // stripHeader is text without the comment lines at its top (kyyard's

@@ -33,6 +33,11 @@ type Editor interface {
 	ApplyYAMLEdit(ctx context.Context, p *kube.YAMLEditPlan, confirmed []kube.Reason) (kube.OperateOutcome, error)
 }
 
+// maxAreaText is the largest text the text area takes (bytes): it lays out
+// the whole text on every key, which a person feels past a few hundred
+// KiB; larger objects are edited in $KUBE_EDITOR or $EDITOR.
+const maxAreaText = 256 << 10
+
 // requestTimeout bounds each read, plan and apply.
 const requestTimeout = 30 * time.Second
 
@@ -165,15 +170,18 @@ func (m *Model) startEdit() tea.Cmd {
 	m.phase, m.plan, m.confirm, m.discard, m.offset, m.showPatch = phaseEditing, nil, nil, false, 0, false
 	m.retried, m.sent = len(m.problem) > 0, m.text
 	if m.hand == nil {
-		m.area.SetValue(m.text)
-		for m.area.Line() > 0 {
-			m.area.CursorUp()
+		if len(m.text) > maxAreaText {
+			m.hold(fmt.Sprintf("%s is %s as YAML: too large for kyyard's text area; set $KUBE_EDITOR or $EDITOR to edit it in your editor",
+				m.edit.Ref, kube.Plural(len(m.text)/1024, "KiB")))
+			return nil
 		}
-		m.area.CursorStart()
+		m.area.SetValue(m.text)
+		focus := m.area.Focus()
+		m.area, _ = m.area.Update(tea.KeyMsg{Type: tea.KeyCtrlHome}) // the text's top (textarea's InputBegin; focused only)
 		m.size()
-		return m.area.Focus()
+		return focus
 	}
-	path, err := writeFile(string(m.edit.Ref.Kind), m.edit.Ref.Name, fileText(m.header(), m.text))
+	path, err := writeFile(string(m.edit.Ref.Kind), m.edit.Ref.Name, fileText(shiftLines(m.header()), m.text))
 	if err != nil {
 		m.hold(err.Error())
 		return nil
@@ -194,7 +202,7 @@ func (m *Model) edited(msg EditedMsg) tea.Cmd {
 	}
 	switch {
 	case msg.Err != nil:
-		m.hold(views.ErrText(msg.Err) + ": nothing sent; your text is kept")
+		m.hold(views.ErrText(msg.Err) + ": nothing sent")
 		return nil
 	case err != nil:
 		m.hold(views.ErrText(err) + ": nothing sent")
@@ -239,13 +247,19 @@ func (m *Model) planned(msg plannedMsg) tea.Cmd {
 		m.edit = nil // nothing unsaved
 		return tea.Batch(views.Status(text, false), func() tea.Msg { return views.BackMsg{} })
 	case errors.As(err, &conflict):
-		return m.reopenOn(conflict)
+		return tea.Batch(m.reopenOn(conflict), m.refused(err))
 	case msg.plan != nil:
 		// A guard refused: the preview shows every verdict, and nothing can go.
 		m.phase, m.plan = phasePreview, msg.plan
 		return views.Report(views.StatusMsg{}, views.RefusedOutcome(m.ref(), kube.ActionEditYAML, err, "nothing sent"))
 	}
-	return m.problemOf(err)
+	return tea.Batch(m.problemOf(err), m.refused(err))
+}
+
+// refused records a plan's refusal in the history (nothing was sent but
+// dry runs): its reason and the server's or the guard's text.
+func (m *Model) refused(err error) tea.Cmd {
+	return views.Report(views.StatusMsg{}, views.RefusedOutcome(m.ref(), kube.ActionEditYAML, err, "nothing written"))
 }
 
 // problemOf reopens the editor with err on top when the text can be
@@ -255,9 +269,12 @@ func (m *Model) problemOf(err error) tea.Cmd {
 	switch kube.ReasonOf(err) {
 	case kube.ReasonInvalid, kube.ReasonAdmissionDenied, kube.ReasonError:
 		m.problem = []string{"ERROR: " + views.ErrText(err), "Correct the text below and save, or quit the editor without a change to stop."}
+		if m.hand == nil {
+			m.problem[1] = "Correct the text below and ctrl+s, or esc twice to discard it."
+		}
 		return m.startEdit()
 	}
-	m.hold(views.ErrText(err) + ": nothing sent; your text is kept")
+	m.hold(views.ErrText(err) + ": nothing sent")
 	return nil
 }
 
@@ -332,6 +349,13 @@ func (m *Model) Title() string {
 // Capturing is true while the text area or a confirmation takes the keys.
 func (m *Model) Capturing() bool {
 	return (m.phase == phaseEditing && m.hand == nil) || m.confirm.Typing()
+}
+
+// CapturesBack is true while esc has something to say (views.BackCapturer):
+// an unapplied edit, which esc discards only when pressed twice, or a
+// request under way.
+func (m *Model) CapturesBack() bool {
+	return m.phase == phasePlanning || m.phase == phaseApplying || m.Unsaved() != ""
 }
 
 // Unsaved says that an edit is not applied yet (the root asks before
@@ -432,6 +456,10 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.offset += max(m.vc.Height-2, 1)
 	case "pgup":
 		m.offset = max(m.offset-max(m.vc.Height-2, 1), 0)
+	case "g", "home":
+		m.offset = 0
+	case "G", "end":
+		m.offset = 1 << 30 // views.Page clamps it to the last page
 	}
 	m.discard = false
 	return nil

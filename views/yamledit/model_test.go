@@ -390,3 +390,61 @@ func TestEditorFailureKeepsTheText(t *testing.T) {
 		t.Fatalf("editor failure:\n%s", h.m.View())
 	}
 }
+
+func TestMalformedYAMLErrorCountsTheFilesLines(t *testing.T) {
+	// The YAML parser counts the text's lines; the reopened file has the
+	// header above it, and the error's line is counted from the top.
+	malformed := &kube.Refusal{Reason: kube.ReasonInvalid, Detail: "error converting YAML to JSON: yaml: line 3: did not find expected key"}
+	f := &fake{planErrs: []error{malformed}}
+	h := newHarness(t, f, replace("color: blue", "color: [blue"), keep)
+	lines := strings.Split(h.files[1], "\n")
+	var at int
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "#") {
+			at = i
+			break
+		}
+	}
+	want := fmt.Sprintf("yaml: line %d:", at+3)
+	if !strings.Contains(lines[0], want) || lines[at+2] != "  color: [blue" {
+		t.Fatalf("want %q on the first line and line %d to be the bad one:\n%s", want, at+3, h.files[1])
+	}
+}
+
+func TestEscInThePreviewAsksFirst(t *testing.T) {
+	f := &fake{}
+	h := newHarness(t, f, replace("color: blue", "color: teal"))
+	if !h.m.(views.BackCapturer).CapturesBack() {
+		t.Fatal("the root would close the preview on one esc: the edit would be lost")
+	}
+	h.key("esc")
+	if saw(h, func(views.BackMsg) bool { return true }) {
+		t.Fatal("one esc discarded the edit")
+	}
+	h.key("esc")
+	if !saw(h, func(views.BackMsg) bool { return true }) {
+		t.Fatal("two escs did not discard")
+	}
+}
+
+func TestTooLargeForTheTextArea(t *testing.T) {
+	f := &big{fake: &fake{}}
+	vc := viewtest.Context(nil, width, height)
+	m := yamledit.New(vc, f, nil, views.OpenYAMLEditMsg{Kind: "configmaps", Namespace: "demo", Name: "settings"})
+	h := &harness{t: t, m: m}
+	h.run(m.Init())
+	if v := h.m.View(); !strings.Contains(v, "too large for kyyard's text area") || h.m.Capturing() {
+		t.Fatalf("a 300 KiB object in the text area:\n%s", v)
+	}
+}
+
+// big opens an object of 300 KiB.
+type big struct{ *fake }
+
+func (b *big) OpenYAMLEdit(ctx context.Context, kind kube.Kind, ns, name string) (*kube.YAMLEdit, error) {
+	e, err := b.fake.OpenYAMLEdit(ctx, kind, ns, name)
+	if err == nil {
+		e.Text += "  big: " + strings.Repeat("x", 300<<10) + "\n"
+	}
+	return e, err
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 )
 
@@ -56,7 +57,7 @@ func (m *Model) View() string {
 	case phaseApplying:
 		return views.Page(st, w, h, []string{"applying the edit of " + m.ref().String() + " …"}, "waiting for the API server", &m.offset)
 	case phaseHeld:
-		body := append(m.problemLines(), "", "your text is kept: e edits it again; esc discards it")
+		body := append(m.problemLines(), "", "your text is kept: e edits it again; esc twice discards it")
 		return views.Page(st, w, h, body, "e edit again · esc discard (twice)", &m.offset)
 	case phaseEditing:
 		if m.hand != nil {
@@ -80,6 +81,19 @@ func (m *Model) View() string {
 		return strings.Join(lines, "\n")
 	}
 	return views.Page(st, w, h, m.previewLines(), m.previewHelp(), &m.offset)
+}
+
+// maxDiffLine is the longest diff line shown whole (runes): a huge value
+// would wrap into thousands of rows.
+const maxDiffLine = 400
+
+// cutLine is l, cut at maxDiffLine runes with what was left out counted.
+func cutLine(l string) string {
+	r := []rune(l)
+	if len(r) <= maxDiffLine {
+		return l
+	}
+	return string(r[:maxDiffLine]) + fmt.Sprintf("… (%s more)", kube.Plural(len(r)-maxDiffLine, "character"))
 }
 
 // problemLines are the problem's lines in the error style.
@@ -110,7 +124,7 @@ func (m *Model) previewLines() []string {
 	default:
 		out = append(out, "diff of the live object against the server's dry run:")
 		for _, l := range strings.Split(strings.TrimRight(p.Diff, "\n"), "\n") {
-			l = views.Sanitize(l)
+			l = views.Sanitize(cutLine(l))
 			switch {
 			case strings.HasPrefix(l, "+"), strings.HasPrefix(l, "-"):
 				out = append(out, l)

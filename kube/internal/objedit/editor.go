@@ -170,6 +170,9 @@ func (e *Editor) Plan(ctx context.Context, ed *Edit, text string) (*Plan, error)
 	if err == nil {
 		err = Identity(ed.Shown, edited)
 	}
+	if err == nil {
+		err = Strings(edited)
+	}
 	if err != nil {
 		return nil, &TextError{Err: err}
 	}
@@ -242,8 +245,14 @@ func (e *Editor) answer(ctx context.Context, ed *Edit, edited map[string]any, er
 	return e.conflict(ed, edited, got)
 }
 
-// conflict is the *Conflict of ed, edited into edited, against fresh.
+// conflict is the *Conflict of ed, edited into edited, against fresh; a
+// refusal when fresh is another object of the same name (deleted and made
+// again: its UID differs), which the edit was not of.
 func (e *Editor) conflict(ed *Edit, edited map[string]any, fresh *unstructured.Unstructured) error {
+	if ed.UID != "" && string(fresh.GetUID()) != ed.UID {
+		return &vocab.Refusal{Reason: vocab.ReasonConflict, Detail: fmt.Sprintf("%s was deleted and made again since it was read (UID %s is now %s): "+
+			"your edit was of the object that is gone; nothing written", ed.Target, ed.UID, fresh.GetUID())}
+	}
 	next, err := editOf(ed.Target, fresh)
 	if err != nil {
 		return err

@@ -222,3 +222,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestStringsRefusesValuesYAMLReadAsOtherTypes(t *testing.T) {
+	for _, c := range []struct {
+		text, want string
+	}{
+		{"apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData:\n  password: 0123\n", "stringData.password is not a string (YAML read it as the number 83)"},
+		{"apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData:\n  password: yes\n", "the boolean true"},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  size: 1.50\n", "data.size is not a string (YAML read it as the number 1.5)"},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  list: [a, b]\n", "data.list is not a string (YAML read it as the list"},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  ok: \"0123\"\n", ""},
+		{"apiVersion: kyyard.test/v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  n: 1\n", ""},
+	} {
+		obj, err := objedit.Parse(c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = objedit.Strings(obj)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "quote")) {
+			t.Errorf("%q: %v, want %q", c.text, err, c.want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -176,10 +177,65 @@ func Stored(edited map[string]any) map[string]any {
 		data = map[string]any{}
 	}
 	for k, v := range text {
-		data[k] = base64.StdEncoding.EncodeToString([]byte(fmt.Sprint(v)))
+		s, _ := v.(string) // Strings checked every value a string
+		data[k] = base64.StdEncoding.EncodeToString([]byte(s))
 	}
 	out["data"] = data
 	return out
+}
+
+// stringMaps are, per kind, the maps whose values must be strings: YAML
+// reads an unquoted 0123, yes or 1.50 as a number or a boolean (83, true,
+// 1.5), which would be written as another string than the one typed.
+var stringMaps = map[string][]string{"Secret": {"data", "stringData"}, "ConfigMap": {"data", "binaryData"}}
+
+// Strings checks that every value of a core/v1 Secret's data and
+// stringData, and of a ConfigMap's data and binaryData, is a YAML string.
+// Errors: the first value that is not, named, with the hint to quote it
+// (kubectl would write the value YAML read, not the one typed).
+func Strings(edited map[string]any) error {
+	if edited["apiVersion"] != "v1" {
+		return nil
+	}
+	kind, _ := edited["kind"].(string)
+	for _, field := range stringMaps[kind] {
+		m, ok := edited[field].(map[string]any)
+		if !ok {
+			if edited[field] != nil {
+				return fmt.Errorf("%s is not a mapping of keys to values", field)
+			}
+			continue
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if _, ok := m[k].(string); !ok {
+				return fmt.Errorf("%s.%s is not a string (YAML read it as %s %v): quote the value, e.g. %s: \"...\"",
+					field, k, typeName(m[k]), m[k], k)
+			}
+		}
+	}
+	return nil
+}
+
+// typeName names the YAML type of v for people.
+func typeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null,"
+	case bool:
+		return "the boolean"
+	case float64, int64, int:
+		return "the number"
+	case []any:
+		return "the list"
+	case map[string]any:
+		return "a mapping:"
+	}
+	return "the value"
 }
 
 // Identity checks that edited is still the object of original: the same
