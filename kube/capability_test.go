@@ -176,13 +176,13 @@ func TestCapabilitiesPermissionsAsksDeclaredOnly(t *testing.T) {
 		}
 		want := 0
 		for _, a := range []kube.Action{kube.ActionRestart, kube.ActionScale, kube.ActionDelete, kube.ActionEdit, kube.ActionShell, kube.ActionPortForward,
-			kube.ActionTrigger, kube.ActionSuspend} {
+			kube.ActionTrigger, kube.ActionSuspend, kube.ActionCordon} {
 			if info.Supports(a) {
 				want++
 			}
 		}
 		// restart, pause, resume, undo and edit share one review (patch);
-		// so do suspend and unsuspend.
+		// so do suspend and unsuspend, and cordon and uncordon.
 		if (want == 0) != (len(asked) == 0) || len(asked) > want {
 			t.Errorf("%s (%s): asked %v", info.ID, info.Capabilities, asked)
 		}

@@ -92,6 +92,9 @@ const (
 	ActionTrigger                 = vocab.ActionTrigger
 	ActionUndo                    = vocab.ActionUndo
 	ActionUnsuspend               = vocab.ActionUnsuspend
+	ActionCordon                  = vocab.ActionCordon
+	ActionUncordon                = vocab.ActionUncordon
+	CanCordon                     = vocab.CanCordon
 	CanDecode                     = vocab.CanDecode
 	CanDelete                     = vocab.CanDelete
 	CanEdit                       = vocab.CanEdit

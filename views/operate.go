@@ -64,6 +64,8 @@ var Actions = []ActionKey{
 	{kube.ActionTrigger, "t", "trigger cronjob (a Job now)"},
 	{kube.ActionSuspend, "ctrl+s", "suspend cronjob"},
 	{kube.ActionUnsuspend, "ctrl+u", "unsuspend cronjob"},
+	{kube.ActionCordon, "c", "cordon node"},
+	{kube.ActionUncordon, "C", "uncordon node"},
 }
 
 // OpenRolloutMsg asks the root to show the rollout screen of a workload.

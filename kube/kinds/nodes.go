@@ -19,7 +19,7 @@ type Nodes struct{}
 func (Nodes) Info() vocab.KindInfo {
 	return vocab.KindInfo{
 		ID: "nodes", Version: "v1", Resource: "nodes",
-		Capabilities: vocab.CanDelete,
+		Capabilities: vocab.CanDelete | vocab.CanCordon,
 		Aliases:      []string{"node", "no"},
 		Columns: []vocab.Column{
 			{Name: "NAME"}, {Name: "STATUS"}, {Name: "ROLES"}, {Name: "AGE"}, {Name: "VERSION"},

@@ -66,6 +66,9 @@ const (
 	// CanDecode: the object's values are shown decoded, each hidden until
 	// the person reveals it (x): Secrets.
 	CanDecode
+	// CanCordon: spec.unschedulable is set and cleared (ActionCordon,
+	// ActionUncordon): Nodes.
+	CanCordon
 )
 
 // capabilityNames names each flag for people, in the order String lists
@@ -76,7 +79,7 @@ var capabilityNames = []struct {
 }{
 	{CanLogs, "logs"}, {CanExec, "shell"}, {CanEdit, "edit"}, {CanEditOwner, "edit its owner"}, {CanRollout, "rollout"},
 	{CanRestart, "restart"}, {CanScale, "scale"}, {CanPause, "pause and resume"}, {CanUndo, "undo"},
-	{CanTrigger, "trigger"}, {CanSuspend, "suspend and unsuspend"}, {CanDecode, "decode"},
+	{CanTrigger, "trigger"}, {CanSuspend, "suspend and unsuspend"}, {CanDecode, "decode"}, {CanCordon, "cordon and uncordon"},
 	{CanDelete, "delete"}, {CanPortForward, "port-forward"},
 }
 
@@ -91,6 +94,7 @@ var actionCapabilities = []struct {
 	{ActionRestart, CanRestart}, {ActionScale, CanScale}, {ActionDelete, CanDelete},
 	{ActionPause, CanPause}, {ActionResume, CanPause}, {ActionUndo, CanUndo},
 	{ActionTrigger, CanTrigger}, {ActionSuspend, CanSuspend}, {ActionUnsuspend, CanSuspend},
+	{ActionCordon, CanCordon}, {ActionUncordon, CanCordon},
 	{ActionEdit, CanEdit}, {ActionShell, CanExec}, {ActionPortForward, CanPortForward},
 }
 

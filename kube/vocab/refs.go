@@ -116,6 +116,15 @@ const (
 	// `kubectl rollout resume` (another field, another request, and a
 	// rollout to follow); a CronJob that is not suspended is left alone.
 	ActionUnsuspend Action = "unsuspend"
+	// ActionCordon marks a Node unschedulable (spec.unschedulable: true),
+	// as `kubectl cordon` does (k8s.io/kubectl/pkg/drain, cordon.go: a
+	// strategic merge patch of spec.unschedulable): the scheduler puts no
+	// new pod on it; the pods running there stay. A Node already cordoned
+	// is left alone (no request), as kubectl says "already cordoned".
+	ActionCordon Action = "cordon"
+	// ActionUncordon clears a Node's spec.unschedulable, as `kubectl
+	// uncordon` does: pods may be scheduled on it again.
+	ActionUncordon Action = "uncordon"
 )
 
 // ObjectRef names the object an action is for, and what the person saw of

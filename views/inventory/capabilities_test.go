@@ -40,6 +40,7 @@ func TestCapabilitiesAreWhatTheKeysOffer(t *testing.T) {
 		"jobs":         &batchv1.Job{ObjectMeta: meta("batch"), Spec: batchv1.JobSpec{Selector: sel}},
 		"services":     &corev1.Service{ObjectMeta: meta("web"), Spec: corev1.ServiceSpec{Selector: labels}},
 		"configmaps":   &corev1.ConfigMap{ObjectMeta: meta("settings")},
+		"nodes":        &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "kwok-node-0", UID: "uid-node"}},
 		"secrets":      &corev1.Secret{ObjectMeta: meta("db"), Data: map[string][]byte{"password": []byte("x")}},
 	}
 	var all []runtime.Object
@@ -74,6 +75,8 @@ func TestCapabilitiesAreWhatTheKeysOffer(t *testing.T) {
 			return form || yaml
 		}},
 		{"E", func(kube.KindInfo) bool { return true }, func(m tea.Msg) bool { _, ok := m.(views.OpenYAMLEditMsg); return ok }},
+		{"c", func(k kube.KindInfo) bool { return k.Supports(kube.ActionCordon) }, isOperate(kube.ActionCordon)},
+		{"C", func(k kube.KindInfo) bool { return k.Supports(kube.ActionUncordon) }, isOperate(kube.ActionUncordon)},
 		{"x", func(k kube.KindInfo) bool { return k.Capabilities.Has(kube.CanDecode) }, func(m tea.Msg) bool { _, ok := m.(views.OpenSecretMsg); return ok }},
 	}
 	for kind := range objs {

@@ -88,6 +88,10 @@ func (m *Model) what() string {
 		return "suspend (no new Job is scheduled)"
 	case kube.ActionUnsuspend:
 		return "unsuspend (its schedule runs again)"
+	case kube.ActionCordon:
+		return "cordon (no new pod is scheduled on it; those running stay)"
+	case kube.ActionUncordon:
+		return "uncordon (pods may be scheduled on it again)"
 	}
 	return string(m.action)
 }

@@ -80,6 +80,7 @@ Keys:
   ctrl+d     delete the selected (or marked) objects, of any kind (pods: f switches
              graceful / force)
   z / Z      pause / resume a Deployment's rollout
+  c / C      cordon / uncordon a Node (spec.unschedulable, as kubectl cordon)
   B          undo: roll a Deployment back to its previous revision
   a          the row's actions, each checked without writing, with the reason
              each disabled one is (read-only, permissions, a paused Deployment)

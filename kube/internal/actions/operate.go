@@ -197,7 +197,7 @@ func validOperation(op Operation) error {
 	}
 	switch op.Action {
 	case vocab.ActionRestart, vocab.ActionScale, vocab.ActionDelete, vocab.ActionPause, vocab.ActionResume, vocab.ActionUndo,
-		vocab.ActionTrigger, vocab.ActionSuspend, vocab.ActionUnsuspend:
+		vocab.ActionTrigger, vocab.ActionSuspend, vocab.ActionUnsuspend, vocab.ActionCordon, vocab.ActionUncordon:
 	default:
 		return fmt.Errorf("%w: unknown action %q", vocab.ErrInvalid, op.Action)
 	}

@@ -21,6 +21,7 @@ type opTarget struct {
 	wo   objects.PodOwner // a workload; zero for any other kind
 	pod  *corev1.Pod      // a pod; nil for any other kind
 	cj   *batchv1.CronJob // a CronJob read for its own actions; nil for the others
+	node *corev1.Node     // a Node read for cordon and uncordon; nil for the others
 	meta *metav1.ObjectMeta
 }
 
@@ -165,14 +166,16 @@ func AccessFor(op Operation, info vocab.KindInfo) guards.AccessCheck {
 	return a
 }
 
-// readTarget reads ref's object fresh: a pod, a workload or a CronJob
-// through the typed clients, an object of any other kind (info: its group, version,
+// readTarget reads ref's object fresh: a pod, a workload, a CronJob or a
+// Node through the typed clients, an object of any other kind (info: its group, version,
 // resource and scope) as metadata only (readMeta). Errors are the API
 // server's.
 func (ac Actor) readTarget(ctx context.Context, ref vocab.ObjectRef, info vocab.KindInfo) (opTarget, error) {
 	switch ref.Kind {
 	case vocab.KindCronJobs:
 		return ac.readCronJob(ctx, ref)
+	case vocab.KindNodes:
+		return ac.readNode(ctx, ref)
 	case vocab.KindPods:
 		pod, err := ac.CS.CoreV1().Pods(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
 		if err != nil {
@@ -241,6 +244,8 @@ func (ac Actor) prepareWrite(ctx context.Context, op Operation, p *operationPlan
 	switch op.Action {
 	case vocab.ActionTrigger, vocab.ActionSuspend, vocab.ActionUnsuspend:
 		return ac.prepareCronJob(ctx, op, p)
+	case vocab.ActionCordon, vocab.ActionUncordon:
+		return ac.prepareCordon(op, p)
 	case vocab.ActionRestart:
 		if paused {
 			// objectrestarter.go's own text.
