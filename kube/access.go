@@ -102,6 +102,8 @@ var featureRules = []AccessRule{
 		Group: "batch", Resources: []string{"cronjobs"}, Verbs: []string{"patch"}, Scope: ScopeNamespace, Write: true},
 	{Feature: "cordon, uncordon a Node", Source: "kube/internal/actions/operatenode.go prepareCordon",
 		Resources: []string{"nodes"}, Verbs: []string{"patch"}, Scope: ScopeCluster, Write: true},
+	{Feature: "drain a Node (its pods evicted)", Source: "kube/drain.go, kube/internal/drain/evict.go",
+		Resources: []string{"pods/eviction"}, Verbs: []string{"create"}, Scope: ScopeNamespace, Write: true},
 	// The WebSocket upgrade is an HTTP GET, which API servers before 1.31
 	// (or without AuthorizePodWebsocketUpgradeCreatePermission, KEP-4006)
 	// authorize as get; SPDY's POST and newer servers ask for create.

@@ -94,6 +94,7 @@ const (
 	ActionUnsuspend               = vocab.ActionUnsuspend
 	ActionCordon                  = vocab.ActionCordon
 	ActionUncordon                = vocab.ActionUncordon
+	ActionDrain                   = vocab.ActionDrain
 	CanCordon                     = vocab.CanCordon
 	CanDecode                     = vocab.CanDecode
 	CanDelete                     = vocab.CanDelete
@@ -153,6 +154,8 @@ const (
 	ReasonClaimPending            = vocab.ReasonClaimPending
 	ReasonConfigurationUnreported = vocab.ReasonConfigurationUnreported
 	ReasonConflict                = vocab.ReasonConflict
+	ReasonDisruptionBudget        = vocab.ReasonDisruptionBudget
+	ReasonCancelled               = vocab.ReasonCancelled
 	ReasonError                   = vocab.ReasonError
 	ReasonForbidden               = vocab.ReasonForbidden
 	ReasonFieldConflict           = vocab.ReasonFieldConflict

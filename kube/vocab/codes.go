@@ -178,4 +178,11 @@ const (
 	// FieldManagerConflict causes, one per field); the apply is sent only
 	// with force, which takes the fields over, after the person confirms.
 	ReasonFieldConflict Reason = "field_conflict"
+	// ReasonDisruptionBudget: an eviction the API server refuses (429)
+	// because a PodDisruptionBudget allows no disruption now (a drain
+	// retries it until its timeout).
+	ReasonDisruptionBudget Reason = "disruption_budget"
+	// ReasonCancelled: the person stopped a long write (a drain) before it
+	// ended; what was done stays done.
+	ReasonCancelled Reason = "cancelled"
 )

@@ -49,6 +49,10 @@ func (r Reason) Sentence() string {
 		return "an existing volume claim differs in what a claim cannot change"
 	case ReasonPaused:
 		return "the Deployment's rollout is paused; resume it first"
+	case ReasonDisruptionBudget:
+		return "a PodDisruptionBudget allows no disruption now: the pod is evicted once enough of its peers are ready elsewhere"
+	case ReasonCancelled:
+		return "stopped by you before it ended: what was done stays done"
 	case ReasonFieldConflict:
 		return "another field manager owns fields this apply sets to other values; apply with force to take them over, or leave them out"
 	case ReasonNotRunning:

@@ -125,6 +125,13 @@ const (
 	// ActionUncordon clears a Node's spec.unschedulable, as `kubectl
 	// uncordon` does: pods may be scheduled on it again.
 	ActionUncordon Action = "uncordon"
+	// ActionDrain cordons a Node and evicts its pods through the Eviction
+	// API (PodDisruptionBudgets honoured), as `kubectl drain
+	// --ignore-daemonsets` does, leaving the pods kubectl drain leaves
+	// without its force flags (DaemonSet and mirror pods, pods with
+	// emptyDir data, pods no controller manages). Not an Operate action:
+	// PlanDrain and Drain (its own screen, with progress per pod).
+	ActionDrain Action = "drain"
 )
 
 // ObjectRef names the object an action is for, and what the person saw of
