@@ -55,8 +55,16 @@ type DrainPlan struct {
 	pods []*corev1.Pod
 }
 
-// ToEvict counts the pods the drain evicts.
-func (p *DrainPlan) ToEvict() int { return len(p.pods) }
+// ToEvict counts the pods the drain evicts (Pods with Evict).
+func (p *DrainPlan) ToEvict() int {
+	n := 0
+	for _, pod := range p.Pods {
+		if pod.Evict {
+			n++
+		}
+	}
+	return n
+}
 
 // DrainEvent is one pod's progress in a drain.
 type DrainEvent struct {
@@ -221,7 +229,10 @@ func (c *Client) Drain(ctx context.Context, p *DrainPlan, confirmed []Reason, ti
 		}
 	}
 	left := len(p.Pods) - len(p.pods)
-	summary := fmt.Sprintf("%s of %d evicted; %s left on it (DaemonSet, mirror, emptyDir or unmanaged pods)", Plural(gone, "pod"), len(p.pods), Plural(left, "pod"))
+	summary := fmt.Sprintf("%s of %d evicted", Plural(gone, "pod"), len(p.pods))
+	if left > 0 {
+		summary += fmt.Sprintf("; %s left on it, as kubectl drain leaves them (DaemonSet, mirror, emptyDir or unmanaged pods)", Plural(left, "pod"))
+	}
 	switch {
 	case err == nil:
 		out.Detail = fmt.Sprintf("drained nodes/%s: cordoned, %s", p.Node.Name, summary)

@@ -191,6 +191,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openYAMLEdit(msg)
 	case views.OpenSecretMsg:
 		return m, m.openSecret(msg)
+	case views.OpenDrainMsg:
+		return m, m.openDrain(msg)
 	case views.OperateMsg:
 		return m, m.openOperate(msg)
 	case views.ActionsMsg:

@@ -188,3 +188,10 @@ type OpenSecretMsg struct {
 	// Namespace and Name name the Secret.
 	Namespace, Name string
 }
+
+// OpenDrainMsg asks the root to push the drain of a Node (views/drain):
+// its plan first, then the cordon and the evictions with their progress.
+type OpenDrainMsg struct {
+	// Node names the Node: Kind "nodes", its name and the UID seen.
+	Node kube.ObjectRef
+}

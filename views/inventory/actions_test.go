@@ -98,7 +98,7 @@ func TestActionKeysReadOnly(t *testing.T) {
 			off++
 		}
 	}
-	if want := len(views.Actions) + 2; off != want { // every action, e (the workload form's apply) and E (the YAML edit)
+	if want := len(views.Actions) + 3; off != want { // every action, e (the workload form's apply), E (the YAML edit) and D (drain)
 		t.Errorf("%d bindings shown disabled, want %d", off, want)
 	}
 }

@@ -77,6 +77,7 @@ func TestCapabilitiesAreWhatTheKeysOffer(t *testing.T) {
 		{"E", func(kube.KindInfo) bool { return true }, func(m tea.Msg) bool { _, ok := m.(views.OpenYAMLEditMsg); return ok }},
 		{"c", func(k kube.KindInfo) bool { return k.Supports(kube.ActionCordon) }, isOperate(kube.ActionCordon)},
 		{"C", func(k kube.KindInfo) bool { return k.Supports(kube.ActionUncordon) }, isOperate(kube.ActionUncordon)},
+		{"D", func(k kube.KindInfo) bool { return k.Capabilities.Has(kube.CanCordon) }, func(m tea.Msg) bool { _, ok := m.(views.OpenDrainMsg); return ok }},
 		{"x", func(k kube.KindInfo) bool { return k.Capabilities.Has(kube.CanDecode) }, func(m tea.Msg) bool { _, ok := m.(views.OpenSecretMsg); return ok }},
 	}
 	for kind := range objs {

@@ -55,6 +55,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.editYAML()
 	case key.Matches(msg, k.Decode):
 		return m.decode()
+	case key.Matches(msg, k.Drain):
+		return m.drain()
 	case k.operate(msg) != "":
 		a := k.operate(msg)
 		if a == kube.ActionScale && m.info.Supports(kube.ActionShell) {
@@ -346,6 +348,20 @@ func (m *Model) edit() tea.Cmd {
 		return func() tea.Msg { return msg }
 	}
 	return m.editYAML()
+}
+
+// drain asks the root to open the drain of the cursor row's Node; other
+// kinds say that they have none.
+func (m *Model) drain() tea.Cmd {
+	row := m.current()
+	if row == nil {
+		return nil
+	}
+	if !m.info.Capabilities.Has(kube.CanCordon) {
+		return views.Status(m.info.NotOffered("drain"), false)
+	}
+	msg := views.OpenDrainMsg{Node: kube.ObjectRef{Kind: m.info.ID, Name: row.Name, UID: row.UID}}
+	return func() tea.Msg { return msg }
 }
 
 // decode asks the root to open the decoded view of the cursor row's

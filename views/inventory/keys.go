@@ -39,6 +39,9 @@ type Keys struct {
 	// Decode opens the decoded view of the cursor row's Secret
 	// (kube.CanDecode): each value hidden until revealed.
 	Decode key.Binding
+	// Drain opens the drain of the cursor row's Node (kube.CanCordon):
+	// its plan, then the cordon and the evictions (views/drain).
+	Drain key.Binding
 	// Operate are the keys of the Operate actions (restart, scale, delete,
 	// pause, resume, undo, trigger, suspend, unsuspend: views.Actions, in
 	// its order), each opening the
@@ -90,6 +93,7 @@ func DefaultKeys() Keys {
 		Edit:          key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit (form, or YAML)")),
 		EditYAML:      key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "edit as YAML ($EDITOR)")),
 		Decode:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "decode (secrets)")),
+		Drain:         key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "drain node (evict its pods)")),
 		Operate:       operateKeys(),
 		Rollout:       key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rollout status")),
 		Actions:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "actions (and why not)")),
@@ -122,7 +126,7 @@ func operateKeys() []ActionBinding {
 // list returns the bindings in help order.
 func (k Keys) list() []key.Binding {
 	out := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Wide, k.Refresh,
-		k.Describe, k.YAML, k.Edit, k.EditYAML, k.Decode}
+		k.Describe, k.YAML, k.Edit, k.EditYAML, k.Decode, k.Drain}
 	for _, a := range k.Operate {
 		out = append(out, a.Binding)
 	}

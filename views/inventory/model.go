@@ -355,6 +355,7 @@ func (m *Model) Bindings() []key.Binding {
 	}
 	k.Edit = disabled(k.Edit, ro, m.off[kube.ActionEdit] != "")
 	k.EditYAML = disabled(k.EditYAML, ro, false)
+	k.Drain = disabled(k.Drain, ro, m.off[kube.ActionCordon] != "")
 	k.PortForward = disabled(k.PortForward, false, m.off[kube.ActionPortForward] != "")
 	return k.list()
 }

@@ -81,6 +81,10 @@ Keys:
              graceful / force)
   z / Z      pause / resume a Deployment's rollout
   c / C      cordon / uncordon a Node (spec.unschedulable, as kubectl cordon)
+  D          drain a Node (kubectl drain --ignore-daemonsets): the plan (what is
+             evicted, what is left and why, every guard), then y cordons it and
+             evicts through the Eviction API (PodDisruptionBudgets honoured), each
+             pod's progress shown; esc cancels; timeout 5m; the Node stays cordoned
   B          undo: roll a Deployment back to its previous revision
   a          the row's actions, each checked without writing, with the reason
              each disabled one is (read-only, permissions, a paused Deployment)

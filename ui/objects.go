@@ -1,9 +1,13 @@
 package ui
 
+// The screens of one object of any kind: its YAML edit, a Secret's decoded
+// values, a Node's drain.
+
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/drain"
 	"github.com/kyyard/kyyard/views/secret"
 	"github.com/kyyard/kyyard/views/yamledit"
 )
@@ -38,4 +42,16 @@ func (m *Model) openSecret(msg views.OpenSecretMsg) tea.Cmd {
 	}
 	m.status = views.StatusMsg{}
 	return m.push(secret.New(m.vc, rd, msg), false)
+}
+
+// openDrain pushes the drain of a Node when the client can drain
+// (drain.Drainer).
+func (m *Model) openDrain(msg views.OpenDrainMsg) tea.Cmd {
+	d, ok := m.vc.Client.(drain.Drainer)
+	if !ok {
+		m.status = views.StatusMsg{Text: "drain is not available with this client", Error: true}
+		return nil
+	}
+	m.status = views.StatusMsg{}
+	return m.push(drain.New(m.vc, d, msg.Node, 0), false)
 }
