@@ -214,14 +214,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		if m.phase == phaseConfirm {
 			return m.start()
 		}
-	case "down", "j":
-		m.offset++
-	case "up", "k":
-		m.offset = max(m.offset-1, 0)
-	case "pgdown", " ":
-		m.offset += max(m.vc.Height-2, 1)
-	case "pgup":
-		m.offset = max(m.offset-max(m.vc.Height-2, 1), 0)
+	default:
+		views.ScrollKey(s, &m.offset, m.vc.Height)
 	}
 	return nil
 }

@@ -448,18 +448,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		if m.phase == phasePreview {
 			m.showPatch = !m.showPatch
 		}
-	case "down", "j":
-		m.offset++
-	case "up", "k":
-		m.offset = max(m.offset-1, 0)
-	case "pgdown", " ":
-		m.offset += max(m.vc.Height-2, 1)
-	case "pgup":
-		m.offset = max(m.offset-max(m.vc.Height-2, 1), 0)
-	case "g", "home":
-		m.offset = 0
-	case "G", "end":
-		m.offset = 1 << 30 // views.Page clamps it to the last page
+	default:
+		views.ScrollKey(s, &m.offset, m.vc.Height)
 	}
 	m.discard = false
 	return nil
