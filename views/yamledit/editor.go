@@ -10,9 +10,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -170,4 +172,33 @@ func stripHeader(text string) string {
 		text = rest
 	}
 	return text
+}
+
+// staleAge is how old a YAML edit's file left in the temporary folder must
+// be before SweepStale removes it: older than any edit still under way.
+const staleAge = 24 * time.Hour
+
+// SweepStale removes the files YAML edits left in dir (os.TempDir) when a
+// kyyard was killed while an editor ran (SIGKILL, a crash: the file is
+// removed as soon as the editor ends otherwise): regular files named
+// kyyard-edit-*.yaml, not links, last written more than 24 hours before
+// now. A Secret's file holds its values decoded; this keeps them from
+// lying about. It returns how many it removed; a file it cannot stat or
+// remove is left alone.
+func SweepStale(dir string, now time.Time) int {
+	paths, err := filepath.Glob(filepath.Join(dir, "kyyard-edit-*.yaml"))
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, p := range paths {
+		st, err := os.Lstat(p)
+		if err != nil || !st.Mode().IsRegular() || now.Sub(st.ModTime()) < staleAge {
+			continue
+		}
+		if os.Remove(p) == nil {
+			n++
+		}
+	}
+	return n
 }

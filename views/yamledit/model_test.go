@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -447,4 +449,38 @@ func (b *big) OpenYAMLEdit(ctx context.Context, kind kube.Kind, ns, name string)
 		e.Text += "  big: " + strings.Repeat("x", 300<<10) + "\n"
 	}
 	return e, err
+}
+
+func TestSweepStaleRemovesOnlyOldEditFiles(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	write := func(name string, age time.Duration) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, now.Add(-age), now.Add(-age)); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	old := write("kyyard-edit-secrets-db-1.yaml", 48*time.Hour)
+	fresh := write("kyyard-edit-configmaps-web-2.yaml", time.Hour)
+	other := write("notes-kyyard-edit.yaml", 48*time.Hour)
+	target := write("target.txt", 48*time.Hour)
+	link := filepath.Join(dir, "kyyard-edit-link-3.yaml")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if n := yamledit.SweepStale(dir, now); n != 1 {
+		t.Fatalf("removed %d, want 1", n)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Error("a 2-day-old edit file is still there")
+	}
+	for _, p := range []string{fresh, other, target, link} {
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("%s was removed: %v", p, err)
+		}
+	}
 }

@@ -357,6 +357,7 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	if path, err := config.HistoryPath(); err == nil {
 		uiOpts = append(uiOpts, ui.WithHistoryFile(path))
 	}
+	yamledit.SweepStale(os.TempDir(), time.Now()) // a killed kyyard's edit files (a Secret's decoded values)
 	if editor := yamledit.EditorCommand(os.Getenv); editor != "" {
 		uiOpts = append(uiOpts, ui.WithYAMLEditor(yamledit.ExecEditor(editor)))
 	}
