@@ -192,7 +192,19 @@ func TestE2ERealNodeLogsFollowAcrossRestart(t *testing.T) {
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
-	prev, kerr, kcode := kubetest.Kubectl(t, "", "-n", ns, "logs", "--previous", "crash")
+	// kubectl asks the kubelet for the container named in the Pod's
+	// lastState; when the kubelet restarts the container in between, that
+	// one may already be removed by its container garbage collection and
+	// kubectl prints "unable to retrieve container logs" (exit 0). That is
+	// the kubelet's race, not kyyard's, so the oracle is asked again.
+	var prev, kerr string
+	var kcode int
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+		prev, kerr, kcode = kubetest.Kubectl(t, "", "-n", ns, "logs", "--previous", "crash")
+		if kcode != 0 || restartRE.MatchString(strings.SplitN(prev, "\n", 2)[0]) || time.Now().After(deadline) {
+			break
+		}
+	}
 	cancel()
 	<-done
 	order, lines := runs()
