@@ -251,6 +251,36 @@ func (c *Confirm) Update(msg tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
+// Reset forgets everything typed and taken and takes the focus away, as
+// a new Confirm of the same asks would (esc while typing).
+func (c *Confirm) Reset() {
+	if c == nil {
+		return
+	}
+	for i := range c.inputs {
+		c.inputs[i].Reset()
+		c.inputs[i].Blur()
+		c.taken[i] = false
+	}
+	c.focus, c.note, c.blocked = -1, "", ""
+}
+
+// Key is the key handling of a screen that writes once every ask is
+// taken, for a key that comes while Typing: esc stops typing and forgets
+// what was typed (Reset); any other key goes to Update, and once no ask
+// is left done's command follows it.
+func (c *Confirm) Key(msg tea.KeyMsg, done func() tea.Cmd) tea.Cmd {
+	if msg.String() == "esc" {
+		c.Reset()
+		return nil
+	}
+	cmd := c.Update(msg)
+	if c.Unconfirmed() == 0 {
+		return tea.Batch(cmd, done())
+	}
+	return cmd
+}
+
 // Note is what is said about the text typed (on enter: a wrong text); ""
 // when nothing is.
 func (c *Confirm) Note() string {

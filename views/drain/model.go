@@ -187,15 +187,7 @@ func (m *Model) Close() {
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	s := msg.String()
 	if m.confirm.Typing() {
-		if s == "esc" {
-			m.confirm = views.NewConfirm(m.vc.Styles, views.ConfirmOnEnter, textAsks(m.plan.Verdicts))
-			return nil
-		}
-		cmd := m.confirm.Update(msg)
-		if m.confirm.Unconfirmed() == 0 {
-			return tea.Batch(cmd, m.start())
-		}
-		return cmd
+		return m.confirm.Key(msg, m.start)
 	}
 	switch s {
 	case "esc", "n":

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/views"
 )
 
 // EditedMsg is what a Handoff's command returns once the editor ended.
@@ -201,4 +203,40 @@ func SweepStale(dir string, now time.Time) int {
 		}
 	}
 	return n
+}
+
+// WriteEditFile writes header (each line a comment, a YAML error's line
+// number counted from the file's top) above text to a new temporary file
+// named after kind and name, mode 0600, for a Handoff to open; it returns
+// the file's path. Another screen that hands text to the editor (:create)
+// writes its file here, as the YAML edit does. Errors: the file cannot be
+// made or written (nothing is left behind).
+func WriteEditFile(kind, name string, header []string, text string) (string, error) {
+	return writeFile(kind, name, fileText(shiftLines(header), text))
+}
+
+// ReadEditFile reads back the file WriteEditFile wrote once the editor
+// ended, removes it whatever the read did, and returns the text without
+// the comment lines at its top. Errors: the file cannot be read.
+func ReadEditFile(path string) (string, error) {
+	content, err := readFile(path)
+	if err != nil {
+		return "", err
+	}
+	return stripHeader(content), nil
+}
+
+// ReadBack is what a screen does once its editor ended (EditedMsg) on the
+// file at path: the text read back (ReadEditFile; ok false when it could
+// not be) and, when the editor failed or the file could not be read, the
+// failure to hold the screen on, said with "nothing sent".
+func ReadBack(path string, msg EditedMsg) (text string, ok bool, err error) {
+	text, rerr := ReadEditFile(path)
+	switch {
+	case msg.Err != nil:
+		err = fmt.Errorf("%s: nothing sent", views.ErrText(msg.Err))
+	case rerr != nil:
+		err = fmt.Errorf("%s: nothing sent", views.ErrText(rerr))
+	}
+	return text, rerr == nil, err
 }

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/kube"
@@ -32,11 +31,6 @@ type Editor interface {
 	// ApplyYAMLEdit sends the plan (kube.Client.ApplyYAMLEdit).
 	ApplyYAMLEdit(ctx context.Context, p *kube.YAMLEditPlan, confirmed []kube.Reason) (kube.OperateOutcome, error)
 }
-
-// maxAreaText is the largest text the text area takes (bytes): it lays out
-// the whole text on every key, which a person feels past a few hundred
-// KiB; larger objects are edited in $KUBE_EDITOR or $EDITOR.
-const maxAreaText = 256 << 10
 
 // requestTimeout bounds each read, plan and apply.
 const requestTimeout = 30 * time.Second
@@ -74,18 +68,13 @@ type Model struct {
 	discard   bool // esc pressed once: the next esc discards
 	offset    int
 
-	area textarea.Model
+	area *Area
 }
 
 // New returns the screen that edits the object req names through ed,
 // handing the terminal to hand (nil: the text area).
 func New(vc *views.Context, ed Editor, hand Handoff, req views.OpenYAMLEditMsg) *Model {
-	a := textarea.New()
-	a.ShowLineNumbers = true
-	a.Prompt = ""
-	a.CharLimit = 0
-	a.MaxHeight = 0
-	return &Model{vc: vc, ed: ed, hand: hand, req: req, area: a}
+	return &Model{vc: vc, ed: ed, hand: hand, req: req, area: NewArea()}
 }
 
 // openedMsg, plannedMsg and appliedMsg are the answers of the requests.
@@ -170,15 +159,11 @@ func (m *Model) startEdit() tea.Cmd {
 	m.phase, m.plan, m.confirm, m.discard, m.offset, m.showPatch = phaseEditing, nil, nil, false, 0, false
 	m.retried, m.sent = len(m.problem) > 0, m.text
 	if m.hand == nil {
-		if len(m.text) > maxAreaText {
-			m.hold(fmt.Sprintf("%s is %s as YAML: too large for kyyard's text area; set $KUBE_EDITOR or $EDITOR to edit it in your editor",
-				m.edit.Ref, kube.Plural(len(m.text)/1024, "KiB")))
+		focus, err := m.area.Open(m.text, m.edit.Text, m.vc.Width, m.areaHeight())
+		if err != nil {
+			m.hold(fmt.Sprintf("%s: %s", m.edit.Ref, err))
 			return nil
 		}
-		m.area.SetValue(m.text)
-		focus := m.area.Focus()
-		m.area, _ = m.area.Update(tea.KeyMsg{Type: tea.KeyCtrlHome}) // the text's top (textarea's InputBegin; focused only)
-		m.size()
 		return focus
 	}
 	path, err := writeFile(string(m.edit.Ref.Kind), m.edit.Ref.Name, fileText(shiftLines(m.header()), m.text))
@@ -195,17 +180,12 @@ func (m *Model) edited(msg EditedMsg) tea.Cmd {
 	if m.path == "" {
 		return nil
 	}
-	content, err := readFile(m.path)
-	m.path = ""
-	if err == nil {
-		m.text = stripHeader(content)
+	text, ok, err := ReadBack(m.path, msg)
+	if m.path = ""; ok {
+		m.text = text
 	}
-	switch {
-	case msg.Err != nil:
-		m.hold(views.ErrText(msg.Err) + ": nothing sent")
-		return nil
-	case err != nil:
-		m.hold(views.ErrText(err) + ": nothing sent")
+	if err != nil {
+		m.hold(err.Error())
 		return nil
 	}
 	return m.planText()
@@ -329,12 +309,12 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 	return m.problemOf(msg.err)
 }
 
-// size fits the text area to the screen: below the header's lines
+// areaHeight is the text area's rows: the screen below the header's lines
 // (areaHeader), above the help line.
-func (m *Model) size() {
-	m.area.SetWidth(max(m.vc.Width-2, 10))
-	m.area.SetHeight(max(m.vc.Height-len(m.areaHeader())-1, 1))
-}
+func (m *Model) areaHeight() int { return m.vc.Height - len(m.areaHeader()) - 1 }
+
+// size fits the text area to the screen.
+func (m *Model) size() { m.area.Resize(m.vc.Width, m.areaHeight()) }
 
 // Title names the object edited.
 func (m *Model) Title() string {
@@ -395,34 +375,19 @@ func (m *Model) Bindings() []key.Binding {
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	s := msg.String()
 	if m.phase == phaseEditing && m.hand == nil {
-		switch s {
-		case "ctrl+s":
+		ev, cmd := m.area.Key(msg)
+		switch ev {
+		case AreaPreview:
 			m.text = m.area.Value()
-			m.area.Blur()
 			return m.planText()
-		case "esc":
-			if m.area.Value() != m.edit.Text && !m.discard {
-				m.discard = true
-				return views.Status("esc again discards your edit · ctrl+s previews it", false)
-			}
+		case AreaDiscard:
 			m.edit = nil
 			return func() tea.Msg { return views.BackMsg{} }
 		}
-		m.discard = false
-		var cmd tea.Cmd
-		m.area, cmd = m.area.Update(msg)
 		return cmd
 	}
 	if m.confirm.Typing() {
-		if s == "esc" {
-			m.confirm = views.NewConfirm(m.vc.Styles, views.ConfirmOnEnter, views.WarningAsks(m.plan.Verdicts, 0))
-			return nil
-		}
-		cmd := m.confirm.Update(msg)
-		if m.confirm.Unconfirmed() == 0 {
-			return tea.Batch(cmd, m.apply())
-		}
-		return cmd
+		return m.confirm.Key(msg, m.apply)
 	}
 	switch s {
 	case "esc":
@@ -431,7 +396,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		if m.Unsaved() != "" && !m.discard {
 			m.discard = true
-			return views.Status("esc again discards your edit · e edits it again", false)
+			return views.Status("esc again discards your text · e edits it again", false)
 		}
 		m.edit = nil
 		return func() tea.Msg { return views.BackMsg{} }

@@ -90,19 +90,17 @@ func (f *fake) ApplyYAMLEdit(_ context.Context, p *kube.YAMLEditPlan, confirmed 
 	return out, nil
 }
 
-// harness drives the screen: commands are run and their messages fed
-// back, the editor's hand-off done by edits in turn.
+// harness drives the screen (viewtest.Driver), the editor's hand-off
+// done by edits in turn.
 type harness struct {
-	t      *testing.T
-	m      views.Screen
+	viewtest.Driver
 	edits  []func(string) string // what each editor run does to the file
 	files  []string              // each file as the editor saw it
-	out    []tea.Msg             // the messages for the root
 	handed int
 }
 
 func newHarness(t *testing.T, f yamledit.Editor, edits ...func(string) string) *harness {
-	h := &harness{t: t, edits: edits}
+	h := &harness{Driver: viewtest.Driver{T: t}, edits: edits}
 	vc := viewtest.Context(nil, width, height)
 	hand := func(path string) tea.Cmd {
 		return func() tea.Msg {
@@ -123,62 +121,15 @@ func newHarness(t *testing.T, f yamledit.Editor, edits ...func(string) string) *
 			return yamledit.EditedMsg{}
 		}
 	}
-	h.m = yamledit.New(vc, f, hand, views.OpenYAMLEditMsg{Kind: "configmaps", Namespace: "demo", Name: "settings"})
-	h.run(h.m.Init())
+	h.Screen = yamledit.New(vc, f, hand, views.OpenYAMLEditMsg{Kind: "configmaps", Namespace: "demo", Name: "settings"})
+	h.Run(h.Screen.Init())
 	return h
 }
 
-// run runs cmd and every command that follows from it.
-func (h *harness) run(cmd tea.Cmd) {
-	if cmd == nil {
-		return
-	}
-	msg := cmd()
-	switch msg := msg.(type) {
-	case nil:
-		return
-	case tea.BatchMsg:
-		for _, c := range msg {
-			h.run(c)
-		}
-		return
-	case views.BackMsg, views.StatusMsg, views.OutcomesMsg:
-		h.out = append(h.out, msg)
-		return
-	case views.AnswerMsg:
-		// The root records the outcomes, then hands the screen its message.
-		h.out = append(h.out, msg)
-		var next tea.Cmd
-		h.m, next = h.m.Update(msg.Msg)
-		h.run(next)
-		return
-	}
-	if fmt.Sprintf("%T", msg) == "cursor.initialBlinkMsg" || strings.HasPrefix(fmt.Sprintf("%T", msg), "cursor.") {
-		return
-	}
-	var next tea.Cmd
-	h.m, next = h.m.Update(msg)
-	h.run(next)
-}
-
-func (h *harness) key(k string) { h.t.Helper(); _, cmd := h.m.Update(viewtest.Key(k)); h.run(cmd) }
-
-func (h *harness) view(name string) {
-	h.t.Helper()
-	v := h.m.View()
-	viewtest.Size(h.t, v, width, height)
-	viewtest.Golden(h.t, name, v)
-}
+func (h *harness) view(name string) { h.T.Helper(); h.Golden(name, width, height) }
 
 // saw reports whether the root was told something of type T matching ok.
-func saw[T any](h *harness, ok func(T) bool) bool {
-	for _, m := range h.out {
-		if v, is := m.(T); is && ok(v) {
-			return true
-		}
-	}
-	return false
-}
+func saw[T any](h *harness, ok func(T) bool) bool { return viewtest.Saw(&h.Driver, ok) }
 
 func replace(old, new string) func(string) string {
 	return func(s string) string { return strings.Replace(s, old, new, 1) }
@@ -196,21 +147,21 @@ func TestEditPreviewApply(t *testing.T) {
 	if len(f.planned) != 1 || f.planned[0] != strings.Replace(cmText, "blue", "teal", 1) {
 		t.Fatalf("planned %q: want the text without kyyard's header", f.planned)
 	}
-	if u := h.m.(views.Unsaved).Unsaved(); u == "" {
+	if u := h.Screen.(views.Unsaved).Unsaved(); u == "" {
 		t.Error("an edit waiting in the preview is not unsaved")
 	}
 	h.view("preview")
-	h.key("p")
-	if !strings.Contains(h.m.View(), `{"data":{"color":"teal"}`) {
-		t.Errorf("p does not show the patch:\n%s", h.m.View())
+	h.Key("p")
+	if !strings.Contains(h.Screen.View(), `{"data":{"color":"teal"}`) {
+		t.Errorf("p does not show the patch:\n%s", h.Screen.View())
 	}
-	h.key("y")
+	h.Key("y")
 	if !saw(h, func(a views.AnswerMsg) bool { return len(a.Outcomes) == 1 && a.Outcomes[0].Written }) {
-		t.Fatalf("the apply's outcome did not reach the root: %#v", h.out)
+		t.Fatalf("the apply's outcome did not reach the root: %#v", h.Out)
 	}
 	if !saw(h, func(views.BackMsg) bool { return true }) ||
 		!saw(h, func(s views.StatusMsg) bool { return strings.Contains(s.Text, "resourceVersion 7 -> 8") }) {
-		t.Fatalf("after the apply: %#v", h.out)
+		t.Fatalf("after the apply: %#v", h.Out)
 	}
 }
 
@@ -231,11 +182,11 @@ func TestInvalidEditReopensWithTheServersError(t *testing.T) {
 		t.Fatalf("planned %d times", len(f.planned))
 	}
 	h.view("held")
-	h.key("esc")
+	h.Key("esc")
 	if saw(h, func(views.BackMsg) bool { return true }) {
 		t.Fatal("one esc discarded an unapplied edit")
 	}
-	h.key("esc")
+	h.Key("esc")
 	if !saw(h, func(views.BackMsg) bool { return true }) {
 		t.Fatal("esc twice did not discard")
 	}
@@ -249,7 +200,7 @@ func TestConflictReopensOnTheFreshObject(t *testing.T) {
 	conflict := &kube.EditConflict{Fresh: fresh, Was: "7"}
 	f := &fake{applyErrs: []error{conflict}}
 	h := newHarness(t, f, replace("color: blue", "color: teal"), replace("color: theirs", "color: teal"))
-	h.key("y")
+	h.Key("y")
 	if len(h.files) != 2 {
 		t.Fatalf("the editor was opened %d times after the conflict", len(h.files))
 	}
@@ -263,7 +214,7 @@ func TestConflictReopensOnTheFreshObject(t *testing.T) {
 	if !saw(h, func(a views.AnswerMsg) bool {
 		return len(a.Outcomes) == 1 && a.Outcomes[0].Reason == kube.ReasonConflict
 	}) {
-		t.Errorf("the conflict's outcome did not reach the history: %#v", h.out)
+		t.Errorf("the conflict's outcome did not reach the history: %#v", h.Out)
 	}
 	h.view("after-conflict")
 }
@@ -275,9 +226,9 @@ func TestNoChangeCancels(t *testing.T) {
 		return s.Text == "edit of demo/configmaps/settings cancelled: no changes made"
 	}) ||
 		!saw(h, func(views.BackMsg) bool { return true }) {
-		t.Fatalf("no change: %#v", h.out)
+		t.Fatalf("no change: %#v", h.Out)
 	}
-	if h.m.(views.Unsaved).Unsaved() != "" {
+	if h.Screen.(views.Unsaved).Unsaved() != "" {
 		t.Error("a cancelled edit is unsaved")
 	}
 }
@@ -288,7 +239,7 @@ func TestOpenRefusedIsReported(t *testing.T) {
 	if !saw(h, func(o views.OutcomesMsg) bool {
 		return len(o.Outcomes) == 1 && o.Outcomes[0].Reason == kube.ReasonReadOnly && o.Outcomes[0].Op.Action == kube.ActionEditYAML
 	}) || !saw(h, func(views.BackMsg) bool { return true }) {
-		t.Fatalf("read-only open: %#v", h.out)
+		t.Fatalf("read-only open: %#v", h.Out)
 	}
 }
 
@@ -296,15 +247,15 @@ func TestManagedWarningWantsTheName(t *testing.T) {
 	f := &fake{verdicts: append(append(kube.Verdicts{}, pass...), kube.Verdict{Guard: kube.GuardManaged, Outcome: kube.OutcomeWarn,
 		Reason: kube.ReasonApplicationManaged, Confirm: "settings", Sentence: "managed by Helm (release web): Helm may undo this on its next sync"})}
 	h := newHarness(t, f, replace("color: blue", "color: teal"))
-	h.key("y")
+	h.Key("y")
 	if len(f.confirmed) != 0 {
 		t.Fatal("y applied without the name typed")
 	}
 	for _, r := range "settings" {
-		h.key(string(r))
+		h.Key(string(r))
 	}
 	h.view("confirm-managed")
-	h.key("enter")
+	h.Key("enter")
 	if len(f.confirmed) != 1 || len(f.confirmed[0]) != 1 || f.confirmed[0][0] != kube.ReasonApplicationManaged {
 		t.Fatalf("confirmed %v", f.confirmed)
 	}
@@ -318,7 +269,7 @@ func TestRefusedPlanShowsVerdicts(t *testing.T) {
 	f.planErrs = nil
 	h := newHarness(t, &refusing{fake: f}, replace("color: blue", "color: teal"))
 	h.view("refused")
-	h.key("y")
+	h.Key("y")
 	if len(f.confirmed) != 0 {
 		t.Fatal("a refused plan was applied")
 	}
@@ -351,19 +302,19 @@ func TestTextAreaWithoutAnEditor(t *testing.T) {
 	f := &fake{}
 	vc := viewtest.Context(nil, width, height)
 	m := yamledit.New(vc, f, nil, views.OpenYAMLEditMsg{Kind: "configmaps", Namespace: "demo", Name: "settings"})
-	h := &harness{t: t, m: m}
-	h.run(m.Init())
-	if !h.m.Capturing() {
+	h := &harness{Driver: viewtest.Driver{T: t, Screen: m}}
+	h.Run(m.Init())
+	if !h.Screen.Capturing() {
 		t.Fatal("the text area does not take the keys")
 	}
 	h.view("textarea")
-	h.key("x")
-	h.key("ctrl+s")
+	h.Key("x")
+	h.Key("ctrl+s")
 	if len(f.planned) != 1 || f.planned[0] != "x"+cmText {
 		t.Fatalf("planned %q", f.planned)
 	}
-	if !strings.Contains(h.m.View(), "diff of the live object") {
-		t.Fatalf("no preview after ctrl+s:\n%s", h.m.View())
+	if !strings.Contains(h.Screen.View(), "diff of the live object") {
+		t.Fatalf("no preview after ctrl+s:\n%s", h.Screen.View())
 	}
 }
 
@@ -380,16 +331,16 @@ func TestEditorFailureKeepsTheText(t *testing.T) {
 		}
 	}
 	m := yamledit.New(vc, f, hand, views.OpenYAMLEditMsg{Kind: "configmaps", Namespace: "demo", Name: "settings"})
-	h := &harness{t: t, m: m}
-	h.run(m.Init())
+	h := &harness{Driver: viewtest.Driver{T: t, Screen: m}}
+	h.Run(m.Init())
 	if len(f.planned) != 0 {
 		t.Fatal("a failed editor's text was planned")
 	}
 	if _, err := os.Stat(seen); !os.IsNotExist(err) {
 		t.Errorf("the edited file was not removed: %v", err)
 	}
-	if !strings.Contains(h.m.View(), "exit status 1") || h.m.(views.Unsaved).Unsaved() == "" {
-		t.Fatalf("editor failure:\n%s", h.m.View())
+	if !strings.Contains(h.Screen.View(), "exit status 1") || h.Screen.(views.Unsaved).Unsaved() == "" {
+		t.Fatalf("editor failure:\n%s", h.Screen.View())
 	}
 }
 
@@ -416,14 +367,14 @@ func TestMalformedYAMLErrorCountsTheFilesLines(t *testing.T) {
 func TestEscInThePreviewAsksFirst(t *testing.T) {
 	f := &fake{}
 	h := newHarness(t, f, replace("color: blue", "color: teal"))
-	if !h.m.(views.BackCapturer).CapturesBack() {
+	if !h.Screen.(views.BackCapturer).CapturesBack() {
 		t.Fatal("the root would close the preview on one esc: the edit would be lost")
 	}
-	h.key("esc")
+	h.Key("esc")
 	if saw(h, func(views.BackMsg) bool { return true }) {
 		t.Fatal("one esc discarded the edit")
 	}
-	h.key("esc")
+	h.Key("esc")
 	if !saw(h, func(views.BackMsg) bool { return true }) {
 		t.Fatal("two escs did not discard")
 	}
@@ -433,9 +384,9 @@ func TestTooLargeForTheTextArea(t *testing.T) {
 	f := &big{fake: &fake{}}
 	vc := viewtest.Context(nil, width, height)
 	m := yamledit.New(vc, f, nil, views.OpenYAMLEditMsg{Kind: "configmaps", Namespace: "demo", Name: "settings"})
-	h := &harness{t: t, m: m}
-	h.run(m.Init())
-	if v := h.m.View(); !strings.Contains(v, "too large for kyyard's text area") || h.m.Capturing() {
+	h := &harness{Driver: viewtest.Driver{T: t, Screen: m}}
+	h.Run(m.Init())
+	if v := h.Screen.View(); !strings.Contains(v, "too large for kyyard's text area") || h.Screen.Capturing() {
 		t.Fatalf("a 300 KiB object in the text area:\n%s", v)
 	}
 }

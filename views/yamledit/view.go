@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 )
@@ -57,28 +55,13 @@ func (m *Model) View() string {
 	case phaseApplying:
 		return views.Page(st, w, h, []string{"applying the edit of " + m.ref().String() + " …"}, "waiting for the API server", &m.offset)
 	case phaseHeld:
-		body := append(m.problemLines(), "", "your text is kept: e edits it again; esc twice discards it")
+		body := append(ProblemLines(st, m.problem), "", "your text is kept: e edits it again; esc twice discards it")
 		return views.Page(st, w, h, body, "e edit again · esc discard (twice)", &m.offset)
 	case phaseEditing:
 		if m.hand != nil {
 			return views.Page(st, w, h, []string{"editing " + m.ref().String() + " in your editor …"}, "save and quit the editor to preview", &m.offset)
 		}
-		var lines []string
-		for i, l := range m.areaHeader() {
-			style := st.Muted
-			if i < len(m.problem) {
-				style = st.Error
-			}
-			lines = append(lines, ansi.Truncate(" "+style.Render(views.Sanitize(l)), w, "…"))
-		}
-		for _, l := range strings.Split(m.area.View(), "\n") {
-			lines = append(lines, ansi.Truncate(" "+l, w, ""))
-		}
-		lines = append(lines[:min(len(lines), max(h-1, 0))], ansi.Truncate(" "+st.Muted.Render("ctrl+s preview (dry run) · esc discard (twice when edited)"), w, "…"))
-		for len(lines) < h {
-			lines = append(lines[:len(lines)-1], "", lines[len(lines)-1])
-		}
-		return strings.Join(lines, "\n")
+		return m.area.View(st, w, h, m.areaHeader(), len(m.problem))
 	}
 	return views.Page(st, w, h, m.previewLines(), m.previewHelp(), &m.offset)
 }
@@ -94,17 +77,6 @@ func cutLine(l string) string {
 		return l
 	}
 	return string(r[:maxDiffLine]) + fmt.Sprintf("… (%s more)", kube.Plural(len(r)-maxDiffLine, "character"))
-}
-
-// problemLines are the problem's lines in the error style.
-func (m *Model) problemLines() []string {
-	var out []string
-	for _, l := range m.problem {
-		for _, part := range strings.Split(views.Sanitize(l), "\n") {
-			out = append(out, m.vc.Styles.Error.Render(part))
-		}
-	}
-	return out
 }
 
 // previewLines are the plan's verdicts, diff and patch, and what is asked.
