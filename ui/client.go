@@ -4,7 +4,9 @@ import (
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/apps"
+	"github.com/kyyard/kyyard/views/create"
 	"github.com/kyyard/kyyard/views/deploy"
+	"github.com/kyyard/kyyard/views/drain"
 	"github.com/kyyard/kyyard/views/exec"
 	"github.com/kyyard/kyyard/views/forwards"
 	"github.com/kyyard/kyyard/views/inventory"
@@ -12,7 +14,9 @@ import (
 	"github.com/kyyard/kyyard/views/operate"
 	"github.com/kyyard/kyyard/views/portforward"
 	"github.com/kyyard/kyyard/views/rollout"
+	"github.com/kyyard/kyyard/views/secret"
 	"github.com/kyyard/kyyard/views/workload"
+	"github.com/kyyard/kyyard/views/yamledit"
 )
 
 // Every interface the root and the screens find on the client
@@ -46,6 +50,10 @@ var (
 	_ apps.Lister           = (*kube.Client)(nil)
 	_ deploy.Deployer       = (*kube.Client)(nil)
 	_ deploy.Remover        = (*kube.Client)(nil)
+	_ yamledit.Editor       = (*kube.Client)(nil)
+	_ secret.Reader         = (*kube.Client)(nil)
+	_ drain.Drainer         = (*kube.Client)(nil)
+	_ create.Creator        = (*kube.Client)(nil)
 
 	// What the root itself asks of it.
 	_ Reachability   = (*kube.Client)(nil)

@@ -118,6 +118,15 @@ var commands = []command{
 		},
 	},
 	{
+		// A new object from a kind's template in a namespace, or from a
+		// file: edited, then sent by server-side apply (views/create).
+		words:    []string{"create"},
+		maxArgs:  2,
+		complete: createArgs,
+		help:     []string{":create <kind|-f file>"},
+		run:      (*Model).runCreate,
+	},
+	{
 		// The session's outcomes.
 		words: []string{"history"},
 		help:  []string{":history"},
@@ -144,7 +153,7 @@ var commands = []command{
 }
 
 // commandExamples end the help overlay's Commands line.
-const commandExamples = "e.g. :pods, :deploy demo, :po all, :ns"
+const commandExamples = "e.g. :pods, :deploy demo, :po all"
 
 // commandFor returns the command whose words hold word, nil when none
 // does (a kind's name, or nothing kyyard knows).

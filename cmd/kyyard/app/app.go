@@ -101,6 +101,11 @@ Keys:
              shown lines (OSC 52); a workload's pods: --max-log-requests streams
   :history   the session's outcomes (time, context, object, action, outcome,
              detail), also appended to $XDG_CONFIG_HOME/kyyard/history.log
+  :create <kind> [ns] / :create -f <file>
+             a new object (any kind, CRDs included) from a template or a file,
+             edited in $KUBE_EDITOR/$EDITOR (or the text area: ctrl+s), then a
+             server dry run and diff; y sends it by server-side apply (field
+             manager kyyard); fields of other managers ask "force"
   shift+f    port-forward a pod, a Service or a workload: pick a declared port
              (or type one) and a local port on 127.0.0.1; a Service's or a
              workload's forward moves to another ready pod when its pod goes
