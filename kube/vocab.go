@@ -77,6 +77,7 @@ const (
 	ActionApply                   = vocab.ActionApply
 	ActionServerSideApply         = vocab.ActionServerSideApply
 	ActionEditYAML                = vocab.ActionEditYAML
+	ActionCopy                    = vocab.ActionCopy
 	ActionDebug                   = vocab.ActionDebug
 	ActionDelete                  = vocab.ActionDelete
 	ActionDeploy                  = vocab.ActionDeploy

@@ -111,3 +111,6 @@ func Noun(n int64, singular string) string { return vocab.Noun(n, singular) }
 // Plural is vocab.Plural: n and the noun for n of a thing ("1 replica",
 // "3 replicas").
 func Plural[N int | int32 | int64](n N, singular string) string { return vocab.Plural(n, singular) }
+
+// Bytes is vocab.Bytes: "512 B", "1.5 KiB", "3.2 MiB".
+func Bytes(n int64) string { return vocab.Bytes(n) }

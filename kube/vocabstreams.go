@@ -7,6 +7,14 @@ package kube
 import "github.com/kyyard/kyyard/kube/vocab"
 
 type (
+	// CopyDirection is vocab.CopyDirection.
+	CopyDirection = vocab.CopyDirection
+	// CopyProgress is vocab.CopyProgress.
+	CopyProgress = vocab.CopyProgress
+	// CopyRequest is vocab.CopyRequest.
+	CopyRequest = vocab.CopyRequest
+	// CopyResult is vocab.CopyResult.
+	CopyResult = vocab.CopyResult
 	// DebugRequest is vocab.DebugRequest.
 	DebugRequest = vocab.DebugRequest
 	// ExecLimits is vocab.ExecLimits.
@@ -34,6 +42,10 @@ type (
 )
 
 const (
+	// CopyFromContainer is vocab.CopyFromContainer.
+	CopyFromContainer = vocab.CopyFromContainer
+	// CopyToContainer is vocab.CopyToContainer.
+	CopyToContainer = vocab.CopyToContainer
 	// DefaultDebugImage is vocab.DefaultDebugImage.
 	DefaultDebugImage = vocab.DefaultDebugImage
 	// DefaultExecSetup is vocab.DefaultExecSetup.
@@ -49,6 +61,12 @@ const (
 )
 
 var (
+	// ErrCopyFailed is vocab.ErrCopyFailed.
+	ErrCopyFailed = vocab.ErrCopyFailed
+	// ErrCopyNoTar is vocab.ErrCopyNoTar.
+	ErrCopyNoTar = vocab.ErrCopyNoTar
+	// ErrCopyNotFound is vocab.ErrCopyNotFound.
+	ErrCopyNotFound = vocab.ErrCopyNotFound
 	// ErrExecClosed is vocab.ErrExecClosed.
 	ErrExecClosed = vocab.ErrExecClosed
 	// ErrExecForbidden is vocab.ErrExecForbidden.

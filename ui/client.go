@@ -8,6 +8,7 @@ import (
 	"github.com/kyyard/kyyard/views/deploy"
 	"github.com/kyyard/kyyard/views/drain"
 	"github.com/kyyard/kyyard/views/exec"
+	"github.com/kyyard/kyyard/views/filecopy"
 	"github.com/kyyard/kyyard/views/forwards"
 	"github.com/kyyard/kyyard/views/inventory"
 	"github.com/kyyard/kyyard/views/logs"
@@ -54,6 +55,7 @@ var (
 	_ secret.Reader         = (*kube.Client)(nil)
 	_ drain.Drainer         = (*kube.Client)(nil)
 	_ create.Creator        = (*kube.Client)(nil)
+	_ filecopy.Copier       = (*kube.Client)(nil)
 
 	// What the root itself asks of it.
 	_ Reachability   = (*kube.Client)(nil)

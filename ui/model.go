@@ -205,6 +205,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openLogs(msg)
 	case views.OpenPortForwardMsg:
 		return m, m.openPortForward(msg)
+	case views.OpenCopyMsg:
+		return m, m.openCopy(msg)
 	case views.OpenForwardsMsg:
 		return m, m.openForwards(false)
 	case views.OpenAppsMsg:

@@ -32,3 +32,13 @@ type OpenPortForwardMsg struct {
 
 // OpenForwardsMsg asks the root to show the active port-forwards (`:pf`).
 type OpenForwardsMsg struct{}
+
+// OpenCopyMsg asks the root to open the file copy screen (views/filecopy)
+// of a pod's container (`T` on a pod or a container row).
+type OpenCopyMsg struct {
+	// Namespace, Pod and UID name the pod as the person saw it.
+	Namespace, Pod, UID string
+	// Container is the container row's container; "" for a pod row (the
+	// only container, or a choice on the screen).
+	Container string
+}

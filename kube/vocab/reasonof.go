@@ -29,6 +29,8 @@ func ReasonOf(err error) Reason {
 		return refusal.Reason
 	case errors.Is(err, ErrInvalid):
 		return ReasonInvalid
+	case errors.Is(err, ErrCopyNotFound):
+		return ReasonNotFound
 	case apierrors.IsForbidden(err):
 		return ReasonForbidden
 	case apierrors.IsUnauthorized(err):

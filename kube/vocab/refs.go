@@ -181,6 +181,10 @@ const (
 	ActionShell Action = "shell"
 	// ActionDebug is an ephemeral debug container's session.
 	ActionDebug Action = "debug"
+	// ActionCopy is a file copy to or from a container (CopyFile:
+	// `kubectl cp`'s tar stream over pods/exec): refused, failed, or what
+	// it carried and where it landed.
+	ActionCopy Action = "copy"
 	// ActionPortForward is a port-forward (create pods/portforward). It is
 	// not written to the history (a forward changes nothing in the
 	// cluster); Permissions reports it so that shift+f can say up front

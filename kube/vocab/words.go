@@ -32,6 +32,21 @@ func Plural[N int | int32 | int64](n N, singular string) string {
 	return fmt.Sprintf("%d %s", n, Noun(int64(n), singular))
 }
 
+// Bytes is n bytes as people read them, in binary units: "512 B",
+// "1.5 KiB", "3.2 MiB" (one decimal from KiB on, up to PiB).
+func Bytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for v := n / unit; v >= unit && exp < 4; v /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
+}
+
 // ErrSelectsNothing is wrapped by the error of a drill-down (kube's
 // DrillDown) or a stream (logs of a workload) for an object whose selector
 // is absent or empty (a Service without one): it opens no rows, which is

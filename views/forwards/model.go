@@ -126,19 +126,9 @@ func (m *Model) stop() tea.Cmd {
 	return func() tea.Msg { return stoppedMsg{owner: owner, id: id, err: fw.StopPortForward(id)} }
 }
 
-// Bytes is n as people read it: "512 B", "1.5 KiB", "3.2 MiB".
-func Bytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for v := n / unit; v >= unit && exp < 4; v /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
-}
+// Bytes is n as people read it: "512 B", "1.5 KiB", "3.2 MiB"
+// (kube.Bytes).
+func Bytes(n int64) string { return kube.Bytes(n) }
 
 // age is a duration as the inventory shows ages: 45s, 12m, 3h, 2d.
 func age(d time.Duration) string {

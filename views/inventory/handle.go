@@ -69,6 +69,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.logs(true)
 	case key.Matches(msg, k.PortForward):
 		return m.portForward()
+	case key.Matches(msg, k.Copy):
+		return m.copyFiles()
 	case key.Matches(msg, k.Rollout):
 		return m.rollout()
 	case key.Matches(msg, k.Actions):

@@ -58,6 +58,9 @@ type Keys struct {
 	// PortForward opens the port-forward dialog of a pod, a Service or a
 	// workload.
 	PortForward key.Binding
+	// Copy opens the file copy screen of a pod or a container (kubectl
+	// cp).
+	Copy key.Binding
 	// Left and Right scroll the columns right of NAME.
 	Left, Right key.Binding
 	// Clear is esc on this screen: it clears marks, then the filter, then
@@ -100,6 +103,7 @@ func DefaultKeys() Keys {
 		Logs:          key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "logs")),
 		Previous:      key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous logs")),
 		PortForward:   key.NewBinding(key.WithKeys("F"), key.WithHelp("shift+f", "port-forward")),
+		Copy:          key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "copy files (kubectl cp)")),
 		Left:          key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "scroll left")),
 		Right:         key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "scroll right")),
 		Clear:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear marks, filter; back")),
@@ -130,7 +134,7 @@ func (k Keys) list() []key.Binding {
 	for _, a := range k.Operate {
 		out = append(out, a.Binding)
 	}
-	return append(out, k.Rollout, k.Actions, k.Logs, k.Previous, k.PortForward, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
+	return append(out, k.Rollout, k.Actions, k.Logs, k.Previous, k.PortForward, k.Copy, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
 		k.SortName, k.SortAge, k.Mark, k.MarkRange, k.ClearMarks, k.Left, k.Right, k.Clear)
 }
 

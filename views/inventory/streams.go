@@ -75,6 +75,29 @@ func (m *Model) shell() tea.Cmd {
 	return func() tea.Msg { return msg }
 }
 
+// copyFiles asks the root for the file copy screen of the cursor row's
+// pod or container (`T`). A copy runs tar over pods/exec, so it is
+// refused where a shell is: read-only mode, or create pods/exec denied.
+func (m *Model) copyFiles() tea.Cmd {
+	row := m.current()
+	if row == nil {
+		return nil
+	}
+	ns, pod, uid, container, ok := m.podOf(row)
+	if !ok {
+		return views.Status(fmt.Sprintf("files are copied to and from pods and containers, not %s", m.info.ID), false)
+	}
+	ref := kube.ObjectRef{Kind: kube.KindPods, Namespace: ns, Name: pod, UID: uid}
+	if m.vc.ReadOnly() {
+		return views.Refuse(kube.ActionCopy, kube.ReasonReadOnly, "kyyard runs read-only (--readonly): no file is copied (a copy runs tar over pods/exec)", ref)
+	}
+	if why := m.off[kube.ActionShell]; why != "" {
+		return views.Refuse(kube.ActionCopy, kube.ReasonForbidden, fmt.Sprintf("file copy is disabled: %s (a copy runs tar over pods/exec); nothing was sent", why), ref)
+	}
+	msg := views.OpenCopyMsg{Namespace: ns, Pod: pod, UID: uid, Container: container}
+	return func() tea.Msg { return msg }
+}
+
 // portForward asks the root for the port-forward dialog of the cursor row
 // (`shift+f`): a pod, a Service or a workload.
 func (m *Model) portForward() tea.Cmd {

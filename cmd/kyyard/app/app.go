@@ -106,6 +106,9 @@ Keys:
              edited in $KUBE_EDITOR/$EDITOR (or the text area: ctrl+s), then a
              server dry run and diff; y sends it by server-side apply (field
              manager kyyard); fields of other managers ask "force"
+  T          copy files to or from a pod's container (kubectl cp: tar over
+             pods/exec; what comes out is checked and lands only whole); also
+             kyyard cp [ns/]pod:path local, kyyard cp local [ns/]pod:path
   shift+f    port-forward a pod, a Service or a workload: pick a declared port
              (or type one) and a local port on 127.0.0.1; a Service's or a
              workload's forward moves to another ready pod when its pod goes
@@ -257,6 +260,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	cmd.AddCommand(newInspectCommand(connect))
 	cmd.AddCommand(newManifestCommand(flags, connect))
 	cmd.AddCommand(newApplyCommand(writeConnect(flags, &opts), historyFile))
+	cmd.AddCommand(newCpCommand(writeConnect(flags, &opts), historyFile))
 	cmd.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print kyyard's version",

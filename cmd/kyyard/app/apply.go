@@ -15,7 +15,6 @@ import (
 	"github.com/kyyard/kyyard/config"
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kinds"
-	"github.com/kyyard/kyyard/views/history"
 )
 
 // applyTimeout bounds a whole `kyyard apply`: the plan's reads, access
@@ -94,10 +93,19 @@ func runApply(ctx context.Context, in io.Reader, out, errOut io.Writer, connect 
 	if len(opts.files) == 0 {
 		return errors.New(`no manifests: pass -f FILE, -f FOLDER or -f - (standard input)`)
 	}
+	return withWriteClient(ctx, applyTimeout, connect, func(ctx context.Context, client *kube.Client, kctx string) error {
+		return applyWith(ctx, client, kctx, in, out, errOut, historyPath, opts)
+	})
+}
+
+// withWriteClient connects (connect), bounds ctx (nil: a background one)
+// by timeout and runs f with the client and its context's name; the
+// client is closed and the connection's done called after f.
+func withWriteClient(ctx context.Context, timeout time.Duration, connect writeConnectFunc, f func(context.Context, *kube.Client, string) error) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, cancel := context.WithTimeout(ctx, applyTimeout)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	client, kctx, done, err := connect()
 	if err != nil {
@@ -105,6 +113,11 @@ func runApply(ctx context.Context, in io.Reader, out, errOut io.Writer, connect 
 	}
 	defer done()
 	defer client.Close()
+	return f(ctx, client, kctx)
+}
+
+// applyWith plans, prints and sends the apply through client.
+func applyWith(ctx context.Context, client *kube.Client, kctx string, in io.Reader, out, errOut io.Writer, historyPath func() (string, error), opts applyOptions) error {
 	plan, err := client.PlanApplyFiles(ctx, opts.files, opts.recursive, in)
 	if err != nil {
 		return err
@@ -136,16 +149,7 @@ func runApply(ctx context.Context, in io.Reader, out, errOut io.Writer, connect 
 			fmt.Fprintf(errOut, "%s (%s)\n", o.Detail, o.Reason)
 		}
 	}
-	if path, err := historyPath(); err == nil {
-		now := time.Now()
-		entries := make([]history.Entry, len(outcomes))
-		for i, o := range outcomes {
-			entries[i] = history.Entry{Time: now, Context: kctx, Outcome: o}
-		}
-		if err := history.Append(path, entries); err != nil {
-			fmt.Fprintf(errOut, "warning: the history file %s: %v\n", path, err)
-		}
-	}
+	appendHistory(errOut, historyPath, kctx, outcomes...)
 	if failed > 0 {
 		return fmt.Errorf("%d of %d object(s) not applied", failed, len(outcomes))
 	}

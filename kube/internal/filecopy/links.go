@@ -87,10 +87,35 @@ func (st *Staged) Tops() []string { return append([]string(nil), st.tops...) }
 // moves nothing and returns ErrExists naming it (the staging folder is
 // removed). Errors: ErrExists; a rename failed (what was moved before it
 // stays, the error names it).
-func (st *Staged) Commit() error {
+func (st *Staged) Commit() error { return st.commit(nil) }
+
+// CommitAs is Commit of an archive of one top-level name, moved into the
+// folder as name instead (`kubectl cp pod:/var/log/app ./app-logs`).
+// Errors: Commit's; the archive holds several names, or name is not one
+// plain name (nothing is moved; the staging folder is removed).
+func (st *Staged) CommitAs(name string) error {
+	if len(st.tops) != 1 {
+		st.Discard()
+		return fmt.Errorf("the archive holds %d names, not one to copy as %q", len(st.tops), name)
+	}
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\x00") {
+		st.Discard()
+		return fmt.Errorf("%q: the name to copy as must be one plain name", name)
+	}
+	return st.commit(map[string]string{st.tops[0]: name})
+}
+
+// commit moves each top-level name to its name in as (itself when absent).
+func (st *Staged) commit(as map[string]string) error {
 	defer st.Discard()
+	target := func(t string) string {
+		if n, ok := as[t]; ok {
+			return n
+		}
+		return t
+	}
 	for _, t := range st.tops {
-		old, err := os.Lstat(filepath.Join(st.dest, t))
+		old, err := os.Lstat(filepath.Join(st.dest, target(t)))
 		if os.IsNotExist(err) {
 			continue
 		}
@@ -102,11 +127,11 @@ func (st *Staged) Commit() error {
 			return err
 		}
 		if !old.Mode().IsRegular() || !staged.Mode().IsRegular() {
-			return fmt.Errorf("%s: %w (remove it, or copy into another folder)", filepath.Join(st.dest, t), ErrExists)
+			return fmt.Errorf("%s: %w (remove it, or copy into another folder)", filepath.Join(st.dest, target(t)), ErrExists)
 		}
 	}
 	for i, t := range st.tops {
-		if err := os.Rename(filepath.Join(st.dir, t), filepath.Join(st.dest, t)); err != nil {
+		if err := os.Rename(filepath.Join(st.dir, t), filepath.Join(st.dest, target(t))); err != nil {
 			if i > 0 {
 				return fmt.Errorf("%w (moved before it: %s)", err, strings.Join(st.tops[:i], ", "))
 			}

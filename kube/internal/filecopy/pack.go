@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 )
 
 // Stats counts what a copy carried.
@@ -55,11 +56,25 @@ func LocalSize(src string) (int64, error) {
 // that is not a regular file, a folder or a link (ErrNotCopyable, with
 // its path); a write to w failed (the exec ended).
 func Pack(w io.Writer, src string, m *Meter) (Stats, error) {
+	return PackAs(w, src, "", m)
+}
+
+// PackAs is Pack with the entries named after as instead of src's last
+// element ("" keeps it): what a copy to a new name in the container
+// writes (`kubectl cp logs pod:/tmp/old-logs`). Errors: Pack's, and as
+// not one plain name (empty after cleaning, ".", "..", or with a slash).
+func PackAs(w io.Writer, src, as string, m *Meter) (Stats, error) {
 	var st Stats
 	src = filepath.Clean(src)
 	base := filepath.Base(src)
 	if base == "." || base == ".." || base == string(filepath.Separator) {
 		return st, fmt.Errorf("%s: name a file or folder, not %q", src, base)
+	}
+	if as != "" {
+		if as == "." || as == ".." || strings.ContainsAny(as, "/\x00") {
+			return st, fmt.Errorf("%q: the name to copy as must be one plain name", as)
+		}
+		base = as
 	}
 	tw := tar.NewWriter(w)
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {

@@ -3,6 +3,7 @@ package filecopy_test
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -112,5 +113,55 @@ func TestMeterReportsAtABoundedRate(t *testing.T) {
 	nilMeter.Add(1)
 	if p := nilMeter.Finish(); p.Total != -1 || nilMeter.Done() != 0 {
 		t.Errorf("nil meter %+v", p)
+	}
+}
+
+// TestPackAsAndCommitAs: a copy to a new name, both ways: PackAs names
+// the entries after the new name, CommitAs moves the one top-level name
+// in as another; several names, or a name that is a path, are refused
+// and nothing is moved.
+func TestPackAsAndCommitAs(t *testing.T) {
+	src := tree(t)
+	var buf bytes.Buffer
+	if _, err := filecopy.PackAs(&buf, src, "renamed", nil); err != nil {
+		t.Fatal(err)
+	}
+	packed := buf.Bytes()
+	_, dest := sandbox(t)
+	staged, err := filecopy.Stage(bytes.NewReader(packed), dest, filecopy.StageOptions{Top: "renamed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := staged.CommitAs("again"); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(t, dest); len(got) != 1 || got[0] != "again" {
+		t.Fatalf("dest holds %v, want [again]", got)
+	}
+	if b, err := os.ReadFile(filepath.Join(dest, "again", "nested", "a.txt")); err != nil || len(b) == 0 {
+		t.Fatalf("again/nested/a.txt: %v", err)
+	}
+	for _, bad := range []string{"", ".", "..", "a/b"} {
+		if _, err := filecopy.PackAs(io.Discard, src, bad, nil); bad != "" && err == nil {
+			t.Errorf("PackAs %q: no error", bad)
+		}
+		staged, err := filecopy.Stage(bytes.NewReader(packed), dest, filecopy.StageOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := staged.CommitAs(bad); err == nil {
+			t.Errorf("CommitAs %q: no error", bad)
+		}
+	}
+	two := archive(t, file("a", "1"), file("b", "2"))
+	staged, err = filecopy.Stage(bytes.NewReader(two), dest, filecopy.StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := staged.CommitAs("c"); err == nil {
+		t.Error("CommitAs of two names: no error")
+	}
+	if got := names(t, dest); len(got) != 1 {
+		t.Errorf("after the refusals dest holds %v (staging folders left?)", got)
 	}
 }

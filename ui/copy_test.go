@@ -1,0 +1,38 @@
+package ui_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kyyard/kyyard/internal/kubetest"
+)
+
+// TestCopyKey: T on a pod row opens the copy screen of that pod; in
+// read-only mode it sends nothing and says why, and the refusal is an
+// outcome of action copy.
+func TestCopyKey(t *testing.T) {
+	client, cs := kubetest.FakeClient(t, objects()...)
+	h := startWith(t, client, "demo", 120, 14)
+	h.runKey(h.keys("T"))
+	if got := h.m.Top().Title(); got != "copy demo/web-1" {
+		t.Fatalf("T on a pod: top screen %q", got)
+	}
+	ro := startWith(t, modes{Client: client, readOnly: true}, "demo", 120, 14)
+	before := len(cs.Actions())
+	ro.runKey(ro.keys("T"))
+	if v := ro.m.View(); !strings.Contains(v, "no file is copied") || ro.m.Top().Title() == "copy demo/web-1" {
+		t.Fatalf("T in read-only mode:\n%s", v)
+	}
+	if n := len(cs.Actions()) - before; n != 0 {
+		t.Errorf("T in read-only mode sent %d requests", n)
+	}
+	ro.command("history")
+	if v := ro.m.View(); !strings.Contains(v, "copy") || !strings.Contains(v, "read_only") {
+		t.Errorf(":history after the refusal:\n%s", v)
+	}
+	h.command("deploy")
+	h.runKey(h.keys("T"))
+	if v := h.m.View(); !strings.Contains(v, "files are copied to and from pods and containers") {
+		t.Errorf("T on a Deployment:\n%s", v)
+	}
+}
