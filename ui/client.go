@@ -13,6 +13,7 @@ import (
 	"github.com/kyyard/kyyard/views/inventory"
 	"github.com/kyyard/kyyard/views/logs"
 	"github.com/kyyard/kyyard/views/operate"
+	"github.com/kyyard/kyyard/views/ownertree"
 	"github.com/kyyard/kyyard/views/portforward"
 	"github.com/kyyard/kyyard/views/rollout"
 	"github.com/kyyard/kyyard/views/secret"
@@ -56,6 +57,7 @@ var (
 	_ drain.Drainer         = (*kube.Client)(nil)
 	_ create.Creator        = (*kube.Client)(nil)
 	_ filecopy.Copier       = (*kube.Client)(nil)
+	_ ownertree.Reader      = (*kube.Client)(nil)
 
 	// What the root itself asks of it.
 	_ Reachability   = (*kube.Client)(nil)

@@ -36,3 +36,13 @@ func TestCopyKey(t *testing.T) {
 		t.Errorf("T on a Deployment:\n%s", v)
 	}
 }
+
+// TestOwnerTreeKey: o on a row opens the owner tree of its object.
+func TestOwnerTreeKey(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	h := startWith(t, client, "demo", 120, 14)
+	h.runKey(h.keys("o"))
+	if got := h.m.Top().Title(); got != "owners pods/web-1" {
+		t.Fatalf("o on a pod: top screen %q", got)
+	}
+}

@@ -207,6 +207,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openPortForward(msg)
 	case views.OpenCopyMsg:
 		return m, m.openCopy(msg)
+	case views.OpenOwnerTreeMsg:
+		return m, m.openOwnerTree(msg)
 	case views.OpenForwardsMsg:
 		return m, m.openForwards(false)
 	case views.OpenAppsMsg:

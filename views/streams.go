@@ -42,3 +42,11 @@ type OpenCopyMsg struct {
 	// only container, or a choice on the screen).
 	Container string
 }
+
+// OpenOwnerTreeMsg asks the root to open the owner tree (views/ownertree)
+// of an object of any kind (`o` on a row).
+type OpenOwnerTreeMsg struct {
+	// Kind is the row's plugin id; Namespace and Name name the object.
+	Kind            kube.Kind
+	Namespace, Name string
+}

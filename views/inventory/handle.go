@@ -71,6 +71,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.portForward()
 	case key.Matches(msg, k.Copy):
 		return m.copyFiles()
+	case key.Matches(msg, k.Owners):
+		return m.ownerTree()
 	case key.Matches(msg, k.Rollout):
 		return m.rollout()
 	case key.Matches(msg, k.Actions):

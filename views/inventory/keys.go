@@ -61,6 +61,8 @@ type Keys struct {
 	// Copy opens the file copy screen of a pod or a container (kubectl
 	// cp).
 	Copy key.Binding
+	// Owners opens the owner tree of the cursor row's object.
+	Owners key.Binding
 	// Left and Right scroll the columns right of NAME.
 	Left, Right key.Binding
 	// Clear is esc on this screen: it clears marks, then the filter, then
@@ -104,6 +106,7 @@ func DefaultKeys() Keys {
 		Previous:      key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous logs")),
 		PortForward:   key.NewBinding(key.WithKeys("F"), key.WithHelp("shift+f", "port-forward")),
 		Copy:          key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "copy files (kubectl cp)")),
+		Owners:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "owner tree")),
 		Left:          key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "scroll left")),
 		Right:         key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "scroll right")),
 		Clear:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear marks, filter; back")),
@@ -134,7 +137,7 @@ func (k Keys) list() []key.Binding {
 	for _, a := range k.Operate {
 		out = append(out, a.Binding)
 	}
-	return append(out, k.Rollout, k.Actions, k.Logs, k.Previous, k.PortForward, k.Copy, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
+	return append(out, k.Rollout, k.Actions, k.Logs, k.Previous, k.PortForward, k.Copy, k.Owners, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
 		k.SortName, k.SortAge, k.Mark, k.MarkRange, k.ClearMarks, k.Left, k.Right, k.Clear)
 }
 

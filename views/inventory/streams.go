@@ -98,6 +98,24 @@ func (m *Model) copyFiles() tea.Cmd {
 	return func() tea.Msg { return msg }
 }
 
+// ownerTree asks the root for the owner tree of the cursor row's object
+// (`o`); a container's is its pod's.
+func (m *Model) ownerTree() tea.Cmd {
+	row := m.current()
+	if row == nil {
+		return nil
+	}
+	msg := views.OpenOwnerTreeMsg{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name}
+	if m.info.PartOf != "" {
+		ns, pod, _, _, ok := m.podOf(row)
+		if !ok {
+			return views.Status(fmt.Sprintf("%s are parts of %s: open the %s's owner tree", m.info.ID, m.info.PartOf, m.info.PartOf), false)
+		}
+		msg = views.OpenOwnerTreeMsg{Kind: kube.KindPods, Namespace: ns, Name: pod}
+	}
+	return func() tea.Msg { return msg }
+}
+
 // portForward asks the root for the port-forward dialog of the cursor row
 // (`shift+f`): a pod, a Service or a workload.
 func (m *Model) portForward() tea.Cmd {
