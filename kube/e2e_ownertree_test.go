@@ -105,3 +105,56 @@ func TestE2EOwnerTreeOfACustomResource(t *testing.T) {
 		t.Fatalf("the custom resource's tree: %+v, %v", tree.Root, err)
 	}
 }
+
+// TestE2EObjectEvents: a new Deployment's events on the local cluster,
+// gathered through its owner tree: its own (ScalingReplicaSet), its
+// ReplicaSet's (SuccessfulCreate) and its Pods' (Scheduled), newest
+// first; a Pod's are its own only.
+func TestE2EObjectEvents(t *testing.T) {
+	e := newOpEnv(t)
+	ctx := context.Background()
+	e.deployment("web", "nginx:1.27.3")
+	e.settle("web")
+	c, _ := e.client(e.cfg, kube.Options{TablePlugin: kinds.NewTable})
+	want := []string{"ScalingReplicaSet", "SuccessfulCreate", "Scheduled"}
+	var ev kube.ObjectEvents
+	var err error
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
+		ev, err = c.Events(ctx, kube.KindDeployments, e.ns, "web")
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, r := range ev.Rows {
+			seen[r.Fields["reason"]] = true
+		}
+		if seen[want[0]] && seen[want[1]] && seen[want[2]] {
+			break
+		}
+	}
+	reasons := map[string]bool{}
+	pod := ""
+	for i, r := range ev.Rows {
+		reasons[r.Fields["reason"]] = true
+		if i > 0 && r.Cells[0].Since.After(ev.Rows[i-1].Cells[0].Since) {
+			t.Errorf("event %d is newer than the one before it", i)
+		}
+		if r.Fields["involvedObject.kind"] == "Pod" {
+			pod = r.Fields["involvedObject.name"]
+		}
+	}
+	for _, w := range want {
+		if !reasons[w] {
+			t.Fatalf("the Deployment's events lack %s: %v", w, reasons)
+		}
+	}
+	pe, err := c.Events(ctx, kube.KindPods, e.ns, pod)
+	if err != nil || len(pe.Rows) == 0 {
+		t.Fatalf("pod %s's events: %+v, %v", pod, pe.Rows, err)
+	}
+	for _, r := range pe.Rows {
+		if r.Fields["involvedObject.name"] != pod {
+			t.Errorf("pod %s's events hold one of %s", pod, r.Fields["involvedObject.name"])
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/kyyard/kyyard/views/create"
 	"github.com/kyyard/kyyard/views/deploy"
 	"github.com/kyyard/kyyard/views/drain"
+	"github.com/kyyard/kyyard/views/events"
 	"github.com/kyyard/kyyard/views/exec"
 	"github.com/kyyard/kyyard/views/filecopy"
 	"github.com/kyyard/kyyard/views/forwards"
@@ -58,6 +59,7 @@ var (
 	_ create.Creator        = (*kube.Client)(nil)
 	_ filecopy.Copier       = (*kube.Client)(nil)
 	_ ownertree.Reader      = (*kube.Client)(nil)
+	_ events.Reader         = (*kube.Client)(nil)
 
 	// What the root itself asks of it.
 	_ Reachability   = (*kube.Client)(nil)

@@ -127,6 +127,18 @@ var commands = []command{
 		run:      (*Model).runCreate,
 	},
 	{
+		// The cluster's events as one timeline, newest first, live: the
+		// events kind's screen (filter with /, sort, COUNT for repeats).
+		words:   []string{"timeline"},
+		maxArgs: 1,
+		help:    []string{":timeline"},
+		run: func(m *Model, l commandLine) tea.Cmd {
+			l.word, l.text = "events", strings.TrimSpace("events "+strings.Join(l.args, " "))
+			return m.runKind(l)
+		},
+		complete: (*Model).namespaceArgs,
+	},
+	{
 		// The session's outcomes.
 		words: []string{"history"},
 		help:  []string{":history"},
@@ -153,7 +165,7 @@ var commands = []command{
 }
 
 // commandExamples end the help overlay's Commands line.
-const commandExamples = "e.g. :pods, :deploy demo, :po all"
+const commandExamples = "e.g. :pods, :deploy demo"
 
 // commandFor returns the command whose words hold word, nil when none
 // does (a kind's name, or nothing kyyard knows).

@@ -46,3 +46,18 @@ func TestOwnerTreeKey(t *testing.T) {
 		t.Fatalf("o on a pod: top screen %q", got)
 	}
 }
+
+// TestEventsKeyAndTimeline: v on a row opens the events of its object;
+// :timeline all is the events of every namespace.
+func TestEventsKeyAndTimeline(t *testing.T) {
+	client, _ := kubetest.FakeClient(t, objects()...)
+	h := startWith(t, client, "demo", 120, 14)
+	h.runKey(h.keys("v"))
+	if got := h.m.Top().Title(); got != "events pods/web-1" {
+		t.Fatalf("v on a pod: top screen %q", got)
+	}
+	h.command("timeline all")
+	if got := h.m.Top().Title(); !strings.HasPrefix(got, "events(all)") {
+		t.Fatalf(":timeline all: top screen %q", got)
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/detail"
+	"github.com/kyyard/kyyard/views/events"
 	"github.com/kyyard/kyyard/views/exec"
 	"github.com/kyyard/kyyard/views/history"
 	"github.com/kyyard/kyyard/views/inventory"
@@ -209,6 +210,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openCopy(msg)
 	case views.OpenOwnerTreeMsg:
 		return m, m.openOwnerTree(msg)
+	case views.OpenEventsMsg:
+		return m, pushWith(m, "events", func(rd events.Reader) views.Screen { return events.New(m.vc, rd, msg) })
 	case views.OpenForwardsMsg:
 		return m, m.openForwards(false)
 	case views.OpenAppsMsg:

@@ -50,3 +50,11 @@ type OpenOwnerTreeMsg struct {
 	Kind            kube.Kind
 	Namespace, Name string
 }
+
+// OpenEventsMsg asks the root to open the events (views/events) of an
+// object of any kind and of what it owns (`v` on a row).
+type OpenEventsMsg struct {
+	// Kind is the row's plugin id; Namespace and Name name the object.
+	Kind            kube.Kind
+	Namespace, Name string
+}

@@ -73,6 +73,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.copyFiles()
 	case key.Matches(msg, k.Owners):
 		return m.ownerTree()
+	case key.Matches(msg, k.Events):
+		return m.events()
 	case key.Matches(msg, k.Rollout):
 		return m.rollout()
 	case key.Matches(msg, k.Actions):

@@ -61,8 +61,9 @@ type Keys struct {
 	// Copy opens the file copy screen of a pod or a container (kubectl
 	// cp).
 	Copy key.Binding
-	// Owners opens the owner tree of the cursor row's object.
-	Owners key.Binding
+	// Owners opens the owner tree of the cursor row's object; Events its
+	// events and those of what it owns.
+	Owners, Events key.Binding
 	// Left and Right scroll the columns right of NAME.
 	Left, Right key.Binding
 	// Clear is esc on this screen: it clears marks, then the filter, then
@@ -107,6 +108,7 @@ func DefaultKeys() Keys {
 		PortForward:   key.NewBinding(key.WithKeys("F"), key.WithHelp("shift+f", "port-forward")),
 		Copy:          key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "copy files (kubectl cp)")),
 		Owners:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "owner tree")),
+		Events:        key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "events (and of what it owns)")),
 		Left:          key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "scroll left")),
 		Right:         key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "scroll right")),
 		Clear:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear marks, filter; back")),
@@ -137,7 +139,7 @@ func (k Keys) list() []key.Binding {
 	for _, a := range k.Operate {
 		out = append(out, a.Binding)
 	}
-	return append(out, k.Rollout, k.Actions, k.Logs, k.Previous, k.PortForward, k.Copy, k.Owners, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
+	return append(out, k.Rollout, k.Actions, k.Logs, k.Previous, k.PortForward, k.Copy, k.Owners, k.Events, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
 		k.SortName, k.SortAge, k.Mark, k.MarkRange, k.ClearMarks, k.Left, k.Right, k.Clear)
 }
 

@@ -116,6 +116,21 @@ func (m *Model) ownerTree() tea.Cmd {
 	return func() tea.Msg { return msg }
 }
 
+// events asks the root for the events of the cursor row's object and of
+// what it owns (`v`); a container's are its pod's.
+func (m *Model) events() tea.Cmd {
+	cmd := m.ownerTree()
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		if o, ok := cmd().(views.OpenOwnerTreeMsg); ok {
+			return views.OpenEventsMsg{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
+		}
+		return cmd()
+	}
+}
+
 // portForward asks the root for the port-forward dialog of the cursor row
 // (`shift+f`): a pod, a Service or a workload.
 func (m *Model) portForward() tea.Cmd {

@@ -81,6 +81,8 @@ Keys:
   T          copy files to or from a pod's container (kubectl cp: tar over
              pods/exec; what comes out is checked and lands only whole); also
              kyyard cp [ns/]pod:path local, kyyard cp local [ns/]pod:path
+  v          the events of any object and of what it owns, newest first, live;
+             / filters them; :timeline [ns|all] is the cluster's events
   o          the owner tree of any object (CRDs too): owners up, what they own
              down, a Service's pods; the worst health below each line marked
   shift+f    port-forward a pod, a Service or a workload: pick a declared port
