@@ -201,6 +201,16 @@ func (c *Shells) copyTo(ctx context.Context, call Call, local, remote string, re
 	folder, name := remote, filepath.Base(filepath.Clean(local))
 	if code != 0 {
 		folder, name = path.Dir(remote), path.Base(remote)
+		// The folder it goes into must exist: found before any byte is
+		// sent, since a tar that fails at once while a large stream is
+		// still being written to it can leave the stream stalled.
+		code, _, err = c.run(ctx, call, []string{"test", "-d", folder}, nil, nil)
+		if err != nil {
+			return res, err
+		}
+		if code != 0 {
+			return res, fmt.Errorf("%s: %w in the container (the folder %s is not there)", remote, vocab.ErrCopyNotFound, folder)
+		}
 	}
 	total, err := filecopy.LocalSize(local)
 	if err != nil {
