@@ -165,14 +165,16 @@ func (h *harness) press(names ...string) {
 	}
 }
 
-// typ types s, a key per rune.
+// typ types s, a key per rune, each key's commands settled before the
+// next (as a person types: the status of an earlier key must not be
+// recorded after a later one's).
 func (h *harness) typ(s string) {
 	for _, r := range s {
 		var cmd tea.Cmd
 		h.scr, cmd = h.scr.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
 		h.spawn(cmd)
+		h.settle()
 	}
-	h.settle()
 }
 
 func (h *harness) view() string { return h.scr.View() }
