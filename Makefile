@@ -22,10 +22,11 @@ cluster-tool:
 cluster-build: cluster-tool
 	$(CLUSTER) build
 
-## cluster-up: start the local cluster on 127.0.0.1 and seed the demo namespace
+## cluster-up: start the local cluster on 127.0.0.1 and seed the demo namespace (with the Helm release demo/greeter, 2 revisions)
 cluster-up: cluster-tool
 	$(CLUSTER) up
 	$(CLUSTER) seed
+	$(GO) run ./hack/helmseed -kubeconfig $(ADMIN_KUBECONFIG)
 
 ## cluster-down: stop the local cluster (only the processes it started)
 cluster-down: cluster-tool

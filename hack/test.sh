@@ -48,8 +48,11 @@ else
   "$cluster" up
 fi
 "$cluster" seed
-
 cache="$root/hack/cluster/.cache"
+# The demo Helm release (demo/greeter, two revisions), made with Helm's Go
+# SDK; a no-op when it is already there.
+go run ./hack/helmseed -kubeconfig "$cache/kubeconfig/admin.kubeconfig"
+
 export KYYARD_E2E=1
 export KYYARD_E2E_KUBECONFIG="$cache/kubeconfig/admin.kubeconfig"
 export KYYARD_E2E_READONLY_KUBECONFIG="$cache/kubeconfig/readonly.kubeconfig"

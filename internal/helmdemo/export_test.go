@@ -1,0 +1,4 @@
+package helmdemo
+
+// LoadChart exposes loadChart to the external tests.
+var LoadChart = loadChart
