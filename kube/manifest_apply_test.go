@@ -104,3 +104,41 @@ func TestManifestCoversYAMLEdit(t *testing.T) {
 		t.Fatalf("only %d kinds: the registry lost its kinds", n)
 	}
 }
+
+// TestManifestCoversHelmRollback: a Helm rollback's reviews of its
+// objects (PlanHelmRollback: patch of an object in both revisions, create
+// of one only in the revision rolled back to, delete of one only in the
+// current one, each of the object's own resource) are granted for every
+// built-in kind by the full manifest with ApplyRules, as the YAML edit's;
+// its reviews of Helm's storage (list, create, update Secrets) by the
+// full manifest alone; none by the read-only manifest.
+func TestManifestCoversHelmRollback(t *testing.T) {
+	reg := kinds.Builtin()
+	plain, ro := kube.AccessRules(reg, false), kube.AccessRules(reg, true)
+	full := append(kube.AccessRules(reg, false), kube.ApplyRules(reg)...)
+	for _, verb := range []string{"list", "create", "update"} {
+		req := kube.AccessRequest{Verb: verb, Resource: "secrets"}
+		if !kube.Grants(plain, req) || kube.Grants(ro, req) {
+			t.Errorf("%s: full grants %v, read-only grants %v", req, kube.Grants(plain, req), kube.Grants(ro, req))
+		}
+	}
+	n := 0
+	for _, info := range reg.Kinds() {
+		if info.PartOf != "" {
+			continue
+		}
+		for _, verb := range []string{"patch", "create", "delete"} {
+			req := kube.AccessRequest{Verb: verb, Group: info.Group, Resource: info.Resource}
+			if !kube.Grants(full, req) {
+				t.Errorf("a Helm rollback needs %s: not granted", req)
+			}
+			if kube.Grants(ro, req) {
+				t.Errorf("the read-only manifest grants %s", req)
+			}
+			n++
+		}
+	}
+	if n < 30 {
+		t.Fatalf("only %d requests: the registry lost its kinds", n)
+	}
+}

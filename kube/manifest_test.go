@@ -51,7 +51,8 @@ func builtinInfo(t *testing.T, kind kube.Kind) kube.KindInfo {
 var dynamicChecks = map[string]string{"AccessFor": "TestManifestCoversOperate", "applyGuards": "TestManifestCoversWorkloadForm",
 	"deployAccess": "TestManifestCoversDeploy", "deployRisks": "TestManifestCoversDeploy",
 	"deployWriteRefusal": "TestManifestCoversDeploy", "Remove": "TestManifestCoversDeploy",
-	"plan": "TestManifestCoversApply", "CreateTemplate": "TestManifestCoversApply", "editAccess": "TestManifestCoversYAMLEdit"}
+	"plan": "TestManifestCoversApply", "CreateTemplate": "TestManifestCoversApply", "editAccess": "TestManifestCoversYAMLEdit",
+	"PlanHelmRollback": "TestManifestCoversHelmRollback"}
 
 // TestManifestCoversWorkloadForm: the workload form's apply (applyGuards)
 // reviews patch of objects.EditableResource(kind) for each kind it edits: granted

@@ -33,6 +33,10 @@ type (
 	Guard = vocab.Guard
 	// Health is vocab.Health.
 	Health = vocab.Health
+	// HelmRelease is vocab.HelmRelease.
+	HelmRelease = vocab.HelmRelease
+	// HelmRollbackPlan is vocab.HelmRollbackPlan.
+	HelmRollbackPlan = vocab.HelmRollbackPlan
 	// Kind is vocab.Kind.
 	Kind = vocab.Kind
 	// KindInfo is vocab.KindInfo.
@@ -96,6 +100,7 @@ const (
 	ActionCordon                  = vocab.ActionCordon
 	ActionUncordon                = vocab.ActionUncordon
 	ActionDrain                   = vocab.ActionDrain
+	ActionHelmRollback            = vocab.ActionHelmRollback
 	CanCordon                     = vocab.CanCordon
 	CanDecode                     = vocab.CanDecode
 	CanDelete                     = vocab.CanDelete
@@ -142,6 +147,7 @@ const (
 	KindNamespaces                = vocab.KindNamespaces
 	KindCustomResourceDefinitions = vocab.KindCustomResourceDefinitions
 	KindPods                      = vocab.KindPods
+	KindHelmReleases              = vocab.KindHelmReleases
 	KindReplicaSets               = vocab.KindReplicaSets
 	KindStatefulSets              = vocab.KindStatefulSets
 	NotSet                        = vocab.NotSet

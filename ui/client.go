@@ -11,6 +11,7 @@ import (
 	"github.com/kyyard/kyyard/views/exec"
 	"github.com/kyyard/kyyard/views/filecopy"
 	"github.com/kyyard/kyyard/views/forwards"
+	"github.com/kyyard/kyyard/views/helm"
 	"github.com/kyyard/kyyard/views/inventory"
 	"github.com/kyyard/kyyard/views/logs"
 	"github.com/kyyard/kyyard/views/operate"
@@ -58,6 +59,7 @@ var (
 	_ drain.Drainer         = (*kube.Client)(nil)
 	_ create.Creator        = (*kube.Client)(nil)
 	_ filecopy.Copier       = (*kube.Client)(nil)
+	_ helm.Reader           = (*kube.Client)(nil)
 	_ ownertree.Reader      = (*kube.Client)(nil)
 	_ events.Reader         = (*kube.Client)(nil)
 

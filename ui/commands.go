@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/helm"
 	"github.com/kyyard/kyyard/views/history"
 )
 
@@ -123,7 +124,7 @@ var commands = []command{
 		words:    []string{"create"},
 		maxArgs:  2,
 		complete: createArgs,
-		help:     []string{":create <kind|-f file>"},
+		help:     []string{":create <kind>"},
 		run:      (*Model).runCreate,
 	},
 	{
@@ -137,6 +138,31 @@ var commands = []command{
 			return m.runKind(l)
 		},
 		complete: (*Model).namespaceArgs,
+	},
+	{
+		// The Helm releases of the namespace named (`:helm all`, as
+		// `:<kind> all`), else of the current one (views/helm).
+		words:    []string{"helm", "releases"},
+		maxArgs:  1,
+		complete: (*Model).namespaceArgs,
+		start:    "the :helm releases",
+		help:     []string{":helm"},
+		run: func(m *Model, l commandLine) tea.Cmd {
+			ns := m.namespace
+			if len(l.args) == 1 {
+				var ok bool
+				if ns, ok = m.commandNamespace(l.args[0]); !ok {
+					return nil
+				}
+			}
+			r, ok := m.vc.Client.(helm.Reader)
+			if !ok {
+				m.status = views.StatusMsg{Text: "Helm releases are not available with this client", Error: true}
+				return nil
+			}
+			m.status = views.StatusMsg{}
+			return m.afresh(helm.New(m.vc, r, ns))
+		},
 	},
 	{
 		// The session's outcomes.

@@ -186,6 +186,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case views.OpenObjectMsg:
 		m.status = views.StatusMsg{}
 		return m, m.push(detail.New(m.vc, msg), false)
+	case views.PushMsg:
+		m.status = views.StatusMsg{}
+		return m, m.push(msg.Screen, false)
 	case views.OpenWorkloadMsg:
 		return m, m.openWorkload(msg)
 	case views.OpenYAMLEditMsg:

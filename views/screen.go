@@ -195,3 +195,11 @@ type OpenDrainMsg struct {
 	// Node names the Node: Kind "nodes", its name and the UID seen.
 	Node kube.ObjectRef
 }
+
+// PushMsg asks the root to push Screen on the stack, above the screen
+// that sent it (a screen that opens another screen of its own package:
+// a Helm release's revisions, their values, manifest and diff).
+type PushMsg struct {
+	// Screen is the screen pushed; the root runs its Init.
+	Screen Screen
+}

@@ -95,6 +95,11 @@ type Model struct {
 	// notRunning: the pod was not running when its row was read
 	// (views.OpenObjectMsg.NotRunning).
 	notRunning bool
+
+	// text, when set (NewText), reads the text instead of the client's
+	// describe or YAML, and title is the screen's title.
+	text  func(ctx context.Context) (string, error)
+	title string
 }
 
 // loadedMsg carries a finished read to the screen that asked for it.
@@ -118,6 +123,18 @@ func New(vc *views.Context, msg views.OpenObjectMsg) *Model {
 		vp: viewport.New(0, 0), prompt: p, dirty: true, notRunning: msg.NotRunning}
 }
 
+// NewText returns a detail screen of any text read (and read again on
+// ctrl+r) by read, titled title: the same scrolling, wrapping and search
+// as describe and YAML (a Helm release's values, manifest or diff). The
+// text is untrusted: it is sanitised as the object views' is. It reads
+// nothing until Init.
+func NewText(vc *views.Context, title string, read func(ctx context.Context) (string, error)) *Model {
+	m := New(vc, views.OpenObjectMsg{View: views.DescribeView})
+	m.keys.ManagedFields.SetEnabled(false)
+	m.text, m.title = read, title
+	return m
+}
+
 // Init reads the object (again) and, for the describe view of a pod or a
 // node, starts reading its metrics for the usage chart.
 func (m *Model) Init() tea.Cmd { return tea.Batch(m.read(), m.readUsage()) }
@@ -129,14 +146,18 @@ func (m *Model) read() tea.Cmd {
 	owner, token := m, m.token
 	client, view, kind, ns, name := m.vc.Client, m.view, m.kind, m.namespace, m.name
 	opts := kube.YAMLOptions{ManagedFields: m.managed}
+	own := m.text
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
 		defer cancel()
 		var text string
 		var err error
-		if view == views.YAMLView {
+		switch {
+		case own != nil:
+			text, err = own(ctx)
+		case view == views.YAMLView:
 			text, err = client.YAML(ctx, kind, ns, name, opts)
-		} else {
+		default:
 			text, err = client.Describe(ctx, kind, ns, name)
 		}
 		return loadedMsg{owner: owner, token: token, text: text, err: err}
@@ -356,8 +377,11 @@ func (m *Model) rowOf(hit match) int {
 }
 
 // Title names the view and the object: "describe pods/demo/web-1",
-// "yaml nodes/kwok-node-0".
+// "yaml nodes/kwok-node-0"; NewText's title for a text.
 func (m *Model) Title() string {
+	if m.text != nil {
+		return m.title
+	}
 	verb := "describe"
 	if m.view == views.YAMLView {
 		verb = "yaml"

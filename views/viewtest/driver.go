@@ -36,7 +36,7 @@ func (d *Driver) Run(cmd tea.Cmd) {
 		for _, c := range msg {
 			d.Run(c)
 		}
-	case views.BackMsg, views.StatusMsg, views.OutcomesMsg:
+	case views.BackMsg, views.StatusMsg, views.OutcomesMsg, views.PushMsg:
 		d.Out = append(d.Out, msg)
 	case views.AnswerMsg:
 		// The root records the outcomes, then hands the screen its message.

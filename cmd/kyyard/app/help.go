@@ -85,6 +85,12 @@ Keys:
              / filters them; :timeline [ns|all] is the cluster's events
   o          the owner tree of any object (CRDs too): owners up, what they own
              down, a Service's pods; the worst health below each line marked
+  :helm [ns|all]
+             Helm releases (read from Helm's release Secrets); enter shows the
+             revisions: v/V values (V with the chart's defaults), m manifest
+             (Secret values as sizes), space marks one and d diffs it with the
+             selected one, r rolls back to the selected revision with Helm's own
+             SDK (as helm rollback: planned, guarded and confirmed first)
   shift+f    port-forward a pod, a Service or a workload: pick a declared port
              (or type one) and a local port on 127.0.0.1; a Service's or a
              workload's forward moves to another ready pod when its pod goes

@@ -1,0 +1,196 @@
+package helm
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+)
+
+// historyMsg carries a read of the revisions.
+type historyMsg struct {
+	owner *History
+	token int
+	revs  []kube.HelmRelease
+	err   error
+}
+
+// History is one release's revisions, newest first, as `helm history`
+// lists them. Make it with NewHistory.
+type History struct {
+	vc              *views.Context
+	r               Reader
+	namespace, name string
+	revs            []kube.HelmRelease
+	read            bool
+	err             error
+	cursor, offset  int
+	marked          int // the revision marked for a diff (space), 0 for none
+	token           int
+	now             func() time.Time
+}
+
+// NewHistory returns the revisions of release name in namespace, read
+// through r from Init on (again each time the screen comes back on top,
+// and on ctrl+r).
+func NewHistory(vc *views.Context, r Reader, namespace, name string, opts ...Option) *History {
+	return &History{vc: vc, r: r, namespace: namespace, name: name, now: optionsOf(opts).now}
+}
+
+// Init reads the revisions.
+func (m *History) Init() tea.Cmd {
+	m.token++
+	owner, token, r, ns, name := m, m.token, m.r, m.namespace, m.name
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
+		defer cancel()
+		revs, err := r.HelmHistory(ctx, ns, name)
+		return historyMsg{owner: owner, token: token, revs: revs, err: err}
+	}
+}
+
+// Update takes the read and keys.
+func (m *History) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case historyMsg:
+		if msg.owner == m && msg.token == m.token {
+			m.read, m.err = true, msg.err
+			if msg.err == nil {
+				m.revs = msg.revs
+			}
+		}
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	}
+	return m, nil
+}
+
+// historyKeys are the revisions' bindings.
+var historyKeys = struct{ Up, Down, Values, AllValues, Manifest, Mark, Diff, Rollback, Refresh key.Binding }{
+	Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+	Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+	Values:    key.NewBinding(key.WithKeys("v", "enter"), key.WithHelp("v/enter", "the revision's values (as given)")),
+	AllValues: key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "its values with the chart's defaults (helm get values --all)")),
+	Manifest:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "its manifest (Secret values as sizes)")),
+	Mark:      key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark the revision to diff from (again: unmark)")),
+	Diff:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diff: the marked revision (else the one before) → the selected one")),
+	Rollback:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "roll back to the selected revision (planned and confirmed first)")),
+	Refresh:   key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read again")),
+}
+
+func (m *History) selected() (kube.HelmRelease, bool) {
+	if len(m.revs) == 0 {
+		return kube.HelmRelease{}, false
+	}
+	m.cursor = max(min(m.cursor, len(m.revs)-1), 0)
+	return m.revs[m.cursor], true
+}
+
+func (m *History) key(msg tea.KeyMsg) tea.Cmd {
+	k := historyKeys
+	rev, ok := m.selected()
+	switch {
+	case key.Matches(msg, k.Up):
+		m.cursor = max(m.cursor-1, 0)
+	case key.Matches(msg, k.Down):
+		m.cursor = min(m.cursor+1, max(len(m.revs)-1, 0))
+	case key.Matches(msg, k.Refresh):
+		return m.Init()
+	case !ok:
+		return nil
+	case key.Matches(msg, k.Values):
+		return push(valuesScreen(m.vc, m.r, m.namespace, m.name, rev.Revision, false))
+	case key.Matches(msg, k.AllValues):
+		return push(valuesScreen(m.vc, m.r, m.namespace, m.name, rev.Revision, true))
+	case key.Matches(msg, k.Manifest):
+		return push(manifestScreen(m.vc, m.r, m.namespace, m.name, rev.Revision))
+	case key.Matches(msg, k.Mark):
+		if m.marked == rev.Revision {
+			m.marked = 0
+		} else {
+			m.marked = rev.Revision
+		}
+	case key.Matches(msg, k.Diff):
+		from := m.marked
+		if from == 0 {
+			if m.cursor+1 >= len(m.revs) {
+				return views.Status(fmt.Sprintf("revision %d has none before it: mark one with space, then d", rev.Revision), true)
+			}
+			from = m.revs[m.cursor+1].Revision
+		}
+		if from == rev.Revision {
+			return views.Status("the marked revision is the selected one: move to another, then d", true)
+		}
+		return push(diffScreen(m.vc, m.r, m.namespace, m.name, from, rev.Revision))
+	case key.Matches(msg, k.Rollback):
+		ref := kube.ObjectRef{Kind: kube.KindHelmReleases, Namespace: m.namespace, Name: m.name}
+		if m.vc.ReadOnly() {
+			return views.Refuse(kube.ActionHelmRollback, kube.ReasonReadOnly, "read-only: rollback is off", ref)
+		}
+		latest := m.revs[0].Revision
+		if rev.Revision == latest {
+			return views.Status(fmt.Sprintf("revision %d is the current one: choose an earlier revision to roll back to", latest), true)
+		}
+		return push(NewRollback(m.vc, m.r, m.namespace, m.name, latest, rev.Revision))
+	}
+	return nil
+}
+
+// View lists the revisions: revision (marked "◆" when marked for a
+// diff), updated, status, chart, app version, description.
+func (m *History) View() string {
+	st, w := m.vc.Styles, m.vc.Width
+	fit := func(l string) string { return ansi.Truncate(l, max(w-2, 1), "…") }
+	body := []string{st.ColumnHeader.Render(fit(fmt.Sprintf("  %-8s %-8s %-16s %-24s %-11s %s", "REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "DESCRIPTION")))}
+	switch {
+	case !m.read:
+		body = append(body, st.Muted.Render("reading the revisions…"))
+	case m.err != nil && len(m.revs) == 0:
+		body = append(body, st.Error.Render("✗ the revisions cannot be read: "+views.ErrText(m.err)))
+	}
+	if m.err != nil && len(m.revs) > 0 {
+		body = append(body, st.Error.Render("✗ the last read failed (the list is the one before): "+views.ErrText(m.err)))
+	}
+	_, _ = m.selected()
+	first := len(body)
+	for i, r := range m.revs {
+		mark := "  "
+		if r.Revision == m.marked {
+			mark = "◆ "
+		}
+		left := fmt.Sprintf("%s%-8d %-8s ", mark, r.Revision, ago(m.now(), r.Updated))
+		status := fmt.Sprintf("%-16s", cut(views.HealthMarker(r.Health())+" "+r.Status, 16))
+		rest := fmt.Sprintf(" %-24s %-11s %s", cut(r.Chart, 24), cut(r.AppVersion, 11), views.Sanitize(r.Description))
+		if i == m.cursor {
+			body = append(body, st.Selected.Render(fit(left+status+rest)))
+			continue
+		}
+		body = append(body, fit(left+st.Health(r.Health()).Render(status)+rest))
+	}
+	keepInSight(&m.offset, first+m.cursor, m.vc.Height)
+	help := "v values · V with defaults · m manifest · space mark · d diff · r roll back to it · esc back"
+	if m.vc.ReadOnly() {
+		help = "read-only: r is off · v values · V with defaults · m manifest · space mark · d diff · esc back"
+	}
+	return views.Page(st, w, m.vc.Height, body, help, &m.offset)
+}
+
+// Title is "helm history <namespace>/<name>".
+func (m *History) Title() string {
+	return views.Sanitize(fmt.Sprintf("helm history %s/%s", m.namespace, m.name))
+}
+
+// Bindings are the screen's keys, for the help overlay.
+func (m *History) Bindings() []key.Binding {
+	k := historyKeys
+	return []key.Binding{k.Up, k.Down, k.Values, k.AllValues, k.Manifest, k.Mark, k.Diff, k.Rollback, k.Refresh}
+}
+
+// Capturing is false: the screen takes no text.
+func (m *History) Capturing() bool { return false }
