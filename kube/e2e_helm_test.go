@@ -134,6 +134,13 @@ func TestE2EHelmRollback(t *testing.T) {
 	if err != nil || cm.Data["message"] != "hello" {
 		t.Fatalf("the ConfigMap after the rollback: %v %v", cm.Data, err)
 	}
+	// Helm's writes are owned by "helm", as the helm CLI's: a release the
+	// helm CLI made rolls back without conflicting with itself.
+	for _, f := range cm.ManagedFields {
+		if f.Manager != "helm" {
+			t.Fatalf("the ConfigMap's fields are managed by %q, not helm: %+v", f.Manager, cm.ManagedFields)
+		}
+	}
 	var secrets, configmaps int
 	for _, w := range auditWrites(t, agent, since) {
 		switch {

@@ -174,7 +174,9 @@ func (c *Client) PlanHelmRollback(ctx context.Context, namespace, name string, f
 // confirmed: the release read again (its latest revision must still be
 // p.From: a conflict otherwise, nothing written), then Helm's own
 // action.Rollback to p.To with `helm rollback`'s defaults (hooks run and
-// waited for, five minutes at most; ten revisions kept). The outcome
+// waited for, five minutes at most; ten revisions kept; field manager
+// "helm", as the helm CLI writes, so fields another manager took since
+// are a field_conflict, as `helm rollback` meets them). The outcome
 // (ActionHelmRollback on <namespace>/helmreleases/<name>) says what was
 // done ("rolled back to revision 1 as revision 3") or why not, with
 // Helm's words; Written is true once Helm recorded a new revision (a
@@ -192,7 +194,9 @@ func (c *Client) HelmRollback(ctx context.Context, p *HelmRollbackPlan, confirme
 				out.Reason = vocab.ReasonError
 			}
 		}
-		out.Detail = fmt.Sprintf("rollback of %s to revision %d: %s", ref, p.To, err)
+		// Helm's errors span lines (a server-side apply's conflicts, one a
+		// line): one line for the status line and :history.
+		out.Detail = fmt.Sprintf("rollback of %s to revision %d: %s", ref, p.To, strings.Join(strings.Fields(err.Error()), " "))
 		return out
 	}
 	if r := p.Verdicts.Unconfirmed(confirmed); r != nil {

@@ -21,6 +21,12 @@ import (
 // has none.
 const timeout = 2 * time.Minute
 
+// The objects are written under the field manager the helm CLI uses
+// ("helm", helm.sh/helm/v4 cmd/helm/helm.go), as `helm install` and `helm
+// upgrade` would own them; without it Helm names the manager after the
+// program (helmseed). Helm reads it as a package variable.
+func init() { kube.ManagedFieldsManager = "helm" }
+
 // helmDriver is Helm's release storage: Secrets, Helm's default
 // (HELM_DRIVER unset), so `helm history` and kyyard read the same records.
 const helmDriver = "secret"

@@ -24,6 +24,18 @@ const (
 	MaxHistory = 10
 )
 
+// Helm's writes are made under the field manager the helm CLI uses
+// ("helm", helm.sh/helm/v4 cmd/helm/helm.go): a rollback is Helm's own
+// operation, so a release installed or upgraded with helm (server-side
+// apply by default since Helm 4) is rolled back without its fields
+// conflicting with themselves, as `helm rollback` rolls it back. Without
+// it Helm names the manager after the program (kyyard). Set once, when
+// the package is loaded: Helm reads it as a package variable.
+func init() { helmkube.ManagedFieldsManager = FieldManager }
+
+// FieldManager is the field manager of Helm's writes (see init).
+const FieldManager = "helm"
+
 // Change is what a rollback does to one object of the release's
 // manifests: "update" (in both the current revision and the one rolled
 // back to), "create" (only in the one rolled back to) or "delete" (only
@@ -87,7 +99,8 @@ func (r *Reader) Latest(ctx context.Context, namespace, name string) (int, strin
 // Rollback rolls release name in namespace back to revision to with
 // Helm's own action.Rollback, as `helm rollback NAME TO` does with its
 // defaults (RollbackTimeout, MaxHistory, hooks run, wait for hooks only,
-// server-side apply as the revision was applied): a new revision is
+// server-side apply as the revision was applied, as field manager
+// FieldManager): a new revision is
 // recorded with to's chart, values and manifest, and the objects are
 // updated, created and deleted to match it. It connects through cfg (the
 // same user as every other request). Helm's Run takes no context: ctx is
