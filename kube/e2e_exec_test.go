@@ -147,7 +147,9 @@ func TestE2EExecRefusals(t *testing.T) {
 		return p
 	}
 	waitRunning := func(name string) *corev1.Pod {
-		for i := 0; i < 300; i++ {
+		// kwok marks a pod Running within a second alone; under the whole
+		// suite's load it once took over 30 s (CI): wait up to 2 minutes.
+		for i := 0; i < 1200; i++ {
 			p, err := cs.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
 			if err == nil && p.Status.Phase == corev1.PodRunning {
 				return p
