@@ -6,9 +6,10 @@ CLUSTER_DIR  := hack/cluster
 ORACLE_DIR   := hack/oracle
 CLUSTER      := $(CURDIR)/$(CLUSTER_DIR)/.cache/bin/kyyard-cluster
 ADMIN_KUBECONFIG := $(CURDIR)/$(CLUSTER_DIR)/.cache/kubeconfig/admin.kubeconfig
+FLEET_KUBECONFIG := $(CURDIR)/$(CLUSTER_DIR)/.cache/fleet/kubeconfig
 VERSION      ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build demo test unit oracle bench bench-scale bench-shell cluster-tool cluster-build cluster-up cluster-down cluster-status kubectl fmt vet
+.PHONY: build demo test unit oracle bench bench-scale bench-shell cluster-tool cluster-build cluster-up cluster-down cluster-status kubectl fleet-up fleet-down fleet-demo fmt vet
 
 ## build: build bin/kyyard
 build:
@@ -43,6 +44,19 @@ kubectl: cluster-tool
 ## demo: build everything, start and seed the local cluster, run kyyard on it
 demo: build cluster-up
 	./bin/kyyard --kubeconfig $(ADMIN_KUBECONFIG) --namespace demo
+
+## fleet-up: start the local fleet (3 control planes on 127.0.0.1, beside the local cluster) and seed each; contexts kyyard-fleet-1..3 and kyyard-fleet-1..3-viewer in $(FLEET_KUBECONFIG)
+fleet-up: cluster-tool
+	$(CLUSTER) fleet up
+	$(CLUSTER) fleet seed
+
+## fleet-down: stop the local fleet (only the processes it started; the local cluster keeps running)
+fleet-down: cluster-tool
+	$(CLUSTER) fleet down
+
+## fleet-demo: build kyyard, start and seed the local fleet, run kyyard on its clusters overview (:clusters) of the fleet's six contexts
+fleet-demo: build fleet-up
+	./bin/kyyard --kubeconfig $(FLEET_KUBECONFIG) --context kyyard-fleet-1 --contexts 'kyyard-fleet-*' -n demo
 
 ## unit: formatting, vet and the unit tests only (no cluster)
 unit:

@@ -53,6 +53,24 @@ cache="$root/hack/cluster/.cache"
 # SDK; a no-op when it is already there.
 go run ./hack/helmseed -kubeconfig "$cache/kubeconfig/admin.kubeconfig"
 
+# The local fleet (three control planes beside the cluster, hack/cluster
+# `fleet`), for the multi-cluster tests; stopped again if this run started it.
+fleet_started=0
+if ! "$cluster" fleet status >/dev/null 2>&1; then
+  echo "== starting the local fleet (3 control planes)"
+  fleet_started=1
+fi
+"$cluster" fleet up
+"$cluster" fleet seed
+stop_fleet() {
+  if [ "$fleet_started" = 1 ]; then
+    echo "== stopping the local fleet this run started"
+    "$cluster" fleet down || true
+  fi
+}
+trap 'stop_fleet; stop' EXIT
+export KYYARD_E2E_FLEET_KUBECONFIG="$cache/fleet/kubeconfig"
+
 export KYYARD_E2E=1
 export KYYARD_E2E_KUBECONFIG="$cache/kubeconfig/admin.kubeconfig"
 export KYYARD_E2E_READONLY_KUBECONFIG="$cache/kubeconfig/readonly.kubeconfig"

@@ -183,8 +183,9 @@ func (a *app) env(args []string) (int, error) {
 	return 0, nil
 }
 
-// kubectl runs the built kubectl with the admin kubeconfig, HOME in the cache
-// (its discovery cache stays out of ~/.kube) and no KUBECONFIG from our env.
+// kubectl runs the built kubectl with the admin kubeconfig (or the one args
+// name with --kubeconfig, e.g. the fleet's), HOME in the cache (its
+// discovery cache stays out of ~/.kube) and no KUBECONFIG from our env.
 func (a *app) kubectl(ctx context.Context, args []string) (int, error) {
 	bin := a.l.BinaryPath("kubectl")
 	if _, err := os.Stat(bin); err != nil {
@@ -193,7 +194,10 @@ func (a *app) kubectl(ctx context.Context, args []string) (int, error) {
 	if err := os.MkdirAll(a.l.Home, 0o755); err != nil {
 		return 1, err
 	}
-	cmd := exec.CommandContext(ctx, bin, append([]string{"--kubeconfig=" + a.l.AdminKubeconfig()}, args...)...)
+	if !namesKubeconfig(args) {
+		args = append([]string{"--kubeconfig=" + a.l.AdminKubeconfig()}, args...)
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "KUBECONFIG=") && !strings.HasPrefix(kv, "HOME=") {
@@ -210,6 +214,20 @@ func (a *app) kubectl(ctx context.Context, args []string) (int, error) {
 		return 1, err
 	}
 	return 0, nil
+}
+
+// namesKubeconfig reports whether kubectl's args give --kubeconfig (before
+// a "--" that ends kubectl's flags).
+func namesKubeconfig(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--kubeconfig" || strings.HasPrefix(a, "--kubeconfig=") {
+			return true
+		}
+	}
+	return false
 }
 
 // exitCode is 0 for success and 1 for an error.

@@ -14,6 +14,8 @@
 //	go run . kubectl ARGS...       run the built kubectl with the admin kubeconfig
 //	go run . restart-apiserver [--down D]  stop the API server for D, then start it again
 //	go run . node up|down          start or stop only the real node
+//	go run . fleet up [--clusters N]  start the local fleet: N control planes side by side
+//	go run . fleet seed|status|down   seed, check or stop the local fleet
 package main
 
 import (
@@ -41,12 +43,22 @@ commands:
   down                            stop the cluster's processes (the real node and its pods first)
   env                             print shell exports: KUBECONFIG, KYYARD_READONLY_KUBECONFIG,
                                   KYYARD_AUDIT_LOG
-  kubectl ARGS...                 run .cache/bin/kubectl with the admin kubeconfig
+  kubectl ARGS...                 run .cache/bin/kubectl with the admin kubeconfig (unless ARGS
+                                  give --kubeconfig, e.g. the fleet's)
   restart-apiserver [--down D]    stop the API server, wait D (5s), start it again on the
                                   same etcd data: an outage for clients to survive
   node up [--control-plane DIR]   start only the real node (containerd, kubelet), joining the
           [--no-build]            control plane of the hack/cluster folder DIR (default: this one)
   node down                       stop only the real node (kubelet, its pods, containerd)
+  fleet up [--clusters N]         start the local fleet: N (3) control planes side by side on
+           [--nodes N]            127.0.0.1 (API servers on 21443, 22443, ...; one etcd shared
+           [--keep-on-fail]       with a key prefix each; N (2) fake nodes each), its state in
+                                  .cache/fleet; starts only what does not run; writes
+                                  .cache/fleet/kubeconfig (contexts kyyard-fleet-1, ...)
+  fleet seed [--timeout D]        create each cluster's demo data (they differ on purpose) and
+                                  its read-only user (contexts kyyard-fleet-1-viewer, ...)
+  fleet status                    exit 0 if every cluster of the fleet is ready; print them
+  fleet down                      stop the fleet's processes (never the single cluster's)
 `
 
 func main() {
@@ -92,6 +104,8 @@ func run(ctx context.Context, args []string) int {
 		code, err = app.restartAPIServer(ctx, rest)
 	case "node":
 		code, err = app.node(ctx, rest)
+	case "fleet":
+		code, err = app.fleet(ctx, rest)
 	default:
 		fmt.Fprintf(os.Stderr, "unknown command %q\n\n%s", cmd, usage)
 		return 2

@@ -49,9 +49,28 @@ const (
 	DisruptiveEnv = "KYYARD_E2E_DISRUPTIVE"
 	// ClusterToolEnv holds the path of the built hack/cluster tool.
 	ClusterToolEnv = "KYYARD_E2E_CLUSTER"
+	// FleetKubeconfigEnv holds the path of the local fleet's kubeconfig
+	// (hack/cluster `fleet up`): contexts kyyard-fleet-1..3 and their
+	// -viewer contexts.
+	FleetKubeconfigEnv = "KYYARD_E2E_FLEET_KUBECONFIG"
 	// DemoNamespace is where hack/cluster seeds its demo workloads.
 	DemoNamespace = "demo"
 )
+
+// LocalFleet returns the local fleet's kubeconfig path; without it the
+// test is skipped, or fails under KYYARD_E2E=1 (`make test` starts the
+// fleet).
+func LocalFleet(t testing.TB) string {
+	t.Helper()
+	path := os.Getenv(FleetKubeconfigEnv)
+	if path == "" {
+		if os.Getenv(RequireEnv) == "1" {
+			t.Fatalf("%s is not set: the local fleet is not up", FleetKubeconfigEnv)
+		}
+		t.Skipf("%s is not set", FleetKubeconfigEnv)
+	}
+	return path
+}
 
 // FakeClient returns a kube.Client with the built-in kinds over a fake
 // clientset holding objs, and the clientset (to add reactors or objects).

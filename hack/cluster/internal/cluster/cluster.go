@@ -16,6 +16,7 @@ import (
 	"github.com/kyyard/kyyard/hack/cluster/internal/components"
 	"github.com/kyyard/kyyard/hack/cluster/internal/layout"
 	"github.com/kyyard/kyyard/hack/cluster/internal/node"
+	"github.com/kyyard/kyyard/hack/cluster/internal/pki"
 	"github.com/kyyard/kyyard/hack/cluster/internal/proc"
 )
 
@@ -30,6 +31,26 @@ type Cluster struct {
 	Ports components.Ports
 	// Out receives progress messages.
 	Out io.Writer
+	// EtcdPrefix is the API server's key prefix in etcd; empty for
+	// kube-apiserver's default, /registry (the single cluster). A fleet
+	// member's names it, as its etcd is shared.
+	EtcdPrefix string
+	// Name names the cluster's CAs (pki.GenerateNamed); empty for
+	// pki.DefaultName (the single cluster).
+	Name string
+}
+
+// apiServer is the cluster's kube-apiserver command line.
+func (c *Cluster) apiServer() components.Component {
+	return components.APIServerWithEtcdPrefix(c.L, c.Ports, c.EtcdPrefix)
+}
+
+// caName is the name of the cluster's CAs.
+func (c *Cluster) caName() string {
+	if c.Name == "" {
+		return pki.DefaultName
+	}
+	return c.Name
 }
 
 // New returns the cluster for l on the default ports, printing to out.
@@ -80,7 +101,7 @@ func (c *Cluster) Ready(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return p.check(ctx, components.APIServer(c.L, c.Ports))
+	return p.check(ctx, c.apiServer())
 }
 
 // Node returns the cluster's real node: its state in c.L, its certificates
@@ -101,23 +122,39 @@ func (c *Cluster) Down() error {
 		firstErr = fmt.Errorf("stop the real node: %w", firstErr)
 	}
 	stopped += nodeRan
-	for i := len(components.Names) - 1; i >= 0; i-- {
-		n := components.Names[i]
-		pid := proc.RunningPID(c.L.PIDPath(n), c.L.BinaryPath(n))
-		start := time.Now()
-		did, err := proc.Stop(c.L.PIDPath(n), c.L.BinaryPath(n), StopGrace)
-		if err != nil && firstErr == nil {
-			firstErr = fmt.Errorf("stop %s: %w", n, err)
-		}
-		if did {
-			stopped++
-			fmt.Fprintf(c.Out, "down: stopped %s (pid %d) in %s\n", n, pid, time.Since(start).Round(10*time.Millisecond))
-		}
+	n, err := stopComponents(c.L, components.Names, c.Out)
+	stopped += n
+	if firstErr == nil {
+		firstErr = err
 	}
 	if stopped == 0 {
 		fmt.Fprintln(c.Out, "down: nothing of ours was running")
 	}
 	return firstErr
+}
+
+// stopComponents stops the components names (given in start order) of the
+// layout l in reverse order: SIGTERM, then SIGKILL after StopGrace, only for
+// PIDs of l's PID files whose process runs our binary; PID files are removed.
+// It reports each stop on out and returns how many it stopped and the first
+// error.
+func stopComponents(l layout.Layout, names []string, out io.Writer) (int, error) {
+	stopped := 0
+	var firstErr error
+	for i := len(names) - 1; i >= 0; i-- {
+		n := names[i]
+		pid := proc.RunningPID(l.PIDPath(n), l.BinaryPath(n))
+		start := time.Now()
+		did, err := proc.Stop(l.PIDPath(n), l.BinaryPath(n), StopGrace)
+		if err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("stop %s: %w", n, err)
+		}
+		if did {
+			stopped++
+			fmt.Fprintf(out, "down: stopped %s (pid %d) in %s\n", n, pid, time.Since(start).Round(10*time.Millisecond))
+		}
+	}
+	return stopped, firstErr
 }
 
 // AdminRESTConfig loads the admin kubeconfig explicitly (never the default
@@ -129,6 +166,21 @@ func AdminRESTConfig(l layout.Layout) (*rest.Config, error) {
 // RESTConfig loads the kubeconfig at path and nothing else.
 func RESTConfig(path string) (*rest.Config, error) {
 	cfg, err := clientcmd.BuildConfigFromFlags("", path)
+	if err != nil {
+		return nil, err
+	}
+	cfg.QPS, cfg.Burst = 200, 400
+	cfg.UserAgent = "kyyard-hack-cluster"
+	return cfg, nil
+}
+
+// RESTConfigContext loads context kubeContext of the kubeconfig at path and
+// nothing else (no $KUBECONFIG, no ~/.kube), with RESTConfig's settings.
+func RESTConfigContext(path, kubeContext string) (*rest.Config, error) {
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
+		&clientcmd.ClientConfigLoadingRules{ExplicitPath: path},
+		&clientcmd.ConfigOverrides{CurrentContext: kubeContext},
+	).ClientConfig()
 	if err != nil {
 		return nil, err
 	}

@@ -20,11 +20,14 @@ type prober struct {
 	plain, admin, insecure *http.Client
 }
 
+// newPlainProber can only ask components probed over plain HTTP (etcd, kwok).
+func newPlainProber() *prober {
+	return &prober{plain: &http.Client{Timeout: 2 * time.Second}}
+}
+
 func newProber(caFile, certFile, keyFile string) (*prober, error) {
-	p := &prober{
-		plain:    &http.Client{Timeout: 2 * time.Second},
-		insecure: &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}, //nolint:gosec // components' self-signed health endpoints on loopback
-	}
+	p := newPlainProber()
+	p.insecure = &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // components' self-signed health endpoints on loopback
 	ca, err := os.ReadFile(caFile)
 	if err != nil {
 		return nil, err

@@ -154,7 +154,7 @@ func (c *Cluster) prepare() error {
 	if err := c.L.Ensure(); err != nil {
 		return err
 	}
-	made, err := pki.Ensure(c.L.PKI, time.Now())
+	made, err := pki.EnsureNamed(c.L.PKI, c.caName(), time.Now())
 	if err != nil {
 		return fmt.Errorf("pki: %w", err)
 	}
@@ -194,7 +194,7 @@ func (s *starter) run(ctx context.Context, opt UpOptions, start time.Time) error
 	if err := s.startAndWait(ctx, etcdTimeout, components.Etcd(c.L, c.Ports)); err != nil {
 		return err
 	}
-	if err := s.startAndWait(ctx, apiServerTimeout, components.APIServer(c.L, c.Ports)); err != nil {
+	if err := s.startAndWait(ctx, apiServerTimeout, c.apiServer()); err != nil {
 		return err
 	}
 	apiReady := time.Since(start)
@@ -287,7 +287,7 @@ func (s *starter) failure(name string, err error) error {
 // etcd data and waits until it is ready: an outage that clients must
 // survive. Errors: the API server is not running, or does not come back.
 func (c *Cluster) RestartAPIServer(ctx context.Context, down time.Duration) error {
-	name := components.APIServer(c.L, c.Ports).Name
+	name := c.apiServer().Name
 	stopped, err := proc.Stop(c.L.PIDPath(name), c.L.BinaryPath(name), StopGrace)
 	if err != nil {
 		return fmt.Errorf("stop %s: %w", name, err)
@@ -306,7 +306,7 @@ func (c *Cluster) RestartAPIServer(ctx context.Context, down time.Duration) erro
 		return err
 	}
 	start := time.Now()
-	if err := s.startAndWait(ctx, apiServerTimeout, components.APIServer(c.L, c.Ports)); err != nil {
+	if err := s.startAndWait(ctx, apiServerTimeout, c.apiServer()); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.Out, "restart-apiserver: ready again %s after start\n", time.Since(start).Round(10*time.Millisecond))

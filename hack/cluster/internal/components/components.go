@@ -101,38 +101,52 @@ func EtcdDataDir(l layout.Layout) string { return l.Data + "/etcd" }
 // apiserver-kubelet-client certificate, its serving certificate verified by the
 // cluster CA), front-proxy request headers, and an audit log in blocking mode.
 // The endpoint reconciler is off because 127.0.0.1 may not be advertised with it.
+// Its keys in etcd are under kube-apiserver's default prefix, /registry.
 func APIServer(l layout.Layout, p Ports) Component {
+	return APIServerWithEtcdPrefix(l, p, "")
+}
+
+// APIServerWithEtcdPrefix is APIServer keeping its keys in etcd under prefix
+// (--etcd-prefix, e.g. "/kyyard-fleet-1"), so several API servers share one
+// etcd as separate clusters, as the local fleet's members do. An empty
+// prefix leaves the flag out: kube-apiserver's default, /registry.
+func APIServerWithEtcdPrefix(l layout.Layout, p Ports, prefix string) Component {
 	k := l.PKIPath
+	args := []string{
+		"--bind-address=127.0.0.1",
+		"--advertise-address=127.0.0.1",
+		"--endpoint-reconciler-type=none",
+		"--secure-port=" + strconv.Itoa(p.APIServer),
+		fmt.Sprintf("--etcd-servers=http://127.0.0.1:%d", p.Etcd),
+	}
+	if prefix != "" {
+		args = append(args, "--etcd-prefix="+prefix)
+	}
 	return Component{
 		Name: "kube-apiserver",
-		Args: []string{
-			"--bind-address=127.0.0.1",
-			"--advertise-address=127.0.0.1",
-			"--endpoint-reconciler-type=none",
-			"--secure-port=" + strconv.Itoa(p.APIServer),
-			fmt.Sprintf("--etcd-servers=http://127.0.0.1:%d", p.Etcd),
-			"--tls-cert-file=" + k("apiserver.crt"),
-			"--tls-private-key-file=" + k("apiserver.key"),
-			"--client-ca-file=" + k("ca.crt"),
+		Args: append(args,
+			"--tls-cert-file="+k("apiserver.crt"),
+			"--tls-private-key-file="+k("apiserver.key"),
+			"--client-ca-file="+k("ca.crt"),
 			"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-			"--service-account-key-file=" + k("sa.pub"),
-			"--service-account-signing-key-file=" + k("sa.key"),
+			"--service-account-key-file="+k("sa.pub"),
+			"--service-account-signing-key-file="+k("sa.key"),
 			"--service-cluster-ip-range=10.96.0.0/16",
 			"--authorization-mode=Node,RBAC",
 			"--allow-privileged=true",
-			"--kubelet-client-certificate=" + k("apiserver-kubelet-client.crt"),
-			"--kubelet-client-key=" + k("apiserver-kubelet-client.key"),
-			"--kubelet-certificate-authority=" + k("ca.crt"),
+			"--kubelet-client-certificate="+k("apiserver-kubelet-client.crt"),
+			"--kubelet-client-key="+k("apiserver-kubelet-client.key"),
+			"--kubelet-certificate-authority="+k("ca.crt"),
 			"--kubelet-preferred-address-types=InternalIP",
-			"--requestheader-client-ca-file=" + k("front-proxy-ca.crt"),
+			"--requestheader-client-ca-file="+k("front-proxy-ca.crt"),
 			"--requestheader-allowed-names=front-proxy-client",
 			"--requestheader-username-headers=X-Remote-User",
 			"--requestheader-group-headers=X-Remote-Group",
 			"--requestheader-extra-headers-prefix=X-Remote-Extra-",
-			"--proxy-client-cert-file=" + k("front-proxy-client.crt"),
-			"--proxy-client-key-file=" + k("front-proxy-client.key"),
-			"--audit-policy-file=" + l.EtcPath(AuditPolicyFile),
-			"--audit-log-path=" + l.AuditLog(),
+			"--proxy-client-cert-file="+k("front-proxy-client.crt"),
+			"--proxy-client-key-file="+k("front-proxy-client.key"),
+			"--audit-policy-file="+l.EtcPath(AuditPolicyFile),
+			"--audit-log-path="+l.AuditLog(),
 			"--audit-log-format=json",
 			"--audit-log-mode=blocking",
 			// kwok emits a demo pod's events once, when its stage is
@@ -141,7 +155,7 @@ func APIServer(l layout.Layout, p Ports) Component {
 			"--event-ttl=24h",
 			"--profiling=true",
 			"--v=2",
-		},
+		),
 		ReadyURL: p.ServerURL() + "/readyz",
 		Probe:    ProbeHTTPSAdmin,
 	}

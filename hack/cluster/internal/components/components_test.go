@@ -60,3 +60,28 @@ func TestKwokManagesOnlyTheFakeNodes(t *testing.T) {
 		t.Errorf("kwok args %q", args)
 	}
 }
+
+// TestAPIServerEtcdPrefix: the single cluster's API server keeps
+// kube-apiserver's default prefix (no flag); a fleet member's differs from
+// it by exactly --etcd-prefix, next to --etcd-servers.
+func TestAPIServerEtcdPrefix(t *testing.T) {
+	l, _ := layout.New(t.TempDir())
+	plain := components.APIServer(l, components.DefaultPorts).Args
+	for _, a := range plain {
+		if strings.HasPrefix(a, "--etcd-prefix") {
+			t.Errorf("single cluster's API server has %s", a)
+		}
+	}
+	prefixed := components.APIServerWithEtcdPrefix(l, components.DefaultPorts, "/kyyard-fleet-2").Args
+	if len(prefixed) != len(plain)+1 {
+		t.Fatalf("%d args with a prefix, %d without", len(prefixed), len(plain))
+	}
+	i := 0
+	for i < len(plain) && plain[i] == prefixed[i] {
+		i++
+	}
+	if prefixed[i] != "--etcd-prefix=/kyyard-fleet-2" || !strings.HasPrefix(prefixed[i-1], "--etcd-servers=") ||
+		strings.Join(prefixed[i+1:], " ") != strings.Join(plain[i:], " ") {
+		t.Errorf("args with a prefix %q", prefixed)
+	}
+}

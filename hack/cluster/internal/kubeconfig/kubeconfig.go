@@ -1,5 +1,6 @@
 // Package kubeconfig renders the local cluster's kubeconfig files: one cluster,
-// one user and one context named ContextName, with certificate paths (never
+// one user and one context named ContextName (Render), or several contexts in
+// one file (RenderContexts, the local fleet's), with certificate paths (never
 // embedded data) so a regenerated PKI is picked up without rewriting them.
 package kubeconfig
 
@@ -37,24 +38,75 @@ type Config struct {
 // Render returns the kubeconfig YAML for c. Paths must be absolute so the file
 // works from any working directory.
 func Render(c Config) ([]byte, error) {
+	return RenderContexts(ContextName, []Context{{Name: ContextName, Cluster: ContextName, Config: c}})
+}
+
+// Context is one context of a kubeconfig that holds several
+// (RenderContexts): its name, the name of its cluster entry, and Config's
+// server, CA, user entry (Config.User) with its credentials, and default
+// namespace. Contexts naming the same cluster entry must give the same
+// server and CA; contexts naming the same user entry the same credentials.
+type Context struct {
+	// Name is the context's name (kubectl --context).
+	Name string
+	// Cluster is the name of the cluster entry.
+	Cluster string
+	// Config is the server, CA, user and namespace.
+	Config
+}
+
+// RenderContexts returns the kubeconfig YAML with every context of
+// contexts, their cluster and user entries, and current as the
+// current-context, which must be one of them. Errors: a Config Render
+// rejects, a context name given twice, a cluster or user entry given two
+// ways, an unknown current context.
+func RenderContexts(current string, contexts []Context) ([]byte, error) {
+	cfg := clientcmdapi.NewConfig()
+	for _, c := range contexts {
+		if err := check(c.Config); err != nil {
+			return nil, err
+		}
+		if c.Name == "" || c.Cluster == "" {
+			return nil, fmt.Errorf("context %q needs a name and a cluster entry", c.Name)
+		}
+		if _, dup := cfg.Contexts[c.Name]; dup {
+			return nil, fmt.Errorf("context %q given twice", c.Name)
+		}
+		cl := &clientcmdapi.Cluster{Server: c.Server, CertificateAuthority: c.CAFile}
+		if old, ok := cfg.Clusters[c.Cluster]; ok && (old.Server != cl.Server || old.CertificateAuthority != cl.CertificateAuthority) {
+			return nil, fmt.Errorf("cluster %q given with two servers or CAs", c.Cluster)
+		}
+		u := &clientcmdapi.AuthInfo{ClientCertificate: c.ClientCert, ClientKey: c.ClientKey, Token: c.Token}
+		if old, ok := cfg.AuthInfos[c.User]; ok && (old.ClientCertificate != u.ClientCertificate || old.ClientKey != u.ClientKey || old.Token != u.Token) {
+			return nil, fmt.Errorf("user %q given with two credentials", c.User)
+		}
+		cfg.Clusters[c.Cluster] = cl
+		cfg.AuthInfos[c.User] = u
+		cfg.Contexts[c.Name] = &clientcmdapi.Context{Cluster: c.Cluster, AuthInfo: c.User, Namespace: c.Namespace}
+	}
+	if _, ok := cfg.Contexts[current]; !ok {
+		return nil, fmt.Errorf("current context %q is not among the contexts", current)
+	}
+	cfg.CurrentContext = current
+	return clientcmd.Write(*cfg)
+}
+
+// check validates one Config: absolute paths, and exactly one of a client
+// certificate with its key, or a token.
+func check(c Config) error {
 	for _, p := range []string{c.CAFile, c.ClientCert, c.ClientKey} {
 		if p != "" && !filepath.IsAbs(p) {
-			return nil, fmt.Errorf("path %q is not absolute", p)
+			return fmt.Errorf("path %q is not absolute", p)
 		}
 	}
 	hasCert := c.ClientCert != "" || c.ClientKey != ""
 	if hasCert == (c.Token != "") {
-		return nil, fmt.Errorf("kubeconfig for %q needs either a client certificate and key or a token", c.User)
+		return fmt.Errorf("kubeconfig for %q needs either a client certificate and key or a token", c.User)
 	}
 	if hasCert && (c.ClientCert == "" || c.ClientKey == "") {
-		return nil, fmt.Errorf("kubeconfig for %q needs both a client certificate and key", c.User)
+		return fmt.Errorf("kubeconfig for %q needs both a client certificate and key", c.User)
 	}
-	cfg := clientcmdapi.NewConfig()
-	cfg.Clusters[ContextName] = &clientcmdapi.Cluster{Server: c.Server, CertificateAuthority: c.CAFile}
-	cfg.AuthInfos[c.User] = &clientcmdapi.AuthInfo{ClientCertificate: c.ClientCert, ClientKey: c.ClientKey, Token: c.Token}
-	cfg.Contexts[ContextName] = &clientcmdapi.Context{Cluster: ContextName, AuthInfo: c.User, Namespace: c.Namespace}
-	cfg.CurrentContext = ContextName
-	return clientcmd.Write(*cfg)
+	return nil
 }
 
 // WriteFile renders c and writes it to path with mode 0600.

@@ -1,6 +1,7 @@
 package kubeconfig_test
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -87,5 +88,76 @@ func TestRenderRejects(t *testing.T) {
 				t.Error("Render succeeded, want an error")
 			}
 		})
+	}
+}
+
+// TestRenderContexts: several clusters and users in one file, each context
+// resolving to its own server, CA and credentials.
+func TestRenderContexts(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { // client-go reads every file a context names
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	admin := func(n string) kubeconfig.Config {
+		return kubeconfig.Config{Server: "https://127.0.0.1:" + n, CAFile: p(n + "-ca.crt"), User: "u" + n + "-admin",
+			ClientCert: p(n + "-admin.crt"), ClientKey: p(n + "-admin.key")}
+	}
+	viewer := kubeconfig.Config{Server: "https://127.0.0.1:1", CAFile: p("1-ca.crt"), User: "u1-viewer", Token: "tok", Namespace: "demo"}
+	data, err := kubeconfig.RenderContexts("c1", []kubeconfig.Context{
+		{Name: "c1", Cluster: "k1", Config: admin("1")},
+		{Name: "c2", Cluster: "k2", Config: admin("2")},
+		{Name: "c1-viewer", Cluster: "k1", Config: viewer},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := clientcmd.Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.CurrentContext != "c1" || len(cfg.Contexts) != 3 || len(cfg.Clusters) != 2 || len(cfg.AuthInfos) != 3 {
+		t.Fatalf("current %q, %d contexts, %d clusters, %d users", cfg.CurrentContext, len(cfg.Contexts), len(cfg.Clusters), len(cfg.AuthInfos))
+	}
+	for ctx, want := range map[string]struct{ host, cert, token, ns string }{
+		"c1":        {"https://127.0.0.1:1", filepath.Join(dir, "1-admin.crt"), "", ""},
+		"c2":        {"https://127.0.0.1:2", filepath.Join(dir, "2-admin.crt"), "", ""},
+		"c1-viewer": {"https://127.0.0.1:1", "", "tok", "demo"},
+	} {
+		cc := clientcmd.NewNonInteractiveClientConfig(*cfg, ctx, &clientcmd.ConfigOverrides{}, nil)
+		rc, err := cc.ClientConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns, _, _ := cc.Namespace()
+		if want.ns == "" {
+			want.ns = "default"
+		}
+		if rc.Host != want.host || rc.TLSClientConfig.CertFile != want.cert || rc.BearerToken != want.token || ns != want.ns {
+			t.Errorf("%s: host %q cert %q token %q namespace %q", ctx, rc.Host, rc.TLSClientConfig.CertFile, rc.BearerToken, ns)
+		}
+	}
+}
+
+func TestRenderContextsRejects(t *testing.T) {
+	a := kubeconfig.Config{Server: "https://127.0.0.1:1", CAFile: "/ca.crt", User: "a", Token: "t"}
+	b := a
+	b.Server = "https://127.0.0.1:2"
+	c := a
+	c.Token = "other"
+	tests := map[string][]kubeconfig.Context{
+		"duplicate context":        {{Name: "x", Cluster: "k", Config: a}, {Name: "x", Cluster: "k", Config: a}},
+		"cluster with two servers": {{Name: "x", Cluster: "k", Config: a}, {Name: "y", Cluster: "k", Config: b}},
+		"user with two tokens":     {{Name: "x", Cluster: "k", Config: a}, {Name: "y", Cluster: "k", Config: c}},
+		"unknown current":          {{Name: "y", Cluster: "k", Config: a}},
+		"no cluster entry":         {{Name: "x", Config: a}},
+	}
+	for name, ctxs := range tests {
+		if _, err := kubeconfig.RenderContexts("x", ctxs); err == nil {
+			t.Errorf("%s: RenderContexts succeeded", name)
+		}
 	}
 }

@@ -74,6 +74,39 @@ func New(moduleDir string) (Layout, error) {
 	}, nil
 }
 
+// FleetDir is the folder of the local fleet's state (Cache/fleet): one
+// folder per part (FleetPart), the fleet's kubeconfig and its size.
+func (l Layout) FleetDir() string { return filepath.Join(l.Cache, "fleet") }
+
+// FleetKubeconfig is the path of the fleet's one kubeconfig, with a context
+// per member cluster for its admin and one for its read-only user.
+func (l Layout) FleetKubeconfig() string { return filepath.Join(l.FleetDir(), "kubeconfig") }
+
+// FleetPart returns the layout of one part of the local fleet (a member
+// cluster, or the etcd the members share) named name: every state folder
+// under FleetDir()/name, so that its PKI, kubeconfigs, logs, PID files and
+// configuration never mix with the single cluster's or another part's; the
+// binaries (Bin) and image archives (Images) are l's, shared.
+func (l Layout) FleetPart(name string) Layout {
+	c := filepath.Join(l.FleetDir(), name)
+	return Layout{
+		ModuleDir:  l.ModuleDir,
+		Cache:      c,
+		Bin:        l.Bin,
+		PKI:        filepath.Join(c, "pki"),
+		Kubeconfig: filepath.Join(c, "kubeconfig"),
+		Data:       filepath.Join(c, "data"),
+		Logs:       filepath.Join(c, "logs"),
+		Run:        filepath.Join(c, "run"),
+		Etc:        filepath.Join(c, "etc"),
+		PodLogs:    filepath.Join(c, "podlogs"),
+		ExecRoot:   filepath.Join(c, "exec-root"),
+		Home:       filepath.Join(c, "home"),
+		Node:       filepath.Join(c, "node"),
+		Images:     l.Images,
+	}
+}
+
 // Find locates the hack/cluster module starting at dir: dir itself or one of
 // its parents when it declares ModulePath, or dir/hack/cluster (running from the
 // repository root). It fails when neither is found.

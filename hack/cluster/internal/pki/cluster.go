@@ -80,15 +80,26 @@ func Complete(dir string) bool {
 	return true
 }
 
+// DefaultName is the single local cluster's name in its CAs' subjects
+// (kyyard-local-ca, kyyard-local-front-proxy-ca).
+const DefaultName = "kyyard-local"
+
 // Generate writes a complete new PKI into dir: the cluster CA and Leaves, the
 // front-proxy CA and FrontProxyClient, and the ServiceAccount signing key pair
 // sa.key/sa.pub. Keys are written with mode 0600, certificates 0644. Existing
-// files are overwritten.
+// files are overwritten. The CAs are named after DefaultName.
 func Generate(dir string, now time.Time) error {
+	return GenerateNamed(dir, DefaultName, now)
+}
+
+// GenerateNamed is Generate for the cluster called name: its CAs' common
+// names are name+"-ca" and name+"-front-proxy-ca" (each fleet member has a
+// PKI of its own, told apart by these names).
+func GenerateNamed(dir, name string, now time.Time) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	ca, err := NewCA("kyyard-local-ca", now)
+	ca, err := NewCA(name+"-ca", now)
 	if err != nil {
 		return err
 	}
@@ -104,7 +115,7 @@ func Generate(dir string, now time.Time) error {
 			return err
 		}
 	}
-	fpCA, err := NewCA("kyyard-local-front-proxy-ca", now)
+	fpCA, err := NewCA(name+"-front-proxy-ca", now)
 	if err != nil {
 		return err
 	}
@@ -131,13 +142,18 @@ func Generate(dir string, now time.Time) error {
 // Ensure generates the PKI in dir unless it is already complete; it reports
 // whether it generated.
 func Ensure(dir string, now time.Time) (bool, error) {
+	return EnsureNamed(dir, DefaultName, now)
+}
+
+// EnsureNamed is Ensure with the CAs named after name (GenerateNamed).
+func EnsureNamed(dir, name string, now time.Time) (bool, error) {
 	if Complete(dir) {
 		return false, nil
 	}
 	if _, err := os.Stat(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}
-	return true, Generate(dir, now)
+	return true, GenerateNamed(dir, name, now)
 }
 
 func write(dir, name string, kp KeyPair) error {

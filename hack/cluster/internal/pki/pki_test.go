@@ -161,3 +161,34 @@ func TestEnsureKeepsCompletePKI(t *testing.T) {
 		t.Fatalf("Ensure after losing a file = %t, %v; want true, nil", made, err)
 	}
 }
+
+// TestGenerateNamed: a fleet member's CAs carry its name; the single
+// cluster's keep kyyard-local.
+func TestGenerateNamed(t *testing.T) {
+	now := time.Now()
+	for name, want := range map[string]string{"": "kyyard-local", "kyyard-fleet-2": "kyyard-fleet-2"} {
+		dir := t.TempDir()
+		var err error
+		if name == "" {
+			_, err = pki.Ensure(dir, now)
+		} else {
+			_, err = pki.EnsureNamed(dir, name, now)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for file, cn := range map[string]string{"ca.crt": want + "-ca", "front-proxy-ca.crt": want + "-front-proxy-ca"} {
+			data, err := os.ReadFile(filepath.Join(dir, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := pki.ParseCertPEM(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Subject.CommonName != cn {
+				t.Errorf("%q: %s CN %q, want %q", name, file, c.Subject.CommonName, cn)
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
@@ -37,11 +38,14 @@ var viewerRules = []rbacv1.PolicyRule{
 // viewerObjects returns the ServiceAccount, its Role and RoleBinding (namespace
 // only, nothing cluster-wide) and the legacy token Secret that the
 // controller-manager's token controller fills in.
-func viewerObjects() []runtime.Object {
+func viewerObjects() []runtime.Object { return viewerObjectsWith(viewerRules) }
+
+// viewerObjectsWith is viewerObjects with the Role's rules given.
+func viewerObjectsWith(rules []rbacv1.PolicyRule) []runtime.Object {
 	labels := map[string]string{"app.kubernetes.io/part-of": "kyyard-demo"}
 	return []runtime.Object{
 		&corev1.ServiceAccount{ObjectMeta: objectMeta(ViewerServiceAccount, labels)},
-		&rbacv1.Role{ObjectMeta: objectMeta("viewer", labels), Rules: viewerRules},
+		&rbacv1.Role{ObjectMeta: objectMeta("viewer", labels), Rules: rules},
 		&rbacv1.RoleBinding{
 			ObjectMeta: objectMeta("viewer", labels),
 			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "viewer"},
@@ -99,8 +103,25 @@ var viewerChecks = []accessCheck{
 // (SelfSubjectAccessReview) and lists pods in Namespace for real. It returns a
 // summary line per check.
 func verifyViewer(ctx context.Context, viewer kubernetes.Interface) ([]string, error) {
+	return verifyViewerReadsPods(ctx, viewer, true)
+}
+
+// viewerChecksFor are viewerChecks with listing pods allowed or not.
+func viewerChecksFor(readsPods bool) []accessCheck {
+	out := append([]accessCheck{}, viewerChecks...)
+	for i, c := range out {
+		if c.attrs.Verb == "list" && c.attrs.Resource == "pods" && c.attrs.Namespace == Namespace {
+			out[i].allow = readsPods
+		}
+	}
+	return out
+}
+
+// verifyViewerReadsPods is verifyViewer for a viewer whose Role grants pods
+// (readsPods) or not; without, the real list of pods must be forbidden.
+func verifyViewerReadsPods(ctx context.Context, viewer kubernetes.Interface, readsPods bool) ([]string, error) {
 	var lines []string
-	for _, c := range viewerChecks {
+	for _, c := range viewerChecksFor(readsPods) {
 		attrs := c.attrs
 		r, err := viewer.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, &authorizationv1.SelfSubjectAccessReview{
 			Spec: authorizationv1.SelfSubjectAccessReviewSpec{ResourceAttributes: &attrs},
@@ -121,6 +142,12 @@ func verifyViewer(ctx context.Context, viewer kubernetes.Interface) ([]string, e
 		lines = append(lines, fmt.Sprintf("%s: allowed=%t", what, r.Status.Allowed))
 	}
 	pods, err := viewer.CoreV1().Pods(Namespace).List(ctx, metav1.ListOptions{})
+	if !readsPods {
+		if !apierrors.IsForbidden(err) {
+			return lines, fmt.Errorf("viewer: list pods in %s: %v, want forbidden", Namespace, err)
+		}
+		return append(lines, fmt.Sprintf("real list pods in %s: forbidden", Namespace)), nil
+	}
 	if err != nil {
 		return lines, fmt.Errorf("viewer: list pods in %s: %w", Namespace, err)
 	}
