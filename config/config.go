@@ -9,6 +9,8 @@
 //	  prod-eu: {readonly: true, strict: true}
 //	  kind-dev: {shell: "zsh -l"}   # the shell `s` tries first
 //	  big-prod: {metricsInterval: 60s}   # how often metrics are read
+//	fleets:                                 # named sets of contexts (--fleet prod)
+//	  prod: [prod-eu, prod-us, "prod-ap-*"] # names and path.Match patterns
 //
 // A setting only ever turns a guard on: a context is read-only when the
 // --readonly flag says so, or its entry says readonly: true, or its name
@@ -38,6 +40,11 @@ type File struct {
 	ReadonlyContexts []string `json:"readonlyContexts,omitempty"`
 	// Contexts are settings of single contexts, by exact context name.
 	Contexts map[string]Mode `json:"contexts,omitempty"`
+	// Fleets are named sets of contexts read together (--fleet NAME):
+	// each member a context name or a path.Match pattern of names, as
+	// --contexts takes them (kube.SelectContexts). Each context keeps its
+	// own settings above in a fleet.
+	Fleets map[string][]string `json:"fleets,omitempty"`
 }
 
 // Mode is the guard policy of one context: both false is interactive
@@ -152,6 +159,22 @@ func Parse(name string, data []byte) (*File, error) {
 		}
 		if _, err := path.Match(p, ""); err != nil {
 			return nil, fmt.Errorf("configuration file %s: readonlyContexts[%d] %q is not a valid pattern (path.Match: *, ?, [a-z], \\ escapes): %v", name, i, p, err)
+		}
+	}
+	for fleet, members := range f.Fleets {
+		if fleet == "" {
+			return nil, fmt.Errorf("configuration file %s: fleets has an entry with an empty name", name)
+		}
+		if len(members) == 0 {
+			return nil, fmt.Errorf("configuration file %s: fleets.%s names no context", name, fleet)
+		}
+		for i, p := range members {
+			if p == "" {
+				return nil, fmt.Errorf("configuration file %s: fleets.%s[%d] is empty", name, fleet, i)
+			}
+			if _, err := path.Match(p, ""); err != nil {
+				return nil, fmt.Errorf("configuration file %s: fleets.%s[%d] %q is not a valid pattern (path.Match: *, ?, [a-z], \\ escapes): %v", name, fleet, i, p, err)
+			}
 		}
 	}
 	// A metricsInterval written as 0s reads as the zero Duration, as a

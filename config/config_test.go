@@ -217,3 +217,23 @@ func TestContextMetricsInterval(t *testing.T) {
 		t.Errorf("left out: %v", err)
 	}
 }
+
+// Fleets name sets of contexts; an empty one, an empty member or a bad
+// pattern is refused with its place.
+func TestFleets(t *testing.T) {
+	f, err := config.Parse("c.yaml", []byte("fleets:\n  prod: [prod-eu, \"prod-ap-*\"]\n"))
+	if err != nil || len(f.Fleets["prod"]) != 2 || f.Fleets["prod"][1] != "prod-ap-*" {
+		t.Fatalf("%+v %v", f, err)
+	}
+	for text, want := range map[string]string{
+		"fleets:\n  prod: []\n":       "fleets.prod names no context",
+		"fleets:\n  prod: [\"\"]\n":   "fleets.prod[0] is empty",
+		"fleets:\n  prod: [\"[a\"]\n": `fleets.prod[0] "[a" is not a valid pattern`,
+		"fleets:\n  prod: eu\n":       "fleets of type []string",
+		"fleet:\n  prod: [eu]\n":      "unknown field",
+	} {
+		if _, err := config.Parse("c.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", text, err, want)
+		}
+	}
+}

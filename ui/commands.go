@@ -97,7 +97,7 @@ var commands = []command{
 	{
 		words: []string{"pf", "portforwards", "port-forwards"},
 		start: "the :pf port-forwards",
-		help:  []string{":pf port-forwards"},
+		help:  []string{":pf"},
 		run:   func(m *Model, _ commandLine) tea.Cmd { return m.openForwards(true) },
 	},
 	{
@@ -124,7 +124,7 @@ var commands = []command{
 		words:    []string{"create"},
 		maxArgs:  2,
 		complete: createArgs,
-		help:     []string{":create <kind>"},
+		help:     []string{":create"},
 		run:      (*Model).runCreate,
 	},
 	{
@@ -163,6 +163,13 @@ var commands = []command{
 			m.status = views.StatusMsg{}
 			return m.afresh(helm.New(m.vc, r, ns))
 		},
+	},
+	{
+		// One row per context of the fleet (views/clusters).
+		words: []string{"clusters", "fleet"},
+		start: "the :clusters overview",
+		help:  []string{":clusters"},
+		run:   (*Model).openClusters,
 	},
 	{
 		// The session's outcomes.

@@ -89,6 +89,8 @@ type Model struct {
 	// the context switched to ("" until a switch: the kubeconfig's own).
 	kubeconfig views.Kubeconfig
 	context    string
+	// fleet are the contexts :clusters shows (WithFleet); nil: all.
+	fleet []string
 	// epoch counts connections: facts and names read through an earlier
 	// one are dropped.
 	epoch int

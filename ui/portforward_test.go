@@ -57,7 +57,7 @@ func TestPortForwardDialogHelp(t *testing.T) {
 	if !strings.Contains(v, "Commands:") {
 		t.Fatalf("? in the dialog did not open the help:\n%s", v)
 	}
-	if !strings.Contains(v, ":pf port-forwards") || !strings.Contains(v, ":history") {
+	if !strings.Contains(v, ":pf ") || !strings.Contains(v, ":history") {
 		t.Fatalf("the help's commands do not name :pf and :history:\n%s", v)
 	}
 	h.keys("?")

@@ -55,6 +55,10 @@ type options struct {
 	// config is --config, the configuration file's path ("" is
 	// config.DefaultPath).
 	config string
+	// contexts and fleet (--contexts, --fleet) choose the contexts of
+	// the clusters overview; commandSet is whether -c was given.
+	contexts, fleet string
+	commandSet      bool
 }
 
 // NewCommand returns the root command. Output goes to out, diagnostics to errOut.
@@ -71,6 +75,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.strictSet = cmd.Flags().Changed("strict")
 			opts.metricsSet = cmd.Flags().Changed("metrics-interval")
+			opts.commandSet = cmd.Flags().Changed("command")
 			return run(flags, opts)
 		},
 	}
@@ -92,6 +97,8 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f.BoolVar(&opts.strict, "strict", false, "refuse every write a guard warns about (managed by Helm/Argo CD/Flux, no Pod Security level, claims deleted, new Secret references, an autoscaler) instead of asking to confirm, as a cluster agent must; the default when kyyard runs in a pod with its ServiceAccount (--strict=false turns it off there)")
 	f.BoolVar(&opts.readonly, "readonly", false, "refuse every write before any request: browse only")
 	f.IntVar(&opts.maxLogRequests, "max-log-requests", kube.DefaultMaxLogStreams, "how many pods' logs a workload's log viewer streams at once (as kubectl logs --max-log-requests); each pod left out takes the place of a stream that ends")
+	cmd.Flags().StringVar(&opts.contexts, "contexts", "", "the kubeconfig contexts of the :clusters overview (names and path.Match patterns, comma-separated: 'prod-*,staging'); kyyard then starts on it (the dashboard's screens stay on --context's cluster)")
+	cmd.Flags().StringVar(&opts.fleet, "fleet", "", "the contexts of a fleet of the configuration file (fleets: {prod: [eu-1, us-1]}) for the :clusters overview, as --contexts")
 	f.StringVar(&opts.config, "config", "", "the configuration file (per-context read-only and strict settings); default $XDG_CONFIG_HOME/kyyard/config.yaml, else ~/.config/kyyard/config.yaml")
 	cmd.PersistentPreRunE = func(sub *cobra.Command, _ []string) error {
 		if sub == cmd {
@@ -123,7 +130,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 		}
 		return client, closeLog, nil
 	}
-	cmd.AddCommand(newGetCommand(connect))
+	cmd.AddCommand(newGetCommand(connect, fleetConnectOf(flags, &opts)))
 	cmd.AddCommand(newInspectCommand(connect))
 	cmd.AddCommand(newManifestCommand(flags, connect))
 	cmd.AddCommand(newApplyCommand(writeConnect(flags, &opts), historyFile))
@@ -167,6 +174,16 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		return err
 	}
 	var uiOpts []ui.Option
+	if opts.contexts != "" || opts.fleet != "" {
+		names, err := fleetContexts(fleetConnectOf(flags, &opts), getOptions{contexts: opts.contexts, fleet: opts.fleet})
+		if err != nil {
+			return err
+		}
+		uiOpts = append(uiOpts, ui.WithFleet(names))
+		if !opts.commandSet {
+			opts.command = "clusters"
+		}
+	}
 	if ui.StartScreen(opts.command) {
 		// -c apps, -c pf: that screen over the pods list.
 		uiOpts = append(uiOpts, ui.WithStartScreen(opts.command))

@@ -31,6 +31,10 @@ type getOptions struct {
 	output   string
 	all      bool
 	selector string
+	// contexts (--contexts) or fleet (--fleet) choose several contexts:
+	// runFleetGet; clusterTimeout bounds each one's reads.
+	contexts, fleet string
+	clusterTimeout  time.Duration
 }
 
 // connectFunc makes the Client a one-shot command reads with, and what to
@@ -40,7 +44,7 @@ type connectFunc func() (client *kube.Client, done func(), err error)
 
 // newGetCommand returns `kyyard get`: one Snapshot of one kind, printed the
 // way `kubectl get` prints it. connect is called once the flags are parsed.
-func newGetCommand(connect connectFunc) *cobra.Command {
+func newGetCommand(connect connectFunc, fleet fleetConnect) *cobra.Command {
 	opts := getOptions{}
 	cmd := &cobra.Command{
 		Use:   "get KIND",
@@ -51,13 +55,25 @@ KIND is any name the dashboard's : prompt takes: a built-in kind or alias
 (pods, po, deploy), or any kind the API server serves (configmaps, crd,
 clusterlogs.kwok.x-k8s.io). A kind that cannot be read (forbidden, not
 found, unreachable) is reported on stderr with the reason, and the exit code
-is 1.`,
+is 1.
+
+--contexts (names and patterns, comma-separated) or --fleet (a fleet of
+the configuration file) read the kind in several kubeconfig contexts at
+once, each as kubectl --context would (its own credentials and namespace;
+-n applies to all), and print one table with a CONTEXT column. Each
+context is bounded by --cluster-timeout; one that cannot be read is named
+on stderr with its reason, the others are printed, and the exit code is 1.`,
 		Example: `  kyyard get pods -n demo
   kyyard get po -A -o wide
   kyyard get deploy -l app=web -o json
-  kyyard get crd`,
+  kyyard get crd
+  kyyard get deploy -A --contexts 'prod-*,staging'
+  kyyard get nodes --fleet prod -o json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.contexts != "" || opts.fleet != "" {
+				return runFleetGet(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), fleet, args[0], opts)
+			}
 			return runGet(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), connect, args[0], opts)
 		},
 	}
@@ -65,14 +81,32 @@ is 1.`,
 	f.StringVarP(&opts.output, "output", "o", "table", "output format: table, wide (kubectl's -o wide columns) or json")
 	f.BoolVarP(&opts.all, "all-namespaces", "A", false, "list the kind in all namespaces, with a NAMESPACE column")
 	f.StringVarP(&opts.selector, "selector", "l", "", "label selector, in kubectl's syntax (app=web,tier!=db)")
+	f.StringVar(&opts.contexts, "contexts", "", "read several kubeconfig contexts at once: names and path.Match patterns, comma-separated ('prod-*,staging'); rows get a CONTEXT column")
+	f.StringVar(&opts.fleet, "fleet", "", "read the contexts of a fleet of the configuration file (fleets: {prod: [eu-1, us-1]})")
+	f.DurationVar(&opts.clusterTimeout, "cluster-timeout", DefaultClusterTimeout, "with --contexts or --fleet: how long each context may take (connect, discovery, list) before it is reported as timed out; the others are not held")
 	return cmd
 }
 
-func runGet(ctx context.Context, out, errOut io.Writer, connect connectFunc, name string, opts getOptions) error {
-	switch opts.output {
+// checkOutput refuses an -o that get does not print.
+func checkOutput(output string) error {
+	switch output {
 	case "", "table", "wide", "json":
-	default:
-		return fmt.Errorf("unknown output format %q: use table, wide or json", opts.output)
+		return nil
+	}
+	return fmt.Errorf("unknown output format %q: use table, wide or json", output)
+}
+
+// encodeJSON writes v as indented JSON, HTML characters as they are.
+func encodeJSON(out io.Writer, v any) error {
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func runGet(ctx context.Context, out, errOut io.Writer, connect connectFunc, name string, opts getOptions) error {
+	if err := checkOutput(opts.output); err != nil {
+		return err
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -244,8 +278,5 @@ func writeJSON(out io.Writer, table kube.Table, snap kube.Snapshot, now time.Tim
 	for _, tr := range snap.Truncated {
 		doc.Truncated = append(doc.Truncated, getTruncation{Reason: string(tr.Reason), Message: tr.Message})
 	}
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return encodeJSON(out, doc)
 }

@@ -95,7 +95,7 @@ func fakeGet(t *testing.T, args ...string) (stdout, stderr string, err error) {
 		return c, func() {}, nil
 	}
 	var out, errOut bytes.Buffer
-	cmd := newGetCommand(connect)
+	cmd := newGetCommand(connect, fleetConnect{})
 	cmd.SetArgs(args)
 	cmd.SetOut(&out)
 	cmd.SetErr(&errOut)

@@ -85,6 +85,12 @@ Keys:
              / filters them; :timeline [ns|all] is the cluster's events
   o          the owner tree of any object (CRDs too): owners up, what they own
              down, a Service's pods; the worst health below each line marked
+  :clusters  one row per context (--contexts 'prod-*,staging' or --fleet NAME
+             choose them and start on it; else all the kubeconfig's): state,
+             latency, version, nodes ready, pods by phase, warnings in the last
+             hour, CPU and memory of allocatable, what you may do; each read
+             on its own (one unreachable cluster never holds the others);
+             enter switches to that context's pods
   :helm [ns|all]
              Helm releases (read from Helm's release Secrets); enter shows the
              revisions: v/V values (V with the chart's defaults), m manifest
@@ -124,13 +130,18 @@ strict, the first context and every one :ctx switches to:
     prod-eu: {readonly: true, strict: true}
     kind-dev: {shell: "zsh -l"}   # the shell s tries first
     big-prod: {metricsInterval: 60s}   # how often metrics are read (--metrics-interval wins)
+  fleets:
+    prod: [prod-eu, prod-us, "prod-ap-*"]   # kyyard get --fleet prod
 The flags, an entry and a matching pattern each only turn a setting on.
 A missing file is fine; a malformed one stops kyyard with the reason.
 
 Without the dashboard:
   kyyard get KIND [-n NS | -A] [-o table|wide|json] [-l SELECTOR]
              prints one kind's rows once, as kubectl get does, and exits;
-             a kind that cannot be read exits 1 with the reason on stderr.
+             a kind that cannot be read exits 1 with the reason on stderr;
+             --contexts 'prod-*,staging' or --fleet NAME read several
+             contexts at once (a CONTEXT column; each bounded by
+             --cluster-timeout, one that fails named on stderr);
   kyyard inspect KIND/NAME [-n NS]
              prints a Deployment's, StatefulSet's or DaemonSet's rollout
              state and its pods as JSON (for scripts), and exits;

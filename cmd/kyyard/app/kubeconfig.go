@@ -2,12 +2,15 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"sort"
 	"strings"
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kyyard/kyyard/config"
 	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/kinds"
 	"github.com/kyyard/kyyard/views"
 )
 
@@ -85,4 +88,61 @@ func withContext(f *genericclioptions.ConfigFlags, name string) *genericclioptio
 	c.Username, c.Password, c.Timeout = f.Username, f.Password, f.Timeout
 	c.DisableCompression, c.ProxyURL, c.WrapConfigFn = f.DisableCompression, f.ProxyURL, f.WrapConfigFn
 	return c
+}
+
+// fleetConnectOf reaches the kubeconfig's contexts for a fleet get: each
+// context's client is built as the dashboard's context switch builds it
+// (withContext: the other connection flags kept), with the context's
+// settings of the configuration file (read-only stays read-only), and
+// without caches (one read). --namespace, when given, applies to every
+// context.
+func fleetConnectOf(flags *genericclioptions.ConfigFlags, opts *options) fleetConnect {
+	contexts := func() (kubeconfigContexts, error) {
+		cfg, err := loadConfig(opts.config)
+		if err != nil {
+			return kubeconfigContexts{}, err
+		}
+		return kubeconfigContexts{flags: flags, cfg: cfg, flag: config.Mode{ReadOnly: opts.readonly, Strict: opts.strict},
+			opts: kube.Options{Registry: kinds.Builtin(), NoCache: true, TablePlugin: kinds.NewTable}}, nil
+	}
+	fc := fleetConnect{
+		known: func() ([]string, error) {
+			names, _, err := kube.Contexts(flags)
+			return names, err
+		},
+		connect: func(name string) (*kube.Client, error) {
+			k, err := contexts()
+			if err != nil {
+				return nil, err
+			}
+			return kube.New(withContext(flags, name), k.optionsFor(name))
+		},
+		fleet: func(name string) ([]string, error) {
+			k, err := contexts()
+			if err != nil {
+				return nil, err
+			}
+			if members, ok := k.cfg.Fleets[name]; ok {
+				return members, nil
+			}
+			known := make([]string, 0, len(k.cfg.Fleets))
+			for f := range k.cfg.Fleets {
+				known = append(known, f)
+			}
+			sort.Strings(known)
+			have := "no fleets"
+			if len(known) > 0 {
+				have = "fleets " + strings.Join(known, ", ")
+			}
+			return nil, fmt.Errorf("unknown fleet %q (the configuration file has %s)", name, have)
+		},
+	}
+	// Read when a context is read: the flags are parsed after this is made.
+	fc.namespace = func() string {
+		if flags.Namespace == nil {
+			return ""
+		}
+		return *flags.Namespace
+	}
+	return fc
 }
