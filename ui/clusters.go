@@ -14,6 +14,43 @@ func WithFleet(contexts []string) Option {
 	return func(m *Model) { m.fleet = append([]string(nil), contexts...) }
 }
 
+// fleets is a kubeconfig that also knows the configuration file's fleets
+// (cmd's); `:fleet` needs it.
+type fleets interface {
+	// Fleets names the fleets, sorted.
+	Fleets() []string
+	// Fleet returns a fleet's contexts, chosen as --fleet chooses them.
+	Fleet(name string) ([]string, error)
+}
+
+// fleetNames are what `:fleet ` completes.
+func (m *Model) fleetNames(string) []string {
+	if f, ok := m.kubeconfig.(fleets); ok {
+		return f.Fleets()
+	}
+	return nil
+}
+
+// chooseFleet runs `:fleet NAME`: the clusters overview of that fleet
+// (and of it from then on); `:fleet` alone opens the overview as it is.
+func (m *Model) chooseFleet(l commandLine) tea.Cmd {
+	if len(l.args) == 0 {
+		return m.openClusters(l)
+	}
+	f, ok := m.kubeconfig.(fleets)
+	if !ok {
+		m.status = views.StatusMsg{Error: true, Text: "no fleets: kyyard was started without a kubeconfig"}
+		return nil
+	}
+	names, err := f.Fleet(l.args[0])
+	if err != nil {
+		m.status = views.StatusMsg{Error: true, Text: err.Error()}
+		return nil
+	}
+	m.fleet = names
+	return m.openClusters(l)
+}
+
 // openClusters starts the clusters overview afresh over the fleet's
 // contexts (else the kubeconfig's), the context in use marked.
 func (m *Model) openClusters(_ commandLine) tea.Cmd {

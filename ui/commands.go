@@ -166,10 +166,18 @@ var commands = []command{
 	},
 	{
 		// One row per context of the fleet (views/clusters).
-		words: []string{"clusters", "fleet"},
+		words: []string{"clusters"},
 		start: "the :clusters overview",
 		help:  []string{":clusters"},
 		run:   (*Model).openClusters,
+	},
+	{
+		// A fleet of the configuration file chosen for :clusters.
+		words:    []string{"fleet"},
+		maxArgs:  1,
+		help:     []string{":fleet"},
+		complete: (*Model).fleetNames,
+		run:      (*Model).chooseFleet,
 	},
 	{
 		// The session's outcomes.

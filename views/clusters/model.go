@@ -64,6 +64,13 @@ type overviewMsg struct {
 	err     error
 }
 
+// redrawMsg redraws the screen each second while a cluster is still
+// reading, so its "reading… 12s" counts.
+type redrawMsg struct {
+	owner *Model
+	epoch int
+}
+
 // tickMsg asks for one context's next read.
 type tickMsg struct {
 	owner   *Model
@@ -118,7 +125,13 @@ func (m *Model) Init() tea.Cmd {
 		r.reading = false
 		cmds = append(cmds, m.read(r))
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, m.redraw())...)
+}
+
+// redraw is the next redrawMsg of this chain.
+func (m *Model) redraw() tea.Cmd {
+	owner, epoch := m, m.epoch
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return redrawMsg{owner: owner, epoch: epoch} })
 }
 
 // read starts one context's read unless one is under way.
@@ -195,6 +208,14 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		r.reading = false
 		owner, name, epoch := m, r.context, m.epoch
 		return m, tea.Tick(m.interval, func(time.Time) tea.Msg { return tickMsg{owner: owner, context: name, epoch: epoch} })
+	case redrawMsg:
+		if msg.owner == m && msg.epoch == m.epoch && !m.closed {
+			for _, r := range m.rows {
+				if r.reading && !r.answered {
+					return m, m.redraw()
+				}
+			}
+		}
 	case tickMsg:
 		if msg.owner == m && msg.epoch == m.epoch {
 			if r := m.row(msg.context); r != nil {

@@ -90,7 +90,8 @@ Keys:
              latency, version, nodes ready, pods by phase, warnings in the last
              hour, CPU and memory of allocatable, what you may do; each read
              on its own (one unreachable cluster never holds the others);
-             enter switches to that context's pods
+             enter switches to that context's pods; :fleet NAME shows a
+             fleet of the configuration file
   :helm [ns|all]
              Helm releases (read from Helm's release Secrets); enter shows the
              revisions: v/V values (V with the chart's defaults), m manifest

@@ -90,6 +90,43 @@ func withContext(f *genericclioptions.ConfigFlags, name string) *genericclioptio
 	return c
 }
 
+// Fleets names the configuration file's fleets, sorted (`:fleet`
+// completes them).
+func (k kubeconfigContexts) Fleets() []string {
+	var out []string
+	if k.cfg != nil {
+		for name := range k.cfg.Fleets {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Fleet returns the contexts of the configuration file's fleet name, as
+// --fleet chooses them (kube.SelectContexts over the kubeconfig's
+// contexts). Errors: an unknown fleet (naming the file's), a member
+// naming no context, the kubeconfig unreadable.
+func (k kubeconfigContexts) Fleet(name string) ([]string, error) {
+	var list []string
+	found := false
+	if k.cfg != nil {
+		list, found = k.cfg.Fleets[name]
+	}
+	if !found {
+		have := "no fleets"
+		if f := k.Fleets(); len(f) > 0 {
+			have = "fleets " + strings.Join(f, ", ")
+		}
+		return nil, fmt.Errorf("unknown fleet %q (the configuration file has %s)", name, have)
+	}
+	known, _, err := k.Contexts()
+	if err != nil {
+		return nil, err
+	}
+	return kube.SelectContexts(known, list)
+}
+
 // fleetConnectOf reaches the kubeconfig's contexts for a fleet get: each
 // context's client is built as the dashboard's context switch builds it
 // (withContext: the other connection flags kept), with the context's
@@ -122,19 +159,10 @@ func fleetConnectOf(flags *genericclioptions.ConfigFlags, opts *options) fleetCo
 			if err != nil {
 				return nil, err
 			}
-			if members, ok := k.cfg.Fleets[name]; ok {
-				return members, nil
+			if _, err := k.Fleet(name); err != nil {
+				return nil, err
 			}
-			known := make([]string, 0, len(k.cfg.Fleets))
-			for f := range k.cfg.Fleets {
-				known = append(known, f)
-			}
-			sort.Strings(known)
-			have := "no fleets"
-			if len(known) > 0 {
-				have = "fleets " + strings.Join(known, ", ")
-			}
-			return nil, fmt.Errorf("unknown fleet %q (the configuration file has %s)", name, have)
+			return k.cfg.Fleets[name], nil
 		},
 	}
 	// Read when a context is read: the flags are parsed after this is made.

@@ -231,3 +231,30 @@ func TestContextMetricsIntervalOption(t *testing.T) {
 		t.Fatalf("the flag must win: %s", o.MetricsInterval)
 	}
 }
+
+// A fleet of the configuration file is chosen among the kubeconfig's
+// contexts as --fleet chooses it; an unknown fleet names the file's, a
+// member naming no context is refused.
+func TestKubeconfigFleet(t *testing.T) {
+	cfg, err := config.Parse("c.yaml", []byte("fleets:\n  all: [\"*-ctx\"]\n  prod: [prod-ctx]\n  broken: [qa-ctx]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := kubeconfigContexts{flags: testFlags(t), opts: kube.Options{Registry: kinds.Builtin()}, cfg: cfg}
+	if got := k.Fleets(); !reflect.DeepEqual(got, []string{"all", "broken", "prod"}) {
+		t.Fatalf("fleets %v", got)
+	}
+	if got, err := k.Fleet("all"); err != nil || !reflect.DeepEqual(got, []string{"prod-ctx", "staging-ctx"}) {
+		t.Fatalf("all: %v %v", got, err)
+	}
+	if _, err := k.Fleet("staging"); err == nil || err.Error() != `unknown fleet "staging" (the configuration file has fleets all, broken, prod)` {
+		t.Fatalf("staging: %v", err)
+	}
+	if _, err := k.Fleet("broken"); err == nil || !strings.Contains(err.Error(), `unknown context "qa-ctx"`) {
+		t.Fatalf("broken: %v", err)
+	}
+	none := kubeconfigContexts{flags: testFlags(t)}
+	if _, err := none.Fleet("prod"); err == nil || !strings.Contains(err.Error(), "no fleets") {
+		t.Fatalf("no file: %v", err)
+	}
+}
