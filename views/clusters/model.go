@@ -337,7 +337,7 @@ func (m *Model) cells(r *row) []string {
 	if !r.answered || !o.Reachable() {
 		out = append(out, "-", "-", "-", "-", "-", "-", "-", "-", "-")
 		if r.answered {
-			out[len(out)-1] = ago(m.now(), o.Answered)
+			out[len(out)-1] = views.Ago(m.now(), o.Answered)
 		}
 		return out
 	}
@@ -350,7 +350,7 @@ func (m *Model) cells(r *row) []string {
 		fmt.Sprintf("%dms", o.Latency.Milliseconds()), o.Version,
 		fmt.Sprintf("%d/%d", o.NodesReady, o.NodesTotal),
 		fmt.Sprintf("%d/%d/%d", o.PodsRunning, o.PodsPending, o.PodsFailed),
-		fmt.Sprint(o.Warnings), cpu, mem, may(o), ago(m.now(), o.Answered))
+		fmt.Sprint(o.Warnings), cpu, mem, may(o), views.Ago(m.now(), o.Answered))
 }
 
 // may is what the account may do: "list watch write", "read-only" when
@@ -379,14 +379,6 @@ func may(o kube.ClusterOverview) string {
 	return strings.Join(parts, " ")
 }
 
-// ago is how long before now t was ("4s").
-func ago(now, t time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	return kube.Age(t).Render(now)
-}
-
 // View draws the table, then what the selected cluster could not read.
 func (m *Model) View() string {
 	st, w := m.vc.Styles, m.vc.Width
@@ -398,7 +390,7 @@ func (m *Model) View() string {
 				b.WriteString(views.Sanitize(c))
 				break
 			}
-			fmt.Fprintf(&b, "%-*s ", columns[i].width, cut(c, columns[i].width))
+			fmt.Fprintf(&b, "%-*s ", columns[i].width, views.Cut(c, columns[i].width))
 		}
 		return b.String()
 	}
@@ -456,13 +448,4 @@ func (m *Model) details(r *row) []string {
 		out = append(out, st.Muted.Render(name+": every part read"))
 	}
 	return out
-}
-
-// cut sanitises s and shortens it to w cells.
-func cut(s string, w int) string {
-	s = views.Sanitize(s)
-	if ansi.StringWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
 }

@@ -164,9 +164,9 @@ func (m *History) View() string {
 		if r.Revision == m.marked {
 			mark = "◆ "
 		}
-		left := fmt.Sprintf("%s%-8d %-8s ", mark, r.Revision, ago(m.now(), r.Updated))
-		status := fmt.Sprintf("%-16s", cut(views.HealthMarker(r.Health())+" "+r.Status, 16))
-		rest := fmt.Sprintf(" %-24s %-11s %s", cut(r.Chart, 24), cut(r.AppVersion, 11), views.Sanitize(r.Description))
+		left := fmt.Sprintf("%s%-8d %-8s ", mark, r.Revision, views.Ago(m.now(), r.Updated))
+		status := fmt.Sprintf("%-16s", views.Cut(views.HealthMarker(r.Health())+" "+r.Status, 16))
+		rest := fmt.Sprintf(" %-24s %-11s %s", views.Cut(r.Chart, 24), views.Cut(r.AppVersion, 11), views.Sanitize(r.Description))
 		if i == m.cursor {
 			body = append(body, st.Selected.Render(fit(left+status+rest)))
 			continue

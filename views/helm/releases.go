@@ -210,12 +210,12 @@ func (m *Releases) View() string {
 	_, _ = m.selected()
 	first := len(body)
 	for i, r := range m.rels {
-		line := fmt.Sprintf("%-22s %-8d %-8s ", cut(r.Name, 22), r.Revision, ago(m.now(), r.Updated))
+		line := fmt.Sprintf("%-22s %-8d %-8s ", views.Cut(r.Name, 22), r.Revision, views.Ago(m.now(), r.Updated))
 		if all {
-			line = fmt.Sprintf("%-14s ", cut(r.Namespace, 14)) + line
+			line = fmt.Sprintf("%-14s ", views.Cut(r.Namespace, 14)) + line
 		}
-		status := fmt.Sprintf("%-14s", cut(views.HealthMarker(r.Health())+" "+r.Status, 14))
-		rest := fmt.Sprintf(" %-24s %s", cut(r.Chart, 24), cut(r.AppVersion, 11))
+		status := fmt.Sprintf("%-14s", views.Cut(views.HealthMarker(r.Health())+" "+r.Status, 14))
+		rest := fmt.Sprintf(" %-24s %s", views.Cut(r.Chart, 24), views.Cut(r.AppVersion, 11))
 		if i == m.cursor {
 			body = append(body, st.Selected.Render(fit(line+status+rest)))
 			continue
@@ -255,24 +255,6 @@ func (m *Releases) Bindings() []key.Binding {
 
 // Capturing is false: the screen takes no text.
 func (m *Releases) Capturing() bool { return false }
-
-// cut sanitises s and shortens it to w cells, marking the cut with "…".
-func cut(s string, w int) string {
-	s = views.Sanitize(s)
-	if ansi.StringWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
-}
-
-// ago is how long before now t was, as the inventory's ages: 45s, 12m,
-// 3h, 2d; "-" for none.
-func ago(now, t time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	return kube.Age(t).Render(now)
-}
 
 // valuesScreen is the text screen of a revision's values.
 func valuesScreen(vc *views.Context, r Reader, ns, name string, rev int, all bool) views.Screen {
