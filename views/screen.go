@@ -59,8 +59,14 @@ type Config struct {
 // Context is shared by every screen of one program. The root model keeps
 // Width and Height current; screens read them when they draw.
 type Context struct {
-	// Client is the cluster the screens show.
+	// Client is the cluster the screens show (a FleetSource on a screen
+	// across several clusters).
 	Client Source
+	// Name is the kubeconfig context Client reads, set on the screens of
+	// one cluster opened from a screen across several (a fleet row's
+	// describe, logs, confirmation): their titles and confirmations name
+	// it. "" otherwise.
+	Name string
 	// Styles is the theme, built once.
 	Styles Styles
 	// Keys are the global bindings.

@@ -83,6 +83,10 @@ func Age(t time.Time) Cell {
 
 // Row is one object in a Table.
 type Row struct {
+	// Context is the kubeconfig context the row was read in, set only on
+	// the rows of a screen across several clusters (views.FleetSource);
+	// "" otherwise.
+	Context string
 	// Namespace is empty for cluster-scoped objects.
 	Namespace string
 	// Name is the object's metadata.name.
