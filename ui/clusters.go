@@ -11,7 +11,7 @@ import (
 // in that order (cmd: --contexts, --fleet); without it, every context of
 // the kubeconfig.
 func WithFleet(contexts []string) Option {
-	return func(m *Model) { m.fleet = append([]string(nil), contexts...) }
+	return func(m *Model) { m.fleet, m.fleetOn = append([]string(nil), contexts...), true }
 }
 
 // fleets is a kubeconfig that also knows the configuration file's fleets
@@ -47,7 +47,10 @@ func (m *Model) chooseFleet(l commandLine) tea.Cmd {
 		m.status = views.StatusMsg{Error: true, Text: err.Error()}
 		return nil
 	}
-	m.fleet = names
+	if m.fleetName != l.args[0] || !m.fleetOn {
+		m.leaveFleet() // its connections are the old fleet's
+	}
+	m.fleet, m.fleetName, m.fleetOn = names, l.args[0], true
 	return m.openClusters(l)
 }
 

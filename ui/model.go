@@ -38,8 +38,13 @@ const chromeLines = 4
 
 // Model is the root model. Use New.
 type Model struct {
-	vc        *views.Context
-	stack     []views.Screen
+	vc    *views.Context
+	stack []views.Screen
+	// tags[i] is the Context stack[i] reads when it is not vc (fleet.go):
+	// a screen across the fleet, or one cluster's; nil for vc's own.
+	tags []*views.Context
+	// routing is the Context a message is being handled with (within).
+	routing   *views.Context
 	namespace string // the namespace `:` commands open kinds in
 	// quitAsked, when set, is the unsaved work a quit was asked about
 	// (views.Unsaved): the next key answers.
@@ -89,8 +94,13 @@ type Model struct {
 	// the context switched to ("" until a switch: the kubeconfig's own).
 	kubeconfig views.Kubeconfig
 	context    string
-	// fleet are the contexts :clusters shows (WithFleet); nil: all.
-	fleet []string
+	// fleet are the contexts :clusters shows (WithFleet, :fleet); nil:
+	// all. fleetName names the configuration file's fleet they are ("":
+	// --contexts). While fleetOn, kinds open across them (across).
+	fleet     []string
+	fleetName string
+	fleetOn   bool
+	across    *across
 	// epoch counts connections: facts and names read through an earlier
 	// one are dropped.
 	epoch int
@@ -131,7 +141,7 @@ func New(vc *views.Context, kind kube.Kind, namespace string, opts ...Option) (*
 	p.ShowSuggestions = true
 	p.PromptStyle = vc.Styles.Prompt
 	p.TextStyle = vc.Styles.Prompt
-	m := &Model{vc: vc, stack: []views.Screen{first}, namespace: namespace, prompt: p, pickKey: pickNamespaceKey()}
+	m := &Model{vc: vc, stack: []views.Screen{first}, tags: []*views.Context{nil}, namespace: namespace, prompt: p, pickKey: pickNamespaceKey()}
 	for _, o := range opts {
 		o(m)
 	}
@@ -144,6 +154,7 @@ func (m *Model) Top() views.Screen { return m.stack[len(m.stack)-1] }
 // Init reads the facts and the names the prompt completes, and starts the
 // first screen.
 func (m *Model) Init() tea.Cmd {
+	m.startAcross()
 	return tea.Batch(m.readFacts(), m.Top().Init(), m.loadNames())
 }
 
@@ -151,10 +162,16 @@ func (m *Model) Init() tea.Cmd {
 // the help overlay, the top screen or the global bindings, and everything
 // else to the top screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ok := m.route(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
+	case views.ContextMsg:
+		return m, m.inContext(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.vc.Width, m.vc.Height = msg.Width, max(msg.Height-chromeLines, 1)
+		m.resizeFleet()
 		m.prompt.Width = max(msg.Width-2, 1)
 		return m, m.toScreens(tea.WindowSizeMsg{Width: m.vc.Width, Height: m.vc.Height})
 	case factsMsg:
@@ -383,6 +400,9 @@ func (m *Model) bound(name string) bool {
 // says the namespace was chosen as such (the picker, `:ns <name>`): it
 // becomes the one `:` commands open kinds in, whatever the kind.
 func (m *Model) open(msg views.OpenKindMsg, chosen bool) tea.Cmd {
+	if cmd, ok := m.openAcross(msg, chosen); ok {
+		return cmd
+	}
 	scr, err := inventory.New(m.vc, msg.Kind, msg.Namespace)
 	if err != nil {
 		m.status = views.StatusMsg{Text: err.Error(), Error: true}
@@ -425,7 +445,7 @@ func (m *Model) back() tea.Cmd {
 		return nil
 	}
 	closeScreens(m.Top())
-	m.stack = m.stack[:len(m.stack)-1]
+	m.stack, m.tags = m.stack[:len(m.stack)-1], m.tags[:len(m.tags)-1]
 	return m.Top().Init()
 }
 
@@ -434,9 +454,9 @@ func (m *Model) back() tea.Cmd {
 func (m *Model) push(scr views.Screen, replace bool) tea.Cmd {
 	if replace && len(m.stack) > 1 {
 		closeScreens(m.Top())
-		m.stack[len(m.stack)-1] = scr
+		m.stack[len(m.stack)-1], m.tags[len(m.tags)-1] = scr, m.tag()
 	} else {
-		m.stack = append(m.stack, scr)
+		m.stack, m.tags = append(m.stack, scr), append(m.tags, m.tag())
 	}
 	return scr.Init()
 }
@@ -455,6 +475,6 @@ func (m *Model) place(scr views.Screen, fresh bool) tea.Cmd {
 // closesWork first.
 func (m *Model) afresh(scr views.Screen) tea.Cmd {
 	closeScreens(m.stack...)
-	m.stack = []views.Screen{scr}
+	m.stack, m.tags = []views.Screen{scr}, []*views.Context{m.tag()}
 	return scr.Init()
 }

@@ -109,6 +109,11 @@ func (m *Model) switchContext(name string) tea.Cmd {
 		m.status = noKubeconfig
 		return nil
 	}
+	if m.hasFacts && name == m.facts.Context && m.fleetOn {
+		// Out of the fleet, into this context alone: its pods.
+		m.leaveFleet()
+		return m.open(views.OpenKindMsg{Kind: "pods", Namespace: m.vc.Client.Namespace(), Replace: true}, false)
+	}
 	if m.hasFacts && name == m.facts.Context {
 		// Already connected there: keep the screens and their namespace.
 		m.status = views.StatusMsg{Text: "already in context " + name}
@@ -156,7 +161,8 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	m.facts, m.hasFacts, m.factsStale = kube.Facts{}, false, false
 	m.namespace = ns
 	closeScreens(m.stack...)
-	m.stack = []views.Screen{scr}
+	m.stack, m.tags = []views.Screen{scr}, []*views.Context{nil}
+	m.leaveFleet()
 	m.overlay = nil
 	m.nsNames, m.ctxNames = nil, nil
 	m.status = views.StatusMsg{Text: "switched to context " + msg.context + ", namespace " + ns}

@@ -110,7 +110,7 @@ func (m *Model) factsLine(pairs [][2]string) string {
 func (m *Model) titleBar() string {
 	titles := make([]string, len(m.stack), len(m.stack)+1)
 	for i, s := range m.stack {
-		titles[i] = s.Title()
+		titles[i] = s.Title() + m.tagLabel(i)
 	}
 	if m.overlay != nil {
 		titles = append(titles, m.overlay.Title())

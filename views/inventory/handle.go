@@ -17,6 +17,9 @@ import (
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	page := m.bodyHeight()
 	k := m.keys
+	if m.fleet != nil && k.acts(msg) {
+		return m.inMember(msg)
+	}
 	switch {
 	case key.Matches(msg, k.Up):
 		m.cursor--

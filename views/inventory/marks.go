@@ -5,10 +5,16 @@ import "github.com/kyyard/kyyard/kube"
 // rowKey identifies a row's object across refreshes: its UID, or
 // namespace/name when the rows carry no UID.
 func rowKey(r *kube.Row) string {
+	k := r.Namespace + "/" + r.Name
 	if r.UID != "" {
-		return r.UID
+		k = r.UID
 	}
-	return r.Namespace + "/" + r.Name
+	if r.Context != "" {
+		// Across several clusters: an object copied between clusters
+		// (etcd restored elsewhere) keeps its UID.
+		k = r.Context + "\x00" + k
+	}
+	return k
 }
 
 // toggleMark flips the cursor row's mark and moves the cursor down.

@@ -10,7 +10,7 @@ import (
 // The metrics columns (issue 12) are the screen's own, not the kind
 // plugin's: their cells come from a metrics reading (views.MetricsSource)
 // that changes on its own interval, so they live beside the index, in
-// slots after the table's columns (slot len(Columns)+1+k is metrics column
+// slots after the table's columns (slot len(Columns)+2+k is metrics column
 // k), and are drawn where k9s draws them: after RESTARTS (pods, containers)
 // or after the last column kubectl prints without -o wide (nodes: VERSION).
 
@@ -177,7 +177,7 @@ func (m *Model) fitMetrics(l layout) layout {
 	visible := m.visibleCells(l)
 	w := l.measure(visible)
 	for i, s := range l.source {
-		if l.flexible[i] && s > nameSlot {
+		if l.flexible[i] && s > nameSlot && s != c.contextSlot() {
 			w[i] = min(w[i], 8) // kubectl's -o wide columns give way first (see widths)
 		}
 	}

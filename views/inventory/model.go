@@ -29,6 +29,13 @@ const (
 // Model is an inventory screen. Use New; the zero value is not usable.
 type Model struct {
 	vc *views.Context
+	// fleet is the client when the screen shows several clusters (a
+	// views.FleetSource): rows carry their context, a CONTEXT column shows
+	// it, and each action goes to its row's cluster (fleet.go). nil
+	// otherwise.
+	fleet views.FleetSource
+	// parts are each cluster's state at the last refresh (fleet only).
+	parts []views.ClusterPart
 	// off maps the actions the API server denies on this kind and
 	// namespace to its sentence (read when the screen starts).
 	off       map[kube.Action]string
@@ -121,6 +128,7 @@ func New(vc *views.Context, kind kube.Kind, namespace string) (*Model, error) {
 	m := &Model{vc: vc, keys: DefaultKeys(), info: info, namespace: namespace, now: time.Now, input: in,
 		marks: map[string]bool{}, sortColumn: info.SortColumn, ascending: !info.SortDescending}
 	m.sortFromKind = info.SortColumn != ""
+	m.fleet, _ = vc.Client.(views.FleetSource)
 	m.relayout()
 	return m, nil
 }
@@ -176,6 +184,9 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		}
 		if msg.nsAsked {
 			m.nsAsked, m.nsState = true, msg.nsState
+		}
+		if msg.parts != nil {
+			m.parts = msg.parts
 		}
 		if m.apply(msg) {
 			return m, m.refetch()
@@ -243,12 +254,12 @@ func (m *Model) withNamespace() bool { return m.info.Namespaced && m.namespace =
 // columns returns the columns the screen may show: the table's (the
 // kind's until rows are read) and the metrics columns.
 func (m *Model) columns() columns {
-	c := columns{cols: m.info.Columns, wide: m.wide, withNamespace: m.withNamespace(), sortSlot: -1, ascending: m.ascending}
+	c := columns{cols: m.info.Columns, wide: m.wide, withNamespace: m.withNamespace(), withContext: m.fleet != nil, sortSlot: -1, ascending: m.ascending}
 	if m.loaded {
 		c.cols = m.table.Columns
 		c.sortSlot = m.sortSlot()
 	}
-	c.metrics, c.metricsAt = metricColumnsOf(m.info.ID), metricsAfter(c.cols)
+	c.metrics, c.metricsAt = m.metricColumns(), metricsAfter(c.cols)
 	return c
 }
 
@@ -267,8 +278,9 @@ func (m *Model) relayout() {
 }
 
 // bodyHeight is the number of table rows that fit: the screen less the
-// column header and the notice line.
-func (m *Model) bodyHeight() int { return max(m.vc.Height-2, 1) }
+// column header, the notice line and, across several clusters, their
+// states (fleetLines).
+func (m *Model) bodyHeight() int { return max(m.vc.Height-2-len(m.fleetLines(m.vc.Width)), 1) }
 
 // scroll keeps the cursor inside the visible window.
 func (m *Model) scroll() {

@@ -68,6 +68,8 @@ type snapshotMsg struct {
 	// read (NamespaceReader) to say why; nsState is its answer.
 	nsAsked bool
 	nsState kube.NamespaceState
+	// parts, across several clusters, are each cluster's state.
+	parts []views.ClusterPart
 }
 
 // NamespaceReader is what a screen whose list of a named namespace came
@@ -127,6 +129,7 @@ type refresh struct {
 	// order's direction is still to be resolved (Model.resort does it).
 	sortColumn    string
 	withNamespace bool
+	withContext   bool
 	descending    bool
 	sortNow       bool
 	// The metrics: the kind's columns, the generation of the reading
@@ -151,8 +154,8 @@ func (m *Model) newRefresh() refresh {
 		req:    kube.SnapshotRequest{Kinds: []kube.Kind{m.info.ID}, Namespace: m.namespace, Selector: withLabels(m.selector, m.labels)},
 		parent: m.parent, redrill: redrill && m.info.PartOf == "",
 		loaded: m.loaded, gen: m.gen, reqLabels: m.reqLabels, wasReading: m.table.Reading, prepAt: m.prepAt, prepCost: m.prepCost, now: m.now,
-		sortColumn: m.sortColumn, withNamespace: m.withNamespace(), descending: !m.ascending, sortNow: !m.sortFromKind,
-		metricCols: metricColumnsOf(m.info.ID), metGen: m.metricsGeneration(), fresh: m.freshMetrics,
+		sortColumn: m.sortColumn, withNamespace: m.withNamespace(), withContext: m.fleet != nil, descending: !m.ascending, sortNow: !m.sortFromKind,
+		metricCols: m.metricColumns(), metGen: m.metricsGeneration(), fresh: m.freshMetrics,
 		permissions: m.permissionsRead()}
 	m.freshMetrics = false
 	if r.kind == kube.KindContainers {
@@ -213,7 +216,12 @@ func (r refresh) run(ctx context.Context) snapshotMsg {
 			reading <- metrics.Metrics(mctx, mreq)
 		}()
 	}
-	msg := snapshotMsg{labels: labels, snap: r.client.Snapshot(ctx, req)}
+	msg := snapshotMsg{labels: labels}
+	if fs, ok := r.client.(views.FleetSource); ok {
+		msg.snap, msg.parts = fs.FleetSnapshot(ctx, req)
+	} else {
+		msg.snap = r.client.Snapshot(ctx, req)
+	}
 	if nsReader, ok := r.client.(NamespaceReader); ok && r.askNamespace {
 		if t, ok := msg.snap.Table(r.kind); ok && len(t.Rows) == 0 && !t.Reading {
 			msg.nsAsked, msg.nsState = true, nsReader.NamespaceState(ctx, req.Namespace)
@@ -232,15 +240,17 @@ func (r refresh) run(ctx context.Context) snapshotMsg {
 	switch {
 	case !ok:
 	case r.loaded && msg.snap.Generation == r.gen && labels == r.reqLabels:
-		if in.met != nil && in.met.Generation != r.metGen {
+		if in.met != nil && in.met.Generation != r.metGen && len(r.metricCols) > 0 {
 			msg.met = buildMetrics(in, t.Rows)
 		}
 	case r.loaded && labels == r.reqLabels && r.wasReading && t.Reading && r.now().Sub(r.prepAt) < readingShare*r.prepCost:
 		msg.deferred = true
 	default:
 		began := time.Now()
-		p := &prepared{ix: newIndex(t), slot: slotOf(t.Columns, r.metricCols, r.sortColumn, r.withNamespace), descending: r.descending}
-		p.ix.setMetrics(buildMetrics(in, t.Rows))
+		p := &prepared{ix: newIndex(t), slot: slotOf(t.Columns, r.metricCols, r.sortColumn, r.withNamespace, r.withContext), descending: r.descending}
+		if len(r.metricCols) > 0 {
+			p.ix.setMetrics(buildMetrics(in, t.Rows))
+		}
 		if r.sortNow {
 			p.order = p.ix.sorted(p.slot, r.descending)
 		}

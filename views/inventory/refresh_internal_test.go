@@ -176,7 +176,7 @@ func TestRefreshRun(t *testing.T) {
 				t.Fatalf("answer: labels %q dropped %q deferred %v prepared %v", msg.labels, msg.dropped, msg.deferred, msg.prep != nil)
 			}
 			if p := msg.prep; p != nil {
-				if (p.order == nil) != tc.unsorted || p.slot != slotOf(src.snap.Tables[0].Columns, r.metricCols, r.sortColumn, false) {
+				if (p.order == nil) != tc.unsorted || p.slot != slotOf(src.snap.Tables[0].Columns, r.metricCols, r.sortColumn, false, false) {
 					t.Fatalf("prepared: order %v slot %d", p.order, p.slot)
 				}
 				var names []string

@@ -11,7 +11,10 @@ import (
 )
 
 // Cells are addressed by slot: slot 0 is the row's namespace, slot c+1 is
-// Row.Cells[c] (slot 1 is NAME). The marker column has no slot.
+// Row.Cells[c] (slot 1 is NAME), slot len(Columns)+1 the row's kubeconfig
+// context (Row.Context, on a screen across several clusters; see
+// contextSlot), and the metrics columns follow. The marker column has no
+// slot.
 const (
 	markerSlot    = -1
 	namespaceSlot = 0
@@ -24,7 +27,7 @@ const (
 // sort keys per column as they are asked for.
 type index struct {
 	rows  []kube.Row
-	slots int // columns + 1 (the namespace)
+	slots int // columns + 2 (the namespace, the context)
 	// widths[r*slots+s] is the drawn width of row r's slot s; 0 for a
 	// relative time, whose width depends on the clock.
 	widths []uint16
@@ -68,7 +71,7 @@ func (ix *index) setMetrics(mc *metricCells) {
 // newIndex measures and lower-cases every row of t: O(rows × columns),
 // once per generation.
 func newIndex(t kube.Table) *index {
-	slots := len(t.Columns) + 1
+	slots := len(t.Columns) + 2
 	ix := &index{rows: t.Rows, slots: slots, widths: make([]uint16, len(t.Rows)*slots),
 		hayEnd: make([]int32, len(t.Rows)), keys: map[int][]sortKey{}}
 	// The text's length, known before it is written: at 100,000 rows a
@@ -77,6 +80,9 @@ func newIndex(t kube.Table) *index {
 	for r := range t.Rows {
 		row := &t.Rows[r]
 		size += len(row.Namespace) + 1
+		if row.Context != "" {
+			size += len(row.Context) + 1
+		}
 		for c := range row.Cells {
 			size += len(row.Cells[c].Text) + 1
 		}
@@ -86,7 +92,8 @@ func newIndex(t kube.Table) *index {
 		row := &t.Rows[r]
 		w := ix.widths[r*slots : (r+1)*slots]
 		w[namespaceSlot] = cellWidth(row.Namespace)
-		for c := 0; c < len(row.Cells) && c+1 < slots; c++ {
+		w[slots-1] = cellWidth(row.Context)
+		for c := 0; c < len(row.Cells) && c+1 < slots-1; c++ {
 			if row.Cells[c].Since.IsZero() {
 				w[c+1] = cellWidth(row.Cells[c].Text)
 			}
@@ -97,6 +104,9 @@ func newIndex(t kube.Table) *index {
 		hay = appendLower(hay, row.Namespace)
 		for c := 1; c < len(row.Cells); c++ {
 			hay = appendLower(hay, row.Cells[c].Text)
+		}
+		if row.Context != "" {
+			hay = appendLower(hay, row.Context)
 		}
 		ix.hayEnd[r] = int32(len(hay))
 	}
@@ -113,6 +123,9 @@ func (ix *index) text(r int32) []byte {
 	}
 	return ix.hay[start : ix.hayEnd[r]-1]
 }
+
+// contextSlot returns the slot of the rows' kubeconfig context.
+func (ix *index) contextSlot() int { return ix.slots - 1 }
 
 // width returns the static width of row r's slot s.
 func (ix *index) width(r int32, s int) int { return int(ix.widths[int(r)*ix.slots+s]) }

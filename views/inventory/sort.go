@@ -82,6 +82,8 @@ func (ix *index) sortKeys(s int) []sortKey {
 			k[r] = sortKey{class: classMissing}
 		case s == namespaceSlot:
 			k[r] = sortKey{class: classText, text: row.Namespace}
+		case s == ix.contextSlot():
+			k[r] = sortKey{class: classText, text: row.Context}
 		case s-1 < len(row.Cells):
 			k[r] = keyOf(row.Cells[s-1])
 		default:
@@ -199,18 +201,22 @@ func lower(b byte) byte {
 
 // sortSlot returns the slot the rows are sorted by, -1 for none.
 func (m *Model) sortSlot() int {
-	return slotOf(m.table.Columns, metricColumnsOf(m.info.ID), m.sortColumn, m.withNamespace())
+	return slotOf(m.table.Columns, m.metricColumns(), m.sortColumn, m.withNamespace(), m.fleet != nil)
 }
 
 // slotOf returns the slot of the column named name among columns (the
-// namespace's slot when the screen shows a NAMESPACE column), else among
-// the metrics columns (not the trends: they are not sorted by), -1 for none.
-func slotOf(columns []kube.Column, metrics []metricColumn, name string, withNamespace bool) int {
+// namespace's slot when the screen shows a NAMESPACE column, the context's
+// when it shows CONTEXT), else among the metrics columns (not the trends:
+// they are not sorted by), -1 for none.
+func slotOf(columns []kube.Column, metrics []metricColumn, name string, withNamespace, withContext bool) int {
 	if name == "" {
 		return -1
 	}
 	if name == "NAMESPACE" && withNamespace {
 		return namespaceSlot
+	}
+	if name == contextHeader && withContext {
+		return len(columns) + 1
 	}
 	for i, c := range columns {
 		if c.Name == name {
@@ -219,7 +225,7 @@ func slotOf(columns []kube.Column, metrics []metricColumn, name string, withName
 	}
 	for k, c := range metrics {
 		if c.name == name && !c.trend {
-			return len(columns) + 1 + k
+			return len(columns) + 2 + k
 		}
 	}
 	return -1

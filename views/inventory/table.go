@@ -53,13 +53,23 @@ type columns struct {
 	metricsAt     int
 	wide          bool
 	withNamespace bool
+	withContext   bool // a screen across several clusters: CONTEXT first
 	sortSlot      int  // -1: none
 	ascending     bool // the sort's direction as the cells read
 }
 
+// contextHeader is the header of the rows' kubeconfig context.
+const contextHeader = "CONTEXT"
+
+// contextSlot returns the slot of the rows' kubeconfig context.
+func (c columns) contextSlot() int { return len(c.cols) + 1 }
+
 // scrollable returns the slots right of NAME that show, in order, and the
-// slots that never scroll (NAMESPACE, NAME).
+// slots that never scroll (CONTEXT, NAMESPACE, NAME).
 func (c columns) slots() (pinned, scrollable []int) {
+	if c.withContext {
+		pinned = append(pinned, c.contextSlot())
+	}
 	if c.withNamespace {
 		pinned = append(pinned, namespaceSlot)
 	}
@@ -74,7 +84,7 @@ func (c columns) slots() (pinned, scrollable []int) {
 		if i == c.metricsAt {
 			for k, mc := range c.metrics {
 				if !mc.trend || c.wide {
-					scrollable = append(scrollable, len(c.cols)+1+k)
+					scrollable = append(scrollable, len(c.cols)+2+k)
 				}
 			}
 		}
@@ -85,7 +95,7 @@ func (c columns) slots() (pinned, scrollable []int) {
 // metric returns the metrics column of slot s, ok false for a slot of the
 // table's own columns.
 func (c columns) metric(s int) (k int, ok bool) {
-	k = s - len(c.cols) - 1
+	k = s - len(c.cols) - 2
 	return k, k >= 0 && k < len(c.metrics)
 }
 
@@ -95,7 +105,7 @@ func (c columns) flexible(s int) bool {
 	if _, ok := c.metric(s); ok {
 		return false
 	}
-	return s <= nameSlot || c.cols[s-1].Wide
+	return s <= nameSlot || s == c.contextSlot() || c.cols[s-1].Wide
 }
 
 // header returns slot s's header text.
@@ -103,6 +113,8 @@ func (c columns) header(s int) string {
 	name := "NAMESPACE"
 	if k, ok := c.metric(s); ok {
 		name = c.metrics[k].name
+	} else if s == c.contextSlot() {
+		name = contextHeader
 	} else if s > namespaceSlot {
 		name = c.cols[s-1].Name
 	}
@@ -215,6 +227,8 @@ func (l layout) cells(ix *index, r int32, marker string, now time.Time) []string
 			out[i] = marker
 		case src == namespaceSlot:
 			out[i] = views.Sanitize(row.Namespace)
+		case src == ix.contextSlot():
+			out[i] = views.Sanitize(row.Context)
 		case src >= ix.slots:
 			// A metrics cell: made of numbers and blocks, nothing to sanitize.
 			out[i] = ix.met.cell(r, src-ix.slots)

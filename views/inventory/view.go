@@ -37,9 +37,10 @@ func (m *Model) View() string {
 			}
 			return fill(text, h)
 		}
-		return fill(st.Muted.Render(fmt.Sprintf("Loading %s in %s…", m.info.ID, scope)), h)
+		loading := append(m.fleetLines(w), st.Muted.Render(fmt.Sprintf("Loading %s in %s…", m.info.ID, scope)))
+		return fill(strings.Join(loading, "\n"), h)
 	}
-	lines := []string{m.notice(w, 0)}
+	lines := append([]string{m.notice(w, 0)}, m.fleetLines(w)...)
 	switch {
 	case len(m.table.Rows) == 0 && m.failure != nil && m.parentNote == "":
 		// Nothing read is left to show: say why the kind cannot be read
@@ -89,7 +90,7 @@ func (m *Model) View() string {
 	for i, cells := range visible {
 		cells = cells[:shown]
 		for c, src := range m.lay.source[:shown] {
-			if src == nameSlot || src == namespaceSlot {
+			if src == nameSlot || src == namespaceSlot || src == m.ix.contextSlot() {
 				cells[c] = middle(cells[c], widths[c])
 			}
 		}

@@ -32,6 +32,15 @@ func (m *Model) View() string {
 	return views.Page(m.vc.Styles, m.vc.Width, m.vc.Height, body, help, &m.offset)
 }
 
+// where names the cluster the objects are in when the screen was opened
+// from a screen across several clusters (" in context prod-eu"), "" otherwise.
+func (m *Model) where() string {
+	if m.vc.Name == "" {
+		return ""
+	}
+	return " in context " + views.Sanitize(m.vc.Name)
+}
+
 // objectName is "<kind>/<name> (<namespace>)".
 func objectName(r kube.ObjectRef) string {
 	if r.Namespace == "" {
@@ -48,7 +57,7 @@ func (m *Model) scaleLines() []string {
 		now = fmt.Sprint(m.current)
 	}
 	out := []string{
-		"scale " + objectName(r),
+		"scale " + objectName(r) + m.where(),
 		fmt.Sprintf("replicas now %s", now),
 		"replicas [" + m.input.View() + "]  (0 to " + fmt.Sprint(kube.MaxReplicas) + ")",
 	}
@@ -65,7 +74,7 @@ func (m *Model) planLines() []string {
 		if it.planned {
 			mark = "✓"
 		}
-		out = append(out, fmt.Sprintf("  %s %s", mark, objectName(it.ref)))
+		out = append(out, fmt.Sprintf("  %s %s%s", mark, objectName(it.ref), m.where()))
 	}
 	return out
 }
@@ -102,7 +111,7 @@ func (m *Model) confirmLines() ([]string, string) {
 	var out []string
 	refused := 0
 	for _, it := range m.items {
-		out = append(out, m.what()+" "+objectName(it.ref))
+		out = append(out, m.what()+" "+objectName(it.ref)+m.where())
 		if it.err != nil {
 			out = append(out, st.Error.Render("  ✗ "+views.ErrText(it.err)))
 		}

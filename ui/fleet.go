@@ -1,0 +1,199 @@
+package ui
+
+import (
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/fleet"
+	"github.com/kyyard/kyyard/views/inventory"
+)
+
+// Screens across several clusters. While a fleet is chosen (--contexts,
+// --fleet, :fleet) every kind a `:` command or a picker opens shows the
+// rows of all its contexts (a views/fleet Source, the inventory's CONTEXT
+// column), and a screen opened from one of those rows (describe, logs, a
+// confirmation...) is that row's cluster's alone: the root handles what a
+// row asks for (a views.ContextMsg) with a Context whose client is that
+// cluster's (memberVC), and remembers it for each screen of the stack
+// (tags), so that what such a screen asks for later goes to its cluster
+// too (within). Switching to one context (:ctx, enter on :clusters) leaves
+// the fleet.
+
+// across is the fleet the root shows kinds across.
+type across struct {
+	// src reads every context; vc is the Context of its screens.
+	src *fleet.Source
+	vc  *views.Context
+	// members are the Contexts of one cluster each, made as asked.
+	members map[string]*views.Context
+}
+
+// fleetVC returns the Context of screens across the chosen fleet, made
+// (connecting in the background) on first use; nil when no fleet is
+// chosen, or kyyard has no kubeconfig.
+func (m *Model) fleetVC() *views.Context {
+	if !m.fleetOn || m.fleet == nil || m.kubeconfig == nil {
+		return nil
+	}
+	if m.across == nil {
+		home := m.context
+		if home == "" {
+			_, home, _ = m.kubeconfig.Contexts()
+		}
+		vc := *m.vc
+		src := fleet.New(m.kubeconfig, m.fleet, home, m.vc.Client)
+		vc.Client = src
+		m.across = &across{src: src, vc: &vc, members: map[string]*views.Context{}}
+	}
+	return m.across.vc
+}
+
+// leaveFleet closes the fleet's connections (not the root's own) and opens
+// kinds in one context again; the screens that read it are closed by the
+// caller.
+func (m *Model) leaveFleet() {
+	m.fleetOn = false
+	if m.across != nil {
+		m.across.src.Close()
+		m.across = nil
+	}
+}
+
+// memberVC returns the Context of one cluster of the fleet.
+// Errors: no fleet is shown, or the context is not connected.
+func (m *Model) memberVC(name string) (*views.Context, error) {
+	if m.across == nil {
+		return nil, fmt.Errorf("context %s: no fleet is shown any more; nothing was sent", views.Sanitize(name))
+	}
+	if vc, ok := m.across.members[name]; ok {
+		return vc, nil
+	}
+	src, ok := m.across.src.Member(name)
+	if !ok {
+		return nil, fmt.Errorf("context %s is not connected; nothing was sent", views.Sanitize(name))
+	}
+	vc := *m.vc
+	vc.Client, vc.Name = src, name
+	m.across.members[name] = &vc
+	return &vc, nil
+}
+
+// inContext handles a message about one cluster's object (views.ContextMsg).
+func (m *Model) inContext(msg views.ContextMsg) tea.Cmd {
+	vc, err := m.memberVC(msg.Context)
+	if err != nil {
+		m.status = views.StatusMsg{Error: true, Text: err.Error()}
+		return nil
+	}
+	return m.within(vc, msg.Msg)
+}
+
+// within handles msg with vc as the root's Context: the screens it opens
+// read vc's cluster and are tagged with it.
+func (m *Model) within(vc *views.Context, msg tea.Msg) tea.Cmd {
+	home, outer := m.vc, m.routing
+	m.vc, m.routing = vc, vc
+	_, cmd := m.Update(msg)
+	m.vc, m.routing = home, outer
+	return cmd
+}
+
+// routable reports whether msg asks the root for something about an
+// object of the cluster of the screen that sent it: it is handled with
+// that screen's Context (within).
+func routable(msg tea.Msg) bool {
+	switch msg.(type) {
+	case views.OpenKindMsg, views.OpenObjectMsg, views.PushMsg, views.OpenWorkloadMsg, views.OpenYAMLEditMsg,
+		views.OpenSecretMsg, views.OpenDrainMsg, views.OperateMsg, views.ActionsMsg, views.OpenRolloutMsg,
+		views.OpenShellMsg, views.OpenLogsMsg, views.OpenPortForwardMsg, views.OpenCopyMsg, views.OpenOwnerTreeMsg,
+		views.OpenEventsMsg, views.OutcomesMsg, views.AnswerMsg:
+		return true
+	}
+	return false
+}
+
+// route handles a routable message from a screen of one cluster of the
+// fleet (the top screen's tag) with that cluster's Context; ok is false
+// when the message is the root's own.
+func (m *Model) route(msg tea.Msg) (tea.Cmd, bool) {
+	if m.routing != nil || !routable(msg) {
+		return nil, false
+	}
+	vc := m.tags[len(m.tags)-1]
+	if a, ok := msg.(views.AnswerMsg); ok && a.Owner != nil {
+		// An answer belongs to the screen that asked, wherever it is.
+		vc = nil
+		for i, s := range m.stack {
+			if s == a.Owner {
+				vc = m.tags[i]
+			}
+		}
+	}
+	if vc == nil || vc.Name == "" {
+		return nil, false
+	}
+	return m.within(vc, msg), true
+}
+
+// tag is what a screen pushed now is tagged with: the Context of the
+// cluster it reads when it is not the root's own.
+func (m *Model) tag() *views.Context { return m.routing }
+
+// tagLabel names the cluster of the stack's screen i in the title bar:
+// "@prod-eu" for one cluster of a fleet, "@fleet prod" (or "@3
+// contexts") for a screen across a fleet; "" for the root's context.
+func (m *Model) tagLabel(i int) string {
+	vc := m.tags[i]
+	switch {
+	case vc == nil:
+		return ""
+	case vc.Name != "":
+		return " @" + vc.Name
+	case m.fleetName != "":
+		return " @fleet " + m.fleetName
+	}
+	return fmt.Sprintf(" @%d contexts", len(m.fleet))
+}
+
+// resizeFleet gives the fleet's Contexts the root's size.
+func (m *Model) resizeFleet() {
+	if m.across == nil {
+		return
+	}
+	m.across.vc.Width, m.across.vc.Height = m.vc.Width, m.vc.Height
+	for _, vc := range m.across.members {
+		vc.Width, vc.Height = m.vc.Width, m.vc.Height
+	}
+}
+
+// openAcross shows a kind across the fleet (OpenKindMsg, from a `:`
+// command or a picker, while a fleet is chosen).
+func (m *Model) openAcross(msg views.OpenKindMsg, chosen bool) (tea.Cmd, bool) {
+	vc := m.fleetVC()
+	if vc == nil || m.routing != nil {
+		return nil, false
+	}
+	home := m.vc
+	m.vc, m.routing = vc, vc
+	cmd := m.open(msg, chosen)
+	m.vc, m.routing = home, nil
+	return cmd, true
+}
+
+// startAcross replaces the first screen, an inventory of the root's
+// context, with the same kind across the fleet (kyyard --contexts -c KIND).
+func (m *Model) startAcross() {
+	ks, ok := m.stack[0].(*inventory.Model)
+	if len(m.stack) != 1 || !ok || m.tags[0] != nil {
+		return
+	}
+	vc := m.fleetVC()
+	if vc == nil {
+		return
+	}
+	if scr, err := inventory.New(vc, ks.Kind(), ks.Namespace()); err == nil {
+		m.stack[0], m.tags[0] = scr, vc
+	}
+}

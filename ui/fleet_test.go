@@ -1,0 +1,116 @@
+package ui_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kyyard/kyyard/internal/kubetest"
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/ui"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/viewtest"
+)
+
+// titleBar returns the title bar's text (under the two lines of facts).
+func (h *harness) titleBar() string {
+	return strings.TrimSpace(strings.Split(h.m.View(), "\n")[2])
+}
+
+// clientsKubeconfig is a kubeconfig of fake clusters whose clients are
+// *kube.Client (every interface the screens look for).
+type clientsKubeconfig struct {
+	names   []string
+	current string
+	clients map[string]*kube.Client
+}
+
+func newClientsKubeconfig(t *testing.T, current string, names ...string) *clientsKubeconfig {
+	k := &clientsKubeconfig{names: names, current: current, clients: map[string]*kube.Client{}}
+	for _, name := range names {
+		k.clients[name], _ = kubetest.FakeClient(t, objects()...)
+		k.clients[name].SetNamespace("demo")
+	}
+	return k
+}
+
+func (k *clientsKubeconfig) Contexts() ([]string, string, error) { return k.names, k.current, nil }
+
+func (k *clientsKubeconfig) Connect(name string) (views.Source, error) {
+	if c, ok := k.clients[name]; ok {
+		return c, nil
+	}
+	return nil, errors.New("context " + name + " has no cluster")
+}
+
+// fleetHarness starts kyyard on pods across contexts dev and prod (as
+// --contexts dev,prod does, on prod), and refreshes until both clusters'
+// rows show.
+func fleetHarness(t *testing.T) (*harness, *clientsKubeconfig) {
+	t.Helper()
+	k := newClientsKubeconfig(t, "prod", "dev", "prod")
+	h := startWith(t, k.clients["prod"], "demo", 120, 20, ui.WithKubeconfig(k), ui.WithFleet([]string{"dev", "prod"}))
+	for i := 0; !strings.Contains(h.m.View(), "clusters: dev 1 · prod 1"); i++ {
+		if i == 100 {
+			t.Fatalf("the rows of both clusters never showed:\n%s", h.m.View())
+		}
+		time.Sleep(20 * time.Millisecond)
+		h.run(h.keys("ctrl+r"))
+	}
+	return h, k
+}
+
+// Across a fleet, the pods screen shows each cluster's rows with its
+// context; describe and delete on a row open that row's cluster's screens,
+// which name it (the title bar, the confirmation); esc comes back to the
+// fleet; :ctx leaves it.
+func TestFleetScreensRouteToRowsCluster(t *testing.T) {
+	h, _ := fleetHarness(t)
+	view := h.m.View()
+	if !strings.Contains(view, "pods(demo)[2] @2 contexts") || !strings.Contains(view, "CONTEXT") {
+		t.Fatalf("no pods across the fleet:\n%s", view)
+	}
+	// Rows: demo/web-1@dev, demo/web-1@prod.
+	h.runKey(h.keys("d"))
+	if got := h.titleBar(); !strings.HasSuffix(got, "@dev") || !strings.Contains(got, "web-1") {
+		t.Fatalf("describe of dev's row opened %q", got)
+	}
+	h.runKey(h.keys("esc"))
+	h.keys("j")
+	h.run(h.send(h.keys("ctrl+d")())) // the confirmation and its plan
+	view = h.m.View()
+	viewtest.Size(t, view, 120, 20)
+	if got := h.titleBar(); !strings.HasSuffix(got, "@prod") || !strings.Contains(view, "pods/web-1 (demo) in context prod") {
+		t.Fatalf("delete of prod's row asked %q:\n%s", got, view)
+	}
+	h.runKey(h.keys("n"))
+	h.command("ctx dev")
+	if got := h.titleBar(); strings.Contains(got, "@") || !strings.HasPrefix(got, "pods(") {
+		t.Fatalf(":ctx dev left %q", got)
+	}
+	h.command("deploy")
+	if view := h.m.View(); strings.Contains(view, "CONTEXT") {
+		t.Fatalf("after :ctx, kinds still open across the fleet:\n%s", view)
+	}
+}
+
+// :fleet NAME chooses a fleet: the kinds opened next show its contexts'
+// rows, the title naming the fleet.
+func TestFleetCommandOpensKindsAcross(t *testing.T) {
+	k := newKubeconfig(t, "prod")
+	fk := fleetKubeconfig{k, map[string][]string{"both": {"prod", "dev"}, "live": {"prod"}}}
+	h := startWith(t, k.sources["prod"], "demo", 120, 20, ui.WithKubeconfig(fk))
+	h.command("fleet both")
+	h.command("deploy")
+	for i := 0; !strings.Contains(h.m.View(), "clusters: prod 1 · dev 1"); i++ {
+		if i == 100 {
+			t.Fatalf("the rows of both clusters never showed:\n%s", h.m.View())
+		}
+		time.Sleep(20 * time.Millisecond)
+		h.run(h.keys("ctrl+r"))
+	}
+	if got := h.titleBar(); got != "deployments(demo)[2] @fleet both" {
+		t.Fatalf(":fleet both, :deploy opened %q", got)
+	}
+}

@@ -1,0 +1,139 @@
+package inventory
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kyyard/kyyard/views"
+)
+
+// A screen across several clusters (its client a views.FleetSource): the
+// rows of every cluster with a CONTEXT column, a line of each cluster's
+// state under the notice line, and every action on a row sent to that
+// row's cluster: the key is handled as on a screen of that cluster alone
+// (its client, its read-only setting), and what it asks the root for goes
+// in a views.ContextMsg naming the context.
+
+// maxFailedLines bounds the lines that give a failing cluster's reason in
+// full under the states line; the others are named on it.
+const maxFailedLines = 3
+
+// metricColumns returns the kind's metrics columns; none across several
+// clusters (their metrics are not read there yet).
+func (m *Model) metricColumns() []metricColumn {
+	if m.fleet != nil {
+		return nil
+	}
+	return metricColumnsOf(m.info.ID)
+}
+
+// acts reports whether msg is a key that acts on the cursor row's or the
+// marked rows' objects (and so goes to their cluster).
+func (k Keys) acts(msg tea.KeyMsg) bool {
+	if k.operate(msg) != "" {
+		return true
+	}
+	for _, b := range []key.Binding{k.Open, k.Describe, k.YAML, k.Edit, k.EditYAML, k.Decode, k.Drain, k.Logs,
+		k.Previous, k.PortForward, k.Copy, k.Owners, k.Events, k.Rollout, k.Actions} {
+		if key.Matches(msg, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// inMember handles an action key across several clusters: as the screen
+// of the target rows' cluster would (the marked rows, else the cursor
+// row), with the root's messages wrapped for that context. Marked rows
+// of several clusters are refused: an action goes to one cluster.
+func (m *Model) inMember(msg tea.KeyMsg) tea.Cmd {
+	row := m.current()
+	if row == nil {
+		return nil
+	}
+	name := row.Context
+	if marked := m.markedRows(); len(marked) > 0 {
+		var names []string
+		for _, r := range marked {
+			if !slices.Contains(names, r.Context) {
+				names = append(names, r.Context)
+			}
+		}
+		if len(names) > 1 {
+			return views.Status(fmt.Sprintf("the marked rows are in %d contexts (%s): an action goes to one cluster; mark rows of one context (/ filters by context)",
+				len(names), views.Sanitize(strings.Join(names, ", "))), true)
+		}
+		name = names[0]
+	}
+	src, ok := m.fleet.Member(name)
+	if !ok {
+		return views.Status(fmt.Sprintf("context %s is not connected (yet): nothing was sent", views.Sanitize(name)), true)
+	}
+	mvc := *m.vc
+	mvc.Client, mvc.Name = src, name
+	fleet, vc, off := m.fleet, m.vc, m.off
+	m.fleet, m.vc, m.off = nil, &mvc, nil
+	cmd := m.handleKey(msg)
+	m.fleet, m.vc, m.off = fleet, vc, off
+	return views.InContext(name, cmd)
+}
+
+// fleetLines returns the lines of the clusters' states, width w: one line
+// naming each cluster with its rows or state, then one line per failed
+// or stale cluster (at most maxFailedLines) with its reason in full.
+// None on a screen of one cluster, nor before the first refresh.
+func (m *Model) fleetLines(w int) []string {
+	if m.fleet == nil || len(m.parts) == 0 {
+		return nil
+	}
+	st := m.vc.Styles
+	now := m.now()
+	var parts, failed []string
+	for _, p := range m.parts {
+		name := views.Sanitize(p.Context)
+		var text string
+		switch p.State {
+		case views.ClusterAnswered:
+			text = fmt.Sprintf("%s %d", name, p.Rows)
+		case views.ClusterReading:
+			text = fmt.Sprintf("%s reading… %s", name, since(now, p.Since))
+			if p.Rows > 0 {
+				text = fmt.Sprintf("%s reading… %d so far", name, p.Rows)
+			}
+		case views.ClusterStale:
+			text = st.Error.Render(fmt.Sprintf("%s stale %s (%d kept)", name, since(now, p.Since), p.Rows))
+		default:
+			text = st.Error.Render(fmt.Sprintf("%s %s", name, p.Reason))
+		}
+		parts = append(parts, text)
+		if p.State >= views.ClusterStale && p.Message != "" {
+			failed = append(failed, fmt.Sprintf("%s: %s", name, views.Sanitize(oneLine(p.Message))))
+		}
+	}
+	lines := []string{st.Muted.Render("clusters: ") + ansi.Truncate(strings.Join(parts, st.Muted.Render(" · ")), max(w-10, 1), "…")}
+	for i, f := range failed {
+		if i == maxFailedLines {
+			lines = append(lines, st.Muted.Render(fmt.Sprintf("(%d more)", len(failed)-i)))
+			break
+		}
+		lines = append(lines, st.Error.Render(ansi.Truncate(f, w, "…")))
+	}
+	return lines
+}
+
+// since says how long ago t was ("3s ago"), "" for a zero t.
+func since(now, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return views.Ago(now, t) + " ago"
+}
+
+// oneLine joins a message's lines with spaces.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
