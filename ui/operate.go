@@ -85,6 +85,9 @@ func (m *Model) record(msg views.OutcomesMsg) tea.Cmd {
 	if ctx == "" && m.hasFacts {
 		ctx = m.facts.Context
 	}
+	if m.vc.Name != "" {
+		ctx = m.vc.Name // a screen of one cluster of a fleet (within)
+	}
 	now := time.Now()
 	entries := make([]history.Entry, len(msg.Outcomes))
 	for i, o := range msg.Outcomes {

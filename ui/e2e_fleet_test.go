@@ -1,0 +1,205 @@
+package ui_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kyyard/kyyard/internal/kubetest"
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/kube/kinds"
+	"github.com/kyyard/kyyard/ui"
+	"github.com/kyyard/kyyard/views"
+)
+
+// fleetFile is the local fleet's kubeconfig as cmd's kubeconfig is: each
+// context its own client (its credentials), read-only where readOnly says
+// (as the configuration file's readonlyContexts make it).
+type fleetFile struct {
+	path     string
+	readOnly map[string]bool
+}
+
+func (k fleetFile) flags(context string) *genericclioptions.ConfigFlags {
+	f := genericclioptions.NewConfigFlags(true)
+	f.KubeConfig, f.Context = &k.path, &context
+	return f
+}
+
+func (k fleetFile) Contexts() ([]string, string, error) { return kube.Contexts(k.flags("")) }
+
+func (k fleetFile) Connect(name string) (views.Source, error) {
+	c, err := kube.New(k.flags(name), kube.Options{Registry: kinds.Builtin(), TablePlugin: kinds.NewTable, ReadOnly: k.readOnly[name]})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	_ = c.Discover(ctx)
+	return c, nil
+}
+
+// clientset returns a clientset of one context of the fleet.
+func (k fleetFile) clientset(t *testing.T, name string) kubernetes.Interface {
+	t.Helper()
+	cfg, err := k.flags(name).ToRESTConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kubernetes.NewForConfigOrDie(cfg)
+}
+
+// auditWritesIn returns the writes (verb resource/name) kyyard sent (its
+// user agent) that the API server of fleet cluster name logged in
+// namespace ns.
+func auditWritesIn(t *testing.T, kubeconfig, name, ns string) []string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(filepath.Dir(kubeconfig), name, "logs", "audit.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		if !strings.Contains(sc.Text(), ns) {
+			continue
+		}
+		var e struct {
+			Stage     string `json:"stage"`
+			Verb      string `json:"verb"`
+			UserAgent string `json:"userAgent"`
+			ObjectRef *struct {
+				Resource  string `json:"resource"`
+				Namespace string `json:"namespace"`
+				Name      string `json:"name"`
+			} `json:"objectRef"`
+		}
+		if json.Unmarshal(sc.Bytes(), &e) != nil || e.ObjectRef == nil || e.ObjectRef.Namespace != ns || e.Stage != "ResponseComplete" ||
+			!strings.HasPrefix(e.UserAgent, "kyyard") {
+			continue
+		}
+		switch e.Verb {
+		case "patch", "update", "delete", "deletecollection":
+			out = append(out, e.Verb+" "+e.ObjectRef.Resource+"/"+e.ObjectRef.Name)
+		}
+	}
+	return out
+}
+
+// TestE2EFleetActionGoesToRowsCluster: on the local fleet, with the three
+// clusters chosen (kyyard-fleet-3 read-only in kyyard), a Deployment of
+// the same name in each shows three rows with their contexts; restart on
+// kyyard-fleet-2's row patches that cluster's Deployment only (the three
+// API servers' audit logs), :history names the context; the same key on
+// kyyard-fleet-3's row is refused there, before any request.
+func TestE2EFleetActionGoesToRowsCluster(t *testing.T) {
+	path := kubetest.LocalFleet(t)
+	names := []string{"kyyard-fleet-1", "kyyard-fleet-2", "kyyard-fleet-3"}
+	k := fleetFile{path: path, readOnly: map[string]bool{"kyyard-fleet-3": true}}
+	ns := kubetest.TempNamespace(t, k.clientset(t, names[0]), "kyyard-ui-fleet")
+	for i, name := range names {
+		cs := k.clientset(t, name)
+		if i > 0 {
+			if _, err := cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = cs.CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{}) })
+			waitServiceAccount(t, cs, ns)
+		}
+		createDeployment(t, cs, ns, "web")
+	}
+	home, err := k.Connect(names[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(home.(*kube.Client).Close)
+	h := startWith(t, home, ns, 160, 30, ui.WithKubeconfig(k), ui.WithFleet(names))
+	deadline := time.Now().Add(90 * time.Second)
+	h.command("deploy " + ns)
+	for !strings.Contains(h.m.View(), "clusters: kyyard-fleet-1 1 · kyyard-fleet-2 1 · kyyard-fleet-3 1") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the three clusters' rows never showed:\n%s", h.m.View())
+		}
+		time.Sleep(100 * time.Millisecond)
+		h.run(h.keys("ctrl+r"))
+	}
+	for _, name := range names {
+		found := false
+		for _, line := range strings.Split(h.m.View(), "\n") {
+			fields := strings.Fields(line)
+			found = found || contains(fields, name) && contains(fields, "web")
+		}
+		if !found {
+			t.Fatalf("no row of web in %s:\n%s", name, h.m.View())
+		}
+	}
+	// Rows: web@kyyard-fleet-1, web@kyyard-fleet-2, web@kyyard-fleet-3.
+	h.keys("j")
+	h.drive(h.keys("r"), deadline)
+	if v := h.m.View(); !strings.Contains(v, "restart deployments/web ("+ns+") in context kyyard-fleet-2") || !strings.Contains(v, "? y/n") {
+		t.Fatalf("no confirmation naming kyyard-fleet-2:\n%s", v)
+	}
+	h.drive(h.keys("y"), deadline)
+	for i, name := range names {
+		d, err := k.clientset(t, name).AppsV1().Deployments(ns).Get(context.Background(), "web", metav1.GetOptions{})
+		restarted := err == nil && d.Spec.Template.Annotations["kubectl.kubernetes.io/restartedAt"] != ""
+		if restarted != (i == 1) {
+			t.Errorf("%s: restarted %v (%v)", name, restarted, err)
+		}
+	}
+	time.Sleep(time.Second) // the audit log is written after the response
+	for i, name := range names {
+		writes := auditWritesIn(t, path, name, ns)
+		if got := strings.Join(writes, ","); (i == 1) != strings.Contains(got, "patch deployments/web") {
+			t.Errorf("%s's API server logged %q", name, got)
+		}
+	}
+	h.command("history")
+	if line := lineOf(h.m.View(), "restart"); !strings.Contains(line, "kyyard-fleet-2") || !strings.Contains(line, ns+"/deployments/web") {
+		t.Fatalf(":history does not name the context:\n%s", h.m.View())
+	}
+
+	// kyyard-fleet-3 is read-only in kyyard: refused there, nothing sent.
+	h.command("deploy " + ns)
+	for !strings.Contains(h.m.View(), "kyyard-fleet-3 1") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the fleet's rows never came back:\n%s", h.m.View())
+		}
+		time.Sleep(100 * time.Millisecond)
+		h.run(h.keys("ctrl+r"))
+	}
+	h.keys("j", "j")
+	h.drive(h.keys("r"), deadline)
+	if v := h.m.View(); !strings.Contains(v, "read-only") {
+		t.Fatalf("restart in the read-only context was not refused:\n%s", v)
+	}
+	time.Sleep(time.Second)
+	if w := auditWritesIn(t, path, "kyyard-fleet-3", ns); len(w) > 0 {
+		t.Fatalf("kyyard-fleet-3 got writes: %v", w)
+	}
+}
+
+// waitServiceAccount waits until namespace ns has its default
+// ServiceAccount (Pods are refused before).
+func waitServiceAccount(t *testing.T, cs kubernetes.Interface, ns string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if _, err := cs.CoreV1().ServiceAccounts(ns).Get(context.Background(), "default", metav1.GetOptions{}); err == nil {
+			return
+		}
+	}
+	t.Fatalf("namespace %s has no default ServiceAccount", ns)
+}
+
