@@ -7,11 +7,17 @@ import (
 	"github.com/kyyard/kyyard/views/clusters"
 )
 
-// WithFleet names the contexts the clusters overview (`:clusters`) shows,
-// in that order (cmd: --contexts, --fleet); without it, every context of
-// the kubeconfig.
+// WithFleet chooses contexts (cmd: --contexts, --fleet): the clusters
+// overview (`:clusters`) shows them, in that order (without it, every
+// context of the kubeconfig), and every kind opens across them (fleet.go).
 func WithFleet(contexts []string) Option {
 	return func(m *Model) { m.fleet, m.fleetOn = append([]string(nil), contexts...), true }
+}
+
+// WithFleetName names the configuration file's fleet WithFleet's contexts
+// are (--fleet), for the title bar ("@fleet prod").
+func WithFleetName(name string) Option {
+	return func(m *Model) { m.fleetName = name }
 }
 
 // fleets is a kubeconfig that also knows the configuration file's fleets

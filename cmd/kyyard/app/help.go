@@ -90,8 +90,15 @@ Keys:
              latency, version, nodes ready, pods by phase, warnings in the last
              hour, CPU and memory of allocatable, what you may do; each read
              on its own (one unreachable cluster never holds the others);
-             enter switches to that context's pods; :fleet NAME shows a
+             enter switches to that context's pods alone; :fleet NAME shows a
              fleet of the configuration file
+  fleet      while contexts are chosen (--contexts, --fleet, :fleet NAME),
+             every kind (:pods, :deploy, CRDs) shows the rows of all of them
+             with a CONTEXT column (filtered, sorted, marked like any other)
+             and a line of each cluster's state (reading, stale since,
+             forbidden with the server's text); every key on a row goes to
+             that row's cluster, whose screens and confirmations name it
+             (@prod-eu); -c KIND starts on that kind; :ctx NAME leaves it
   :helm [ns|all]
              Helm releases (read from Helm's release Secrets); enter shows the
              revisions: v/V values (V with the chart's defaults), m manifest

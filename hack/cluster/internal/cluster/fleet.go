@@ -301,6 +301,28 @@ func (c *Cluster) prepareMember(freshAPIServer bool) error {
 	return nil
 }
 
+// RestartAPIServer is Cluster.RestartAPIServer for member m of the fleet:
+// it stops m's kube-apiserver (only that process, by its PID file), keeps it
+// down for down, starts it again with the command line Up starts it with
+// (m's PKI, etcd prefix, audit log and ports) and waits until it answers
+// /readyz; m's other processes and the other members are not touched.
+// Errors: the shared etcd or m's API server does not run (the fleet is not
+// up), or the API server does not come back.
+func (f *Fleet) RestartAPIServer(ctx context.Context, m fleet.Member, down time.Duration) error {
+	if f.EtcdPID() == 0 {
+		return errors.New("the fleet's etcd is not running (run `fleet up` first)")
+	}
+	name := fleet.MemberComponents[0]
+	if proc.RunningPID(m.L.PIDPath(name), m.L.BinaryPath(name)) == 0 {
+		return fmt.Errorf("%s's %s is not running (run `fleet up` first)", m.Name, name)
+	}
+	var mu sync.Mutex
+	if err := f.Member(m, prefixed(&mu, f.Out, "["+m.Name+"] ")).RestartAPIServer(ctx, down); err != nil {
+		return fmt.Errorf("%s: %w", m.Name, err)
+	}
+	return nil
+}
+
 // Down stops every member's processes (any member, whatever the fleet's
 // size), members side by side, then the shared etcd: by their PID files,
 // only processes of our binaries (stopComponents). The single cluster's
