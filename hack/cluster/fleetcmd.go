@@ -14,7 +14,7 @@ import (
 	"github.com/kyyard/kyyard/hack/cluster/internal/seed"
 )
 
-const fleetUsage = "usage: fleet up [--clusters N] [--nodes N] [--keep-on-fail] | fleet seed [--timeout D] | fleet status | fleet down"
+const fleetUsage = "usage: fleet up [--clusters N] [--nodes N] [--keep-on-fail] | fleet seed [--timeout D] | fleet status | fleet restart-apiserver --cluster NAME [--down D] | fleet down"
 
 // fleet runs the local fleet's subcommands: several control planes side by
 // side (package fleet), their state in .cache/fleet.
@@ -30,6 +30,8 @@ func (a *app) fleet(ctx context.Context, args []string) (int, error) {
 		return a.fleetSeed(ctx, f, args[1:])
 	case "status":
 		return a.fleetStatus(ctx, f, args[1:])
+	case "restart-apiserver":
+		return a.fleetRestartAPIServer(ctx, f, args[1:])
 	case "down":
 		if err := noArgs(newFlags("fleet down"), args[1:]); err != nil {
 			return 2, err
@@ -78,6 +80,33 @@ func (a *app) fleetSeed(ctx context.Context, f *cluster.Fleet, args []string) (i
 	}
 	err = seed.RunFleet(ctx, a.l, members, seed.Options{Timeout: *timeout, Out: os.Stdout})
 	return exitCode(err), err
+}
+
+// fleetRestartAPIServer stops the API server of one member of the last
+// `fleet up` for a while and starts it again (Fleet.RestartAPIServer).
+func (a *app) fleetRestartAPIServer(ctx context.Context, f *cluster.Fleet, args []string) (int, error) {
+	flags := newFlags("fleet restart-apiserver")
+	name := flags.String("cluster", "", "the member whose API server restarts (kyyard-fleet-1, ...)")
+	down := flags.Duration("down", 5*time.Second, "how long the API server stays stopped")
+	if err := noArgs(flags, args); err != nil {
+		return 2, err
+	}
+	if *name == "" {
+		return 2, errors.New("--cluster is required; " + fleetUsage)
+	}
+	members, err := a.fleetMembers()
+	if err != nil {
+		return 1, err
+	}
+	var names []string
+	for _, m := range members {
+		if m.Name == *name {
+			err := f.RestartAPIServer(ctx, m, *down)
+			return exitCode(err), err
+		}
+		names = append(names, m.Name)
+	}
+	return 1, fmt.Errorf("unknown fleet cluster %q: the fleet has %s", *name, strings.Join(names, ", "))
 }
 
 // fleetStatus prints the shared etcd, each member's API server, readiness,

@@ -16,6 +16,7 @@
 //	go run . node up|down          start or stop only the real node
 //	go run . fleet up [--clusters N]  start the local fleet: N control planes side by side
 //	go run . fleet seed|status|down   seed, check or stop the local fleet
+//	go run . fleet restart-apiserver --cluster NAME [--down D]  restart one fleet member's API server
 package main
 
 import (
@@ -58,6 +59,9 @@ commands:
   fleet seed [--timeout D]        create each cluster's demo data (they differ on purpose) and
                                   its read-only user (contexts kyyard-fleet-1-viewer, ...)
   fleet status                    exit 0 if every cluster of the fleet is ready; print them
+  fleet restart-apiserver         stop the API server of one cluster of the fleet (NAME:
+        --cluster NAME [--down D] kyyard-fleet-1, ...), wait D (5s), start it again as fleet up
+                                  does (its other processes and the other clusters keep running)
   fleet down                      stop the fleet's processes (never the single cluster's)
 `
 
