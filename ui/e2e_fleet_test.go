@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -20,6 +22,7 @@ import (
 	"github.com/kyyard/kyyard/kube/kinds"
 	"github.com/kyyard/kyyard/ui"
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/logs"
 )
 
 // fleetFile is the local fleet's kubeconfig as cmd's kubeconfig is: each
@@ -203,3 +206,105 @@ func waitServiceAccount(t *testing.T, cs kubernetes.Interface, ns string) {
 	t.Fatalf("namespace %s has no default ServiceAccount", ns)
 }
 
+// runAsync runs cmd (a batch's commands each) in goroutines and sends
+// their messages to the root from the test's goroutine, with the
+// commands the root answers, until done says so or the deadline passes:
+// for screens whose commands block (a followed log stream).
+func (h *harness) runAsync(cmd tea.Cmd, deadline time.Time, done func() bool) {
+	h.t.Helper()
+	msgs := make(chan tea.Msg, 256)
+	var start func(tea.Cmd)
+	start = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		go func() {
+			msg := c()
+			if batch, ok := msg.(tea.BatchMsg); ok {
+				for _, b := range batch {
+					start(b)
+				}
+				return
+			}
+			if msg != nil {
+				msgs <- msg
+			}
+		}()
+	}
+	start(cmd)
+	for !done() {
+		select {
+		case msg := <-msgs:
+			switch fmt.Sprintf("%T", msg) {
+			case "inventory.tickMsg", "ui.factsTickMsg":
+				continue // ticks of the screens below
+			}
+			start(h.send(msg))
+		case <-time.After(time.Until(deadline)):
+			h.t.Fatalf("not done by the deadline:\n%s", h.m.View())
+		}
+	}
+}
+
+// TestE2EFleetMergedLogs: on the local fleet, l on Deployment web (in
+// kyyard-fleet-1 and kyyard-fleet-2, absent from kyyard-fleet-3) merges
+// both clusters' pods' logs in timestamp order, each line labelled with
+// its context and pod (the fleet seed's lines alternate cluster by
+// cluster: line k of kyyard-fleet-1, then of kyyard-fleet-2, then k+1).
+func TestE2EFleetMergedLogs(t *testing.T) {
+	path := kubetest.LocalFleet(t)
+	names := []string{"kyyard-fleet-1", "kyyard-fleet-2", "kyyard-fleet-3"}
+	k := fleetFile{path: path}
+	home, err := k.Connect(names[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(home.(*kube.Client).Close)
+	h := startWith(t, home, kubetest.DemoNamespace, 200, 40, ui.WithKubeconfig(k), ui.WithFleet(names))
+	deadline := time.Now().Add(90 * time.Second)
+	h.command("deploy " + kubetest.DemoNamespace)
+	for !strings.Contains(h.m.View(), "clusters: kyyard-fleet-1 1 · kyyard-fleet-2 1 · kyyard-fleet-3 1") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the three clusters' rows never showed:\n%s", h.m.View())
+		}
+		time.Sleep(100 * time.Millisecond)
+		h.run(h.keys("ctrl+r"))
+	}
+	// Rows: api@kyyard-fleet-3, web@kyyard-fleet-1, web@kyyard-fleet-2.
+	h.keys("j")
+	msg := h.keys("l")()
+	open, ok := msg.(views.OpenLogsMsg)
+	if !ok || len(open.Across) != 2 {
+		t.Fatalf("l on web sent %+v", msg)
+	}
+	var lines []string
+	h.runAsync(h.send(msg), deadline, func() bool {
+		lv, ok := h.m.Top().(*logs.Model)
+		if !ok {
+			t.Fatalf("no log viewer: %T", h.m.Top())
+		}
+		lines = lv.Lines()
+		return len(lines) >= 80 // 20 lines × 2 pods × 2 clusters
+	})
+	if got := h.titleBar(); !strings.Contains(got, "logs deployments/web ("+kubetest.DemoNamespace+") in 2 contexts") {
+		t.Fatalf("title %q", got)
+	}
+	view := h.m.View()
+	if !strings.Contains(view, "kyyard-fleet-1:web-") || !strings.Contains(view, "kyyard-fleet-2:web-") {
+		t.Fatalf("the lines do not name their context and pod:\n%s", view)
+	}
+	// Each line's (k, cluster) never goes back.
+	prev := -1
+	for _, l := range lines {
+		var cluster, k int
+		if _, err := fmt.Sscanf(l[strings.Index(l, "kyyard-fleet-"):], "kyyard-fleet-%d line %d", &cluster, &k); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		if at := k*10 + cluster; at < prev {
+			t.Fatalf("out of order at %q:\n%s", l, strings.Join(lines, "\n"))
+		} else {
+			prev = at
+		}
+	}
+	h.keys("esc")
+}

@@ -9,6 +9,18 @@ type OpenLogsMsg struct {
 	// Request names the object and the options (Options.Previous for
 	// `p`); the viewer adds follow, since and tail as the person chooses.
 	Request kube.LogRequest
+	// Across, when set, are objects of several clusters whose logs are
+	// merged in timestamp order (a fleet screen's `l` on rows of several
+	// contexts); Request then carries only the options.
+	Across []ContextLogRequest
+}
+
+// ContextLogRequest is one object's logs in one kubeconfig context.
+type ContextLogRequest struct {
+	// Context is the kubeconfig context's name.
+	Context string
+	// Request names the object.
+	Request kube.LogRequest
 }
 
 // OpenShellMsg asks the root to open a shell (views/exec) in a pod's

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 )
 
@@ -56,6 +57,11 @@ func (m *Model) inMember(msg tea.KeyMsg) tea.Cmd {
 	row := m.current()
 	if row == nil {
 		return nil
+	}
+	if key.Matches(msg, m.keys.Logs) || key.Matches(msg, m.keys.Previous) {
+		if cmd, ok := m.logsAcross(key.Matches(msg, m.keys.Previous)); ok {
+			return cmd
+		}
 	}
 	name := row.Context
 	if marked := m.markedRows(); len(marked) > 0 {
@@ -137,3 +143,42 @@ func since(now, t time.Time) string {
 
 // oneLine joins a message's lines with spaces.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// logsAcross asks the root for the logs of objects of several clusters
+// merged (`l`, `p` across a fleet): the marked rows when they are of
+// several contexts, or, with no mark, the cursor row's workload in every
+// context that has one of that kind, namespace and name. ok is false
+// when the objects are of one context: the logs are that cluster's
+// alone (inMember).
+func (m *Model) logsAcross(previous bool) (tea.Cmd, bool) {
+	if !m.info.Capabilities.Has(kube.CanLogs) || m.info.PartOf != "" {
+		return nil, false
+	}
+	rows := m.markedRows()
+	if len(rows) == 0 {
+		cur := m.current()
+		rows = []*kube.Row{cur}
+		if m.info.ID != kube.KindPods {
+			rows = nil
+			for i := range m.ix.rows {
+				if r := &m.ix.rows[i]; r.Namespace == cur.Namespace && r.Name == cur.Name {
+					rows = append(rows, r)
+				}
+			}
+		}
+	}
+	contexts := map[string]bool{}
+	for _, r := range rows {
+		contexts[r.Context] = true
+	}
+	if len(contexts) < 2 {
+		return nil, false
+	}
+	msg := views.OpenLogsMsg{Request: kube.LogRequest{Kind: m.info.ID,
+		Options: kube.LogOptions{Follow: !previous, Previous: previous, TailLines: -1}}}
+	for _, r := range rows {
+		msg.Across = append(msg.Across, views.ContextLogRequest{Context: r.Context,
+			Request: kube.LogRequest{Kind: m.info.ID, Namespace: r.Namespace, Name: r.Name, UID: r.UID}})
+	}
+	return func() tea.Msg { return msg }, true
+}

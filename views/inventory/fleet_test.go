@@ -196,3 +196,20 @@ func TestFleetMarksOfSeveralContextsRefused(t *testing.T) {
 		t.Fatal("marks of one context were refused")
 	}
 }
+
+// l on marked rows of several contexts asks for their logs merged; on one
+// pod row, for that cluster's logs alone.
+func TestFleetLogsAcrossContexts(t *testing.T) {
+	m := fleetScreen(t, 100, 9)
+	press(m, "j", " ", " ") // web-1@prod-eu, web-1@prod-us
+	msg, ok := press(m, "l")().(views.OpenLogsMsg)
+	if !ok || len(msg.Across) != 2 || msg.Across[0].Context != "prod-eu" || msg.Across[1].Context != "prod-us" ||
+		msg.Across[1].Request.Name != "web-1" || !msg.Request.Options.Follow {
+		t.Fatalf("l on marks of two contexts sent %+v", msg)
+	}
+	press(m, `ctrl+\`) // no marks: the cursor row (web-1@prod-us) alone
+	got := contextMsg(t, press(m, "l"))
+	if one, ok := got.Msg.(views.OpenLogsMsg); got.Context != "prod-us" || !ok || len(one.Across) != 0 || one.Request.Name != "web-1" {
+		t.Fatalf("l on one row sent %+v", got)
+	}
+}

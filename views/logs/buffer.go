@@ -60,7 +60,7 @@ func (e *entry) plain(scratch []byte) []byte {
 
 // stream is one container's log within a request.
 type stream struct {
-	namespace, pod, container string
+	context, namespace, pod, container string
 	// last is the seq of its newest line, -1 before any.
 	last int64
 }
@@ -159,13 +159,13 @@ func (b *buffer) plainOf(e *entry) []byte {
 
 // streamIndex returns the index of the stream of ns/pod/container,
 // adding it when new.
-func (b *buffer) streamIndex(ns, pod, container string) int32 {
-	k := ns + "/" + pod + "/" + container
+func (b *buffer) streamIndex(ctx, ns, pod, container string) int32 {
+	k := ctx + "\x00" + ns + "/" + pod + "/" + container
 	if i, ok := b.streamOf[k]; ok {
 		return i
 	}
 	i := int32(len(b.streams))
-	b.streams = append(b.streams, stream{namespace: ns, pod: pod, container: container, last: -1})
+	b.streams = append(b.streams, stream{context: ctx, namespace: ns, pod: pod, container: container, last: -1})
 	b.streamOf[k] = i
 	return i
 }
@@ -175,7 +175,7 @@ func (b *buffer) streamIndex(ns, pod, container string) int32 {
 // indexed again: rescanned reports the seq, -1 when the line was new);
 // otherwise it is a line of its own.
 func (b *buffer) addLine(l kube.LogLine) (rescanned int64) {
-	src := b.streamIndex(l.Namespace, l.Pod, l.Container)
+	src := b.streamIndex(l.Context, l.Namespace, l.Pod, l.Container)
 	st := &b.streams[src]
 	if l.Continued && st.last >= 0 && b.held(st.last) && b.at(st.last).flags&flagPartial != 0 {
 		e := b.at(st.last)

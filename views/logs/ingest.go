@@ -31,11 +31,11 @@ func (m *Model) ingest(items []item) {
 			if seq := m.buf.addLine(it.line); seq >= 0 {
 				delete(m.cache, seq)
 			}
-			if it.line.Pod != "" && !m.pods[it.line.Pod] {
-				m.pods[it.line.Pod] = true
+			if it.line.Pod != "" {
+				m.pods[podKey(it.line.Context, it.line.Pod)] = true
 			}
 			if len(m.waiting) > 0 {
-				delete(m.waiting, m.buf.streamIndex(it.line.Namespace, it.line.Pod, it.line.Container))
+				delete(m.waiting, m.buf.streamIndex(it.line.Context, it.line.Namespace, it.line.Pod, it.line.Container))
 			}
 		}
 	}
@@ -55,21 +55,31 @@ func (m *Model) ingest(items []item) {
 	}
 }
 
+// podKey is how the viewer counts a pod: its name, after its context in
+// a merge across several clusters (the same name may be in each).
+func podKey(ctx, pod string) string {
+	if ctx == "" {
+		return pod
+	}
+	return ctx + ":" + pod
+}
+
 // takeNote records what a note says and adds its marker line, if it has
 // one (a stream starting has none: it fills the container picker).
 func (m *Model) takeNote(n kube.LogNote) {
 	src := int32(-1)
 	if n.Pod != "" {
-		src = m.buf.streamIndex(n.Namespace, n.Pod, n.Container)
+		src = m.buf.streamIndex(n.Context, n.Namespace, n.Pod, n.Container)
 	}
+	pod := podKey(n.Context, n.Pod)
 	if n.Kind != kube.LogNoteWaiting && src >= 0 {
 		delete(m.waiting, src)
 	}
 	switch n.Kind {
 	case kube.LogNoteStarted:
 		if n.Pod != "" {
-			m.pods[n.Pod] = true
-			delete(m.failed, n.Pod)
+			m.pods[pod] = true
+			delete(m.failed, pod)
 		}
 		if len(n.Containers) > 0 {
 			m.containers, m.defaultContainer = n.Containers, n.DefaultContainer
@@ -78,7 +88,7 @@ func (m *Model) takeNote(n kube.LogNote) {
 	case kube.LogNoteWaiting:
 		// One state per stream, updated in place: the header says it; a
 		// marker only where several streams share the screen.
-		m.pods[n.Pod] = true
+		m.pods[pod] = true
 		if len(n.Containers) > 0 && len(m.containers) == 0 {
 			m.containers, m.defaultContainer = n.Containers, n.DefaultContainer
 		}
@@ -87,9 +97,9 @@ func (m *Model) takeNote(n kube.LogNote) {
 			return
 		}
 	case kube.LogNotePodGone:
-		delete(m.pods, n.Pod)
+		delete(m.pods, pod)
 	case kube.LogNotePodJoined:
-		m.pods[n.Pod] = true
+		m.pods[pod] = true
 	case kube.LogNotePodsLeftOut:
 		m.leftOut = n.Count
 		if len(n.Names) == 0 {
@@ -97,11 +107,11 @@ func (m *Model) takeNote(n kube.LogNote) {
 		}
 	case kube.LogNotePodAdmitted:
 		m.leftOut = n.Count
-		m.pods[n.Pod] = true
+		m.pods[pod] = true
 	case kube.LogNoteEnded:
 		if n.Err != nil && n.Pod != "" && m.multi() {
-			delete(m.pods, n.Pod)
-			m.failed[n.Pod] = true
+			delete(m.pods, pod)
+			m.failed[pod] = true
 		}
 	}
 	failure := n.Err != nil || n.Kind == kube.LogNoteRetrying || n.Kind == kube.LogNotePodGone || n.Kind == kube.LogNoteGap
@@ -114,6 +124,9 @@ func (m *Model) noteText(n kube.LogNote) string {
 	who := n.Pod
 	if n.Container != "" && (m.req.AllContainers || m.req.Kind != kube.KindPods) {
 		who += "/" + n.Container
+	}
+	if n.Context != "" {
+		who = n.Context + ":" + who
 	}
 	at := m.clock(n.Time)
 	var s string

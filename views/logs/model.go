@@ -107,7 +107,10 @@ type Model struct {
 	containers       []string
 	defaultContainer string
 	pods             map[string]bool
-	leftOut          int
+	// across names the objects of a merge across several clusters
+	// (Across): each line's label starts with its context.
+	across  string
+	leftOut int
 	// failed are the pods whose streams ended with an error and have none
 	// left; waiting says, per stream, why it cannot be read yet.
 	failed  map[string]bool
@@ -137,6 +140,12 @@ func WithQueue(n int) Option { return func(m *Model) { m.queue = n } }
 func WithClock(now func() time.Time, loc *time.Location) Option {
 	return func(m *Model) { m.now, m.loc = now, loc }
 }
+
+// Across marks the viewer as a merge of several clusters' logs (the
+// Streamer is views/fleet's): what names the objects ("2 pods in 2
+// contexts") is the title, and each line's label is
+// "<context>:<pod>" (with "/<container>" when every container is read).
+func Across(what string) Option { return func(m *Model) { m.across = what } }
 
 // WithSaveDir saves files into dir instead of the current directory (or
 // $TMPDIR when that is not writable).
@@ -333,6 +342,9 @@ func (m *Model) choosing() bool {
 
 // Title names the viewer and its object: "logs pods/web-1".
 func (m *Model) Title() string {
+	if m.across != "" {
+		return "logs " + m.across
+	}
 	return "logs " + string(m.req.Kind) + "/" + m.req.Name
 }
 

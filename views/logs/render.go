@@ -20,8 +20,12 @@ const reset = "\x1b[0m"
 // cutMark ends a line cut at the screen's edge (wrap off).
 const cutMark = "…"
 
-// maxLabel bounds the stream label column, in cells.
-const maxLabel = 32
+// maxLabel bounds the stream label column, in cells; maxAcrossLabel
+// when each label starts with its context (Across).
+const (
+	maxLabel       = 32
+	maxAcrossLabel = 56
+)
 
 // cacheKey is what drawn rows depend on besides the entry: when it
 // changes, the rows are drawn again.
@@ -57,7 +61,7 @@ func (m *Model) rows(seq int64) []string {
 // multi reports whether lines carry their stream's label: a workload's
 // pods, or every container of a pod.
 func (m *Model) multi() bool {
-	return m.req.Kind != kube.KindPods && m.req.Kind != kube.KindContainers || m.req.AllContainers
+	return m.req.Kind != kube.KindPods && m.req.Kind != kube.KindContainers || m.req.AllContainers || m.across != ""
 }
 
 // label is the text that names a stream: the pod, with the container
@@ -68,13 +72,23 @@ func (m *Model) label(src int32) string {
 		return ""
 	}
 	st := m.buf.streams[src]
+	var l string
 	switch {
+	case m.req.AllContainers && m.across != "":
+		l = st.pod + "/" + st.container
+	case m.across != "":
+		l = st.pod
 	case m.req.Kind == kube.KindPods || m.req.Kind == kube.KindContainers:
 		return st.container
 	case m.req.AllContainers:
 		return st.pod + "/" + st.container
+	default:
+		return st.pod
 	}
-	return st.pod
+	if st.context != "" {
+		l = st.context + ":" + l
+	}
+	return l
 }
 
 // labelWidth is the label column's width: the widest label, at most
@@ -86,6 +100,9 @@ func (m *Model) labelWidth() int {
 	w := 0
 	for i := range m.buf.streams {
 		w = max(w, ansi.StringWidth(m.label(int32(i))))
+	}
+	if m.across != "" {
+		return min(w, maxAcrossLabel)
 	}
 	return min(w, maxLabel)
 }

@@ -216,6 +216,9 @@ func (m *Model) what() string {
 	if m.req.Namespace != "" {
 		s += " (" + m.req.Namespace + ")"
 	}
+	if m.across != "" {
+		s = "logs " + m.across
+	}
 	switch {
 	case m.req.AllContainers:
 		s += " all containers"

@@ -75,6 +75,9 @@ type LogOptions struct {
 
 // LogLine is one line of one container's log.
 type LogLine struct {
+	// Context is the kubeconfig context of the source, set only on the
+	// lines of a merge across several clusters (views/fleet); "" otherwise.
+	Context string
 	// Namespace, Pod and Container name the source.
 	Namespace, Pod, Container string
 	// Time is the instant the API server stamped (timestamps=true), zero
@@ -161,6 +164,9 @@ const (
 type LogNote struct {
 	// Kind says what happened.
 	Kind LogNoteKind
+	// Context is the kubeconfig context of the stream, set only on the
+	// notes of a merge across several clusters (views/fleet); "" otherwise.
+	Context string
 	// Namespace, Pod and Container name the stream ("" Pod for notes of
 	// the whole request).
 	Namespace, Pod, Container string

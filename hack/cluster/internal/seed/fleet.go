@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 
@@ -130,8 +132,9 @@ func RunFleet(ctx context.Context, l layout.Layout, members []fleet.Member, opt 
 		out = io.Discard
 	}
 	start := time.Now()
+	logsFrom := start.Truncate(time.Second).Add(-2 * time.Minute)
 	for _, m := range members {
-		if err := seedMember(ctx, m, opt.Timeout, out); err != nil {
+		if err := seedMember(ctx, m, logsFrom, opt.Timeout, out); err != nil {
 			return fmt.Errorf("%s: %w", m.Name, err)
 		}
 	}
@@ -161,9 +164,9 @@ func RunFleet(ctx context.Context, l layout.Layout, members []fleet.Member, opt 
 	return nil
 }
 
-// seedMember applies member m's objects, writes its read-only token and
-// waits for its Deployments.
-func seedMember(ctx context.Context, m fleet.Member, timeout time.Duration, out io.Writer) error {
+// seedMember applies member m's objects and its container logs (FleetLogLines
+// from logsFrom), writes its read-only token and waits for its Deployments.
+func seedMember(ctx context.Context, m fleet.Member, logsFrom time.Time, timeout time.Duration, out io.Writer) error {
 	start := time.Now()
 	cs, cfg, err := cluster.AdminClient(m.L)
 	if err != nil {
@@ -180,7 +183,11 @@ func seedMember(ctx context.Context, m fleet.Member, timeout time.Duration, out 
 	if err := waitServiceAccount(ctx, cs, 30*time.Second); err != nil {
 		return err
 	}
-	for _, o := range objs[1:] {
+	logs, err := writeFleetLogs(m, logsFrom)
+	if err != nil {
+		return err
+	}
+	for _, o := range append(objs[1:], logs) {
 		if err := ap.apply(ctx, o); err != nil {
 			return err
 		}
@@ -199,4 +206,40 @@ func seedMember(ctx context.Context, m fleet.Member, timeout time.Duration, out 
 	fmt.Fprintf(out, "fleet seed: %s: %d objects applied and converged in %s (web %q, api %q, GREETING=%s, viewer lists pods: %t)\n",
 		m.Name, len(objs), time.Since(start).Round(10*time.Millisecond), d.WebImage, d.APIImage, d.Greeting, d.ViewerReadsPods)
 	return nil
+}
+
+// FleetLogLines are the container log lines of every demo pod of member i
+// (kwok serves them, followed): line k is written at from + k s + i×100 ms,
+// so that the lines of several members merged in timestamp order
+// alternate, member by member ("kyyard-fleet-1 line 0", "kyyard-fleet-2
+// line 0", ..., "kyyard-fleet-1 line 1", ...).
+func FleetLogLines(i int, from time.Time) []LogLine {
+	out := make([]LogLine, 20)
+	for k := range out {
+		out[k] = LogLine{Time: from.Add(time.Duration(k)*time.Second + time.Duration(i)*100*time.Millisecond),
+			Stream: "stdout", Text: fmt.Sprintf("%s line %d", fleet.Name(i), k)}
+	}
+	return out
+}
+
+// writeFleetLogs writes member m's log file (FleetLogLines) and returns
+// the ClusterLogs that points kwok at it for every container of the demo
+// namespace.
+func writeFleetLogs(m fleet.Member, from time.Time) (runtime.Object, error) {
+	if err := os.MkdirAll(m.L.PodLogs, 0o755); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(m.L.PodLogs, "fleet.log")
+	if err := writeLines(path, FleetLogLines(m.Index, from)); err != nil {
+		return nil, err
+	}
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "kwok.x-k8s.io/v1alpha1",
+		"kind":       "ClusterLogs",
+		"metadata":   map[string]any{"name": "kyyard-fleet-logs"},
+		"spec": map[string]any{
+			"selector": map[string]any{"matchNamespaces": []any{Namespace}},
+			"logs":     []any{map[string]any{"logsFile": path, "follow": true}},
+		},
+	}}, nil
 }
