@@ -308,3 +308,93 @@ func TestE2EFleetMergedLogs(t *testing.T) {
 	}
 	h.keys("esc")
 }
+
+// TestE2EDisruptiveFleetOneAPIServerRestarted: on the local fleet, a pods
+// screen across the three clusters while kyyard-fleet-2's API server is
+// stopped and started again (kyyard-cluster fleet restart-apiserver):
+// kyyard-fleet-2 is marked stale with its rows kept, the other clusters
+// keep answering (a pod created in kyyard-fleet-1 meanwhile shows), and
+// kyyard-fleet-2 answers again once its server is back.
+func TestE2EDisruptiveFleetOneAPIServerRestarted(t *testing.T) {
+	tool := kubetest.Disruptive(t)
+	path := kubetest.LocalFleet(t)
+	names := []string{"kyyard-fleet-1", "kyyard-fleet-2", "kyyard-fleet-3"}
+	k := fleetFile{path: path}
+	home, err := k.Connect(names[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(home.(*kube.Client).Close)
+	h := startWith(t, home, kubetest.DemoNamespace, 200, 40, ui.WithKubeconfig(k), ui.WithFleet(names))
+	h.command("deploy " + kubetest.DemoNamespace)
+	until := func(what string, limit time.Duration, cond func(string) bool) time.Duration {
+		t.Helper()
+		start := time.Now()
+		for {
+			h.run(h.keys("ctrl+r"))
+			if cond(h.m.View()) {
+				return time.Since(start)
+			}
+			if time.Since(start) > limit {
+				t.Fatalf("%s: not seen in %s; last view:\n%s", what, limit, h.m.View())
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	until("the three clusters", time.Minute, func(v string) bool {
+		return strings.Contains(v, "clusters: kyyard-fleet-1 1 · kyyard-fleet-2 1 · kyyard-fleet-3 1")
+	})
+	restart := kubetest.ClusterCommand(tool, "fleet", "restart-apiserver", "--cluster", "kyyard-fleet-2", "--down", "8s")
+	pipe, err := restart.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	restart.Stderr = restart.Stdout
+	began := time.Now()
+	if err := restart.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The tool says when the API server's process has ended (it drains
+	// its connections first, up to its grace period).
+	var output strings.Builder
+	stopped := make(chan time.Time, 1)
+	done := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			output.WriteString(sc.Text() + "\n")
+			if strings.Contains(sc.Text(), "stopped") {
+				stopped <- time.Now()
+			}
+		}
+		done <- restart.Wait()
+	}()
+	until("kyyard-fleet-2 stale, its row kept", time.Minute, func(v string) bool {
+		return strings.Contains(v, "kyyard-fleet-2 stale") && strings.Contains(v, "(1 kept)") &&
+			strings.Contains(v, "kyyard-fleet-1 1 ·") && strings.Contains(v, "kyyard-fleet-3 1")
+	})
+	staleAt := time.Now()
+	select {
+	case at := <-stopped:
+		t.Logf("kyyard-fleet-2 marked stale %s after the restart began, %s after its API server's process ended",
+			staleAt.Sub(began).Round(100*time.Millisecond), staleAt.Sub(at).Round(100*time.Millisecond))
+	default:
+		t.Logf("kyyard-fleet-2 marked stale %s after the restart began, before its API server's process ended", staleAt.Sub(began).Round(100*time.Millisecond))
+	}
+	// The others keep answering: a Deployment made in kyyard-fleet-1 now shows.
+	cs := k.clientset(t, names[0])
+	createDeployment(t, cs, kubetest.DemoNamespace, "during-outage")
+	t.Cleanup(func() {
+		_ = cs.AppsV1().Deployments(kubetest.DemoNamespace).Delete(context.Background(), "during-outage", metav1.DeleteOptions{})
+	})
+	until("kyyard-fleet-1's new Deployment during the outage", time.Minute, func(v string) bool {
+		return strings.Contains(v, "during-outage") && strings.Contains(v, "kyyard-fleet-1 2 ·")
+	})
+	if err := <-done; err != nil {
+		t.Fatalf("restart-apiserver: %v\n%s", err, output.String())
+	}
+	back := until("kyyard-fleet-2 answering again", time.Minute, func(v string) bool {
+		return strings.Contains(v, "kyyard-fleet-2 1 ·") && !strings.Contains(v, "stale")
+	})
+	t.Logf("kyyard-fleet-2 answered again %s after its API server was ready", back.Round(100*time.Millisecond))
+}
