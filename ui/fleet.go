@@ -197,3 +197,15 @@ func (m *Model) startAcross() {
 		m.stack[0], m.tags[0] = scr, vc
 	}
 }
+
+// chooseContexts shows several contexts at once (the context picker's
+// marks): the top screen's kind opens across them, in the namespace
+// commands open kinds in, as with --contexts.
+func (m *Model) chooseContexts(names []string) tea.Cmd {
+	if m.closesWork("a switch to several contexts") {
+		return nil
+	}
+	m.leaveFleet()
+	m.fleet, m.fleetName, m.fleetOn = names, "", true
+	return m.open(views.OpenKindMsg{Kind: m.topKind(), Namespace: m.namespace, Replace: true}, false)
+}

@@ -114,3 +114,23 @@ func TestFleetCommandOpensKindsAcross(t *testing.T) {
 		t.Fatalf(":fleet both, :deploy opened %q", got)
 	}
 }
+
+// :ctx, tab on two contexts, enter: the kind shown opens across them.
+func TestContextPickerMarksOpenFleet(t *testing.T) {
+	k := newClientsKubeconfig(t, "prod", "dev", "prod")
+	h := startWith(t, k.clients["prod"], "demo", 120, 20, ui.WithKubeconfig(k))
+	h.command("deploy")
+	h.command("ctx")
+	h.keys("tab", "up", "tab") // prod (the current, under the cursor), then dev
+	h.runKey(h.keys("enter"))
+	for i := 0; !strings.Contains(h.m.View(), "clusters: dev 1 · prod 1"); i++ {
+		if i == 100 {
+			t.Fatalf("the rows of both clusters never showed:\n%s", h.m.View())
+		}
+		time.Sleep(20 * time.Millisecond)
+		h.run(h.keys("ctrl+r"))
+	}
+	if got := h.titleBar(); got != "deployments(demo)[2] @2 contexts" {
+		t.Fatalf("the marked contexts opened %q", got)
+	}
+}

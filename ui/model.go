@@ -258,6 +258,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case views.SwitchContextMsg:
 		m.overlay = nil
 		return m, m.switchContext(msg.Context)
+	case views.ChooseContextsMsg:
+		m.overlay = nil
+		return m, m.chooseContexts(msg.Contexts)
 	case tea.KeyMsg:
 		// A status message is seen once, as k9s' flash: the next key press
 		// clears it. A key that has something to say sets its own (at once

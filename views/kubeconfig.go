@@ -26,3 +26,11 @@ type SwitchContextMsg struct {
 	// Context is the kubeconfig context's name.
 	Context string
 }
+
+// ChooseContextsMsg asks the root to show several kubeconfig contexts at
+// once (the context picker's marks): the top screen's kind opens across
+// them, as with --contexts. Contexts are in the picker's order.
+type ChooseContextsMsg struct {
+	// Contexts are the kubeconfig contexts' names, at least two.
+	Contexts []string
+}

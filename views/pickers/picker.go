@@ -24,6 +24,9 @@ import (
 // text, so moving is on the arrow keys (and emacs' ctrl+p/ctrl+n).
 type Keys struct {
 	Up, Down, PageUp, PageDown, Pick, Cancel key.Binding
+	// Mark marks the cursor's item, where several can be picked (the
+	// context picker: a fleet).
+	Mark key.Binding
 }
 
 // DefaultKeys returns a picker's default bindings.
@@ -35,6 +38,7 @@ func DefaultKeys() Keys {
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
 		Pick:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "pick (or take the typed name)")),
 		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Mark:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "mark several (enter: all the marked at once)")),
 	}
 }
 
@@ -66,8 +70,11 @@ type Model struct {
 	scope          string // a line above the others: the kind is cluster-scoped
 	problem        string // why the last enter was refused
 	// pick turns the chosen value into the message for the root;
-	// validate, when set, checks a typed value first.
+	// validate, when set, checks a typed value first. pickMany, when set,
+	// lets several be marked (Keys.Mark, marked) and picked at once.
 	pick     func(value string) tea.Cmd
+	pickMany func(values []string) tea.Cmd
+	marked   map[string]bool
 	validate func(value string) error
 	// allWords are typed words that mean the value "" (a namespace
 	// picker's "all", as `:pods all`), taken before validate.
@@ -108,6 +115,9 @@ func (m *Model) Capturing() bool { return true }
 // Bindings are the picker's keys, for the help overlay.
 func (m *Model) Bindings() []key.Binding {
 	k := m.keys
+	if m.pickMany != nil {
+		return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Mark, k.Pick, k.Cancel}
+	}
 	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Pick, k.Cancel}
 }
 
@@ -148,6 +158,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return func() tea.Msg { return views.BackMsg{} }
 	case key.Matches(msg, m.keys.Pick):
 		return m.choose()
+	case m.pickMany != nil && key.Matches(msg, m.keys.Mark):
+		m.toggleMark()
 	case key.Matches(msg, m.keys.Up):
 		m.cursor--
 	case key.Matches(msg, m.keys.Down):
@@ -173,6 +185,11 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 // choose picks the item under the cursor or, when the list could not be
 // read (or is still loading), the typed text once it is valid.
 func (m *Model) choose() tea.Cmd {
+	if marked := m.markedValues(); len(marked) >= 2 {
+		return m.pickMany(marked)
+	} else if len(marked) == 1 {
+		return m.pick(marked[0])
+	}
 	typed := strings.TrimSpace(m.input.Value())
 	if m.typed || m.loading {
 		if slices.Contains(m.allWords, typed) {
@@ -197,6 +214,35 @@ func (m *Model) choose() tea.Cmd {
 	return m.pick(m.items[m.shown[m.cursor]].value)
 }
 
+// toggleMark marks or unmarks the item under the cursor and moves down.
+func (m *Model) toggleMark() {
+	if len(m.shown) == 0 {
+		return
+	}
+	if m.marked == nil {
+		m.marked = map[string]bool{}
+	}
+	v := m.items[m.shown[m.cursor]].value
+	if m.marked[v] {
+		delete(m.marked, v)
+	} else {
+		m.marked[v] = true
+	}
+	m.cursor++
+}
+
+// markedValues returns the marked items' values, in list order (hidden
+// by the filter or not).
+func (m *Model) markedValues() []string {
+	var out []string
+	for _, it := range m.items {
+		if m.marked[it.value] {
+			out = append(out, it.value)
+		}
+	}
+	return out
+}
+
 // Hint is the status line's help while the picker is open: what typing,
 // enter and esc do. Without a list (it cannot be read, or is still being
 // read) typing is a name for enter to open, not a filter.
@@ -208,6 +254,9 @@ func (m *Model) Hint() string {
 		return "type a " + m.noun + " name  enter open  esc cancel  ctrl+c quit"
 	case m.loading:
 		return "type a " + m.noun + " name or wait for the list  enter open  esc cancel  ctrl+c quit"
+	}
+	if m.pickMany != nil {
+		return "type to filter  tab mark several  enter pick  esc cancel  ctrl+c quit"
 	}
 	return "type to filter  enter pick  esc cancel  ctrl+c quit"
 }
@@ -252,6 +301,11 @@ func (m *Model) messageLines() []string {
 	}
 	if m.problem == "" {
 		hint := "↑/↓ move  enter pick  esc cancel  " + strconv.Itoa(len(m.shown)) + " of " + strconv.Itoa(len(m.items))
+		if n := len(m.markedValues()); n > 0 {
+			hint = "↑/↓ move  tab mark  enter the " + strconv.Itoa(n) + " marked at once  esc cancel  " + strconv.Itoa(len(m.shown)) + " of " + strconv.Itoa(len(m.items))
+		} else if m.pickMany != nil {
+			hint = "↑/↓ move  enter pick  tab mark several  esc cancel  " + strconv.Itoa(len(m.shown)) + " of " + strconv.Itoa(len(m.items))
+		}
 		lines = append(lines, st.Muted.Render(ansi.Truncate(hint, w, "…")))
 	}
 	return lines
@@ -281,11 +335,20 @@ func (m *Model) View() string {
 			}
 			text += "  " + mark
 		}
+		marker := "  "
+		switch {
+		case i == m.cursor && m.marked[it.value]:
+			marker = "»*"
+		case i == m.cursor:
+			marker = "> "
+		case m.marked[it.value]:
+			marker = " *"
+		}
 		if i == m.cursor {
-			lines = append(lines, st.Selected.Render(padRight(ansi.Truncate("> "+text, w, "…"), w)))
+			lines = append(lines, st.Selected.Render(padRight(ansi.Truncate(marker+text, w, "…"), w)))
 			continue
 		}
-		lines = append(lines, ansi.Truncate("  "+text, w, "…"))
+		lines = append(lines, ansi.Truncate(marker+text, w, "…"))
 	}
 	if len(lines) > h {
 		lines = lines[:h]

@@ -327,3 +327,24 @@ func TestNarrowPlaceholderDoesNotLookTyped(t *testing.T) {
 		}
 	}
 }
+
+// tab marks several contexts (kept across the filter), enter sends them
+// all, in the list's order; one marked is a plain switch.
+func TestContextPickerMarksSeveral(t *testing.T) {
+	client, _ := kubetest.FakeClient(t)
+	m := pickers.NewContexts(viewtest.Context(client, width, height), []string{"dev", "prod-eu", "prod-us", "staging"}, "dev")
+	press(m, "down", "tab") // prod-eu, the cursor on prod-us
+	typeText(m, "us")
+	press(m, "tab")
+	view := m.View()
+	viewtest.Size(t, view, width, height)
+	viewtest.Golden(t, "contexts-marked", view)
+	msg, ok := press(m, "enter")().(views.ChooseContextsMsg)
+	if !ok || !reflect.DeepEqual(msg.Contexts, []string{"prod-eu", "prod-us"}) {
+		t.Fatalf("enter with two marked sent %#v", msg)
+	}
+	press(m, "tab") // unmark prod-us (the cursor stayed on it)
+	if msg := picked(t, press(m, "enter")); msg != (views.SwitchContextMsg{Context: "prod-eu"}) {
+		t.Fatalf("enter with one marked sent %#v", msg)
+	}
+}

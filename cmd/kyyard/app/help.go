@@ -98,7 +98,10 @@ Keys:
              and a line of each cluster's state (reading, stale since,
              forbidden with the server's text); every key on a row goes to
              that row's cluster, whose screens and confirmations name it
-             (@prod-eu); -c KIND starts on that kind; :ctx NAME leaves it
+             (@prod-eu); l on rows of several contexts (or a workload in
+             several) merges their logs in time order, each line
+             <context>:<pod>; tab marks several in the :ctx picker; -c
+             KIND starts on that kind; :ctx NAME leaves it
   :helm [ns|all]
              Helm releases (read from Helm's release Secrets); enter shows the
              revisions: v/V values (V with the chart's defaults), m manifest
