@@ -131,13 +131,7 @@ func TestE2EFleetActionGoesToRowsCluster(t *testing.T) {
 	h := startWith(t, home, ns, 160, 30, ui.WithKubeconfig(k), ui.WithFleet(names))
 	deadline := time.Now().Add(90 * time.Second)
 	h.command("deploy " + ns)
-	for !strings.Contains(h.m.View(), "clusters: kyyard-fleet-1 1 · kyyard-fleet-2 1 · kyyard-fleet-3 1") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the three clusters' rows never showed:\n%s", h.m.View())
-		}
-		time.Sleep(100 * time.Millisecond)
-		h.run(h.keys("ctrl+r"))
-	}
+	h.refreshUntil("clusters: kyyard-fleet-1 1 · kyyard-fleet-2 1 · kyyard-fleet-3 1", deadline)
 	for _, name := range names {
 		found := false
 		for _, line := range strings.Split(h.m.View(), "\n") {
@@ -176,13 +170,7 @@ func TestE2EFleetActionGoesToRowsCluster(t *testing.T) {
 
 	// kyyard-fleet-3 is read-only in kyyard: refused there, nothing sent.
 	h.command("deploy " + ns)
-	for !strings.Contains(h.m.View(), "kyyard-fleet-3 1") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the fleet's rows never came back:\n%s", h.m.View())
-		}
-		time.Sleep(100 * time.Millisecond)
-		h.run(h.keys("ctrl+r"))
-	}
+	h.refreshUntil("kyyard-fleet-3 1", deadline)
 	h.keys("j", "j")
 	h.drive(h.keys("r"), deadline)
 	if v := h.m.View(); !strings.Contains(v, "read-only") {
@@ -263,13 +251,7 @@ func TestE2EFleetMergedLogs(t *testing.T) {
 	h := startWith(t, home, kubetest.DemoNamespace, 200, 40, ui.WithKubeconfig(k), ui.WithFleet(names))
 	deadline := time.Now().Add(90 * time.Second)
 	h.command("deploy " + kubetest.DemoNamespace)
-	for !strings.Contains(h.m.View(), "clusters: kyyard-fleet-1 1 · kyyard-fleet-2 1 · kyyard-fleet-3 1") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the three clusters' rows never showed:\n%s", h.m.View())
-		}
-		time.Sleep(100 * time.Millisecond)
-		h.run(h.keys("ctrl+r"))
-	}
+	h.refreshUntil("clusters: kyyard-fleet-1 1 · kyyard-fleet-2 1 · kyyard-fleet-3 1", deadline)
 	// Rows: api@kyyard-fleet-3, web@kyyard-fleet-1, web@kyyard-fleet-2.
 	h.keys("j")
 	msg := h.keys("l")()

@@ -18,6 +18,19 @@ func (h *harness) titleBar() string {
 	return strings.TrimSpace(strings.Split(h.m.View(), "\n")[2])
 }
 
+// refreshUntil refreshes the top screen (ctrl+r) until its view shows
+// want, failing after the deadline.
+func (h *harness) refreshUntil(want string, deadline time.Time) {
+	h.t.Helper()
+	for !strings.Contains(h.m.View(), want) {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("%q never showed:\n%s", want, h.m.View())
+		}
+		time.Sleep(20 * time.Millisecond)
+		h.run(h.keys("ctrl+r"))
+	}
+}
+
 // clientsKubeconfig is a kubeconfig of fake clusters whose clients are
 // *kube.Client (every interface the screens look for).
 type clientsKubeconfig struct {
@@ -51,13 +64,7 @@ func fleetHarness(t *testing.T) (*harness, *clientsKubeconfig) {
 	t.Helper()
 	k := newClientsKubeconfig(t, "prod", "dev", "prod")
 	h := startWith(t, k.clients["prod"], "demo", 120, 20, ui.WithKubeconfig(k), ui.WithFleet([]string{"dev", "prod"}))
-	for i := 0; !strings.Contains(h.m.View(), "clusters: dev 1 · prod 1"); i++ {
-		if i == 100 {
-			t.Fatalf("the rows of both clusters never showed:\n%s", h.m.View())
-		}
-		time.Sleep(20 * time.Millisecond)
-		h.run(h.keys("ctrl+r"))
-	}
+	h.refreshUntil("clusters: dev 1 · prod 1", time.Now().Add(10*time.Second))
 	return h, k
 }
 
@@ -103,13 +110,7 @@ func TestFleetCommandOpensKindsAcross(t *testing.T) {
 	h := startWith(t, k.sources["prod"], "demo", 120, 20, ui.WithKubeconfig(fk))
 	h.command("fleet both")
 	h.command("deploy")
-	for i := 0; !strings.Contains(h.m.View(), "clusters: prod 1 · dev 1"); i++ {
-		if i == 100 {
-			t.Fatalf("the rows of both clusters never showed:\n%s", h.m.View())
-		}
-		time.Sleep(20 * time.Millisecond)
-		h.run(h.keys("ctrl+r"))
-	}
+	h.refreshUntil("clusters: prod 1 · dev 1", time.Now().Add(10*time.Second))
 	if got := h.titleBar(); got != "deployments(demo)[2] @fleet both" {
 		t.Fatalf(":fleet both, :deploy opened %q", got)
 	}
@@ -123,13 +124,7 @@ func TestContextPickerMarksOpenFleet(t *testing.T) {
 	h.command("ctx")
 	h.keys("tab", "up", "tab") // prod (the current, under the cursor), then dev
 	h.runKey(h.keys("enter"))
-	for i := 0; !strings.Contains(h.m.View(), "clusters: dev 1 · prod 1"); i++ {
-		if i == 100 {
-			t.Fatalf("the rows of both clusters never showed:\n%s", h.m.View())
-		}
-		time.Sleep(20 * time.Millisecond)
-		h.run(h.keys("ctrl+r"))
-	}
+	h.refreshUntil("clusters: dev 1 · prod 1", time.Now().Add(10*time.Second))
 	if got := h.titleBar(); got != "deployments(demo)[2] @2 contexts" {
 		t.Fatalf("the marked contexts opened %q", got)
 	}
