@@ -38,9 +38,18 @@ func (m *Model) fleetNames(string) []string {
 }
 
 // chooseFleet runs `:fleet NAME`: the clusters overview of that fleet
-// (and of it from then on); `:fleet` alone opens the overview as it is.
+// (and kinds across it from then on); `:fleet` alone comes back to the
+// fleet chosen last (after :ctx left it), or says there is none.
 func (m *Model) chooseFleet(l commandLine) tea.Cmd {
 	if len(l.args) == 0 {
+		if m.fleet == nil {
+			cmd := m.openClusters(l)
+			if m.kubeconfig != nil {
+				m.status = views.StatusMsg{Text: "no fleet chosen: :fleet NAME, --contexts, or tab on several in :ctx; here every context"}
+			}
+			return cmd
+		}
+		m.fleetOn = true
 		return m.openClusters(l)
 	}
 	f, ok := m.kubeconfig.(fleets)

@@ -129,3 +129,22 @@ func TestContextPickerMarksOpenFleet(t *testing.T) {
 		t.Fatalf("the marked contexts opened %q", got)
 	}
 }
+
+// A switch asked before the last one never lands after it: the last
+// context asked for stays (a slow connection answering late is dropped).
+func TestLateContextSwitchDropped(t *testing.T) {
+	k := newClientsKubeconfig(t, "a", "a", "b", "c")
+	h := startWith(t, k.clients["a"], "demo", 120, 20, ui.WithKubeconfig(k))
+	slow := h.send(views.SwitchContextMsg{Context: "b"})
+	if s := statusLine(h.m.View()); !strings.Contains(s, "connecting to context b…") {
+		t.Fatalf("no word while connecting: %q", s)
+	}
+	h.run(h.send(h.send(views.SwitchContextMsg{Context: "c"})()))
+	if s := statusLine(h.m.View()); !strings.Contains(s, "switched to context c") {
+		t.Fatalf("the second switch: %q", s)
+	}
+	h.run(h.send(slow()))
+	if s := statusLine(h.m.View()); !strings.Contains(s, "switched to context c") {
+		t.Fatalf("the first switch landed after the second: %q", s)
+	}
+}

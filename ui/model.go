@@ -102,8 +102,10 @@ type Model struct {
 	fleetOn   bool
 	across    *across
 	// epoch counts connections: facts and names read through an earlier
-	// one are dropped.
-	epoch int
+	// one are dropped. switchSeq counts the switches asked: only the last
+	// one's connection is taken (connected).
+	epoch     int
+	switchSeq int
 	// nsNames and ctxNames are what the prompt completes after a command
 	// word; suggestedFor is the first word they were set for.
 	nsNames, ctxNames []string

@@ -45,6 +45,9 @@ type connectedMsg struct {
 	context string
 	source  views.Source
 	err     error
+	// seq is the switch it answers (Model.switchSeq): an answer to a
+	// switch asked before the last one is dropped.
+	seq int
 }
 
 // Overlay returns the picker open over the top screen, or nil.
@@ -109,6 +112,7 @@ func (m *Model) switchContext(name string) tea.Cmd {
 		m.status = noKubeconfig
 		return nil
 	}
+	m.switchSeq++ // a switch still connecting is not wanted any more
 	if m.hasFacts && name == m.facts.Context && m.fleetOn {
 		// Out of the fleet, into this context alone: its pods.
 		m.leaveFleet()
@@ -120,16 +124,18 @@ func (m *Model) switchContext(name string) tea.Cmd {
 		return nil
 	}
 	k := m.kubeconfig
+	seq := m.switchSeq
+	m.status = views.StatusMsg{Text: "connecting to context " + views.Echo(name, m.width) + "…"}
 	return func() tea.Msg {
 		names, _, err := k.Contexts()
 		if err != nil {
-			return connectedMsg{context: name, err: err}
+			return connectedMsg{context: name, err: err, seq: seq}
 		}
 		if !slices.Contains(names, name) {
-			return connectedMsg{context: name, err: fmt.Errorf("unknown context %q (the kubeconfig has %s)", views.Echo(name, 0), strings.Join(names, ", "))}
+			return connectedMsg{context: name, err: fmt.Errorf("unknown context %q (the kubeconfig has %s)", views.Echo(name, 0), strings.Join(names, ", ")), seq: seq}
 		}
 		src, err := k.Connect(name)
-		return connectedMsg{context: name, source: src, err: err}
+		return connectedMsg{context: name, source: src, err: err, seq: seq}
 	}
 }
 
@@ -138,6 +144,13 @@ func (m *Model) switchContext(name string) tea.Cmd {
 // closed (its informers stopped), and the header's facts and the prompt's
 // names are read again. An error changes nothing but the status line.
 func (m *Model) connected(msg connectedMsg) tea.Cmd {
+	if msg.seq != m.switchSeq {
+		// A later switch was asked meanwhile: this one is not wanted.
+		if msg.source != nil {
+			closeSource(msg.source)
+		}
+		return nil
+	}
 	if msg.err != nil {
 		m.status = views.StatusMsg{Error: true, Text: "cannot switch to context " + views.Echo(msg.context, m.width) + ": " + msg.err.Error()}
 		return nil

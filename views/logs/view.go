@@ -144,11 +144,12 @@ func (m *Model) headerParts(fewer, short bool) []string {
 	parts := []string{m.what()}
 	if m.multi() && !(len(m.pods) == 0 && len(m.failed) == 0 && m.ended && m.endErr != nil) {
 		pods := len(m.pods) + len(m.failed)
-		if m.req.Kind == kube.KindPods {
+		one := m.req.Kind == kube.KindPods && m.across == "" // every container of one pod
+		if one {
 			pods = 1
 		}
 		s := plural(int64(pods), "pod")
-		if n := len(m.failed); n > 0 && m.req.Kind != kube.KindPods {
+		if n := len(m.failed); n > 0 && !one {
 			s += fmt.Sprintf(" (%d failed)", n)
 		}
 		if m.leftOut > 0 {

@@ -255,6 +255,9 @@ func (m *Model) Hint() string {
 	case m.loading:
 		return "type a " + m.noun + " name or wait for the list  enter open  esc cancel  ctrl+c quit"
 	}
+	if n := len(m.markedValues()); n > 0 {
+		return "type to filter  tab mark  enter the " + strconv.Itoa(n) + " marked at once  esc cancel  ctrl+c quit"
+	}
 	if m.pickMany != nil {
 		return "type to filter  tab mark several  enter pick  esc cancel  ctrl+c quit"
 	}
