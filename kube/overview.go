@@ -34,7 +34,7 @@ func (c *Client) Overview(ctx context.Context) ClusterOverview {
 	v, err := c.serverVersion(ctx)
 	o.Latency = time.Since(start)
 	if err != nil {
-		o.Reason, o.Message, o.Answered = ReasonOf(err), err.Error(), time.Now()
+		o.Reason, o.Message = ReasonOf(err), err.Error()
 		if o.Reason == "" {
 			o.Reason = ReasonUnavailable
 		}
@@ -63,6 +63,9 @@ func (c *Client) Overview(ctx context.Context) ClusterOverview {
 		o.Unread = append(o.Unread, string(tr.Kind)+": "+string(tr.Reason))
 	}
 	summarizeOverview(&o, snap, now)
+	for _, t := range snap.Tables {
+		o.Reading = o.Reading || t.Reading
+	}
 	for _, a := range []struct {
 		to  *bool
 		chk guards.AccessCheck

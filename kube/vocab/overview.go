@@ -46,7 +46,11 @@ type ClusterOverview struct {
 	// Unread names the parts that could not be read, with their reason
 	// ("pods: forbidden"): their counts are zero.
 	Unread []string
-	// Answered is when this overview was read.
+	// Reading is set while a list counted (Nodes, Pods, events) is still
+	// arriving: the counts are those so far (a cache's first list).
+	Reading bool
+	// Answered is when this overview was read; zero when the cluster did
+	// not answer (Reason set).
 	Answered time.Time
 }
 

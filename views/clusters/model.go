@@ -43,6 +43,10 @@ const readTimeout = 30 * time.Second
 // minInterval is the shortest time between two reads of one cluster.
 const minInterval = 10 * time.Second
 
+// readingInterval is the time before the next read of a cluster whose
+// lists were still arriving (its counts were those so far).
+const readingInterval = 2 * time.Second
+
 // row is one context's state.
 type row struct {
 	context  string
@@ -52,6 +56,9 @@ type row struct {
 	reading  bool      // a read is under way
 	since    time.Time // when the read under way started
 	err      error     // the connection's error, if it failed
+	// lastGood is when it last answered (zero: never): a failed read's
+	// overview has none.
+	lastGood time.Time
 }
 
 // overviewMsg carries one context's read, of the chain epoch.
@@ -172,7 +179,7 @@ func (m *Model) read(r *row) tea.Cmd {
 			// context: this read is given up; its client, if it comes,
 			// is dropped with it.
 			return overviewMsg{owner: owner, epoch: epoch, context: name, client: client,
-				ov: kube.ClusterOverview{Reason: kube.ReasonTimeout, Message: fmt.Sprintf("no answer within %s", readTimeout), Answered: time.Now()}}
+				ov: kube.ClusterOverview{Reason: kube.ReasonTimeout, Message: fmt.Sprintf("no answer within %s", readTimeout)}}
 		}
 	}
 }
@@ -199,6 +206,9 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		}
 		if msg.err == nil {
 			r.ov, r.answered, r.err = msg.ov, true, nil
+			if msg.ov.Reason == "" {
+				r.lastGood = msg.ov.Answered
+			}
 		} else {
 			r.err = msg.err
 		}
@@ -206,8 +216,11 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 			return m, nil // an earlier chain's read: its chain ends
 		}
 		r.reading = false
-		owner, name, epoch := m, r.context, m.epoch
-		return m, tea.Tick(m.interval, func(time.Time) tea.Msg { return tickMsg{owner: owner, context: name, epoch: epoch} })
+		owner, name, epoch, wait := m, r.context, m.epoch, m.interval
+		if msg.err == nil && msg.ov.Reading {
+			wait = min(wait, readingInterval) // the counts so far: again soon
+		}
+		return m, tea.Tick(wait, func(time.Time) tea.Msg { return tickMsg{owner: owner, context: name, epoch: epoch} })
 	case redrawMsg:
 		if msg.owner == m && msg.epoch == m.epoch && !m.closed {
 			for _, r := range m.rows {
@@ -255,11 +268,15 @@ func closeSource(s views.Source) {
 	}
 }
 
-var keys = struct{ Up, Down, Open, Refresh key.Binding }{
-	Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-	Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-	Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "that cluster's pods (switches to its context)")),
-	Refresh: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read every cluster again")),
+var keys = struct{ Up, Down, PageUp, PageDown, Top, Bottom, Open, Refresh key.Binding }{
+	Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+	Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+	PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
+	PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down")),
+	Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
+	Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
+	Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "that cluster's pods (switches to its context)")),
+	Refresh:  key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read every cluster again")),
 }
 
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
@@ -268,6 +285,14 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.cursor = max(m.cursor-1, 0)
 	case key.Matches(msg, keys.Down):
 		m.cursor = min(m.cursor+1, max(len(m.rows)-1, 0))
+	case key.Matches(msg, keys.PageUp):
+		m.cursor = max(m.cursor-max(m.vc.Height-3, 1), 0)
+	case key.Matches(msg, keys.PageDown):
+		m.cursor = min(m.cursor+max(m.vc.Height-3, 1), max(len(m.rows)-1, 0))
+	case key.Matches(msg, keys.Top):
+		m.cursor = 0
+	case key.Matches(msg, keys.Bottom):
+		m.cursor = max(len(m.rows)-1, 0)
 	case key.Matches(msg, keys.Refresh):
 		var cmds []tea.Cmd
 		for _, r := range m.rows {
@@ -292,7 +317,7 @@ func (m *Model) Title() string { return fmt.Sprintf("clusters[%d]", len(m.rows))
 
 // Bindings are the screen's keys, for the help overlay.
 func (m *Model) Bindings() []key.Binding {
-	return []key.Binding{keys.Up, keys.Down, keys.Open, keys.Refresh}
+	return []key.Binding{keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Top, keys.Bottom, keys.Open, keys.Refresh}
 }
 
 // Capturing is false: the screen takes no text.
@@ -310,6 +335,8 @@ func (m *Model) state(r *row) (string, kube.Health) {
 		return string(r.ov.Reason), kube.HealthFailed
 	case now.Sub(r.ov.Answered) > 3*m.interval:
 		return "stale since " + r.ov.Answered.Local().Format("15:04:05"), kube.HealthWarning
+	case r.ov.Reading:
+		return "reading… so far", kube.HealthProgressing
 	case len(r.ov.Unread) > 0:
 		return "partial", kube.HealthWarning
 	}
@@ -327,19 +354,28 @@ var columns = []struct {
 
 // cells are one row's cells, in columns' order.
 func (m *Model) cells(r *row) []string {
-	mark := "  "
+	mark := []byte("  ")
+	if r == m.rows[m.cursor] {
+		mark[0] = '>'
+	}
 	if r.context == m.current {
-		mark = "* "
+		mark[1] = '*'
 	}
 	state, _ := m.state(r)
-	out := []string{mark + r.context, state}
+	out := []string{string(mark) + r.context, state}
 	o := r.ov
 	if !r.answered || !o.Reachable() {
-		out = append(out, "-", "-", "-", "-", "-", "-", "-", "-", "-")
-		if r.answered {
-			out[len(out)-1] = views.Ago(m.now(), o.Answered)
-		}
+		out = append(out, "-", "-", "-", "-", "-", "-", "-", "-", views.Ago(m.now(), r.lastGood))
 		return out
+	}
+	// A part that could not be read is "?", never a count of nothing.
+	unread := func(kind, cell string) string {
+		for _, u := range o.Unread {
+			if strings.HasPrefix(u, kind+":") {
+				return "?"
+			}
+		}
+		return cell
 	}
 	cpu, mem := "n/a", "n/a"
 	if o.Metrics {
@@ -348,9 +384,9 @@ func (m *Model) cells(r *row) []string {
 	}
 	return append(out,
 		fmt.Sprintf("%dms", o.Latency.Milliseconds()), o.Version,
-		fmt.Sprintf("%d/%d", o.NodesReady, o.NodesTotal),
-		fmt.Sprintf("%d/%d/%d", o.PodsRunning, o.PodsPending, o.PodsFailed),
-		fmt.Sprint(o.Warnings), cpu, mem, may(o), views.Ago(m.now(), o.Answered))
+		unread("nodes", fmt.Sprintf("%d/%d", o.NodesReady, o.NodesTotal)),
+		unread("pods", fmt.Sprintf("%d/%d/%d", o.PodsRunning, o.PodsPending, o.PodsFailed)),
+		unread("events", fmt.Sprint(o.Warnings)), cpu, mem, may(o), views.Ago(m.now(), o.Answered))
 }
 
 // may is what the account may do: "list watch write", "read-only" when
@@ -417,6 +453,13 @@ func (m *Model) View() string {
 	if len(m.rows) > 0 {
 		body = append(body, "")
 		body = append(body, m.details(m.rows[m.cursor])...)
+	}
+	// The cursor's row stays in sight (Page shows Height-2 lines of a
+	// body it scrolls, the last one counting what is below).
+	if vis := max(m.vc.Height-2, 1); 1+m.cursor >= m.offset+vis {
+		m.offset = 1 + m.cursor - vis + 1
+	} else if 1+m.cursor < m.offset {
+		m.offset = m.cursor // the header too, at the top
 	}
 	return views.Page(st, w, m.vc.Height, body, "enter that cluster's pods · ctrl+r read again · esc back", &m.offset)
 }

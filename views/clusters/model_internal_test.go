@@ -3,6 +3,7 @@ package clusters
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -100,7 +101,7 @@ func TestOverviewView(t *testing.T) {
 	v := m.View()
 	viewtest.Size(t, v, 180, 14)
 	viewtest.Golden(t, "clusters-180x14", v)
-	for _, want := range []string{"* prod-eu", "3/4", "120/2/1", "1500m/8000m", "list watch write", "unavailable", "partial", "list read-only (demo)", "cannot connect", "reading… "} {
+	for _, want := range []string{">*prod-eu", "3/4", "120/2/1", "1500m/8000m", "list watch write", "unavailable", "partial", "list read-only (demo)", "cannot connect", "reading… "} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}
@@ -163,5 +164,35 @@ func TestOverviewStale(t *testing.T) {
 	m.Init() // a new chain
 	if _, cmd := m.Update(tickMsg{owner: m, context: "prod-eu", epoch: 1}); cmd != nil {
 		t.Fatal("an old chain's tick read again")
+	}
+}
+
+// A long list scrolls with the cursor (g, G, pgdn), whose row shows ">";
+// a cluster whose lists are still arriving says so rather than ok.
+func TestOverviewScrollsAndSaysReading(t *testing.T) {
+	client, _ := kubetest.FakeClient(t)
+	var names []string
+	for i := range 12 {
+		names = append(names, fmt.Sprintf("ctx-%02d", i))
+	}
+	conn := &fakeConn{hang: make(chan struct{}), clusters: map[string]*fakeCluster{}}
+	for _, n := range names {
+		conn.clusters[n] = &fakeCluster{ov: kube.ClusterOverview{Version: "v1.37.2", Answered: time.Now(), NodesTotal: 11, Reading: n == "ctx-11"}}
+	}
+	m := New(viewtest.Context(client, 80, 8), conn, names, "ctx-00")
+	run(t, m, m.Init())
+	m.Update(viewtest.Key("G"))
+	v := m.View()
+	viewtest.Size(t, v, 80, 8)
+	if !strings.Contains(v, "> ctx-11") || !strings.Contains(v, "reading… so far") {
+		t.Fatalf("G: the last row is not in sight, or not reading:\n%s", v)
+	}
+	m.Update(viewtest.Key("g"))
+	if v := m.View(); !strings.Contains(v, ">*ctx-00") || !strings.Contains(v, "CONTEXT") {
+		t.Fatalf("g: the first row is not in sight:\n%s", v)
+	}
+	m.Update(viewtest.Key("pgdown"))
+	if v := m.View(); strings.Contains(v, ">*ctx-00") || !strings.Contains(v, "> ctx-0") {
+		t.Fatalf("pgdn did not move the cursor in sight:\n%s", v)
 	}
 }
