@@ -9,7 +9,7 @@ ADMIN_KUBECONFIG := $(CURDIR)/$(CLUSTER_DIR)/.cache/kubeconfig/admin.kubeconfig
 FLEET_KUBECONFIG := $(CURDIR)/$(CLUSTER_DIR)/.cache/fleet/kubeconfig
 VERSION      ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build demo test unit oracle bench bench-scale bench-shell cluster-tool cluster-build cluster-up cluster-down cluster-status kubectl fleet-up fleet-down fleet-demo fmt vet
+.PHONY: build demo test unit oracle bench bench-scale bench-fleet bench-shell cluster-tool cluster-build cluster-up cluster-down cluster-status kubectl fleet-up fleet-down fleet-demo fmt vet
 
 ## build: build bin/kyyard
 build:
@@ -91,6 +91,11 @@ bench:
 ## bench-scale: the scale run on the local cluster: 10,000 pods on 100 fake nodes (--pods 100000: 1,000), kyyard -A and kubectl get pods -A measured, then a churn minute (needs tmux)
 bench-scale: build
 	hack/bench-scale.sh
+
+## bench-fleet: the scale run on the local fleet (started, and stopped again, if down): FLEET_PODS (30,000) pods on fake nodes in each of its 3 clusters, kyyard on each alone and across all three (first rows, all rows, RSS, idle CPU, requests), then one API server stopped mid-run (needs tmux)
+FLEET_PODS ?= 30000
+bench-fleet: build
+	hack/bench-fleet.sh --pods $(FLEET_PODS)
 
 ## bench-shell: on the local cluster (up, with its real node), the time from `s` on demo/real-shell to busybox's prompt in kyyard, beside `kubectl exec -it ... -- sh` driven the same way, RUNS (10) each, alternately (needs tmux)
 RUNS ?= 10

@@ -167,9 +167,33 @@ func measure(ctx context.Context, cs kubernetes.Interface, binary, kubeconfig, a
 // the start, the first rows and all rows were drawn. Errors: tmux's, or
 // kyyard not showing them all within 3 minutes.
 func startKyyard(session, binary, kubeconfig string, total int) (pid int, firstRows, synced time.Duration, err error) {
+	return startPane(session, []string{binary, "-A", "--kubeconfig", kubeconfig}, func(screen string) bool {
+		return titleTotal(screen) >= total
+	}, fmt.Sprintf("all %d pods", total))
+}
+
+// titleTotal is the inventory's title count once no rows are arriving
+// any more (no "…" after it), -1 before.
+func titleTotal(screen string) int {
+	m := titleCount.FindStringSubmatch(screen)
+	if m == nil {
+		return -1
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// startPane starts argv (kyyard and its flags) in a 200x50 tmux pane of
+// session and reads the pane every 10 ms until synced says all rows are
+// shown; it returns kyyard's PID and when, after the start, the first rows
+// (a "Running" status) and all rows were drawn. Errors: tmux's, or synced
+// not true within 3 minutes (what names what was awaited).
+func startPane(session string, argv []string, synced func(screen string) bool, what string) (pid int, firstRows, all time.Duration, err error) {
 	start := time.Now()
-	cmd := exec.Command("tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "50",
-		binary, "-A", "--kubeconfig", kubeconfig)
+	cmd := exec.Command("tmux", append([]string{"new-session", "-d", "-s", session, "-x", "200", "-y", "50"}, argv...)...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return 0, 0, 0, fmt.Errorf("tmux: %v: %s", err, out)
 	}
@@ -181,10 +205,7 @@ func startKyyard(session, binary, kubeconfig string, total int) (pid int, firstR
 		return 0, 0, 0, fmt.Errorf("pane pid %q: %w", pidText, err)
 	}
 	deadline := start.Add(3 * time.Minute)
-	for synced == 0 {
-		if time.Now().After(deadline) {
-			return 0, 0, 0, fmt.Errorf("kyyard did not show all %d pods within 3 minutes", total)
-		}
+	for all == 0 {
 		screen, err := exec.Command("tmux", "capture-pane", "-p", "-t", session).Output()
 		if err != nil {
 			return 0, 0, 0, fmt.Errorf("capture-pane: %w", err)
@@ -193,14 +214,16 @@ func startKyyard(session, binary, kubeconfig string, total int) (pid int, firstR
 		if firstRows == 0 && strings.Contains(text, "Running") {
 			firstRows = time.Since(start)
 		}
-		if m := titleCount.FindStringSubmatch(text); m != nil {
-			if n, _ := strconv.Atoi(m[1]); n >= total {
-				synced = time.Since(start)
-			}
+		if synced(text) {
+			all = time.Since(start)
+			break
+		}
+		if time.Now().After(deadline) {
+			return 0, 0, 0, fmt.Errorf("kyyard did not show %s within 3 minutes; the screen:\n%s", what, text)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	return pid, firstRows, synced, nil
+	return pid, firstRows, all, nil
 }
 
 // best is the shortest of ds (at least one).
@@ -338,8 +361,14 @@ func cpuTicks(pid int) (int, error) {
 // the metrics columns read periodically); a watch is counted when it
 // starts.
 func auditCounts(path string, from, to time.Time) (map[string]int, error) {
+	return auditCountsAs(path, "", from, to)
+}
+
+// auditCountsAs is auditCounts of the requests of the kyyard that
+// impersonated user as (auditScanAs); "" counts every kyyard's.
+func auditCountsAs(path, as string, from, to time.Time) (map[string]int, error) {
 	counts := map[string]int{}
-	err := auditScan(path, from, func(line []byte) error {
+	err := auditScanAs(path, as, from, func(line []byte) error {
 		var e struct {
 			Verb      string    `json:"verb"`
 			Stage     string    `json:"stage"`
@@ -373,6 +402,31 @@ func auditCounts(path string, from, to time.Time) (map[string]int, error) {
 // at path and in the backups the API server rotated it into
 // (--audit-log-maxsize: "audit-<time>.log" beside it) since from.
 func auditScan(path string, from time.Time, fn func(line []byte) error) error {
+	return auditScanAs(path, "", from, fn)
+}
+
+// auditScanAs is auditScan of the requests of the kyyard that impersonated
+// user as (kyyard --as as: the fleet run tells its own kyyard from any
+// other on the same clusters by it); "" takes every kyyard's.
+func auditScanAs(path, as string, from time.Time, fn func(line []byte) error) error {
+	var who []byte
+	if as != "" {
+		b, err := json.Marshal(as)
+		if err != nil {
+			return err
+		}
+		who = append([]byte(`"impersonatedUser":{"username":`), b...)
+	}
+	mine := func(line []byte) bool {
+		if !bytes.Contains(line, []byte(`"userAgent":"`+kyyardAgent+`"`)) {
+			return false
+		}
+		if who == nil {
+			return true
+		}
+		i := bytes.Index(line, who)
+		return i >= 0 && i+len(who) < len(line) && (line[i+len(who)] == ',' || line[i+len(who)] == '}')
+	}
 	ext := filepath.Ext(path)
 	backups, err := filepath.Glob(strings.TrimSuffix(path, ext) + "-*" + ext)
 	if err != nil {
@@ -392,7 +446,7 @@ func auditScan(path string, from time.Time, fn func(line []byte) error) error {
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 1<<20), 256<<20)
 		for sc.Scan() {
-			if !bytes.Contains(sc.Bytes(), []byte(`"userAgent":"`+kyyardAgent+`"`)) {
+			if !mine(sc.Bytes()) {
 				continue
 			}
 			if err := fn(sc.Bytes()); err != nil {

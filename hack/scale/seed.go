@@ -58,8 +58,8 @@ func scalePod(ns, name, node string) *corev1.Pod {
 }
 
 // seed creates the nodes, namespaces and pods, then waits until kwok has
-// made every pod Running, printing how long each step took.
-func seed(ctx context.Context, cs kubernetes.Interface, pods, namespaces, nodes int) error {
+// made every pod Running, saying how long each step took.
+func seed(ctx context.Context, cs kubernetes.Interface, say func(format string, a ...any), pods, namespaces, nodes int) error {
 	start := time.Now()
 	for i := range nodes {
 		name := fmt.Sprintf("kyyard-scale-node-%d", i)
@@ -73,7 +73,7 @@ func seed(ctx context.Context, cs kubernetes.Interface, pods, namespaces, nodes 
 			return fmt.Errorf("create namespace: %w", err)
 		}
 	}
-	fmt.Printf("seed: %d nodes and %d namespaces in %s\n", nodes, namespaces, time.Since(start).Round(time.Millisecond))
+	say("seed: %d nodes and %d namespaces in %s\n", nodes, namespaces, time.Since(start).Round(time.Millisecond))
 
 	created := time.Now()
 	work := make(chan int)
@@ -87,7 +87,7 @@ func seed(ctx context.Context, cs kubernetes.Interface, pods, namespaces, nodes 
 			for i := range work {
 				ns := fmt.Sprintf("scale-%d", i%namespaces)
 				p := scalePod(ns, fmt.Sprintf("scale-pod-%05d", i), fmt.Sprintf("kyyard-scale-node-%d", i%nodes))
-				if _, err := cs.CoreV1().Pods(ns).Create(ctx, p, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+				if err := createPod(ctx, cs, p); err != nil {
 					failed.Add(1)
 					firstErr.CompareAndSwap(nil, err)
 				}
@@ -102,13 +102,21 @@ func seed(ctx context.Context, cs kubernetes.Interface, pods, namespaces, nodes 
 	if n := failed.Load(); n > 0 {
 		return fmt.Errorf("%d pod creates failed, first: %v", n, firstErr.Load())
 	}
-	fmt.Printf("seed: %d pods created in %s\n", pods, time.Since(created).Round(time.Millisecond))
+	say("seed: %d pods created in %s\n", pods, time.Since(created).Round(time.Millisecond))
 
+	var said time.Time
 	for {
 		running := 0
 		cont := ""
 		for {
 			list, err := cs.CoreV1().Pods("").List(ctx, metav1.ListOptions{LabelSelector: scaleLabel + "=true", Limit: 2000, Continue: cont})
+			if err != nil && time.Since(created) < 30*time.Minute {
+				// The API server may be restarting (a shared fleet): ask again.
+				say("seed: %v; again in 5s\n", err)
+				time.Sleep(5 * time.Second)
+				running, cont = 0, ""
+				continue
+			}
 			if err != nil {
 				return err
 			}
@@ -121,7 +129,10 @@ func seed(ctx context.Context, cs kubernetes.Interface, pods, namespaces, nodes 
 				break
 			}
 		}
-		fmt.Printf("seed: %d/%d Running after %s\n", running, pods, time.Since(created).Round(time.Second))
+		if running >= pods || time.Since(said) >= 30*time.Second {
+			say("seed: %d/%d Running after %s\n", running, pods, time.Since(created).Round(time.Second))
+			said = time.Now()
+		}
 		if running >= pods {
 			return nil
 		}
@@ -132,9 +143,26 @@ func seed(ctx context.Context, cs kubernetes.Interface, pods, namespaces, nodes 
 	}
 }
 
+// createPod creates p, asking again for up to a minute while the API
+// server does not answer (it may be restarting: the fleet is shared); one
+// already there counts as created.
+func createPod(ctx context.Context, cs kubernetes.Interface, p *corev1.Pod) error {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		_, err := cs.CoreV1().Pods(p.Namespace).Create(ctx, p, metav1.CreateOptions{})
+		if err == nil || apierrors.IsAlreadyExists(err) {
+			return nil
+		}
+		if apierrors.IsInvalid(err) || apierrors.IsForbidden(err) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
 // clean deletes what seed created: the scale namespaces (their pods go
 // with them) and the scale nodes.
-func clean(ctx context.Context, cs kubernetes.Interface) error {
+func clean(ctx context.Context, cs kubernetes.Interface, say func(format string, a ...any)) error {
 	sel := metav1.ListOptions{LabelSelector: scaleLabel + "=true"}
 	nss, err := cs.CoreV1().Namespaces().List(ctx, sel)
 	if err != nil {
@@ -153,6 +181,6 @@ func clean(ctx context.Context, cs kubernetes.Interface) error {
 	if err := cs.CoreV1().Nodes().DeleteCollection(ctx, metav1.DeleteOptions{}, sel); err != nil {
 		return err
 	}
-	fmt.Printf("clean: deleted %d namespaces and the scale nodes\n", len(nss.Items))
+	say("clean: deleted %d namespaces and the scale nodes\n", len(nss.Items))
 	return nil
 }
