@@ -66,5 +66,5 @@ var (
 	// What the root itself asks of it.
 	_ Reachability   = (*kube.Client)(nil)
 	_ forwardStopper = (*kube.Client)(nil)
-	_ sourceCloser   = (*kube.Client)(nil)
+	_ views.Closer   = (*kube.Client)(nil) // views.CloseSource stops its informers
 )

@@ -147,7 +147,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	if msg.seq != m.switchSeq {
 		// A later switch was asked meanwhile: this one is not wanted.
 		if msg.source != nil {
-			closeSource(msg.source)
+			views.CloseSource(msg.source)
 		}
 		return nil
 	}
@@ -164,11 +164,11 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	}
 	if err != nil {
 		m.vc.Client = old
-		closeSource(msg.source)
+		views.CloseSource(msg.source)
 		m.status = views.StatusMsg{Error: true, Text: "cannot switch to context " + msg.context + ": " + err.Error()}
 		return nil
 	}
-	closeSource(old)
+	views.CloseSource(old)
 	m.epoch++
 	m.context = msg.context
 	m.facts, m.hasFacts, m.factsStale = kube.Facts{}, false, false
@@ -180,16 +180,6 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	m.nsNames, m.ctxNames = nil, nil
 	m.status = views.StatusMsg{Text: "switched to context " + msg.context + ", namespace " + ns}
 	return tea.Batch(scr.Init(), m.readFacts(), m.loadNames())
-}
-
-// sourceCloser is a connection that holds informers (*kube.Client).
-type sourceCloser interface{ Close() }
-
-// closeSource stops a connection's informers, when it has any.
-func closeSource(s views.Source) {
-	if c, ok := s.(sourceCloser); ok {
-		c.Close()
-	}
 }
 
 // pickNamespaceKey is the root's binding that opens the namespace picker.

@@ -34,3 +34,12 @@ type ChooseContextsMsg struct {
 	// Contexts are the kubeconfig contexts' names, at least two.
 	Contexts []string
 }
+
+// CloseSource closes a connection that holds something to stop (a
+// *kube.Client's informers: it has a Close method); other Sources, and
+// nil, are left as they are.
+func CloseSource(s Source) {
+	if c, ok := s.(interface{ Close() }); ok {
+		c.Close()
+	}
+}

@@ -196,11 +196,11 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 			return m, nil
 		}
 		if m.closed {
-			closeSource(msg.client)
+			views.CloseSource(msg.client)
 			return m, nil
 		}
 		if r.client != nil && msg.client != r.client {
-			closeSource(msg.client) // a second connection of an earlier chain's read
+			views.CloseSource(msg.client) // a second connection of an earlier chain's read
 		} else {
 			r.client = msg.client
 		}
@@ -255,16 +255,9 @@ func (m *Model) Close() {
 	m.closed = true
 	for _, r := range m.rows {
 		if r.client != nil {
-			closeSource(r.client) // the screen's own connection, not the root's
+			views.CloseSource(r.client) // the screen's own connection, not the root's
 		}
 		r.client = nil
-	}
-}
-
-// closeSource stops a client's informers, when it has any.
-func closeSource(s views.Source) {
-	if c, ok := s.(interface{ Close() }); ok {
-		c.Close()
 	}
 }
 

@@ -247,7 +247,7 @@ func (s *Source) connect(m *member) {
 		defer s.notify()
 		if s.closed {
 			if err == nil {
-				go closeSource(src) // a connection that came after Close
+				go views.CloseSource(src) // a connection that came after Close
 			}
 			return
 		}
@@ -452,14 +452,6 @@ func (s *Source) Close() {
 	s.notify()
 	s.mu.Unlock()
 	for _, src := range own {
-		closeSource(src)
-	}
-}
-
-// closeSource closes a client that has a Close method (a *kube.Client
-// stops its informers).
-func closeSource(src views.Source) {
-	if c, ok := src.(interface{ Close() }); ok {
-		c.Close()
+		views.CloseSource(src)
 	}
 }
