@@ -52,6 +52,10 @@ func FormatCPU(milli int64) string { return usage.FormatCPU(milli) }
 // FormatMemory is usage.FormatMemory.
 func FormatMemory(bytes int64) string { return usage.FormatMemory(bytes) }
 
+// UsageKey is usage.Key: the key of an object's usage in Metrics.Pods or
+// Metrics.Nodes, the context first in a reading merged over contexts.
+func UsageKey(context, namespace, name string) string { return usage.Key(context, namespace, name) }
+
 // NodeUtilisation is usage.NodeUtilisation.
 func NodeUtilisation(allocatable, use Usage) (cpu, memory Percent) {
 	return usage.NodeUtilisation(allocatable, use)

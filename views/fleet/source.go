@@ -177,6 +177,10 @@ type Source struct {
 	// changed is closed (and replaced) whenever a connect or a read ends.
 	changed chan struct{}
 	closed  bool
+
+	// metMu guards metrics, the merged readings remembered (metrics.go).
+	metMu   sync.Mutex
+	metrics []*mergedMetrics
 }
 
 var _ views.FleetSource = (*Source)(nil)

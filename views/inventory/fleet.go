@@ -25,11 +25,14 @@ import (
 // full under the states line; the others are named on it.
 const maxFailedLines = 3
 
-// metricColumns returns the kind's metrics columns; none across several
-// clusters (their metrics are not read there yet).
+// metricColumns returns the kind's metrics columns; across several
+// clusters only when the fleet reads metrics (a views.MetricsSource, as
+// views/fleet's is: its reading keys each object with its context).
 func (m *Model) metricColumns() []metricColumn {
 	if m.fleet != nil {
-		return nil
+		if _, ok := m.fleet.(views.MetricsSource); !ok {
+			return nil
+		}
 	}
 	return metricColumnsOf(m.info.ID)
 }

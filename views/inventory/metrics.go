@@ -131,6 +131,9 @@ func (m *Model) metricsProblem() string {
 	if mc.problem != "" && !mc.kept.IsZero() {
 		return mc.problem + "; showing the sample of " + kube.Age(mc.kept).Render(m.now()) + " ago"
 	}
+	if mc.problem == "" {
+		return mc.unread
+	}
 	return mc.problem
 }
 

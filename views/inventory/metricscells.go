@@ -1,7 +1,9 @@
 package inventory
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -46,6 +48,9 @@ type metricCells struct {
 	// sidecars is set when a native sidecar's cells say "n/a"
 	// (views.NativeSidecar): the line above the table says why.
 	sidecars bool
+	// unread, across several clusters, names the contexts whose metrics
+	// were not read and why (unreadProblem); their rows' cells say "n/a".
+	unread string
 	// kept, with a problem, is the newest sample's time of the previous
 	// reading whose values the cells still show: the metrics API failed
 	// for a while (unavailable, timeout), and kube kept what it had.
@@ -92,15 +97,29 @@ func buildMetrics(in metricsInput, rows []kube.Row) *metricCells {
 		return mc.measure()
 	}
 	mc.gen = in.met.Generation
+	mc.unread = unreadProblem(in.met.Unread)
 	var key strings.Builder
 	for r := range rows {
 		row := &rows[r]
 		text, val := mc.text[r*mc.cols:(r+1)*mc.cols], mc.val[r*mc.cols:(r+1)*mc.cols]
+		// A row of a context whose metrics were not read: n/a, or its
+		// last good samples when the failure is transient.
+		unread := in.met.Unread[row.Context]
+		key.Reset()
+		if row.Context != "" {
+			key.WriteString(row.Context)
+			key.WriteByte('/')
+		}
 		switch in.kind {
 		case kube.KindNodes:
-			nodeCells(text, val, row, in.met.Nodes)
+			key.WriteString(row.Name)
+			nu, ok := in.met.Nodes[key.String()]
+			if unread != nil && (!ok || !transient(unread.Reason)) {
+				fillCells(text, notAvailable)
+				continue
+			}
+			nodeCells(text, val, row, nu, ok)
 		default:
-			key.Reset()
 			key.WriteString(row.Namespace)
 			key.WriteByte('/')
 			if in.kind == kube.KindContainers {
@@ -110,6 +129,8 @@ func buildMetrics(in metricsInput, rows []kube.Row) *metricCells {
 			}
 			pu, ok := in.met.Pods[key.String()]
 			switch {
+			case unread != nil && (!ok || !transient(unread.Reason)):
+				fillCells(text, notAvailable)
 			case !ok:
 				fillCells(text, missing(in.kind, row))
 			case in.kind == kube.KindContainers:
@@ -130,6 +151,22 @@ func buildMetrics(in metricsInput, rows []kube.Row) *metricCells {
 // then shown, with their age, rather than n/a.
 func transient(r kube.Reason) bool {
 	return r == kube.ReasonUnavailable || r == kube.ReasonTimeout || r == kube.ReasonError
+}
+
+// unreadProblem says which contexts' metrics were not read, and why, in
+// one line: "metrics in kyyard-fleet-2: not available — no
+// metrics-server; in lab: forbidden (may not list pods.metrics.k8s.io)"
+// (views.MetricsProblem of each, contexts sorted); "" for none.
+func unreadProblem(unread map[string]*kube.Truncation) string {
+	if len(unread) == 0 {
+		return ""
+	}
+	names := slices.Sorted(maps.Keys(unread))
+	parts := make([]string, len(names))
+	for i, name := range names {
+		parts[i] = "in " + views.Sanitize(name) + ": " + strings.TrimPrefix(views.MetricsProblem(unread[name]), "metrics: ")
+	}
+	return "metrics " + strings.Join(parts, "; ")
 }
 
 // newestSample is the time of the newest pod or node sample a reading
@@ -206,8 +243,7 @@ func missing(kind kube.Kind, row *kube.Row) string {
 
 // nodeCells fills a node row's cells: CPU, %CPU, MEM, %MEM of allocatable
 // (kube.NodeUtilisation, as kubectl top node), then the trends.
-func nodeCells(text []string, val []float64, row *kube.Row, nodes map[string]kube.NodeUsage) {
-	nu, ok := nodes[row.Name]
+func nodeCells(text []string, val []float64, row *kube.Row, nu kube.NodeUsage, ok bool) {
 	if !ok {
 		fillCells(text, noSample)
 		return

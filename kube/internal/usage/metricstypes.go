@@ -103,10 +103,19 @@ type MetricsRequest struct {
 type Metrics struct {
 	// Request is the request this answers.
 	Request MetricsRequest
-	// Pods holds the pods' usage by "namespace/name" (nil for nodes).
+	// Pods holds the pods' usage by "namespace/name" (nil for nodes); a
+	// reading merged over several contexts keys by Key(context, namespace,
+	// name).
 	Pods map[string]PodUsage
-	// Nodes holds the nodes' usage by name (nil for pods).
+	// Nodes holds the nodes' usage by name (nil for pods); a reading
+	// merged over several contexts keys by Key(context, "", name).
 	Nodes map[string]NodeUsage
+	// Unread is set only in a reading merged over several contexts (a
+	// fleet's, views/fleet): why each context whose own reading has a
+	// Truncated has no metrics (or, for a transient reason, only its last
+	// good samples), by context name. Truncated is then nil unless every
+	// context's reading failed. Nil in one cluster's reading.
+	Unread map[string]*vocab.Truncation
 	// Truncated, when not nil, says why there are no metrics: the metrics
 	// API is not served (ReasonNotFound: no metrics-server registered),
 	// the user may not read it (ReasonForbidden), or it failed
@@ -124,6 +133,23 @@ type Metrics struct {
 	// Taken is when the metrics API was read (not when this answer was
 	// given from that reading).
 	Taken time.Time
+}
+
+// Key is the key of an object's usage in Metrics.Pods ("namespace/name")
+// or Metrics.Nodes ("name", namespace ""); with a context (a reading
+// merged over several contexts) the context comes first:
+// "context/namespace/name", "context/name". Namespace and object names
+// hold no "/" (they are DNS labels and subdomains), so a key names one
+// object whatever the context's name holds.
+func Key(context, namespace, name string) string {
+	key := name
+	if namespace != "" {
+		key = namespace + "/" + name
+	}
+	if context != "" {
+		key = context + "/" + key
+	}
+	return key
 }
 
 // Percent is a usage as a share of requests, limits or allocatable.

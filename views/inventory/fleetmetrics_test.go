@@ -1,0 +1,84 @@
+package inventory_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/inventory"
+	"github.com/kyyard/kyyard/views/viewtest"
+)
+
+// fakeFleetMetrics is a fakeFleet that reads metrics: one merged reading
+// (views/fleet's shape: keys with the context, Unread by context).
+type fakeFleetMetrics struct {
+	*fakeFleet
+	met kube.Metrics
+}
+
+func (f *fakeFleetMetrics) Metrics(context.Context, kube.MetricsRequest) kube.Metrics { return f.met }
+
+// A pods screen across clusters whose fleet reads metrics has the CPU and
+// MEM columns; each row's cells are its own cluster's pod's (the same
+// namespace/name in two clusters), and a cluster whose metrics were not
+// read says n/a on its rows and why above the table.
+func TestFleetMetricsCellsPerContext(t *testing.T) {
+	f := newFakeFleet(t, map[string][]runtime.Object{
+		"prod-eu": {testPod("demo", "web-1", time.Hour, run, true, 0)},
+		"prod-us": {testPod("demo", "web-1", 2*time.Hour, run, true, 0)},
+		"lab":     {testPod("demo", "web-1", 3*time.Hour, run, true, 0)},
+	}, nil, "prod-eu", "prod-us", "lab")
+	fm := &fakeFleetMetrics{fakeFleet: f, met: kube.Metrics{Generation: 1, Taken: viewtest.Now,
+		Pods: map[string]kube.PodUsage{
+			kube.UsageKey("prod-eu", "demo", "web-1"): {Namespace: "demo", Name: "web-1", Timestamp: viewtest.Now, Total: kube.Usage{CPU: 12, Memory: 20 * mi}},
+			kube.UsageKey("prod-us", "demo", "web-1"): {Namespace: "demo", Name: "web-1", Timestamp: viewtest.Now, Total: kube.Usage{CPU: 345, Memory: 700 * mi}},
+		},
+		Unread: map[string]*kube.Truncation{"lab": {Reason: kube.ReasonNotFound, Message: "the server could not find the requested resource"}},
+	}}
+	vc := viewtest.Context(fm, 110, 9)
+	m, err := inventory.New(vc, "pods", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetClock(func() time.Time { return viewtest.Now })
+	refresh(t, m, m.Init())
+	view := m.View()
+	viewtest.Size(t, view, 110, 9)
+	viewtest.Golden(t, "fleet-pods-metrics", view)
+	cells := map[string][]string{"prod-eu": {"12m", "20Mi"}, "prod-us": {"345m", "700Mi"}, "lab": {"n/a", "n/a"}}
+	seen := 0
+	for _, line := range strings.Split(view, "\n") {
+		fields := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), ">"))
+		if len(fields) < 2 || fields[1] != "web-1" {
+			continue
+		}
+		want, ok := cells[fields[0]]
+		if !ok {
+			t.Fatalf("row of an unknown context: %q", line)
+		}
+		seen++
+		if !strings.Contains(line, " "+want[0]+" ") || !strings.Contains(line, " "+want[1]+" ") {
+			t.Errorf("%s's row lacks its metrics %v: %q", fields[0], want, line)
+		}
+	}
+	if seen != 3 {
+		t.Fatalf("%d rows of web-1, want one per context:\n%s", seen, view)
+	}
+	if !strings.Contains(view, "metrics in lab: not available — no metrics-server") {
+		t.Errorf("no line says which cluster's metrics were not read:\n%s", view)
+	}
+}
+
+// A fleet that reads no metrics has no metrics columns.
+func TestFleetWithoutMetricsHasNoMetricsColumns(t *testing.T) {
+	m := fleetScreen(t, 100, 9)
+	if v := m.View(); strings.Contains(v, "CPU") || strings.Contains(v, "MEM") {
+		t.Fatalf("metrics columns on a fleet that reads none:\n%s", v)
+	}
+	var _ views.MetricsSource = (*fakeFleetMetrics)(nil)
+}
