@@ -110,8 +110,9 @@ func (a *app) fleetRestartAPIServer(ctx context.Context, f *cluster.Fleet, args 
 }
 
 // fleetStatus prints the shared etcd, each member's API server, readiness,
-// processes and contexts, and the fleet kubeconfig; exit 0 when every
-// member of the last `fleet up` is ready.
+// metrics-server, processes (and those of fleet.MemberComponents that do not
+// run) and contexts, and the fleet kubeconfig; exit 0 when every member of
+// the last `fleet up` is ready (its API server answers /readyz).
 func (a *app) fleetStatus(ctx context.Context, f *cluster.Fleet, args []string) (int, error) {
 	if err := noArgs(newFlags("fleet status"), args); err != nil {
 		return 2, err
@@ -146,8 +147,19 @@ func (a *app) fleetStatus(ctx context.Context, f *cluster.Fleet, args []string) 
 		if len(st.Running) > 0 {
 			parts = nil
 		}
+		runs := map[string]bool{}
 		for _, r := range st.Running {
 			parts = append(parts, fmt.Sprintf("%s=%d", r.Name, r.PID))
+			runs[r.Name] = true
+		}
+		var missing []string
+		for _, n := range fleet.MemberComponents {
+			if !runs[n] {
+				missing = append(missing, n)
+			}
+		}
+		if len(st.Running) > 0 && len(missing) > 0 {
+			parts = append(parts, "(not running: "+strings.Join(missing, ", ")+")")
 		}
 		contexts := m.Name
 		if tokens[m.Name] != "" {
@@ -155,8 +167,8 @@ func (a *app) fleetStatus(ctx context.Context, f *cluster.Fleet, args []string) 
 		} else {
 			contexts += " (" + fleet.ViewerContext(m.Index) + " after `fleet seed`)"
 		}
-		fmt.Printf("%s: %s\n  API server: %s (etcd prefix %s)\n  contexts: %s\n  processes: %s\n",
-			m.Name, state, m.ServerURL(), m.EtcdPrefix, contexts, strings.Join(parts, " "))
+		fmt.Printf("%s: %s\n  API server: %s (etcd prefix %s)\n  metrics-server: https://127.0.0.1:%d (APIService %s)\n  contexts: %s\n  processes: %s\n",
+			m.Name, state, m.ServerURL(), m.EtcdPrefix, m.Ports.MetricsServer, cluster.MetricsAPIService, contexts, strings.Join(parts, " "))
 	}
 	fmt.Printf("kubeconfig: %s\n", a.l.FleetKubeconfig())
 	return code, nil

@@ -53,11 +53,13 @@ commands:
   node down                       stop only the real node (kubelet, its pods, containerd)
   fleet up [--clusters N]         start the local fleet: N (3) control planes side by side on
            [--nodes N]            127.0.0.1 (API servers on 21443, 22443, ...; one etcd shared
-           [--keep-on-fail]       with a key prefix each; N (2) fake nodes each), its state in
-                                  .cache/fleet; starts only what does not run; writes
+           [--keep-on-fail]       with a key prefix each; N (2) fake nodes and a metrics-server
+                                  each, on 21444, 22444, ...), its state in .cache/fleet;
+                                  starts only what does not run; writes
                                   .cache/fleet/kubeconfig (contexts kyyard-fleet-1, ...)
   fleet seed [--timeout D]        create each cluster's demo data (they differ on purpose) and
-                                  its read-only user (contexts kyyard-fleet-1-viewer, ...)
+                                  its read-only user (contexts kyyard-fleet-1-viewer, ...);
+                                  wait for each cluster's first metrics samples (kubectl top)
   fleet status                    exit 0 if every cluster of the fleet is ready; print them
   fleet restart-apiserver         stop the API server of one cluster of the fleet (NAME:
         --cluster NAME [--down D] kyyard-fleet-1, ...), wait D (5s), start it again as fleet up

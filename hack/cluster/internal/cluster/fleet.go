@@ -20,8 +20,9 @@ import (
 
 // Fleet is the local fleet of the hack/cluster module L: the members of
 // package fleet on their shared etcd, each a Cluster of its own (its own
-// PKI, kubeconfigs, API server, controller-manager, scheduler and kwok with
-// fake nodes; no metrics-server, no real node). Its state lives in
+// PKI, kubeconfigs, API server, controller-manager, scheduler, kwok with
+// fake nodes, and metrics-server behind the metrics.k8s.io APIService; no
+// real node). Its state lives in
 // L.FleetDir(), so it runs beside the single cluster without touching it.
 type Fleet struct {
 	// L is the module's layout (the fleet's parts are L.FleetPart(...)).
@@ -67,9 +68,10 @@ func (f *Fleet) EtcdPID() int {
 }
 
 // Up starts what of the fleet does not run, and waits until every member's
-// API server answers, its fake nodes are Ready and its default
-// ServiceAccount exists: the shared etcd (from empty data when it does not
-// run; members left running without it are stopped and started again),
+// API server answers, its fake nodes are Ready, its default ServiceAccount
+// exists and its metrics APIService is Available: the shared etcd (from
+// empty data when it does not run; members left running without it are
+// stopped and started again),
 // then the members side by side. A member that runs and is ready is left
 // alone. It then records the fleet's size and writes the fleet kubeconfig.
 // Errors: bad options, a member above opt.Clusters running, a missing
@@ -193,7 +195,9 @@ func (f *Fleet) upEtcd(ctx context.Context, out io.Writer) (bool, error) {
 }
 
 // upMember starts what of member m does not run, waits for it, creates its
-// fake nodes and waits until they are Ready; it returns the names of the
+// fake nodes and waits until they are Ready, then starts its metrics-server
+// as the single cluster's Up does (startMetrics: its RBAC and Service, the
+// APIService, Available) unless it runs; it returns the names of the
 // components it started (to stop them when the fleet's Up fails).
 func (f *Fleet) upMember(ctx context.Context, m fleet.Member, nodes int, out io.Writer) ([]string, error) {
 	start := time.Now()
@@ -249,9 +253,10 @@ func (f *Fleet) upMember(ctx context.Context, m fleet.Member, nodes int, out io.
 	if err := s.installCRDs(ctx); err != nil {
 		return started, err
 	}
+	metrics := c.metricsServer()
 	var rest []components.Component
 	for _, comp := range comps[1:] {
-		if !running[comp.Name] {
+		if !running[comp.Name] && comp.Name != metrics.Name {
 			rest = append(rest, comp)
 			started = append(started, comp.Name)
 		}
@@ -267,12 +272,20 @@ func (f *Fleet) upMember(ctx context.Context, m fleet.Member, nodes int, out io.
 	if err := s.waitClusterReady(ctx, nodes); err != nil {
 		return started, err
 	}
+	if !running[metrics.Name] {
+		started = append(started, metrics.Name)
+		if err := s.startMetrics(ctx); err != nil {
+			return started, err
+		}
+	}
 	fmt.Fprintf(out, "up: ready %s after start (API server %s, %d fake node(s))\n", time.Since(start).Round(10*time.Millisecond), m.ServerURL(), nodes)
 	return started, nil
 }
 
 // prepareMember creates a member's folders, its PKI (CAs named after the
-// member) on first use, its kubeconfigs and configuration; with
+// member; pki.Leaves, so metrics-server's client and serving certificates
+// too) on first use, its kubeconfigs (metrics-server's among them) and
+// configuration (kwok's, serving the resource metrics); with
 // freshAPIServer, it removes the audit log an earlier API server left.
 func (c *Cluster) prepareMember(freshAPIServer bool) error {
 	for _, d := range []string{c.L.Kubeconfig, c.L.Logs, c.L.Run, c.L.Etc, c.L.Home} {

@@ -98,9 +98,15 @@ func metricsAPIService(port int, caBundle []byte) *apiregistrationv1.APIService 
 	}
 }
 
+// metricsServer is the cluster's metrics-server command line (on
+// c.Ports.MetricsServer, with c.L's PKI and kubeconfig).
+func (c *Cluster) metricsServer() components.Component { return components.MetricsServer(c.L, c.Ports) }
+
 // startMetrics creates metrics-server's objects, starts it, registers its
-// APIService and waits until the aggregation layer reports it Available.
-// The first samples come one metric resolution later (seed waits for them).
+// APIService and waits until the aggregation layer reports it Available;
+// the single cluster's Up and every fleet member's use it, each on its own
+// API server and metrics-server port. The first samples come one metric
+// resolution later (seed and fleet seed wait for them).
 func (s *starter) startMetrics(ctx context.Context) error {
 	c := s.c
 	start := time.Now()
@@ -122,7 +128,7 @@ func (s *starter) startMetrics(ctx context.Context) error {
 	if _, err := s.client.CoreV1().Services(svc.Namespace).Create(ctx, svc, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("metrics: create Service %s: %w", svc.Name, err)
 	}
-	if err := s.startAndWait(ctx, componentTimeout, components.MetricsServer(c.L, c.Ports)); err != nil {
+	if err := s.startAndWait(ctx, componentTimeout, c.metricsServer()); err != nil {
 		return err
 	}
 	ca, err := os.ReadFile(c.L.PKIPath("ca.crt"))

@@ -1,6 +1,7 @@
 // Package fleet describes the local fleet: several control planes side by
 // side on 127.0.0.1 (each its own kube-apiserver, kube-controller-manager,
-// kube-scheduler and kwok with a few fake nodes), sharing one etcd under a
+// kube-scheduler, kwok with a few fake nodes and metrics-server behind the
+// metrics.k8s.io APIService), sharing one etcd under a
 // key prefix each, beside the single local cluster and never on its ports or
 // in its folders. Everything here is pure: the members' names, folders and
 // ports, and the fleet's one kubeconfig; package cluster starts and stops
@@ -48,8 +49,10 @@ const EtcdPart = "etcd"
 var EtcdPorts = components.Ports{Etcd: 20379, EtcdPeer: 20380}
 
 // MemberComponents are a member's processes in start order (stop in
-// reverse): no etcd of its own, no metrics-server, no real node.
-var MemberComponents = []string{"kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"}
+// reverse): the single cluster's (components.Names) without an etcd of its
+// own, and no real node. metrics-server comes last: it starts once the
+// fake nodes are Ready, as in the single cluster.
+var MemberComponents = []string{"kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "metrics-server"}
 
 // Name is member i's name (from 1): kyyard-fleet-i.
 func Name(i int) string { return NamePrefix + strconv.Itoa(i) }
@@ -59,8 +62,9 @@ func ViewerContext(i int) string { return Name(i) + ViewerSuffix }
 
 // Ports are member i's ports (from 1): 20000+1000*i plus the single
 // cluster's last three digits (kyyard-fleet-1's API server on 21443,
-// kyyard-fleet-2's on 22443, ...), and the shared etcd's client port. No
-// metrics-server: its port is 0.
+// kyyard-fleet-2's on 22443, ...), and the shared etcd's client port.
+// metrics-server is on base+444 (kyyard-fleet-1's on 21444): the single
+// cluster's last three digits for it, 443, are the API server's here.
 func Ports(i int) components.Ports {
 	base := 20000 + 1000*i
 	return components.Ports{
@@ -69,6 +73,7 @@ func Ports(i int) components.Ports {
 		ControllerManager: base + 257,
 		Scheduler:         base + 259,
 		Kwok:              base + 247,
+		MetricsServer:     base + 444,
 	}
 }
 
@@ -104,10 +109,10 @@ func Members(l layout.Layout, n int) ([]Member, error) {
 	return ms, nil
 }
 
-// ListenPorts are the ports the member's own processes listen on (the
-// shared etcd's are EtcdPorts).
+// ListenPorts are the ports the member's own processes listen on, in
+// MemberComponents' order (the shared etcd's are EtcdPorts).
 func (m Member) ListenPorts() []int {
-	return []int{m.Ports.APIServer, m.Ports.ControllerManager, m.Ports.Scheduler, m.Ports.Kwok}
+	return []int{m.Ports.APIServer, m.Ports.ControllerManager, m.Ports.Scheduler, m.Ports.Kwok, m.Ports.MetricsServer}
 }
 
 // ServerURL is the member's API server URL.
@@ -115,13 +120,16 @@ func (m Member) ServerURL() string { return m.Ports.ServerURL() }
 
 // Components returns the member's processes in MemberComponents' order: the
 // API server on the shared etcd under EtcdPrefix, the controller-manager,
-// the scheduler and kwok, with the single cluster's flags otherwise.
+// the scheduler, kwok and metrics-server (scraping kwok's emulated resource
+// metrics with the member's PKI and kubeconfig), with the single cluster's
+// flags otherwise.
 func (m Member) Components() []components.Component {
 	return []components.Component{
 		components.APIServerWithEtcdPrefix(m.L, m.Ports, m.EtcdPrefix),
 		components.ControllerManager(m.L, m.Ports),
 		components.Scheduler(m.L, m.Ports),
 		components.Kwok(m.L, m.Ports),
+		components.MetricsServer(m.L, m.Ports),
 	}
 }
 

@@ -66,6 +66,9 @@ func TestPortsNeverCollide(t *testing.T) {
 	if fleet.NewMember(l, 2).ServerURL() != "https://127.0.0.1:22443" {
 		t.Errorf("kyyard-fleet-2's API server %s", fleet.NewMember(l, 2).ServerURL())
 	}
+	if p := fleet.NewMember(l, 2).Ports.MetricsServer; p != 22444 {
+		t.Errorf("kyyard-fleet-2's metrics-server on %d", p)
+	}
 }
 
 func TestMembers(t *testing.T) {
@@ -100,7 +103,8 @@ func TestMembers(t *testing.T) {
 
 // TestMemberComponents: a member runs the single cluster's command lines
 // on its own ports and files, on 127.0.0.1, its API server on the shared
-// etcd under its prefix; the shared etcd's files are its own too.
+// etcd under its prefix, its metrics-server with its own certificates and
+// kubeconfig last; the shared etcd's files are its own too.
 func TestMemberComponents(t *testing.T) {
 	l, _ := layout.New(t.TempDir())
 	m := fleet.NewMember(l, 2)
@@ -115,6 +119,30 @@ func TestMemberComponents(t *testing.T) {
 	}
 	if strings.Join(names, ",") != strings.Join(fleet.MemberComponents, ",") {
 		t.Errorf("components %v", names)
+	}
+	if len(m.ListenPorts()) != len(fleet.MemberComponents) {
+		t.Errorf("%d ports for %d components", len(m.ListenPorts()), len(fleet.MemberComponents))
+	}
+	single := map[string]bool{}
+	for _, n := range components.Names {
+		single[n] = true
+	}
+	for _, n := range fleet.MemberComponents {
+		if !single[n] || n == "etcd" {
+			t.Errorf("member component %s is not one of the single cluster's own", n)
+		}
+	}
+	ms := comps[len(comps)-1]
+	if ms.Name != "metrics-server" {
+		t.Fatalf("last component %s, want metrics-server", ms.Name)
+	}
+	msArgs := strings.Join(ms.Args, " ")
+	for _, want := range []string{"--secure-port=22444", "--kubeconfig=" + m.L.KubeconfigPath("metrics-server"),
+		"--tls-cert-file=" + m.L.PKIPath("metrics-server-serving.crt"), "--kubelet-client-certificate=" + m.L.PKIPath("metrics-server.crt"),
+		"--kubelet-certificate-authority=" + m.L.PKIPath("ca.crt"), "--requestheader-client-ca-file=" + m.L.PKIPath("front-proxy-ca.crt")} {
+		if !strings.Contains(msArgs, want) {
+			t.Errorf("metrics-server lacks %s", want)
+		}
 	}
 	args := strings.Join(comps[0].Args, " ")
 	for _, want := range []string{"--etcd-servers=http://127.0.0.1:20379", "--etcd-prefix=/kyyard-fleet-2", "--secure-port=22443",

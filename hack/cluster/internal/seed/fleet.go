@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
+	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 
 	"github.com/kyyard/kyyard/hack/cluster/internal/cluster"
 	"github.com/kyyard/kyyard/hack/cluster/internal/fleet"
@@ -125,7 +126,9 @@ func fleetChecks(i int) []check {
 // does), keeps each member's read-only token beside it (fleet.Member's
 // TokenPath), waits for each member's Deployments, writes the fleet
 // kubeconfig with the -viewer contexts and checks each read-only user's
-// permissions through it.
+// permissions through it; then, as Run does, it waits until each member's
+// metrics API (its own metrics-server) reports every node and running demo
+// pod, so `kubectl top` answers with values on every member.
 func RunFleet(ctx context.Context, l layout.Layout, members []fleet.Member, opt Options) error {
 	out := opt.Out
 	if out == nil {
@@ -160,8 +163,31 @@ func RunFleet(ctx context.Context, l layout.Layout, members []fleet.Member, opt 
 			fmt.Fprintf(out, "fleet seed:   %s\n", line)
 		}
 	}
+	for _, m := range members {
+		if err := waitMemberMetrics(ctx, m); err != nil {
+			return fmt.Errorf("%s: %w", m.Name, err)
+		}
+		fmt.Fprintf(out, "fleet seed: %s: metrics API reports every node and running demo pod (%s after start)\n",
+			m.Name, time.Since(start).Round(10*time.Millisecond))
+	}
 	fmt.Fprintf(out, "fleet seed: %d cluster(s) seeded in %s; kubeconfig %s\n", len(members), time.Since(start).Round(10*time.Millisecond), l.FleetKubeconfig())
 	return nil
+}
+
+// waitMemberMetrics waits until member m's metrics API has samples of its
+// nodes and Running, ready demo pods (waitMetrics, within metricsTimeout).
+// The members' metrics-servers scrape side by side, so waiting for one
+// after another costs about one wait.
+func waitMemberMetrics(ctx context.Context, m fleet.Member) error {
+	cs, cfg, err := cluster.AdminClient(m.L)
+	if err != nil {
+		return err
+	}
+	mc, err := metricsclient.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	return waitMetrics(ctx, cs, mc, metricsTimeout)
 }
 
 // seedMember applies member m's objects and its container logs (FleetLogLines

@@ -46,12 +46,13 @@ func Objects(pvDir string) []runtime.Object {
 	return append(objs, RealNodeObjects(Namespace)...)
 }
 
-// Run seeds the cluster described by l, writes the readonly kubeconfig and
-// verifies its permissions, then waits for convergence.
 // metricsTimeout bounds the wait for the first metrics samples: a few
 // metric resolutions (15 s each).
 const metricsTimeout = 90 * time.Second
 
+// Run seeds the cluster described by l, writes the readonly kubeconfig and
+// verifies its permissions, then waits for convergence and for the metrics
+// API's first samples of every node and running demo pod.
 func Run(ctx context.Context, l layout.Layout, opt Options) error {
 	out := opt.Out
 	if out == nil {
