@@ -3,6 +3,7 @@ package inventory_test
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,11 +29,17 @@ func metricsClient(t *testing.T, readOnly bool) *kube.Client {
 // kubectlTop returns `kubectl top <what> --no-headers` as name → fields.
 func kubectlTop(t *testing.T, args ...string) map[string][]string {
 	t.Helper()
+	return kubectlTopIn(t, []string{"--kubeconfig", os.Getenv(kubetest.KubeconfigEnv)}, args...)
+}
+
+// kubectlTopIn is kubectlTop with the kubeconfig (and context) flags given.
+func kubectlTopIn(t *testing.T, config []string, args ...string) map[string][]string {
+	t.Helper()
 	kubectl := os.Getenv(kubetest.KubectlEnv)
 	if kubectl == "" {
 		t.Skip("no " + kubetest.KubectlEnv)
 	}
-	out, err := exec.Command(kubectl, append(append([]string{"--kubeconfig", os.Getenv(kubetest.KubeconfigEnv), "top"}, args...), "--no-headers")...).CombinedOutput()
+	out, err := exec.Command(kubectl, append(append(append(config, "top"), args...), "--no-headers")...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("kubectl top %v: %v\n%s", args, err, out)
 	}
@@ -46,13 +53,16 @@ func kubectlTop(t *testing.T, args ...string) map[string][]string {
 }
 
 // cellAt returns the cell of column header on the row of name ("" when
-// either is not on screen), read at the header's position in the line.
+// either is not on screen), read at the header's position in the line
+// (the header line is the first with a NAME column).
 func cellAt(view, name, header string) string {
-	lines := strings.Split(view, "\n")
-	if len(lines) < 2 {
-		return ""
+	var head []rune
+	for _, l := range strings.Split(view, "\n") {
+		if slices.Contains(strings.Fields(l), "NAME") {
+			head = []rune(l)
+			break
+		}
 	}
-	head := []rune(lines[1])
 	at := -1
 	for i := range head {
 		if strings.HasPrefix(string(head[i:]), header+" ") && (i == 0 || head[i-1] == ' ') {
