@@ -14,6 +14,14 @@ func WithFleet(contexts []string) Option {
 	return func(m *Model) { m.fleet, m.fleetOn = append([]string(nil), contexts...), true }
 }
 
+// WithNamespaceChosen says the namespace kyyard starts in was chosen on
+// the command line (cmd: -n, -A): a fleet started with it (WithFleet)
+// reads that namespace in every context; without it each context's own
+// (views.OwnNamespaces).
+func WithNamespaceChosen() Option {
+	return func(m *Model) { m.nsChosen = true }
+}
+
 // WithFleetName names the configuration file's fleet WithFleet's contexts
 // are (--fleet), for the title bar ("@fleet prod").
 func WithFleetName(name string) Option {
@@ -49,7 +57,7 @@ func (m *Model) chooseFleet(l commandLine) tea.Cmd {
 			}
 			return cmd
 		}
-		m.fleetOn = true
+		m.fleetOn, m.namespace = true, views.OwnNamespaces
 		return m.openClusters(l)
 	}
 	f, ok := m.kubeconfig.(fleets)
@@ -66,6 +74,7 @@ func (m *Model) chooseFleet(l commandLine) tea.Cmd {
 		m.leaveFleet() // its connections are the old fleet's
 	}
 	m.fleet, m.fleetName, m.fleetOn = names, l.args[0], true
+	m.namespace = views.OwnNamespaces
 	return m.openClusters(l)
 }
 

@@ -108,7 +108,7 @@ var commands = []command{
 		start:   "the :apps list",
 		help:    []string{":apps"},
 		run: func(m *Model, l commandLine) tea.Cmd {
-			ns := m.namespace
+			ns := m.singleNamespace()
 			if len(l.args) == 1 {
 				var ok bool
 				if ns, ok = m.commandNamespace(l.args[0]); !ok {
@@ -148,7 +148,7 @@ var commands = []command{
 		start:    "the :helm releases",
 		help:     []string{":helm"},
 		run: func(m *Model, l commandLine) tea.Cmd {
-			ns := m.namespace
+			ns := m.singleNamespace()
 			if len(l.args) == 1 {
 				var ok bool
 				if ns, ok = m.commandNamespace(l.args[0]); !ok {

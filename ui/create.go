@@ -39,7 +39,7 @@ func (m *Model) runCreate(l commandLine) tea.Cmd {
 		m.status = views.StatusMsg{Text: ":create is not available with this client", Error: true}
 		return nil
 	}
-	req := create.Request{Namespace: m.namespace}
+	req := create.Request{Namespace: m.singleNamespace()}
 	switch {
 	case len(l.args) == 0:
 		m.status = views.StatusMsg{Error: true, Text: "name a kind or a file: :create configmap, :create deploy demo, :create -f web.yaml"}

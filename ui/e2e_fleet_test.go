@@ -380,3 +380,63 @@ func TestE2EDisruptiveFleetOneAPIServerRestarted(t *testing.T) {
 	})
 	t.Logf("kyyard-fleet-2 answered again %s after its API server was ready", back.Round(100*time.Millisecond))
 }
+
+// TestE2EFleetEachContextsOwnNamespace: on the local fleet, a fleet
+// entered without a namespace chosen reads each context's own, as
+// `kubectl --context C get` does: kyyard-fleet-1 (no namespace in the
+// kubeconfig: default) and kyyard-fleet-2-viewer (demo). Each context's
+// rows are exactly its namespace's ConfigMaps, with that namespace shown;
+// `:cm demo` then reads demo in both.
+func TestE2EFleetEachContextsOwnNamespace(t *testing.T) {
+	path := kubetest.LocalFleet(t)
+	names := []string{"kyyard-fleet-1", "kyyard-fleet-2-viewer"}
+	k := fleetFile{path: path}
+	want := map[string][]string{} // context → namespace/name of its ConfigMaps
+	total := 0
+	for _, name := range names {
+		ns, _, err := k.flags(name).ToRawKubeConfigLoader().Namespace()
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, err := k.clientset(t, name).CoreV1().ConfigMaps(ns).List(context.Background(), metav1.ListOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, cm := range list.Items {
+			want[name] = append(want[name], cm.Namespace+"/"+cm.Name)
+		}
+		total += len(list.Items)
+	}
+	if len(want[names[0]]) == 0 || !strings.HasPrefix(want[names[0]][0], "default/") || len(want[names[1]]) == 0 || !strings.HasPrefix(want[names[1]][0], "demo/") {
+		t.Fatalf("the fleet's contexts do not have the namespaces this test expects: %v", want)
+	}
+	home, err := k.Connect(names[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(home.(*kube.Client).Close)
+	h := startWith(t, home, "default", 200, 40, ui.WithKubeconfig(k), ui.WithFleet(names))
+	deadline := time.Now().Add(60 * time.Second)
+	h.command("cm")
+	h.refreshUntil(fmt.Sprintf("clusters: kyyard-fleet-1 %d · kyyard-fleet-2-viewer %d", len(want[names[0]]), len(want[names[1]])), deadline)
+	if got := h.titleBar(); !strings.HasPrefix(got, fmt.Sprintf("configmaps(each context's namespace)[%d]", total)) {
+		t.Fatalf("title %q", got)
+	}
+	got := map[string][]string{}
+	for _, line := range strings.Split(h.m.View(), "\n") {
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), ">"))
+		if len(f) > 2 && (f[0] == names[0] || f[0] == names[1]) {
+			got[f[0]] = append(got[f[0]], f[1]+"/"+f[2]) // CONTEXT NAMESPACE NAME
+		}
+	}
+	for _, name := range names {
+		if strings.Join(got[name], ",") != strings.Join(want[name], ",") {
+			t.Errorf("%s: rows %v, want its own namespace's %v:\n%s", name, got[name], want[name], h.m.View())
+		}
+	}
+	h.command("cm " + kubetest.DemoNamespace)
+	h.refreshUntil("clusters: kyyard-fleet-1 1 · kyyard-fleet-2-viewer 1", deadline)
+	if got := h.titleBar(); !strings.HasPrefix(got, "configmaps(demo)[2]") {
+		t.Fatalf(":cm demo: title %q", got)
+	}
+}

@@ -55,6 +55,7 @@ func (m *Model) fleetVC() *views.Context {
 // caller.
 func (m *Model) leaveFleet() {
 	m.fleetOn = false
+	m.namespace = m.singleNamespace()
 	if m.across != nil {
 		m.across.src.Close()
 		m.across = nil
@@ -183,8 +184,16 @@ func (m *Model) openAcross(msg views.OpenKindMsg, chosen bool) (tea.Cmd, bool) {
 }
 
 // startAcross replaces the first screen, an inventory of the root's
-// context, with the same kind across the fleet (kyyard --contexts -c KIND).
+// context, with the same kind across the fleet (kyyard --contexts -c KIND),
+// in each context's own namespace unless the command line chose one
+// (WithNamespaceChosen).
 func (m *Model) startAcross() {
+	if !m.fleetOn {
+		return
+	}
+	if !m.nsChosen {
+		m.namespace = views.OwnNamespaces
+	}
 	ks, ok := m.stack[0].(*inventory.Model)
 	if len(m.stack) != 1 || !ok || m.tags[0] != nil {
 		return
@@ -193,19 +202,30 @@ func (m *Model) startAcross() {
 	if vc == nil {
 		return
 	}
-	if scr, err := inventory.New(vc, ks.Kind(), ks.Namespace()); err == nil {
+	if scr, err := inventory.New(vc, ks.Kind(), m.namespace); err == nil {
 		m.stack[0], m.tags[0] = scr, vc
 	}
 }
 
+// singleNamespace is the namespace of what reads one cluster (the
+// namespace picker's, :apps, :helm, :create) while the fleet reads each
+// context's own (views.OwnNamespaces): the context in use's.
+func (m *Model) singleNamespace() string {
+	if m.namespace == views.OwnNamespaces {
+		return m.vc.Client.Namespace()
+	}
+	return m.namespace
+}
+
 // chooseContexts shows several contexts at once (the context picker's
-// marks): the top screen's kind opens across them, in the namespace
-// commands open kinds in, as with --contexts.
+// marks): the top screen's kind opens across them, each in its own
+// namespace (views.OwnNamespaces), as with --contexts without -n.
 func (m *Model) chooseContexts(names []string) tea.Cmd {
 	if m.closesWork("a switch to several contexts") {
 		return nil
 	}
 	m.leaveFleet()
 	m.fleet, m.fleetName, m.fleetOn = names, "", true
+	m.namespace = views.OwnNamespaces
 	return m.open(views.OpenKindMsg{Kind: m.topKind(), Namespace: m.namespace, Replace: true}, false)
 }

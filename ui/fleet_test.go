@@ -75,7 +75,7 @@ func fleetHarness(t *testing.T) (*harness, *clientsKubeconfig) {
 func TestFleetScreensRouteToRowsCluster(t *testing.T) {
 	h, _ := fleetHarness(t)
 	view := h.m.View()
-	if !strings.Contains(view, "pods(demo)[2] @2 contexts") || !strings.Contains(view, "CONTEXT") {
+	if !strings.Contains(view, "pods(each context's namespace)[2] @2 contexts") || !strings.Contains(view, "CONTEXT") || !strings.Contains(view, "NAMESPACE") {
 		t.Fatalf("no pods across the fleet:\n%s", view)
 	}
 	// Rows: demo/web-1@dev, demo/web-1@prod.
@@ -110,9 +110,45 @@ func TestFleetCommandOpensKindsAcross(t *testing.T) {
 	h := startWith(t, k.sources["prod"], "demo", 120, 20, ui.WithKubeconfig(fk))
 	h.command("fleet both")
 	h.command("deploy")
+	// Each context's own namespace: prod's demo holds web, dev's other
+	// nothing.
+	h.refreshUntil("clusters: prod 1 · dev 0", time.Now().Add(10*time.Second))
+	if got := h.titleBar(); got != "deployments(each context's namespace)[1] @fleet both" {
+		t.Fatalf(":fleet both, :deploy opened %q", got)
+	}
+	// A namespace named applies to every cluster.
+	h.command("deploy demo")
 	h.refreshUntil("clusters: prod 1 · dev 1", time.Now().Add(10*time.Second))
 	if got := h.titleBar(); got != "deployments(demo)[2] @fleet both" {
-		t.Fatalf(":fleet both, :deploy opened %q", got)
+		t.Fatalf(":deploy demo opened %q", got)
+	}
+	// Leaving the fleet: the context's own namespace again.
+	h.command("ctx dev")
+	h.command("deploy")
+	if got := h.titleBar(); got != "deployments(other)[0]" {
+		t.Fatalf(":ctx dev, :deploy opened %q", got)
+	}
+}
+
+// A fleet started with -n (WithNamespaceChosen) reads that namespace in
+// every context; entered later (:fleet NAME), each context's own again.
+func TestFleetStartedWithANamespaceKeepsIt(t *testing.T) {
+	k := newKubeconfig(t, "prod")
+	fk := fleetKubeconfig{k, map[string][]string{"both": {"prod", "dev"}}}
+	h := startWith(t, k.sources["prod"], "demo", 120, 20, ui.WithKubeconfig(fk), ui.WithFleet([]string{"prod", "dev"}), ui.WithNamespaceChosen())
+	h.refreshUntil("clusters: prod 1 · dev 1", time.Now().Add(10*time.Second))
+	if got := h.titleBar(); got != "pods(demo)[2] @2 contexts" {
+		t.Fatalf("-n demo across two contexts opened %q", got)
+	}
+	h.command("fleet both")
+	h.command("pods")
+	h.refreshUntil("clusters: prod 1 · dev 1", time.Now().Add(10*time.Second))
+	if got := h.titleBar(); got != "pods(each context's namespace)[2] @fleet both" {
+		t.Fatalf(":fleet both, :pods opened %q", got)
+	}
+	// dev's own namespace is other: its pod there, with its namespace.
+	if f := strings.Fields(lineOf(h.m.View(), "elsewhere")); !contains(f, "dev") || !contains(f, "other") {
+		t.Fatalf("no row of dev's pod in its namespace:\n%s", h.m.View())
 	}
 }
 
@@ -125,7 +161,7 @@ func TestContextPickerMarksOpenFleet(t *testing.T) {
 	h.keys("tab", "up", "tab") // prod (the current, under the cursor), then dev
 	h.runKey(h.keys("enter"))
 	h.refreshUntil("clusters: dev 1 · prod 1", time.Now().Add(10*time.Second))
-	if got := h.titleBar(); got != "deployments(demo)[2] @2 contexts" {
+	if got := h.titleBar(); got != "deployments(each context's namespace)[2] @2 contexts" {
 		t.Fatalf("the marked contexts opened %q", got)
 	}
 }

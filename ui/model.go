@@ -101,6 +101,10 @@ type Model struct {
 	fleetName string
 	fleetOn   bool
 	across    *across
+	// nsChosen: the namespace was chosen on the command line
+	// (WithNamespaceChosen), so a fleet started with it keeps it; a fleet
+	// entered otherwise reads each context's own (views.OwnNamespaces).
+	nsChosen bool
 	// epoch counts connections: facts and names read through an earlier
 	// one are dropped. switchSeq counts the switches asked: only the last
 	// one's connection is taken (connected).
@@ -239,7 +243,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case views.OpenForwardsMsg:
 		return m, m.openForwards(false)
 	case views.OpenAppsMsg:
-		return m, m.openApps(m.namespace, false)
+		return m, m.openApps(m.singleNamespace(), false)
 	case views.OpenDeployMsg:
 		return m, m.openDeploy(msg)
 	case views.OpenRemoveMsg:

@@ -65,8 +65,8 @@ func (m *Model) topKind() kube.Kind {
 // openNamespacePicker opens the namespace picker for the top screen's kind,
 // the namespace shown marked.
 func (m *Model) openNamespacePicker() tea.Cmd {
-	current := m.namespace
-	if ks, ok := m.Top().(kindScreen); ok && ks.Namespace() != "" {
+	current := m.singleNamespace()
+	if ks, ok := m.Top().(kindScreen); ok && ks.Namespace() != "" && ks.Namespace() != views.OwnNamespaces {
 		current = ks.Namespace()
 	}
 	m.overlay = pickers.NewNamespaces(m.vc, m.topKind(), current)

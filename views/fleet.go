@@ -28,6 +28,18 @@ const (
 	ClusterFailed
 )
 
+// OwnNamespaces is the namespace of a screen across several contexts
+// that reads, in each context, that context's own namespace (the
+// kubeconfig's, "default" without one: what `kubectl --context C` reads):
+// the namespace a fleet is entered with unless -n or -A chose one on the
+// command line. It is no namespace name (those are DNS labels, RFC 1123),
+// so it can never be one; a FleetSource (views/fleet) reads each
+// member's Namespace() in its place and sends it to no API server.
+const OwnNamespaces = "(own)"
+
+// OwnNamespacesPhrase names OwnNamespaces in titles and messages.
+const OwnNamespacesPhrase = "each context's namespace"
+
 // ClusterPart is one cluster's share of a screen across several clusters
 // (FleetSource): its state, its rows and why it has none.
 type ClusterPart struct {

@@ -29,6 +29,7 @@ type fakeMember struct {
 	gates    map[string]chan struct{}
 	honorCtx bool
 	kinds    map[string]kube.KindInfo
+	ns       string // its context's namespace ("home-ns" when empty)
 
 	calls    atomic.Int32 // Snapshot calls begun
 	inflight atomic.Int32 // Snapshot calls not returned
@@ -152,7 +153,12 @@ func (f *fakeMember) Names() []string {
 }
 
 func (f *fakeMember) Rediscover(context.Context) bool { return f.rediscov.Load() }
-func (f *fakeMember) Namespace() string               { return "home-ns" }
+func (f *fakeMember) Namespace() string {
+	if f.ns != "" {
+		return f.ns
+	}
+	return "home-ns"
+}
 func (f *fakeMember) Facts(context.Context) kube.Facts {
 	return kube.Facts{ServerVersion: "v1.99.0"}
 }

@@ -66,7 +66,8 @@ func (s *Source) connectedNamed() []namedSource {
 
 // Metrics answers req in every connected member, in parallel (each its
 // own kube.Client.Metrics: polled at that context's interval, cached in
-// between, ctx bounding the wait as there), merged: Pods keyed by
+// between, ctx bounding the wait as there; views.OwnNamespaces read as
+// each member's own namespace), merged: Pods keyed by
 // kube.UsageKey(context, namespace, name), Nodes by kube.UsageKey(context,
 // "", name); a member whose reading has a Truncated is in Unread with it
 // (its last good samples, if any, still merged), and the merged Truncated
@@ -93,7 +94,11 @@ func (s *Source) Metrics(ctx context.Context, req kube.MetricsRequest) kube.Metr
 			continue
 		}
 		read[i] = true
-		wg.Go(func() { readings[i] = ms.Metrics(ctx, req) })
+		mreq := req
+		if mreq.Namespace == views.OwnNamespaces {
+			mreq.Namespace = m.src.Namespace()
+		}
+		wg.Go(func() { readings[i] = ms.Metrics(ctx, mreq) })
 	}
 	wg.Wait()
 	parts := make([]metricsPart, len(members))

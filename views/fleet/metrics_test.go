@@ -2,6 +2,7 @@ package fleet_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,6 +18,7 @@ type metricsMember struct {
 	*fakeMember
 	mu    sync.Mutex
 	met   kube.Metrics
+	asked kube.MetricsRequest // the last request
 	calls atomic.Int32
 }
 
@@ -24,6 +26,7 @@ func (m *metricsMember) Metrics(_ context.Context, req kube.MetricsRequest) kube
 	m.calls.Add(1)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.asked = req
 	out := m.met
 	out.Request = req
 	return out
@@ -163,5 +166,28 @@ func TestUsageKeyIsUnambiguous(t *testing.T) {
 	}
 	if got := kube.UsageKey("eu", "", "node-1"); got != "eu/node-1" {
 		t.Errorf("a node's key %q", got)
+	}
+}
+
+// views.OwnNamespaces reads each member's own namespace: its rows there,
+// and its metrics there.
+func TestOwnNamespacesReadEachMembersNamespace(t *testing.T) {
+	a := &metricsMember{fakeMember: newFake(row("shop", "web-1", "web-1", "Running"), row("lab", "x", "x", "Running"))}
+	a.ns = "shop"
+	b := newFake(row("shop", "web-2", "web-2", "Running"), row("lab", "y", "y", "Running"))
+	b.ns = "lab"
+	s := connectedFleet(t, sourcesConn{"a": a, "b": b}, "a", "b")
+	snap, _ := s.FleetSnapshot(context.Background(), kube.SnapshotRequest{Kinds: []kube.Kind{"pods"}, Namespace: views.OwnNamespaces})
+	if got, want := rowKeys(table(t, snap).Rows), []string{"b/lab/y", "a/shop/web-1"}; !slices.Equal(got, want) {
+		t.Fatalf("rows %v, want each member's own namespace's %v", got, want)
+	}
+	met := s.Metrics(context.Background(), kube.MetricsRequest{Kind: kube.KindPods, Namespace: views.OwnNamespaces})
+	if met.Request.Namespace != views.OwnNamespaces {
+		t.Errorf("merged request %+v", met.Request)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.asked.Namespace != "shop" {
+		t.Errorf("a's metrics were asked for %+v, want its own namespace shop", a.asked)
 	}
 }

@@ -110,7 +110,9 @@ func (s *Source) Snapshot(ctx context.Context, req kube.SnapshotRequest) kube.Sn
 // others' failures being in the parts (one per member, in fleet order).
 // Generation is new only when some member's answer or state changed;
 // otherwise the Snapshot is the one returned before. A failed Connect is
-// tried again here once DefaultRetryAfter passed.
+// tried again here once DefaultRetryAfter passed. req.Namespace
+// views.OwnNamespaces reads each member's own namespace (its
+// Namespace()).
 func (s *Source) FleetSnapshot(ctx context.Context, req kube.SnapshotRequest) (kube.Snapshot, []views.ClusterPart) {
 	s.mu.Lock()
 	rq := s.request(req)
@@ -169,7 +171,7 @@ func (s *Source) read(rq *request, i int) {
 	src, req, started := s.members[i].src, rq.req, sl.started
 	go func() {
 		defer cancel()
-		snap := src.Snapshot(ctx, req)
+		snap := src.Snapshot(ctx, memberRequest(req, src))
 		results := split(snap, req, src)
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -179,6 +181,15 @@ func (s *Source) read(rq *request, i int) {
 		}
 		s.notify()
 	}()
+}
+
+// memberRequest is req as member src reads it: views.OwnNamespaces
+// becomes src's own namespace (its context's).
+func memberRequest(req kube.SnapshotRequest, src views.Source) kube.SnapshotRequest {
+	if req.Namespace == views.OwnNamespaces {
+		req.Namespace = src.Namespace()
+	}
+	return req
 }
 
 // result is one kind of a member's Snapshot: a table or a failure.

@@ -86,10 +86,16 @@ func (m *Model) inMember(msg tea.KeyMsg) tea.Cmd {
 	}
 	mvc := *m.vc
 	mvc.Client, mvc.Name = src, name
-	fleet, vc, off := m.fleet, m.vc, m.off
+	// The member's screen: its client, and its own namespace for each
+	// context's (the rows carry theirs; nothing reads views.OwnNamespaces
+	// but a fleet).
+	fleet, vc, off, ns := m.fleet, m.vc, m.off, m.namespace
 	m.fleet, m.vc, m.off = nil, &mvc, nil
+	if ns == views.OwnNamespaces {
+		m.namespace = src.Namespace()
+	}
 	cmd := m.handleKey(msg)
-	m.fleet, m.vc, m.off = fleet, vc, off
+	m.fleet, m.vc, m.off, m.namespace = fleet, vc, off, ns
 	return views.InContext(name, cmd)
 }
 

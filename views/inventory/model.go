@@ -249,7 +249,9 @@ func (m *Model) current() *kube.Row {
 	return &m.ix.rows[m.shown[m.cursor]]
 }
 
-func (m *Model) withNamespace() bool { return m.info.Namespaced && m.namespace == "" }
+func (m *Model) withNamespace() bool {
+	return m.info.Namespaced && (m.namespace == "" || m.namespace == views.OwnNamespaces)
+}
 
 // columns returns the columns the screen may show: the table's (the
 // kind's until rows are read) and the metrics columns.
@@ -308,6 +310,8 @@ func (m *Model) Title() string {
 		scope = ""
 	case m.namespace == "":
 		scope = "all"
+	case m.namespace == views.OwnNamespaces:
+		scope = views.OwnNamespacesPhrase
 	}
 	if m.parent != "" {
 		if scope != "" {

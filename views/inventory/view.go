@@ -23,11 +23,14 @@ func (m *Model) View() string {
 		return fill(st.Error.Render(strings.Join(views.TooSmall(w, h+chromeAllowance, minWidth, minHeight+chromeAllowance, w, h), "\n")), h)
 	}
 	scope := "namespace " + m.namespace
-	if m.namespace == "" || !m.info.Namespaced {
+	switch {
+	case m.namespace == "" || !m.info.Namespaced:
 		scope = "the cluster"
 		if m.info.Namespaced {
 			scope = "all namespaces"
 		}
+	case m.namespace == views.OwnNamespaces:
+		scope = views.OwnNamespacesPhrase
 	}
 	if !m.loaded {
 		if m.failure != nil {

@@ -97,7 +97,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f.BoolVar(&opts.strict, "strict", false, "refuse every write a guard warns about (managed by Helm/Argo CD/Flux, no Pod Security level, claims deleted, new Secret references, an autoscaler) instead of asking to confirm, as a cluster agent must; the default when kyyard runs in a pod with its ServiceAccount (--strict=false turns it off there)")
 	f.BoolVar(&opts.readonly, "readonly", false, "refuse every write before any request: browse only")
 	f.IntVar(&opts.maxLogRequests, "max-log-requests", kube.DefaultMaxLogStreams, "how many pods' logs a workload's log viewer streams at once (as kubectl logs --max-log-requests); each pod left out takes the place of a stream that ends")
-	cmd.Flags().StringVar(&opts.contexts, "contexts", "", "show several kubeconfig contexts at once (names and path.Match patterns, comma-separated: 'prod-*,staging'): every kind opens across them with a CONTEXT column; starts on the :clusters overview unless -c names a kind")
+	cmd.Flags().StringVar(&opts.contexts, "contexts", "", "show several kubeconfig contexts at once (names and path.Match patterns, comma-separated: 'prod-*,staging'): every kind opens across them with a CONTEXT column, each context in its own namespace unless -n or -A is given; starts on the :clusters overview unless -c names a kind")
 	cmd.Flags().StringVar(&opts.fleet, "fleet", "", "the contexts of a fleet of the configuration file (fleets: {prod: [eu-1, us-1]}), as --contexts")
 	f.StringVar(&opts.config, "config", "", "the configuration file (per-context read-only and strict settings); default $XDG_CONFIG_HOME/kyyard/config.yaml, else ~/.config/kyyard/config.yaml")
 	cmd.PersistentPreRunE = func(sub *cobra.Command, _ []string) error {
@@ -180,6 +180,9 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 			return err
 		}
 		uiOpts = append(uiOpts, ui.WithFleet(names), ui.WithFleetName(opts.fleet))
+		if opts.all || flags.Namespace != nil && *flags.Namespace != "" {
+			uiOpts = append(uiOpts, ui.WithNamespaceChosen()) // else each context's own
+		}
 		if !opts.commandSet {
 			opts.command = "clusters"
 		}
