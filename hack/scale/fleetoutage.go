@@ -243,7 +243,9 @@ func (o fleetOptions) outage(i int, scale []int) (outageResult, error) {
 		if r.received.Before(res.began) {
 			continue
 		}
-		if r.resource == "pods" && r.namespace == "" && r.subresource == "" && (r.verb == "list" || r.verb == "watch") {
+		// The core group's pods only: a read of metrics.k8s.io's pods
+		// (every member runs metrics-server) is no list of the pods.
+		if r.group == "" && r.resource == "pods" && r.namespace == "" && r.subresource == "" && (r.verb == "list" || r.verb == "watch") {
 			res.reads = append(res.reads, r)
 		} else {
 			res.otherRequests[r.verb]++
@@ -371,6 +373,7 @@ func (r outageResult) readEnd(q auditRequest) time.Time {
 type auditRequest struct {
 	id, verb, uri                    string
 	resource, namespace, subresource string
+	group                            string    // the API group ("" for core; metrics.k8s.io's pods are another resource)
 	received, completed              time.Time // completed: zero until its ResponseComplete
 	code                             int
 }
@@ -431,6 +434,7 @@ func auditRequestsAs(path, as string, from time.Time) ([]auditRequest, error) {
 			Received  time.Time `json:"requestReceivedTimestamp"`
 			StageTime time.Time `json:"stageTimestamp"`
 			ObjectRef *struct {
+				APIGroup    string `json:"apiGroup"`
 				Resource    string `json:"resource"`
 				Namespace   string `json:"namespace"`
 				Subresource string `json:"subresource"`
@@ -449,7 +453,7 @@ func auditRequestsAs(path, as string, from time.Time) ([]auditRequest, error) {
 		if !ok {
 			q = &auditRequest{id: e.AuditID, verb: e.Verb, uri: e.URI, received: e.Received}
 			if e.ObjectRef != nil {
-				q.resource, q.namespace, q.subresource = e.ObjectRef.Resource, e.ObjectRef.Namespace, e.ObjectRef.Subresource
+				q.resource, q.namespace, q.subresource, q.group = e.ObjectRef.Resource, e.ObjectRef.Namespace, e.ObjectRef.Subresource, e.ObjectRef.APIGroup
 			}
 			byID[e.AuditID] = q
 			order = append(order, e.AuditID)
