@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/drift"
 	"github.com/kyyard/kyyard/views/fleet"
 	"github.com/kyyard/kyyard/views/inventory"
 )
@@ -228,4 +229,28 @@ func (m *Model) chooseContexts(names []string) tea.Cmd {
 	m.fleet, m.fleetName, m.fleetOn = names, "", true
 	m.namespace = views.OwnNamespaces
 	return m.open(views.OpenKindMsg{Kind: m.topKind(), Namespace: m.namespace, Replace: true}, false)
+}
+
+// openDrift pushes the drift screen of one workload across the fleet
+// (=): every context of the fleet, in its order, read through its own
+// connection; one not connected (yet) is a column saying so.
+func (m *Model) openDrift(msg views.OpenDriftMsg) tea.Cmd {
+	if m.across == nil {
+		m.status = views.StatusMsg{Error: true, Text: "no fleet is shown: = compares a workload across the contexts of one (--contexts, :fleet NAME)"}
+		return nil
+	}
+	var members []drift.Member
+	for _, name := range m.across.src.Contexts() {
+		mb := drift.Member{Context: name}
+		if src, ok := m.across.src.Member(name); !ok {
+			mb.Err = fmt.Errorf("%w: context %s is not connected (yet)", drift.ErrNotConnected, views.Sanitize(name))
+		} else if r, ok := src.(drift.WorkloadReader); ok {
+			mb.Reader = r
+		}
+		members = append(members, mb)
+	}
+	m.status = views.StatusMsg{}
+	cmd := m.push(drift.New(m.across.vc, msg.Ref, members), false)
+	m.tags[len(m.tags)-1] = m.across.vc
+	return cmd
 }

@@ -184,3 +184,32 @@ func TestLateContextSwitchDropped(t *testing.T) {
 		t.Fatalf("the first switch landed after the second: %q", s)
 	}
 }
+
+// = on a Deployment across the fleet opens its drift screen: read in
+// every context, side by side, titled with the fleet; on a pod it says
+// which kinds it compares; esc comes back.
+func TestFleetDriftOpensAcrossTheContexts(t *testing.T) {
+	h, _ := fleetHarness(t)
+	h.run(h.keys("="))
+	if s := statusLine(h.m.View()); !strings.Contains(s, "= compares a Deployment, StatefulSet or DaemonSet") {
+		t.Fatalf("= on a pod: %q", s)
+	}
+	h.command("deploy")
+	h.refreshUntil("clusters: dev 1 · prod 1", time.Now().Add(10*time.Second))
+	h.runKey(h.keys("="))
+	view := h.m.View()
+	viewtest.Size(t, view, 120, 20)
+	if got := h.titleBar(); !strings.HasSuffix(got, "drift deployments/web(demo) @2 contexts") {
+		t.Fatalf("= opened %q:\n%s", got, view)
+	}
+	if f := strings.Fields(lineOf(view, "present")); !contains(f, "yes") || len(f) != 3 {
+		t.Fatalf("no column per context:\n%s", view)
+	}
+	if !strings.Contains(view, "0 of") || strings.Contains(view, "≠") && !strings.Contains(view, "≠ differs") {
+		t.Fatalf("two equal Deployments differ:\n%s", view)
+	}
+	h.runKey(h.keys("esc"))
+	if got := h.titleBar(); !strings.HasPrefix(got, "deployments(") || strings.Contains(got, "drift") {
+		t.Fatalf("esc came back to %q", got)
+	}
+}

@@ -232,6 +232,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openShell(msg)
 	case views.OpenLogsMsg:
 		return m, m.openLogs(msg)
+	case views.OpenDriftMsg:
+		return m, m.openDrift(msg)
 	case views.OpenPortForwardMsg:
 		return m, m.openPortForward(msg)
 	case views.OpenCopyMsg:

@@ -111,7 +111,7 @@ func (h *harness) run(cmd tea.Cmd) {
 // Other follow-ups are ticks, which would sleep.
 func follows(msg tea.Msg) bool {
 	switch msg.(type) {
-	case views.OpenKindMsg, views.BackMsg, views.SwitchContextMsg, views.OpenDeployMsg, views.OpenRemoveMsg:
+	case views.OpenKindMsg, views.BackMsg, views.SwitchContextMsg, views.OpenDeployMsg, views.OpenRemoveMsg, views.OpenDriftMsg:
 		return true
 	}
 	switch fmt.Sprintf("%T", msg) {

@@ -111,3 +111,12 @@ func InContext(name string, cmd tea.Cmd) tea.Cmd {
 		return ContextMsg{Context: name, Msg: msg}
 	}
 }
+
+// OpenDriftMsg asks the root to compare one workload across the fleet's
+// contexts (views/drift: read in each at once, its fields side by side,
+// the differences marked).
+type OpenDriftMsg struct {
+	// Ref is the Deployment, StatefulSet or DaemonSet (kind, namespace,
+	// name: the same in every context).
+	Ref kube.WorkloadRef
+}

@@ -191,3 +191,24 @@ func (m *Model) logsAcross(previous bool) (tea.Cmd, bool) {
 	}
 	return func() tea.Msg { return msg }, true
 }
+
+// isWorkload reports whether kind is one the drift screen compares (the
+// workload form's kinds).
+func isWorkload(kind kube.Kind) bool {
+	return kind == kube.KindDeployments || kind == kube.KindStatefulSets || kind == kube.KindDaemonSets
+}
+
+// drift asks for the cursor row's workload compared across the fleet's
+// contexts (=): a Deployment, StatefulSet or DaemonSet, whichever
+// clusters have it.
+func (m *Model) drift() tea.Cmd {
+	row := m.current()
+	if row == nil {
+		return nil
+	}
+	if !isWorkload(m.info.ID) {
+		return views.Status("= compares a Deployment, StatefulSet or DaemonSet across the contexts: open :deploy, :sts or :ds", true)
+	}
+	msg := views.OpenDriftMsg{Ref: kube.WorkloadRef{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name}}
+	return func() tea.Msg { return msg }
+}

@@ -17,6 +17,9 @@ import (
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	page := m.bodyHeight()
 	k := m.keys
+	if m.fleet != nil && key.Matches(msg, k.Drift) {
+		return m.drift()
+	}
 	if m.fleet != nil && k.acts(msg) {
 		return m.inMember(msg)
 	}

@@ -64,6 +64,9 @@ type Keys struct {
 	// Owners opens the owner tree of the cursor row's object; Events its
 	// events and those of what it owns.
 	Owners, Events key.Binding
+	// Drift compares the cursor row's workload across the fleet's
+	// contexts (a screen across several clusters only).
+	Drift key.Binding
 	// Left and Right scroll the columns right of NAME.
 	Left, Right key.Binding
 	// Clear is esc on this screen: it clears marks, then the filter, then
@@ -109,6 +112,7 @@ func DefaultKeys() Keys {
 		Copy:          key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "copy files (kubectl cp)")),
 		Owners:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "owner tree")),
 		Events:        key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "events (and of what it owns)")),
+		Drift:         key.NewBinding(key.WithKeys("="), key.WithHelp("=", "drift: compare across the contexts")),
 		Left:          key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "scroll left")),
 		Right:         key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "scroll right")),
 		Clear:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear marks, filter; back")),

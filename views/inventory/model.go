@@ -373,6 +373,9 @@ func (m *Model) Bindings() []key.Binding {
 	k.EditYAML = disabled(k.EditYAML, ro, false)
 	k.Drain = disabled(k.Drain, ro, m.off[kube.ActionCordon] != "")
 	k.PortForward = disabled(k.PortForward, false, m.off[kube.ActionPortForward] != "")
+	if m.fleet != nil && isWorkload(m.info.ID) {
+		return append(k.list(), k.Drift)
+	}
 	return k.list()
 }
 

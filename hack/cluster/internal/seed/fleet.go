@@ -43,12 +43,12 @@ type FleetDemo struct {
 
 // FleetDemoOf returns member i's demo (from 1): kyyard-fleet-1 has web on
 // nginx:1.27.3 with GREETING=hello; kyyard-fleet-2 the same web on
-// nginx:1.27.4; kyyard-fleet-3 no web but api (GREETING=bonjour), and its
+// nginx:1.27.4 with GREETING=hallo; kyyard-fleet-3 no web but api (GREETING=bonjour), and its
 // read-only user may not list pods. Members beyond 3 have kyyard-fleet-1's.
 func FleetDemoOf(i int) FleetDemo {
 	switch i {
 	case 2:
-		return FleetDemo{WebImage: "nginx:1.27.4", Greeting: "hello", ViewerReadsPods: true}
+		return FleetDemo{WebImage: "nginx:1.27.4", Greeting: "hallo", ViewerReadsPods: true}
 	case 3:
 		return FleetDemo{APIImage: FleetAPIImage, Greeting: "bonjour", ViewerReadsPods: false}
 	}

@@ -53,7 +53,8 @@ func grantsPods(r *rbacv1.Role) bool {
 }
 
 // TestFleetObjectsDiffer: the members' demos differ exactly as the fleet
-// issue asks: web's image between 1 and 2, no web but api in 3, and a
+// issue asks: web's image and its env GREETING between 1 and 2, no web
+// but api in 3, and a
 // read-only user that may not list pods in 3.
 func TestFleetObjectsDiffer(t *testing.T) {
 	for _, tc := range []struct {
@@ -64,7 +65,7 @@ func TestFleetObjectsDiffer(t *testing.T) {
 		viewerReadsPods bool
 	}{
 		{1, "web", "nginx:1.27.3", "hello", "api", true},
-		{2, "web", "nginx:1.27.4", "hello", "api", true},
+		{2, "web", "nginx:1.27.4", "hallo", "api", true},
 		{3, "api", seed.FleetAPIImage, "bonjour", "web", false},
 		{4, "web", "nginx:1.27.3", "hello", "api", true},
 	} {
