@@ -101,6 +101,15 @@ func (c *Client) ApplyWorkload(ctx context.Context, before, after Workload, conf
 	return c.workloadForm().ApplyWorkload(ctx, before, after, confirmed)
 }
 
+// CarryEdits is workloadform.Carry: the person's edits of one cluster's
+// workload (base → edited) laid onto the same workload read in another
+// cluster (target), for one change applied cluster by cluster; differed
+// lists the paths where target held another value than base, refused the
+// edits that cannot be carried there.
+func CarryEdits(base, edited, target Workload) (merged Workload, differed, refused []Change) {
+	return workloadform.Carry(base, edited, target)
+}
+
 // WorkloadOf returns the workload a row of kind (a plugin id or alias)
 // stands for, as its plugin's Capabilities say: a kind the form edits
 // (CanEdit: a Deployment, StatefulSet or DaemonSet) is itself (not read);
