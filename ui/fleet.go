@@ -86,6 +86,14 @@ func (m *Model) memberVC(name string) (*views.Context, error) {
 func (m *Model) inContext(msg views.ContextMsg) tea.Cmd {
 	vc, err := m.memberVC(msg.Context)
 	if err != nil {
+		switch msg.Msg.(type) {
+		case views.AnswerMsg, views.OutcomesMsg:
+			// A write's outcome outlives the fleet it was sent in: it
+			// is recorded under its context all the same.
+			named := *m.vc
+			named.Name = msg.Context
+			return m.within(&named, msg.Msg)
+		}
 		m.status = views.StatusMsg{Error: true, Text: err.Error()}
 		return nil
 	}

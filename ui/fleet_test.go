@@ -213,3 +213,32 @@ func TestFleetDriftOpensAcrossTheContexts(t *testing.T) {
 		t.Fatalf("esc came back to %q", got)
 	}
 }
+
+// e on the drift screen opens the workload form as the first context has
+// it (tagged with that context); its ctrl+s plans the change in every
+// context where the workload is, in order, titled with the fleet,
+// nothing written yet.
+func TestFleetChangeAcrossPlansEveryContext(t *testing.T) {
+	h, _ := fleetHarness(t)
+	h.command("deploy")
+	h.refreshUntil("clusters: dev 1 · prod 1", time.Now().Add(10*time.Second))
+	h.runKey(h.keys("="))
+	h.runKey(h.keys("e"))
+	h.run(h.m.Top().Init()) // the form's read (its first field: replicas)
+	if got := h.titleBar(); !strings.HasSuffix(got, "@dev") {
+		t.Fatalf("e opened %q:\n%s", got, h.m.View())
+	}
+	h.keys("ctrl+u", "5") // replicas (the fake Deployment has no containers)
+	h.run(h.keys("ctrl+s"))
+	view := h.m.View()
+	if got := h.titleBar(); !strings.HasSuffix(got, "change deployments/web(demo) @2 contexts") {
+		t.Fatalf("ctrl+s opened %q:\n%s", got, view)
+	}
+	for _, want := range []string{"1 dev — planned: 1 change(s), dry run accepted", "2 prod — planned: 1 change(s)", "replicas: 3 → 5"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the plan lacks %q:\n%s", want, view)
+		}
+	}
+	// (Nothing written is shown on the real fleet: client-go's fake
+	// clientset applies a dry run's patch.)
+}

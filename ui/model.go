@@ -234,6 +234,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openLogs(msg)
 	case views.OpenDriftMsg:
 		return m, m.openDrift(msg)
+	case views.OpenChangeAcrossMsg, planAcrossMsg:
+		return m, m.changeAcross(msg)
 	case views.OpenPortForwardMsg:
 		return m, m.openPortForward(msg)
 	case views.OpenCopyMsg:

@@ -111,11 +111,12 @@ func (h *harness) run(cmd tea.Cmd) {
 // Other follow-ups are ticks, which would sleep.
 func follows(msg tea.Msg) bool {
 	switch msg.(type) {
-	case views.OpenKindMsg, views.BackMsg, views.SwitchContextMsg, views.OpenDeployMsg, views.OpenRemoveMsg, views.OpenDriftMsg:
+	case views.OpenKindMsg, views.BackMsg, views.SwitchContextMsg, views.OpenDeployMsg, views.OpenRemoveMsg, views.OpenDriftMsg,
+		views.OpenChangeAcrossMsg:
 		return true
 	}
 	switch fmt.Sprintf("%T", msg) {
-	case "ui.connectedMsg", "ui.contextsMsg", "ui.rediscoveredMsg":
+	case "ui.connectedMsg", "ui.contextsMsg", "ui.rediscoveredMsg", "ui.planAcrossMsg":
 		return true
 	}
 	return false

@@ -120,3 +120,15 @@ type OpenDriftMsg struct {
 	// name: the same in every context).
 	Ref kube.WorkloadRef
 }
+
+// OpenChangeAcrossMsg asks the root for the workload form of one change
+// applied cluster by cluster (views/fleetchange): the form edits the
+// workload as the first context has it; its preview plans the change in
+// every context, in their order.
+type OpenChangeAcrossMsg struct {
+	// Ref is the Deployment, StatefulSet or DaemonSet.
+	Ref kube.WorkloadRef
+	// Contexts are the contexts to change, in the order applied (those
+	// where the workload is present).
+	Contexts []string
+}

@@ -77,6 +77,7 @@ func New(vc *views.Context, ref kube.WorkloadRef, members []Member) *Model {
 		key.NewBinding(key.WithKeys("g", "G"), key.WithHelp("g/G", "first/last field")),
 		key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "only the fields that differ (again: all)")),
 		key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read every context again")),
+		key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit once, apply cluster by cluster")),
 	}}
 }
 
@@ -139,6 +140,8 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 			m.onlyDiffs, m.offset = !m.onlyDiffs, 0
 		case "ctrl+r":
 			return m, m.readAll()
+		case "e":
+			return m, m.changeAcross()
 		}
 	}
 	return m, nil
@@ -198,7 +201,7 @@ func (m *Model) View() string {
 			}
 		}
 	}
-	return views.Page(st, w, m.vc.Height, body, "≠ differs · d only the differences · ↑/↓ scroll · ctrl+r read again · esc back", &m.offset)
+	return views.Page(st, w, m.vc.Height, body, "≠ differs · d only the differences · e edit once, apply cluster by cluster · ctrl+r read again · esc back", &m.offset)
 }
 
 // what names the workload: "deployments/web (demo)".
@@ -279,4 +282,21 @@ func label(r Row) string {
 // pad pads s with spaces to w cells.
 func pad(s string, w int) string {
 	return s + strings.Repeat(" ", max(w-ansi.StringWidth(s), 0))
+}
+
+// changeAcross asks for the form of one change applied, cluster by
+// cluster, to every context where the workload is present (e), in the
+// columns' order.
+func (m *Model) changeAcross() tea.Cmd {
+	var present []string
+	for _, r := range m.reads {
+		if r.Err == nil {
+			present = append(present, r.Context)
+		}
+	}
+	if len(present) == 0 {
+		return views.Status("the workload is in no context read: nothing to edit", true)
+	}
+	msg := views.OpenChangeAcrossMsg{Ref: m.ref, Contexts: present}
+	return func() tea.Msg { return msg }
 }

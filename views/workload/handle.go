@@ -355,6 +355,10 @@ func (m *Model) preview() tea.Cmd {
 		m.setNote(views.Sanitize(errs[0].Error())+": nothing is sent", true)
 		return nil
 	}
+	if m.across != nil {
+		m.handed = &after
+		return m.across(m.form.base, after)
+	}
 	m.pv = &previewState{after: after, running: true}
 	m.mode, m.page = modePreview, 0
 	return m.dryRunCmd(m.form.base, after)

@@ -77,6 +77,20 @@ type Model struct {
 
 	// watch reads the object again while the form is open (watch.go).
 	watch watchState
+
+	// across, when set, takes the edits instead of the preview (PlanAcross);
+	// handed are the edits last handed to it.
+	across func(base, edited kube.Workload) tea.Cmd
+	handed *kube.Workload
+}
+
+// PlanAcross makes the preview key hand the edits (base → edited, checked
+// as for a preview) to plan instead of dry-running them here: the form of
+// one change applied to several clusters (views/fleetchange plans, writes
+// and follows it). The form then writes nothing itself.
+func (m *Model) PlanAcross(plan func(base, edited kube.Workload) tea.Cmd) {
+	m.across = plan
+	m.keys.Preview.SetHelp("ctrl+s", "plan the change in every cluster")
 }
 
 // New returns the workload screen for ref, reading and writing through
@@ -402,10 +416,14 @@ func errText(err error) string { return views.ErrText(err) }
 
 // Unsaved describes the form's edits not applied yet ("2 unapplied edits
 // to deployments/web"), on the form and in the preview; "" once applied
-// (the rollout) or when nothing was changed.
+// (the rollout), when nothing was changed, or when the edits as they are
+// were handed to a plan across clusters (PlanAcross).
 func (m *Model) Unsaved() string {
 	if (m.mode != modeForm && m.mode != modePreview) || m.form == nil {
 		return ""
+	}
+	if m.handed != nil && same(*m.handed, m.form.workload()) {
+		return "" // handed to a plan across clusters, which tells its own
 	}
 	n := m.form.changeCount()
 	if n == 0 {

@@ -1,0 +1,264 @@
+package fleetchange_test
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/fleetchange"
+	"github.com/kyyard/kyyard/views/viewtest"
+)
+
+var ref = kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: "demo", Name: "web"}
+
+func web(image string) kube.Workload {
+	return kube.Workload{Ref: ref, UID: "u", ResourceVersion: "1", HasReplicas: true, Replicas: 2,
+		Containers: []kube.Container{{Name: "web", Image: image}}}
+}
+
+// editor is one fake cluster: its workload, the dry run's verdicts, the
+// rollout's phase after a write, and the writes it got.
+type editor struct {
+	mu       sync.Mutex
+	w        kube.Workload
+	verdicts kube.Verdicts
+	phase    kube.RolloutPhase
+	writes   []string // the images written, in order
+}
+
+func (e *editor) ReadWorkload(context.Context, kube.WorkloadRef) (kube.Workload, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.w, nil
+}
+
+func (e *editor) DryRun(_ context.Context, before, after kube.Workload) (kube.Preview, error) {
+	return kube.Preview{Changes: kube.Changes(before, after), Verdicts: e.verdicts}, nil
+}
+
+func (e *editor) ApplyWorkload(_ context.Context, before, after kube.Workload, confirmed []kube.Reason) (kube.ApplyResult, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if before.ResourceVersion != e.w.ResourceVersion {
+		return kube.ApplyResult{}, &kube.Refusal{Reason: kube.ReasonConflict}
+	}
+	if r := e.verdicts.Refusal(); r != nil {
+		return kube.ApplyResult{}, r
+	}
+	n, _ := strconv.Atoi(e.w.ResourceVersion)
+	after.ResourceVersion = strconv.Itoa(n + 1)
+	e.w = after
+	e.writes = append(e.writes, after.Containers[0].Image)
+	return kube.ApplyResult{Workload: after, Changes: kube.Changes(before, after)}, nil
+}
+
+func (e *editor) RolloutStatus(context.Context, kube.WorkloadRef) (kube.RolloutStatus, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	phase := e.phase
+	if phase == "" {
+		phase = kube.RolloutComplete
+	}
+	return kube.RolloutStatus{UID: "u", Phase: phase, Message: "ImagePullBackOff: nginx:bad", Desired: 2, Updated: 2}, nil
+}
+
+// run executes cmd and everything that follows from it, as the root
+// would: the history's lines (in their contexts) and status lines are
+// collected, the rest goes back to the screen.
+type driver struct {
+	m       *fleetchange.Model
+	history []string // "context: action reason written"
+	status  []string
+}
+
+func (d *driver) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			d.run(c)
+		}
+	case views.ContextMsg:
+		var outs []kube.OperateOutcome
+		var next tea.Msg
+		switch in := msg.Msg.(type) {
+		case views.OutcomesMsg:
+			outs = in.Outcomes
+		case views.AnswerMsg: // a write's: its outcome, then the screen's message
+			outs, next = in.Outcomes, in.Msg
+		default:
+			t := fmt.Sprintf("%T", in)
+			panic("unexpected message in a context: " + t)
+		}
+		for _, o := range outs {
+			d.history = append(d.history, fmt.Sprintf("%s: %s %s %v", msg.Context, o.Op.Action, o.Reason, o.Written))
+		}
+		if next != nil {
+			_, cmd := d.m.Update(next)
+			d.run(cmd)
+		}
+	case views.StatusMsg:
+		d.status = append(d.status, msg.Text)
+	default:
+		_, next := d.m.Update(msg)
+		d.run(next)
+	}
+}
+
+func (d *driver) key(k string) {
+	_, cmd := d.m.Update(viewtest.Key(k))
+	d.run(cmd)
+}
+
+// plan is a change of web's image to nginx:1.28 made in eu, applied to
+// eu, us and ap.
+func plan(t *testing.T, eds ...*editor) *driver {
+	t.Helper()
+	base := web("nginx:1.27")
+	edited := web("nginx:1.28")
+	var targets []fleetchange.Target
+	for i, e := range eds {
+		targets = append(targets, fleetchange.Target{Context: []string{"eu", "us", "ap"}[i], Editor: e})
+	}
+	m := fleetchange.New(viewtest.Context(nil, 120, 40), ref, fleetchange.Change{Source: "eu", Base: base, Edited: edited}, targets)
+	m.Poll = 0
+	d := &driver{m: m}
+	d.run(m.Init())
+	return d
+}
+
+func TestChangeAppliedClusterByCluster(t *testing.T) {
+	eu, us, ap := &editor{w: web("nginx:1.27")}, &editor{w: web("nginx:1.26")}, &editor{w: web("nginx:1.27")}
+	d := plan(t, eu, us, ap)
+	view := d.m.View()
+	viewtest.Golden(t, "plan", view)
+	for _, want := range []string{"1 eu — planned: 1 change(s), dry run accepted", "web: image: nginx:1.26 → nginx:1.28  (not as in eu before)", "3 ap — planned"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("plan lacks %q:\n%s", want, view)
+		}
+	}
+	if len(eu.writes)+len(us.writes)+len(ap.writes) != 0 {
+		t.Fatal("the plan wrote")
+	}
+	d.key("y")
+	for _, e := range []*editor{eu, us, ap} {
+		if len(e.writes) != 1 || e.writes[0] != "nginx:1.28" {
+			t.Fatalf("writes %v", e.writes)
+		}
+	}
+	if got := strings.Join(d.history, ","); got != "eu: apply  true,us: apply  true,ap: apply  true" {
+		t.Fatalf("history %q", got)
+	}
+	if v := d.m.View(); !strings.Contains(v, "3 ap — done: ap: rollout complete") {
+		t.Fatalf("not done:\n%s", v)
+	}
+}
+
+// The second cluster's rollout fails: the third is never written, every
+// cluster has its line, and u undoes the first two.
+func TestChangeStopsAtTheFirstFailureAndUndoes(t *testing.T) {
+	eu, us, ap := &editor{w: web("nginx:1.27")}, &editor{w: web("nginx:1.27"), phase: kube.RolloutFailed}, &editor{w: web("nginx:1.27")}
+	d := plan(t, eu, us, ap)
+	d.key("y")
+	if len(ap.writes) != 0 || len(us.writes) != 1 {
+		t.Fatalf("writes: us %v ap %v", us.writes, ap.writes)
+	}
+	view := d.m.View()
+	viewtest.Golden(t, "stopped", view)
+	if !strings.Contains(view, "2 us — failed: us: rollout failed: ImagePullBackOff") || !strings.Contains(view, "3 ap — untouched") {
+		t.Fatalf("no stop:\n%s", view)
+	}
+	if got := strings.Join(d.history, ","); got != "eu: apply  true,us: apply  true,ap: apply error false" {
+		t.Fatalf("history %q", got)
+	}
+	d.key("u")
+	if eu.w.Containers[0].Image != "nginx:1.27" || us.w.Containers[0].Image != "nginx:1.27" || len(ap.writes) != 0 {
+		t.Fatalf("undo: eu %s us %s ap writes %v", eu.w.Containers[0].Image, us.w.Containers[0].Image, ap.writes)
+	}
+	if n := strings.Count(strings.Join(d.history, ","), ": undo  true"); n != 2 {
+		t.Fatalf("history after the undo %v", d.history)
+	}
+}
+
+// A read-only cluster refuses its step: the plan says so before anything
+// is written; the clusters before it are written, it and the later ones
+// are not.
+func TestChangeRefusedStepSaidBeforeAnyWrite(t *testing.T) {
+	ro := kube.Verdicts{{Outcome: kube.OutcomeRefuse, Reason: kube.ReasonReadOnly, Sentence: "kyyard runs read-only in context us"}}
+	eu, us, ap := &editor{w: web("nginx:1.27")}, &editor{w: web("nginx:1.27"), verdicts: ro}, &editor{w: web("nginx:1.27")}
+	d := plan(t, eu, us, ap)
+	if v := d.m.View(); !strings.Contains(v, "2 us — refused: ") || !strings.Contains(v, "the change will stop here") || !strings.Contains(v, "3 ap — planned; not reached") {
+		t.Fatalf("the plan does not say:\n%s", v)
+	}
+	d.key("y")
+	if len(eu.writes) != 1 || len(us.writes)+len(ap.writes) != 0 {
+		t.Fatalf("writes: eu %v us %v ap %v", eu.writes, us.writes, ap.writes)
+	}
+	if got := strings.Join(d.history, ","); got != "eu: apply  true,us: apply read_only false,ap: apply read_only false" {
+		t.Fatalf("history %q", got)
+	}
+}
+
+// A warning is confirmed by typing its answer before anything is written.
+func TestChangeWarningsConfirmedFirst(t *testing.T) {
+	warn := kube.Verdicts{{Outcome: kube.OutcomeWarn, Reason: kube.ReasonPodSecurity, Sentence: "the new pods break restricted"}}
+	eu, us := &editor{w: web("nginx:1.27")}, &editor{w: web("nginx:1.27"), verdicts: warn}
+	d := plan(t, eu, us)
+	d.key("y")
+	if len(eu.writes) != 0 || !strings.Contains(d.m.View(), `type "y" to confirm pod_security in us`) {
+		t.Fatalf("wrote before the warning was confirmed:\n%s", d.m.View())
+	}
+	d.key("y")
+	d.key("enter")
+	if len(eu.writes) != 1 || len(us.writes) != 1 {
+		t.Fatalf("writes eu %v us %v", eu.writes, us.writes)
+	}
+}
+
+// slowEditor answers its read and its dry run after its delay each.
+type slowEditor struct {
+	editor
+	delay time.Duration
+}
+
+func (e *slowEditor) ReadWorkload(ctx context.Context, ref kube.WorkloadRef) (kube.Workload, error) {
+	time.Sleep(e.delay)
+	return e.editor.ReadWorkload(ctx, ref)
+}
+
+func (e *slowEditor) DryRun(ctx context.Context, before, after kube.Workload) (kube.Preview, error) {
+	time.Sleep(e.delay)
+	return e.editor.DryRun(ctx, before, after)
+}
+
+// BenchmarkPlanTenContexts: planning a change in 10 contexts whose read
+// and dry run take 5 to 50 ms each (the slowest plan: 100 ms): the plans
+// run in parallel, so the whole takes about the slowest one's time
+// (budget 1.2×; ratio reported).
+func BenchmarkPlanTenContexts(b *testing.B) {
+	var targets []fleetchange.Target
+	slowest := 100 * time.Millisecond
+	for i := range 10 {
+		targets = append(targets, fleetchange.Target{Context: fmt.Sprintf("c%d", i),
+			Editor: &slowEditor{editor: editor{w: web("nginx:1.27")}, delay: slowest / 2 * time.Duration(i+1) / 10}})
+	}
+	m := fleetchange.New(viewtest.Context(nil, 200, 50), ref, fleetchange.Change{Source: "c0", Base: web("nginx:1.27"), Edited: web("nginx:1.28")}, targets)
+	var total time.Duration
+	for b.Loop() {
+		start := time.Now()
+		m.Update(m.Init()())
+		total += time.Since(start)
+	}
+	b.ReportMetric(float64(total)/float64(b.N)/float64(slowest), "x-slowest")
+}
