@@ -149,3 +149,75 @@ func TestE2EFleetChangeClusterByClusterStopsAtTheFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EFleetRestartAcrossReadOnlyRefusesItsStep: on the local fleet,
+// web in a namespace of each cluster, kyyard-fleet-3 read-only in kyyard;
+// r on web marked in all three plans a restart cluster by cluster, the
+// plan saying before anything is written that kyyard-fleet-3 refuses
+// (read_only); y restarts kyyard-fleet-1 and kyyard-fleet-2 (each rollout
+// followed) and stops at kyyard-fleet-3, which gets no request that writes.
+func TestE2EFleetRestartAcrossReadOnlyRefusesItsStep(t *testing.T) {
+	path := kubetest.LocalFleet(t)
+	names := []string{"kyyard-fleet-1", "kyyard-fleet-2", "kyyard-fleet-3"}
+	k := fleetFile{path: path, readOnly: map[string]bool{"kyyard-fleet-3": true}}
+	css := make([]kubernetes.Interface, len(names))
+	ns := kubetest.TempNamespace(t, k.clientset(t, names[0]), "kyyard-ui-restart")
+	for i, name := range names {
+		css[i] = k.clientset(t, name)
+		cs := css[i]
+		if i > 0 {
+			if _, err := cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = cs.CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{}) })
+		}
+		waitServiceAccount(t, cs, ns)
+		createDeployment(t, cs, ns, "web")
+	}
+	for i := range names {
+		waitAvailable(t, css[i], ns, "web")
+	}
+	home, err := k.Connect(names[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(home.(*kube.Client).Close)
+	h := startWith(t, home, ns, 160, 50, ui.WithKubeconfig(k), ui.WithFleet(names))
+	deadline := time.Now().Add(3 * time.Minute)
+	h.command("deploy " + ns)
+	h.refreshUntil("clusters: kyyard-fleet-1 1 · kyyard-fleet-2 1 · kyyard-fleet-3 1", deadline)
+	h.keys(" ", " ", " ")
+	h.runKey(h.keys("r"))
+	view := h.m.View()
+	if !strings.Contains(h.titleBar(), "restart deployments/web("+ns+")") || !strings.Contains(view, "3 kyyard-fleet-3 — refused: read_only") ||
+		!strings.Contains(view, "the change will stop here") || !strings.Contains(view, "1 kyyard-fleet-1 — planned: restart") {
+		t.Fatalf("the plan of r on three marked rows:\n%s", view)
+	}
+	for _, name := range names {
+		if w := auditWritesIn(t, path, name, ns); len(w) > 0 {
+			t.Fatalf("%s written by the plan: %v", name, w)
+		}
+	}
+	h.drive(h.keys("y"), deadline)
+	for m := confirmAsk.FindStringSubmatch(h.m.View()); m != nil; m = confirmAsk.FindStringSubmatch(h.m.View()) {
+		h.keys(strings.Split(m[1], "")...)
+		h.drive(h.keys("enter"), deadline)
+	}
+	view = h.m.View()
+	if !strings.Contains(view, "1 kyyard-fleet-1 — done") || !strings.Contains(view, "2 kyyard-fleet-2 — done") || !strings.Contains(view, "3 kyyard-fleet-3 — failed") {
+		t.Fatalf("the restart did not run on 1 and 2 and stop at 3:\n%s", view)
+	}
+	for i, cs := range css {
+		d, err := cs.AppsV1().Deployments(ns).Get(context.Background(), "web", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if restarted := d.Spec.Template.Annotations["kubectl.kubernetes.io/restartedAt"] != ""; restarted != (i < 2) {
+			t.Errorf("%s restarted: %v", names[i], restarted)
+		}
+	}
+	time.Sleep(time.Second)
+	if w := auditWritesIn(t, path, names[2], ns); len(w) > 0 {
+		t.Errorf("kyyard-fleet-3 got writes: %v", w)
+	}
+}

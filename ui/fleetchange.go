@@ -32,6 +32,9 @@ func (m *Model) changeAcross(msg tea.Msg) tea.Cmd {
 	}
 	switch msg := msg.(type) {
 	case views.OpenChangeAcrossMsg:
+		if msg.Restart {
+			return m.openChangePlan(planAcrossMsg{ref: msg.Ref, contexts: msg.Contexts, change: fleetchange.Change{Restart: true}})
+		}
 		return m.openChangeForm(msg)
 	case planAcrossMsg:
 		return m.openChangePlan(msg)

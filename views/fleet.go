@@ -131,4 +131,8 @@ type OpenChangeAcrossMsg struct {
 	// Contexts are the contexts to change, in the order applied (those
 	// where the workload is present).
 	Contexts []string
+	// Restart asks for the plan of a restart of the workload's pods in
+	// each context instead of the form (r on marked rows of several
+	// contexts).
+	Restart bool
 }

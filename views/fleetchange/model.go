@@ -69,9 +69,17 @@ func (m *Model) plan() tea.Cmd {
 	return planCmd(m.seq, m.ref, m.change, m.targets)
 }
 
-// Title is "change deployments/web(demo)".
+// Title is "change deployments/web(demo)" ("restart ..." for a restart).
 func (m *Model) Title() string {
-	return fmt.Sprintf("change %s/%s(%s)", m.ref.Kind, views.Sanitize(m.ref.Name), views.Sanitize(m.ref.Namespace))
+	return fmt.Sprintf("%s %s/%s(%s)", m.verb(), m.ref.Kind, views.Sanitize(m.ref.Name), views.Sanitize(m.ref.Namespace))
+}
+
+// verb names what the screen does: change, or restart.
+func (m *Model) verb() string {
+	if m.change.Restart {
+		return "restart"
+	}
+	return "change"
 }
 
 // Bindings are the screen's keys, for the help overlay.
@@ -227,7 +235,7 @@ func (m *Model) next() tea.Cmd {
 		return m.next()
 	}
 	s.state, s.confirmed = stateApplying, m.reasonsOf(m.current)
-	return applyCmd(m, m.seq, m.current, s, s.confirmed)
+	return applyCmd(m, m.seq, m.current, s, s.confirmed, m.change.Restart)
 }
 
 // applied takes a write's answer: refused stops the change, written
@@ -289,7 +297,7 @@ func (m *Model) stop() tea.Cmd {
 	}
 	changed := m.changed()
 	status := fmt.Sprintf("stopped at %s: %s; %d later cluster(s) untouched", cur.target.Context, cur.why, len(m.steps)-m.current-1)
-	if len(changed) > 0 {
+	if len(changed) > 0 && !m.change.Restart {
 		status += fmt.Sprintf("; u undoes the %d changed", len(changed))
 	}
 	cmds = append(cmds, views.Status(status, true))
@@ -317,6 +325,10 @@ func (m *Model) changed() []int {
 func (m *Model) undo() tea.Cmd {
 	if m.phase != phaseStopped && m.phase != phaseDone {
 		m.note = "nothing to undo yet"
+		return nil
+	}
+	if m.change.Restart {
+		m.note = "a restart cannot be undone: its new pods are running (or failing) already"
 		return nil
 	}
 	changed := m.changed()

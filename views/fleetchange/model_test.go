@@ -262,3 +262,44 @@ func BenchmarkPlanTenContexts(b *testing.B) {
 	}
 	b.ReportMetric(float64(total)/float64(b.N)/float64(slowest), "x-slowest")
 }
+
+func (e *editor) PlanOperation(context.Context, kube.Operation) (kube.Verdicts, error) {
+	return e.verdicts, nil
+}
+
+func (e *editor) Operate(_ context.Context, op kube.Operation) (kube.OperateOutcome, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if r := e.verdicts.Refusal(); r != nil {
+		return kube.OperateOutcome{Op: op, Reason: r.Reason}, r
+	}
+	n, _ := strconv.Atoi(e.w.ResourceVersion)
+	e.w.ResourceVersion = strconv.Itoa(n + 1)
+	e.writes = append(e.writes, string(op.Action))
+	return kube.OperateOutcome{Op: op, Written: true, ResourceVersion: e.w.ResourceVersion}, nil
+}
+
+// A restart of marked rows across clusters goes through the same plan:
+// guards first, then one cluster after the other; it cannot be undone.
+func TestRestartClusterByCluster(t *testing.T) {
+	eu, us := &editor{w: web("nginx:1.27")}, &editor{w: web("nginx:1.27")}
+	m := fleetchange.New(viewtest.Context(nil, 120, 30), ref, fleetchange.Change{Restart: true},
+		[]fleetchange.Target{{Context: "eu", Editor: eu}, {Context: "us", Editor: us}})
+	m.Poll = 0
+	d := &driver{m: m}
+	d.run(m.Init())
+	if v := m.View(); !strings.Contains(v, "1 eu — planned: restart, guards passed") || m.Title() != "restart deployments/web(demo)" {
+		t.Fatalf("plan %q:\n%s", m.Title(), v)
+	}
+	d.key("y")
+	if strings.Join(eu.writes, ",") != "restart" || strings.Join(us.writes, ",") != "restart" {
+		t.Fatalf("writes eu %v us %v", eu.writes, us.writes)
+	}
+	if got := strings.Join(d.history, ","); got != "eu: restart  true,us: restart  true" {
+		t.Fatalf("history %q", got)
+	}
+	d.key("u")
+	if v := m.View(); !strings.Contains(v, "a restart cannot be undone") || len(eu.writes) != 1 {
+		t.Fatalf("u after a restart:\n%s", v)
+	}
+}

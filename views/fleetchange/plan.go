@@ -47,12 +47,29 @@ type Target struct {
 }
 
 // Change is what the form made in one context: base is the workload as
-// the form read it there, edited the form's values.
+// the form read it there, edited the form's values; or, with Restart, a
+// restart of the workload's pods in each context (Base and Edited unset).
 type Change struct {
-	// Source is the context the form read.
+	// Source is the context the form read ("" for a restart).
 	Source       string
 	Base, Edited kube.Workload
+	// Restart restarts the pods instead (kube.ActionRestart: the pod
+	// template's kubectl.kubernetes.io/restartedAt set to now), through
+	// each cluster's Operator; a restart cannot be undone.
+	Restart bool
 }
+
+// Operator plans and runs an action on one object (*kube.Client is one):
+// a restart across clusters goes through it.
+type Operator interface {
+	// PlanOperation runs the action's guards, writing nothing.
+	PlanOperation(ctx context.Context, op kube.Operation) (kube.Verdicts, error)
+	// Operate runs the guards and writes; the outcome says what was done.
+	Operate(ctx context.Context, op kube.Operation) (kube.OperateOutcome, error)
+}
+
+// restartChange is how a restart's step lists what it changes.
+var restartChange = kube.Change{Field: "restart", After: "pods replaced (kubectl.kubernetes.io/restartedAt: now)"}
 
 // callTimeout bounds one read, dry run or write.
 const callTimeout = 30 * time.Second
@@ -172,6 +189,16 @@ func planCmd(seq int, ref kube.WorkloadRef, ch Change, targets []Target) tea.Cmd
 				if s.err != nil {
 					return
 				}
+				if ch.Restart {
+					opr, ok := t.Editor.(Operator)
+					if !ok {
+						s.err = fmt.Errorf("%w: the client of context %s restarts nothing", kube.ErrInvalid, t.Context)
+						return
+					}
+					s.merged, s.changes = s.read, []kube.Change{restartChange}
+					s.preview.Verdicts, s.err = opr.PlanOperation(ctx, kube.Operation{Ref: objectRef(s.read), Action: kube.ActionRestart})
+					return
+				}
 				s.merged, s.differed, s.refused = kube.CarryEdits(ch.Base, ch.Edited, s.read)
 				s.changes = kube.Changes(s.read, s.merged)
 				if len(s.changes) == 0 || len(s.refused) > 0 {
@@ -198,14 +225,38 @@ type appliedMsg struct {
 // applyCmd writes step i's change with its confirmed reasons; the answer
 // carries the write's outcome to the history in the step's context
 // (recorded even when the screen is gone), then its appliedMsg to owner.
-func applyCmd(owner views.Screen, seq, i int, s *step, confirmed []kube.Reason) tea.Cmd {
+func applyCmd(owner views.Screen, seq, i int, s *step, confirmed []kube.Reason, restart bool) tea.Cmd {
 	ed, before, after, where := s.target.Editor, s.read, s.merged, s.target.Context
+	if restart {
+		return restartCmd(owner, seq, i, s, confirmed)
+	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
 		res, err := ed.ApplyWorkload(ctx, before, after, confirmed)
 		msg := appliedMsg{seq: seq, i: i, result: res, before: before, err: err}
 		return views.ContextMsg{Context: where, Msg: views.Answer(owner, msg, views.StatusMsg{}, writeOutcome(before, msg))}
+	}
+}
+
+// restartCmd restarts step i's workload (kube.Operate: its guards again,
+// then the patch); the outcome Operate gives is the history's line.
+func restartCmd(owner views.Screen, seq, i int, s *step, confirmed []kube.Reason) tea.Cmd {
+	opr, before, where := s.target.Editor.(Operator), s.read, s.target.Context
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		out, err := opr.Operate(ctx, kube.Operation{Ref: objectRef(before), Action: kube.ActionRestart, Confirmed: confirmed})
+		msg := appliedMsg{seq: seq, i: i, before: before, err: err}
+		if err == nil {
+			msg.result.Workload = before
+			msg.result.Workload.ResourceVersion = out.ResourceVersion
+			msg.result.Changes = []kube.Change{restartChange}
+			if msg.result.Workload.ResourceVersion == "" {
+				msg.result.Workload.ResourceVersion = "(written)"
+			}
+		}
+		return views.ContextMsg{Context: where, Msg: views.Answer(owner, msg, views.StatusMsg{}, out)}
 	}
 }
 

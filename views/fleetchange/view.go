@@ -21,11 +21,14 @@ func (m *Model) View() string {
 		body = append(body, st.Muted.Render(fmt.Sprintf("planning the change of %s in %d contexts: reading and dry-running each…", what, len(m.targets))))
 		return views.Page(st, m.vc.Width, m.vc.Height, body, "esc back to the form", &m.offset)
 	}
-	edits := kube.Changes(m.change.Base, m.change.Edited)
-	body = append(body, fmt.Sprintf("change %s as edited in %s, then in each context in this order, one at a time, each rollout followed to its end; the first failure stops it:",
-		what, views.Sanitize(m.change.Source)))
-	for _, c := range edits {
-		body = append(body, "    "+views.Sanitize(field(c)+": "+orUnset(c.After)))
+	if m.change.Restart {
+		body = append(body, fmt.Sprintf("restart %s in each context in this order, one at a time, each rollout followed to its end; the first failure stops it:", what))
+	} else {
+		body = append(body, fmt.Sprintf("change %s as edited in %s, then in each context in this order, one at a time, each rollout followed to its end; the first failure stops it:",
+			what, views.Sanitize(m.change.Source)))
+		for _, c := range kube.Changes(m.change.Base, m.change.Edited) {
+			body = append(body, "    "+views.Sanitize(field(c)+": "+orUnset(c.After)))
+		}
 	}
 	blocked := m.firstBlocked()
 	for i, s := range m.steps {
@@ -68,6 +71,9 @@ func (m *Model) stateText(i, blocked int) string {
 		case len(s.changes) == 0:
 			return "already so: nothing to send"
 		}
+		if m.change.Restart {
+			return "planned: restart, guards passed"
+		}
 		return fmt.Sprintf("planned: %d change(s), dry run accepted", len(s.changes))
 	case stateApplying:
 		return "writing…"
@@ -106,6 +112,9 @@ func (m *Model) stepLines(s *step) []string {
 	}
 	for _, c := range s.changes {
 		l := fmt.Sprintf("    %s: %s → %s", field(c), orUnset(c.Before), orUnset(c.After))
+		if c == restartChange {
+			l = "    restart: " + c.After
+		}
 		if _, ok := differed[field(c)]; ok {
 			l += "  (not as in " + m.change.Source + " before)"
 		}
@@ -142,7 +151,7 @@ func (m *Model) help() string {
 		return "undoing the clusters changed, one at a time"
 	}
 	parts := []string{}
-	if len(m.changed()) > 0 {
+	if len(m.changed()) > 0 && !m.change.Restart {
 		parts = append(parts, "u undo the clusters changed")
 	}
 	return strings.Join(append(parts, "↑/↓ scroll", "esc back"), " · ")

@@ -75,7 +75,10 @@ func (m *Model) inMember(msg tea.KeyMsg) tea.Cmd {
 			}
 		}
 		if len(names) > 1 {
-			return views.Status(fmt.Sprintf("the marked rows are in %d contexts (%s): an action goes to one cluster; mark rows of one context (/ filters by context)",
+			if cmd, ok := m.changeAcross(msg, marked); ok {
+				return cmd
+			}
+			return views.Status(fmt.Sprintf("the marked rows are in %d contexts (%s): an action goes to one cluster (but e, s and r on one workload marked in several, applied cluster by cluster); mark rows of one context (/ filters by context)",
 				len(names), views.Sanitize(strings.Join(names, ", "))), true)
 		}
 		name = names[0]
@@ -211,4 +214,32 @@ func (m *Model) drift() tea.Cmd {
 	}
 	msg := views.OpenDriftMsg{Ref: kube.WorkloadRef{Kind: m.info.ID, Namespace: row.Namespace, Name: row.Name}}
 	return func() tea.Msg { return msg }
+}
+
+// changeAcross handles e (edit), s (scale) and r (restart) on marked rows
+// of one workload (same kind, namespace and name) in several contexts: one
+// change applied cluster by cluster (views.OpenChangeAcrossMsg), in the
+// fleet's order: e and s open the workload form (its first field is
+// replicas), r the restart's plan. ok is false for other keys and marks.
+func (m *Model) changeAcross(msg tea.KeyMsg, marked []*kube.Row) (tea.Cmd, bool) {
+	restart := m.keys.operate(msg) == kube.ActionRestart
+	if !isWorkload(m.info.ID) || !restart && !key.Matches(msg, m.keys.Edit) && m.keys.operate(msg) != kube.ActionScale {
+		return nil, false
+	}
+	first := marked[0]
+	in := map[string]bool{}
+	for _, r := range marked {
+		if r.Namespace != first.Namespace || r.Name != first.Name {
+			return nil, false
+		}
+		in[r.Context] = true
+	}
+	var contexts []string
+	for _, name := range m.fleet.Contexts() {
+		if in[name] {
+			contexts = append(contexts, name)
+		}
+	}
+	out := views.OpenChangeAcrossMsg{Ref: kube.WorkloadRef{Kind: m.info.ID, Namespace: first.Namespace, Name: first.Name}, Contexts: contexts, Restart: restart}
+	return func() tea.Msg { return out }, true
 }

@@ -82,3 +82,31 @@ func TestFleetWithoutMetricsHasNoMetricsColumns(t *testing.T) {
 	}
 	var _ views.MetricsSource = (*fakeFleetMetrics)(nil)
 }
+
+// r, e and s on marked rows of one Deployment in several contexts ask for
+// one change applied cluster by cluster, in the fleet's order (r: the
+// restart's plan); marks of different Deployments are still refused.
+func TestFleetMarkedWorkloadAcrossContextsChangesClusterByCluster(t *testing.T) {
+	f := newFakeFleet(t, map[string][]runtime.Object{
+		"prod-eu": {opDeployment("web", 2), opDeployment("api", 1)},
+		"prod-us": {opDeployment("web", 3)},
+	}, nil, "prod-eu", "prod-us")
+	m, err := inventory.New(viewtest.Context(f, 120, 10), "deployments", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refresh(t, m, m.Init())
+	// Rows: api@prod-eu, web@prod-eu, web@prod-us.
+	press(m, "j", " ", " ")
+	for _, k := range []string{"r", "e", "s"} {
+		msg, ok := press(m, k)().(views.OpenChangeAcrossMsg)
+		want := views.OpenChangeAcrossMsg{Ref: kube.WorkloadRef{Kind: kube.KindDeployments, Namespace: "demo", Name: "web"}, Restart: k == "r"}
+		if !ok || msg.Ref != want.Ref || msg.Restart != want.Restart || strings.Join(msg.Contexts, ",") != "prod-eu,prod-us" {
+			t.Fatalf("%s on web marked in two contexts sent %+v", k, msg)
+		}
+	}
+	press(m, "k", "k", " ") // api@prod-eu marked too: two workloads
+	if st, ok := press(m, "r")().(views.StatusMsg); !ok || !st.Error {
+		t.Fatalf("r on two workloads in two contexts was not refused")
+	}
+}
