@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
@@ -56,20 +55,7 @@ func TestE2EFleetChangeClusterByClusterStopsAtTheFailure(t *testing.T) {
 	path := kubetest.LocalFleet(t)
 	names := []string{"kyyard-fleet-1", "kyyard-fleet-2", "kyyard-fleet-3"}
 	k := fleetFile{path: path}
-	css := make([]kubernetes.Interface, len(names))
-	ns := kubetest.TempNamespace(t, k.clientset(t, names[0]), "kyyard-ui-change")
-	for i, name := range names {
-		css[i] = k.clientset(t, name)
-		cs := css[i]
-		if i > 0 {
-			if _, err := cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = cs.CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{}) })
-		}
-		waitServiceAccount(t, cs, ns)
-		createDeployment(t, cs, ns, "web")
-	}
+	ns, css := webInEach(t, k, names, "kyyard-ui-change")
 	for i := range names {
 		waitAvailable(t, css[i], ns, "web")
 	}
@@ -160,20 +146,7 @@ func TestE2EFleetRestartAcrossReadOnlyRefusesItsStep(t *testing.T) {
 	path := kubetest.LocalFleet(t)
 	names := []string{"kyyard-fleet-1", "kyyard-fleet-2", "kyyard-fleet-3"}
 	k := fleetFile{path: path, readOnly: map[string]bool{"kyyard-fleet-3": true}}
-	css := make([]kubernetes.Interface, len(names))
-	ns := kubetest.TempNamespace(t, k.clientset(t, names[0]), "kyyard-ui-restart")
-	for i, name := range names {
-		css[i] = k.clientset(t, name)
-		cs := css[i]
-		if i > 0 {
-			if _, err := cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = cs.CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{}) })
-		}
-		waitServiceAccount(t, cs, ns)
-		createDeployment(t, cs, ns, "web")
-	}
+	ns, css := webInEach(t, k, names, "kyyard-ui-restart")
 	for i := range names {
 		waitAvailable(t, css[i], ns, "web")
 	}

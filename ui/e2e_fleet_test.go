@@ -112,18 +112,7 @@ func TestE2EFleetActionGoesToRowsCluster(t *testing.T) {
 	path := kubetest.LocalFleet(t)
 	names := []string{"kyyard-fleet-1", "kyyard-fleet-2", "kyyard-fleet-3"}
 	k := fleetFile{path: path, readOnly: map[string]bool{"kyyard-fleet-3": true}}
-	ns := kubetest.TempNamespace(t, k.clientset(t, names[0]), "kyyard-ui-fleet")
-	for i, name := range names {
-		cs := k.clientset(t, name)
-		if i > 0 {
-			if _, err := cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = cs.CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{}) })
-			waitServiceAccount(t, cs, ns)
-		}
-		createDeployment(t, cs, ns, "web")
-	}
+	ns, _ := webInEach(t, k, names, "kyyard-ui-fleet")
 	home, err := k.Connect(names[0])
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +170,29 @@ func TestE2EFleetActionGoesToRowsCluster(t *testing.T) {
 	if w := auditWritesIn(t, path, "kyyard-fleet-3", ns); len(w) > 0 {
 		t.Fatalf("kyyard-fleet-3 got writes: %v", w)
 	}
+}
+
+// webInEach creates a namespace of the same name (prefix and a random
+// suffix) in each cluster of the fleet, deleted at the test's end, and
+// Deployment web of 2 replicas in each (createDeployment); it returns
+// the namespace and each cluster's clientset, in names' order.
+func webInEach(t *testing.T, k fleetFile, names []string, prefix string) (string, []kubernetes.Interface) {
+	t.Helper()
+	css := make([]kubernetes.Interface, len(names))
+	ns := kubetest.TempNamespace(t, k.clientset(t, names[0]), prefix)
+	for i, name := range names {
+		css[i] = k.clientset(t, name)
+		cs := css[i]
+		if i > 0 {
+			if _, err := cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = cs.CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{}) })
+		}
+		waitServiceAccount(t, cs, ns)
+		createDeployment(t, cs, ns, "web")
+	}
+	return ns, css
 }
 
 // waitServiceAccount waits until namespace ns has its default

@@ -70,55 +70,37 @@ func (e *editor) RolloutStatus(context.Context, kube.WorkloadRef) (kube.RolloutS
 	return kube.RolloutStatus{UID: "u", Phase: phase, Message: "ImagePullBackOff: nginx:bad", Desired: 2, Updated: 2}, nil
 }
 
-// run executes cmd and everything that follows from it, as the root
-// would: the history's lines (in their contexts) and status lines are
-// collected, the rest goes back to the screen.
+// driver drives the screen as the root would (viewtest.Driver), and
+// reads the history's lines it was told, each in its context.
 type driver struct {
-	m       *fleetchange.Model
-	history []string // "context: action reason written"
-	status  []string
+	viewtest.Driver
+	m *fleetchange.Model
 }
 
-func (d *driver) run(cmd tea.Cmd) {
-	if cmd == nil {
-		return
-	}
-	switch msg := cmd().(type) {
-	case nil:
-	case tea.BatchMsg:
-		for _, c := range msg {
-			d.run(c)
+func (d *driver) run(cmd tea.Cmd) { d.Run(cmd) }
+
+func (d *driver) key(k string) { d.Key(k) }
+
+// history lists the outcomes told, "context: action reason written".
+func (d *driver) history() string {
+	var out []string
+	for _, msg := range d.Out {
+		c, ok := msg.(views.ContextMsg)
+		if !ok {
+			continue
 		}
-	case views.ContextMsg:
 		var outs []kube.OperateOutcome
-		var next tea.Msg
-		switch in := msg.Msg.(type) {
+		switch in := c.Msg.(type) {
 		case views.OutcomesMsg:
 			outs = in.Outcomes
-		case views.AnswerMsg: // a write's: its outcome, then the screen's message
-			outs, next = in.Outcomes, in.Msg
-		default:
-			t := fmt.Sprintf("%T", in)
-			panic("unexpected message in a context: " + t)
+		case views.AnswerMsg:
+			outs = in.Outcomes
 		}
 		for _, o := range outs {
-			d.history = append(d.history, fmt.Sprintf("%s: %s %s %v", msg.Context, o.Op.Action, o.Reason, o.Written))
+			out = append(out, fmt.Sprintf("%s: %s %s %v", c.Context, o.Op.Action, o.Reason, o.Written))
 		}
-		if next != nil {
-			_, cmd := d.m.Update(next)
-			d.run(cmd)
-		}
-	case views.StatusMsg:
-		d.status = append(d.status, msg.Text)
-	default:
-		_, next := d.m.Update(msg)
-		d.run(next)
 	}
-}
-
-func (d *driver) key(k string) {
-	_, cmd := d.m.Update(viewtest.Key(k))
-	d.run(cmd)
+	return strings.Join(out, ",")
 }
 
 // plan is a change of web's image to nginx:1.28 made in eu, applied to
@@ -133,7 +115,7 @@ func plan(t *testing.T, eds ...*editor) *driver {
 	}
 	m := fleetchange.New(viewtest.Context(nil, 120, 40), ref, fleetchange.Change{Source: "eu", Base: base, Edited: edited}, targets)
 	m.Poll = 0
-	d := &driver{m: m}
+	d := &driver{Driver: viewtest.Driver{T: t, Screen: m}, m: m}
 	d.run(m.Init())
 	return d
 }
@@ -157,7 +139,7 @@ func TestChangeAppliedClusterByCluster(t *testing.T) {
 			t.Fatalf("writes %v", e.writes)
 		}
 	}
-	if got := strings.Join(d.history, ","); got != "eu: apply  true,us: apply  true,ap: apply  true" {
+	if got := d.history(); got != "eu: apply  true,us: apply  true,ap: apply  true" {
 		t.Fatalf("history %q", got)
 	}
 	if v := d.m.View(); !strings.Contains(v, "3 ap — done: ap: rollout complete") {
@@ -179,15 +161,15 @@ func TestChangeStopsAtTheFirstFailureAndUndoes(t *testing.T) {
 	if !strings.Contains(view, "2 us — failed: us: rollout failed: ImagePullBackOff") || !strings.Contains(view, "3 ap — untouched") {
 		t.Fatalf("no stop:\n%s", view)
 	}
-	if got := strings.Join(d.history, ","); got != "eu: apply  true,us: apply  true,ap: apply error false" {
+	if got := d.history(); got != "eu: apply  true,us: apply  true,ap: apply error false" {
 		t.Fatalf("history %q", got)
 	}
 	d.key("u")
 	if eu.w.Containers[0].Image != "nginx:1.27" || us.w.Containers[0].Image != "nginx:1.27" || len(ap.writes) != 0 {
 		t.Fatalf("undo: eu %s us %s ap writes %v", eu.w.Containers[0].Image, us.w.Containers[0].Image, ap.writes)
 	}
-	if n := strings.Count(strings.Join(d.history, ","), ": undo  true"); n != 2 {
-		t.Fatalf("history after the undo %v", d.history)
+	if n := strings.Count(d.history(), ": undo  true"); n != 2 {
+		t.Fatalf("history after the undo %v", d.history())
 	}
 }
 
@@ -205,7 +187,7 @@ func TestChangeRefusedStepSaidBeforeAnyWrite(t *testing.T) {
 	if len(eu.writes) != 1 || len(us.writes)+len(ap.writes) != 0 {
 		t.Fatalf("writes: eu %v us %v ap %v", eu.writes, us.writes, ap.writes)
 	}
-	if got := strings.Join(d.history, ","); got != "eu: apply  true,us: apply read_only false,ap: apply read_only false" {
+	if got := d.history(); got != "eu: apply  true,us: apply read_only false,ap: apply read_only false" {
 		t.Fatalf("history %q", got)
 	}
 }
@@ -286,7 +268,7 @@ func TestRestartClusterByCluster(t *testing.T) {
 	m := fleetchange.New(viewtest.Context(nil, 120, 30), ref, fleetchange.Change{Restart: true},
 		[]fleetchange.Target{{Context: "eu", Editor: eu}, {Context: "us", Editor: us}})
 	m.Poll = 0
-	d := &driver{m: m}
+	d := &driver{Driver: viewtest.Driver{T: t, Screen: m}, m: m}
 	d.run(m.Init())
 	if v := m.View(); !strings.Contains(v, "1 eu — planned: restart, guards passed") || m.Title() != "restart deployments/web(demo)" {
 		t.Fatalf("plan %q:\n%s", m.Title(), v)
@@ -295,7 +277,7 @@ func TestRestartClusterByCluster(t *testing.T) {
 	if strings.Join(eu.writes, ",") != "restart" || strings.Join(us.writes, ",") != "restart" {
 		t.Fatalf("writes eu %v us %v", eu.writes, us.writes)
 	}
-	if got := strings.Join(d.history, ","); got != "eu: restart  true,us: restart  true" {
+	if got := d.history(); got != "eu: restart  true,us: restart  true" {
 		t.Fatalf("history %q", got)
 	}
 	d.key("u")

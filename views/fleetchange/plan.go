@@ -25,17 +25,13 @@ import (
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/rollout"
+	"github.com/kyyard/kyyard/views/workload"
 )
 
 // Editor reads, previews and writes one cluster's workload and reads its
-// rollout; *kube.Client is one (the methods of views/workload.Editor).
-// Errors may be a *kube.Refusal; others carry a kube.ReasonOf reason.
-type Editor interface {
-	ReadWorkload(ctx context.Context, ref kube.WorkloadRef) (kube.Workload, error)
-	DryRun(ctx context.Context, before, after kube.Workload) (kube.Preview, error)
-	ApplyWorkload(ctx context.Context, before, after kube.Workload, confirmed []kube.Reason) (kube.ApplyResult, error)
-	RolloutStatus(ctx context.Context, ref kube.WorkloadRef) (kube.RolloutStatus, error)
-}
+// rollout: the workload form's (views/workload.Editor); *kube.Client is
+// one.
+type Editor = workload.Editor
 
 // Target is one cluster of the plan, in the order the change is applied.
 type Target struct {

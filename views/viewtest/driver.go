@@ -13,9 +13,10 @@ import (
 
 // Driver drives one screen in a test as the root would: Run runs a
 // command and every command that follows from it, the messages for the
-// root (BackMsg, StatusMsg, OutcomesMsg, AnswerMsg) kept in Out in order,
-// an AnswerMsg's own message handed back to the screen, cursor blinks
-// dropped, and any other message given to the screen.
+// root (BackMsg, StatusMsg, OutcomesMsg, AnswerMsg, ContextMsg) kept in
+// Out in order, an AnswerMsg's own message (also inside a ContextMsg)
+// handed back to the screen, cursor blinks dropped, and any other message
+// given to the screen.
 type Driver struct {
 	// T is the test.
 	T *testing.T
@@ -42,6 +43,13 @@ func (d *Driver) Run(cmd tea.Cmd) {
 		// The root records the outcomes, then hands the screen its message.
 		d.Out = append(d.Out, msg)
 		d.Send(msg.Msg)
+	case views.ContextMsg:
+		// A message about one cluster of a fleet (kept whole, with its
+		// context); an answer inside it is handed back as the root would.
+		d.Out = append(d.Out, msg)
+		if a, ok := msg.Msg.(views.AnswerMsg); ok {
+			d.Send(a.Msg)
+		}
 	default:
 		if strings.HasPrefix(fmt.Sprintf("%T", msg), "cursor.") {
 			return
