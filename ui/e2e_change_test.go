@@ -115,12 +115,16 @@ func TestE2EFleetChangeClusterByClusterStopsAtTheFailure(t *testing.T) {
 		t.Errorf("kyyard-fleet-1's writes: %q", w)
 	}
 
-	// u: the first two are written back.
+	// u, u (asked first): the first two are written back.
+	h.keys("u")
 	h.drive(h.keys("u"), deadline)
 	for i := range 2 {
 		if got := imageOf(t, css[i], ns, "web"); got != "registry.local/web:1" {
 			t.Errorf("%s's image after u: %s\n%s", names[i], got, h.m.View())
 		}
+	}
+	if got := h.titleBar(); strings.Contains(got, "· edit") {
+		t.Errorf("the form of the applied edits is still on the stack: %q", got)
 	}
 	h.command("history")
 	history := h.m.View()

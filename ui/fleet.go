@@ -44,11 +44,23 @@ func (m *Model) fleetVC() *views.Context {
 			_, home, _ = m.kubeconfig.Contexts()
 		}
 		vc := *m.vc
-		src := fleet.New(m.kubeconfig, m.fleet, home, m.vc.Client)
+		var opts []fleet.Option
+		if k, ok := m.kubeconfig.(contextNamespaces); ok {
+			if ns, err := k.ContextNamespace(home); err == nil {
+				opts = append(opts, fleet.WithHomeNamespace(ns)) // not -n's
+			}
+		}
+		src := fleet.New(m.kubeconfig, m.fleet, home, m.vc.Client, opts...)
 		vc.Client = src
 		m.across = &across{src: src, vc: &vc, members: map[string]*views.Context{}}
 	}
 	return m.across.vc
+}
+
+// contextNamespaces is a kubeconfig that says a context's own namespace
+// (cmd's: the kubeconfig's, else "default", whatever -n chose).
+type contextNamespaces interface {
+	ContextNamespace(name string) (string, error)
 }
 
 // leaveFleet closes the fleet's connections (not the root's own) and opens

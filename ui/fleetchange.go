@@ -26,11 +26,14 @@ type planAcrossMsg struct {
 
 // changeAcross opens the form of a change across the fleet, or its plan.
 func (m *Model) changeAcross(msg tea.Msg) tea.Cmd {
-	if m.across == nil {
+	if _, ok := msg.(views.CloseBelowMsg); !ok && m.across == nil {
 		m.status = views.StatusMsg{Error: true, Text: "no fleet is shown: a change across clusters starts from one (--contexts, :fleet NAME)"}
 		return nil
 	}
 	switch msg := msg.(type) {
+	case views.CloseBelowMsg:
+		m.closeFormBelow(msg.Owner)
+		return nil
 	case views.OpenChangeAcrossMsg:
 		if msg.Restart {
 			return m.openChangePlan(planAcrossMsg{ref: msg.Ref, contexts: msg.Contexts, change: fleetchange.Change{Restart: true}})
@@ -87,4 +90,20 @@ func (m *Model) openChangePlan(msg planAcrossMsg) tea.Cmd {
 	cmd := m.push(fleetchange.New(m.across.vc, msg.ref, msg.change, targets), false)
 	m.tags[len(m.tags)-1] = m.across.vc
 	return cmd
+}
+
+// closeFormBelow closes the workload form right below owner on the stack
+// (views.CloseBelowMsg): its edits are applied by owner's plan.
+func (m *Model) closeFormBelow(owner views.Screen) {
+	for i := 1; i < len(m.stack); i++ {
+		if m.stack[i] != owner {
+			continue
+		}
+		if _, ok := m.stack[i-1].(*workload.Model); ok && i-1 > 0 {
+			closeScreens(m.stack[i-1])
+			m.stack = append(m.stack[:i-1:i-1], m.stack[i:]...)
+			m.tags = append(m.tags[:i-1:i-1], m.tags[i:]...)
+		}
+		return
+	}
 }

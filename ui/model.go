@@ -234,7 +234,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openLogs(msg)
 	case views.OpenDriftMsg:
 		return m, m.openDrift(msg)
-	case views.OpenChangeAcrossMsg, planAcrossMsg:
+	case views.OpenChangeAcrossMsg, planAcrossMsg, views.CloseBelowMsg:
 		return m, m.changeAcross(msg)
 	case views.OpenPortForwardMsg:
 		return m, m.openPortForward(msg)

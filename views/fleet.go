@@ -136,3 +136,12 @@ type OpenChangeAcrossMsg struct {
 	// contexts).
 	Restart bool
 }
+
+// CloseBelowMsg asks the root to close the screen right below Owner when
+// it is the workload form whose edits Owner applies (views/fleetchange:
+// the form's edits are applied, so esc comes back to where the change was
+// started, not to stale edits).
+type CloseBelowMsg struct {
+	// Owner is the screen asking.
+	Owner Screen
+}

@@ -60,6 +60,7 @@ type Model struct {
 
 	onlyDiffs bool
 	offset    int
+	colOffset int // the first context shown (←/→)
 	keys      []key.Binding
 
 	// lines are the table's lines as drawn for drawnKey (tableLines).
@@ -76,6 +77,7 @@ func New(vc *views.Context, ref kube.WorkloadRef, members []Member) *Model {
 		key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", "page")),
 		key.NewBinding(key.WithKeys("g", "G"), key.WithHelp("g/G", "first/last field")),
 		key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "only the fields that differ (again: all)")),
+		key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "the other contexts, when not all fit")),
 		key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read every context again")),
 		key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit once, apply cluster by cluster")),
 	}}
@@ -138,6 +140,10 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 			m.offset = 1 << 30
 		case "d":
 			m.onlyDiffs, m.offset = !m.onlyDiffs, 0
+		case "right", "l":
+			m.colOffset++ // clamped when drawn
+		case "left", "h":
+			m.colOffset = max(m.colOffset-1, 0)
 		case "ctrl+r":
 			return m, m.readAll()
 		case "e":
@@ -212,7 +218,7 @@ func (m *Model) what() string {
 // tableLines returns table(w), drawn once per read, width and d: a frame
 // then only pages through them.
 func (m *Model) tableLines(w int) []string {
-	key := drawn{rows: len(m.rows), seq: m.seq, width: w, onlyDiffs: m.onlyDiffs}
+	key := drawn{rows: len(m.rows), seq: m.seq, width: w, onlyDiffs: m.onlyDiffs, colOffset: m.colOffset}
 	if m.drawnKey != key || m.lines == nil {
 		m.lines, m.drawnKey = m.table(w), key
 	}
@@ -221,29 +227,44 @@ func (m *Model) tableLines(w int) []string {
 
 // drawn says what the table lines were drawn for.
 type drawn struct {
-	rows, seq, width int
-	onlyDiffs        bool
+	rows, seq, width, colOffset int
+	onlyDiffs                   bool
 }
 
-// table draws the header and the rows, each exactly w-1 cells wide at
-// most (views.Page indents by one).
-func (m *Model) table(w int) []string {
-	st := m.vc.Styles
-	w = max(w-1, 1)
-	fieldW := len("FIELD")
+// minColumn is the narrowest a context's column is drawn: fewer columns
+// are shown, and ←/→ scroll through the contexts, rather than narrower.
+const minColumn = 18
+
+// columns returns which contexts are shown at width w (the first and one
+// past the last, from colOffset) and the FIELD and context column widths.
+func (m *Model) columns(w int) (from, to, fieldW, colW int) {
+	fieldW = len("FIELD")
 	for _, r := range m.rows {
 		fieldW = max(fieldW, ansi.StringWidth(label(r)))
 	}
+	fieldW = min(fieldW, max(w/4, 16))
 	n := max(len(m.reads), 1)
-	colW := max((w-markWidth-fieldW-2*n)/n, 8)
-	if over := markWidth + fieldW + n*(colW+2) - w; over > 0 {
-		fieldW = max(fieldW-over, 12)
+	fit := max((w-markWidth-fieldW)/(minColumn+2), 1)
+	if fit > n {
+		fit = n
 	}
+	from = min(m.colOffset, n-fit)
+	m.colOffset = from
+	colW = max((w-markWidth-fieldW-2*fit)/fit, 8)
+	return from, min(from+fit, len(m.reads)), fieldW, colW
+}
+
+// table draws the header and the rows, each exactly w-1 cells wide at
+// most (views.Page indents by one): the contexts that fit (columns).
+func (m *Model) table(w int) []string {
+	st := m.vc.Styles
+	w = max(w-1, 1)
+	from, to, fieldW, colW := m.columns(w)
 	line := func(mark, field string, values []string) string {
 		var b strings.Builder
 		b.WriteString(pad(mark, markWidth))
 		b.WriteString(pad(ansi.Truncate(field, fieldW, "…"), fieldW))
-		for _, v := range values {
+		for _, v := range values[from:to] {
 			b.WriteString("  ")
 			b.WriteString(pad(ansi.Truncate(v, colW, "…"), colW))
 		}
@@ -253,7 +274,11 @@ func (m *Model) table(w int) []string {
 	for i, r := range m.reads {
 		names[i] = views.Sanitize(r.Context)
 	}
-	out := []string{st.ColumnHeader.Render(line("", "FIELD", names))}
+	var out []string
+	if to-from < len(m.reads) {
+		out = append(out, st.Muted.Render(fmt.Sprintf("contexts %d–%d of %d (←/→ for the others)", from+1, to, len(m.reads))))
+	}
+	out = append(out, st.ColumnHeader.Render(line("", "FIELD", names)))
 	for _, r := range m.rows {
 		if m.onlyDiffs && !r.Differs {
 			continue

@@ -158,3 +158,30 @@ func TestDriftSaysWhyAContextWasNotRead(t *testing.T) {
 		t.Fatalf("no reason:\n%s", v)
 	}
 }
+
+// At 80 columns not every context fits at a readable width: the first
+// ones are shown, said so, and ←/→ scroll through the others.
+func TestDriftNarrowScrollsContexts(t *testing.T) {
+	m, _ := screen(t, 80, 16)
+	view := m.View()
+	viewtest.Size(t, view, 80, 16)
+	viewtest.Golden(t, "drift-80", view)
+	if !strings.Contains(view, "contexts 1–3 of 4 (←/→ for the others)") || strings.Contains(view, "not connected") {
+		t.Fatalf("no scroll hint, or the fourth context shown:\n%s", view)
+	}
+	m.Update(viewtest.Key("right"))
+	m.Update(viewtest.Key("right")) // past the last: stays at 2–4
+	if v := m.View(); !strings.Contains(v, "contexts 2–4 of 4") || !strings.Contains(v, "not connected") || strings.Contains(lineWith(v, "FIELD"), " eu ") {
+		t.Fatalf("→ did not show the others:\n%s", v)
+	}
+}
+
+// lineWith is the first line of view holding s.
+func lineWith(view, s string) string {
+	for _, l := range strings.Split(view, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}

@@ -96,7 +96,7 @@ func (s *Source) Metrics(ctx context.Context, req kube.MetricsRequest) kube.Metr
 		read[i] = true
 		mreq := req
 		if mreq.Namespace == views.OwnNamespaces {
-			mreq.Namespace = m.src.Namespace()
+			mreq.Namespace = s.ownNamespace(m.src)
 		}
 		wg.Go(func() { readings[i] = ms.Metrics(ctx, mreq) })
 	}

@@ -191,3 +191,19 @@ func TestOwnNamespacesReadEachMembersNamespace(t *testing.T) {
 		t.Errorf("a's metrics were asked for %+v, want its own namespace shop", a.asked)
 	}
 }
+
+// The home member's own namespace is WithHomeNamespace's (its context's),
+// not the namespace its client was started in (kubectl's -n).
+func TestOwnNamespacesOfTheHomeMember(t *testing.T) {
+	home := newFake(row("shop", "web-1", "web-1", "Running"), row("lab", "x", "x", "Running"))
+	home.ns = "lab" // -n lab on the command line
+	other := newFake(row("shop", "web-2", "web-2", "Running"))
+	other.ns = "shop"
+	s := fleet.New(sourcesConn{"b": other}, []string{"a", "b"}, "a", home, fleet.WithHomeNamespace("shop"))
+	t.Cleanup(s.Close)
+	until(t, "b connected", func() bool { _, ok := s.Member("b"); return ok })
+	snap, _ := s.FleetSnapshot(context.Background(), kube.SnapshotRequest{Kinds: []kube.Kind{"pods"}, Namespace: views.OwnNamespaces})
+	if got, want := rowKeys(table(t, snap).Rows), []string{"a/shop/web-1", "b/shop/web-2"}; !slices.Equal(got, want) {
+		t.Fatalf("rows %v, want the home context's own namespace's %v", got, want)
+	}
+}

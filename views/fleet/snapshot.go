@@ -171,7 +171,10 @@ func (s *Source) read(rq *request, i int) {
 	src, req, started := s.members[i].src, rq.req, sl.started
 	go func() {
 		defer cancel()
-		snap := src.Snapshot(ctx, memberRequest(req, src))
+		if req.Namespace == views.OwnNamespaces {
+			req.Namespace = s.ownNamespace(src)
+		}
+		snap := src.Snapshot(ctx, req)
 		results := split(snap, req, src)
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -181,15 +184,6 @@ func (s *Source) read(rq *request, i int) {
 		}
 		s.notify()
 	}()
-}
-
-// memberRequest is req as member src reads it: views.OwnNamespaces
-// becomes src's own namespace (its context's).
-func memberRequest(req kube.SnapshotRequest, src views.Source) kube.SnapshotRequest {
-	if req.Namespace == views.OwnNamespaces {
-		req.Namespace = src.Namespace()
-	}
-	return req
 }
 
 // result is one kind of a member's Snapshot: a table or a failure.

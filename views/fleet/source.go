@@ -106,6 +106,14 @@ func WithKeepRequests(n int) Option {
 	}
 }
 
+// WithHomeNamespace sets the home member's own namespace, which a request
+// for views.OwnNamespaces reads there: its context's own (its
+// kubeconfig's), when homeSource's namespace was chosen otherwise
+// (kubectl's -n on the command line). "" keeps homeSource.Namespace().
+func WithHomeNamespace(ns string) Option {
+	return func(s *Source) { s.homeNS = ns }
+}
+
 // WithClock makes the Source read the time from now (tests): the parts'
 // Since, the stale, retry and timeout rules. now must be safe for
 // concurrent use. The gather window and the reads' context deadlines
@@ -155,6 +163,7 @@ type Source struct {
 	conn         Connector
 	home         views.Source
 	homeIsMember bool
+	homeNS       string // WithHomeNamespace
 
 	gatherWindow   time.Duration
 	staleAfter     time.Duration
@@ -401,6 +410,16 @@ func (s *Source) Facts(ctx context.Context) kube.Facts {
 		return kube.Facts{}
 	}
 	return s.home.Facts(ctx)
+}
+
+// ownNamespace is member src's own namespace, which views.OwnNamespaces
+// reads there: WithHomeNamespace's for the home member, else its
+// Namespace().
+func (s *Source) ownNamespace(src views.Source) string {
+	if s.homeNS != "" && s.homeIsMember && src == s.home {
+		return s.homeNS
+	}
+	return src.Namespace()
 }
 
 // needsContext is the error of a read of one object.

@@ -39,6 +39,8 @@ type Model struct {
 	confirm *views.Confirm
 	note    string
 	offset  int
+	// undoAsked: u was pressed once; a second u undoes.
+	undoAsked bool
 
 	// Deadline and Poll of each rollout followed (rollout.DefaultDeadline,
 	// rollout.PollEvery); tests shorten them.
@@ -95,16 +97,22 @@ func (m *Model) CapturesBack() bool {
 }
 
 // Unsaved describes a change planned and not applied yet ("a change of
-// deployments/web planned in 3 contexts, not applied"; views.Unsaved):
-// the root asks before a quit or a command loses it. "" once applying
-// began, or when no cluster has anything to change.
+// deployments/web planned in 3 contexts, not applied"), or being applied
+// or undone (views.Unsaved): the root asks before a quit, and refuses a
+// command that would close the screen. "" once stopped or done, or when
+// no cluster has anything to change.
 func (m *Model) Unsaved() string {
-	if m.phase != phasePlanned {
-		return ""
-	}
-	for _, s := range m.steps {
-		if len(s.changes) > 0 {
-			return fmt.Sprintf("a change of %s/%s planned in %d contexts, not applied", m.ref.Kind, views.Sanitize(m.ref.Name), len(m.steps))
+	switch m.phase {
+	case phaseApplying:
+		return fmt.Sprintf("the %s of %s/%s is being applied cluster by cluster (%d of %d): leaving now leaves the later clusters untouched",
+			m.verb(), m.ref.Kind, views.Sanitize(m.ref.Name), m.current+1, len(m.steps))
+	case phaseUndoing:
+		return fmt.Sprintf("the undo of %s/%s is under way: leaving now leaves some clusters changed", m.ref.Kind, views.Sanitize(m.ref.Name))
+	case phasePlanned:
+		for _, s := range m.steps {
+			if len(s.changes) > 0 {
+				return fmt.Sprintf("a %s of %s/%s planned in %d contexts, not applied", m.verb(), m.ref.Kind, views.Sanitize(m.ref.Name), len(m.steps))
+			}
 		}
 	}
 	return ""
@@ -153,6 +161,9 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 // key handles a key.
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	m.note = ""
+	if msg.String() != "u" {
+		m.undoAsked = false
+	}
 	if m.Capturing() {
 		return m.confirm.Key(msg, m.start)
 	}
@@ -203,7 +214,14 @@ func (m *Model) start() tea.Cmd {
 		return nil
 	}
 	m.phase, m.current = phaseApplying, -1
-	return m.next()
+	next := m.next()
+	if m.change.Restart {
+		return next
+	}
+	// The form below holds the edits now applied: it is closed, so that
+	// esc comes back to where the change was started.
+	owner := m
+	return tea.Batch(func() tea.Msg { return views.CloseBelowMsg{Owner: owner} }, next)
 }
 
 // reasonsOf are the reasons confirmed for step i.
@@ -232,7 +250,7 @@ func (m *Model) next() tea.Cmd {
 	}
 	if len(s.changes) == 0 {
 		s.state = stateDone // already so there: nothing to send
-		return m.next()
+		return tea.Batch(m.report(s, unwritten(s, "", "already so here: nothing sent")), m.next())
 	}
 	s.state, s.confirmed = stateApplying, m.reasonsOf(m.current)
 	return applyCmd(m, m.seq, m.current, s, s.confirmed, m.change.Restart)
@@ -270,7 +288,10 @@ func (m *Model) followed(msg tea.Msg) tea.Cmd {
 	}
 	if s.follow.Failed() {
 		s.state, s.why = stateFailed, s.follow.Summary(s.target.Context)
-		return m.stop()
+		// The write's line says written; this one says its rollout failed.
+		out := unwritten(s, s.reasonOr(), "written, but its rollout failed: "+s.why)
+		out.Written, out.ResourceVersion = true, s.result.Workload.ResourceVersion
+		return tea.Batch(m.report(s, out), m.stop())
 	}
 	s.state = stateDone
 	return m.next()
@@ -336,7 +357,13 @@ func (m *Model) undo() tea.Cmd {
 		m.note = "nothing was written: nothing to undo"
 		return nil
 	}
-	m.phase, m.current = phaseUndoing, changed[0]
+	if !m.undoAsked {
+		m.undoAsked = true
+		m.note = fmt.Sprintf("u again writes the change back in %d cluster(s), the last changed first (each read again); any other key keeps it", len(changed))
+		return nil
+	}
+	m.undoAsked = false
+	m.phase, m.current = phaseUndoing, changed[len(changed)-1]
 	m.steps[m.current].state = stateUndoing
 	return undoCmd(m, m.seq, m.current, m.steps[m.current])
 }
@@ -349,8 +376,9 @@ func (m *Model) undone(msg appliedMsg) tea.Cmd {
 	} else {
 		s.state, s.result = stateUndone, msg.result
 	}
-	for _, i := range m.changed() {
-		if i > msg.i && m.steps[i].state != stateUndoFailed {
+	changed := m.changed()
+	for j := len(changed) - 1; j >= 0; j-- { // the last changed first
+		if i := changed[j]; i < msg.i && m.steps[i].state != stateUndoFailed {
 			m.current = i
 			m.steps[i].state = stateUndoing
 			return undoCmd(m, m.seq, i, m.steps[i])

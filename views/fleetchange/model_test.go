@@ -142,7 +142,7 @@ func TestChangeAppliedClusterByCluster(t *testing.T) {
 	if got := d.history(); got != "eu: apply  true,us: apply  true,ap: apply  true" {
 		t.Fatalf("history %q", got)
 	}
-	if v := d.m.View(); !strings.Contains(v, "3 ap — done: ap: rollout complete") {
+	if v := d.m.View(); !strings.Contains(v, "3 ap — done: web: rollout complete") {
 		t.Fatalf("not done:\n%s", v)
 	}
 }
@@ -161,14 +161,19 @@ func TestChangeStopsAtTheFirstFailureAndUndoes(t *testing.T) {
 	if !strings.Contains(view, "2 us — failed: us: rollout failed: ImagePullBackOff") || !strings.Contains(view, "3 ap — untouched") {
 		t.Fatalf("no stop:\n%s", view)
 	}
-	if got := d.history(); got != "eu: apply  true,us: apply  true,ap: apply error false" {
+	// us: its write, then its rollout's failure; ap untouched.
+	if got := d.history(); got != "eu: apply  true,us: apply  true,us: apply error true,ap: apply error false" {
 		t.Fatalf("history %q", got)
+	}
+	d.key("u")
+	if !strings.Contains(d.m.View(), "u again writes the change back in 2 cluster(s)") || eu.w.Containers[0].Image != "nginx:1.28" {
+		t.Fatalf("one u undid without asking:\n%s", d.m.View())
 	}
 	d.key("u")
 	if eu.w.Containers[0].Image != "nginx:1.27" || us.w.Containers[0].Image != "nginx:1.27" || len(ap.writes) != 0 {
 		t.Fatalf("undo: eu %s us %s ap writes %v", eu.w.Containers[0].Image, us.w.Containers[0].Image, ap.writes)
 	}
-	if n := strings.Count(d.history(), ": undo  true"); n != 2 {
+	if h := d.history(); !strings.HasSuffix(h, "us: undo  true,eu: undo  true") { // the last changed first
 		t.Fatalf("history after the undo %v", d.history())
 	}
 }
@@ -270,7 +275,7 @@ func TestRestartClusterByCluster(t *testing.T) {
 	m.Poll = 0
 	d := &driver{Driver: viewtest.Driver{T: t, Screen: m}, m: m}
 	d.run(m.Init())
-	if v := m.View(); !strings.Contains(v, "1 eu — planned: restart, guards passed") || m.Title() != "restart deployments/web(demo)" {
+	if v := m.View(); !strings.Contains(v, "1 eu — planned: restart, no guard refuses") || m.Title() != "restart deployments/web(demo)" {
 		t.Fatalf("plan %q:\n%s", m.Title(), v)
 	}
 	d.key("y")

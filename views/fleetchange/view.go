@@ -19,7 +19,7 @@ func (m *Model) View() string {
 	what := fmt.Sprintf("%s/%s (%s)", m.ref.Kind, views.Sanitize(m.ref.Name), views.Sanitize(m.ref.Namespace))
 	if m.phase == phasePlanning {
 		body = append(body, st.Muted.Render(fmt.Sprintf("planning the change of %s in %d contexts: reading and dry-running each…", what, len(m.targets))))
-		return views.Page(st, m.vc.Width, m.vc.Height, body, "esc back to the form", &m.offset)
+		return views.Page(st, m.vc.Width, m.vc.Height, body, "esc back", &m.offset)
 	}
 	if m.change.Restart {
 		body = append(body, fmt.Sprintf("restart %s in each context in this order, one at a time, each rollout followed to its end; the first failure stops it:", what))
@@ -71,10 +71,14 @@ func (m *Model) stateText(i, blocked int) string {
 		case len(s.changes) == 0:
 			return "already so: nothing to send"
 		}
+		text := fmt.Sprintf("planned: %d change(s), dry run accepted", len(s.changes))
 		if m.change.Restart {
-			return "planned: restart, guards passed"
+			text = "planned: restart, no guard refuses"
 		}
-		return fmt.Sprintf("planned: %d change(s), dry run accepted", len(s.changes))
+		if n := len(s.preview.Verdicts.Warnings()); n > 0 {
+			text += fmt.Sprintf("; %d warning(s) to confirm", n)
+		}
+		return text
 	case stateApplying:
 		return "writing…"
 	case stateRolling:
@@ -83,7 +87,7 @@ func (m *Model) stateText(i, blocked int) string {
 		if len(s.changes) == 0 {
 			return "already so: nothing sent"
 		}
-		return "done: " + s.follow.Summary(s.target.Context)
+		return "done: " + s.follow.Summary(views.Sanitize(m.ref.Name))
 	case stateFailed:
 		return "failed: " + s.why
 	case stateUntouched:
@@ -141,10 +145,14 @@ func (m *Model) stepLines(s *step) []string {
 func (m *Model) help() string {
 	switch m.phase {
 	case phasePlanned:
-		if m.firstBlocked() == 0 {
-			return "the first cluster refuses: nothing can be written · ctrl+r plan again · esc back to the form"
+		back := "esc back to the form"
+		if m.change.Restart {
+			back = "esc back"
 		}
-		return "y apply cluster by cluster · ctrl+r plan again · ↑/↓ scroll · esc back to the form"
+		if m.firstBlocked() == 0 {
+			return "the first cluster refuses: nothing can be written · ctrl+r plan again · " + back
+		}
+		return "y apply cluster by cluster · ctrl+r plan again · ↑/↓ scroll · " + back
 	case phaseApplying:
 		return "applying: each cluster waits for the one before to roll out"
 	case phaseUndoing:

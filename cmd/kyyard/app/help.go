@@ -101,7 +101,16 @@ Keys:
              (@prod-eu); l on rows of several contexts (or a workload in
              several) merges their logs in time order, each line
              <context>:<pod>; tab marks several in the :ctx picker; -c
-             KIND starts on that kind; :ctx NAME leaves it
+             KIND starts on that kind; :ctx NAME leaves it. Each context
+             reads its own namespace unless -n/-A or :<kind> <ns> chose one
+  =          (fleet) drift: a Deployment, StatefulSet or DaemonSet compared
+             across the contexts, ≠ on each field that differs (d: only
+             those); e there edits it once and plans the change in every
+             context (a dry run and every guard each, nothing written),
+             then y applies it one cluster at a time, each rollout followed,
+             stopping at the first failure; u undoes the clusters changed.
+             e, s or r on one workload marked in several contexts does the
+             same (r: a restart in each)
   :helm [ns|all]
              Helm releases (read from Helm's release Secrets); enter shows the
              revisions: v/V values (V with the chart's defaults), m manifest

@@ -70,6 +70,14 @@ func (k kubeconfigContexts) Connect(name string) (views.Source, error) {
 	return c, nil
 }
 
+// ContextNamespace returns context name's own namespace, as `kubectl
+// --context name` without -n reads it: the kubeconfig context's, else
+// "default" (a fleet reads it in each context when no namespace is chosen).
+func (k kubeconfigContexts) ContextNamespace(name string) (string, error) {
+	ns, _, err := withContext(k.flags, name).ToRawKubeConfigLoader().Namespace()
+	return ns, err
+}
+
 // withContext returns new flags that select context name and keep every
 // other connection flag of f (--kubeconfig, --server, --token, --as, TLS,
 // --request-timeout, ...), except the three a context itself chooses:
