@@ -110,3 +110,23 @@ func TestFleetMarkedWorkloadAcrossContextsChangesClusterByCluster(t *testing.T) 
 		t.Fatalf("r on two workloads in two contexts was not refused")
 	}
 }
+
+// Contexts whose metrics fail for the same reason are named together on
+// the line; when every context fails, the line still names them.
+func TestFleetMetricsProblemNamesContextsTogether(t *testing.T) {
+	forbidden := &kube.Truncation{Reason: kube.ReasonForbidden, Message: `pods.metrics.k8s.io is forbidden: User "v" cannot list resource "pods" in API group "metrics.k8s.io"`}
+	f := newFakeFleet(t, map[string][]runtime.Object{
+		"a-viewer": {testPod("demo", "web-1", time.Hour, run, true, 0)},
+		"b-viewer": {testPod("demo", "web-2", time.Hour, run, true, 0)},
+	}, nil, "a-viewer", "b-viewer")
+	fm := &fakeFleetMetrics{fakeFleet: f, met: kube.Metrics{Generation: 1, Truncated: forbidden,
+		Unread: map[string]*kube.Truncation{"a-viewer": forbidden, "b-viewer": forbidden}}}
+	m, err := inventory.New(viewtest.Context(fm, 120, 8), "pods", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refresh(t, m, m.Init())
+	if v := m.View(); !strings.Contains(v, "metrics in a-viewer, b-viewer: forbidden (may not list pods.metrics.k8s.io)") {
+		t.Fatalf("the line does not name the contexts together:\n%s", v)
+	}
+}

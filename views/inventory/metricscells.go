@@ -83,6 +83,9 @@ func buildMetrics(in metricsInput, rows []kube.Row) *metricCells {
 		mc.problem = "metrics: not available — " + views.NoMetricsClient
 	case in.met.Truncated != nil:
 		mc.problem = views.MetricsProblem(in.met.Truncated)
+		if len(in.met.Unread) > 0 {
+			mc.problem = unreadProblem(in.met.Unread) // across clusters: name them
+		}
 		if transient(in.met.Truncated.Reason) {
 			mc.kept = newestSample(in.met)
 		}
@@ -154,17 +157,26 @@ func transient(r kube.Reason) bool {
 }
 
 // unreadProblem says which contexts' metrics were not read, and why, in
-// one line: "metrics in kyyard-fleet-2: not available — no
-// metrics-server; in lab: forbidden (may not list pods.metrics.k8s.io)"
-// (views.MetricsProblem of each, contexts sorted); "" for none.
+// one line, contexts of one reason together: "metrics in kyyard-fleet-2:
+// not available — no metrics-server; in lab-1, lab-2: forbidden (may not
+// list pods.metrics.k8s.io)" (views.MetricsProblem of each, reasons in
+// the order of their first context, contexts sorted); "" for none.
 func unreadProblem(unread map[string]*kube.Truncation) string {
 	if len(unread) == 0 {
 		return ""
 	}
-	names := slices.Sorted(maps.Keys(unread))
-	parts := make([]string, len(names))
-	for i, name := range names {
-		parts[i] = "in " + views.Sanitize(name) + ": " + strings.TrimPrefix(views.MetricsProblem(unread[name]), "metrics: ")
+	var problems []string
+	byProblem := map[string][]string{}
+	for _, name := range slices.Sorted(maps.Keys(unread)) {
+		p := strings.TrimPrefix(views.MetricsProblem(unread[name]), "metrics: ")
+		if _, ok := byProblem[p]; !ok {
+			problems = append(problems, p)
+		}
+		byProblem[p] = append(byProblem[p], views.Sanitize(name))
+	}
+	parts := make([]string, len(problems))
+	for i, p := range problems {
+		parts[i] = "in " + strings.Join(byProblem[p], ", ") + ": " + p
 	}
 	return "metrics " + strings.Join(parts, "; ")
 }
