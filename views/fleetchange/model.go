@@ -58,6 +58,7 @@ func New(vc *views.Context, ref kube.WorkloadRef, change Change, targets []Targe
 			key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "apply, cluster by cluster (confirm the warnings first)")),
 			key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo the clusters changed (once stopped or done)")),
 			key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "plan again (read and dry-run every cluster)")),
+			key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1–9", "leave that cluster out of the plan (again: put it back)")),
 			key.NewBinding(key.WithKeys("up", "k", "down", "j"), key.WithHelp("↑/↓", "scroll")),
 		}}
 }
@@ -122,11 +123,38 @@ func (m *Model) Unsaved() string {
 // len(steps).
 func (m *Model) firstBlocked() int {
 	for i, s := range m.steps {
-		if s.blocked() != "" {
+		if !s.out && s.blocked() != "" {
 			return i
 		}
 	}
 	return len(m.steps)
+}
+
+// asks builds the confirmations: the warnings of every step before the
+// first blocked one that is not left out.
+func (m *Model) asks() {
+	var asks []views.ConfirmAsk
+	for i := range m.steps[:m.firstBlocked()] {
+		if !m.steps[i].out {
+			asks = append(asks, views.WarningAsks(m.steps[i].preview.Verdicts, i)...)
+		}
+	}
+	m.confirm = views.NewConfirm(m.vc.Styles, views.ConfirmOnEnter, asks)
+}
+
+// leaveOut leaves step i out of the plan, or puts it back; one step at
+// least stays in.
+func (m *Model) leaveOut(i int) {
+	if i < 0 || i >= len(m.steps) {
+		return
+	}
+	s := m.steps[i]
+	s.out = !s.out
+	if s.out && !slices.ContainsFunc(m.steps, func(x *step) bool { return !x.out }) {
+		s.out = false
+		m.note = fmt.Sprintf("at least one of the %d clusters stays in the plan", len(m.steps))
+	}
+	m.asks()
 }
 
 // Update handles the answers and the keys.
@@ -135,11 +163,7 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 	case plannedMsg:
 		if msg.seq == m.seq {
 			m.steps, m.phase = msg.steps, phasePlanned
-			var asks []views.ConfirmAsk
-			for i := range m.steps[:m.firstBlocked()] {
-				asks = append(asks, views.WarningAsks(m.steps[i].preview.Verdicts, i)...)
-			}
-			m.confirm = views.NewConfirm(m.vc.Styles, views.ConfirmOnEnter, asks)
+			m.asks()
 		}
 		return m, nil
 	case appliedMsg:
@@ -185,6 +209,10 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.note = "written already: esc, and open the change again to plan anew"
 	case "y":
 		return m.yes()
+	case "1", "2", "3", "4", "5", "6", "7", "8", "9":
+		if m.phase == phasePlanned {
+			m.leaveOut(int(msg.String()[0] - '1'))
+		}
 	case "u":
 		return m.undo()
 	}
@@ -197,8 +225,8 @@ func (m *Model) yes() tea.Cmd {
 	if m.phase != phasePlanned {
 		return nil
 	}
-	if m.firstBlocked() == 0 {
-		m.note = "cannot apply: the first cluster refuses (" + m.steps[0].blocked() + "); nothing is written"
+	if first := slices.IndexFunc(m.steps, func(s *step) bool { return !s.out }); first == m.firstBlocked() {
+		m.note = "cannot apply: the first cluster in the plan refuses (" + m.steps[first].blocked() + "); nothing is written; its number leaves it out"
 		return nil
 	}
 	if m.confirm.Unconfirmed() > 0 {
@@ -244,6 +272,10 @@ func (m *Model) next() tea.Cmd {
 		return nil
 	}
 	s := m.steps[m.current]
+	if s.out {
+		s.state = stateLeftOut
+		return tea.Batch(m.report(s, unwritten(s, "", "left out of the plan: nothing sent")), m.next())
+	}
 	if why := s.blocked(); why != "" {
 		s.state, s.why = stateFailed, why
 		return m.stop()

@@ -290,3 +290,34 @@ func TestRestartClusterByCluster(t *testing.T) {
 		t.Fatalf("u after a restart:\n%s", v)
 	}
 }
+
+// A cluster's number leaves it out of the plan: a refusing one then no
+// longer stops the change, and it gets its line, nothing sent.
+func TestChangeClusterLeftOut(t *testing.T) {
+	ro := kube.Verdicts{{Outcome: kube.OutcomeRefuse, Reason: kube.ReasonReadOnly, Sentence: "kyyard runs read-only in context us"}}
+	eu, us, ap := &editor{w: web("nginx:1.27")}, &editor{w: web("nginx:1.27"), verdicts: ro}, &editor{w: web("nginx:1.27")}
+	d := plan(t, eu, us, ap)
+	d.key("2")
+	if v := d.m.View(); !strings.Contains(v, "2 us — left out of the plan (2 puts it back)") || !strings.Contains(v, "3 ap — planned: 1 change(s)") {
+		t.Fatalf("2 did not leave us out:\n%s", v)
+	}
+	d.key("1")
+	d.key("3") // the last in: it stays
+	if v := d.m.View(); !strings.Contains(v, "at least one of the 3 clusters stays in the plan") {
+		t.Fatalf("every cluster left out:\n%s", v)
+	}
+	d.key("2") // us back in, first: it refuses
+	d.key("y")
+	if v := d.m.View(); !strings.Contains(v, "cannot apply: the first cluster in the plan refuses") || len(eu.writes)+len(ap.writes) != 0 {
+		t.Fatalf("y with the refusing cluster first:\n%s", v)
+	}
+	d.key("2")
+	d.key("1") // eu and ap in, us out
+	d.key("y")
+	if len(eu.writes) != 1 || len(us.writes) != 0 || len(ap.writes) != 1 {
+		t.Fatalf("writes eu %v us %v ap %v", eu.writes, us.writes, ap.writes)
+	}
+	if got := d.history(); got != "eu: apply  true,us: apply  false,ap: apply  true" {
+		t.Fatalf("history %q", got)
+	}
+}

@@ -84,6 +84,7 @@ const (
 	stateUndoing                     // the undo is under way
 	stateUndone                      // the undo was written
 	stateUndoFailed                  // the undo was refused
+	stateLeftOut                     // left out of the plan by the person: never written
 )
 
 // step is one cluster's part of the plan.
@@ -91,6 +92,8 @@ type step struct {
 	target Target
 	ref    kube.WorkloadRef
 	state  stepState
+	// out: the person left this cluster out of the plan (its number key).
+	out bool
 	// The plan: the workload read there, the change carried onto it, the
 	// fields it changes there, where it held another value than the
 	// source (differed), what cannot be carried (refused), the dry run.

@@ -36,7 +36,7 @@ func (m *Model) View() string {
 		switch s.state {
 		case stateFailed, stateUndoFailed:
 			head = st.Error.Render(head)
-		case stateUntouched:
+		case stateUntouched, stateLeftOut:
 			head = st.Muted.Render(head)
 		}
 		body = append(body, "", head)
@@ -64,10 +64,12 @@ func (m *Model) stateText(i, blocked int) string {
 	switch s.state {
 	case statePlanned:
 		switch {
+		case s.out:
+			return fmt.Sprintf("left out of the plan (%d puts it back)", i+1)
 		case s.blocked() != "":
 			return "refused: " + s.blocked() + " — the change will stop here"
 		case i > blocked:
-			return "planned; not reached (an earlier cluster refuses)"
+			return "planned; not reached (an earlier cluster refuses: its number leaves it out)"
 		case len(s.changes) == 0:
 			return "already so: nothing to send"
 		}
@@ -92,6 +94,8 @@ func (m *Model) stateText(i, blocked int) string {
 		return "failed: " + s.why
 	case stateUntouched:
 		return "untouched (the change stopped before it)"
+	case stateLeftOut:
+		return "left out of the plan: nothing sent"
 	case stateUndoing:
 		return "undoing…"
 	case stateUndone:
@@ -149,10 +153,7 @@ func (m *Model) help() string {
 		if m.change.Restart {
 			back = "esc back"
 		}
-		if m.firstBlocked() == 0 {
-			return "the first cluster refuses: nothing can be written · ctrl+r plan again · " + back
-		}
-		return "y apply cluster by cluster · ctrl+r plan again · ↑/↓ scroll · " + back
+		return "y apply cluster by cluster · 1–9 leave a cluster out · ctrl+r plan again · ↑/↓ scroll · " + back
 	case phaseApplying:
 		return "applying: each cluster waits for the one before to roll out"
 	case phaseUndoing:
