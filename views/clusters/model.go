@@ -18,7 +18,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
@@ -87,6 +86,8 @@ type tickMsg struct {
 
 // Model is the clusters overview. Make it with New.
 type Model struct {
+	// hscroll is how many columns right of CONTEXT are scrolled off (←/→).
+	hscroll  int
 	vc       *views.Context
 	conn     Connector
 	current  string
@@ -261,7 +262,7 @@ func (m *Model) Close() {
 	}
 }
 
-var keys = struct{ Up, Down, PageUp, PageDown, Top, Bottom, Open, Refresh key.Binding }{
+var keys = struct{ Up, Down, PageUp, PageDown, Top, Bottom, Open, Refresh, Left, Right key.Binding }{
 	Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 	Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 	PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
@@ -270,6 +271,8 @@ var keys = struct{ Up, Down, PageUp, PageDown, Top, Bottom, Open, Refresh key.Bi
 	Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
 	Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "that cluster's pods (switches to its context)")),
 	Refresh:  key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read every cluster again")),
+	Left:     key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "scroll the columns left")),
+	Right:    key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "scroll the columns right (when they do not fit)")),
 }
 
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
@@ -286,6 +289,10 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.cursor = 0
 	case key.Matches(msg, keys.Bottom):
 		m.cursor = max(len(m.rows)-1, 0)
+	case key.Matches(msg, keys.Left):
+		m.hscroll = max(m.hscroll-1, 0)
+	case key.Matches(msg, keys.Right):
+		m.hscroll = min(m.hscroll+1, len(columns)-2) // clamped again when drawn
 	case key.Matches(msg, keys.Refresh):
 		var cmds []tea.Cmd
 		for _, r := range m.rows {
@@ -310,7 +317,7 @@ func (m *Model) Title() string { return fmt.Sprintf("clusters[%d]", len(m.rows))
 
 // Bindings are the screen's keys, for the help overlay.
 func (m *Model) Bindings() []key.Binding {
-	return []key.Binding{keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Top, keys.Bottom, keys.Open, keys.Refresh}
+	return []key.Binding{keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Top, keys.Bottom, keys.Open, keys.Refresh, keys.Left, keys.Right}
 }
 
 // Capturing is false: the screen takes no text.
@@ -406,82 +413,4 @@ func may(o kube.ClusterOverview) string {
 		return strings.Join(parts, " ") + " (" + o.Namespace + ")"
 	}
 	return strings.Join(parts, " ")
-}
-
-// View draws the table, then what the selected cluster could not read.
-func (m *Model) View() string {
-	st, w := m.vc.Styles, m.vc.Width
-	fit := func(l string) string { return ansi.Truncate(l, max(w-2, 1), "…") }
-	pad := func(cells []string) string {
-		var b strings.Builder
-		for i, c := range cells {
-			if i == len(cells)-1 {
-				b.WriteString(views.Sanitize(c))
-				break
-			}
-			fmt.Fprintf(&b, "%-*s ", columns[i].width, views.Cut(c, columns[i].width))
-		}
-		return b.String()
-	}
-	header := make([]string, len(columns))
-	for i, c := range columns {
-		header[i] = c.name
-	}
-	body := []string{st.ColumnHeader.Render(fit(pad(header)))}
-	if len(m.rows) == 0 {
-		body = append(body, st.Muted.Render("no context chosen"))
-	}
-	m.cursor = max(min(m.cursor, len(m.rows)-1), 0)
-	for i, r := range m.rows {
-		line := fit(pad(m.cells(r)))
-		_, health := m.state(r)
-		switch {
-		case i == m.cursor:
-			line = st.Selected.Render(line)
-		case health != kube.HealthOK:
-			line = st.Health(health).Render(line)
-		}
-		body = append(body, line)
-	}
-	if len(m.rows) > 0 {
-		body = append(body, "")
-		body = append(body, m.details(m.rows[m.cursor])...)
-	}
-	// The cursor's row stays in sight (Page shows Height-2 lines of a
-	// body it scrolls, the last one counting what is below).
-	if vis := max(m.vc.Height-2, 1); 1+m.cursor >= m.offset+vis {
-		m.offset = 1 + m.cursor - vis + 1
-	} else if 1+m.cursor < m.offset {
-		m.offset = m.cursor // the header too, at the top
-	}
-	return views.Page(st, w, m.vc.Height, body, "enter that cluster's pods · ctrl+r read again · esc back", &m.offset)
-}
-
-// details are the selected cluster's lines below the table: why it cannot
-// be read, or what it could not read.
-func (m *Model) details(r *row) []string {
-	st := m.vc.Styles
-	name := views.Sanitize(r.context)
-	switch {
-	case r.err != nil:
-		return []string{st.Error.Render(name + ": cannot connect: " + views.ErrText(r.err))}
-	case !r.answered:
-		return []string{st.Muted.Render(name + ": reading… (the other clusters are not held)")}
-	case r.ov.Reason != "":
-		return []string{st.Error.Render(fmt.Sprintf("%s: %s: %s (%s)", name, r.ov.Reason, r.ov.Reason.Sentence(), views.Sanitize(r.ov.Message)))}
-	}
-	var out []string
-	if r.ov.Namespace != "" {
-		out = append(out, st.Muted.Render(fmt.Sprintf("%s: Pods and events of namespace %s only: the account may not list Pods in every namespace", name, views.Sanitize(r.ov.Namespace))))
-	}
-	if len(r.ov.Unread) > 0 {
-		out = append(out, st.Error.Render(name+": could not read "+views.Sanitize(strings.Join(r.ov.Unread, ", "))))
-	}
-	if !r.ov.Metrics {
-		out = append(out, st.Muted.Render(fmt.Sprintf("%s: no metrics (%s): CPU and memory n/a", name, r.ov.MetricsReason)))
-	}
-	if len(out) == 0 {
-		out = append(out, st.Muted.Render(name+": every part read"))
-	}
-	return out
 }

@@ -119,6 +119,21 @@ func TestOverviewView(t *testing.T) {
 		t.Fatalf("details of bad:\n%s", v)
 	}
 	viewtest.Golden(t, "clusters-80x24", func() string { m.vc.Width, m.vc.Height = 80, 24; return m.View() }())
+	// At 80 columns MAY and ANSWERED are off the right edge: → brings
+	// them in, CONTEXT staying.
+	if v := m.View(); strings.Contains(v, "ANSWERED") || !strings.Contains(v, "←/→ more columns") {
+		t.Fatalf("80 columns:\n%s", v)
+	}
+	for range len(columns) {
+		m.Update(viewtest.Key("right"))
+	}
+	if v := m.View(); !strings.Contains(v, "ANSWERED") || !strings.Contains(v, "CONTEXT") || strings.Contains(v, "LATENCY") {
+		t.Fatalf("→ did not scroll the columns:\n%s", v)
+	}
+	m.Update(viewtest.Key("left"))
+	if v := m.View(); strings.Contains(v, "ANSWERED") && m.hscroll == m.maxScroll(80) {
+		t.Fatalf("← did not scroll back")
+	}
 }
 
 // enter on another context asks the root to switch to it; on the current
