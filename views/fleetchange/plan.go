@@ -16,7 +16,6 @@ package fleetchange
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -195,7 +194,7 @@ func planCmd(seq int, ref kube.WorkloadRef, ch Change, targets []Target) tea.Cmd
 						return
 					}
 					s.merged, s.changes = s.read, []kube.Change{restartChange}
-					s.preview.Verdicts, s.err = opr.PlanOperation(ctx, kube.Operation{Ref: objectRef(s.read), Action: kube.ActionRestart})
+					s.preview.Verdicts, s.err = opr.PlanOperation(ctx, kube.Operation{Ref: workload.ObjectRef(s.read), Action: kube.ActionRestart})
 					return
 				}
 				s.merged, s.differed, s.refused = kube.CarryEdits(ch.Base, ch.Edited, s.read)
@@ -245,7 +244,7 @@ func restartCmd(owner views.Screen, seq, i int, s *step, confirmed []kube.Reason
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
-		out, err := opr.Operate(ctx, kube.Operation{Ref: objectRef(before), Action: kube.ActionRestart, Confirmed: confirmed})
+		out, err := opr.Operate(ctx, kube.Operation{Ref: workload.ObjectRef(before), Action: kube.ActionRestart, Confirmed: confirmed})
 		msg := appliedMsg{seq: seq, i: i, before: before, err: err}
 		if err == nil {
 			msg.result.Workload = before
@@ -267,18 +266,13 @@ func writeOutcome(before kube.Workload, msg appliedMsg) kube.OperateOutcome {
 	if msg.undo {
 		action = kube.ActionUndo
 	}
-	ref := objectRef(before)
+	ref := workload.ObjectRef(before)
 	if msg.err != nil {
 		return views.RefusedOutcome(ref, action, msg.err, "")
 	}
 	rv := msg.result.Workload.ResourceVersion
-	detail := fmt.Sprintf("%s written at resourceVersion %s, cluster by cluster: %s", action, rv, changesText(msg.result.Changes))
+	detail := fmt.Sprintf("%s written at resourceVersion %s, cluster by cluster: %s", action, rv, workload.ChangesText(msg.result.Changes))
 	return kube.OperateOutcome{Op: kube.Operation{Ref: ref, Action: action}, Detail: views.Sanitize(detail), ResourceVersion: rv, Written: true}
-}
-
-// objectRef is the history's object of a write on w.
-func objectRef(w kube.Workload) kube.ObjectRef {
-	return kube.ObjectRef{Kind: w.Ref.Kind, Namespace: w.Ref.Namespace, Name: w.Ref.Name, UID: w.UID, ResourceVersion: w.ResourceVersion}
 }
 
 // undoCmd reads step i's workload again and writes back what the change
@@ -310,7 +304,7 @@ func undoCmd(owner views.Screen, seq, i int, s *step) tea.Cmd {
 // its write (why), or untouched after the failure of the step named by
 // stopped, with the reason the change stopped for.
 func unwritten(s *step, reason kube.Reason, why string) kube.OperateOutcome {
-	ref := objectRef(s.read)
+	ref := workload.ObjectRef(s.read)
 	if ref.Name == "" { // never read: the change's own workload
 		ref = kube.ObjectRef{Kind: s.ref.Kind, Namespace: s.ref.Namespace, Name: s.ref.Name}
 	}
@@ -330,20 +324,4 @@ func (s *step) reasonOr() kube.Reason {
 		return s.reason()
 	}
 	return kube.ReasonError
-}
-
-// changesText lists changes: "web: image a -> b; replicas 2 -> 3".
-func changesText(changes []kube.Change) string {
-	parts := make([]string, len(changes))
-	for i, c := range changes {
-		parts[i] = fmt.Sprintf("%s %s -> %s", field(c), orUnset(c.Before), orUnset(c.After))
-	}
-	return strings.Join(parts, "; ")
-}
-
-func orUnset(v string) string {
-	if v == "" {
-		return "(unset)"
-	}
-	return v
 }

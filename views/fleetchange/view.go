@@ -6,6 +6,7 @@ import (
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/workload"
 )
 
 // View draws what the change is, then each cluster's step in the order
@@ -27,7 +28,7 @@ func (m *Model) View() string {
 		body = append(body, fmt.Sprintf("change %s as edited in %s, then in each context in this order, one at a time, each rollout followed to its end; the first failure stops it:",
 			what, views.Sanitize(m.change.Source)))
 		for _, c := range kube.Changes(m.change.Base, m.change.Edited) {
-			body = append(body, "    "+views.Sanitize(field(c)+": "+orUnset(c.After)))
+			body = append(body, "    "+views.Sanitize(field(c)+": "+workload.Unset(c.After)))
 		}
 	}
 	blocked := m.firstBlocked()
@@ -119,7 +120,7 @@ func (m *Model) stepLines(s *step) []string {
 		differed[field(d)] = d.Before
 	}
 	for _, c := range s.changes {
-		l := fmt.Sprintf("    %s: %s → %s", field(c), orUnset(c.Before), orUnset(c.After))
+		l := fmt.Sprintf("    %s: %s → %s", field(c), workload.Unset(c.Before), workload.Unset(c.After))
 		if c == restartChange {
 			l = "    restart: " + c.After
 		}

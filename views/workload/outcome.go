@@ -23,29 +23,32 @@ func historyAction(undo bool) kube.Action {
 	return kube.ActionApply
 }
 
-// objectRef is the history's object of a write on w: its kind, namespace
-// and name, the UID and resourceVersion the form read.
-func objectRef(w kube.Workload) kube.ObjectRef {
+// ObjectRef is the history's object of a write on w: its kind, namespace
+// and name, the UID and resourceVersion read (the form's, and the
+// cluster-by-cluster change's, views/fleetchange).
+func ObjectRef(w kube.Workload) kube.ObjectRef {
 	return kube.ObjectRef{Kind: w.Ref.Kind, Namespace: w.Ref.Namespace, Name: w.Ref.Name,
 		UID: w.UID, ResourceVersion: w.ResourceVersion}
 }
 
-// changesText lists changes for people: "web: cpu request 100m -> 250m;
-// replicas 2 -> 3".
-func changesText(changes []kube.Change) string {
+// ChangesText lists changes for people, as the history's details say
+// them: "web: cpu request 100m -> 250m; replicas 2 -> 3" (an empty value
+// is "(unset)", Unset).
+func ChangesText(changes []kube.Change) string {
 	parts := make([]string, 0, len(changes))
 	for _, c := range changes {
 		f := c.Field
 		if c.Container != "" {
 			f = c.Container + ": " + f
 		}
-		parts = append(parts, fmt.Sprintf("%s %s -> %s", f, orUnset(c.Before), orUnset(c.After)))
+		parts = append(parts, fmt.Sprintf("%s %s -> %s", f, Unset(c.Before), Unset(c.After)))
 	}
 	return strings.Join(parts, "; ")
 }
 
-// orUnset is v, or "(unset)" when empty.
-func orUnset(v string) string {
+// Unset is v, or "(unset)" when empty: a change's value as the preview
+// and the history say it.
+func Unset(v string) string {
 	if v == "" {
 		return "(unset)"
 	}
@@ -57,14 +60,14 @@ func orUnset(v string) string {
 // refused. applyCmd's answer carries it (views.AnswerMsg): it is recorded
 // whether or not the form is still shown.
 func applyOutcome(msg applyMsg) kube.OperateOutcome {
-	action, ref := historyAction(msg.undo), objectRef(msg.before)
+	action, ref := historyAction(msg.undo), ObjectRef(msg.before)
 	if msg.err != nil {
 		return views.RefusedOutcome(ref, action, msg.err, "")
 	}
 	res := msg.result.Workload
 	detail := fmt.Sprintf("%s written at resourceVersion %s", action, res.ResourceVersion)
 	if len(msg.result.Changes) > 0 {
-		detail += ": " + changesText(msg.result.Changes)
+		detail += ": " + ChangesText(msg.result.Changes)
 	}
 	return kube.OperateOutcome{Op: kube.Operation{Ref: ref, Action: action, Confirmed: msg.confirmed},
 		Detail: views.Sanitize(detail), ResourceVersion: res.ResourceVersion, Written: true}
@@ -75,7 +78,7 @@ func applyOutcome(msg applyMsg) kube.OperateOutcome {
 // the dry run, or the dry run could not be done); nil when the preview
 // allows it or nothing changed.
 func reportPreviewRefusal(before kube.Workload, msg dryRunMsg) tea.Cmd {
-	ref := objectRef(before)
+	ref := ObjectRef(before)
 	p := msg.preview
 	var out kube.OperateOutcome
 	switch {

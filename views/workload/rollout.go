@@ -160,7 +160,7 @@ func (m *Model) takeUndoRead(w kube.Workload) tea.Cmd {
 		detail := fmt.Sprintf("%s changed on the server too since the apply (now at resourceVersion %s), so the undo would overwrite it",
 			strings.Join(names, ", "), w.ResourceVersion)
 		r.undoErr = errors.New(detail + ": e edits the workload as it is now")
-		return views.Report(views.StatusMsg{}, views.RefusedOutcome(objectRef(w), kube.ActionUndo,
+		return views.Report(views.StatusMsg{}, views.RefusedOutcome(ObjectRef(w), kube.ActionUndo,
 			&kube.Refusal{Reason: kube.ReasonConflict, Detail: detail}, "not sent"))
 	}
 	r.current = w
