@@ -26,14 +26,11 @@ type planAcrossMsg struct {
 
 // changeAcross opens the form of a change across the fleet, or its plan.
 func (m *Model) changeAcross(msg tea.Msg) tea.Cmd {
-	if _, ok := msg.(views.CloseBelowMsg); !ok && m.across == nil {
+	if m.across == nil {
 		m.status = views.StatusMsg{Error: true, Text: "no fleet is shown: a change across clusters starts from one (--contexts, :fleet NAME)"}
 		return nil
 	}
 	switch msg := msg.(type) {
-	case views.CloseBelowMsg:
-		m.closeFormBelow(msg.Owner)
-		return nil
 	case views.OpenChangeAcrossMsg:
 		if msg.Restart {
 			return m.openChangePlan(planAcrossMsg{ref: msg.Ref, contexts: msg.Contexts, change: fleetchange.Change{Restart: true}})
@@ -94,7 +91,7 @@ func (m *Model) openChangePlan(msg planAcrossMsg) tea.Cmd {
 
 // closeFormBelow closes the workload form right below owner on the stack
 // (views.CloseBelowMsg): its edits are applied by owner's plan.
-func (m *Model) closeFormBelow(owner views.Screen) {
+func (m *Model) closeFormBelow(owner views.Screen) tea.Cmd {
 	for i := 1; i < len(m.stack); i++ {
 		if m.stack[i] != owner {
 			continue
@@ -104,6 +101,7 @@ func (m *Model) closeFormBelow(owner views.Screen) {
 			m.stack = append(m.stack[:i-1:i-1], m.stack[i:]...)
 			m.tags = append(m.tags[:i-1:i-1], m.tags[i:]...)
 		}
-		return
+		return nil
 	}
+	return nil
 }

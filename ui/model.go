@@ -234,8 +234,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openLogs(msg)
 	case views.OpenDriftMsg:
 		return m, m.openDrift(msg)
-	case views.OpenChangeAcrossMsg, planAcrossMsg, views.CloseBelowMsg:
+	case views.OpenChangeAcrossMsg, planAcrossMsg:
 		return m, m.changeAcross(msg)
+	case views.CloseBelowMsg:
+		return m, m.closeFormBelow(msg.Owner)
 	case views.OpenPortForwardMsg:
 		return m, m.openPortForward(msg)
 	case views.OpenCopyMsg:
