@@ -41,6 +41,28 @@ func imageOf(t *testing.T, cs kubernetes.Interface, ns, name string) string {
 // confirmAsk finds the confirmation a screen asks for: type "X" to confirm.
 var confirmAsk = regexp.MustCompile(`type "([^"]+)" to confirm`)
 
+// noWrites fails the test when any fleet cluster's audit log shows a write
+// of kyyard's in ns.
+func noWrites(t *testing.T, path string, names []string, ns string) {
+	t.Helper()
+	for _, name := range names {
+		if w := auditWritesIn(t, path, name, ns); len(w) > 0 {
+			t.Fatalf("%s written: %v", name, w)
+		}
+	}
+}
+
+// applyPlan presses y on a plan across clusters and types each warning's
+// answer it asks for, following what it starts until deadline.
+func (h *harness) applyPlan(deadline time.Time) {
+	h.t.Helper()
+	h.drive(h.keys("y"), deadline)
+	for m := confirmAsk.FindStringSubmatch(h.m.View()); m != nil; m = confirmAsk.FindStringSubmatch(h.m.View()) {
+		h.keys(strings.Split(m[1], "")...)
+		h.drive(h.keys("enter"), deadline)
+	}
+}
+
 // TestE2EFleetChangeClusterByClusterStopsAtTheFailure: on the local
 // fleet, Deployment web in a namespace of each cluster; kyyard-fleet-2's
 // namespace enforces Pod Security restricted, which web's new pods break
@@ -85,18 +107,10 @@ func TestE2EFleetChangeClusterByClusterStopsAtTheFailure(t *testing.T) {
 			t.Fatalf("the plan lacks %q:\n%s", want, view)
 		}
 	}
-	for _, name := range names {
-		if w := auditWritesIn(t, path, name, ns); len(w) > 0 {
-			t.Fatalf("%s written by the plan: %v", name, w)
-		}
-	}
+	noWrites(t, path, names, ns) // the plan wrote nothing
 
 	// y, then each warning's answer (kyyard-fleet-2's Pod Security).
-	h.drive(h.keys("y"), deadline)
-	for m := confirmAsk.FindStringSubmatch(h.m.View()); m != nil; m = confirmAsk.FindStringSubmatch(h.m.View()) {
-		h.keys(strings.Split(m[1], "")...)
-		h.drive(h.keys("enter"), deadline)
-	}
+	h.applyPlan(deadline)
 	view = h.m.View()
 	if !strings.Contains(view, "1 kyyard-fleet-1 — done") || !strings.Contains(view, "2 kyyard-fleet-2 — failed") || !strings.Contains(view, "3 kyyard-fleet-3 — untouched") {
 		t.Fatalf("the change did not stop at kyyard-fleet-2:\n%s", view)
@@ -170,16 +184,8 @@ func TestE2EFleetRestartAcrossReadOnlyRefusesItsStep(t *testing.T) {
 		!strings.Contains(view, "the change will stop here") || !strings.Contains(view, "1 kyyard-fleet-1 — planned: restart") {
 		t.Fatalf("the plan of r on three marked rows:\n%s", view)
 	}
-	for _, name := range names {
-		if w := auditWritesIn(t, path, name, ns); len(w) > 0 {
-			t.Fatalf("%s written by the plan: %v", name, w)
-		}
-	}
-	h.drive(h.keys("y"), deadline)
-	for m := confirmAsk.FindStringSubmatch(h.m.View()); m != nil; m = confirmAsk.FindStringSubmatch(h.m.View()) {
-		h.keys(strings.Split(m[1], "")...)
-		h.drive(h.keys("enter"), deadline)
-	}
+	noWrites(t, path, names, ns) // the plan wrote nothing
+	h.applyPlan(deadline)
 	view = h.m.View()
 	if !strings.Contains(view, "1 kyyard-fleet-1 — done") || !strings.Contains(view, "2 kyyard-fleet-2 — done") || !strings.Contains(view, "3 kyyard-fleet-3 — failed") {
 		t.Fatalf("the restart did not run on 1 and 2 and stop at 3:\n%s", view)
