@@ -9,8 +9,13 @@
 # pods -A` in the same run, and then runs a churn minute (1,000 pod changes a
 # second asked: pods created and deleted about 5 s later) measuring kyyard's
 # CPU, memory (again --settle after the churn's pods are gone) and row lag.
+# With --while-starting it measures a start while the cluster churns instead
+# (issue 25): the pods are created and, while kwok is still starting most of
+# them, kyyard is started --starts times, each beside a bare LIST timed right
+# before it (no churn minute after).
 # Usage: hack/bench-scale.sh [--pods N] [--nodes N] [--idle D] [--churn D]
 #        [--churn-rate N] [--churn-mode replace|patch] [--settle D] [--starts N]
+#        [--while-starting]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -25,6 +30,7 @@ rate=1000
 mode=replace
 settle=150s
 starts=3
+while_starting=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --pods) pods=$2; shift 2 ;;
@@ -35,6 +41,7 @@ while [ $# -gt 0 ]; do
     --churn-mode) mode=$2; shift 2 ;;
     --settle) settle=$2; shift 2 ;;
     --starts) starts=$2; shift 2 ;;
+    --while-starting) while_starting=1; shift ;;
     *) echo "unknown flag $1" >&2; exit 2 ;;
   esac
 done
@@ -54,6 +61,12 @@ fi
 trap finish EXIT
 # About 100 pods per fake node: 1,000 nodes for 100,000 pods.
 [ -n "$nodes" ] || nodes=$(( (pods + 99) / 100 ))
+if [ "$while_starting" = 1 ]; then
+  go run ./hack/scale seed --kubeconfig "$kubeconfig" --pods "$pods" --namespaces 10 --nodes "$nodes" --no-wait
+  go run ./hack/scale measure --kubeconfig "$kubeconfig" --audit-log "$audit" --idle "$idle" --kyyard bin/kyyard \
+    --starts "$starts" --interleave
+  exit 0
+fi
 go run ./hack/scale seed --kubeconfig "$kubeconfig" --pods "$pods" --namespaces 10 --nodes "$nodes"
 go run ./hack/scale measure --kubeconfig "$kubeconfig" --audit-log "$audit" --idle "$idle" --kyyard bin/kyyard \
   --kubectl "$root/hack/cluster/.cache/bin/kubectl" --churn "$churn" --churn-rate "$rate" --churn-mode "$mode" --settle "$settle" --starts "$starts"

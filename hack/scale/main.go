@@ -10,8 +10,8 @@
 //
 // Usage (from the repository root, the cluster running):
 //
-//	go run ./hack/scale seed    [--pods 10000] [--namespaces 10] [--nodes 100]
-//	go run ./hack/scale measure [--idle 60s] --kyyard bin/kyyard [--kubectl PATH] [--churn 60s --churn-rate 1000]
+//	go run ./hack/scale seed    [--pods 10000] [--namespaces 10] [--nodes 100] [--no-wait]
+//	go run ./hack/scale measure [--idle 60s] --kyyard bin/kyyard [--kubectl PATH] [--churn 60s --churn-rate 1000] [--interleave]
 //	go run ./hack/scale clean
 //	go run ./hack/scale shell   [--pod demo/real-shell] [--runs 10] --kyyard bin/kyyard --kubectl PATH
 //
@@ -74,7 +74,7 @@ func main() {
 	nodes := fs.Int("nodes", 100, "fake nodes to run them on (seed)")
 	idle := fs.Duration("idle", time.Minute, "idle window to measure CPU and requests in (measure, fleet-measure)")
 	starts := fs.Int("starts", 3, "how many times kyyard is started and its first and all rows timed, as the bare LIST is timed three times; the last start stays for the idle window and the churn (measure); fleet-measure: rounds of one start alone on each context and one across them all, the fleet's last start staying for the idle window and the outage")
-	binary := fs.String("kyyard", "bin/kyyard", "the kyyard binary (measure, fleet-measure)")
+	binary := fs.String("kyyard", "bin/kyyard", "the kyyard binary (measure, fleet-measure); measure --interleave takes several, comma-separated, started in turn (an A/B in the same minutes)")
 	kubectl := fs.String("kubectl", "", "the kubectl to time `kubectl get pods -A` with in the same run; empty skips it (measure); the kubectl whose exec -it the shell run times (shell)")
 	churnFor := fs.Duration("churn", 0, "length of the churn run after the idle window; 0 skips it (measure)")
 	churnRate := fs.Int("churn-rate", 1000, "pod changes per second in the churn run (measure)")
@@ -85,6 +85,8 @@ func main() {
 	clusterTool := fs.String("cluster-tool", "", "hack/cluster's binary, whose `fleet restart-apiserver` stops a member's API server (fleet-measure); empty skips the outage")
 	restart := fs.String("restart", "", "the fleet member whose API server is stopped while kyyard shows the fleet (fleet-measure; its context's name); empty: the second context")
 	down := fs.Duration("down", 20*time.Second, "how long that API server stays stopped (fleet-measure)")
+	noWait := fs.Bool("no-wait", false, "return once the pods are created, most still being started by kwok (seed; then measure --interleave: a start while the cluster churns)")
+	interleave := fs.Bool("interleave", false, "time one bare LIST right before each start of kyyard, and count the pods not yet Running then, instead of three LISTs and three streaming lists before the first start (measure: a start while the cluster churns, issue 25)")
 	session := fs.String("session", "", "the tmux session kyyard runs in (fleet-measure; default kyyard-fleet-run-PID)")
 	_ = fs.Parse(os.Args[2:])
 	if *kubeconfig == "" {
@@ -116,7 +118,7 @@ func main() {
 	case "seed":
 		began := time.Now()
 		err = eachContext(names, func(i int, say func(string, ...any)) error {
-			return seed(ctx, clients[i], say, *pods, *namespaces, *nodes)
+			return seed(ctx, clients[i], say, *pods, *namespaces, *nodes, *noWait)
 		})
 		if err == nil && !single {
 			fmt.Printf("seed: %d pods Running in each of %s after %s (side by side)\n",
@@ -135,7 +137,7 @@ func main() {
 			err = errors.New("--audit-log is required")
 			break
 		}
-		err = measure(ctx, clients[0], *binary, *kubeconfig, *auditLog, *idle, runOptions{kubectl: *kubectl, starts: *starts,
+		err = measure(ctx, clients[0], *binary, *kubeconfig, *auditLog, *idle, runOptions{kubectl: *kubectl, starts: *starts, interleave: *interleave,
 			churn: churnOptions{rate: *churnRate, length: *churnFor, mode: *churnMode, settle: *settle}})
 	case "clean":
 		// Retried for a while: a member of the fleet may be restarting

@@ -39,9 +39,14 @@ const settleBeforeStart = 20 * time.Second
 
 // runOptions are measure's optional parts.
 type runOptions struct {
-	kubectl string       // the kubectl for the baseline; "" skips it
-	starts  int          // how many times kyyard is started and timed
-	churn   churnOptions // the churn run; length 0 skips it
+	kubectl string // the kubectl for the baseline; "" skips it
+	starts  int    // how many times kyyard is started and timed
+	// interleave times one bare LIST right before each start (and counts
+	// the pods not Running yet) instead of three LISTs and three streaming
+	// lists before the first: a start while the cluster churns, held to
+	// the LIST of its own minute.
+	interleave bool
+	churn      churnOptions // the churn run; length 0 skips it
 }
 
 // measure starts kyyard -A in a 200x50 tmux pane and reports the figures.
@@ -60,14 +65,18 @@ func measure(ctx context.Context, cs kubernetes.Interface, binary, kubeconfig, a
 	pods = nil // the list is big; keep only the scale pods
 	// The bare LIST kyyard's all-rows time is held to (issue 14: ≤ 1.5×),
 	// timed three times before kyyard starts.
-	listTimes, listed, err := bareList(ctx, cs, 3)
-	if err != nil {
-		return err
+	var listTimes, streamTimes []time.Duration
+	var listed, streamed int
+	if !opts.interleave {
+		if listTimes, listed, err = bareList(ctx, cs, 3); err != nil {
+			return err
+		}
+		if streamTimes, streamed, err = bareWatchList(ctx, cs, 3); err != nil {
+			return err
+		}
 	}
-	streamTimes, streamed, err := bareWatchList(ctx, cs, 3)
-	if err != nil {
-		return err
-	}
+	var notRunning []int // interleave: pods not Running at each start's LIST
+	var reads []podReads // kyyard's reads of pods in each start
 	var kubectlWall time.Duration
 	var kubectlRSS int64
 	if opts.kubectl != "" {
@@ -89,13 +98,23 @@ func measure(ctx context.Context, cs kubernetes.Interface, binary, kubeconfig, a
 		if i > 0 {
 			_ = exec.Command("tmux", "kill-session", "-t", session).Run()
 		}
+		if opts.interleave {
+			took, items, waiting, err := listOnce(ctx, cs)
+			if err != nil {
+				return err
+			}
+			listTimes, notRunning = append(listTimes, took), append(notRunning, waiting)
+			listed, total = items, items
+		}
 		// The LISTs, kubectl and the last start leave the API server
 		// gigabytes to collect: kyyard's watch-list beside that
 		// collection took twice as long.
 		time.Sleep(settleBeforeStart)
 		start := time.Now()
 		var firstRows, synced time.Duration
-		if pid, firstRows, synced, err = startKyyard(session, binary, kubeconfig, total); err != nil {
+		// --interleave may alternate binaries (an A/B in the same minutes).
+		binaries := strings.Split(binary, ",")
+		if pid, firstRows, synced, err = startKyyard(session, binaries[i%len(binaries)], kubeconfig, total); err != nil {
 			return err
 		}
 		firstRequest, err := auditFirst(auditLog, start)
@@ -103,6 +122,11 @@ func measure(ctx context.Context, cs kubernetes.Interface, binary, kubeconfig, a
 			return err
 		}
 		firsts, alls, requests = append(firsts, firstRows), append(alls, synced), append(requests, firstRequest)
+		read, err := auditPodReads(auditLog, start, time.Now())
+		if err != nil {
+			return err
+		}
+		reads = append(reads, read)
 	}
 	time.Sleep(2 * time.Second) // let the first frames settle
 	rss, err := rssKiB(pid)
@@ -131,12 +155,19 @@ func measure(ctx context.Context, cs kubernetes.Interface, binary, kubeconfig, a
 	fmt.Printf("  first request to the API server: %s after start\n", spread(requests))
 	fmt.Printf("  first rows drawn:       %s after start (target ≤ 300ms)\n", spread(firsts))
 	fmt.Printf("  all rows shown:         %s after start\n", spread(alls))
-	fmt.Printf("  a bare protobuf LIST of all %d pods: %s\n", listed, spread(listTimes))
-	fmt.Printf("    kyyard's all rows / the LIST (target ≤ 1.5): best %.2f, median %.2f\n",
-		best(alls).Seconds()/best(listTimes).Seconds(), median(alls).Seconds()/median(listTimes).Seconds())
-	fmt.Printf("  a bare streaming list (watch with sendInitialEvents, as kyyard's informer) of %d pods: %s\n", streamed, spread(streamTimes))
-	fmt.Printf("    kyyard's all rows / the streaming list: best %.2f, median %.2f\n",
-		best(alls).Seconds()/best(streamTimes).Seconds(), median(alls).Seconds()/median(streamTimes).Seconds())
+	if opts.interleave {
+		printInterleaved(strings.Split(binary, ","), listed, listTimes, alls, notRunning)
+	} else {
+		fmt.Printf("  a bare protobuf LIST of all %d pods: %s\n", listed, spread(listTimes))
+		fmt.Printf("    kyyard's all rows / the LIST (target ≤ 1.5): best %.2f, median %.2f\n",
+			best(alls).Seconds()/best(listTimes).Seconds(), median(alls).Seconds()/median(listTimes).Seconds())
+		fmt.Printf("  a bare streaming list (watch with sendInitialEvents, as kyyard's informer) of %d pods: %s\n", streamed, spread(streamTimes))
+		fmt.Printf("    kyyard's all rows / the streaming list: best %.2f, median %.2f\n",
+			best(alls).Seconds()/best(streamTimes).Seconds(), median(alls).Seconds()/median(streamTimes).Seconds())
+	}
+	for i, r := range reads {
+		fmt.Printf("  start %d: kyyard read pods with %s\n", i+1, r)
+	}
 	fmt.Printf("  RSS after sync:         %.1f MiB (after the idle window: %.1f MiB)\n", float64(rss)/1024, float64(rssIdle)/1024)
 	fmt.Printf("  CPU over %s idle:       %.2f CPU-seconds (%.2f%% of one core)\n", idle,
 		float64(cpu1-cpu0)/clockTicks, 100*float64(cpu1-cpu0)/clockTicks/idle.Seconds())
@@ -255,15 +286,11 @@ func bareList(ctx context.Context, cs kubernetes.Interface, n int) ([]time.Durat
 	var times []time.Duration
 	items := 0
 	for range n {
-		start := time.Now()
-		list, err := cs.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
+		took, listed, _, err := listOnce(ctx, cs)
 		if err != nil {
-			return nil, 0, fmt.Errorf("bare list: %w", err)
+			return nil, 0, err
 		}
-		times = append(times, time.Since(start))
-		items = len(list.Items)
-		list = nil
-		runtime.GC()
+		times, items = append(times, took), listed
 	}
 	debug.FreeOSMemory()
 	return times, items, nil

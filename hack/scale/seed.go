@@ -57,9 +57,12 @@ func scalePod(ns, name, node string) *corev1.Pod {
 	}
 }
 
-// seed creates the nodes, namespaces and pods, then waits until kwok has
-// made every pod Running, saying how long each step took.
-func seed(ctx context.Context, cs kubernetes.Interface, say func(format string, a ...any), pods, namespaces, nodes int) error {
+// seed creates the nodes, namespaces and pods, then (unless noWait) waits
+// until kwok has made every pod Running, saying how long each step took.
+// With noWait it returns once the pods are created, most of them still
+// being started by kwok (the start-while-churning run: measure
+// --interleave right after).
+func seed(ctx context.Context, cs kubernetes.Interface, say func(format string, a ...any), pods, namespaces, nodes int, noWait bool) error {
 	start := time.Now()
 	for i := range nodes {
 		name := fmt.Sprintf("kyyard-scale-node-%d", i)
@@ -103,6 +106,9 @@ func seed(ctx context.Context, cs kubernetes.Interface, say func(format string, 
 		return fmt.Errorf("%d pod creates failed, first: %v", n, firstErr.Load())
 	}
 	say("seed: %d pods created in %s\n", pods, time.Since(created).Round(time.Millisecond))
+	if noWait {
+		return nil
+	}
 
 	var said time.Time
 	for {
