@@ -93,7 +93,10 @@ type Client struct {
 	lastGeneration uint64 // the sequence all generations are drawn from
 	caches         map[cacheKey]*kindCache
 	// judged is judgeByPods' last answer per kind and namespace.
-	judged       map[cacheKey]judgedRows
+	judged map[cacheKey]judgedRows
+	// merged are readNamespaces' last rows per request of several
+	// namespaces (at most maxMerged).
+	merged       map[string]mergedRows
 	memory       memoryPolicy           // when the caches return memory; set before the first Snapshot
 	lastObject   objectMemo             // the last object read by Client.object
 	noWatch      map[cacheKey]time.Time // listed directly until then

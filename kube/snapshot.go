@@ -49,11 +49,7 @@ func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) Snapshot {
 		go func() {
 			defer wg.Done()
 			info := plugin.Info()
-			ns := req.Namespace
-			if !info.Namespaced {
-				ns = ""
-			}
-			rows, version, cached, reading, err := c.read(ctx, plugin, info, ns, req.Selector, match)
+			rows, version, cached, reading, unread, err := c.readNamespaces(ctx, plugin, info, scopeOf(info, req.Namespace), req.Selector, match)
 			if err != nil {
 				results[i].trunc = &Truncation{Kind: kind, Reason: ReasonOf(err), Message: err.Error()}
 				if results[i].trunc.Reason == ReasonNotFound && c.listedOnly(info) {
@@ -64,12 +60,9 @@ func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) Snapshot {
 				}
 				return
 			}
-			// A workload is judged by its Pods too (RowWorkload).
-			rows, judged := c.judgeByPods(ctx, info.ID, ns, rows)
-			version ^= judged
 			// Columns are read after the rows: a plugin that takes them from the
 			// API server's answer (the default Table plugin) knows them only then.
-			results[i].table = Table{Kind: info.ID, Columns: plugin.Info().Columns, Rows: rows, Cached: cached, Reading: reading}
+			results[i].table = Table{Kind: info.ID, Columns: plugin.Info().Columns, Rows: rows, Cached: cached, Reading: reading, Unread: unread}
 			results[i].version = version ^ ownersHash
 		}()
 	}
@@ -246,13 +239,9 @@ func (c *Client) ownersVia(ctx context.Context, req SnapshotRequest) (map[string
 		return nil, 0, fmt.Errorf("%w: no plugin serves %s", errInvalid, sel.Via)
 	}
 	info := plugin.Info()
-	ns := req.Namespace
-	if !info.Namespaced {
-		ns = ""
-	}
 	first := Selector{Owner: sel.Owner}
 	match, _ := compileSelector(first, nil)
-	rows, _, _, _, err := c.read(ctx, plugin, info, ns, first, match)
+	rows, _, _, _, _, err := c.readNamespaces(ctx, plugin, info, scopeOf(info, req.Namespace), first, match)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read %s owned by %s: %w", info.ID, sel.Owner, err)
 	}

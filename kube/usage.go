@@ -9,9 +9,13 @@ package kube
 
 import (
 	"context"
+	"encoding/binary"
+	"hash/fnv"
+	"sync"
 	"time"
 
 	"github.com/kyyard/kyyard/kube/internal/usage"
+	"github.com/kyyard/kyyard/kube/vocab"
 )
 
 // The metrics types (aliases of kube/internal/usage's).
@@ -107,8 +111,54 @@ type metricsState = usage.Poller
 // keeps the previous reading's Pods or Nodes, so a screen can still draw
 // their trends, and says why in Truncated: the numbers are then as old as
 // their Timestamp.
+//
+// Pods of several namespaces (req.Namespace "a,b", vocab.SplitNamespaces)
+// are read namespace by namespace, each its own polled request, at once,
+// and their samples put together; a namespace whose read fails leaves its
+// pods without samples, and Truncated is set only when every namespace's
+// read failed (the first's reason).
 func (c *Client) Metrics(ctx context.Context, req MetricsRequest) Metrics {
-	return c.metrics.Metrics(ctx, c.usageConfig(), req)
+	nss := vocab.SplitNamespaces(req.Namespace)
+	if len(nss) < 2 || c.kindInfo(req.Kind).ID != KindPods {
+		return c.metrics.Metrics(ctx, c.usageConfig(), req)
+	}
+	parts := make([]Metrics, len(nss))
+	var wg sync.WaitGroup
+	for i, ns := range nss {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			one := req
+			one.Namespace = ns
+			parts[i] = c.metrics.Metrics(ctx, c.usageConfig(), one)
+		}()
+	}
+	wg.Wait()
+	out := Metrics{Request: req, Pods: map[string]PodUsage{}}
+	h := fnv.New64a()
+	var buf [8]byte
+	failed := 0
+	for _, m := range parts {
+		binary.LittleEndian.PutUint64(buf[:], m.Generation)
+		h.Write(buf[:])
+		if m.Truncated != nil {
+			failed++
+			if out.Truncated == nil {
+				out.Truncated = m.Truncated
+			}
+		}
+		for k, u := range m.Pods {
+			out.Pods[k] = u
+		}
+		if m.Taken.After(out.Taken) {
+			out.Taken = m.Taken
+		}
+	}
+	if failed < len(parts) {
+		out.Truncated = nil
+	}
+	out.Generation = h.Sum64() | 1
+	return out
 }
 
 // WorkloadUsage answers the latest usage of a Deployment's, StatefulSet's

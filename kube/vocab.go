@@ -65,6 +65,8 @@ type (
 	SnapshotRequest = vocab.SnapshotRequest
 	// Table is vocab.Table.
 	Table = vocab.Table
+	// NamespaceUnread is vocab.NamespaceUnread.
+	NamespaceUnread = vocab.NamespaceUnread
 	// Truncation is vocab.Truncation.
 	Truncation = vocab.Truncation
 	// Usage is vocab.Usage.
@@ -206,3 +208,15 @@ func KindActions() []Action { return vocab.KindActions() }
 // NewRegistry is vocab.NewRegistry: a registry of plugins; it fails when
 // two plugins claim the same id or alias.
 func NewRegistry(plugins ...Plugin) (*Registry, error) { return vocab.NewRegistry(plugins...) }
+
+// SplitNamespaces is vocab.SplitNamespaces: the namespaces a
+// SnapshotRequest.Namespace names, sorted, none for all namespaces.
+func SplitNamespaces(ns string) []string { return vocab.SplitNamespaces(ns) }
+
+// JoinNamespaces is vocab.JoinNamespaces: namespaces as one
+// SnapshotRequest.Namespace ("a,b"), "" for none.
+func JoinNamespaces(nss []string) string { return vocab.JoinNamespaces(nss) }
+
+// SeveralNamespaces is vocab.SeveralNamespaces: whether a
+// SnapshotRequest.Namespace names more than one namespace.
+func SeveralNamespaces(ns string) bool { return vocab.SeveralNamespaces(ns) }

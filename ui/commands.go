@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/helm"
 	"github.com/kyyard/kyyard/views/history"
@@ -111,7 +112,7 @@ var commands = []command{
 			ns := m.singleNamespace()
 			if len(l.args) == 1 {
 				var ok bool
-				if ns, ok = m.commandNamespace(l.args[0]); !ok {
+				if ns, ok = m.oneNamespace(l.args[0], l.word); !ok {
 					return nil
 				}
 			}
@@ -151,7 +152,7 @@ var commands = []command{
 			ns := m.singleNamespace()
 			if len(l.args) == 1 {
 				var ok bool
-				if ns, ok = m.commandNamespace(l.args[0]); !ok {
+				if ns, ok = m.oneNamespace(l.args[0], l.word); !ok {
 					return nil
 				}
 			}
@@ -356,24 +357,39 @@ func (m *Model) namespaceArgs(word string) []string {
 }
 
 // commandNamespace reads a command's namespace argument: "all" or "-A"
-// is every namespace (""), another must be a DNS-1123 label; a malformed
-// one is said on the status line and ok is false.
+// is every namespace (""), another one DNS-1123 label or several joined
+// by commas (views.ParseNamespaces: `:pods shop,web`); a malformed one is
+// said on the status line and ok is false.
 func (m *Model) commandNamespace(arg string) (ns string, ok bool) {
 	if arg == "all" || arg == "-A" {
 		return "", true
 	}
-	if err := views.ValidateNamespaceName(arg); err != nil {
+	ns, err := views.ParseNamespaces(arg)
+	if err != nil {
 		m.status = views.StatusMsg{Error: true, Text: err.Error()}
 		return "", false
 	}
-	return arg, true
+	return ns, true
 }
 
-// namespacePhrase names a namespace in messages: "namespace demo", or
-// "all namespaces" for "".
+// oneNamespace is commandNamespace for a command that reads one
+// namespace or all (:apps, :helm): several are refused on the status line.
+func (m *Model) oneNamespace(arg, command string) (ns string, ok bool) {
+	if ns, ok = m.commandNamespace(arg); ok && kube.SeveralNamespaces(ns) {
+		m.status = views.StatusMsg{Error: true, Text: ":" + command + " reads one namespace or all: :" + command + " <namespace>, :" + command + " all"}
+		return "", false
+	}
+	return ns, ok
+}
+
+// namespacePhrase names a namespace in messages: "namespace demo",
+// "namespaces shop, web" for several, or "all namespaces" for "".
 func namespacePhrase(ns string) string {
-	if ns == "" {
+	switch {
+	case ns == "":
 		return "all namespaces"
+	case kube.SeveralNamespaces(ns):
+		return "namespaces " + strings.Join(kube.SplitNamespaces(ns), ", ")
 	}
 	return "namespace " + ns
 }

@@ -68,6 +68,10 @@ func (m *Model) runCreate(l commandLine) tea.Cmd {
 			if req.Namespace, ok = m.commandNamespace(l.args[1]); !ok {
 				return nil
 			}
+			if kube.SeveralNamespaces(req.Namespace) {
+				m.status = views.StatusMsg{Error: true, Text: "a new object goes to one namespace: :create " + l.args[0] + " <namespace>"}
+				return nil
+			}
 		}
 	}
 	m.status = views.StatusMsg{}

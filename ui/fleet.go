@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/drift"
 	"github.com/kyyard/kyyard/views/fleet"
@@ -68,7 +69,9 @@ type contextNamespaces interface {
 // caller.
 func (m *Model) leaveFleet() {
 	m.fleetOn = false
-	m.namespace = m.singleNamespace()
+	if m.namespace == views.OwnNamespaces {
+		m.namespace = m.vc.Client.Namespace()
+	}
 	if m.across != nil {
 		m.across.src.Close()
 		m.across = nil
@@ -228,12 +231,16 @@ func (m *Model) startAcross() {
 	}
 }
 
-// singleNamespace is the namespace of what reads one cluster (the
-// namespace picker's, :apps, :helm, :create) while the fleet reads each
-// context's own (views.OwnNamespaces): the context in use's.
+// singleNamespace is the namespace of what reads one namespace (the
+// namespace picker's, :apps, :helm, :create): while the fleet reads each
+// context's own (views.OwnNamespaces), the context in use's; while
+// several are shown (-n a,b), the first.
 func (m *Model) singleNamespace() string {
 	if m.namespace == views.OwnNamespaces {
 		return m.vc.Client.Namespace()
+	}
+	if nss := kube.SplitNamespaces(m.namespace); len(nss) > 1 {
+		return nss[0] // several (-n a,b): the first
 	}
 	return m.namespace
 }

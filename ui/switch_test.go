@@ -491,3 +491,39 @@ func TestLongContextNameKeepsClusterAndUser(t *testing.T) {
 	}
 	viewtest.Golden(t, "root-long-context", view)
 }
+
+// TestSeveralNamespacesByCommandAndPicker is issue 27's "several
+// namespaces at once" in the root: `:pods other,demo` opens both
+// (pods(demo,other), the NAMESPACE column), `:pods demo,,other` is refused
+// on the status line, and marks in the namespace picker open the marked
+// namespaces; a restricted user types two names there.
+func TestSeveralNamespacesByCommandAndPicker(t *testing.T) {
+	h := start(t)
+	h.command("pods other,demo")
+	if got := h.title(); got != "pods(demo,other)[2]" || lineOf(h.m.View(), "elsewhere") == "" || lineOf(h.m.View(), "NAMESPACE") == "" {
+		t.Fatalf(":pods other,demo: title %q\n%s", got, h.m.View())
+	}
+	h.command("pods demo,,other")
+	if status := h.promptLine(); !strings.Contains(status, "missing between the commas") || h.title() != "pods(demo,other)[2]" {
+		t.Fatalf(":pods demo,,other: status %q, title %q", status, h.title())
+	}
+	h.command("pods demo")
+	h.runKey(h.send(pickKey))
+	h.typeText("other")
+	h.keys("tab")
+	h.keys("backspace", "backspace", "backspace", "backspace", "backspace")
+	h.typeText("demo")
+	h.keys("tab")
+	h.runKey(h.keys("enter"))
+	if got := h.title(); got != "pods(demo,other)[2]" || h.m.Overlay() != nil {
+		t.Fatalf("demo and other marked in the picker: title %q\n%s", got, h.m.View())
+	}
+
+	h = startWith(t, restrictedClient(t, objects()...), "demo", width, height)
+	h.runKey(h.send(pickKey))
+	h.typeText("other,demo")
+	h.runKey(h.keys("enter"))
+	if got := h.title(); got != "pods(demo,other)[2]" {
+		t.Fatalf("other,demo typed by a restricted user: title %q\n%s", got, h.m.View())
+	}
+}

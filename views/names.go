@@ -3,6 +3,9 @@ package views
 import (
 	"fmt"
 	"strconv"
+	"strings"
+
+	"github.com/kyyard/kyyard/kube"
 )
 
 // maxDNS1123Label is the longest DNS-1123 label, in bytes (RFC 1123, and
@@ -34,4 +37,23 @@ func ValidateNamespaceName(name string) error {
 		return bad("it must start and end with a lower-case letter or digit")
 	}
 	return nil
+}
+
+// ParseNamespaces reads a namespace argument that may name several
+// namespaces joined by commas (-n shop,web, `:pods shop,web`; issue 27):
+// each must be a valid name (ValidateNamespaceName). It returns them as
+// one SnapshotRequest.Namespace (kube.JoinNamespaces: sorted, repeats
+// dropped), or the first bad name's error; an empty name between commas
+// ("shop,,web", a trailing comma) is an error too.
+func ParseNamespaces(arg string) (string, error) {
+	names := strings.Split(arg, ",")
+	for _, n := range names {
+		if n == "" && len(names) > 1 {
+			return "", fmt.Errorf("%s: a namespace name is missing between the commas", strconv.Quote(Echo(arg, 0)))
+		}
+		if err := ValidateNamespaceName(n); err != nil {
+			return "", err
+		}
+	}
+	return kube.JoinNamespaces(names), nil
 }

@@ -55,3 +55,23 @@ func FuzzValidateNamespaceName(f *testing.F) {
 		}
 	})
 }
+
+func TestParseNamespaces(t *testing.T) {
+	for _, tc := range []struct{ in, want, problem string }{
+		{"demo", "demo", ""},
+		{"web,shop", "shop,web", ""},
+		{"web,shop,web", "shop,web", ""},
+		{"web,,shop", "", "missing between the commas"},
+		{"web,", "", "missing between the commas"},
+		{"web,Shop", "", "not a valid namespace name"},
+		{"", "", "type a namespace name"},
+	} {
+		got, err := views.ParseNamespaces(tc.in)
+		switch {
+		case tc.problem == "" && (err != nil || got != tc.want):
+			t.Errorf("ParseNamespaces(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		case tc.problem != "" && (err == nil || !strings.Contains(err.Error(), tc.problem)):
+			t.Errorf("ParseNamespaces(%q) error %v, want one saying %q", tc.in, err, tc.problem)
+		}
+	}
+}

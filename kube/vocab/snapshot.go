@@ -2,6 +2,8 @@ package vocab
 
 import (
 	"hash"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -9,7 +11,10 @@ import (
 type SnapshotRequest struct {
 	// Kinds are plugin ids or aliases; each becomes one Table.
 	Kinds []Kind
-	// Namespace scopes namespaced kinds; "" means all namespaces.
+	// Namespace scopes namespaced kinds: "" means all namespaces; a name
+	// one namespace; names joined by commas ("shop,web", JoinNamespaces)
+	// several, each read on its own (as a user allowed into some
+	// namespaces only may), their rows together.
 	Namespace string
 	// Selector narrows every kind's objects (a drill-down: a Deployment's
 	// pods, a Node's pods). A kind that is part of another (containers)
@@ -45,6 +50,33 @@ type Snapshot struct {
 	// Taken is when the reads finished.
 	Taken time.Time
 }
+
+// SplitNamespaces returns the namespaces a SnapshotRequest.Namespace
+// names, sorted and without repeats or empty names: none for "" (all
+// namespaces), one for a name, several for names joined by commas.
+func SplitNamespaces(ns string) []string {
+	if ns == "" {
+		return nil
+	}
+	var out []string
+	for _, n := range strings.Split(ns, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// JoinNamespaces writes namespaces as a SnapshotRequest.Namespace: sorted,
+// without repeats, joined by commas; "" (all namespaces) for none.
+func JoinNamespaces(nss []string) string {
+	return strings.Join(SplitNamespaces(strings.Join(nss, ",")), ",")
+}
+
+// SeveralNamespaces reports whether a SnapshotRequest.Namespace names more
+// than one namespace.
+func SeveralNamespaces(ns string) bool { return len(SplitNamespaces(ns)) > 1 }
 
 // Table returns the table of a kind, if it was read.
 func (s Snapshot) Table(kind Kind) (Table, bool) {

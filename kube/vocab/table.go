@@ -161,4 +161,20 @@ type Table struct {
 	// a Snapshot taken a little later has more. A screen says so ("reading…
 	// N so far") and asks again soon. Never true for a direct list.
 	Reading bool
+	// Unread names, for a request of several namespaces, those whose rows
+	// could not be read (forbidden there, say), in namespace order; Rows
+	// hold the others'. When none could be read the kind is truncated
+	// instead.
+	Unread []NamespaceUnread
+}
+
+// NamespaceUnread is one namespace of a request of several whose rows could
+// not be read, and why.
+type NamespaceUnread struct {
+	// Namespace is the namespace.
+	Namespace string
+	// Reason classifies the failure (forbidden, unavailable, timeout, ...).
+	Reason Reason
+	// Message is the API server's own message.
+	Message string
 }

@@ -249,8 +249,10 @@ func (m *Model) current() *kube.Row {
 	return &m.ix.rows[m.shown[m.cursor]]
 }
 
+// withNamespace reports whether the rows show their namespace: all
+// namespaces, each context's own, or several (kube.SeveralNamespaces).
 func (m *Model) withNamespace() bool {
-	return m.info.Namespaced && (m.namespace == "" || m.namespace == views.OwnNamespaces)
+	return m.info.Namespaced && (m.namespace == "" || m.namespace == views.OwnNamespaces || kube.SeveralNamespaces(m.namespace))
 }
 
 // columns returns the columns the screen may show: the table's (the
@@ -282,7 +284,7 @@ func (m *Model) relayout() {
 // bodyHeight is the number of table rows that fit: the screen less the
 // column header, the notice line and, across several clusters, their
 // states (fleetLines).
-func (m *Model) bodyHeight() int { return max(m.vc.Height-2-len(m.fleetLines(m.vc.Width)), 1) }
+func (m *Model) bodyHeight() int { return max(m.vc.Height-2-len(m.stateLines(m.vc.Width)), 1) }
 
 // scroll keeps the cursor inside the visible window.
 func (m *Model) scroll() {

@@ -164,7 +164,7 @@ func (m *Model) newRefresh() refresh {
 	// An empty list of a named namespace reads the namespace, once per
 	// screen, to say whether it exists (not for a drill-down or a label
 	// selector, whose emptiness says nothing of the namespace).
-	r.askNamespace = !m.nsAsked && m.info.Namespaced && m.namespace != "" && m.parent == "" && m.selector.IsZero() && m.labels == ""
+	r.askNamespace = !m.nsAsked && m.info.Namespaced && m.namespace != "" && !kube.SeveralNamespaces(m.namespace) && m.parent == "" && m.selector.IsZero() && m.labels == ""
 	return r
 }
 

@@ -24,6 +24,8 @@ func (m *Model) View() string {
 	}
 	scope := "namespace " + m.namespace
 	switch {
+	case kube.SeveralNamespaces(m.namespace) && m.info.Namespaced:
+		scope = "namespaces " + strings.Join(kube.SplitNamespaces(m.namespace), ", ")
 	case m.namespace == "" || !m.info.Namespaced:
 		scope = "the cluster"
 		if m.info.Namespaced {
@@ -40,10 +42,10 @@ func (m *Model) View() string {
 			}
 			return fill(text, h)
 		}
-		loading := append(m.fleetLines(w), st.Muted.Render(fmt.Sprintf("Loading %s in %s…", m.info.ID, scope)))
+		loading := append(m.stateLines(w), st.Muted.Render(fmt.Sprintf("Loading %s in %s…", m.info.ID, scope)))
 		return fill(strings.Join(loading, "\n"), h)
 	}
-	lines := append([]string{m.notice(w, 0)}, m.fleetLines(w)...)
+	lines := append([]string{m.notice(w, 0)}, m.stateLines(w)...)
 	switch {
 	case len(m.table.Rows) == 0 && m.failure != nil && m.parentNote == "":
 		// Nothing read is left to show: say why the kind cannot be read

@@ -2,6 +2,7 @@ package pickers
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -27,25 +28,41 @@ type snapshotMsg struct {
 }
 
 // NewNamespaces returns the namespace picker for a screen showing kind in
-// current ("" is all namespaces; it is marked in the list). Picking sends
-// views.OpenKindMsg{Kind: kind, Namespace: picked, Replace: true}; esc
+// current ("" is all namespaces; several "shop,web": each is marked in the
+// list). Picking sends views.OpenKindMsg{Kind: kind, Namespace: picked,
+// Replace: true}; tab marks several namespaces, and enter with two or more
+// marked sends them as one namespace ("shop,web", kube.JoinNamespaces;
+// issue 27); esc
 // sends views.BackMsg. On a cluster-scoped kind the picker says that the
 // namespace picked applies to namespaced kinds only. Init reads the list; when it cannot be read (any
 // Truncation: forbidden, unavailable, ...), the picker says why and enter
-// takes the typed text, refused unless it is a valid namespace name
-// (views.ValidateNamespaceName); "all" (or "-A") typed there is all
+// takes the typed text, refused unless it is a valid namespace name or
+// several joined by commas (views.ParseNamespaces); "all" (or "-A") typed there is all
 // namespaces, as in `:pods all`.
 func NewNamespaces(vc *views.Context, kind kube.Kind, current string) *Model {
 	m := newModel(vc, "namespace", current, func(ns string) tea.Cmd {
+		if several, err := views.ParseNamespaces(ns); err == nil {
+			ns = several // typed "web,shop"
+		}
 		return func() tea.Msg { return views.OpenKindMsg{Kind: kind, Namespace: ns, Replace: true} }
 	})
+	m.pickMany = func(nss []string) tea.Cmd {
+		ns := kube.JoinNamespaces(nss)
+		if slices.Contains(nss, "") {
+			ns = "" // all namespaces marked among others: all
+		}
+		return func() tea.Msg { return views.OpenKindMsg{Kind: kind, Namespace: ns, Replace: true} }
+	}
 	m.title = "namespace for " + string(kind)
 	if info, ok := vc.Client.Kind(string(kind)); ok && !info.Namespaced {
 		// Picking still sets the namespace `:` commands open kinds in.
 		m.title = "namespace for namespaced kinds"
 		m.scope = string(info.ID) + " are cluster-scoped: the namespace picked applies to namespaced kinds"
 	}
-	m.validate = views.ValidateNamespaceName
+	m.validate = func(typed string) error {
+		_, err := views.ParseNamespaces(typed)
+		return err
+	}
 	m.allWords = []string{"all", "-A"}
 	m.loading = true
 	m.notice = "Reading namespaces… (type a name and press enter to go there now)"

@@ -17,6 +17,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 )
 
@@ -98,7 +99,7 @@ func (m *Model) setItems(items []item) {
 	m.items = items
 	m.filter()
 	for i, idx := range m.shown {
-		if m.items[idx].value == m.current {
+		if m.isCurrent(m.items[idx].value) {
 			m.cursor = i
 		}
 	}
@@ -331,7 +332,7 @@ func (m *Model) View() string {
 	for i := m.offset; i < len(m.shown) && len(lines) < h; i++ {
 		it := m.items[m.shown[i]]
 		text := views.Sanitize(it.label)
-		if it.value == m.current {
+		if m.isCurrent(it.value) {
 			mark := m.mark
 			if mark == "" {
 				mark = "(current)"
@@ -392,4 +393,14 @@ func padRight(s string, n int) string {
 		return s + strings.Repeat(" ", n-w)
 	}
 	return s
+}
+
+// isCurrent reports whether value is the one in use now, or one of the
+// several namespaces in use ("shop,web": each is marked current).
+func (m *Model) isCurrent(value string) bool {
+	if value == m.current {
+		return true
+	}
+	return m.noun == "namespace" && value != "" && kube.SeveralNamespaces(m.current) &&
+		slices.Contains(kube.SplitNamespaces(m.current), value)
 }

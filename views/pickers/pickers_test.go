@@ -348,3 +348,44 @@ func TestContextPickerMarksSeveral(t *testing.T) {
 		t.Fatalf("enter with one marked sent %#v", msg)
 	}
 }
+
+// TestNamespacePickerMarksSeveral is issue 27's "marks in the namespace
+// picker": tab marks namespaces, and enter with two marked opens the kind
+// in both at once ("demo,other"); typed "other, demo" where the list cannot
+// be read does the same; the namespaces of a screen of several are each
+// marked current.
+func TestNamespacePickerMarksSeveral(t *testing.T) {
+	m := open(t, false)
+	press(m, "tab") // demo (the cursor's, the current), the cursor on kube-system
+	typeText(m, "oth")
+	press(m, "tab")
+	view := m.View()
+	viewtest.Size(t, view, width, height)
+	viewtest.Golden(t, "namespaces-marked", view)
+	if msg := picked(t, press(m, "enter")); msg != (views.OpenKindMsg{Kind: "pods", Namespace: "demo,other", Replace: true}) {
+		t.Fatalf("enter with demo and other marked sent %#v", msg)
+	}
+
+	m = open(t, true)
+	typeText(m, "other,demo")
+	if msg := picked(t, press(m, "enter")); msg != (views.OpenKindMsg{Kind: "pods", Namespace: "demo,other", Replace: true}) {
+		t.Fatalf("enter with other,demo typed sent %#v", msg)
+	}
+	m = open(t, true)
+	typeText(m, "demo,,other")
+	if cmd := press(m, "enter"); cmd != nil {
+		t.Fatalf("a name missing between the commas was sent: %#v", cmd())
+	}
+	if !strings.Contains(strings.Join(strings.Fields(m.View()), " "), "missing between the commas") {
+		t.Fatalf("no refusal of demo,,other:\n%s", m.View())
+	}
+
+	client, _ := kubetest.FakeClient(t, namespaces("default", "demo", "kube-system", "other")...)
+	m = pickers.NewNamespaces(viewtest.Context(client, width, height), "pods", "demo,other")
+	m.Update(m.Init()())
+	view = m.View()
+	viewtest.Golden(t, "namespaces-several-current", view)
+	if strings.Count(view, "(current)") != 2 {
+		t.Fatalf("demo and other are not both marked current:\n%s", view)
+	}
+}

@@ -82,6 +82,9 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	cmd.SetOut(out)
 	cmd.SetErr(errOut)
 	flags.AddFlags(cmd.PersistentFlags())
+	if f := cmd.PersistentFlags().Lookup("namespace"); f != nil {
+		f.Usage = "the namespace to show; several joined by commas (-n shop,web) show their rows together, each namespace read on its own"
+	}
 	// The dashboard's flags are persistent: `kyyard get` and `manifest`
 	// accept (and check) them too, so a shell alias that carries them
 	// (alias ky='kyyard --readonly --metrics-interval=30s') works with a
@@ -173,6 +176,13 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	if err := checkFlags(opts); err != nil {
 		return err
 	}
+	// -n shop,web: the screens read both; the client's own namespace (what
+	// an action without a row's namespace uses) is the first. Before
+	// anything reads the flags: their loader keeps the namespace it saw.
+	several, err := severalNamespaces(flags)
+	if err != nil {
+		return err
+	}
 	var uiOpts []ui.Option
 	if opts.contexts != "" || opts.fleet != "" {
 		names, err := fleetContexts(fleetConnectOf(flags, &opts), getOptions{contexts: opts.contexts, fleet: opts.fleet})
@@ -245,6 +255,9 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		Config: views.Config{RefreshInterval: opts.refresh, MaxLogStreams: opts.maxLogRequests, DeployTimeout: opts.deployTimeout},
 	}
 	ns := client.Namespace()
+	if several != "" {
+		ns = several
+	}
 	if opts.all {
 		ns = ""
 	}
@@ -264,6 +277,26 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	}
 	_, err = tea.NewProgram(root, tea.WithAltScreen()).Run()
 	return err
+}
+
+// severalNamespaces reads -n when it names several namespaces joined by
+// commas (views.ParseNamespaces; issue 27): it returns them as one
+// screen namespace ("shop,web") and leaves the first in the flags, the
+// client's own; "" when -n names one namespace or none. Errors: a
+// malformed name among several.
+func severalNamespaces(flags *genericclioptions.ConfigFlags) (string, error) {
+	if flags.Namespace == nil || !strings.Contains(*flags.Namespace, ",") {
+		return "", nil
+	}
+	ns, err := views.ParseNamespaces(*flags.Namespace)
+	if err != nil {
+		return "", fmt.Errorf("--namespace: %w", err)
+	}
+	*flags.Namespace = kube.SplitNamespaces(ns)[0]
+	if !kube.SeveralNamespaces(ns) {
+		return "", nil // "a,a": one
+	}
+	return ns, nil
 }
 
 // loadConfig reads the configuration file at path, else at

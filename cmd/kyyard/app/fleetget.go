@@ -115,7 +115,7 @@ func runFleetGet(ctx context.Context, out, errOut io.Writer, fc fleetConnect, na
 		if err := writeFleetJSON(out, reads, now); err != nil {
 			return err
 		}
-	} else if table, withNS, rows := mergeTables(reads, opts.all); rows > 0 {
+	} else if table, withNS, rows := mergeTables(reads, opts.all || severalIn(reads)); rows > 0 {
 		if err := writeTable(out, table, opts.output == "wide", withNS, now); err != nil {
 			return err
 		}
@@ -179,9 +179,11 @@ func readContext(ctx context.Context, fc fleetConnect, c, name string, opts getO
 	}
 	if opts.all || !info.Namespaced {
 		ns = ""
-	} else if err := views.ValidateNamespaceName(ns); err != nil {
+	} else if several, err := views.ParseNamespaces(ns); err != nil {
 		r.err, r.reason = fmt.Errorf("namespace: %w", err), kube.ReasonInvalid
 		return r
+	} else {
+		ns = several // -n shop,web: both, in each context
 	}
 	r.ns = ns
 	snap := client.Snapshot(ctx, kube.SnapshotRequest{Kinds: []kube.Kind{info.ID}, Namespace: ns, Selector: kube.Selector{Labels: opts.selector}})
@@ -194,8 +196,20 @@ func readContext(ctx context.Context, fc fleetConnect, c, name string, opts getO
 	return r
 }
 
+// severalIn reports whether a context was read in several namespaces
+// (-n shop,web): the merged table then has the NAMESPACE column.
+func severalIn(reads []contextRead) bool {
+	for _, r := range reads {
+		if kube.SeveralNamespaces(r.ns) {
+			return true
+		}
+	}
+	return false
+}
+
 // mergeTables is the rows of every context that answered as one table:
-// CONTEXT first, then NAMESPACE when all (a namespaced kind with -A),
+// CONTEXT first, then NAMESPACE when all (a namespaced kind with -A, or
+// several namespaces),
 // then the first answer's columns, each other answer's cells matched to
 // them by name ("" where it has none). withNS is always false: the
 // namespace is a column of its own here. rows counts the rows.

@@ -129,9 +129,11 @@ func runGet(ctx context.Context, out, errOut io.Writer, connect connectFunc, nam
 	case opts.all || !info.Namespaced:
 		ns = "" // a cluster-scoped kind has no namespace, in the JSON either
 	default:
-		if err := views.ValidateNamespaceName(ns); err != nil {
+		several, err := views.ParseNamespaces(ns) // -n shop,web: both
+		if err != nil {
 			return fmt.Errorf("--namespace: %w", err)
 		}
+		ns = several
 	}
 	snap := client.Snapshot(ctx, kube.SnapshotRequest{
 		Kinds: []kube.Kind{info.ID}, Namespace: ns, Selector: kube.Selector{Labels: opts.selector},
@@ -146,7 +148,7 @@ func runGet(ctx context.Context, out, errOut io.Writer, connect connectFunc, nam
 			return err
 		}
 	} else if len(snap.Truncated) == 0 {
-		withNS := opts.all && info.Namespaced
+		withNS := (opts.all || kube.SeveralNamespaces(ns)) && info.Namespaced
 		if len(table.Rows) == 0 {
 			fmt.Fprintln(errOut, noResources(ns, info.Namespaced))
 			return nil
@@ -158,6 +160,14 @@ func runGet(ctx context.Context, out, errOut io.Writer, connect connectFunc, nam
 	if len(snap.Truncated) > 0 {
 		tr := snap.Truncated[0]
 		return fmt.Errorf("cannot read %s (%s): %s: %s", info.ID, tr.Reason, tr.Reason.Sentence(), views.Sanitize(tr.Message))
+	}
+	for _, u := range table.Unread {
+		// -n shop,web where one cannot be read: the others' rows are
+		// printed, and this says which is missing (exit status 1).
+		fmt.Fprintf(errOut, "cannot read %s in namespace %s (%s): %s: %s\n", info.ID, u.Namespace, u.Reason, u.Reason.Sentence(), views.Sanitize(u.Message))
+	}
+	if len(table.Unread) > 0 {
+		return fmt.Errorf("%s could not be read in %d of the namespaces", info.ID, len(table.Unread))
 	}
 	return nil
 }
@@ -177,8 +187,12 @@ func unknownKind(name string, known []kube.KindInfo, discoverErr error) error {
 	return errors.New(msg)
 }
 
-// noResources is kubectl's message for an empty list.
+// noResources is kubectl's message for an empty list (of several
+// namespaces: each named).
 func noResources(ns string, namespaced bool) string {
+	if namespaced && kube.SeveralNamespaces(ns) {
+		return "No resources found in namespaces " + strings.Join(kube.SplitNamespaces(ns), ", ") + "."
+	}
 	if namespaced && ns != "" {
 		return "No resources found in " + ns + " namespace."
 	}
@@ -253,8 +267,11 @@ type getRow struct {
 }
 
 type getTruncation struct {
-	Reason  string `json:"reason"`
-	Message string `json:"message"`
+	// Namespace is set for one namespace of several (-n a,b) that could
+	// not be read; the others' rows are in rows.
+	Namespace string `json:"namespace,omitempty"`
+	Reason    string `json:"reason"`
+	Message   string `json:"message"`
 }
 
 // writeJSON prints the table as one JSON document: every column (Wide ones
@@ -277,6 +294,9 @@ func writeJSON(out io.Writer, table kube.Table, snap kube.Snapshot, now time.Tim
 	}
 	for _, tr := range snap.Truncated {
 		doc.Truncated = append(doc.Truncated, getTruncation{Reason: string(tr.Reason), Message: tr.Message})
+	}
+	for _, u := range table.Unread {
+		doc.Truncated = append(doc.Truncated, getTruncation{Namespace: u.Namespace, Reason: string(u.Reason), Message: u.Message})
 	}
 	return encodeJSON(out, doc)
 }

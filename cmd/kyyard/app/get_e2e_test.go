@@ -181,3 +181,44 @@ func TestE2EGetTakesAnAliasFlags(t *testing.T) {
 		t.Errorf("pods with the alias's flags %v, without %v", aliased, plain)
 	}
 }
+
+// TestE2EGetSeveralNamespaces: `kyyard get cm -n kube-system,demo` prints
+// exactly the rows `kubectl get cm -A` prints for those two namespaces,
+// with the NAMESPACE column; the read-only user, allowed into demo only,
+// gets demo's rows, kube-system named on stderr as forbidden, and a
+// failing exit status.
+func TestE2EGetSeveralNamespaces(t *testing.T) {
+	kubeconfig, kubectl := localTools(t)
+	var out, errOut bytes.Buffer
+	cmd := app.NewCommand(&out, &errOut)
+	cmd.SetArgs([]string{"get", "--kubeconfig", kubeconfig, "cm", "-n", "kube-system," + kubetest.DemoNamespace})
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("kyyard get cm -n kube-system,demo: %v\n%s", err, errOut.String())
+	}
+	kc := exec.Command(kubectl, "--kubeconfig", kubeconfig, "get", "cm", "-A")
+	kc.Env = append(os.Environ(), "KUBECONFIG=/dev/null")
+	all, err := kc.Output()
+	if err != nil {
+		t.Fatalf("kubectl get cm -A: %v", err)
+	}
+	lines := strings.Split(strings.TrimRight(string(all), "\n"), "\n")
+	want := []string{lines[0]}
+	for _, l := range lines[1:] {
+		if ns := strings.Fields(l)[0]; ns == "kube-system" || ns == kubetest.DemoNamespace {
+			want = append(want, l)
+		}
+	}
+	if problems := diffGet(t, out.String(), strings.Join(want, "\n")+"\n"); len(problems) > 0 {
+		t.Fatalf("kyyard get cm -n kube-system,demo differs from kubectl's rows of the two:\n%s", strings.Join(problems, "\n"))
+	}
+
+	out.Reset()
+	errOut.Reset()
+	cmd = app.NewCommand(&out, &errOut)
+	cmd.SetArgs([]string{"get", "--kubeconfig", os.Getenv(kubetest.ReadOnlyKubeconfigEnv), "cm", "-n", "kube-system," + kubetest.DemoNamespace})
+	err = cmd.Execute()
+	if err == nil || !strings.Contains(errOut.String(), "cannot read configmaps in namespace kube-system (forbidden)") ||
+		!strings.Contains(out.String(), kubetest.DemoNamespace+" ") || strings.Contains(out.String(), "kube-system") {
+		t.Fatalf("the read-only user's get cm -n kube-system,demo: %v\nstdout:\n%s\nstderr:\n%s", err, out.String(), errOut.String())
+	}
+}

@@ -8,7 +8,8 @@ It connects the way kubectl does (the same flags, the same kubeconfig rules)
 and shows the current namespace's pods, refreshed every --refresh interval.
 
 Keys:
-  :          command prompt: :pods :deploy :nodes :ns, :<kind> <namespace>, :<kind> all, :q
+  :          command prompt: :pods :deploy :nodes :ns, :<kind> <namespace>, :<kind> all, :q;
+             :<kind> a,b (and -n a,b) shows several namespaces at once
              (tab completes kind names; enter takes the completion shown). Any kind
              the API server serves works too, CRDs included: :crd, :cm,
              :clusterlogs.kwok.x-k8s.io, with the columns kubectl get prints.
@@ -19,8 +20,9 @@ Keys:
   > < S N A  sort by next/previous column, reverse, by name, by age
   space V    mark a row, a range (ctrl+\ clears); u/U next unhealthy / only unhealthy
   ←/→        scroll the columns right of NAME
-  ctrl+n     pick this screen's namespace (type to filter; when namespaces
-             cannot be listed, type the name); :ns <name>|all does it at once
+  ctrl+n     pick this screen's namespace (type to filter; tab marks several,
+             enter opens them all at once; when namespaces cannot be listed, type
+             the name, or names joined by commas); :ns <name>|all does it at once
   :ctx       pick a kubeconfig context; :ctx <name> switches to it
   w          toggle kubectl's -o wide columns (pods, nodes: with CPU and memory trends)
   metrics    pods and containers show CPU MEM %CPU/R %CPU/L %MEM/R %MEM/L, nodes CPU
