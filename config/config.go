@@ -9,6 +9,7 @@
 //	  prod-eu: {readonly: true, strict: true}
 //	  kind-dev: {shell: "zsh -l"}   # the shell `s` tries first
 //	  big-prod: {metricsInterval: 60s}   # how often metrics are read
+//	  shop-prod: {namespaces: [shop, "shop,payments"]}   # keys 1, 2 on its screens
 //	fleets:                                 # named sets of contexts (--fleet prod)
 //	  prod: [prod-eu, prod-us, "prod-ap-*"] # names and path.Match patterns
 //
@@ -29,6 +30,7 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/yaml"
 )
 
@@ -63,6 +65,11 @@ type Mode struct {
 	// --metrics-interval); left out, kube's default. Parse refuses a
 	// written value that is not positive ("0s", "-5s"), as the flag does.
 	MetricsInterval Duration `json:"metricsInterval,omitempty"`
+	// Namespaces are the context's favourite namespaces, pinned to the
+	// keys 1, 2, … of its inventory screens before the ones used most
+	// recently (issue 27): each a namespace name, or several joined by
+	// commas ("shop,web"). Parse refuses an empty or malformed name.
+	Namespaces []string `json:"namespaces,omitempty"`
 }
 
 // Duration is a time.Duration written as Go writes it ("15s", "1m30s") in
@@ -87,7 +94,7 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
 
 // Or returns the mode with every setting that either m or o turns on, and
-// m's shell and metrics interval, else o's.
+// m's shell, metrics interval and favourite namespaces, else o's.
 func (m Mode) Or(o Mode) Mode {
 	shell := m.Shell
 	if shell == "" {
@@ -97,7 +104,11 @@ func (m Mode) Or(o Mode) Mode {
 	if interval.Duration == 0 {
 		interval = o.MetricsInterval
 	}
-	return Mode{ReadOnly: m.ReadOnly || o.ReadOnly, Strict: m.Strict || o.Strict, Shell: shell, MetricsInterval: interval}
+	namespaces := m.Namespaces
+	if len(namespaces) == 0 {
+		namespaces = o.Namespaces
+	}
+	return Mode{ReadOnly: m.ReadOnly || o.ReadOnly, Strict: m.Strict || o.Strict, Shell: shell, MetricsInterval: interval, Namespaces: namespaces}
 }
 
 // Dir is kyyard's folder of per-user files: $XDG_CONFIG_HOME/kyyard, else
@@ -192,6 +203,13 @@ func Parse(name string, data []byte) (*File, error) {
 		}
 		if m.MetricsInterval.Duration < 0 || m.MetricsInterval.Duration == 0 && intervalSet[ctx] {
 			return nil, fmt.Errorf("configuration file %s: contexts.%s.metricsInterval %s must be positive (as --metrics-interval; leave it out for the default)", name, ctx, m.MetricsInterval)
+		}
+		for i, ns := range m.Namespaces {
+			for _, n := range strings.Split(ns, ",") {
+				if errs := validation.IsDNS1123Label(n); len(errs) > 0 {
+					return nil, fmt.Errorf("configuration file %s: contexts.%s.namespaces[%d] %q is not a namespace name or several joined by commas: %s", name, ctx, i, ns, errs[0])
+				}
+			}
 		}
 	}
 	return &f, nil

@@ -41,7 +41,7 @@ func TestParseAndFor(t *testing.T) {
 		{"", config.Mode{}},
 	}
 	for _, tt := range tests {
-		if got := f.For(tt.context); got != tt.want {
+		if got := f.For(tt.context); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("For(%q) = %+v, want %+v", tt.context, got, tt.want)
 		}
 	}
@@ -63,14 +63,14 @@ func TestFlagsWinForTurningOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	flags := config.Mode{ReadOnly: true, Strict: true}
-	if got := flags.Or(f.For("dev")); got != flags {
+	if got := flags.Or(f.For("dev")); !reflect.DeepEqual(got, flags) {
 		t.Errorf("--readonly --strict with an entry of false: %+v, want both on", got)
 	}
-	if got := (config.Mode{}).Or(config.Mode{Strict: true}); got != (config.Mode{Strict: true}) {
+	if got := (config.Mode{}).Or(config.Mode{Strict: true}); !reflect.DeepEqual(got, config.Mode{Strict: true}) {
 		t.Errorf("no flags, strict entry: %+v", got)
 	}
 	var none *config.File
-	if got := none.For("prod"); got != (config.Mode{}) {
+	if got := none.For("prod"); !reflect.DeepEqual(got, config.Mode{}) {
 		t.Errorf("nil File: %+v", got)
 	}
 }
@@ -88,6 +88,9 @@ func TestParseErrorsNameFileAndCause(t *testing.T) {
 		{"pattern not a list", "readonlyContexts: prod*\n", []string{"bad.yaml", "readonlyContexts"}},
 		{"bad pattern", `readonlyContexts: ["ok", "prod["]` + "\n", []string{"bad.yaml", `readonlyContexts[1] "prod["`, "not a valid pattern"}},
 		{"empty pattern", `readonlyContexts: [""]` + "\n", []string{"bad.yaml", "readonlyContexts[0] is empty"}},
+		{"bad favourite namespace", "contexts:\n  prod: {namespaces: [shop, \"Web\"]}\n", []string{"bad.yaml", `contexts.prod.namespaces[1] "Web"`, "lower case"}},
+		{"empty among favourites", "contexts:\n  prod: {namespaces: [\"shop,,web\"]}\n", []string{"bad.yaml", `contexts.prod.namespaces[0] "shop,,web"`}},
+		{"favourites not a list", "contexts:\n  prod: {namespaces: shop}\n", []string{"bad.yaml", "namespaces"}},
 	}
 	for _, tt := range tests {
 		_, err := config.Parse("bad.yaml", []byte(tt.yaml))
@@ -113,7 +116,7 @@ func TestLoad(t *testing.T) {
 	if err := os.WriteFile(empty, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if f, err := config.Load(empty); err != nil || f.For("prod") != (config.Mode{}) {
+	if f, err := config.Load(empty); err != nil || !reflect.DeepEqual(f.For("prod"), config.Mode{}) {
 		t.Fatalf("an empty file: %+v, %v", f, err)
 	}
 	good := filepath.Join(dir, "config.yaml")
@@ -235,5 +238,22 @@ func TestFleets(t *testing.T) {
 		if _, err := config.Parse("c.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", text, err, want)
 		}
+	}
+}
+
+// TestContextFavouriteNamespaces: a context's pinned favourite namespaces
+// are read in order, several joined by commas kept as written; Or takes
+// the first mode's, else the second's.
+func TestContextFavouriteNamespaces(t *testing.T) {
+	f, err := config.Parse("c", []byte("contexts:\n  shop-prod: {namespaces: [shop, \"shop,payments\"]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"shop", "shop,payments"}
+	if got := f.For("shop-prod").Namespaces; !reflect.DeepEqual(got, want) {
+		t.Fatalf("namespaces %q, want %q", got, want)
+	}
+	if got := (config.Mode{ReadOnly: true}).Or(f.For("shop-prod")).Namespaces; !reflect.DeepEqual(got, want) {
+		t.Fatalf("Or dropped the entry's namespaces: %q", got)
 	}
 }

@@ -89,6 +89,7 @@ type Model struct {
 	overlay views.Screen
 	// pickKey opens the namespace picker.
 	pickKey key.Binding
+	favs    favouriteState // namespaces used and pinned (favourites.go)
 
 	// kubeconfig switches contexts; nil when kyyard has none. context is
 	// the context switched to ("" until a switch: the kubeconfig's own).
@@ -362,6 +363,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			return m.toTop(msg) // marks or a filter to clear first
 		}
 		return m.back()
+	case m.favouriteKey(msg):
+		return m.openFavourite(msg)
 	case key.Matches(msg, m.pickKey):
 		if m.closesWork("a namespace switch") {
 			return nil
@@ -425,7 +428,7 @@ func (m *Model) open(msg views.OpenKindMsg, chosen bool) tea.Cmd {
 	}
 	scr.Narrow(msg.Selector, msg.Parent)
 	if chosen || msg.Selector.IsZero() && (scr.Namespace() != "" || msg.Namespace == "") {
-		m.namespace = msg.Namespace
+		m.setNamespace(msg.Namespace)
 	}
 	m.status = views.StatusMsg{}
 	if info, ok := m.vc.Client.Kind(string(msg.Kind)); chosen && ok && !info.Namespaced {

@@ -51,7 +51,7 @@ func (m *Model) header() string {
 		// give way to the banner.
 		return who + "\n" + m.banner()
 	}
-	return who + "\n" + m.factsLine(what)
+	return who + "\n" + m.withFavourites(m.factsLine(what))
 }
 
 // banner replaces the second header line while the API server cannot be

@@ -23,6 +23,8 @@ Keys:
   ctrl+n     pick this screen's namespace (type to filter; tab marks several,
              enter opens them all at once; when namespaces cannot be listed, type
              the name, or names joined by commas); :ns <name>|all does it at once
+  0-9        0 all namespaces, 1-9 the favourites the header names (ns:): the
+             context's pinned ones (config namespaces:), then the last used
   :ctx       pick a kubeconfig context; :ctx <name> switches to it
   w          toggle kubectl's -o wide columns (pods, nodes: with CPU and memory trends)
   metrics    pods and containers show CPU MEM %CPU/R %CPU/L %MEM/R %MEM/L, nodes CPU

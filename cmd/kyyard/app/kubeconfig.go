@@ -28,6 +28,13 @@ type kubeconfigContexts struct {
 	flag config.Mode
 }
 
+// FavouriteNamespaces returns the namespaces the configuration file pins
+// to the favourites keys of context name (contexts.NAME.namespaces; the
+// ui's FavouriteNamespaces).
+func (k kubeconfigContexts) FavouriteNamespaces(name string) []string {
+	return k.cfg.For(name).Namespaces
+}
+
 // optionsFor returns the client options of context name: read-only when
 // --readonly, the file's entry or a readonlyContexts pattern says so;
 // strict when --strict or the entry says so. Nothing turns a setting off.
