@@ -1,18 +1,25 @@
-// Package assets holds kyyard's embedded defaults: the colour theme. It is
-// read once, where the styles are built (views.NewStyles).
+// Package assets holds kyyard's embedded defaults: the colour themes (a
+// dark and a light one; issue 27), read once where the styles are built
+// (views.NewStyles), and the theme without colours NO_COLOR asks for.
 package assets
 
 import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"regexp"
+	"strconv"
 )
 
 //go:embed themes/*.json
 var themes embed.FS
 
 // Theme is a named set of colours. Each colour is a lipgloss colour string:
-// an ANSI 256 index ("39") or a hex value ("#5fafff").
+// an ANSI 256 index ("39") or a hex value ("#5fafff"); "" is none (the
+// terminal's own), as in NoColorTheme. The JSON names are the fields'
+// with a lower-case first letter ("headerKey"), in the theme files and in
+// the configuration file's themes.
 type Theme struct {
 	// Name identifies the theme ("default").
 	Name string `json:"name"`
@@ -57,11 +64,67 @@ func LoadTheme(name string) (Theme, error) {
 	return t, nil
 }
 
-// DefaultTheme returns the built-in default theme.
+// Builtin names the embedded themes: "dark" (the default) and "light".
+func Builtin() []string { return []string{"dark", "light"} }
+
+// DefaultTheme returns the built-in dark theme, the default.
 func DefaultTheme() Theme {
-	t, err := LoadTheme("default")
+	t, err := LoadTheme("dark")
 	if err != nil {
 		panic(err) // the embedded file is part of the binary; a unit test loads it
 	}
 	return t
+}
+
+// NoColorTheme is the theme without colours, for NO_COLOR
+// (https://no-color.org): every colour "" and no palette; the styles then
+// mark the cursor row and search matches by reverse video and underline,
+// not colour.
+func NoColorTheme() Theme { return Theme{Name: "no-color"} }
+
+// colourSyntax is what a colour may be: an ANSI 256 index or #rgb/#rrggbb.
+var colourSyntax = regexp.MustCompile(`^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[0-9]{1,3})$`)
+
+// Validate checks every colour of the theme ("" is allowed: none). Errors
+// name the colour by its JSON name and say what is wrong.
+func (t Theme) Validate() error {
+	check := func(name, c string) error {
+		if c == "" {
+			return nil
+		}
+		if !colourSyntax.MatchString(c) {
+			return fmt.Errorf("%s %q is not a colour: an ANSI 256 index (0-255) or #rrggbb", name, c)
+		}
+		if n, err := strconv.Atoi(c); err == nil && n > 255 {
+			return fmt.Errorf("%s %q is not a colour: an ANSI 256 index is at most 255", name, c)
+		}
+		return nil
+	}
+	v := reflect.ValueOf(t)
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Type().Field(i)
+		name := jsonName(f.Name)
+		switch val := v.Field(i).Interface().(type) {
+		case string:
+			if f.Name == "Name" {
+				continue
+			}
+			if err := check(name, val); err != nil {
+				return err
+			}
+		case []string:
+			for j, c := range val {
+				if err := check(fmt.Sprintf("%s[%d]", name, j), c); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// jsonName is a field's name in the theme files: its first letter lower
+// case (encoding/json matches it to the field).
+func jsonName(field string) string {
+	return string(field[0]+'a'-'A') + field[1:]
 }

@@ -12,6 +12,9 @@
 //	  shop-prod: {namespaces: [shop, "shop,payments"]}   # keys 1, 2 on its screens
 //	fleets:                                 # named sets of contexts (--fleet prod)
 //	  prod: [prod-eu, prod-us, "prod-ap-*"] # names and path.Match patterns
+//	theme: mine                             # auto (the default), dark, light or one of themes
+//	themes:
+//	  mine: {accent: "33", selectedBackground: "#005f87"}  # the others: the terminal's own
 //
 // A setting only ever turns a guard on: a context is read-only when the
 // --readonly flag says so, or its entry says readonly: true, or its name
@@ -27,11 +30,14 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/yaml"
+
+	"github.com/kyyard/kyyard/assets"
 )
 
 // File is the configuration file's content. The zero value (no file)
@@ -47,6 +53,15 @@ type File struct {
 	// --contexts takes them (kube.SelectContexts). Each context keeps its
 	// own settings above in a fleet.
 	Fleets map[string][]string `json:"fleets,omitempty"`
+	// Theme names the colour theme (--theme wins): "auto" (or left out:
+	// dark or light after the terminal's background, when it answers),
+	// "dark", "light", or one of Themes. NO_COLOR wins over both.
+	Theme string `json:"theme,omitempty"`
+	// Themes are themes of your own, by name: every colour kyyard draws
+	// with (assets.Theme's fields, "headerKey", "selectedBackground", ...),
+	// each an ANSI 256 index or #rrggbb; one left out is the terminal's
+	// own colour.
+	Themes map[string]assets.Theme `json:"themes,omitempty"`
 }
 
 // Mode is the guard policy of one context: both false is interactive
@@ -187,6 +202,17 @@ func Parse(name string, data []byte) (*File, error) {
 				return nil, fmt.Errorf("configuration file %s: fleets.%s[%d] %q is not a valid pattern (path.Match: *, ?, [a-z], \\ escapes): %v", name, fleet, i, p, err)
 			}
 		}
+	}
+	for theme, t := range f.Themes {
+		if slices.Contains(assets.Builtin(), theme) || theme == "auto" || theme == "" {
+			return nil, fmt.Errorf("configuration file %s: themes.%s: %q is a built-in choice; give your theme another name", name, theme, theme)
+		}
+		if err := t.Validate(); err != nil {
+			return nil, fmt.Errorf("configuration file %s: themes.%s: %v", name, theme, err)
+		}
+	}
+	if _, ok := f.Themes[f.Theme]; !ok && f.Theme != "" && f.Theme != "auto" && !slices.Contains(assets.Builtin(), f.Theme) {
+		return nil, fmt.Errorf("configuration file %s: theme %q is neither auto, %s nor one of themes", name, f.Theme, strings.Join(assets.Builtin(), ", "))
 	}
 	// A metricsInterval written as 0s reads as the zero Duration, as a
 	// missing one does: which entries write one at all is read apart.

@@ -91,6 +91,10 @@ func TestParseErrorsNameFileAndCause(t *testing.T) {
 		{"bad favourite namespace", "contexts:\n  prod: {namespaces: [shop, \"Web\"]}\n", []string{"bad.yaml", `contexts.prod.namespaces[1] "Web"`, "lower case"}},
 		{"empty among favourites", "contexts:\n  prod: {namespaces: [\"shop,,web\"]}\n", []string{"bad.yaml", `contexts.prod.namespaces[0] "shop,,web"`}},
 		{"favourites not a list", "contexts:\n  prod: {namespaces: shop}\n", []string{"bad.yaml", "namespaces"}},
+		{"bad theme colour", "themes:\n  mine: {accent: blue}\n", []string{"bad.yaml", "themes.mine", `accent "blue" is not a colour`}},
+		{"misspelt theme colour", "themes:\n  mine: {acent: \"33\"}\n", []string{"bad.yaml", `unknown field "acent"`}},
+		{"theme named as a built-in", "themes:\n  dark: {accent: \"33\"}\n", []string{"bad.yaml", "themes.dark", "built-in"}},
+		{"unknown theme", "theme: solarized\n", []string{"bad.yaml", `theme "solarized"`}},
 	}
 	for _, tt := range tests {
 		_, err := config.Parse("bad.yaml", []byte(tt.yaml))

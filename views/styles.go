@@ -37,11 +37,24 @@ type Styles struct {
 
 // NewStyles builds the styles of a theme.
 func NewStyles(t assets.Theme) Styles {
-	c := func(s string) lipgloss.Color { return lipgloss.Color(s) }
+	c := func(s string) lipgloss.TerminalColor {
+		if s == "" {
+			return lipgloss.NoColor{} // the terminal's own (NO_COLOR)
+		}
+		return lipgloss.Color(s)
+	}
 	fg := lipgloss.NewStyle().Foreground(c(t.Foreground))
 	palette := make([]lipgloss.Style, len(t.Palette))
 	for i, p := range t.Palette {
 		palette[i] = lipgloss.NewStyle().Foreground(c(p))
+	}
+	selected := lipgloss.NewStyle().Foreground(c(t.SelectedForeground)).Background(c(t.SelectedBackground))
+	match := lipgloss.NewStyle().Foreground(c(t.SelectedForeground)).Background(c(t.MatchBackground))
+	current := lipgloss.NewStyle().Foreground(c(t.SelectedForeground)).Background(c(t.CurrentMatchBackground)).Bold(true)
+	if t.SelectedBackground == "" {
+		// No colours (NO_COLOR): the cursor row and the matches are told
+		// by reverse video and underline.
+		selected, match, current = selected.Reverse(true), match.Underline(true), current.Reverse(true)
 	}
 	return Styles{
 		Palette:         palette,
@@ -49,14 +62,14 @@ func NewStyles(t assets.Theme) Styles {
 		HeaderValue:     lipgloss.NewStyle().Foreground(c(t.HeaderValue)).Bold(true),
 		Title:           lipgloss.NewStyle().Foreground(c(t.Title)).Bold(true),
 		ColumnHeader:    lipgloss.NewStyle().Foreground(c(t.ColumnHeader)).Bold(true),
-		Selected:        lipgloss.NewStyle().Foreground(c(t.SelectedForeground)).Background(c(t.SelectedBackground)),
+		Selected:        selected,
 		Muted:           lipgloss.NewStyle().Foreground(c(t.Muted)),
 		Error:           lipgloss.NewStyle().Foreground(c(t.Error)).Bold(true),
 		Prompt:          lipgloss.NewStyle().Foreground(c(t.PromptForeground)),
 		HelpKey:         lipgloss.NewStyle().Foreground(c(t.HelpKey)).Bold(true),
 		HelpDescription: lipgloss.NewStyle().Foreground(c(t.HelpDescription)),
-		Match:           lipgloss.NewStyle().Foreground(c(t.SelectedForeground)).Background(c(t.MatchBackground)),
-		CurrentMatch:    lipgloss.NewStyle().Foreground(c(t.SelectedForeground)).Background(c(t.CurrentMatchBackground)).Bold(true),
+		Match:           match,
+		CurrentMatch:    current,
 		health: [4]lipgloss.Style{
 			kube.HealthOK:          fg.Foreground(c(t.OK)),
 			kube.HealthProgressing: fg.Foreground(c(t.Progressing)),

@@ -13,11 +13,11 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/klog/v2"
 
-	"github.com/kyyard/kyyard/assets"
 	"github.com/kyyard/kyyard/config"
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kinds"
@@ -59,6 +59,8 @@ type options struct {
 	// the clusters overview; commandSet is whether -c was given.
 	contexts, fleet string
 	commandSet      bool
+	// theme is --theme ("" is the configuration file's, else auto).
+	theme string
 }
 
 // NewCommand returns the root command. Output goes to out, diagnostics to errOut.
@@ -102,6 +104,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f.IntVar(&opts.maxLogRequests, "max-log-requests", kube.DefaultMaxLogStreams, "how many pods' logs a workload's log viewer streams at once (as kubectl logs --max-log-requests); each pod left out takes the place of a stream that ends")
 	cmd.Flags().StringVar(&opts.contexts, "contexts", "", "show several kubeconfig contexts at once (names and path.Match patterns, comma-separated: 'prod-*,staging'): every kind opens across them with a CONTEXT column, each context in its own namespace unless -n or -A is given; = on a workload compares it across them (drift), whose e edits it once and applies it cluster by cluster; starts on the :clusters overview unless -c names a kind")
 	cmd.Flags().StringVar(&opts.fleet, "fleet", "", "the contexts of a fleet of the configuration file (fleets: {prod: [eu-1, us-1]}), as --contexts")
+	cmd.Flags().StringVar(&opts.theme, "theme", "", "the colour theme: auto (dark or light after the terminal's background; the default), dark, light, or a theme of the configuration file (themes:); NO_COLOR set turns colours off whatever it says")
 	f.StringVar(&opts.config, "config", "", "the configuration file (per-context read-only and strict settings); default $XDG_CONFIG_HOME/kyyard/config.yaml, else ~/.config/kyyard/config.yaml")
 	cmd.PersistentPreRunE = func(sub *cobra.Command, _ []string) error {
 		if sub == cmd {
@@ -218,6 +221,10 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	if err != nil {
 		return err
 	}
+	theme, err := chooseTheme(opts.theme, cfg, os.Getenv, lipgloss.HasDarkBackground)
+	if err != nil {
+		return err
+	}
 	closeLog, err := routeClientLogs(opts.logFile)
 	if err != nil {
 		return err
@@ -250,7 +257,7 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	}
 	vc := &views.Context{
 		Client: client,
-		Styles: views.NewStyles(assets.DefaultTheme()),
+		Styles: views.NewStyles(theme),
 		Keys:   views.DefaultGlobalKeys(),
 		Config: views.Config{RefreshInterval: opts.refresh, MaxLogStreams: opts.maxLogRequests, DeployTimeout: opts.deployTimeout},
 	}

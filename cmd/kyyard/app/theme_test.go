@@ -1,0 +1,49 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kyyard/kyyard/assets"
+	"github.com/kyyard/kyyard/config"
+)
+
+// TestChooseTheme is issue 27's colour choice: NO_COLOR set wins over
+// everything; --theme over the configuration file; auto (or nothing
+// named) follows the terminal's background; a theme of the file by name;
+// an unknown name is refused with the names there are.
+func TestChooseTheme(t *testing.T) {
+	env := func(noColor string) func(string) string {
+		return func(k string) string {
+			if k == "NO_COLOR" {
+				return noColor
+			}
+			return ""
+		}
+	}
+	dark := func() bool { return true }
+	light := func() bool { return false }
+	cfg := &config.File{Theme: "light", Themes: map[string]assets.Theme{"mine": {Accent: "33"}}}
+	for _, tc := range []struct {
+		name, flag, noColor string
+		cfg                 *config.File
+		bg                  func() bool
+		want                string
+	}{
+		{"auto on a dark terminal", "", "", nil, dark, "dark"},
+		{"auto on a light terminal", "", "", nil, light, "light"},
+		{"the file's theme", "", "", cfg, dark, "light"},
+		{"the flag over the file", "dark", "", cfg, light, "dark"},
+		{"auto by the flag", "auto", "", cfg, light, "light"},
+		{"a theme of the file", "mine", "", cfg, dark, "mine"},
+		{"NO_COLOR over the flag", "dark", "1", cfg, dark, "no-color"},
+	} {
+		got, err := chooseTheme(tc.flag, tc.cfg, env(tc.noColor), tc.bg)
+		if err != nil || got.Name != tc.want {
+			t.Errorf("%s: %q, %v; want %s", tc.name, got.Name, err, tc.want)
+		}
+	}
+	if _, err := chooseTheme("solarized", cfg, env(""), dark); err == nil || !strings.Contains(err.Error(), "auto, dark, light, mine") {
+		t.Errorf("an unknown theme: %v", err)
+	}
+}
