@@ -62,6 +62,9 @@ type File struct {
 	// each an ANSI 256 index or #rrggbb; one left out is the terminal's
 	// own colour.
 	Themes map[string]assets.Theme `json:"themes,omitempty"`
+	// Mouse turns the mouse on, as --mouse (clicks and the wheel; off,
+	// the terminal's text selection works as ever).
+	Mouse bool `json:"mouse,omitempty"`
 }
 
 // Mode is the guard policy of one context: both false is interactive

@@ -189,10 +189,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.takeNames(msg)
 		return m, nil
 	case rediscoveredMsg:
-		if msg.epoch != m.epoch {
-			return m, nil
-		}
-		return m, m.run(msg.line, true)
+		return m, m.rediscovered(msg)
+	case tea.MouseMsg:
+		return m, m.mouse(msg)
 	case contextsMsg:
 		return m, m.openContextPicker(msg)
 	case connectedMsg:

@@ -182,6 +182,10 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 			return m, m.promptKey(msg)
 		}
 		return m, m.handleKey(msg)
+	case tea.MouseMsg:
+		for _, k := range views.WheelKeys(msg) {
+			m.handleKey(k)
+		}
 	}
 	return m, nil
 }

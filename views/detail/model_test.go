@@ -527,3 +527,18 @@ func TestBindingsForHelp(t *testing.T) {
 		t.Error("describe help lists m")
 	}
 }
+
+// TestMouseWheelScrolls is issue 27's wheel on describe: one turn down
+// scrolls three lines, one up back; a click does nothing.
+func TestMouseWheelScrolls(t *testing.T) {
+	m := open(t, newSource(), views.DescribeView, 80, 10)
+	m.Update(tea.MouseMsg{Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	if f := footer(m.View()); !strings.Contains(f, "lines 4-12 of 29") {
+		t.Fatalf("after a turn of the wheel down: footer %q", f)
+	}
+	m.Update(tea.MouseMsg{X: 3, Y: 3, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	m.Update(tea.MouseMsg{Button: tea.MouseButtonWheelUp, Action: tea.MouseActionPress})
+	if f := footer(m.View()); !strings.Contains(f, "lines 1-9 of 29") {
+		t.Fatalf("after a turn of the wheel up: footer %q", f)
+	}
+}

@@ -204,6 +204,8 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 			return m, m.typeKey(msg)
 		}
 		return m, m.handleKey(msg)
+	case tea.MouseMsg:
+		return m, m.mouse(msg)
 	case tea.WindowSizeMsg:
 		m.relayout()
 		m.scroll()

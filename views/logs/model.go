@@ -308,6 +308,12 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 			return m, m.promptKey(msg)
 		}
 		return m, m.handleKey(msg)
+	case tea.MouseMsg:
+		if m.picker == nil && m.prompting == promptNone {
+			for _, k := range views.WheelKeys(msg) {
+				m.handleKey(k)
+			}
+		}
 	}
 	return m, nil
 }

@@ -61,6 +61,8 @@ type options struct {
 	commandSet      bool
 	// theme is --theme ("" is the configuration file's, else auto).
 	theme string
+	// mouse is --mouse (or the configuration file's mouse: true).
+	mouse bool
 }
 
 // NewCommand returns the root command. Output goes to out, diagnostics to errOut.
@@ -104,6 +106,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f.IntVar(&opts.maxLogRequests, "max-log-requests", kube.DefaultMaxLogStreams, "how many pods' logs a workload's log viewer streams at once (as kubectl logs --max-log-requests); each pod left out takes the place of a stream that ends")
 	cmd.Flags().StringVar(&opts.contexts, "contexts", "", "show several kubeconfig contexts at once (names and path.Match patterns, comma-separated: 'prod-*,staging'): every kind opens across them with a CONTEXT column, each context in its own namespace unless -n or -A is given; = on a workload compares it across them (drift), whose e edits it once and applies it cluster by cluster; starts on the :clusters overview unless -c names a kind")
 	cmd.Flags().StringVar(&opts.fleet, "fleet", "", "the contexts of a fleet of the configuration file (fleets: {prod: [eu-1, us-1]}), as --contexts")
+	cmd.Flags().BoolVar(&opts.mouse, "mouse", false, "take the mouse: a click on a row moves the cursor there, on a column header sorts by it, the wheel scrolls tables, logs, describe and YAML (off by default: the terminal's text selection then works as ever; mouse: true in the configuration file turns it on too)")
 	cmd.Flags().StringVar(&opts.theme, "theme", "", "the colour theme: auto (dark or light after the terminal's background; the default), dark, light, or a theme of the configuration file (themes:); NO_COLOR set turns colours off whatever it says")
 	f.StringVar(&opts.config, "config", "", "the configuration file (per-context read-only and strict settings); default $XDG_CONFIG_HOME/kyyard/config.yaml, else ~/.config/kyyard/config.yaml")
 	cmd.PersistentPreRunE = func(sub *cobra.Command, _ []string) error {
@@ -282,7 +285,11 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	if err != nil {
 		return err
 	}
-	_, err = tea.NewProgram(root, tea.WithAltScreen()).Run()
+	progOpts := []tea.ProgramOption{tea.WithAltScreen()}
+	if opts.mouse || cfg.Mouse {
+		progOpts = append(progOpts, tea.WithMouseCellMotion())
+	}
+	_, err = tea.NewProgram(root, progOpts...).Run()
 	return err
 }
 

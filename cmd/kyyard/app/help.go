@@ -25,6 +25,8 @@ Keys:
              the name, or names joined by commas); :ns <name>|all does it at once
   0-9        0 all namespaces, 1-9 the favourites the header names (ns:): the
              context's pinned ones (config namespaces:), then the last used
+  mouse      with --mouse: click a row (cursor) or a column header (sort); the
+             wheel scrolls tables, logs, describe and YAML
   :ctx       pick a kubeconfig context; :ctx <name> switches to it
   w          toggle kubectl's -o wide columns (pods, nodes: with CPU and memory trends)
   metrics    pods and containers show CPU MEM %CPU/R %CPU/L %MEM/R %MEM/L, nodes CPU
