@@ -301,6 +301,13 @@ func (m *Model) sortBy(name string) tea.Cmd {
 	if !found {
 		return views.Status(fmt.Sprintf("%s have no %s column", m.info.ID, name), false)
 	}
+	m.sortOn(name)
+	return nil
+}
+
+// sortOn sorts by the column whose header is name, ascending; by the sort
+// column, the other way.
+func (m *Model) sortOn(name string) {
 	if m.sortColumn == name {
 		m.ascending = !m.ascending
 	} else {
@@ -308,7 +315,6 @@ func (m *Model) sortBy(name string) tea.Cmd {
 	}
 	m.sortFromKind = false
 	m.resort()
-	return nil
 }
 
 // nextUnhealthy moves the cursor to the next shown row whose health is

@@ -64,14 +64,7 @@ func (m *Model) sortByClick(x int) {
 			if c == 0 {
 				return // the cursor and health markers
 			}
-			name := strings.TrimRight(m.lay.headers[c], "↑↓")
-			if m.sortColumn == name {
-				m.ascending = !m.ascending
-			} else {
-				m.sortColumn, m.ascending = name, true
-			}
-			m.sortFromKind = false
-			m.resort()
+			m.sortOn(strings.TrimRight(m.lay.headers[c], "↑↓"))
 			return
 		}
 		left += widths[c] + columnGap
