@@ -30,6 +30,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -65,6 +66,24 @@ type File struct {
 	// Mouse turns the mouse on, as --mouse (clicks and the wheel; off,
 	// the terminal's text selection works as ever).
 	Mouse bool `json:"mouse,omitempty"`
+	// Aliases are words of your own for the `:` prompt (issue 27): `:web`
+	// opens the alias's kind in its namespace with its filter.
+	Aliases map[string]Alias `json:"aliases,omitempty"`
+	// Hotkeys open an alias with one key on the tables: a key name as
+	// kyyard's help writes keys ("f1", "ctrl+w", "alt+w") → an alias of
+	// Aliases. A key kyyard itself binds there is refused at start.
+	Hotkeys map[string]string `json:"hotkeys,omitempty"`
+}
+
+// Alias is what an alias opens.
+type Alias struct {
+	// Kind is a kind's name or alias, as `:` takes it ("pods", "deploy").
+	Kind string `json:"kind"`
+	// Namespace is a namespace, several joined by commas, or "all"; left
+	// out, the namespace in use.
+	Namespace string `json:"namespace,omitempty"`
+	// Filter is set as if typed after `/` ("web", "!Running", "-l app=web").
+	Filter string `json:"filter,omitempty"`
 }
 
 // Mode is the guard policy of one context: both false is interactive
@@ -217,6 +236,29 @@ func Parse(name string, data []byte) (*File, error) {
 	if _, ok := f.Themes[f.Theme]; !ok && f.Theme != "" && f.Theme != "auto" && !slices.Contains(assets.Builtin(), f.Theme) {
 		return nil, fmt.Errorf("configuration file %s: theme %q is neither auto, %s nor one of themes", name, f.Theme, strings.Join(assets.Builtin(), ", "))
 	}
+	for word, a := range f.Aliases {
+		if word == "" || strings.ContainsAny(word, " \t:") {
+			return nil, fmt.Errorf("configuration file %s: aliases: %q is not a word to type after `:`", name, word)
+		}
+		if a.Kind == "" {
+			return nil, fmt.Errorf("configuration file %s: aliases.%s names no kind", name, word)
+		}
+		if a.Namespace != "" && a.Namespace != "all" {
+			for _, n := range strings.Split(a.Namespace, ",") {
+				if errs := validation.IsDNS1123Label(n); len(errs) > 0 {
+					return nil, fmt.Errorf("configuration file %s: aliases.%s.namespace %q is not all, a namespace name or several joined by commas: %s", name, word, a.Namespace, errs[0])
+				}
+			}
+		}
+	}
+	for k, word := range f.Hotkeys {
+		if _, ok := f.Aliases[word]; !ok {
+			return nil, fmt.Errorf("configuration file %s: hotkeys.%s: %q is not one of aliases", name, k, word)
+		}
+		if !hotkeySyntax.MatchString(k) {
+			return nil, fmt.Errorf("configuration file %s: hotkeys: %q is not a key kyyard can bind: f1-f12, ctrl+<letter> or alt+<letter or digit>", name, k)
+		}
+	}
 	// A metricsInterval written as 0s reads as the zero Duration, as a
 	// missing one does: which entries write one at all is read apart.
 	intervalSet, err := metricsIntervalsSet(data)
@@ -243,6 +285,9 @@ func Parse(name string, data []byte) (*File, error) {
 	}
 	return &f, nil
 }
+
+// hotkeySyntax is the keys a hotkey may be (Bubble Tea's key names).
+var hotkeySyntax = regexp.MustCompile(`^(f([1-9]|1[0-2])|ctrl\+[a-z]|alt\+[a-z0-9])$`)
 
 // metricsIntervalsSet names the contexts whose entry writes a
 // metricsInterval key (whatever its value).

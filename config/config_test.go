@@ -95,6 +95,10 @@ func TestParseErrorsNameFileAndCause(t *testing.T) {
 		{"misspelt theme colour", "themes:\n  mine: {acent: \"33\"}\n", []string{"bad.yaml", `unknown field "acent"`}},
 		{"theme named as a built-in", "themes:\n  dark: {accent: \"33\"}\n", []string{"bad.yaml", "themes.dark", "built-in"}},
 		{"unknown theme", "theme: solarized\n", []string{"bad.yaml", `theme "solarized"`}},
+		{"alias without a kind", "aliases:\n  web: {namespace: shop}\n", []string{"bad.yaml", "aliases.web names no kind"}},
+		{"alias in a bad namespace", "aliases:\n  web: {kind: pods, namespace: Shop}\n", []string{"bad.yaml", `aliases.web.namespace "Shop"`}},
+		{"hotkey of no alias", "aliases:\n  web: {kind: pods}\nhotkeys:\n  f2: api\n", []string{"bad.yaml", `hotkeys.f2: "api" is not one of aliases`}},
+		{"hotkey on no key", "aliases:\n  web: {kind: pods}\nhotkeys:\n  shift+q: web\n", []string{"bad.yaml", `hotkeys: "shift+q" is not a key`}},
 	}
 	for _, tt := range tests {
 		_, err := config.Parse("bad.yaml", []byte(tt.yaml))

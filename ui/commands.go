@@ -287,6 +287,12 @@ func (m *Model) run(line string, rediscovered bool) tea.Cmd {
 	if len(fields) == 0 {
 		return nil
 	}
+	if a, ok := m.alias(fields); ok { // the configuration file's aliases
+		if m.closesWork(":" + line) {
+			return nil
+		}
+		return m.openAlias(fields[0], a)
+	}
 	c := parseCommand(fields)
 	if !c.keepsScreens && m.closesWork(":"+line) {
 		return nil

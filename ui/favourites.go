@@ -36,13 +36,16 @@ type FavouriteNamespaces interface {
 	FavouriteNamespaces(context string) []string
 }
 
-// favouriteState is what the favourites keys remember: the namespaces
-// used, by context, latest first, and the start context's name (the
-// kubeconfig's, read once).
-type favouriteState struct {
+// shortcutState is what the favourites keys remember (the namespaces
+// used, by context, latest first, and the start context's name, the
+// kubeconfig's, read once) and the configuration file's aliases and
+// hotkeys (shortcuts.go).
+type shortcutState struct {
 	recent   map[string][]string
 	home     string
 	homeRead bool
+	aliases  map[string]Alias
+	hotkeys  map[string]string
 }
 
 // favouritesContext is the context whose favourites apply: the one
@@ -51,11 +54,11 @@ func (m *Model) favouritesContext() string {
 	if m.context != "" || m.kubeconfig == nil {
 		return m.context
 	}
-	if !m.favs.homeRead {
-		_, m.favs.home, _ = m.kubeconfig.Contexts()
-		m.favs.homeRead = true
+	if !m.short.homeRead {
+		_, m.short.home, _ = m.kubeconfig.Contexts()
+		m.short.homeRead = true
 	}
-	return m.favs.home
+	return m.short.home
 }
 
 // setNamespace makes ns the namespace `:` commands open kinds in, and the
@@ -73,13 +76,13 @@ func (m *Model) remember(ns string) {
 	if ns == "" || ns == views.OwnNamespaces {
 		return
 	}
-	if m.favs.recent == nil {
-		m.favs.recent = map[string][]string{}
+	if m.short.recent == nil {
+		m.short.recent = map[string][]string{}
 	}
 	ctx := m.favouritesContext()
-	list := slices.DeleteFunc(slices.Clone(m.favs.recent[ctx]), func(s string) bool { return s == ns })
+	list := slices.DeleteFunc(slices.Clone(m.short.recent[ctx]), func(s string) bool { return s == ns })
 	list = append([]string{ns}, list...)
-	m.favs.recent[ctx] = list[:min(len(list), maxRecent)]
+	m.short.recent[ctx] = list[:min(len(list), maxRecent)]
 }
 
 // favourites returns the namespaces keys 1–9 open, in order: the pinned
@@ -100,7 +103,7 @@ func (m *Model) favourites() []string {
 		}
 	}
 	add(m.namespace)
-	for _, ns := range m.favs.recent[ctx] {
+	for _, ns := range m.short.recent[ctx] {
 		add(ns)
 	}
 	return out

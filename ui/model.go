@@ -89,7 +89,7 @@ type Model struct {
 	overlay views.Screen
 	// pickKey opens the namespace picker.
 	pickKey key.Binding
-	favs    favouriteState // namespaces used and pinned (favourites.go)
+	short   shortcutState // favourites, aliases and hotkeys (favourites.go, shortcuts.go)
 
 	// kubeconfig switches contexts; nil when kyyard has none. context is
 	// the context switched to ("" until a switch: the kubeconfig's own).
@@ -362,8 +362,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			return m.toTop(msg) // marks or a filter to clear first
 		}
 		return m.back()
-	case m.favouriteKey(msg):
-		return m.openFavourite(msg)
+	case m.shortcutKey(msg):
+		return m.openShortcut(msg)
 	case key.Matches(msg, m.pickKey):
 		if m.closesWork("a namespace switch") {
 			return nil
@@ -426,6 +426,7 @@ func (m *Model) open(msg views.OpenKindMsg, chosen bool) tea.Cmd {
 		return nil
 	}
 	scr.Narrow(msg.Selector, msg.Parent)
+	scr.Filter(msg.Filter)
 	if chosen || msg.Selector.IsZero() && (scr.Namespace() != "" || msg.Namespace == "") {
 		m.setNamespace(msg.Namespace)
 	}

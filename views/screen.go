@@ -113,6 +113,8 @@ type OpenKindMsg struct {
 	// Parent names what was opened, "<kind>/<name>" ("deployments/web"),
 	// for the title; empty when not a drill-down.
 	Parent string
+	// Filter is set as if typed after `/` (an alias's; "" none).
+	Filter string
 }
 
 // ObjectView names a view of one object.

@@ -136,6 +136,10 @@ func operateKeys() []ActionBinding {
 	return out
 }
 
+// List returns the bindings in help order (the root checks the
+// configuration file's hotkeys against them).
+func (k Keys) List() []key.Binding { return k.list() }
+
 // list returns the bindings in help order.
 func (k Keys) list() []key.Binding {
 	out := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Wide, k.Refresh,

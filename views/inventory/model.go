@@ -139,6 +139,18 @@ func (m *Model) Narrow(sel kube.Selector, parent string) {
 	m.selector, m.parent = sel, parent
 }
 
+// Filter sets the screen's filter as if raw were typed after `/` (an
+// alias's, issue 27), before its first refresh: a `-l` selector goes with
+// the request. "" leaves the filter as it is.
+func (m *Model) Filter(raw string) {
+	if raw == "" {
+		return
+	}
+	m.filter = parseFilter(raw)
+	m.labels = m.filter.labels
+	m.input.SetValue(raw)
+}
+
 // SetClock replaces the clock ages are drawn with (fixed in tests).
 func (m *Model) SetClock(now func() time.Time) { m.now = now }
 

@@ -281,6 +281,13 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		uiOpts = append(uiOpts, ui.WithYAMLEditor(yamledit.ExecEditor(editor)))
 	}
 	uiOpts = append(uiOpts, start...)
+	if len(cfg.Aliases) > 0 {
+		aliases, hotkeys, err := shortcuts(cfg)
+		if err != nil {
+			return err
+		}
+		uiOpts = append(uiOpts, ui.WithAliases(aliases, hotkeys))
+	}
 	root, err := ui.New(vc, kube.Kind(opts.command), ns, uiOpts...)
 	if err != nil {
 		return err

@@ -47,3 +47,16 @@ func TestChooseTheme(t *testing.T) {
 		t.Errorf("an unknown theme: %v", err)
 	}
 }
+
+// TestHotkeyOnKyyardsKeyIsRefused: a hotkey on a key kyyard binds on its
+// tables (d describes) stops kyyard at start, naming it; f2 is taken.
+func TestHotkeyOnKyyardsKeyIsRefused(t *testing.T) {
+	cfg := &config.File{Aliases: map[string]config.Alias{"web": {Kind: "pods"}}, Hotkeys: map[string]string{"ctrl+r": "web"}}
+	if _, _, err := shortcuts(cfg); err == nil || !strings.Contains(err.Error(), "hotkeys.ctrl+r") {
+		t.Fatalf("a hotkey on ctrl+r: %v", err)
+	}
+	cfg.Hotkeys = map[string]string{"f2": "web"}
+	if _, hotkeys, err := shortcuts(cfg); err != nil || hotkeys["f2"] != "web" {
+		t.Fatalf("f2: %v, %v", hotkeys, err)
+	}
+}
