@@ -26,6 +26,7 @@ type fakeMember struct {
 	reading  bool
 	cached   bool
 	trunc    *kube.Truncation
+	unread   []kube.NamespaceUnread // every table's Table.Unread
 	gates    map[string]chan struct{}
 	honorCtx bool
 	kinds    map[string]kube.KindInfo
@@ -120,7 +121,7 @@ func (f *fakeMember) Snapshot(ctx context.Context, req kube.SnapshotRequest) kub
 		if info, ok := f.kinds[string(k)]; ok {
 			id = info.ID
 		}
-		t := kube.Table{Kind: id, Columns: f.cols, Cached: f.cached, Reading: f.reading}
+		t := kube.Table{Kind: id, Columns: f.cols, Cached: f.cached, Reading: f.reading, Unread: f.unread}
 		t.Rows = f.rows // shared, as a Client's cache shares them
 		if req.Namespace != "" {
 			t.Rows = nil

@@ -42,13 +42,18 @@ func (s *Source) merge(req kube.SnapshotRequest, names []string, shares []share)
 // failure. taken is the latest Taken of the answers merged.
 func (s *Source) mergeKind(kind kube.Kind, names []string, col []share) (t kube.Table, trunc *kube.Truncation, taken time.Time) {
 	var first *kube.Table
+	var unread []kube.NamespaceUnread
 	reading, cached, total := false, true, 0
-	for _, sh := range col {
+	for i, sh := range col {
 		if sh.state == views.ClusterReading {
 			reading = true
 		}
 		if sh.table == nil {
 			continue
+		}
+		for _, u := range sh.table.Unread { // several namespaces (-n a,b): one not read there
+			u.Namespace += " in " + names[i]
+			unread = append(unread, u)
 		}
 		if first == nil {
 			first = sh.table
@@ -62,7 +67,7 @@ func (s *Source) mergeKind(kind kube.Kind, names []string, col []share) (t kube.
 	switch {
 	case first != nil:
 		return kube.Table{Kind: first.Kind, Columns: first.Columns, Cached: cached, Reading: reading,
-			Rows: mergeRows(first.Columns, names, col, total)}, nil, taken
+			Rows: mergeRows(first.Columns, names, col, total), Unread: unread}, nil, taken
 	case reading:
 		// Nobody answered yet: an empty table, still reading, with the
 		// kind's own columns when some client knows them.

@@ -240,6 +240,24 @@ func TestForbiddenMemberFailsAlone(t *testing.T) {
 	}
 }
 
+// TestNamespaceNotReadInOneMember: a fleet shown in several namespaces
+// (-n a,b) keeps each member's namespaces not read (Table.Unread), named
+// with their context, beside every member's rows.
+func TestNamespaceNotReadInOneMember(t *testing.T) {
+	a := newFake(row("ns", "a1"))
+	b := newFake(row("ns", "b1"))
+	b.unread = []kube.NamespaceUnread{{Namespace: "shop", Reason: kube.ReasonForbidden, Message: "pods is forbidden"}}
+	s := fleetOf(t, newConn(map[string]*fakeMember{"a": a, "b": b}), []string{"a", "b"}, fleet.WithGatherWindow(patient))
+	snap, _ := s.FleetSnapshot(context.Background(), podsReq)
+	tb := table(t, snap)
+	if got := rowKeys(tb.Rows); !slices.Equal(got, []string{"a/ns/a1", "b/ns/b1"}) {
+		t.Errorf("rows %v; want a's and b's", got)
+	}
+	if len(tb.Unread) != 1 || tb.Unread[0].Namespace != "shop in b" || tb.Unread[0].Reason != kube.ReasonForbidden {
+		t.Errorf("unread %+v; want shop in b, forbidden", tb.Unread)
+	}
+}
+
 func TestEveryMemberFailingIsOneTruncation(t *testing.T) {
 	a := newFake()
 	a.trunc = &kube.Truncation{Reason: kube.ReasonForbidden, Message: "pods is forbidden"}
