@@ -44,6 +44,8 @@ import (
 // File is the configuration file's content. The zero value (no file)
 // turns nothing on.
 type File struct {
+	// Path is the file read ("" when none was found), for messages.
+	Path string `json:"-"`
 	// ReadonlyContexts are glob patterns (path.Match syntax: *, ?, [a-z])
 	// of kubeconfig context names that start read-only.
 	ReadonlyContexts []string `json:"readonlyContexts,omitempty"`
@@ -197,7 +199,7 @@ func Load(path string) (*File, error) {
 // not silently leave a context writable), as are values of the wrong type
 // and patterns path.Match rejects.
 func Parse(name string, data []byte) (*File, error) {
-	var f File
+	f := File{Path: name}
 	if err := yaml.UnmarshalStrict(data, &f); err != nil {
 		return nil, fmt.Errorf("configuration file %s: %s", name, cleanYAMLError(err))
 	}

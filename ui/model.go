@@ -433,7 +433,7 @@ func (m *Model) open(msg views.OpenKindMsg, chosen bool) tea.Cmd {
 	m.status = views.StatusMsg{}
 	if info, ok := m.vc.Client.Kind(string(msg.Kind)); chosen && ok && !info.Namespaced {
 		// Remembered, but nothing on screen changes: say why.
-		m.status = views.StatusMsg{Text: fmt.Sprintf("%s are cluster-scoped: %s applies to namespaced kinds", info.ID, namespacePhrase(msg.Namespace))}
+		m.status = views.StatusMsg{Text: fmt.Sprintf("%s are cluster-scoped: the choice of %s is for namespaced kinds", info.ID, namespacePhrase(msg.Namespace))}
 	}
 	if msg.Replace {
 		// A command or a picked namespace starts afresh, as in k9s: the

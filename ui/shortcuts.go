@@ -41,6 +41,11 @@ func ReservedKey(name string) bool {
 	return false
 }
 
+// IsCommand reports whether word is one of kyyard's own `:` commands
+// (:q, :ctx, :apps, …) or :ns, which an alias may not take (a kind's name
+// it may: the alias wins there).
+func IsCommand(word string) bool { return commandFor(word) != nil || word == "ns" }
+
 // alias returns the alias a `:` line names (one word), if any.
 func (m *Model) alias(fields []string) (Alias, bool) {
 	if len(fields) != 1 {

@@ -456,11 +456,11 @@ func TestNamespaceOnAClusterScopedKindSaysSo(t *testing.T) {
 	viewtest.Golden(t, "root-namespace-picker-cluster-scoped", view)
 	h.typeText("other")
 	h.runKey(h.keys("enter"))
-	if got := statusLine(h.m.View()); got != "nodes are cluster-scoped: namespace other applies to namespaced kinds" {
+	if got := statusLine(h.m.View()); got != "nodes are cluster-scoped: the choice of namespace other is for namespaced kinds" {
 		t.Fatalf("picking a namespace on nodes: status %q", got)
 	}
 	h.command("ns demo")
-	if got := statusLine(h.m.View()); got != "nodes are cluster-scoped: namespace demo applies to namespaced kinds" || h.title() != "nodes[1]" {
+	if got := statusLine(h.m.View()); got != "nodes are cluster-scoped: the choice of namespace demo is for namespaced kinds" || h.title() != "nodes[1]" {
 		t.Fatalf(":ns demo on nodes: title %q, status %q", h.title(), got)
 	}
 	h.command("nodes other")

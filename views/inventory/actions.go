@@ -114,7 +114,9 @@ func disabled(b key.Binding, readOnly, forbidden bool) key.Binding {
 // action without asking).
 func (m *Model) permissionsRead() func(context.Context) map[kube.Action]string {
 	p, ok := m.vc.Client.(views.Permitter)
-	if !ok || m.off != nil || m.vc.ReadOnly() {
+	if !ok || m.off != nil || m.vc.ReadOnly() || kube.SeveralNamespaces(m.namespace) {
+		// Several namespaces: what one may do differs between them; each
+		// action's guards ask in the row's own namespace when it runs.
 		return nil
 	}
 	kind, ns := m.info.ID, m.namespace

@@ -14,10 +14,12 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/klog/v2"
 
+	"github.com/kyyard/kyyard/assets"
 	"github.com/kyyard/kyyard/config"
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/kube/kinds"
@@ -106,8 +108,8 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 	f.IntVar(&opts.maxLogRequests, "max-log-requests", kube.DefaultMaxLogStreams, "how many pods' logs a workload's log viewer streams at once (as kubectl logs --max-log-requests); each pod left out takes the place of a stream that ends")
 	cmd.Flags().StringVar(&opts.contexts, "contexts", "", "show several kubeconfig contexts at once (names and path.Match patterns, comma-separated: 'prod-*,staging'): every kind opens across them with a CONTEXT column, each context in its own namespace unless -n or -A is given; = on a workload compares it across them (drift), whose e edits it once and applies it cluster by cluster; starts on the :clusters overview unless -c names a kind")
 	cmd.Flags().StringVar(&opts.fleet, "fleet", "", "the contexts of a fleet of the configuration file (fleets: {prod: [eu-1, us-1]}), as --contexts")
-	cmd.Flags().BoolVar(&opts.mouse, "mouse", false, "take the mouse: a click on a row moves the cursor there, on a column header sorts by it, the wheel scrolls tables, logs, describe and YAML (off by default: the terminal's text selection then works as ever; mouse: true in the configuration file turns it on too)")
-	cmd.Flags().StringVar(&opts.theme, "theme", "", "the colour theme: auto (dark or light after the terminal's background; the default), dark, light, or a theme of the configuration file (themes:); NO_COLOR set turns colours off whatever it says")
+	f.BoolVar(&opts.mouse, "mouse", false, "take the mouse: a click on a row moves the cursor there, on a column header sorts by it, the wheel scrolls tables, logs, describe and YAML (off by default: the terminal's text selection then works as ever; mouse: true in the configuration file turns it on too)")
+	f.StringVar(&opts.theme, "theme", "", "the colour theme: auto (dark or light after the terminal's background; the default), dark, light, or a theme of the configuration file (themes:); NO_COLOR set turns colours off whatever it says")
 	f.StringVar(&opts.config, "config", "", "the configuration file (per-context read-only and strict settings); default $XDG_CONFIG_HOME/kyyard/config.yaml, else ~/.config/kyyard/config.yaml")
 	cmd.PersistentPreRunE = func(sub *cobra.Command, _ []string) error {
 		if sub == cmd {
@@ -227,6 +229,12 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	theme, err := chooseTheme(opts.theme, cfg, os.Getenv, lipgloss.HasDarkBackground)
 	if err != nil {
 		return err
+	}
+	if theme.Name == assets.NoColorTheme().Name {
+		// termenv reads NO_COLOR as "no escapes at all"; the theme has no
+		// colours, and reverse video and underline still mark the cursor
+		// row and the matches.
+		lipgloss.SetColorProfile(termenv.ANSI)
 	}
 	closeLog, err := routeClientLogs(opts.logFile)
 	if err != nil {

@@ -59,4 +59,8 @@ func TestHotkeyOnKyyardsKeyIsRefused(t *testing.T) {
 	if _, hotkeys, err := shortcuts(cfg); err != nil || hotkeys["f2"] != "web" {
 		t.Fatalf("f2: %v, %v", hotkeys, err)
 	}
+	cfg.Aliases["q"] = config.Alias{Kind: "pods"}
+	if _, _, err := shortcuts(cfg); err == nil || !strings.Contains(err.Error(), "aliases.q: :q is kyyard's own command") {
+		t.Fatalf("an alias q: %v", err)
+	}
 }
