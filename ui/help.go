@@ -56,7 +56,7 @@ func (m *Model) helpView() string {
 	_, table := m.Top().(kindScreen)
 	global := m.vc.Keys.Bindings()
 	if table {
-		global = append(global, m.pickKey, favouritesKeys)
+		global = append(append(global, m.pickKey, favouritesKeys), m.hotkeyHelp()...)
 	}
 	section("Global", global)
 	section("This screen", m.Top().Bindings())

@@ -182,7 +182,7 @@ func (m *Model) suggest(force bool) {
 	}
 	m.suggestedFor = scope
 	if !spaced {
-		m.prompt.SetSuggestions(commandSuggestions(m.vc.Client.Names()))
+		m.prompt.SetSuggestions(append(m.aliasWords(), commandSuggestions(m.vc.Client.Names())...))
 		return
 	}
 	args := m.argsFor(first)

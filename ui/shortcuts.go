@@ -8,6 +8,7 @@ package ui
 import (
 	"slices"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/views"
@@ -107,4 +108,30 @@ func (m *Model) openShortcut(msg tea.KeyMsg) tea.Cmd {
 		return m.openAlias(word, m.short.aliases[word])
 	}
 	return m.openFavourite(msg)
+}
+
+// aliasWords are the aliases' words, sorted, for the prompt's completion
+// (before the kinds and commands: an alias wins over a kind).
+func (m *Model) aliasWords() []string {
+	words := make([]string, 0, len(m.short.aliases))
+	for w := range m.short.aliases {
+		words = append(words, w)
+	}
+	slices.Sort(words)
+	return words
+}
+
+// hotkeyHelp lists the hotkeys in the help overlay: the key and the
+// alias it opens ("f2  :web").
+func (m *Model) hotkeyHelp() []key.Binding {
+	keys := make([]string, 0, len(m.short.hotkeys))
+	for k := range m.short.hotkeys {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]key.Binding, len(keys))
+	for i, k := range keys {
+		out[i] = key.NewBinding(key.WithKeys(k), key.WithHelp(k, ":"+m.short.hotkeys[k]+" (hotkey)"))
+	}
+	return out
 }

@@ -22,7 +22,7 @@ func TestAliasesAndHotkeys(t *testing.T) {
 		"gone":  {Kind: "widgets"},
 		"every": {Kind: "deploy", Namespace: "all"},
 	}
-	h := startWith(t, client, "other", width, height, ui.WithAliases(aliases, map[string]string{"f2": "every"}))
+	h := startWith(t, client, "other", 160, 60, ui.WithAliases(aliases, map[string]string{"f2": "every"}))
 	h.command("web")
 	if got := h.title(); got != "pods(demo)[1/1] /web" {
 		t.Fatalf(":web: title %q\n%s", got, h.m.View())
@@ -35,6 +35,18 @@ func TestAliasesAndHotkeys(t *testing.T) {
 	if got := h.title(); !strings.HasPrefix(got, "deployments(all)") {
 		t.Fatalf("f2: title %q\n%s", got, h.m.View())
 	}
+	h.keys("?")
+	if help := h.m.View(); !strings.Contains(help, ":every (hotkey)") {
+		t.Fatalf("the help does not list the hotkey f2:\n%s", help)
+	}
+	h.keys("esc")
+	h.keys(":")
+	h.typeText("we")
+	h.keys("tab")
+	if !strings.Contains(h.m.View(), ":web") {
+		t.Fatalf(":we + tab did not complete the alias web:\n%s", h.m.View())
+	}
+	h.keys("esc")
 	for _, k := range []string{"ctrl+n", "d", "5", "ctrl+r", "?"} {
 		if !ui.ReservedKey(k) {
 			t.Errorf("%s is not reserved", k)
