@@ -228,7 +228,7 @@ func Parse(name string, data []byte) (*File, error) {
 		}
 	}
 	for theme, t := range f.Themes {
-		if slices.Contains(assets.Builtin(), theme) || theme == "auto" || theme == "" {
+		if slices.Contains(assets.Builtin(), theme) || theme == "auto" || theme == assets.NoColorTheme().Name || theme == "" {
 			return nil, fmt.Errorf("configuration file %s: themes.%s: %q is a built-in choice; give your theme another name", name, theme, theme)
 		}
 		if err := t.Validate(); err != nil {
@@ -246,10 +246,8 @@ func Parse(name string, data []byte) (*File, error) {
 			return nil, fmt.Errorf("configuration file %s: aliases.%s names no kind", name, word)
 		}
 		if a.Namespace != "" && a.Namespace != "all" {
-			for _, n := range strings.Split(a.Namespace, ",") {
-				if errs := validation.IsDNS1123Label(n); len(errs) > 0 {
-					return nil, fmt.Errorf("configuration file %s: aliases.%s.namespace %q is not all, a namespace name or several joined by commas: %s", name, word, a.Namespace, errs[0])
-				}
+			if err := checkNamespaces(a.Namespace); err != nil {
+				return nil, fmt.Errorf("configuration file %s: aliases.%s.namespace %q is not all, a namespace name or several joined by commas: %v", name, word, a.Namespace, err)
 			}
 		}
 	}
@@ -278,14 +276,27 @@ func Parse(name string, data []byte) (*File, error) {
 			return nil, fmt.Errorf("configuration file %s: contexts.%s.metricsInterval %s must be positive (as --metrics-interval; leave it out for the default)", name, ctx, m.MetricsInterval)
 		}
 		for i, ns := range m.Namespaces {
-			for _, n := range strings.Split(ns, ",") {
-				if errs := validation.IsDNS1123Label(n); len(errs) > 0 {
-					return nil, fmt.Errorf("configuration file %s: contexts.%s.namespaces[%d] %q is not a namespace name or several joined by commas: %s", name, ctx, i, ns, errs[0])
-				}
+			if err := checkNamespaces(ns); err != nil {
+				return nil, fmt.Errorf("configuration file %s: contexts.%s.namespaces[%d] %q is not a namespace name or several joined by commas: %v", name, ctx, i, ns, err)
 			}
 		}
 	}
 	return &f, nil
+}
+
+// checkNamespaces checks a namespace or several joined by commas, as
+// views.ParseNamespaces takes them (-n shop,web): each a DNS-1123 label
+// (the API server's rule for a Namespace's name), none empty.
+func checkNamespaces(list string) error {
+	for _, n := range strings.Split(list, ",") {
+		if n == "" && strings.Contains(list, ",") {
+			return errors.New("a namespace name is missing between the commas")
+		}
+		if errs := validation.IsDNS1123Label(n); len(errs) > 0 {
+			return errors.New(errs[0])
+		}
+	}
+	return nil
 }
 
 // hotkeySyntax is the keys a hotkey may be (Bubble Tea's key names).
