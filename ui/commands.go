@@ -307,6 +307,15 @@ type rediscoveredMsg struct {
 	line  string
 }
 
+// rediscovered runs a `:` line again once discovery was read for it (a
+// kind kyyard did not know), unless the context changed meanwhile.
+func (m *Model) rediscovered(msg rediscoveredMsg) tea.Cmd {
+	if msg.epoch != m.epoch {
+		return nil
+	}
+	return m.run(msg.line, true)
+}
+
 // rediscoverTimeout bounds the discovery read an unknown name starts.
 const rediscoverTimeout = 10 * time.Second
 

@@ -42,6 +42,7 @@ type FavouriteNamespaces interface {
 // hotkeys (shortcuts.go).
 type shortcutState struct {
 	recent   map[string][]string
+	pinned   map[string][]string // the config's favourites by context (pinned)
 	home     string
 	homeRead bool
 	aliases  map[string]Alias
@@ -95,18 +96,36 @@ func (m *Model) favourites() []string {
 		}
 	}
 	ctx := m.favouritesContext()
-	if fav, ok := m.kubeconfig.(FavouriteNamespaces); ok {
-		for _, ns := range fav.FavouriteNamespaces(ctx) {
-			if several, err := views.ParseNamespaces(ns); err == nil {
-				add(several)
-			}
-		}
+	for _, ns := range m.pinned(ctx) {
+		add(ns)
 	}
 	add(m.namespace)
 	for _, ns := range m.short.recent[ctx] {
 		add(ns)
 	}
 	return out
+}
+
+// pinned returns the context's pinned favourites as screen namespaces
+// ("shop,web" sorted, views.ParseNamespaces), read from the kubeconfig's
+// FavouriteNamespaces once per context: the header draws them each frame.
+func (m *Model) pinned(ctx string) []string {
+	if list, ok := m.short.pinned[ctx]; ok {
+		return list
+	}
+	var list []string
+	if fav, ok := m.kubeconfig.(FavouriteNamespaces); ok {
+		for _, ns := range fav.FavouriteNamespaces(ctx) {
+			if several, err := views.ParseNamespaces(ns); err == nil {
+				list = append(list, several)
+			}
+		}
+	}
+	if m.short.pinned == nil {
+		m.short.pinned = map[string][]string{}
+	}
+	m.short.pinned[ctx] = list
+	return list
 }
 
 // favouriteKey reports whether msg is a favourites key here: 0, or 1–9

@@ -23,12 +23,3 @@ func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
 	msg.Y -= headerLines
 	return m.toTop(msg)
 }
-
-// rediscovered runs a `:` line again once discovery was read for it (a
-// kind kyyard did not know), unless the context changed meanwhile.
-func (m *Model) rediscovered(msg rediscoveredMsg) tea.Cmd {
-	if msg.epoch != m.epoch {
-		return nil
-	}
-	return m.run(msg.line, true)
-}
