@@ -15,6 +15,9 @@
 //	theme: mine                             # auto (the default), dark, light or one of themes
 //	themes:
 //	  mine: {accent: "33", selectedBackground: "#005f87"}  # the others: the terminal's own
+//	keys:                                   # :keys lists the tables and actions
+//	  table: {delete: "ctrl+x d", describe: [d, enter]}   # a chord: ctrl+x, then d
+//	  global: {quit: ctrl+q}                # q no longer quits; none unbinds
 //
 // A setting only ever turns a guard on: a context is read-only when the
 // --readonly flag says so, or its entry says readonly: true, or its name
@@ -75,6 +78,10 @@ type File struct {
 	// kyyard's help writes keys ("f1", "ctrl+w", "alt+w") → an alias of
 	// Aliases. A key kyyard itself binds there is refused at start.
 	Hotkeys map[string]string `json:"hotkeys,omitempty"`
+	// Keys rebind kyyard's keys: a key table (a screen's, or "global") →
+	// an action → its keys (KeyList; none unbinds). `:keys` lists the
+	// tables and actions; ui.CheckKeyMap checks them at start.
+	Keys map[string]map[string]KeyList `json:"keys,omitempty"`
 }
 
 // Alias is what an alias opens.
@@ -258,6 +265,9 @@ func Parse(name string, data []byte) (*File, error) {
 		if !hotkeySyntax.MatchString(k) {
 			return nil, fmt.Errorf("configuration file %s: hotkeys: %q is not a key kyyard can bind: f1-f12, ctrl+<letter> or alt+<letter or digit>", name, k)
 		}
+	}
+	if err := checkKeys(name, f.Keys); err != nil {
+		return nil, err
 	}
 	// A metricsInterval written as 0s reads as the zero Duration, as a
 	// missing one does: which entries write one at all is read apart.

@@ -47,6 +47,9 @@ type shortcutState struct {
 	homeRead bool
 	aliases  map[string]Alias
 	hotkeys  map[string]string
+	// chord is the first key of a chord pressed, waiting for the second
+	// ("" none; keys.go).
+	chord string
 }
 
 // favouritesContext is the context whose favourites apply: the one

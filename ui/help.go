@@ -56,7 +56,7 @@ func (m *Model) helpView() string {
 	_, table := m.Top().(kindScreen)
 	global := m.vc.Keys.Bindings()
 	if table {
-		global = append(append(global, m.pickKey, favouritesKeys), m.hotkeyHelp()...)
+		global = append(append(global, m.vc.Keys.Namespace, favouritesKeys), m.hotkeyHelp()...)
 	}
 	section("Global", global)
 	section("This screen", m.Top().Bindings())

@@ -87,8 +87,6 @@ type Model struct {
 	// overlay is a picker open over the top screen (nil when none): it
 	// gets every key, and messages as the top screen does.
 	overlay views.Screen
-	// pickKey opens the namespace picker.
-	pickKey key.Binding
 	short   shortcutState // favourites, aliases and hotkeys (favourites.go, shortcuts.go)
 
 	// kubeconfig switches contexts; nil when kyyard has none. context is
@@ -148,7 +146,7 @@ func New(vc *views.Context, kind kube.Kind, namespace string, opts ...Option) (*
 	p.ShowSuggestions = true
 	p.PromptStyle = vc.Styles.Prompt
 	p.TextStyle = vc.Styles.Prompt
-	m := &Model{vc: vc, stack: []views.Screen{first}, tags: []*views.Context{nil}, namespace: namespace, prompt: p, pickKey: pickNamespaceKey()}
+	m := &Model{vc: vc, stack: []views.Screen{first}, tags: []*views.Context{nil}, namespace: namespace, prompt: p}
 	for _, o := range opts {
 		o(m)
 	}
@@ -344,6 +342,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if kp, ok := m.Top().(views.KeyPasser); m.Top().Capturing() && !(ok && kp.PassesKey(msg.String())) {
 		return m.toTop(msg)
 	}
+	if cmd, ok := m.chordKey(msg); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, keys.Quit):
 		return m.quit()
@@ -364,7 +365,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.back()
 	case m.shortcutKey(msg):
 		return m.openShortcut(msg)
-	case key.Matches(msg, m.pickKey):
+	case key.Matches(msg, keys.Namespace):
 		if m.closesWork("a namespace switch") {
 			return nil
 		}
@@ -403,7 +404,7 @@ func (m *Model) unknownKey(msg tea.KeyMsg) tea.Cmd {
 // of the top screen's (enabled or not: a disabled key says why itself)
 // names key.
 func (m *Model) bound(name string) bool {
-	bindings := append(m.vc.Keys.Bindings(), m.pickKey)
+	bindings := append(m.vc.Keys.Bindings(), m.vc.Keys.Namespace)
 	for _, b := range append(bindings, m.Top().Bindings()...) {
 		if slices.Contains(b.Keys(), name) {
 			return true

@@ -12,7 +12,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/views"
-	"github.com/kyyard/kyyard/views/inventory"
 )
 
 // Alias is what an alias opens: Kind (a name or alias, as `:` takes it)
@@ -26,20 +25,6 @@ type Alias struct {
 // is the alias's) and the hotkeys keys of the tables (key name → alias).
 func WithAliases(aliases map[string]Alias, hotkeys map[string]string) Option {
 	return func(m *Model) { m.short.aliases, m.short.hotkeys = aliases, hotkeys }
-}
-
-// ReservedKey reports whether kyyard binds key name on its tables (the
-// global keys, the namespace picker's, the favourites' and the inventory
-// screen's), so that a hotkey there would take it away.
-func ReservedKey(name string) bool {
-	bindings := append(views.DefaultGlobalKeys().Bindings(), pickNamespaceKey(), favouritesKeys)
-	bindings = append(bindings, inventory.DefaultKeys().List()...)
-	for _, b := range bindings {
-		if slices.Contains(b.Keys(), name) {
-			return true
-		}
-	}
-	return false
 }
 
 // IsCommand reports whether word is one of kyyard's own `:` commands

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/ui"
+	"github.com/kyyard/kyyard/views"
 )
 
 // TestAliasesAndHotkeys is issue 27's aliases and hotkeys: `:web` opens
@@ -48,11 +49,11 @@ func TestAliasesAndHotkeys(t *testing.T) {
 	}
 	h.keys("esc")
 	for _, k := range []string{"ctrl+n", "d", "5", "ctrl+r", "?"} {
-		if !ui.ReservedKey(k) {
+		if !ui.ReservedKey(k, nil) {
 			t.Errorf("%s is not reserved", k)
 		}
 	}
-	if ui.ReservedKey("f2") || ui.ReservedKey("alt+w") {
+	if ui.ReservedKey("f2", nil) || ui.ReservedKey("alt+w", nil) || ui.ReservedKey("d", views.KeyMap{"table": {"describe": {"i"}}}) || !ui.ReservedKey("f2", views.KeyMap{"table": {"describe": {"f2"}}}) {
 		t.Error("f2 or alt+w reserved")
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/kube"
@@ -180,9 +179,4 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	m.nsNames, m.ctxNames = nil, nil
 	m.status = views.StatusMsg{Text: "switched to context " + msg.context + ", namespace " + ns}
 	return tea.Batch(scr.Init(), m.readFacts(), m.loadNames())
-}
-
-// pickNamespaceKey is the root's binding that opens the namespace picker.
-func pickNamespaceKey() key.Binding {
-	return key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "pick namespace"))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kyyard/kyyard/kube"
@@ -149,7 +150,23 @@ func (m *Model) statusLine() string {
 		// A form that takes ?, : and q as text says its own keys.
 		return st.Muted.Render(ansi.Truncate(h.Hint(), m.width, "…"))
 	}
-	return st.Muted.Render(ansi.Truncate("? help  : command  esc back  q quit", m.width, "…"))
+	return st.Muted.Render(ansi.Truncate(m.globalHint(), m.width, "…"))
+}
+
+// globalHint names the global keys in force ("? help  : command  esc back
+// q quit" by default): each action's first key, an unbound one left out.
+func (m *Model) globalHint() string {
+	k := m.vc.Keys
+	var parts []string
+	for _, b := range []struct {
+		key.Binding
+		word string
+	}{{k.Help, "help"}, {k.Command, "command"}, {k.Back, "back"}, {k.Quit, "quit"}} {
+		if b.Enabled() {
+			parts = append(parts, views.KeyHelp(b.Keys()[:1])+" "+b.word)
+		}
+	}
+	return strings.Join(parts, "  ")
 }
 
 func padRight(s string, n int) string {

@@ -12,6 +12,9 @@ type GlobalKeys struct {
 	Command key.Binding
 	// Back closes the top screen (esc).
 	Back key.Binding
+	// Namespace opens the namespace picker over a table (ctrl+n); the
+	// root takes it on any screen, the help lists it with the tables'.
+	Namespace key.Binding
 }
 
 // DefaultGlobalKeys returns the default global bindings.
@@ -21,10 +24,13 @@ func DefaultGlobalKeys() GlobalKeys {
 		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Command: key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command: :pods :deploy ...")),
 		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		// k9s's namespace key, ctrl+n, is not taken by any screen.
+		Namespace: key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "pick namespace")),
 	}
 }
 
-// Bindings lists the global bindings in help order.
+// Bindings lists the global bindings every screen's help shows, in help
+// order (Namespace is the tables' only).
 func (k GlobalKeys) Bindings() []key.Binding {
 	return []key.Binding{k.Command, k.Back, k.Help, k.Quit}
 }

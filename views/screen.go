@@ -69,8 +69,11 @@ type Context struct {
 	Name string
 	// Styles is the theme, built once.
 	Styles Styles
-	// Keys are the global bindings.
+	// Keys are the global bindings (KeyMap's "global" applied).
 	Keys GlobalKeys
+	// KeyMap is the person's rebinding of keys: each screen applies its
+	// table's (KeyMap.Bind) when it is made. nil: the defaults.
+	KeyMap KeyMap
 	// Config is the user's settings.
 	Config Config
 	// Width and Height are the size, in cells, of the area a screen draws

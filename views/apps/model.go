@@ -64,6 +64,10 @@ type Keys struct {
 	Up, Down, New, Edit, Open, Remove key.Binding
 }
 
+// KeyTable is the name of this screen's keys in the configuration
+// file's key map (views.KeyMap): `keys: {apps: {ACTION: KEYS}}`.
+const KeyTable = "apps"
+
 // DefaultKeys returns the screen's bindings.
 func DefaultKeys() Keys {
 	return Keys{
@@ -85,7 +89,7 @@ func WithClock(now func() time.Time) Option { return func(m *Model) { m.now = no
 // New returns the list of namespace's instances ("" for every namespace),
 // read through l from Init on.
 func New(vc *views.Context, l Lister, namespace string, opts ...Option) *Model {
-	m := &Model{vc: vc, l: l, namespace: namespace, now: time.Now, keys: DefaultKeys()}
+	m := &Model{vc: vc, l: l, namespace: namespace, now: time.Now, keys: views.BoundKeys(vc, KeyTable, DefaultKeys)}
 	for _, o := range opts {
 		o(m)
 	}

@@ -27,6 +27,10 @@ type Keys struct {
 	Back key.Binding
 }
 
+// KeyTable is the name of this screen's keys in the configuration
+// file's key map (views.KeyMap): `keys: {deploy: {ACTION: KEYS}}`.
+const KeyTable = "deploy"
+
 // DefaultKeys returns the deploy screens' default bindings.
 func DefaultKeys() Keys {
 	return Keys{

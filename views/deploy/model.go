@@ -89,7 +89,7 @@ func (m *Model) deadline() time.Duration {
 // instance is set, of that instance filled from its record (read at
 // Init). Nothing is read or written before Init.
 func New(vc *views.Context, d Deployer, namespace, instance string, opts ...Option) *Model {
-	m := &Model{vc: vc, d: d, keys: DefaultKeys(), namespace: namespace, instance: instance, now: time.Now}
+	m := &Model{vc: vc, d: d, keys: views.BoundKeys(vc, KeyTable, DefaultKeys), namespace: namespace, instance: instance, now: time.Now}
 	for _, o := range opts {
 		o(m)
 	}

@@ -35,6 +35,10 @@ type Keys struct {
 	Refresh key.Binding
 }
 
+// KeyTable is the name of this screen's keys in the configuration
+// file's key map (views.KeyMap): `keys: {detail: {ACTION: KEYS}}`.
+const KeyTable = "detail"
+
 // DefaultKeys returns the detail screen's default bindings, less's and
 // vim's where they have one.
 func DefaultKeys() Keys {
@@ -113,7 +117,7 @@ type loadedMsg struct {
 // New returns a detail screen for the object and view msg names. It reads
 // nothing until Init.
 func New(vc *views.Context, msg views.OpenObjectMsg) *Model {
-	keys := DefaultKeys()
+	keys := views.BoundKeys(vc, KeyTable, DefaultKeys)
 	keys.ManagedFields.SetEnabled(msg.View == views.YAMLView)
 	p := textinput.New()
 	p.Prompt = "/"

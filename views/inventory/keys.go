@@ -74,6 +74,10 @@ type Keys struct {
 	Clear key.Binding
 }
 
+// KeyTable is the name of this screen's keys in the configuration
+// file's key map (views.KeyMap): `keys: {table: {ACTION: KEYS}}`.
+const KeyTable = "table"
+
 // DefaultKeys returns the inventory screen's default bindings.
 func DefaultKeys() Keys {
 	return Keys{
@@ -126,6 +130,13 @@ type ActionBinding struct {
 	// Binding is its key and help.
 	key.Binding
 }
+
+// Name is the action's name in the configuration file's key map
+// (views.KeyAction): the kube.Action ("delete", "restart").
+func (b *ActionBinding) Name() string { return string(b.Action) }
+
+// KeyBinding is the binding itself, for views.KeyActions.
+func (b *ActionBinding) KeyBinding() *key.Binding { return &b.Binding }
 
 // operateKeys returns the bindings of views.Actions, in its order.
 func operateKeys() []ActionBinding {

@@ -125,7 +125,7 @@ func New(vc *views.Context, kind kube.Kind, namespace string) (*Model, error) {
 	in.Prompt = "/"
 	in.PromptStyle = vc.Styles.Prompt
 	in.TextStyle = vc.Styles.Prompt
-	m := &Model{vc: vc, keys: DefaultKeys(), info: info, namespace: namespace, now: time.Now, input: in,
+	m := &Model{vc: vc, keys: views.BoundKeys(vc, KeyTable, DefaultKeys), info: info, namespace: namespace, now: time.Now, input: in,
 		marks: map[string]bool{}, sortColumn: info.SortColumn, ascending: !info.SortDescending}
 	m.sortFromKind = info.SortColumn != ""
 	m.fleet, _ = vc.Client.(views.FleetSource)

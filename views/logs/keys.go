@@ -36,6 +36,10 @@ type Keys struct {
 	Back key.Binding
 }
 
+// KeyTable is the name of this screen's keys in the configuration
+// file's key map (views.KeyMap): `keys: {logs: {ACTION: KEYS}}`.
+const KeyTable = "logs"
+
 // DefaultKeys returns the log viewer's default bindings.
 func DefaultKeys() Keys {
 	return Keys{

@@ -168,7 +168,7 @@ func New(vc *views.Context, s Streamer, req kube.LogRequest, opts ...Option) *Mo
 	p.Cursor.SetMode(cursor.CursorStatic)
 	p.PromptStyle = vc.Styles.Prompt
 	p.TextStyle = vc.Styles.Prompt
-	m := &Model{vc: vc, streamer: s, keys: DefaultKeys(), req: req, capacity: DefaultCapacity, queue: DefaultQueue,
+	m := &Model{vc: vc, streamer: s, keys: views.BoundKeys(vc, KeyTable, DefaultKeys), req: req, capacity: DefaultCapacity, queue: DefaultQueue,
 		gap: 25 * time.Millisecond, follow: true, now: time.Now, loc: time.Local, prompt: p, pods: map[string]bool{},
 		failed: map[string]bool{}, waiting: map[int32]string{}, clip: osc52}
 	if m.req.MaxStreams <= 0 {

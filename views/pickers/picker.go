@@ -30,6 +30,10 @@ type Keys struct {
 	Mark key.Binding
 }
 
+// KeyTable is the name of this screen's keys in the configuration
+// file's key map (views.KeyMap): `keys: {picker: {ACTION: KEYS}}`.
+const KeyTable = "picker"
+
 // DefaultKeys returns a picker's default bindings.
 func DefaultKeys() Keys {
 	return Keys{
@@ -91,7 +95,7 @@ func newModel(vc *views.Context, noun string, current string, pick func(string) 
 	in.TextStyle = vc.Styles.Prompt
 	in.PlaceholderStyle = vc.Styles.Muted
 	in.Focus()
-	return &Model{vc: vc, keys: DefaultKeys(), noun: noun, current: current, input: in, pick: pick}
+	return &Model{vc: vc, keys: views.BoundKeys(vc, KeyTable, DefaultKeys), noun: noun, current: current, input: in, pick: pick}
 }
 
 // setItems replaces the choices and puts the cursor on the current one.

@@ -39,6 +39,10 @@ type Keys struct {
 	Up, Down, Back, Undo key.Binding
 }
 
+// KeyTable is the name of this screen's keys in the configuration
+// file's key map (views.KeyMap): `keys: {rollout: {ACTION: KEYS}}`.
+const KeyTable = "rollout"
+
 // DefaultKeys returns the rollout screen's bindings.
 func DefaultKeys() Keys {
 	return Keys{
@@ -68,7 +72,7 @@ func WithClock(now func() time.Time, poll time.Duration) Option {
 // undoes); what says what started the rollout ("" to watch one). It reads
 // nothing until Init.
 func New(vc *views.Context, r Reader, kind kube.KindInfo, ref kube.WorkloadRef, what string, opts ...Option) *Model {
-	m := &Model{vc: vc, reader: r, kind: kind, what: what, now: time.Now, keys: DefaultKeys()}
+	m := &Model{vc: vc, reader: r, kind: kind, what: what, now: time.Now, keys: views.BoundKeys(vc, KeyTable, DefaultKeys)}
 	m.f = NewFollow(ref, time.Time{}, DefaultDeadline, PollEvery)
 	for _, o := range opts {
 		o(m)

@@ -30,6 +30,10 @@ type Keys struct {
 	Back key.Binding
 }
 
+// KeyTable is the name of this screen's keys in the configuration
+// file's key map (views.KeyMap): `keys: {form: {ACTION: KEYS}}`.
+const KeyTable = "form"
+
 // DefaultKeys returns the workload screens' default bindings.
 func DefaultKeys() Keys {
 	return Keys{

@@ -100,7 +100,7 @@ func (m *Model) PlanAcross(plan func(base, edited kube.Workload) tea.Cmd) {
 // (pods, ReplicaSets), when ed implements Owners, it edits the workload
 // that owns ref.
 func New(vc *views.Context, ed Editor, kind kube.KindInfo, ref kube.WorkloadRef) *Model {
-	return &Model{vc: vc, editor: ed, kind: kind, ref: ref, keys: DefaultKeys(), now: time.Now, deadline: DefaultRolloutDeadline, poll: rollout.PollEvery}
+	return &Model{vc: vc, editor: ed, kind: kind, ref: ref, keys: views.BoundKeys(vc, KeyTable, DefaultKeys), now: time.Now, deadline: DefaultRolloutDeadline, poll: rollout.PollEvery}
 }
 
 // Init reads the workload while the form is not open yet; later (the

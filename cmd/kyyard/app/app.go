@@ -226,6 +226,10 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	if err != nil {
 		return err
 	}
+	km, err := checkedKeyMap(cfg)
+	if err != nil {
+		return err
+	}
 	theme, err := chooseTheme(opts.theme, cfg, os.Getenv, lipgloss.HasDarkBackground)
 	if err != nil {
 		return err
@@ -269,9 +273,10 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	vc := &views.Context{
 		Client: client,
 		Styles: views.NewStyles(theme),
-		Keys:   views.DefaultGlobalKeys(),
+		KeyMap: km,
 		Config: views.Config{RefreshInterval: opts.refresh, MaxLogStreams: opts.maxLogRequests, DeployTimeout: opts.deployTimeout},
 	}
+	vc.Keys = views.BoundKeys(vc, ui.GlobalKeyTable, views.DefaultGlobalKeys)
 	ns := client.Namespace()
 	if several != "" {
 		ns = several

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kyyard/kyyard/config"
 	"github.com/kyyard/kyyard/ui"
+	"github.com/kyyard/kyyard/views"
 )
 
 // shortcuts returns the configuration file's aliases and hotkeys for the
@@ -20,9 +21,40 @@ func shortcuts(cfg *config.File) (map[string]ui.Alias, map[string]string, error)
 		aliases[word] = ui.Alias{Kind: a.Kind, Namespace: a.Namespace, Filter: a.Filter}
 	}
 	for k := range cfg.Hotkeys {
-		if ui.ReservedKey(k) {
+		if ui.ReservedKey(k, keyMap(cfg)) {
 			return nil, nil, fmt.Errorf("configuration file %s: hotkeys.%s: kyyard binds %s on its tables already; choose another key", cfg.Path, k, k)
 		}
 	}
 	return aliases, cfg.Hotkeys, nil
+}
+
+// keyMap returns the configuration file's `keys:` section as the screens
+// take it (views.KeyMap: "space" written as Bubble Tea names it).
+func keyMap(cfg *config.File) views.KeyMap {
+	if len(cfg.Keys) == 0 {
+		return nil
+	}
+	km := make(views.KeyMap, len(cfg.Keys))
+	for table, actions := range cfg.Keys {
+		km[table] = make(map[string][]string, len(actions))
+		for action, keys := range actions {
+			names := make([]string, len(keys))
+			for i, k := range keys {
+				names[i] = views.KeyName(k)
+			}
+			km[table][action] = names
+		}
+	}
+	return km
+}
+
+// checkedKeyMap returns the configuration file's key map once ui has
+// checked it against the screens' key tables (ui.CheckKeyMap). Errors
+// name the file and the entry.
+func checkedKeyMap(cfg *config.File) (views.KeyMap, error) {
+	km := keyMap(cfg)
+	if err := ui.CheckKeyMap(km); err != nil {
+		return nil, fmt.Errorf("configuration file %s: %v", cfg.Path, err)
+	}
+	return km, nil
 }

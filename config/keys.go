@@ -1,0 +1,114 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// KeyList is the keys of one action in the `keys:` section: one key
+// ("ctrl+x"), a list (["x", "ctrl+x"]), or none ("none", []) to unbind
+// the action. A key of two names joined by one space is a chord ("g d":
+// g, then d).
+type KeyList []string
+
+// UnmarshalJSON takes a string or a list of strings; "none" is the empty
+// list.
+func (l *KeyList) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		if one == "none" {
+			*l = KeyList{}
+		} else {
+			*l = KeyList{one}
+		}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return fmt.Errorf("a key is a string (\"ctrl+x\"), a list of them, or none")
+	}
+	*l = many
+	if many == nil {
+		*l = KeyList{}
+	}
+	return nil
+}
+
+// namedKeys are the keys Bubble Tea names with a word (tea.Key.String).
+var namedKeys = map[string]bool{
+	"space": true, "enter": true, "tab": true, "shift+tab": true, "esc": true, "backspace": true,
+	"delete": true, "insert": true, "home": true, "end": true, "pgup": true, "pgdown": true,
+	"up": true, "down": true, "left": true, "right": true,
+	"ctrl+@": true, `ctrl+\`: true, "ctrl+]": true, "ctrl+^": true, "ctrl+_": true,
+}
+
+// aliasedKeys are keys a terminal sends as another key (Bubble Tea names
+// them so): binding the written name would never match.
+var aliasedKeys = map[string]string{"ctrl+i": "tab", "ctrl+m": "enter", "ctrl+[": "esc", "ctrl+h": "backspace"}
+
+func init() {
+	for _, k := range []string{"up", "down", "left", "right", "home", "end"} {
+		namedKeys["shift+"+k], namedKeys["ctrl+"+k], namedKeys["ctrl+shift+"+k] = true, true, true
+	}
+	namedKeys["ctrl+pgup"], namedKeys["ctrl+pgdown"] = true, true
+	for i := 1; i <= 20; i++ {
+		namedKeys[fmt.Sprintf("f%d", i)] = true
+	}
+	for r := 'a'; r <= 'z'; r++ {
+		if _, ok := aliasedKeys["ctrl+"+string(r)]; !ok {
+			namedKeys["ctrl+"+string(r)] = true
+		}
+	}
+}
+
+// CheckKey checks a key as the `keys:` section writes it: one key or a
+// chord of two joined by one space, each a printable character ("d",
+// "D", "/"), "space", a named key ("enter", "pgdown", "f5", "shift+tab"),
+// "ctrl+<letter>", or alt+ any of those. Errors say what was wrong.
+func CheckKey(k string) error {
+	parts := strings.Split(k, " ")
+	if len(parts) > 2 {
+		return fmt.Errorf("%q: a chord is two keys joined by one space (\"g d\")", k)
+	}
+	for _, p := range parts {
+		if err := checkOneKey(p); err != nil {
+			return fmt.Errorf("%q: %v", k, err)
+		}
+	}
+	return nil
+}
+
+func checkOneKey(k string) error {
+	base := strings.TrimPrefix(k, "alt+")
+	if other, ok := aliasedKeys[base]; ok {
+		return fmt.Errorf("%s reaches kyyard as %s; bind %s", base, other, other)
+	}
+	if namedKeys[base] {
+		return nil
+	}
+	if r, size := utf8.DecodeRuneInString(base); size == len(base) && r != utf8.RuneError && unicode.IsPrint(r) && !unicode.IsSpace(r) {
+		return nil
+	}
+	if base == "" {
+		return fmt.Errorf("a key is missing (two spaces, or one at an end?)")
+	}
+	return fmt.Errorf("not a key: one character, space, enter, tab, esc, pgup, f1-f20, ctrl+<letter>, alt+ any of them")
+}
+
+// checkKeys checks each key's spelling in the `keys:` section (which
+// tables and actions exist is ui's to check: config knows no screens).
+func checkKeys(name string, keys map[string]map[string]KeyList) error {
+	for table, actions := range keys {
+		for action, list := range actions {
+			for _, k := range list {
+				if err := CheckKey(k); err != nil {
+					return fmt.Errorf("configuration file %s: keys.%s.%s: %v", name, table, action, err)
+				}
+			}
+		}
+	}
+	return nil
+}

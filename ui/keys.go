@@ -1,0 +1,255 @@
+package ui
+
+// The key map (issue 27): every screen's keys by table, as the
+// configuration file's `keys:` section names them; the check of a map at
+// start (CheckKeyMap); the chords (a key, then a second one) the root
+// holds the first key of.
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/apps"
+	"github.com/kyyard/kyyard/views/deploy"
+	"github.com/kyyard/kyyard/views/detail"
+	"github.com/kyyard/kyyard/views/inventory"
+	"github.com/kyyard/kyyard/views/logs"
+	"github.com/kyyard/kyyard/views/pickers"
+	"github.com/kyyard/kyyard/views/rollout"
+	"github.com/kyyard/kyyard/views/workload"
+)
+
+// GlobalKeyTable is the name of the root's keys (views.GlobalKeys) in the
+// key map: they act on every screen.
+const GlobalKeyTable = "global"
+
+// KeyTable is one screen's keys as the key map names them.
+type KeyTable struct {
+	// Name is the table's name in the configuration file (views.KeyMap's
+	// first level: `keys: {table: {describe: D}}`).
+	Name string
+	// Screens says which screens use the table, for :keys and messages.
+	Screens string
+	// Root is set where keys pass through the root, which takes the
+	// global keys and the chords first; a picker or a form takes its keys
+	// itself (no chord there, and the global keys do not count).
+	Root bool
+	// defaults returns a pointer to the screen's default Keys struct.
+	defaults func() any
+}
+
+// Actions returns the table's actions with km applied, in the order of
+// the screen's Keys struct (views.KeyActions).
+func (t KeyTable) Actions(km views.KeyMap) []views.KeyAction {
+	keys := t.defaults()
+	km.Bind(t.Name, keys)
+	return views.KeyActions(keys)
+}
+
+func ptr[K any](defaults func() K) func() any {
+	return func() any { k := defaults(); return &k }
+}
+
+// KeyTables lists every key table, in the order :keys shows them.
+func KeyTables() []KeyTable {
+	return []KeyTable{
+		{GlobalKeyTable, "every screen (quit, help, :, back, the namespace picker)", true, ptr(views.DefaultGlobalKeys)},
+		{inventory.KeyTable, "the tables of kinds (:pods, :deploy, ...)", true, ptr(inventory.DefaultKeys)},
+		{detail.KeyTable, "describe and YAML (d, y)", true, ptr(detail.DefaultKeys)},
+		{logs.KeyTable, "logs (l, p)", true, ptr(logs.DefaultKeys)},
+		{rollout.KeyTable, "rollout status (R)", true, ptr(rollout.DefaultKeys)},
+		{apps.KeyTable, ":apps", true, ptr(apps.DefaultKeys)},
+		{workload.KeyTable, "the workload form (e)", false, ptr(workload.DefaultKeys)},
+		{deploy.KeyTable, "deploy and remove (:apps)", false, ptr(deploy.DefaultKeys)},
+		{pickers.KeyTable, "the namespace and context pickers", false, ptr(pickers.DefaultKeys)},
+	}
+}
+
+// KeyMapError is a fault of a key map: Path is its place in the
+// configuration file (["keys", table, action]), for the line it is on.
+type KeyMapError struct {
+	// Path is "keys", the table, and the action when the fault is one
+	// action's.
+	Path []string
+	// Msg says what is wrong and what would be right.
+	Msg string
+}
+
+// Error writes the path and the message: "keys.table.delet: no such
+// action on the tables of kinds (...)".
+func (e *KeyMapError) Error() string { return strings.Join(e.Path, ".") + ": " + e.Msg }
+
+// CheckKeyMap checks a key map against KeyTables: every table and action
+// exists; no key is bound to two actions of one screen once the map is
+// applied (the global keys count on every screen, the favourites' digits
+// on the tables), where the map changed one of the two; a chord is bound
+// only where the root passes keys, and its first key is no key of its
+// own there. The keys' spelling is config's to check. Errors are a
+// *KeyMapError, the first fault in the file's order of tables, then the
+// tables' order of actions.
+func CheckKeyMap(km views.KeyMap) error {
+	tables := KeyTables()
+	byName := map[string]KeyTable{}
+	for _, t := range tables {
+		byName[t.Name] = t
+	}
+	for _, name := range slices.Sorted(maps.Keys(km)) {
+		t, ok := byName[name]
+		if !ok {
+			return &KeyMapError{[]string{"keys", name}, fmt.Sprintf("no such key table (the tables: %s)", tableNames(tables))}
+		}
+		actions := t.Actions(nil)
+		for _, a := range slices.Sorted(maps.Keys(km[name])) {
+			if !slices.ContainsFunc(actions, func(x views.KeyAction) bool { return x.Name == a }) {
+				return &KeyMapError{[]string{"keys", name, a}, fmt.Sprintf("no such action on %s (its actions: %s)", t.Screens, actionNames(actions))}
+			}
+		}
+	}
+	global := byName[GlobalKeyTable].Actions(km)
+	for _, t := range tables {
+		if err := checkTable(t, km, global); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// holder is an action holding a key on one screen.
+type holder struct {
+	table, action string
+	changed       bool
+}
+
+// checkTable checks one table's keys against each other and the global
+// ones (CheckKeyMap).
+func checkTable(t KeyTable, km views.KeyMap, global []views.KeyAction) error {
+	held := map[string]holder{}
+	hold := func(table string, actions []views.KeyAction) error {
+		for _, a := range actions {
+			_, changed := km[table][a.Name]
+			for _, k := range a.Binding.Keys() {
+				if _, _, chord := views.ChordParts(k); chord && changed && !t.Root {
+					return &KeyMapError{[]string{"keys", table, a.Name}, fmt.Sprintf("%s takes its keys itself: a chord (%s) cannot be bound there", t.Screens, views.KeyHelp([]string{k}))}
+				}
+				if h, ok := held[k]; ok && (changed || h.changed) && !(h.table == table && h.action == a.Name) {
+					blame, other := holder{table, a.Name, changed}, h
+					if !changed {
+						blame, other = h, holder{table, a.Name, changed}
+					}
+					return &KeyMapError{[]string{"keys", blame.table, blame.action}, fmt.Sprintf("%s is also %s's %s on %s: unbind or rebind one of them", views.KeyHelp([]string{k}), other.table, other.action, t.Screens)}
+				}
+				held[k] = holder{table, a.Name, changed}
+			}
+		}
+		return nil
+	}
+	if t.Name != GlobalKeyTable && t.Root {
+		if err := hold(GlobalKeyTable, global); err != nil {
+			return err
+		}
+	}
+	if err := hold(t.Name, t.Actions(km)); err != nil {
+		return err
+	}
+	for _, k := range slices.Sorted(maps.Keys(held)) {
+		h := held[k]
+		if first, _, chord := views.ChordParts(k); chord {
+			if own, ok := held[first]; ok {
+				return &KeyMapError{[]string{"keys", h.table, h.action}, fmt.Sprintf("the chord %s starts with %s, which is %s's %s on %s: the second key would never come", views.KeyHelp([]string{k}), views.KeyHelp([]string{first}), own.table, own.action, t.Screens)}
+			}
+		}
+	}
+	if t.Name == inventory.KeyTable {
+		for _, k := range favouritesKeys.Keys() {
+			if h, ok := held[k]; ok && h.changed {
+				return &KeyMapError{[]string{"keys", h.table, h.action}, fmt.Sprintf("%s is a namespace favourite's key on the tables (0-9)", k)}
+			}
+		}
+	}
+	return nil
+}
+
+func tableNames(tables []KeyTable) string {
+	names := make([]string, len(tables))
+	for i, t := range tables {
+		names[i] = t.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+func actionNames(actions []views.KeyAction) string {
+	names := make([]string, len(actions))
+	for i, a := range actions {
+		names[i] = a.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// ReservedKey reports whether kyyard binds key name on its tables with km
+// applied (the global keys, the favourites' digits, the table's own), so
+// that a hotkey there would take it away.
+func ReservedKey(name string, km views.KeyMap) bool {
+	bindings := []key.Binding{favouritesKeys}
+	for _, t := range KeyTables()[:2] { // global, then the tables'
+		for _, a := range t.Actions(km) {
+			bindings = append(bindings, *a.Binding)
+		}
+	}
+	for _, b := range bindings {
+		for _, k := range b.Keys() {
+			if first, _, _ := views.ChordParts(k); k == name || first == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// chordKey takes a key that starts or ends a chord bound on the top screen
+// or globally: the first is held (the status line says so), the second
+// completes it, handed on as one key named "first second" (the name its
+// binding holds), or says no such chord is bound. ok is false for any
+// other key.
+func (m *Model) chordKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	name := msg.String()
+	if first := m.short.chord; first != "" {
+		m.short.chord = ""
+		seq := first + " " + name
+		switch {
+		case m.chordBound(seq, false):
+			return m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(seq)}), true
+		case name == "esc":
+			m.status = views.StatusMsg{Text: views.KeyHelp([]string{first}) + " … cancelled"}
+		default:
+			m.status = views.StatusMsg{Text: views.KeyHelp([]string{seq}) + ": no such key here · ? help"}
+		}
+		return nil, true
+	}
+	if m.chordBound(name, true) {
+		m.short.chord = name
+		m.status = views.StatusMsg{Text: views.KeyHelp([]string{name}) + " … (a chord: the second key; esc cancels)"}
+		return nil, true
+	}
+	return nil, false
+}
+
+// chordBound reports whether a chord the top screen or the root binds is
+// k (prefix false) or starts with k (prefix true).
+func (m *Model) chordBound(k string, prefix bool) bool {
+	bindings := append(m.vc.Keys.Bindings(), m.vc.Keys.Namespace)
+	for _, b := range append(bindings, m.Top().Bindings()...) {
+		for _, bk := range b.Keys() {
+			first, _, chord := views.ChordParts(bk)
+			if chord && b.Enabled() && (bk == k && !prefix || first == k && prefix) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,166 @@
+package ui_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/internal/kubetest"
+	"github.com/kyyard/kyyard/ui"
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/viewtest"
+)
+
+// startKeyed starts a root model whose Context carries a key map, as the
+// app builds it (the global keys rebound first).
+func startKeyed(t *testing.T, km views.KeyMap) *harness {
+	t.Helper()
+	if err := ui.CheckKeyMap(km); err != nil {
+		t.Fatalf("CheckKeyMap: %v", err)
+	}
+	client, _ := kubetest.FakeClient(t, objects()...)
+	vc := viewtest.Context(client, 0, 0)
+	vc.KeyMap = km
+	vc.Keys = views.BoundKeys(vc, ui.GlobalKeyTable, views.DefaultGlobalKeys)
+	m, err := ui.New(vc, "pods", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, m: m}
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 60})
+	h.run(m.Init())
+	h.clock()
+	return h
+}
+
+// TestKeyMapRebindsUnbindsAndChords is issue 27's key map on a table: a
+// rebound key acts and the old one does not; an unbound action has no
+// key; delete moved behind a chord (ctrl+x, then d) opens its
+// confirmation only after the second key; the help lists the keys in
+// force.
+func TestKeyMapRebindsUnbindsAndChords(t *testing.T) {
+	h := startKeyed(t, views.KeyMap{
+		"table":  {"describe": {"i"}, "delete": {"ctrl+x d"}, "yaml": {}},
+		"global": {"help": {"f1"}},
+	})
+	h.keys("d")
+	if got := h.title(); !strings.HasPrefix(got, "pods(demo)") {
+		t.Fatalf("d (describe's old key) opened %q", got)
+	}
+	h.runKey(h.keys("i"))
+	if got := h.title(); !strings.Contains(got, "describe") {
+		t.Fatalf("i (describe's new key) opened %q\n%s", got, h.m.View())
+	}
+	h.runKey(h.keys("esc"))
+	h.runKey(h.keys("y"))
+	if got := h.title(); !strings.HasPrefix(got, "pods(demo)") {
+		t.Fatalf("y (YAML, unbound) opened %q", got)
+	}
+	h.runKey(h.send(tea.KeyMsg{Type: tea.KeyCtrlD}))
+	if got := h.title(); !strings.HasPrefix(got, "pods(demo)") {
+		t.Fatalf("ctrl+d (delete's old key) opened %q", got)
+	}
+	h.runKey(h.send(tea.KeyMsg{Type: tea.KeyCtrlX}))
+	if got := h.title(); !strings.HasPrefix(got, "pods(demo)") || !strings.Contains(h.promptLine(), "ctrl+x … (a chord") {
+		t.Fatalf("ctrl+x alone: title %q, status %q", got, h.promptLine())
+	}
+	h.runKey(h.keys("z"))
+	if !strings.Contains(h.promptLine(), "ctrl+x z: no such key here") {
+		t.Fatalf("ctrl+x z: status %q", h.promptLine())
+	}
+	h.runKey(h.send(tea.KeyMsg{Type: tea.KeyCtrlX}))
+	h.runKey(h.keys("d"))
+	if got := h.title(); !strings.Contains(strings.ToLower(got), "delete") {
+		t.Fatalf("ctrl+x d opened %q\n%s", got, h.m.View())
+	}
+	h.run(h.keys("esc"))
+	if got := h.title(); !strings.HasPrefix(got, "pods(demo)") {
+		t.Fatalf("esc left %q on top", got)
+	}
+	h.keys("?")
+	if help := h.m.View(); strings.Contains(help, "Keys") {
+		t.Fatalf("? (help's old key) opened the help:\n%s", help)
+	}
+	h.send(tea.KeyMsg{Type: tea.KeyF1})
+	help := h.m.View()
+	for _, want := range []string{"f1       help", "i        describe", "ctrl+x d delete"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("the help lacks %q:\n%s", want, help)
+		}
+	}
+	if strings.Contains(help, "y        YAML") {
+		t.Errorf("the help lists the unbound YAML:\n%s", help)
+	}
+}
+
+// TestCheckKeyMap is the check at start: each kind of fault names its
+// place (keys.TABLE.ACTION) and says why.
+func TestCheckKeyMap(t *testing.T) {
+	cases := []struct {
+		name string
+		km   views.KeyMap
+		path string
+		want string
+	}{
+		{"unknown table", views.KeyMap{"tabel": {"describe": {"i"}}}, "keys.tabel", "no such key table (the tables: global, table,"},
+		{"unknown action", views.KeyMap{"table": {"delet": {"x"}}}, "keys.table.delet", "no such action on the tables of kinds"},
+		{"bound twice", views.KeyMap{"table": {"describe": {"ctrl+d"}}}, "keys.table.describe", "ctrl+d is also table's delete on the tables of kinds"},
+		{"global over a table's", views.KeyMap{"global": {"quit": {"x"}}}, "keys.global.quit", "x is also table's decode"},
+		{"chord behind its own first key", views.KeyMap{"table": {"delete": {"g d"}}}, "keys.table.delete", "the chord g d starts with g, which is table's top"},
+		{"chord where keys are text", views.KeyMap{"picker": {"pick": {"ctrl+x y"}}}, "keys.picker.pick", "cannot be bound there"},
+		{"a favourite's digit", views.KeyMap{"table": {"describe": {"3"}}}, "keys.table.describe", "namespace favourite's key"},
+	}
+	for _, c := range cases {
+		err := ui.CheckKeyMap(c.km)
+		var kme *ui.KeyMapError
+		if !errors.As(err, &kme) {
+			t.Errorf("%s: error %v, want a KeyMapError", c.name, err)
+			continue
+		}
+		if got := strings.Join(kme.Path, "."); got != c.path || !strings.Contains(kme.Msg, c.want) {
+			t.Errorf("%s: %s: %s\nwant %s: …%s…", c.name, got, kme.Msg, c.path, c.want)
+		}
+	}
+	// Moving a key: describe takes ctrl+d once delete has another.
+	ok := views.KeyMap{"table": {"describe": {"ctrl+d"}, "delete": {"ctrl+x d"}}, "global": {"quit": {"ctrl+q"}}}
+	if err := ui.CheckKeyMap(ok); err != nil {
+		t.Errorf("a moved key: %v", err)
+	}
+	if err := ui.CheckKeyMap(nil); err != nil {
+		t.Errorf("no key map: %v", err)
+	}
+}
+
+// TestDefaultKeysHoldNoKeyTwice: on each screen, the default keys are
+// held by one action each (the global keys on the screens the root passes
+// keys to), but for the esc a screen takes before the root's back
+// (BackCapturer) and the deploy screen's tab on its two stages.
+func TestDefaultKeysHoldNoKeyTwice(t *testing.T) {
+	var global []views.KeyAction
+	for _, table := range ui.KeyTables() {
+		actions := table.Actions(nil)
+		if table.Name == ui.GlobalKeyTable {
+			global = actions
+		}
+		if len(actions) == 0 {
+			t.Errorf("%s: no actions", table.Name)
+		}
+		held := map[string]string{}
+		all := actions
+		if table.Name != ui.GlobalKeyTable && table.Root {
+			all = append(append([]views.KeyAction{}, global...), actions...)
+		}
+		for _, a := range all {
+			for _, k := range a.Binding.Keys() {
+				// The deploy form's tab (next field) and its preview's
+				// (YAML / diff) are on two stages of the screen.
+				if other, ok := held[k]; ok && k != "esc" && !(table.Name == "deploy" && k == "tab") {
+					t.Errorf("%s: %q is %s's and %s's", table.Name, k, other, a.Name)
+				}
+				held[k] = a.Name
+			}
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package views_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/inventory"
+)
+
+func TestKebabName(t *testing.T) {
+	for field, want := range map[string]string{"PageDown": "page-down", "YAML": "yaml", "EditYAML": "edit-yaml",
+		"NextUnhealthy": "next-unhealthy", "Up": "up", "HTTPServer": "http-server"} {
+		if got := views.KebabName(field); got != want {
+			t.Errorf("KebabName(%s) = %q, want %q", field, got, want)
+		}
+	}
+}
+
+func TestChordPartsAndHelp(t *testing.T) {
+	for k, want := range map[string][3]string{"ctrl+x d": {"ctrl+x", "d", "chord"}, "g  ": {"g", " ", "chord"},
+		" ": {" ", "", ""}, "d": {"d", "", ""}, "g ": {"g ", "", ""}} {
+		first, second, chord := views.ChordParts(k)
+		if first != want[0] || second != want[1] || chord != (want[2] == "chord") {
+			t.Errorf("ChordParts(%q) = %q, %q, %v", k, first, second, chord)
+		}
+	}
+	if got := views.KeyHelp([]string{"up", "k", "ctrl+x d", "g  ", " "}); got != "↑/k/ctrl+x d/g space/space" {
+		t.Errorf("KeyHelp: %q", got)
+	}
+	if got := views.KeyName("g space"); got != "g  " {
+		t.Errorf("KeyName(g space) = %q", got)
+	}
+}
+
+// TestBindRebindsTheNamedActions: the inventory's keys with delete moved,
+// describe given two keys and YAML unbound; the others keep theirs, and a
+// key press matches as the map says.
+func TestBindRebindsTheNamedActions(t *testing.T) {
+	keys := inventory.DefaultKeys()
+	views.KeyMap{"table": {"delete": {"ctrl+x d"}, "describe": {"i", " "}, "yaml": {}}, "logs": {"up": {"x"}}}.Bind("table", &keys)
+	byName := map[string]key.Binding{}
+	for _, a := range views.KeyActions(&keys) {
+		byName[a.Name] = *a.Binding
+	}
+	if !slices.Equal(byName["delete"].Keys(), []string{"ctrl+x d"}) || byName["delete"].Help().Key != "ctrl+x d" || byName["delete"].Help().Desc != "delete" {
+		t.Errorf("delete: %v %+v", byName["delete"].Keys(), byName["delete"].Help())
+	}
+	if !key.Matches(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("i")}, keys.Describe) || key.Matches(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")}, keys.Describe) ||
+		!key.Matches(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune(" ")}, keys.Describe) {
+		t.Errorf("describe matches the old key or not the new ones: %v", keys.Describe.Keys())
+	}
+	if keys.YAML.Enabled() || key.Matches(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")}, keys.YAML) {
+		t.Error("yaml still bound")
+	}
+	if !slices.Equal(keys.Up.Keys(), []string{"up", "k"}) {
+		t.Errorf("up (another table's in the map) changed: %v", keys.Up.Keys())
+	}
+	var names []string
+	for _, a := range views.KeyActions(&keys) {
+		names = append(names, a.Name)
+	}
+	for _, want := range []string{"up", "page-down", "edit-yaml", "restart", "scale", "delete", "next-unhealthy", "clear"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("KeyActions lacks %s: %v", want, names)
+		}
+	}
+	if views.KeyActions(keys) != nil {
+		t.Error("KeyActions of a struct value (not a pointer) gave actions")
+	}
+}
