@@ -13,6 +13,7 @@ import (
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/helm"
 	"github.com/kyyard/kyyard/views/history"
+	"github.com/kyyard/kyyard/views/keylist"
 )
 
 // command is one `:` command of the table (commands): everything the root
@@ -187,6 +188,16 @@ var commands = []command{
 		run: func(m *Model, _ commandLine) tea.Cmd {
 			m.status = views.StatusMsg{}
 			return m.afresh(history.New(m.vc, m.history, m.historyPath))
+		},
+	},
+	{
+		// Every key in force, by screen, and where each came from
+		// (views/keylist).
+		words: []string{"keys"},
+		help:  []string{":keys"},
+		run: func(m *Model, _ commandLine) tea.Cmd {
+			m.status = views.StatusMsg{}
+			return m.afresh(keylist.New(m.vc, m.keyRows(), m.short.configPath))
 		},
 	},
 	{

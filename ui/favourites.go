@@ -47,6 +47,8 @@ type shortcutState struct {
 	homeRead bool
 	aliases  map[string]Alias
 	hotkeys  map[string]string
+	// configPath is the configuration file (WithConfigFile), for :keys.
+	configPath string
 	// chord is the first key of a chord pressed, waiting for the second
 	// ("" none; keys.go).
 	chord string

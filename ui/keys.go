@@ -19,6 +19,7 @@ import (
 	"github.com/kyyard/kyyard/views/deploy"
 	"github.com/kyyard/kyyard/views/detail"
 	"github.com/kyyard/kyyard/views/inventory"
+	"github.com/kyyard/kyyard/views/keylist"
 	"github.com/kyyard/kyyard/views/logs"
 	"github.com/kyyard/kyyard/views/pickers"
 	"github.com/kyyard/kyyard/views/rollout"
@@ -68,6 +69,7 @@ func KeyTables() []KeyTable {
 		{workload.KeyTable, "the workload form (e)", false, ptr(workload.DefaultKeys)},
 		{deploy.KeyTable, "deploy and remove (:apps)", false, ptr(deploy.DefaultKeys)},
 		{pickers.KeyTable, "the namespace and context pickers", false, ptr(pickers.DefaultKeys)},
+		{keylist.KeyTable, "this list (:keys)", true, ptr(keylist.DefaultKeys)},
 	}
 }
 
@@ -252,4 +254,28 @@ func (m *Model) chordBound(k string, prefix bool) bool {
 		}
 	}
 	return false
+}
+
+// WithConfigFile names the configuration file the key map, the aliases
+// and the hotkeys come from (:keys says where to rebind); "" none.
+func WithConfigFile(path string) Option {
+	return func(m *Model) { m.short.configPath = path }
+}
+
+// keyRows are the :keys screen's rows: every table's actions with the key
+// map applied (FromFile where the map names them), then the hotkeys and
+// the favourites' digits.
+func (m *Model) keyRows() []keylist.Row {
+	var rows []keylist.Row
+	for _, t := range KeyTables() {
+		for _, a := range t.Actions(m.vc.KeyMap) {
+			_, file := m.vc.KeyMap[t.Name][a.Name]
+			rows = append(rows, keylist.Row{Table: t.Name, Screens: t.Screens, Action: a.Name, Keys: a.Binding.Keys(), Help: a.Binding.Help().Desc, FromFile: file})
+		}
+	}
+	for _, b := range m.hotkeyHelp() {
+		rows = append(rows, keylist.Row{Table: "hotkeys", Screens: "the tables (the configuration file's hotkeys:)", Action: b.Help().Desc, Keys: b.Keys(), FromFile: true})
+	}
+	rows = append(rows, keylist.Row{Table: "favourites", Screens: "the tables", Action: "namespace", Keys: favouritesKeys.Keys(), Help: favouritesKeys.Help().Desc})
+	return rows
 }

@@ -294,6 +294,7 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		uiOpts = append(uiOpts, ui.WithYAMLEditor(yamledit.ExecEditor(editor)))
 	}
 	uiOpts = append(uiOpts, start...)
+	uiOpts = append(uiOpts, ui.WithConfigFile(cfg.Path))
 	if len(cfg.Aliases) > 0 {
 		aliases, hotkeys, err := shortcuts(cfg)
 		if err != nil {
