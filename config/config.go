@@ -221,6 +221,20 @@ func Parse(name string, data []byte) (*File, error) {
 	return &f, nil
 }
 
+// ErrorAt returns an error about the entry at path in the file Parse read,
+// as Parse's own errors are: "configuration file NAME, line N: PATH:
+// MESSAGE", the message formatted from format and args. path holds
+// mapping keys (string) and list indexes (int), outermost first:
+// []any{"hotkeys", "ctrl+r"}, []any{"fleets", "prod", 2}. For a File not
+// read by Parse (built in code), the error names the Path alone.
+func (f *File) ErrorAt(path []any, format string, args ...any) error {
+	d := f.doc
+	if d == nil {
+		d = &document{name: f.Path}
+	}
+	return d.errorAt(path, format, args...)
+}
+
 // For returns the mode the file gives context name: its entry's settings,
 // and read-only when the name matches a readonlyContexts pattern. A nil
 // File gives the zero Mode.

@@ -190,19 +190,24 @@ themes: {mine: {accent: "1"}}
 	}
 }
 
-// TestErrorAt: the helper every check reports through.
+// TestErrorAt: the helper every check reports through, and the File's
+// for checks made outside the package (kyyard's own keys and commands).
 func TestErrorAt(t *testing.T) {
-	d, err := parseDocument("/x/config.yaml", []byte(base))
+	f, err := Parse("/x/config.yaml", []byte(base))
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = d.errorAt([]any{"hotkeys", "f2"}, "kyyard binds %s already", "f2")
+	err = f.ErrorAt([]any{"hotkeys", "f2"}, "kyyard binds %s already", "f2")
 	if err.Error() != "configuration file /x/config.yaml, line 13: hotkeys.f2: kyyard binds f2 already" {
-		t.Errorf("errorAt: %v", err)
+		t.Errorf("ErrorAt: %v", err)
 	}
 	var ft *fault
 	if !errors.As(err, &ft) || ft.line != 13 || ft.column != 11 {
 		t.Errorf("the fault's place: %+v", ft)
+	}
+	built := &File{Path: "/y/config.yaml"}
+	if err := built.ErrorAt([]any{"aliases", "q"}, "taken"); err.Error() != "configuration file /y/config.yaml: aliases.q: taken" {
+		t.Errorf("a File not read by Parse: %v", err)
 	}
 }
 

@@ -64,3 +64,20 @@ func TestHotkeyOnKyyardsKeyIsRefused(t *testing.T) {
 		t.Fatalf("an alias q: %v", err)
 	}
 }
+
+// TestShortcutFaultsNameTheirLine: the faults only kyyard's own keys and
+// commands reveal name their line in the file, as Parse's do.
+func TestShortcutFaultsNameTheirLine(t *testing.T) {
+	for text, want := range map[string]string{
+		"mouse: true\naliases:\n  web: {kind: pods}\nhotkeys:\n  ctrl+r: web\n": "configuration file c.yaml, line 5: hotkeys.ctrl+r: kyyard binds ctrl+r on its tables already; choose another key",
+		"mouse: true\naliases:\n  web: {kind: pods}\n  q: {kind: pods}\n":       "configuration file c.yaml, line 4: aliases.q: :q is kyyard's own command; give the alias another word",
+	} {
+		cfg, err := config.Parse("c.yaml", []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := shortcuts(cfg); err == nil || err.Error() != want {
+			t.Errorf("%q: %v, want %s", text, err, want)
+		}
+	}
+}
