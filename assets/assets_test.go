@@ -1,6 +1,7 @@
 package assets_test
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -59,5 +60,21 @@ func TestThemeValidate(t *testing.T) {
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%+v: error %v, want one saying %q", tc.theme, err, tc.want)
 		}
+	}
+}
+
+// TestColourErrorNamesTheColour: Validate's error says which colour is
+// wrong, by its JSON name and place in the palette, so that the
+// configuration file can name the line it is on.
+func TestColourErrorNamesTheColour(t *testing.T) {
+	var ce *assets.ColourError
+	if err := (assets.Theme{SelectedBackground: "#12"}).Validate(); !errors.As(err, &ce) || ce.Field != "selectedBackground" || ce.Index != -1 || ce.Colour != "#12" {
+		t.Errorf("selectedBackground: %#v", err)
+	}
+	if err := (assets.Theme{OK: "green"}).Validate(); !errors.As(err, &ce) || ce.Field != "ok" {
+		t.Errorf("ok (was named oK, its Go name's first letter lowered): %#v", err)
+	}
+	if err := (assets.Theme{Palette: []string{"1", "2", "300"}}).Validate(); !errors.As(err, &ce) || ce.Field != "palette" || ce.Index != 2 || ce.Want != "an ANSI 256 index is at most 255" {
+		t.Errorf("palette[2]: %#v", err)
 	}
 }

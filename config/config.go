@@ -15,31 +15,31 @@
 //	theme: mine                             # auto (the default), dark, light or one of themes
 //	themes:
 //	  mine: {accent: "33", selectedBackground: "#005f87"}  # the others: the terminal's own
-//	keys:                                   # :keys lists the tables and actions
-//	  table: {delete: "ctrl+x d", describe: [d, enter]}   # a chord: ctrl+x, then d
-//	  global: {quit: ctrl+q}                # q no longer quits; none unbinds
 //
 // A setting only ever turns a guard on: a context is read-only when the
 // --readonly flag says so, or its entry says readonly: true, or its name
 // matches a readonlyContexts pattern; strict when --strict or its entry
 // says strict: true.
+//
+// Parse refuses a file with any fault, naming each one's line:
+//
+//	configuration file /x/config.yaml, line 7: themes.mine.accent: "blue" is not a colour: an ANSI 256 index (0-255) or #rrggbb
+//
+// The file is parsed into YAML nodes, which keep their lines (lines.go:
+// document, lineOf, errorAt); decode.go reads the nodes into File's
+// structs by their json tags, refusing an unknown field, a value of the
+// wrong type and a key written twice; checks.go then checks what the file
+// means. A check of a new section reports its faults through errorAt.
 package config
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
-	"slices"
-	"strings"
 	"time"
-
-	"k8s.io/apimachinery/pkg/util/validation"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kyyard/kyyard/assets"
 )
@@ -82,6 +82,10 @@ type File struct {
 	// an action → its keys (KeyList; none unbinds). `:keys` lists the
 	// tables and actions; ui.CheckKeyMap checks them at start.
 	Keys map[string]map[string]KeyList `json:"keys,omitempty"`
+
+	// doc is the file as Parse read it, where faults find their line (nil
+	// for a File built otherwise).
+	doc *document
 }
 
 // Alias is what an alias opens.
@@ -122,22 +126,19 @@ type Mode struct {
 // the file.
 type Duration struct{ time.Duration }
 
-// UnmarshalJSON reads a duration string ("30s"); errors name what is wrong.
-func (d *Duration) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("a duration is a string such as \"30s\", not %s", b)
-	}
-	v, err := time.ParseDuration(s)
+// UnmarshalText reads a duration as Go writes it ("30s"); the error says
+// what is wrong.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
 	if err != nil {
-		return fmt.Errorf("%q is not a duration (such as \"30s\" or \"1m\")", s)
+		return fmt.Errorf("%q is not a duration (such as \"30s\" or \"1m\")", b)
 	}
 	d.Duration = v
 	return nil
 }
 
-// MarshalJSON writes the duration as a string ("30s").
-func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
+// MarshalText writes the duration as Go writes it ("30s").
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
 // Or returns the mode with every setting that either m or o turns on, and
 // m's shell, metrics interval and favourite namespaces, else o's.
@@ -187,9 +188,8 @@ func HistoryPath() (string, error) {
 }
 
 // Load reads and checks the file at path. A missing file is no error: it
-// returns the zero File. Errors name the file and say what is wrong (the
-// YAML parser's line when it gives one, an unknown field, a value of the
-// wrong type, a bad pattern); the file cannot be read.
+// returns the zero File. Errors: Parse's, naming the file and the line
+// of every fault; the file cannot be read.
 func Load(path string) (*File, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -203,142 +203,40 @@ func Load(path string) (*File, error) {
 
 // Parse reads and checks a configuration file's content; name is the file
 // the errors name. Unknown fields are errors (a misspelt "readonly" must
-// not silently leave a context writable), as are values of the wrong type
-// and patterns path.Match rejects.
+// not silently leave a context writable), as are values of the wrong
+// type, keys written twice, and what the checks refuse (a pattern
+// path.Match rejects, a fleet naming no context, a colour that is none,
+// ...). The error names every fault, each on a line of its own in the
+// order of the file, as "configuration file NAME, line N: PATH: what is
+// wrong" (malformed YAML: the parser's first complaint); the checks of
+// meaning run once the file's shape is right.
 func Parse(name string, data []byte) (*File, error) {
-	f := File{Path: name}
-	if err := yaml.UnmarshalStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("configuration file %s: %s", name, cleanYAMLError(err))
-	}
-	for i, p := range f.ReadonlyContexts {
-		if p == "" {
-			return nil, fmt.Errorf("configuration file %s: readonlyContexts[%d] is empty", name, i)
-		}
-		if _, err := path.Match(p, ""); err != nil {
-			return nil, fmt.Errorf("configuration file %s: readonlyContexts[%d] %q is not a valid pattern (path.Match: *, ?, [a-z], \\ escapes): %v", name, i, p, err)
-		}
-	}
-	for fleet, members := range f.Fleets {
-		if fleet == "" {
-			return nil, fmt.Errorf("configuration file %s: fleets has an entry with an empty name", name)
-		}
-		if len(members) == 0 {
-			return nil, fmt.Errorf("configuration file %s: fleets.%s names no context", name, fleet)
-		}
-		for i, p := range members {
-			if p == "" {
-				return nil, fmt.Errorf("configuration file %s: fleets.%s[%d] is empty", name, fleet, i)
-			}
-			if _, err := path.Match(p, ""); err != nil {
-				return nil, fmt.Errorf("configuration file %s: fleets.%s[%d] %q is not a valid pattern (path.Match: *, ?, [a-z], \\ escapes): %v", name, fleet, i, p, err)
-			}
-		}
-	}
-	for theme, t := range f.Themes {
-		if slices.Contains(assets.Builtin(), theme) || theme == "auto" || theme == assets.NoColorTheme().Name || theme == "" {
-			return nil, fmt.Errorf("configuration file %s: themes.%s: %q is a built-in choice; give your theme another name", name, theme, theme)
-		}
-		if err := t.Validate(); err != nil {
-			return nil, fmt.Errorf("configuration file %s: themes.%s: %v", name, theme, err)
-		}
-	}
-	if _, ok := f.Themes[f.Theme]; !ok && f.Theme != "" && f.Theme != "auto" && !slices.Contains(assets.Builtin(), f.Theme) {
-		return nil, fmt.Errorf("configuration file %s: theme %q is neither auto, %s nor one of themes", name, f.Theme, strings.Join(assets.Builtin(), ", "))
-	}
-	for word, a := range f.Aliases {
-		if word == "" || strings.ContainsAny(word, " \t:") {
-			return nil, fmt.Errorf("configuration file %s: aliases: %q is not a word to type after `:`", name, word)
-		}
-		if a.Kind == "" {
-			return nil, fmt.Errorf("configuration file %s: aliases.%s names no kind", name, word)
-		}
-		if a.Namespace != "" && a.Namespace != "all" {
-			if err := checkNamespaces(a.Namespace); err != nil {
-				return nil, fmt.Errorf("configuration file %s: aliases.%s.namespace %q is not all, a namespace name or several joined by commas: %v", name, word, a.Namespace, err)
-			}
-		}
-	}
-	for k, word := range f.Hotkeys {
-		if _, ok := f.Aliases[word]; !ok {
-			return nil, fmt.Errorf("configuration file %s: hotkeys.%s: %q is not one of aliases", name, k, word)
-		}
-		if !hotkeySyntax.MatchString(k) {
-			return nil, fmt.Errorf("configuration file %s: hotkeys: %q is not a key kyyard can bind: f1-f12, ctrl+<letter> or alt+<letter or digit>", name, k)
-		}
-	}
-	if err := checkKeys(name, f.Keys); err != nil {
+	doc, err := parseDocument(name, data)
+	if err != nil {
 		return nil, err
 	}
-	// A metricsInterval written as 0s reads as the zero Duration, as a
-	// missing one does: which entries write one at all is read apart.
-	intervalSet, err := metricsIntervalsSet(data)
-	if err != nil {
-		return nil, fmt.Errorf("configuration file %s: %s", name, cleanYAMLError(err))
+	f := File{Path: name, doc: doc}
+	if errs := doc.decode(&f); len(errs) > 0 {
+		return nil, joinFaults(errs)
 	}
-	for ctx, m := range f.Contexts {
-		if ctx == "" {
-			return nil, fmt.Errorf("configuration file %s: contexts has an entry with an empty name", name)
-		}
-		if m.Shell != "" && strings.TrimSpace(m.Shell) == "" {
-			return nil, fmt.Errorf("configuration file %s: contexts.%s.shell names no program", name, ctx)
-		}
-		if m.MetricsInterval.Duration < 0 || m.MetricsInterval.Duration == 0 && intervalSet[ctx] {
-			return nil, fmt.Errorf("configuration file %s: contexts.%s.metricsInterval %s must be positive (as --metrics-interval; leave it out for the default)", name, ctx, m.MetricsInterval)
-		}
-		for i, ns := range m.Namespaces {
-			if err := checkNamespaces(ns); err != nil {
-				return nil, fmt.Errorf("configuration file %s: contexts.%s.namespaces[%d] %q is not a namespace name or several joined by commas: %v", name, ctx, i, ns, err)
-			}
-		}
+	if errs := f.check(); len(errs) > 0 {
+		return nil, joinFaults(errs)
 	}
 	return &f, nil
 }
 
-// checkNamespaces checks a namespace or several joined by commas, as
-// views.ParseNamespaces takes them (-n shop,web): each a DNS-1123 label
-// (the API server's rule for a Namespace's name), none empty.
-func checkNamespaces(list string) error {
-	for _, n := range strings.Split(list, ",") {
-		if n == "" && strings.Contains(list, ",") {
-			return errors.New("a namespace name is missing between the commas")
-		}
-		if errs := validation.IsDNS1123Label(n); len(errs) > 0 {
-			return errors.New(errs[0])
-		}
+// ErrorAt returns an error about the entry at path in the file Parse read,
+// as Parse's own errors are: "configuration file NAME, line N: PATH:
+// MESSAGE", the message formatted from format and args. path holds
+// mapping keys (string) and list indexes (int), outermost first:
+// []any{"hotkeys", "ctrl+r"}, []any{"fleets", "prod", 2}. For a File not
+// read by Parse (built in code), the error names the Path alone.
+func (f *File) ErrorAt(path []any, format string, args ...any) error {
+	d := f.doc
+	if d == nil {
+		d = &document{name: f.Path}
 	}
-	return nil
-}
-
-// hotkeySyntax is the keys a hotkey may be (Bubble Tea's key names).
-var hotkeySyntax = regexp.MustCompile(`^(f([1-9]|1[0-2])|ctrl\+[a-z]|alt\+[a-z0-9])$`)
-
-// metricsIntervalsSet names the contexts whose entry writes a
-// metricsInterval key (whatever its value).
-func metricsIntervalsSet(data []byte) (map[string]bool, error) {
-	var raw struct {
-		Contexts map[string]map[string]json.RawMessage `json:"contexts"`
-	}
-	if err := yaml.Unmarshal(data, &raw); err != nil {
-		return nil, err
-	}
-	set := map[string]bool{}
-	for ctx, m := range raw.Contexts {
-		if _, ok := m["metricsInterval"]; ok {
-			set[ctx] = true
-		}
-	}
-	return set, nil
-}
-
-// cleanYAMLError drops sigs.k8s.io/yaml's wrapping ("error converting
-// YAML to JSON: ", "error unmarshaling JSON: while decoding JSON: "),
-// which says how it parses, not what is wrong.
-func cleanYAMLError(err error) string {
-	s := err.Error()
-	for _, p := range []string{"error converting YAML to JSON: ", "error unmarshaling JSON: ", "while decoding JSON: ", "json: "} {
-		s = strings.TrimPrefix(s, p)
-	}
-	return s
+	return d.errorAt(path, format, args...)
 }
 
 // For returns the mode the file gives context name: its entry's settings,

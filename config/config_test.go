@@ -80,26 +80,26 @@ func TestParseErrorsNameFileAndCause(t *testing.T) {
 		name, yaml string
 		want       []string
 	}{
-		{"bad yaml", "readonlyContexts: [prod*\ncontexts: {\n", []string{"bad.yaml", "line"}},
-		{"bad indentation", "contexts:\n  prod:\n    readonly: true\n   strict: true\n", []string{"bad.yaml", "line 3"}},
-		{"misspelt setting", "contexts:\n  prod: {read-only: true}\n", []string{"bad.yaml", `unknown field "read-only"`}},
-		{"misspelt top level", "readonlyContext: [prod]\n", []string{"bad.yaml", `unknown field "readonlyContext"`}},
-		{"wrong type", "contexts:\n  prod: {readonly: maybe}\n", []string{"bad.yaml", "readonly"}},
-		{"pattern not a list", "readonlyContexts: prod*\n", []string{"bad.yaml", "readonlyContexts"}},
-		{"bad pattern", `readonlyContexts: ["ok", "prod["]` + "\n", []string{"bad.yaml", `readonlyContexts[1] "prod["`, "not a valid pattern"}},
-		{"empty pattern", `readonlyContexts: [""]` + "\n", []string{"bad.yaml", "readonlyContexts[0] is empty"}},
-		{"bad favourite namespace", "contexts:\n  prod: {namespaces: [shop, \"Web\"]}\n", []string{"bad.yaml", `contexts.prod.namespaces[1] "Web"`, "lower case"}},
-		{"empty among favourites", "contexts:\n  prod: {namespaces: [\"shop,,web\"]}\n", []string{"bad.yaml", `contexts.prod.namespaces[0] "shop,,web"`, "missing between the commas"}},
-		{"theme named as NO_COLOR's", "themes:\n  no-color: {accent: \"33\"}\n", []string{"bad.yaml", "themes.no-color", "built-in"}},
-		{"favourites not a list", "contexts:\n  prod: {namespaces: shop}\n", []string{"bad.yaml", "namespaces"}},
-		{"bad theme colour", "themes:\n  mine: {accent: blue}\n", []string{"bad.yaml", "themes.mine", `accent "blue" is not a colour`}},
-		{"misspelt theme colour", "themes:\n  mine: {acent: \"33\"}\n", []string{"bad.yaml", `unknown field "acent"`}},
-		{"theme named as a built-in", "themes:\n  dark: {accent: \"33\"}\n", []string{"bad.yaml", "themes.dark", "built-in"}},
-		{"unknown theme", "theme: solarized\n", []string{"bad.yaml", `theme "solarized"`}},
-		{"alias without a kind", "aliases:\n  web: {namespace: shop}\n", []string{"bad.yaml", "aliases.web names no kind"}},
-		{"alias in a bad namespace", "aliases:\n  web: {kind: pods, namespace: Shop}\n", []string{"bad.yaml", `aliases.web.namespace "Shop"`}},
-		{"hotkey of no alias", "aliases:\n  web: {kind: pods}\nhotkeys:\n  f2: api\n", []string{"bad.yaml", `hotkeys.f2: "api" is not one of aliases`}},
-		{"hotkey on no key", "aliases:\n  web: {kind: pods}\nhotkeys:\n  shift+q: web\n", []string{"bad.yaml", `hotkeys: "shift+q" is not a key`}},
+		{"bad yaml", "readonlyContexts: [prod*\ncontexts: {\n", []string{"bad.yaml, line 1: not valid YAML: "}},
+		{"bad indentation", "contexts:\n  prod:\n    readonly: true\n   strict: true\n", []string{"bad.yaml, line 3: not valid YAML: "}},
+		{"misspelt setting", "contexts:\n  prod: {read-only: true}\n", []string{"bad.yaml, line 2: contexts.prod.read-only: unknown field (known: readonly, strict, shell, metricsInterval, namespaces)"}},
+		{"misspelt top level", "readonlyContext: [prod]\n", []string{"bad.yaml, line 1: readonlyContext: unknown field (known: readonlyContexts, contexts,"}},
+		{"wrong type", "contexts:\n  prod: {readonly: maybe}\n", []string{"bad.yaml, line 2: contexts.prod.readonly: \"maybe\" is not true or false"}},
+		{"pattern not a list", "readonlyContexts: prod*\n", []string{"bad.yaml, line 1: readonlyContexts: \"prod*\" is not a list; write [\"prod*\"] for a list of one"}},
+		{"bad pattern", `readonlyContexts: ["ok", "prod["]` + "\n", []string{"bad.yaml, line 1: ", `readonlyContexts[1]: "prod["`, "not a valid pattern"}},
+		{"empty pattern", `readonlyContexts: [""]` + "\n", []string{"bad.yaml, line 1: readonlyContexts[0]: the pattern is empty"}},
+		{"bad favourite namespace", "contexts:\n  prod: {namespaces: [shop, \"Web\"]}\n", []string{"bad.yaml, line 2: ", `contexts.prod.namespaces[1]: "Web"`, "lower case"}},
+		{"empty among favourites", "contexts:\n  prod: {namespaces: [\"shop,,web\"]}\n", []string{"bad.yaml, line 2: ", `contexts.prod.namespaces[0]: "shop,,web"`, "missing between the commas"}},
+		{"theme named as NO_COLOR's", "themes:\n  no-color: {accent: \"33\"}\n", []string{"bad.yaml, line 2: themes.no-color: ", "built-in"}},
+		{"favourites not a list", "contexts:\n  prod: {namespaces: shop}\n", []string{"bad.yaml, line 2: contexts.prod.namespaces: \"shop\" is not a list"}},
+		{"bad theme colour", "themes:\n  mine: {accent: blue}\n", []string{"bad.yaml, line 2: ", `themes.mine.accent: "blue" is not a colour`}},
+		{"misspelt theme colour", "themes:\n  mine: {acent: \"33\"}\n", []string{"bad.yaml, line 2: themes.mine.acent: unknown field (known: name, foreground, muted, accent,"}},
+		{"theme named as a built-in", "themes:\n  dark: {accent: \"33\"}\n", []string{"bad.yaml, line 2: themes.dark: ", "built-in"}},
+		{"unknown theme", "theme: solarized\n", []string{"bad.yaml, line 1: ", `theme: "solarized" is neither`}},
+		{"alias without a kind", "aliases:\n  web: {namespace: shop}\n", []string{"bad.yaml, line 2: aliases.web: names no kind"}},
+		{"alias in a bad namespace", "aliases:\n  web: {kind: pods, namespace: Shop}\n", []string{"bad.yaml, line 2: ", `aliases.web.namespace: "Shop"`}},
+		{"hotkey of no alias", "aliases:\n  web: {kind: pods}\nhotkeys:\n  f2: api\n", []string{"bad.yaml, line 4: ", `hotkeys.f2: "api" is not one of aliases (web)`}},
+		{"hotkey on no key", "aliases:\n  web: {kind: pods}\nhotkeys:\n  shift+q: web\n", []string{"bad.yaml, line 4: ", `hotkeys.shift+q: "shift+q" is not a key`}},
 	}
 	for _, tt := range tests {
 		_, err := config.Parse("bad.yaml", []byte(tt.yaml))
@@ -181,7 +181,7 @@ func TestContextShell(t *testing.T) {
 	if got := (config.Mode{Strict: true}).Or(f.For("dev")); !got.Strict || got.Shell != "zsh -l" {
 		t.Fatalf("Or = %+v", got)
 	}
-	if _, err := config.Parse("c.yaml", []byte("contexts:\n  dev: {shell: \" \"}\n")); err == nil || !strings.Contains(err.Error(), "contexts.dev.shell") {
+	if _, err := config.Parse("c.yaml", []byte("contexts:\n  dev: {shell: \" \"}\n")); err == nil || !strings.Contains(err.Error(), "c.yaml, line 2: contexts.dev.shell: names no program") {
 		t.Fatalf("empty shell: %v", err)
 	}
 }
@@ -213,7 +213,7 @@ func TestContextMetricsInterval(t *testing.T) {
 	}
 	for _, bad := range []string{"{metricsInterval: -5s}", "{metricsInterval: 0s}", "{readonly: true, metricsInterval: \"0\"}", "{metricsInterval: 0ms}"} {
 		if _, err := config.Parse("c.yaml", []byte("contexts:\n  big: "+bad+"\n")); err == nil || !strings.Contains(err.Error(), "c.yaml") ||
-			!strings.Contains(err.Error(), "contexts.big.metricsInterval") || !strings.Contains(err.Error(), "must be positive") {
+			!strings.Contains(err.Error(), "c.yaml, line 2: contexts.big.metricsInterval: ") || !strings.Contains(err.Error(), "must be positive") {
 			t.Errorf("%s: %v", bad, err)
 		} else {
 			t.Logf("%s: %v", bad, err)
@@ -221,7 +221,7 @@ func TestContextMetricsInterval(t *testing.T) {
 	}
 	// Not positive: the context and the key are named (as the flag is).
 	_, err = config.Parse("c.yaml", []byte("contexts:\n  ok: {metricsInterval: 30s}\n  big: {metricsInterval: 0s}\n"))
-	if err == nil || !strings.Contains(err.Error(), "contexts.big.metricsInterval 0s must be positive") {
+	if err == nil || !strings.Contains(err.Error(), "c.yaml, line 3: contexts.big.metricsInterval: 0s must be positive") {
 		t.Errorf("0s: %v", err)
 	}
 	// Left out: the default, no error.
@@ -238,11 +238,11 @@ func TestFleets(t *testing.T) {
 		t.Fatalf("%+v %v", f, err)
 	}
 	for text, want := range map[string]string{
-		"fleets:\n  prod: []\n":       "fleets.prod names no context",
-		"fleets:\n  prod: [\"\"]\n":   "fleets.prod[0] is empty",
-		"fleets:\n  prod: [\"[a\"]\n": `fleets.prod[0] "[a" is not a valid pattern`,
-		"fleets:\n  prod: eu\n":       "fleets of type []string",
-		"fleet:\n  prod: [eu]\n":      "unknown field",
+		"fleets:\n  prod: []\n":       "c.yaml, line 2: fleets.prod: names no context",
+		"fleets:\n  prod: [\"\"]\n":   "c.yaml, line 2: fleets.prod[0]: the member is empty",
+		"fleets:\n  prod: [\"[a\"]\n": `c.yaml, line 2: fleets.prod[0]: "[a" is not a valid pattern`,
+		"fleets:\n  prod: eu\n":       `c.yaml, line 2: fleets.prod: "eu" is not a list; write ["eu"] for a list of one`,
+		"fleet:\n  prod: [eu]\n":      "c.yaml, line 1: fleet: unknown field",
 	} {
 		if _, err := config.Parse("c.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", text, err, want)
@@ -264,5 +264,44 @@ func TestContextFavouriteNamespaces(t *testing.T) {
 	}
 	if got := (config.Mode{ReadOnly: true}).Or(f.For("shop-prod")).Namespaces; !reflect.DeepEqual(got, want) {
 		t.Fatalf("Or dropped the entry's namespaces: %q", got)
+	}
+}
+
+// TestKeysSection reads the `keys:` section: one key, a list, none, an
+// empty list and nothing written (unbound), a chord; a misspelt key
+// names its line.
+func TestKeysSection(t *testing.T) {
+	f, err := config.Parse("k.yaml", []byte(`mouse: true
+keys:
+  table:
+    delete: "ctrl+x d"
+    describe: [d, enter]
+    yaml: none
+    edit: []
+    decode:
+  global: {quit: ctrl+q, help: "g space"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]config.KeyList{
+		"table":  {"delete": {"ctrl+x d"}, "describe": {"d", "enter"}, "yaml": {}, "edit": {}, "decode": {}},
+		"global": {"quit": {"ctrl+q"}, "help": {"g space"}},
+	}
+	if !reflect.DeepEqual(f.Keys, want) {
+		t.Fatalf("Keys = %#v\nwant %#v", f.Keys, want)
+	}
+	for _, c := range []struct{ file, want string }{
+		{"keys:\n  table:\n    delete: ctrl+x\n    describe: controlx\n", "line 4: keys.table.describe: \"controlx\": not a key"},
+		{"keys:\n  table:\n    describe: [d, \"g \"]\n", "line 3: keys.table.describe[1]: \"g \": a key is missing"},
+		{"keys:\n  logs:\n    up: \"a b c\"\n", "line 3: keys.logs.up: \"a b c\": a chord is two keys"},
+		{"keys:\n  logs:\n    up: ctrl+i\n", "ctrl+i reaches kyyard as tab; bind tab"},
+		{"keys:\n  logs:\n    up: {a: b}\n", "line 3: keys.logs.up:"},
+		{"keys: [a]\n", "line 1: keys:"},
+	} {
+		_, err := config.Parse("k.yaml", []byte(c.file))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want …%s…", c.file, err, c.want)
+		}
 	}
 }

@@ -1,40 +1,36 @@
 package config
 
 import (
-	"encoding/json"
 	"fmt"
+	"maps"
+	"reflect"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // KeyList is the keys of one action in the `keys:` section: one key
-// ("ctrl+x"), a list (["x", "ctrl+x"]), or none ("none", []) to unbind
-// the action. A key of two names joined by one space is a chord ("g d":
+// ("ctrl+x"), a list (["x", "ctrl+x"]), or none ("none", [], or nothing
+// written) to unbind the action. A key of two names joined by one space is a chord ("g d":
 // g, then d).
 type KeyList []string
 
-// UnmarshalJSON takes a string or a list of strings; "none" is the empty
-// list.
-func (l *KeyList) UnmarshalJSON(b []byte) error {
-	var one string
-	if err := json.Unmarshal(b, &one); err == nil {
-		if one == "none" {
-			*l = KeyList{}
-		} else {
-			*l = KeyList{one}
-		}
-		return nil
+// keyList reads a KeyList from n when v is one: a scalar is one key
+// ("none": no key), a list is its keys. ok is false for another type.
+func (dec *decoder) keyList(n *yaml.Node, v reflect.Value, path []any) (ok bool) {
+	if v.Type() != reflect.TypeFor[KeyList]() || n.Kind != yaml.ScalarNode {
+		return false
 	}
-	var many []string
-	if err := json.Unmarshal(b, &many); err != nil {
-		return fmt.Errorf("a key is a string (\"ctrl+x\"), a list of them, or none")
+	switch {
+	case isNull(n), n.Value == "none":
+		v.Set(reflect.ValueOf(KeyList{}))
+	default:
+		v.Set(reflect.ValueOf(KeyList{n.Value}))
 	}
-	*l = many
-	if many == nil {
-		*l = KeyList{}
-	}
-	return nil
+	return true
 }
 
 // namedKeys are the keys Bubble Tea names with a word (tea.Key.String).
@@ -99,16 +95,22 @@ func checkOneKey(k string) error {
 }
 
 // checkKeys checks each key's spelling in the `keys:` section (which
-// tables and actions exist is ui's to check: config knows no screens).
-func checkKeys(name string, keys map[string]map[string]KeyList) error {
-	for table, actions := range keys {
-		for action, list := range actions {
-			for _, k := range list {
+// tables and actions exist is ui's to check, through ErrorAt: config
+// knows no screens).
+func (f *File) checkKeys() []error {
+	var errs []error
+	for _, table := range slices.Sorted(maps.Keys(f.Keys)) {
+		for _, action := range slices.Sorted(maps.Keys(f.Keys[table])) {
+			for i, k := range f.Keys[table][action] {
 				if err := CheckKey(k); err != nil {
-					return fmt.Errorf("configuration file %s: keys.%s.%s: %v", name, table, action, err)
+					at := []any{"keys", table, action}
+					if len(f.Keys[table][action]) > 1 {
+						at = append(at, i)
+					}
+					errs = append(errs, f.doc.errorAt(at, "%v", err))
 				}
 			}
 		}
 	}
-	return nil
+	return errs
 }

@@ -164,3 +164,23 @@ func TestDefaultKeysHoldNoKeyTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestKeysCommandListsTheKeysInForce: :keys lists each table's actions
+// with the keys the map gives them, marked as the file's, the others as
+// defaults; esc goes back.
+func TestKeysCommandListsTheKeysInForce(t *testing.T) {
+	h := startKeyed(t, views.KeyMap{"table": {"delete": {"ctrl+x d"}, "yaml": {}}})
+	h.command("keys")
+	if got := h.title(); !strings.HasPrefix(got, "keys[") {
+		t.Fatalf(":keys opened %q", got)
+	}
+	h.keys("/")
+	h.typeText("table")
+	h.keys("enter")
+	v := h.m.View()
+	for _, want := range []string{"table — the tables of kinds", "ctrl+x d", "(none)", "file", "default"} {
+		if !strings.Contains(v, want) {
+			t.Errorf(":keys /table lacks %q:\n%s", want, v)
+		}
+	}
+}

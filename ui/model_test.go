@@ -202,7 +202,7 @@ func TestHelpOverlay(t *testing.T) {
 	h.keys("?")
 	view := h.m.View()
 	viewtest.Size(t, view, width, height)
-	for _, want := range []string{"quit", "ctrl+c", "command", ":ns <ns>|all", ":ctx [context]", "e.g. :pods, :deploy demo"} {
+	for _, want := range []string{"command", ":ns <ns>|all", ":ctx [context]", ":keys", "e.g. :pods, :deploy demo"} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("help lacks %q:\n%s", want, view)
 		}
@@ -221,7 +221,7 @@ func TestHelpOverlay(t *testing.T) {
 			t.Errorf("help never shows %q (%s)", d, b.Help().Key)
 		}
 	}
-	for _, want := range []string{"ctrl+n", "pick namespace", "ctrl+space"} {
+	for _, want := range []string{"ctrl+n", "pick namespace", "ctrl+space", "q ctrl+c quit"} {
 		if !strings.Contains(seen, want) {
 			t.Errorf("help never shows %q", want)
 		}

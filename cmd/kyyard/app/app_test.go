@@ -78,7 +78,7 @@ func TestBadInputFailsBeforeTheTerminalIsTaken(t *testing.T) {
 	tests = append(tests, struct {
 		args []string
 		want string
-	}{[]string{"--kubeconfig", server, "--config", badConfig}, "configuration file " + badConfig + ": cannot unmarshal string into Go struct field Mode.contexts.readonly of type bool"})
+	}{[]string{"--kubeconfig", server, "--config", badConfig}, "configuration file " + badConfig + `, line 2: contexts.prod.readonly: "maybe" is not true or false`})
 	tests = append(tests, struct {
 		args []string
 		want string

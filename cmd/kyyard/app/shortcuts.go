@@ -1,7 +1,7 @@
 package app
 
 import (
-	"fmt"
+	"errors"
 
 	"github.com/kyyard/kyyard/config"
 	"github.com/kyyard/kyyard/ui"
@@ -11,18 +11,18 @@ import (
 // shortcuts returns the configuration file's aliases and hotkeys for the
 // ui. Errors: an alias named like one of kyyard's own commands (:q would
 // no longer quit), a hotkey on a key kyyard binds on its tables (it would
-// take that key away), each naming the file and the entry.
+// take that key away), each naming the file, the entry and its line.
 func shortcuts(cfg *config.File) (map[string]ui.Alias, map[string]string, error) {
 	aliases := make(map[string]ui.Alias, len(cfg.Aliases))
 	for word, a := range cfg.Aliases {
 		if ui.IsCommand(word) {
-			return nil, nil, fmt.Errorf("configuration file %s: aliases.%s: :%s is kyyard's own command; give the alias another word", cfg.Path, word, word)
+			return nil, nil, cfg.ErrorAt([]any{"aliases", word}, ":%s is kyyard's own command; give the alias another word", word)
 		}
 		aliases[word] = ui.Alias{Kind: a.Kind, Namespace: a.Namespace, Filter: a.Filter}
 	}
 	for k := range cfg.Hotkeys {
 		if ui.ReservedKey(k, keyMap(cfg)) {
-			return nil, nil, fmt.Errorf("configuration file %s: hotkeys.%s: kyyard binds %s on its tables already; choose another key", cfg.Path, k, k)
+			return nil, nil, cfg.ErrorAt([]any{"hotkeys", k}, "kyyard binds %s on its tables already; choose another key", k)
 		}
 	}
 	return aliases, cfg.Hotkeys, nil
@@ -54,7 +54,15 @@ func keyMap(cfg *config.File) views.KeyMap {
 func checkedKeyMap(cfg *config.File) (views.KeyMap, error) {
 	km := keyMap(cfg)
 	if err := ui.CheckKeyMap(km); err != nil {
-		return nil, fmt.Errorf("configuration file %s: %v", cfg.Path, err)
+		var kme *ui.KeyMapError
+		if errors.As(err, &kme) {
+			at := make([]any, len(kme.Path))
+			for i, p := range kme.Path {
+				at[i] = p
+			}
+			return nil, cfg.ErrorAt(at, "%s", kme.Msg)
+		}
+		return nil, err
 	}
 	return km, nil
 }

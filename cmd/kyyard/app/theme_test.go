@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,5 +63,50 @@ func TestHotkeyOnKyyardsKeyIsRefused(t *testing.T) {
 	cfg.Aliases["q"] = config.Alias{Kind: "pods"}
 	if _, _, err := shortcuts(cfg); err == nil || !strings.Contains(err.Error(), "aliases.q: :q is kyyard's own command") {
 		t.Fatalf("an alias q: %v", err)
+	}
+}
+
+// TestShortcutFaultsNameTheirLine: the faults only kyyard's own keys and
+// commands reveal name their line in the file, as Parse's do.
+func TestShortcutFaultsNameTheirLine(t *testing.T) {
+	for text, want := range map[string]string{
+		"mouse: true\naliases:\n  web: {kind: pods}\nhotkeys:\n  ctrl+r: web\n": "configuration file c.yaml, line 5: hotkeys.ctrl+r: kyyard binds ctrl+r on its tables already; choose another key",
+		"mouse: true\naliases:\n  web: {kind: pods}\n  q: {kind: pods}\n":       "configuration file c.yaml, line 4: aliases.q: :q is kyyard's own command; give the alias another word",
+	} {
+		cfg, err := config.Parse("c.yaml", []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := shortcuts(cfg); err == nil || err.Error() != want {
+			t.Errorf("%q: %v, want %s", text, err, want)
+		}
+	}
+}
+
+// TestKeyMapFaultsNameTheirLine: the key map's faults only the screens'
+// key tables reveal (an unknown table or action, a key bound twice on
+// one screen) stop kyyard at start naming their line; a right map is
+// taken with "space" as Bubble Tea names it.
+func TestKeyMapFaultsNameTheirLine(t *testing.T) {
+	for text, want := range map[string]string{
+		"mouse: true\nkeys:\n  table:\n    delete: \"ctrl+x d\"\n    delet: x\n": "configuration file c.yaml, line 5: keys.table.delet: no such action on the tables of kinds",
+		"keys:\n  logs: {}\n  tabel:\n    describe: i\n":                         "configuration file c.yaml, line 3: keys.tabel: no such key table (the tables: global, table,",
+		"keys:\n  table:\n    up: [k]\n    describe: ctrl+d\n":                   "configuration file c.yaml, line 4: keys.table.describe: ctrl+d is also table's delete on the tables of kinds",
+	} {
+		cfg, err := config.Parse("c.yaml", []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := checkedKeyMap(cfg); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: %v, want %s…", text, err, want)
+		}
+	}
+	cfg, err := config.Parse("c.yaml", []byte("keys:\n  table: {mark: [space, m], delete: \"ctrl+x space\"}\n  detail: {}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	km, err := checkedKeyMap(cfg)
+	if err != nil || !slices.Equal(km["table"]["mark"], []string{" ", "m"}) || !slices.Equal(km["table"]["delete"], []string{"ctrl+x  "}) {
+		t.Fatalf("key map %v, %v", km, err)
 	}
 }
