@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/internal/kubetest"
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/ui"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/viewtest"
@@ -17,14 +18,21 @@ import (
 // app builds it (the global keys rebound first).
 func startKeyed(t *testing.T, km views.KeyMap) *harness {
 	t.Helper()
+	client, _ := kubetest.FakeClient(t, objects()...)
+	return startKeyedOn(t, client, "pods", "demo", km)
+}
+
+// startKeyedOn starts a root model on kind in ns of client with a key
+// map.
+func startKeyedOn(t *testing.T, client views.Source, kind, ns string, km views.KeyMap) *harness {
+	t.Helper()
 	if err := ui.CheckKeyMap(km); err != nil {
 		t.Fatalf("CheckKeyMap: %v", err)
 	}
-	client, _ := kubetest.FakeClient(t, objects()...)
 	vc := viewtest.Context(client, 0, 0)
 	vc.KeyMap = km
 	vc.Keys = views.BoundKeys(vc, ui.GlobalKeyTable, views.DefaultGlobalKeys)
-	m, err := ui.New(vc, "pods", "demo")
+	m, err := ui.New(vc, kube.Kind(kind), ns)
 	if err != nil {
 		t.Fatal(err)
 	}

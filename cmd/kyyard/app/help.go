@@ -28,6 +28,8 @@ Keys:
   mouse      with --mouse: click a row (cursor) or a column header (sort); the
              wheel scrolls tables, logs, describe and YAML
   :ctx       pick a kubeconfig context; :ctx <name> switches to it
+  :keys      every key in force on every screen, and where it came from (the
+             defaults, or the configuration file's keys:, which rebinds them)
   w          toggle kubectl's -o wide columns (pods, nodes: with CPU and memory trends)
   metrics    pods and containers show CPU MEM %CPU/R %CPU/L %MEM/R %MEM/L, nodes CPU
              %CPU MEM %MEM of allocatable, from metrics-server (each sample read as
@@ -158,8 +160,12 @@ strict, the first context and every one :ctx switches to:
     big-prod: {metricsInterval: 60s}   # how often metrics are read (--metrics-interval wins)
   fleets:
     prod: [prod-eu, prod-us, "prod-ap-*"]   # kyyard get --fleet prod
+  keys:                                     # :keys lists every table and action
+    table: {delete: "ctrl+x d", describe: [d, i], yaml: none}
+    global: {quit: ctrl+q}                  # "ctrl+x d": ctrl+x, then d
 The flags, an entry and a matching pattern each only turn a setting on.
-A missing file is fine; a malformed one stops kyyard with the reason.
+A missing file is fine; a malformed one stops kyyard naming each fault's
+line and what is wrong.
 
 Without the dashboard:
   kyyard get KIND [-n NS | -A] [-o table|wide|json] [-l SELECTOR]
