@@ -78,6 +78,15 @@ export KYYARD_E2E_AUDIT_LOG="$cache/logs/audit.log"
 export KYYARD_E2E_KUBECTL="$cache/bin/kubectl"
 export KYYARD_E2E_CLUSTER="$cluster"
 
+# One end-to-end test drives kyyard in a real terminal: tmux (its screen
+# read with capture-pane, mouse events sent as an xterm writes them).
+if ! command -v tmux >/dev/null 2>&1; then
+  echo "== apt-get install tmux (an end-to-end test drives kyyard in it)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q --no-install-recommends tmux >/dev/null 2>&1 ||
+    { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends tmux >/dev/null; }
+fi
+
 echo "== go test ./... (unit and end-to-end)"
 go test -count=1 "$@" ./...
 

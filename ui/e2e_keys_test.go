@@ -43,7 +43,7 @@ func TestE2EReboundKeysAct(t *testing.T) {
 		t.Fatalf("ctrl+x r opened no restart confirmation:\n%s", v)
 	}
 	h.drive(h.keys("y"), deadline)
-	if v := h.m.View(); !strings.Contains(v, "✓ restarted "+ns+"/deployments/web") {
+	if v := h.m.View(); !strings.Contains(v, "restarted "+ns+"/deployments/web") || !strings.Contains(v, "rollout") {
 		t.Fatalf("no restart outcome:\n%s", v)
 	}
 	d, err := cs.AppsV1().Deployments(ns).Get(context.Background(), "web", metav1.GetOptions{})

@@ -1,0 +1,170 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kyyard/kyyard/internal/kubetest"
+)
+
+// tmuxRun is kyyard drawn in a pane of a tmux server of its own (-L), so
+// that the test reads the screen as a person sees it (capture-pane) and
+// sends what a terminal sends (send-keys: keys, and mouse events as the
+// SGR sequences an xterm writes).
+type tmuxRun struct {
+	t      *testing.T
+	socket string
+}
+
+// tmux runs one tmux command on the run's server.
+func (r *tmuxRun) tmux(args ...string) string {
+	r.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", r.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		r.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// screen is the pane's lines as drawn now.
+func (r *tmuxRun) screen() []string {
+	r.t.Helper()
+	return strings.Split(r.tmux("capture-pane", "-p", "-t", "kyyard"), "\n")
+}
+
+// waitFor waits (at most 30 s) until ok holds for the screen and returns
+// that screen.
+func (r *tmuxRun) waitFor(what string, ok func([]string) bool) []string {
+	r.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		s := r.screen()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("waiting for %s: the screen is\n%s", what, strings.Join(s, "\n"))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// click presses and releases the left button on the cell at column x,
+// line y of the screen (0-based), as an xterm in SGR mouse mode reports
+// it (1-based).
+func (r *tmuxRun) click(x, y int) {
+	r.tmux("send-keys", "-t", "kyyard", "-l", fmt.Sprintf("\x1b[<0;%d;%dM\x1b[<0;%d;%dm", x+1, y+1, x+1, y+1))
+}
+
+// wheelDown turns the wheel one step down over the cell at x, y.
+func (r *tmuxRun) wheelDown(x, y int) {
+	r.tmux("send-keys", "-t", "kyyard", "-l", fmt.Sprintf("\x1b[<65;%d;%dM", x+1, y+1))
+}
+
+// startInTmux builds kyyard and starts it with args in a detached tmux
+// session of cols x rows on a server of its own.
+func startInTmux(t *testing.T, cols, rows int, args ...string) *tmuxRun {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatalf("tmux is needed to drive kyyard in a terminal (hack/test.sh installs it): %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "kyyard")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/kyyard/kyyard/cmd/kyyard").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	r := &tmuxRun{t: t, socket: fmt.Sprintf("kyyard-e2e-%d", os.Getpid())}
+	command := append([]string{"env", "XDG_CONFIG_HOME=" + t.TempDir(), bin}, args...)
+	r.tmux(append([]string{"-f", "/dev/null", "new-session", "-d", "-s", "kyyard", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows)}, command...)...)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", r.socket, "kill-server").Run() })
+	return r
+}
+
+// rowsOf returns the pod names the screen lists (those starting with
+// prefix), top to bottom, and the line each is on.
+func rowsOf(screen []string, prefix string) (names []string, lines []int) {
+	for i, l := range screen {
+		for _, f := range strings.Fields(l) {
+			if strings.HasPrefix(f, prefix) {
+				names, lines = append(names, f), append(lines, i)
+				break
+			}
+		}
+	}
+	return names, lines
+}
+
+// TestE2EMouseInATerminal is issue 27's mouse in a driven terminal:
+// kyyard --mouse on six pods of the local cluster in a 120x30 tmux pane;
+// the wheel moves the cursor three rows (d then describes the fourth), a
+// click on a row moves it there (d describes that one), a click on the
+// NAME header sorts by name and a second click reverses the order.
+func TestE2EMouseInATerminal(t *testing.T) {
+	cfg := kubetest.Local(t)
+	cs := kubernetes.NewForConfigOrDie(cfg)
+	ns := kubetest.TempNamespace(t, cs, "kyyard-mouse")
+	for _, n := range []string{"mouse-c", "mouse-a", "mouse-f", "mouse-b", "mouse-e", "mouse-d"} {
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: n}, Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "registry.local/app:1"}}}}
+		if _, err := cs.CoreV1().Pods(ns).Create(context.Background(), p, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := startInTmux(t, 120, 30, "--kubeconfig", os.Getenv(kubetest.KubeconfigEnv), "--mouse", "-n", ns)
+	listed := func(s []string) bool { names, _ := rowsOf(s, "mouse-"); return len(names) == 6 }
+	screen := r.waitFor("the six pods", listed)
+	names, lines := rowsOf(screen, "mouse-")
+	describes := func(name string) func([]string) bool {
+		return func(s []string) bool {
+			all := strings.Join(s, "\n")
+			return strings.Contains(all, "describe") && strings.Contains(all, "Name:") && strings.Contains(all, name)
+		}
+	}
+	back := func() {
+		r.tmux("send-keys", "-t", "kyyard", "Escape")
+		r.waitFor("the table again", listed)
+	}
+
+	r.wheelDown(10, lines[0])
+	r.tmux("send-keys", "-t", "kyyard", "d")
+	r.waitFor("describe of "+names[3]+" (the wheel moved three rows)", describes(names[3]))
+	back()
+
+	r.click(10, lines[1])
+	r.tmux("send-keys", "-t", "kyyard", "d")
+	r.waitFor("describe of "+names[1]+" (clicked)", describes(names[1]))
+	back()
+
+	header := lines[0] - 1
+	x := strings.Index(screen[header], "NAME")
+	if x < 0 {
+		t.Fatalf("no NAME header above the first row:\n%s", strings.Join(screen, "\n"))
+	}
+	// A click sorts by the column (NAME↑), a second one the other way
+	// (NAME↓): the header's arrow says which, the rows follow.
+	var orders [][]string
+	for range 2 {
+		before := r.screen()[header]
+		r.click(x+1, header)
+		s := r.waitFor("the NAME header's sort arrow to change after a click on it", func(s []string) bool {
+			return s[header] != before && strings.ContainsAny(s[header], "↑↓")
+		})
+		now, _ := rowsOf(s, "mouse-")
+		orders = append(orders, now)
+	}
+	reversed := slices.Clone(orders[0])
+	slices.Reverse(reversed)
+	if !slices.Equal(orders[1], reversed) || !(slices.IsSorted(orders[0]) || slices.IsSorted(orders[1])) {
+		t.Fatalf("clicks on NAME: %v then %v, want sorted by name one way then the other", orders[0], orders[1])
+	}
+	r.tmux("send-keys", "-t", "kyyard", "q")
+}
