@@ -92,34 +92,40 @@ func (e *KeyMapError) Error() string { return strings.Join(e.Path, ".") + ": " +
 // applied (the global keys count on every screen, the favourites' digits
 // on the tables), where the map changed one of the two; a chord is bound
 // only where the root passes keys, and its first key is no key of its
-// own there. The keys' spelling is config's to check. Errors are a
-// *KeyMapError, the first fault in the file's order of tables, then the
-// tables' order of actions.
-func CheckKeyMap(km views.KeyMap) error {
+// own there. The keys' spelling is config's to check. It returns every
+// fault, each a *KeyMapError: the unknown names first, in the order of
+// their names, then the first clash on each screen, in KeyTables' order
+// (the clashes are looked for once the names are right). None: nil.
+func CheckKeyMap(km views.KeyMap) []error {
 	tables := KeyTables()
 	byName := map[string]KeyTable{}
 	for _, t := range tables {
 		byName[t.Name] = t
 	}
+	var faults []error
 	for _, name := range slices.Sorted(maps.Keys(km)) {
 		t, ok := byName[name]
 		if !ok {
-			return &KeyMapError{[]string{"keys", name}, fmt.Sprintf("no such key table (the tables: %s)", tableNames(tables))}
+			faults = append(faults, &KeyMapError{[]string{"keys", name}, fmt.Sprintf("no such key table (the tables: %s)", tableNames(tables))})
+			continue
 		}
 		actions := t.Actions(nil)
 		for _, a := range slices.Sorted(maps.Keys(km[name])) {
 			if !slices.ContainsFunc(actions, func(x views.KeyAction) bool { return x.Name == a }) {
-				return &KeyMapError{[]string{"keys", name, a}, fmt.Sprintf("no such action on %s (its actions: %s)", t.Screens, actionNames(actions))}
+				faults = append(faults, &KeyMapError{[]string{"keys", name, a}, fmt.Sprintf("no such action on %s (its actions: %s)", t.Screens, actionNames(actions))})
 			}
 		}
+	}
+	if len(faults) > 0 {
+		return faults
 	}
 	global := byName[GlobalKeyTable].Actions(km)
 	for _, t := range tables {
 		if err := checkTable(t, km, global); err != nil {
-			return err
+			faults = append(faults, err)
 		}
 	}
-	return nil
+	return faults
 }
 
 // holder is an action holding a key on one screen.

@@ -26,8 +26,8 @@ func startKeyed(t *testing.T, km views.KeyMap) *harness {
 // map.
 func startKeyedOn(t *testing.T, client views.Source, kind, ns string, km views.KeyMap) *harness {
 	t.Helper()
-	if err := ui.CheckKeyMap(km); err != nil {
-		t.Fatalf("CheckKeyMap: %v", err)
+	if faults := ui.CheckKeyMap(km); faults != nil {
+		t.Fatalf("CheckKeyMap: %v", faults)
 	}
 	vc := viewtest.Context(client, 0, 0)
 	vc.KeyMap = km
@@ -121,10 +121,10 @@ func TestCheckKeyMap(t *testing.T) {
 		{"a favourite's digit", views.KeyMap{"table": {"describe": {"3"}}}, "keys.table.describe", "namespace favourite's key"},
 	}
 	for _, c := range cases {
-		err := ui.CheckKeyMap(c.km)
+		faults := ui.CheckKeyMap(c.km)
 		var kme *ui.KeyMapError
-		if !errors.As(err, &kme) {
-			t.Errorf("%s: error %v, want a KeyMapError", c.name, err)
+		if len(faults) != 1 || !errors.As(faults[0], &kme) {
+			t.Errorf("%s: faults %v, want one KeyMapError", c.name, faults)
 			continue
 		}
 		if got := strings.Join(kme.Path, "."); got != c.path || !strings.Contains(kme.Msg, c.want) {
@@ -133,11 +133,20 @@ func TestCheckKeyMap(t *testing.T) {
 	}
 	// Moving a key: describe takes ctrl+d once delete has another.
 	ok := views.KeyMap{"table": {"describe": {"ctrl+d"}, "delete": {"ctrl+x d"}}, "global": {"quit": {"ctrl+q"}}}
-	if err := ui.CheckKeyMap(ok); err != nil {
-		t.Errorf("a moved key: %v", err)
+	if faults := ui.CheckKeyMap(ok); faults != nil {
+		t.Errorf("a moved key: %v", faults)
 	}
-	if err := ui.CheckKeyMap(nil); err != nil {
-		t.Errorf("no key map: %v", err)
+	if faults := ui.CheckKeyMap(nil); faults != nil {
+		t.Errorf("no key map: %v", faults)
+	}
+	// Every fault at once: two unknown names; the clashes once they are
+	// right.
+	if faults := ui.CheckKeyMap(views.KeyMap{"tabel": {"x": {"x"}}, "logs": {"folow": {"F"}}, "table": {"describe": {"ctrl+d"}}}); len(faults) != 2 ||
+		!strings.HasPrefix(faults[0].Error(), "keys.logs.folow:") || !strings.HasPrefix(faults[1].Error(), "keys.tabel:") {
+		t.Errorf("two unknown names: %v", faults)
+	}
+	if faults := ui.CheckKeyMap(views.KeyMap{"table": {"describe": {"ctrl+d"}}, "logs": {"up": {"f"}}}); len(faults) != 2 {
+		t.Errorf("clashes on two screens: %v", faults)
 	}
 }
 

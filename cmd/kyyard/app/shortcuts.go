@@ -49,20 +49,26 @@ func keyMap(cfg *config.File) views.KeyMap {
 }
 
 // checkedKeyMap returns the configuration file's key map once ui has
-// checked it against the screens' key tables (ui.CheckKeyMap). Errors
-// name the file and the entry.
+// checked it against the screens' key tables (ui.CheckKeyMap). The error
+// names every fault, one per line, each with the file, its line and the
+// entry.
 func checkedKeyMap(cfg *config.File) (views.KeyMap, error) {
 	km := keyMap(cfg)
-	if err := ui.CheckKeyMap(km); err != nil {
+	var faults []error
+	for _, err := range ui.CheckKeyMap(km) {
 		var kme *ui.KeyMapError
-		if errors.As(err, &kme) {
-			at := make([]any, len(kme.Path))
-			for i, p := range kme.Path {
-				at[i] = p
-			}
-			return nil, cfg.ErrorAt(at, "%s", kme.Msg)
+		if !errors.As(err, &kme) {
+			faults = append(faults, err)
+			continue
 		}
-		return nil, err
+		at := make([]any, len(kme.Path))
+		for i, p := range kme.Path {
+			at[i] = p
+		}
+		faults = append(faults, cfg.ErrorAt(at, "%s", kme.Msg))
+	}
+	if len(faults) > 0 {
+		return nil, errors.Join(faults...)
 	}
 	return km, nil
 }
