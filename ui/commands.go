@@ -186,7 +186,7 @@ var commands = []command{
 		help:  []string{":history"},
 		run: func(m *Model, _ commandLine) tea.Cmd {
 			m.status = views.StatusMsg{}
-			return m.afresh(history.New(m.vc, m.history, m.historyPath))
+			return m.afresh(history.New(m.vc, m.sess.history, m.historyPath))
 		},
 	},
 	{
