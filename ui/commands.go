@@ -190,6 +190,25 @@ var commands = []command{
 		},
 	},
 	{
+		// A second pane below, focused (split.go, panes.go): what the rest
+		// of the line opens (`:split pods`, `:split deploy shop`, any `:`
+		// line), else this pane's kind and namespace. While split, it
+		// replaces the other pane (vim's :split).
+		words:        splitWords,
+		maxArgs:      anyArgs,
+		keepsScreens: true,
+		complete:     splitArgs,
+		help:         []string{":split [cmd]"},
+		run:          func(m *Model, l commandLine) tea.Cmd { return m.askSplit(strings.Join(l.args, " ")) },
+	},
+	{
+		// Closes the other pane (vim's :only).
+		words:        onlyWords,
+		keepsScreens: true,
+		help:         []string{":only"},
+		run:          func(m *Model, _ commandLine) tea.Cmd { return m.askOnly() },
+	},
+	{
 		words:        []string{"quit", "q", "exit"},
 		maxArgs:      anyArgs,
 		keepsScreens: true,

@@ -2,7 +2,10 @@
 // stack of screens (the top one gets keys first), the header with the
 // cluster's facts, the command prompt, the pickers (namespace, kubeconfig
 // context) drawn over the top screen, the help overlay and the status bar.
-// A screen's own logic lives in its package under views/.
+// A screen's own logic lives in its package under views/. Bubble Tea runs
+// Panes around it: one such root, or two after `:split`, one above the
+// other (panes.go routes between them, panemsg.go tags each pane's
+// messages, split.go is a pane's side of the split).
 //
 // By job: model.go routes (the screen stack, keys, window size), facts.go
 // keeps the header's facts and their backoff, prompt.go the `:` prompt and
@@ -139,13 +142,8 @@ func New(vc *views.Context, kind kube.Kind, namespace string, opts ...Option) (*
 	if err != nil {
 		return nil, err
 	}
-	p := textinput.New()
-	p.Prompt = ":"
-	p.ShowSuggestions = true
-	p.PromptStyle = vc.Styles.Prompt
-	p.TextStyle = vc.Styles.Prompt
-	m := &Model{vc: vc, stack: []views.Screen{first}, tags: []*views.Context{nil}, namespace: namespace, prompt: p, pickKey: pickNamespaceKey(),
-		sess: &session{}}
+	m := &Model{vc: vc, stack: []views.Screen{first}, tags: []*views.Context{nil}, namespace: namespace, prompt: newPrompt(vc.Styles),
+		pickKey: pickNamespaceKey(), sess: &session{}}
 	for _, o := range opts {
 		o(m)
 	}
@@ -174,7 +172,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.inContext(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.vc.Width, m.vc.Height = msg.Width, max(msg.Height-chromeLines, 1)
+		m.vc.Width, m.vc.Height = msg.Width, max(msg.Height-m.chrome(), 1)
 		m.resizeFleet()
 		m.prompt.Width = max(msg.Width-2, 1)
 		return m, m.toScreens(tea.WindowSizeMsg{Width: m.vc.Width, Height: m.vc.Height})
@@ -415,10 +413,11 @@ func (m *Model) openWorkload(msg views.OpenWorkloadMsg) tea.Cmd {
 	return m.push(workload.New(m.vc, ed, kind, kube.WorkloadRef{Kind: msg.Kind, Namespace: msg.Namespace, Name: msg.Name}), false)
 }
 
-// back closes the top screen; the one below resumes its refreshes.
+// back closes the top screen; the one below resumes its refreshes. On
+// the last screen it closes the pane of a split (leavePane).
 func (m *Model) back() tea.Cmd {
 	if len(m.stack) == 1 {
-		return nil
+		return m.leavePane()
 	}
 	closeScreens(m.Top())
 	m.stack, m.tags = m.stack[:len(m.stack)-1], m.tags[:len(m.tags)-1]

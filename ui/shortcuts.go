@@ -29,8 +29,9 @@ func WithAliases(aliases map[string]Alias, hotkeys map[string]string) Option {
 }
 
 // ReservedKey reports whether kyyard binds key name on its tables (the
-// global keys, the namespace picker's, the favourites' and the inventory
-// screen's), so that a hotkey there would take it away.
+// global keys, the panes' focus key ctrl+w among them, the namespace
+// picker's, the favourites' and the inventory screen's), so that a hotkey
+// there would take it away.
 func ReservedKey(name string) bool {
 	bindings := append(views.DefaultGlobalKeys().Bindings(), pickNamespaceKey(), favouritesKeys)
 	bindings = append(bindings, inventory.DefaultKeys().List()...)

@@ -16,7 +16,7 @@ func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	if m.width < minTermWidth || m.height < minTermHeight {
+	if m.width < minTermWidth || m.height < m.minHeight() {
 		return m.tooSmall()
 	}
 	body := m.Top().View()
@@ -38,6 +38,9 @@ func (m *Model) header() string {
 	if !m.hasFacts {
 		f = kube.Facts{Context: "…", Cluster: "…", User: "…", ServerVersion: "…", Platform: "…", Nodes: "…"}
 	}
+	if m.split() {
+		return m.paneHeader(f)
+	}
 	what := [][2]string{{"k8s", f.ServerVersion}, {"platform", f.Platform}, {"nodes", f.Nodes}}
 	if mode := m.modeText(); mode != "" {
 		what = append([][2]string{{"mode", mode}}, what...)
@@ -45,13 +48,13 @@ func (m *Model) header() string {
 	if m.factsStale {
 		what = append([][2]string{{"stale", "server unreachable, facts read " + m.factsAt.Format("15:04:05")}}, what...)
 	}
-	who := m.factsLine([][2]string{{"ctx", f.Context}, {"cluster", f.Cluster}, {"user", f.User}})
+	who := m.factsLine([][2]string{{"ctx", f.Context}, {"cluster", f.Cluster}, {"user", f.User}}, m.width)
 	if !m.unreachableSince.IsZero() {
 		// Where kyyard tried to connect stays in sight; the server's facts
 		// give way to the banner.
 		return who + "\n" + m.banner()
 	}
-	return who + "\n" + m.withFavourites(m.factsLine(what))
+	return who + "\n" + m.withFavourites(m.factsLine(what, m.width))
 }
 
 // banner replaces the second header line while the API server cannot be
@@ -64,15 +67,15 @@ func (m *Model) banner() string {
 	return m.vc.Styles.Error.Render(padRight(ansi.Truncate(text, m.width, "…"), m.width))
 }
 
-// factsLine draws "key: value" pairs on one line. When they do not fit,
-// the longest values are cut first (down to 8 cells each), so that a long
-// context name does not push the cluster and user off the line; pairs
-// that still do not fit are left out from the right.
-func (m *Model) factsLine(pairs [][2]string) string {
+// factsLine draws "key: value" pairs on one line of width cells. When
+// they do not fit, the longest values are cut first (down to 8 cells
+// each), so that a long context name does not push the cluster and user
+// off the line; pairs that still do not fit are left out from the right.
+func (m *Model) factsLine(pairs [][2]string, width int) string {
 	st := m.vc.Styles
 	values := make([]string, len(pairs))
 	widths := make([]int, len(pairs))
-	excess := -m.width
+	excess := -width
 	for i, p := range pairs {
 		values[i] = views.Sanitize(p[1])
 		widths[i] = ansi.StringWidth(values[i])
@@ -85,20 +88,20 @@ func (m *Model) factsLine(pairs [][2]string) string {
 		}
 	}
 	var b strings.Builder
-	width := 0
+	used := 0
 	for i, p := range pairs {
 		value := values[i]
 		plain := p[0] + ": " + value
 		if i > 0 {
 			plain = "  " + plain
 		}
-		if width+ansi.StringWidth(plain) > m.width {
+		if used+ansi.StringWidth(plain) > width {
 			if i == 0 {
-				return st.HeaderKey.Render(ansi.Truncate(plain, m.width, "…"))
+				return st.HeaderKey.Render(ansi.Truncate(plain, width, "…"))
 			}
 			break
 		}
-		width += ansi.StringWidth(plain)
+		used += ansi.StringWidth(plain)
 		if i > 0 {
 			b.WriteString("  ")
 		}
@@ -107,7 +110,11 @@ func (m *Model) factsLine(pairs [][2]string) string {
 	return b.String()
 }
 
+// titleBar names the screens of the stack, the top one last ("»" first
+// in the focused pane of a split), cut to the width.
 func (m *Model) titleBar() string {
+	mark := m.paneMark()
+	width := m.width - ansi.StringWidth(mark)
 	titles := make([]string, len(m.stack), len(m.stack)+1)
 	for i, s := range m.stack {
 		titles[i] = s.Title() + m.tagLabel(i)
@@ -116,17 +123,20 @@ func (m *Model) titleBar() string {
 		titles = append(titles, m.overlay.Title())
 	}
 	t := views.Sanitize(strings.Join(titles, " › "))
-	if ansi.StringWidth(t) > m.width {
+	if ansi.StringWidth(t) > width {
 		// The screens below give way first, from the left; a top title
 		// that alone does not fit keeps its start (the screen's name and
 		// counts) and is cut at the right.
-		if top := views.Sanitize(titles[len(titles)-1]); ansi.StringWidth(top)+2 > m.width {
-			t = ansi.Truncate(top, m.width, "…")
+		if top := views.Sanitize(titles[len(titles)-1]); ansi.StringWidth(top)+2 > width {
+			t = ansi.Truncate(top, width, "…")
 		} else {
-			t = ansi.TruncateLeft(t, ansi.StringWidth(t)-m.width+1, "…")
+			t = ansi.TruncateLeft(t, ansi.StringWidth(t)-width+1, "…")
 		}
 	}
-	return m.vc.Styles.Title.Render(t)
+	if !m.focused() {
+		return m.vc.Styles.Muted.Render(mark + t)
+	}
+	return m.vc.Styles.Title.Render(mark + t)
 }
 
 func (m *Model) statusLine() string {
@@ -145,9 +155,12 @@ func (m *Model) statusLine() string {
 		}
 		return st.Muted.Render(ansi.Truncate(hint, m.width, "…"))
 	}
-	if h, ok := m.Top().(views.Hinter); ok && h.Hint() != "" {
+	if h, ok := m.Top().(views.Hinter); ok && h.Hint() != "" && m.focused() {
 		// A form that takes ?, : and q as text says its own keys.
 		return st.Muted.Render(ansi.Truncate(h.Hint(), m.width, "…"))
+	}
+	if hint := m.splitHint(); hint != "" {
+		return st.Muted.Render(ansi.Truncate(hint, m.width, "…"))
 	}
 	return st.Muted.Render(ansi.Truncate("? help  : command  esc back  q quit", m.width, "…"))
 }
@@ -169,7 +182,7 @@ const (
 // tooSmall fills the terminal with a message giving its real size and the
 // size kyyard needs, wrapped at spaces (in fewer words when it does not fit).
 func (m *Model) tooSmall() string {
-	lines := views.TooSmall(m.width, m.height, minTermWidth, minTermHeight, m.width, m.height)
+	lines := views.TooSmall(m.width, m.height, minTermWidth, m.minHeight(), m.width, m.height)
 	for i, l := range lines {
 		lines[i] = padRight(l, m.width)
 	}

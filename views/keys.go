@@ -12,6 +12,11 @@ type GlobalKeys struct {
 	Command key.Binding
 	// Back closes the top screen (esc).
 	Back key.Binding
+	// Focus moves the keys to the other pane of a split screen (ctrl+w,
+	// as vim's and tmux's window keys; ui.Panes takes it). While the
+	// focused pane takes text (the prompt, a filter, a form field, a
+	// picker) it is the text's: there ctrl+w deletes a word.
+	Focus key.Binding
 }
 
 // DefaultGlobalKeys returns the default global bindings.
@@ -21,10 +26,12 @@ func DefaultGlobalKeys() GlobalKeys {
 		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Command: key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command: :pods :deploy ...")),
 		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Focus:   key.NewBinding(key.WithKeys("ctrl+w"), key.WithHelp("ctrl+w", "other pane (:split, :only)")),
 	}
 }
 
-// Bindings lists the global bindings in help order.
+// Bindings lists the global bindings in help order: quit before help, so
+// that the help overlay's first page says how to quit on a small terminal.
 func (k GlobalKeys) Bindings() []key.Binding {
-	return []key.Binding{k.Command, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Command, k.Back, k.Quit, k.Help, k.Focus}
 }
