@@ -132,6 +132,9 @@ type Model struct {
 	// text area.
 	yamlEditor yamledit.Handoff
 
+	// headerDrawn is the header drawn last, and what from (view.go).
+	headerDrawn headerCache
+
 	width, height int
 }
 

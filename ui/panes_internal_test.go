@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kyyard/kyyard/internal/kubetest"
+	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/viewtest"
 )
@@ -25,7 +26,7 @@ func TestSiblingSortsEveryField(t *testing.T) {
 		"sess", "historyPath", "yamlEditor", "pickKey"}
 	afresh := []string{"stack", "tags", "routing", "quitAsked", "factsSeq", "factsReading", "prompt", "prompting", "help",
 		"helpOffset", "helpPage", "status", "cleared", "outcomeShown", "overlay", "across", "epoch", "switchSeq",
-		"suggestedFor", "cycle", "cycleAt", "width", "height"}
+		"suggestedFor", "cycle", "cycleAt", "headerDrawn", "width", "height"}
 	mt := reflect.TypeOf(Model{})
 	for i := range mt.NumField() {
 		f := mt.Field(i)
@@ -137,4 +138,31 @@ func TestSharedConnectionClosedLast(t *testing.T) {
 type sliceSource struct {
 	views.Source
 	names []string
+}
+
+// TestHeaderRedrawnWhenItsFactsChange: the header kept between frames is
+// drawn again when anything it shows changes (facts, the namespace among
+// the favourites, the width, the split).
+func TestHeaderRedrawnWhenItsFactsChange(t *testing.T) {
+	client, _ := kubetest.FakeClient(t)
+	m, err := New(viewtest.Context(client, 0, 0), "pods", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
+	m.Update(factsMsg{facts: kube.Facts{Context: "a", ServerVersion: "v1.37.2", Nodes: "3"}})
+	was := m.header()
+	for _, change := range []func(){
+		func() { m.Update(factsMsg{facts: kube.Facts{Context: "a", ServerVersion: "v1.37.2", Nodes: "4"}}) },
+		func() { m.setNamespace("shop") },
+		func() { m.Update(tea.WindowSizeMsg{Width: 40, Height: 20}) },
+		func() { m.sess.panes = []*Model{m, {}} },
+	} {
+		change()
+		now := m.header()
+		if now == was || now != m.drawHeader() {
+			t.Fatalf("the header was not drawn again:\n%s\n(was)\n%s", now, was)
+		}
+		was = now
+	}
 }

@@ -2,7 +2,9 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -30,10 +32,38 @@ func (m *Model) View() string {
 	return strings.Join(parts, "\n")
 }
 
-// header draws the facts in two lines: who and where (context, cluster,
+// headerCache is the header drawn last (text) and what it was drawn from
+// (key, headerKey).
+type headerCache struct{ key, text string }
+
+// header returns the header (drawHeader), drawn again only when what it
+// is drawn from changed: it is the costliest part of a frame but the
+// screen's (a style per fact), and it seldom changes.
+func (m *Model) header() string {
+	if key := m.headerKey(); key != m.headerDrawn.key || m.headerDrawn.text == "" {
+		m.headerDrawn = headerCache{key: key, text: m.drawHeader()}
+	}
+	return m.headerDrawn.text
+}
+
+// headerKey is everything drawHeader reads, as text.
+func (m *Model) headerKey() string {
+	_, table := m.Top().(kindScreen)
+	favourites := ""
+	if table {
+		favourites = strings.Join(m.favourites(), "\x00")
+	}
+	f := m.facts
+	return strings.Join([]string{strconv.Itoa(m.width), strconv.FormatBool(m.split()), strconv.FormatBool(m.hasFacts),
+		f.Context, f.Cluster, f.User, f.ServerVersion, f.Platform, f.Nodes, m.modeText(), strconv.FormatBool(m.factsStale),
+		m.factsAt.Format(time.TimeOnly), m.unreachableSince.Format(time.TimeOnly), strconv.FormatBool(m.unreachableSince.IsZero()),
+		strconv.FormatBool(table), favourites}, "\x00")
+}
+
+// drawHeader draws the facts in two lines: who and where (context, cluster,
 // user), then what (server version, platform, node count). A pair that does
 // not fit the width is left out rather than wrapped.
-func (m *Model) header() string {
+func (m *Model) drawHeader() string {
 	f := m.facts
 	if !m.hasFacts {
 		f = kube.Facts{Context: "…", Cluster: "…", User: "…", ServerVersion: "…", Platform: "…", Nodes: "…"}
