@@ -138,6 +138,8 @@ func (p *Panes) fromPane(msg paneMsg) tea.Cmd {
 		return p.close(m.other())
 	case closePaneMsg:
 		return p.close(m)
+	case besideMsg:
+		return p.beside(m, inner.logs)
 	}
 	if isExec(msg.msg) {
 		p.exec = m
@@ -212,11 +214,31 @@ func (p *Panes) mouse(msg tea.MouseMsg) tea.Cmd {
 // replaces the other pane. A terminal too small for two panes is said on
 // from's status line.
 func (p *Panes) split(from *Model, line string) tea.Cmd {
-	if p.width < minTermWidth || p.height < minSplitHeight {
-		from.status = views.StatusMsg{Error: true,
-			Text: fmt.Sprintf("the terminal (%dx%d) is too small for two panes: they need %dx%d", p.width, p.height, minTermWidth, minSplitHeight)}
+	if p.tooSmall(from) {
 		return nil
 	}
+	s, cmd := p.open(from)
+	p.sess.focus = s
+	if line == "" {
+		return cmd
+	}
+	return tea.Batch(cmd, wrap(s, s.run(line, false)))
+}
+
+// tooSmall reports whether the terminal is too small for two panes, and
+// then says so on from's status line.
+func (p *Panes) tooSmall(from *Model) bool {
+	if p.width >= minTermWidth && p.height >= minSplitHeight {
+		return false
+	}
+	from.status = views.StatusMsg{Error: true,
+		Text: fmt.Sprintf("the terminal (%dx%d) is too small for two panes: they need %dx%d", p.width, p.height, minTermWidth, minSplitHeight)}
+	return true
+}
+
+// open makes a sibling of from the other pane (in place of the one there
+// is) and starts it; the focus is the caller's.
+func (p *Panes) open(from *Model) (*Model, tea.Cmd) {
 	s := from.sibling()
 	if old := from.other(); old != nil {
 		p.panes[p.index(old)] = s
@@ -226,12 +248,32 @@ func (p *Panes) split(from *Model, line string) tea.Cmd {
 		p.panes = append(p.panes, s)
 		p.sess.panes = p.panes
 	}
-	p.sess.focus = s
-	cmds := []tea.Cmd{p.resize(), wrap(s, s.Init())}
-	if line != "" {
-		cmds = append(cmds, wrap(s, s.run(line, false)))
+	return s, tea.Batch(p.resize(), wrap(s, s.Init()))
+}
+
+// beside shows logs from asked for (`L`) in the other pane, opening it
+// when the screen is not split; from keeps the keys. Where the other pane
+// reads another context, or the terminal is too small for two panes, the
+// logs open in from as `l` opens them, and the status line says why.
+func (p *Panes) beside(from *Model, msg views.OpenLogsMsg) tea.Cmd {
+	msg.Beside = false
+	other := from.other()
+	if other != nil && !sameSource(other.vc.Client, from.vc.Client) {
+		cmd := p.to(from, msg)
+		from.status = views.StatusMsg{Text: "the other pane reads another context: the logs opened here"}
+		return cmd
 	}
-	return tea.Batch(cmds...)
+	if other != nil {
+		return wrap(other, other.showBeside(msg, false))
+	}
+	if p.tooSmall(from) {
+		cmd := p.to(from, msg)
+		from.status = views.StatusMsg{Text: fmt.Sprintf("%dx%d is too small for two panes: the logs opened here", p.width, p.height)}
+		return cmd
+	}
+	s, cmd := p.open(from)
+	p.sess.focus = from
+	return tea.Batch(cmd, wrap(s, s.showBeside(msg, true)))
 }
 
 // close closes pane m of a split; the other fills the terminal and has

@@ -87,6 +87,9 @@ func followsInPanes(msg tea.Msg) bool {
 	case "ui.splitMsg", "ui.onlyMsg", "ui.closePaneMsg":
 		return true
 	}
+	if l, ok := inner.(views.OpenLogsMsg); ok && l.Beside {
+		return true // Panes shows them in the other pane (whose stream is not run)
+	}
 	return follows(inner)
 }
 
@@ -425,5 +428,39 @@ func TestClickFocusesThePane(t *testing.T) {
 	h.send(tea.MouseMsg{X: 3, Y: 14, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
 	if h.focused() != 1 {
 		t.Fatal("a click on the bottom pane did not focus it")
+	}
+}
+
+// TestLogsBeside: L on a pod opens its logs in a new pane below, the keys
+// staying with the pods; L again shows them in place of the viewer there;
+// esc in the logs' pane closes it.
+func TestLogsBeside(t *testing.T) {
+	h := startPanes(t, 80, 24)
+	h.run(h.keys("L"))
+	if got := h.title(1); got != "logs pods/web-1" || h.focused() != 0 || h.title(0) != "pods(demo)[1]" {
+		t.Fatalf("L on web-1: %q below, %q above, focused %d", got, h.title(0), h.focused())
+	}
+	h.run(h.keys("L"))
+	if got := h.title(1); got != "logs pods/web-1" || strings.Contains(h.p.View(), "›") {
+		t.Fatalf("L again: %q below, a breadcrumb:\n%s", got, h.p.View())
+	}
+	h.keys("ctrl+w")
+	h.run(h.keys("esc"))
+	if h.p.Pane(1) != nil || h.title(0) != "pods(demo)[1]" {
+		t.Fatalf("esc in the logs' pane: %q, %q", h.title(0), h.title(1))
+	}
+	// Over a screen of the other pane, the viewer is pushed: esc returns
+	// to it.
+	h.command("split deploy")
+	h.keys("ctrl+w")
+	h.run(h.keys("L"))
+	if h.title(1) != "logs pods/web-1" || !strings.Contains(h.p.View(), "deployments(demo)[1] › logs pods/web-1") {
+		t.Fatalf("L beside the deployments:\n%s", h.p.View())
+	}
+	// Too small for two panes, L opens the logs here, as l.
+	h = startPanes(t, 80, 11)
+	h.run(h.keys("L"))
+	if h.p.Pane(1) != nil || h.title(0) != "logs pods/web-1" || !strings.Contains(h.p.View(), "the logs opened here") {
+		t.Fatalf("L at 80x11: %q\n%s", h.title(0), h.p.View())
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/inventory"
+	"github.com/kyyard/kyyard/views/logs"
 )
 
 // splitWords and onlyWords are the words of `:split` and `:only` in the
@@ -39,6 +40,10 @@ type onlyMsg struct{}
 // closePaneMsg asks Panes to close the pane that sent it (esc on its last
 // screen).
 type closePaneMsg struct{}
+
+// besideMsg asks Panes to show logs (`L`) in the other pane, splitting
+// the screen first when it is not split; the sender keeps the keys.
+type besideMsg struct{ logs views.OpenLogsMsg }
 
 // paneChrome is the number of lines a pane of a split draws around its
 // top screen: one header line, the title bar and the status line.
@@ -168,6 +173,29 @@ func (m *Model) sibling() *Model {
 	s.nsNames, s.ctxNames = m.nsNames, m.ctxNames
 	s.historyPath, s.yamlEditor = m.historyPath, m.yamlEditor
 	return s
+}
+
+// showBeside shows the logs the other pane asked for (`L`): in place of
+// the log viewer on top (the last row's), else over the top screen; in a
+// pane just opened for them (fresh), as its only screen, so that esc
+// closes the pane.
+func (m *Model) showBeside(msg views.OpenLogsMsg, fresh bool) tea.Cmd {
+	s, ok := m.vc.Client.(logs.Streamer)
+	if !ok {
+		m.status = views.StatusMsg{Text: "logs are not available with this client", Error: true}
+		return nil
+	}
+	m.status = views.StatusMsg{}
+	msg.Beside = false
+	scr := logs.New(m.vc, s, msg.Request)
+	_, onLogs := m.Top().(*logs.Model)
+	switch {
+	case fresh || onLogs && len(m.stack) == 1:
+		return m.afresh(scr)
+	case onLogs:
+		return m.push(scr, true)
+	}
+	return m.push(scr, false)
 }
 
 // paneHeader is a pane's header in a split: one line, who and where first

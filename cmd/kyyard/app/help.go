@@ -140,6 +140,9 @@ Keys:
              pane (where you type, it deletes a word; with --mouse, a click
              focuses); :only, or esc on a pane's first screen, closes a pane;
              q asks first about the unapplied edits of either pane
+  L          the selected pod's (container's, workload's) logs in the other
+             pane, splitting the screen first; the keys stay in the list: a
+             Deployment's pods above (enter on it), L on a pod, its logs below
   esc        clear marks, then the filter; then back to the row you left
   ?          help
   q          quit (asks first while the form holds unapplied edits; :q! does not)
