@@ -187,7 +187,7 @@ var commands = []command{
 		help:  []string{":history"},
 		run: func(m *Model, _ commandLine) tea.Cmd {
 			m.status = views.StatusMsg{}
-			return m.afresh(history.New(m.vc, m.history, m.historyPath))
+			return m.afresh(history.New(m.vc, m.sess.history, m.historyPath))
 		},
 	},
 	{
@@ -199,6 +199,25 @@ var commands = []command{
 			m.status = views.StatusMsg{}
 			return m.afresh(keylist.New(m.vc, m.keyRows(), m.short.configPath))
 		},
+	},
+	{
+		// A second pane below, focused (split.go, panes.go): what the rest
+		// of the line opens (`:split pods`, `:split deploy shop`, any `:`
+		// line), else this pane's kind and namespace. While split, it
+		// replaces the other pane (vim's :split).
+		words:        splitWords,
+		maxArgs:      anyArgs,
+		keepsScreens: true,
+		complete:     splitArgs,
+		help:         []string{":split [cmd]"},
+		run:          func(m *Model, l commandLine) tea.Cmd { return m.askSplit(strings.Join(l.args, " ")) },
+	},
+	{
+		// Closes the other pane (vim's :only).
+		words:        onlyWords,
+		keepsScreens: true,
+		help:         []string{":only"},
+		run:          func(m *Model, _ commandLine) tea.Cmd { return m.askOnly() },
 	},
 	{
 		words:        []string{"quit", "q", "exit"},

@@ -19,5 +19,5 @@ func (m *Model) openShell(msg views.OpenShellMsg) tea.Cmd {
 	}
 	dbg, _ := m.vc.Client.(exec.Debugger)
 	m.status = views.StatusMsg{}
-	return m.push(exec.New(m.vc, ex, dbg, msg, &m.shell), false)
+	return m.push(exec.New(m.vc, ex, dbg, msg, &m.sess.shell), false)
 }

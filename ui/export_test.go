@@ -1,5 +1,7 @@
 package ui
 
+import tea "github.com/charmbracelet/bubbletea"
+
 // CommandInfo is what the tests of package ui_test read of one entry of
 // the command table (commands).
 type CommandInfo struct {
@@ -34,3 +36,14 @@ func Commands() []CommandInfo {
 // CommandSuggestions is commandSuggestions: the words the prompt completes
 // first, for the client's kind names.
 func CommandSuggestions(names []string) []string { return commandSuggestions(names) }
+
+// Tag is what Panes gets when a Cmd of pane returned msg (paneMsg).
+func Tag(pane *Model, msg tea.Msg) tea.Msg { return paneMsg{pane: pane, msg: msg} }
+
+// Untag returns the message a paneMsg carries, else msg itself.
+func Untag(msg tea.Msg) tea.Msg {
+	if pm, ok := msg.(paneMsg); ok {
+		return pm.msg
+	}
+	return msg
+}

@@ -145,6 +145,9 @@ func checkTable(t KeyTable, km views.KeyMap, global []views.KeyAction) error {
 				if _, _, chord := views.ChordParts(k); chord && changed && !t.Root {
 					return &KeyMapError{[]string{"keys", table, a.Name}, fmt.Sprintf("%s takes its keys itself: a chord (%s) cannot be bound there", t.Screens, views.KeyHelp([]string{k}))}
 				}
+				if _, _, chord := views.ChordParts(k); chord && changed && table == GlobalKeyTable && a.Name == "focus" {
+					return &KeyMapError{[]string{"keys", table, a.Name}, "the panes take the focus key before any screen: one key, not a chord"}
+				}
 				if h, ok := held[k]; ok && (changed || h.changed) && !(h.table == table && h.action == a.Name) {
 					blame, other := holder{table, a.Name, changed}, h
 					if !changed {

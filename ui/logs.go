@@ -12,8 +12,13 @@ import (
 
 // openLogs pushes the log viewer for a pod, a container or a workload
 // (`l`, `p`) when the client can stream logs (it implements
-// logs.Streamer).
+// logs.Streamer). Asked for beside (`L`), it asks Panes to show it in the
+// other pane (besideMsg), unless the screen reads one cluster of a fleet
+// or several clusters' logs: the other pane reads the home context.
 func (m *Model) openLogs(msg views.OpenLogsMsg) tea.Cmd {
+	if msg.Beside && m.sess.hosted && m.routing == nil && len(msg.Across) == 0 {
+		return func() tea.Msg { return besideMsg{logs: msg} }
+	}
 	if len(msg.Across) > 0 {
 		return m.openLogsAcross(msg)
 	}

@@ -2,19 +2,23 @@
 // stack of screens (the top one gets keys first), the header with the
 // cluster's facts, the command prompt, the pickers (namespace, kubeconfig
 // context) drawn over the top screen, the help overlay and the status bar.
-// A screen's own logic lives in its package under views/.
+// A screen's own logic lives in its package under views/. Bubble Tea runs
+// Panes around it: one such root, or two after `:split`, one above the
+// other (panes.go routes between them, panemsg.go tags each pane's
+// messages, split.go is a pane's side of the split).
 //
 // By job: model.go routes (the screen stack, keys, window size), facts.go
 // keeps the header's facts and their backoff, prompt.go the `:` prompt and
 // its completion, commands.go the table of `:` commands and their parsing,
-// quit.go quitting, help.go the help overlay, view.go draws the rest;
-// switch.go holds the pickers and context switches, client.go the checks
-// that *kube.Client is every interface the screens find on the client.
+// quit.go quitting, help.go the help overlay, view.go draws the rest,
+// unknownkey.go says so of a key that does nothing; switch.go holds the
+// pickers and context switches, session.go what outlives a pane (the
+// outcomes, the shells' memory), client.go the checks that *kube.Client is
+// every interface the screens find on the client.
 package ui
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -25,8 +29,6 @@ import (
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/detail"
 	"github.com/kyyard/kyyard/views/events"
-	"github.com/kyyard/kyyard/views/exec"
-	"github.com/kyyard/kyyard/views/history"
 	"github.com/kyyard/kyyard/views/inventory"
 	"github.com/kyyard/kyyard/views/workload"
 	"github.com/kyyard/kyyard/views/yamledit"
@@ -119,17 +121,17 @@ type Model struct {
 	cycle   []string
 	cycleAt int
 
-	// history is every outcome of the session; historyPath the file
-	// they are appended to ("" when none).
-	history     []history.Entry
+	// sess is what the panes of a split share (panes.go): the outcomes
+	// of the session, what the shell screens remember. historyPath is the
+	// file outcomes are appended to ("" when none).
+	sess        *session
 	historyPath string
 	// yamlEditor is the hand-off of YAML edits (WithYAMLEditor); nil: the
 	// text area.
 	yamlEditor yamledit.Handoff
 
-	// shell is what the shell screens remember in this run (the debug
-	// image chosen).
-	shell exec.Memory
+	// headerDrawn is the header drawn last, and what from (view.go).
+	headerDrawn headerCache
 
 	width, height int
 }
@@ -141,12 +143,7 @@ func New(vc *views.Context, kind kube.Kind, namespace string, opts ...Option) (*
 	if err != nil {
 		return nil, err
 	}
-	p := textinput.New()
-	p.Prompt = ":"
-	p.ShowSuggestions = true
-	p.PromptStyle = vc.Styles.Prompt
-	p.TextStyle = vc.Styles.Prompt
-	m := &Model{vc: vc, stack: []views.Screen{first}, tags: []*views.Context{nil}, namespace: namespace, prompt: p}
+	m := &Model{vc: vc, stack: []views.Screen{first}, tags: []*views.Context{nil}, namespace: namespace, prompt: newPrompt(vc.Styles), sess: &session{}}
 	for _, o := range opts {
 		o(m)
 	}
@@ -175,7 +172,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.inContext(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.vc.Width, m.vc.Height = msg.Width, max(msg.Height-chromeLines, 1)
+		m.vc.Width, m.vc.Height = msg.Width, max(msg.Height-m.chrome(), 1)
 		m.resizeFleet()
 		m.prompt.Width = max(msg.Width-2, 1)
 		return m, m.toScreens(tea.WindowSizeMsg{Width: m.vc.Width, Height: m.vc.Height})
@@ -374,45 +371,6 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	return m.unknownKey(msg)
 }
 
-// unknownKey hands a key no global binding took to the top screen. When it
-// is a letter, digit or sign that no binding of the root or of the screen
-// names, and the screen did nothing with it (no command, the same view),
-// the status line says so (`x: no such key here · ? help`), unless it
-// showed a message the key press cleared: that message comes back, never
-// hidden by a stray key. Screens that take text never get here (Capturing:
-// forms, prompts, filters), nor do the pickers, the help and the prompt.
-func (m *Model) unknownKey(msg tea.KeyMsg) tea.Cmd {
-	name := msg.String()
-	_, hinter := m.Top().(views.Hinter)
-	if msg.Type != tea.KeyRunes || len(msg.Runes) != 1 || msg.Alt || msg.Paste || hinter || m.bound(name) {
-		return m.toTop(msg)
-	}
-	before := m.Top().View()
-	cmd := m.toTop(msg)
-	if cmd != nil || m.Top().View() != before {
-		return cmd
-	}
-	if m.cleared.Text != "" {
-		m.status = m.cleared
-		return nil
-	}
-	m.status = views.StatusMsg{Text: name + ": no such key here · ? help"}
-	return nil
-}
-
-// bound reports whether a global binding, the namespace picker's or one
-// of the top screen's (enabled or not: a disabled key says why itself)
-// names key.
-func (m *Model) bound(name string) bool {
-	bindings := append(m.vc.Keys.Bindings(), m.vc.Keys.Namespace)
-	for _, b := range append(bindings, m.Top().Bindings()...) {
-		if slices.Contains(b.Keys(), name) {
-			return true
-		}
-	}
-	return false
-}
-
 // open shows a kind: a `:` command replaces the top screen, a drill-down
 // pushes a new one so that esc returns to the row it came from. chosen
 // says the namespace was chosen as such (the picker, `:ns <name>`): it
@@ -458,10 +416,11 @@ func (m *Model) openWorkload(msg views.OpenWorkloadMsg) tea.Cmd {
 	return m.push(workload.New(m.vc, ed, kind, kube.WorkloadRef{Kind: msg.Kind, Namespace: msg.Namespace, Name: msg.Name}), false)
 }
 
-// back closes the top screen; the one below resumes its refreshes.
+// back closes the top screen; the one below resumes its refreshes. On
+// the last screen it closes the pane of a split (leavePane).
 func (m *Model) back() tea.Cmd {
 	if len(m.stack) == 1 {
-		return nil
+		return m.leavePane()
 	}
 	closeScreens(m.Top())
 	m.stack, m.tags = m.stack[:len(m.stack)-1], m.tags[:len(m.tags)-1]

@@ -11,15 +11,14 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// headerLines are the lines above the top screen: the two header lines
-// and the title bar.
-const headerLines = 3
-
-// mouse hands a mouse event to the top screen, its Y made the screen's.
+// mouse hands a mouse event to the top screen, its Y made the screen's:
+// counted from below the header and the title bar (every line of the
+// chrome but the status line).
 func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
-	if m.prompting || m.overlay != nil || m.help || m.quitAsked != "" || msg.Y < headerLines {
+	above := m.chrome() - 1
+	if m.prompting || m.overlay != nil || m.help || m.quitAsked != "" || msg.Y < above {
 		return nil
 	}
-	msg.Y -= headerLines
+	msg.Y -= above
 	return m.toTop(msg)
 }

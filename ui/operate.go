@@ -93,7 +93,7 @@ func (m *Model) record(msg views.OutcomesMsg) tea.Cmd {
 	for i, o := range msg.Outcomes {
 		entries[i] = history.Entry{Time: now, Context: ctx, Outcome: o}
 	}
-	m.history = append(m.history, entries...)
+	m.sess.history = append(m.sess.history, entries...)
 	path := m.historyPath
 	if path == "" {
 		return nil

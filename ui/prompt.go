@@ -102,6 +102,11 @@ var preferredNames = []string{
 // offers them: the preferred kind names, every other kind id and alias
 // (sorted), then the table's command words (offeredWords).
 func commandSuggestions(names []string) []string {
+	return append(kindSuggestions(names), offeredWords()...)
+}
+
+// kindSuggestions are the kind names of commandSuggestions, in its order.
+func kindSuggestions(names []string) []string {
 	known := map[string]bool{}
 	for _, n := range names {
 		known[n] = true
@@ -119,7 +124,7 @@ func commandSuggestions(names []string) []string {
 			out = append(out, n)
 		}
 	}
-	return append(out, offeredWords()...)
+	return out
 }
 
 // namesTimeout bounds the read of the namespace names the prompt completes.

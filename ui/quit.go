@@ -6,11 +6,18 @@ import (
 	"github.com/kyyard/kyyard/views"
 )
 
-// quit ends the program, unless a screen on the stack holds unsaved work
-// (views.Unsaved): then the status line asks first, and ctrl+c again or
-// y quits (`:q!` quits without asking).
+// quit ends the program, unless a screen on the stack, or on the other
+// pane's of a split, holds unsaved work (views.Unsaved): then the status
+// line asks first, and ctrl+c again or y quits (`:q!` quits without
+// asking).
 func (m *Model) quit() tea.Cmd {
-	if what := m.unsaved(); what != "" {
+	what := m.unsaved()
+	if o := m.other(); what == "" && o != nil {
+		if what = o.unsaved(); what != "" {
+			what += " in the other pane"
+		}
+	}
+	if what != "" {
 		m.quitAsked = what
 		m.status = views.StatusMsg{Text: "quit and lose " + what + "? ctrl+c or y quits, any other key stays", Error: true}
 		return nil
@@ -61,11 +68,13 @@ type forwardStopper interface {
 	StopAllPortForwards()
 }
 
-// exit stops every port-forward (they end when kyyard ends; Close stops
-// them too) and quits.
+// exit stops every port-forward, every pane's (they end when kyyard ends;
+// Close stops them too) and quits.
 func (m *Model) exit() tea.Cmd {
-	if s, ok := m.vc.Client.(forwardStopper); ok {
-		s.StopAllPortForwards()
+	for _, p := range m.everyPane() {
+		if s, ok := p.vc.Client.(forwardStopper); ok {
+			s.StopAllPortForwards()
+		}
 	}
 	return tea.Quit
 }

@@ -48,7 +48,7 @@ func TestAliasesAndHotkeys(t *testing.T) {
 		t.Fatalf(":we + tab did not complete the alias web:\n%s", h.m.View())
 	}
 	h.keys("esc")
-	for _, k := range []string{"ctrl+n", "d", "5", "ctrl+r", "?"} {
+	for _, k := range []string{"ctrl+n", "d", "5", "ctrl+r", "?", "ctrl+w"} {
 		if !ui.ReservedKey(k, nil) {
 			t.Errorf("%s is not reserved", k)
 		}

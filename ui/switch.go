@@ -167,7 +167,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 		m.status = views.StatusMsg{Error: true, Text: "cannot switch to context " + msg.context + ": " + err.Error()}
 		return nil
 	}
-	views.CloseSource(old)
+	m.release(old) // unless the other pane reads it
 	m.epoch++
 	m.context = msg.context
 	m.facts, m.hasFacts, m.factsStale = kube.Facts{}, false, false

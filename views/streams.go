@@ -13,6 +13,12 @@ type OpenLogsMsg struct {
 	// merged in timestamp order (a fleet screen's `l` on rows of several
 	// contexts); Request then carries only the options.
 	Across []ContextLogRequest
+	// Beside asks for the viewer in the other pane of a split screen,
+	// split first when it is not (`L`), the keys staying with the screen
+	// that asked. Where there is no other pane to show it in (a screen
+	// of one cluster of a fleet, several clusters' logs, a terminal too
+	// small for two panes) the viewer opens as for `l`.
+	Beside bool
 }
 
 // ContextLogRequest is one object's logs in one kubeconfig context.

@@ -44,7 +44,7 @@ func (k Keys) acts(msg tea.KeyMsg) bool {
 		return true
 	}
 	for _, b := range []key.Binding{k.Open, k.Describe, k.YAML, k.Edit, k.EditYAML, k.Decode, k.Drain, k.Logs,
-		k.Previous, k.PortForward, k.Copy, k.Owners, k.Events, k.Rollout, k.Actions} {
+		k.Previous, k.LogsBeside, k.PortForward, k.Copy, k.Owners, k.Events, k.Rollout, k.Actions} {
 		if key.Matches(msg, b) {
 			return true
 		}

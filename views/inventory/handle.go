@@ -73,6 +73,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.logs(false)
 	case key.Matches(msg, k.Previous):
 		return m.logs(true)
+	case key.Matches(msg, k.LogsBeside):
+		return m.logsBeside()
 	case key.Matches(msg, k.PortForward):
 		return m.portForward()
 	case key.Matches(msg, k.Copy):

@@ -53,8 +53,10 @@ type Keys struct {
 	// actions with the reason each disabled one is.
 	Rollout, Actions key.Binding
 	// Logs opens the cursor row's logs (a pod, a container, a workload);
-	// Previous its previous container's.
-	Logs, Previous key.Binding
+	// Previous its previous container's; LogsBeside opens them in the
+	// other pane of a split screen, splitting it first (views.OpenLogsMsg's
+	// Beside).
+	Logs, Previous, LogsBeside key.Binding
 	// PortForward opens the port-forward dialog of a pod, a Service or a
 	// workload.
 	PortForward key.Binding
@@ -112,6 +114,7 @@ func DefaultKeys() Keys {
 		Actions:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "actions (and why not)")),
 		Logs:          key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "logs")),
 		Previous:      key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous logs")),
+		LogsBeside:    key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "logs in the other pane")),
 		PortForward:   key.NewBinding(key.WithKeys("F"), key.WithHelp("shift+f", "port-forward")),
 		Copy:          key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "copy files (kubectl cp)")),
 		Owners:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "owner tree")),
@@ -158,7 +161,7 @@ func (k Keys) list() []key.Binding {
 	for _, a := range k.Operate {
 		out = append(out, a.Binding)
 	}
-	return append(out, k.Rollout, k.Actions, k.Logs, k.Previous, k.PortForward, k.Copy, k.Owners, k.Events, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
+	return append(out, k.Rollout, k.Actions, k.Logs, k.Previous, k.LogsBeside, k.PortForward, k.Copy, k.Owners, k.Events, k.Filter, k.Unhealthy, k.NextUnhealthy, k.SortNext, k.SortPrevious, k.SortReverse,
 		k.SortName, k.SortAge, k.Mark, k.MarkRange, k.ClearMarks, k.Left, k.Right, k.Clear)
 }
 

@@ -53,6 +53,8 @@ type Model struct {
 	// parent was deleted, or no longer selects anything.
 	parentNote string
 	now        func() time.Time
+	// styled are the rows' styles, found on the first frame (rowStyles).
+	styled *rowStyles
 
 	token     int // refresh chain id; bumped by Init so old ticks die
 	loaded    bool

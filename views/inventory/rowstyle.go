@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/kyyard/kyyard/kube"
 )
 
 // rowStyle draws the rows of one frame in a style without lipgloss
@@ -40,4 +42,23 @@ func (r rowStyle) render(line string) string {
 		return r.style.Render(line)
 	}
 	return r.pre + line + r.post
+}
+
+// rowStyles are the cursor row's style and each health's, found once per
+// screen (rowStyles): the theme is built once, at start.
+type rowStyles struct {
+	selected rowStyle
+	health   [4]rowStyle
+}
+
+// rowStyles returns the screen's row styles, found on its first frame.
+func (m *Model) rowStyles() *rowStyles {
+	if m.styled == nil {
+		st := m.vc.Styles
+		m.styled = &rowStyles{selected: newRowStyle(st.Selected)}
+		for h := range m.styled.health {
+			m.styled.health[h] = newRowStyle(st.Health(kube.Health(h)))
+		}
+	}
+	return m.styled
 }

@@ -31,7 +31,15 @@ func (m *Model) podOf(row *kube.Row) (ns, pod, uid, container string, ok bool) {
 
 // logs asks the root for the log viewer of the cursor row (`l`, or `p`
 // for the previous container's logs): a pod, a container or a workload.
-func (m *Model) logs(previous bool) tea.Cmd {
+func (m *Model) logs(previous bool) tea.Cmd { return m.logsOf(previous, false) }
+
+// logsBeside asks the root for the cursor row's logs in the other pane of
+// a split screen (`L`), splitting it first.
+func (m *Model) logsBeside() tea.Cmd { return m.logsOf(false, true) }
+
+// logsOf asks for the cursor row's logs (previous: the previous
+// container's), beside: in the other pane.
+func (m *Model) logsOf(previous, beside bool) tea.Cmd {
 	row := m.current()
 	if row == nil {
 		return nil
@@ -47,7 +55,7 @@ func (m *Model) logs(previous bool) tea.Cmd {
 		return views.Status("containers are parts of pods: open the pod to see them", false)
 	}
 	req.Options = kube.LogOptions{Follow: !previous, Previous: previous, TailLines: -1}
-	msg := views.OpenLogsMsg{Request: req}
+	msg := views.OpenLogsMsg{Request: req, Beside: beside}
 	return func() tea.Msg { return msg }
 }
 

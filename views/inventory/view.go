@@ -87,11 +87,8 @@ func (m *Model) View() string {
 		lines[0] = m.notice(w, cut)
 	}
 	lines = append(lines, st.ColumnHeader.Render(line(keepArrows(m.lay.headers[:shown], widths), widths, w)))
-	selected := newRowStyle(st.Selected)
-	var health [4]rowStyle
-	for h := range health {
-		health[h] = newRowStyle(st.Health(kube.Health(h)))
-	}
+	rs := m.rowStyles()
+	selected, health := rs.selected, rs.health
 	for i, cells := range visible {
 		cells = cells[:shown]
 		for c, src := range m.lay.source[:shown] {

@@ -85,7 +85,7 @@ var namedKeys = map[string]tea.KeyType{
 	"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
 	"ctrl+r": tea.KeyCtrlR, "ctrl+c": tea.KeyCtrlC, "ctrl+d": tea.KeyCtrlD, "backspace": tea.KeyBackspace,
 	"ctrl+u": tea.KeyCtrlU, "ctrl+s": tea.KeyCtrlS, "ctrl+n": tea.KeyCtrlN, "ctrl+p": tea.KeyCtrlP,
-	"ctrl+t": tea.KeyCtrlT, "shift+tab": tea.KeyShiftTab,
+	"ctrl+t": tea.KeyCtrlT, "shift+tab": tea.KeyShiftTab, "ctrl+w": tea.KeyCtrlW,
 }
 
 // Key returns the key press a person makes for name: a special key by its

@@ -310,7 +310,8 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	if opts.mouse || cfg.Mouse {
 		progOpts = append(progOpts, tea.WithMouseCellMotion())
 	}
-	_, err = tea.NewProgram(root, progOpts...).Run()
+	// One pane, and a second beside it after :split (ui.Panes).
+	_, err = tea.NewProgram(ui.NewPanes(root), progOpts...).Run()
 	return err
 }
 

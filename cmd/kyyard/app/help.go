@@ -133,6 +133,18 @@ Keys:
              their Deployments, ctrl+d remove (claims kept); the form validates
              as you type, ctrl+s previews (YAML, diff, dry run, guards), enter
              deploys step by step, then the rollout
+  :split [cmd]
+             split the screen in two panes, one above the other: the new one,
+             below and focused (» in its title bar), shows what cmd opens
+             (:split pods, :split deploy shop), else this pane's kind and
+             namespace; each pane has its own screens, keys, prompt and context
+             (:ctx in one leaves the other); ctrl+w moves the keys to the other
+             pane (where you type, it deletes a word; with --mouse, a click
+             focuses); :only, or esc on a pane's first screen, closes a pane;
+             q asks first about the unapplied edits of either pane
+  L          the selected pod's (container's, workload's) logs in the other
+             pane, splitting the screen first; the keys stay in the list: a
+             Deployment's pods above (enter on it), L on a pod, its logs below
   esc        clear marks, then the filter; then back to the row you left
   ?          help
   q          quit (asks first while the form holds unapplied edits; :q! does not)
