@@ -168,3 +168,54 @@ func TestE2EMouseInATerminal(t *testing.T) {
 	}
 	r.tmux("send-keys", "-t", "kyyard", "q")
 }
+
+// TestE2ESplitInATerminal is issue 27's side by side on the local
+// cluster, in a 120x40 tmux pane: :split deploy opens demo's Deployments
+// below demo's pods (both read from the API server), focused (»); ctrl+w
+// moves the focus back up and down again; in the bottom pane, L on a
+// Deployment shows its logs (streamed from the API server) in the top
+// pane, the focus staying below; :only leaves one.
+func TestE2ESplitInATerminal(t *testing.T) {
+	kubetest.Local(t)
+	r := startInTmux(t, 120, 40, "--kubeconfig", os.Getenv(kubetest.KubeconfigEnv), "-n", kubetest.DemoNamespace)
+	has := func(parts ...string) func([]string) bool {
+		return func(s []string) bool {
+			all := strings.Join(s, "\n")
+			for _, p := range parts {
+				if !strings.Contains(all, p) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	r.waitFor("demo's pods", has("pods(demo)", "web-"))
+	r.tmux("send-keys", "-t", "kyyard", ":split deploy", "Enter")
+	s := r.waitFor("the Deployments below the pods", has("pods(demo)", "deployments(demo)", "» deployments(demo)"))
+	top, bottom := -1, -1
+	for i, l := range s {
+		if strings.Contains(l, "pods(demo)") && top < 0 {
+			top = i
+		}
+		if strings.Contains(l, "deployments(demo)") {
+			bottom = i
+		}
+	}
+	if top < 0 || bottom <= top {
+		t.Fatalf("pods above the Deployments expected:\n%s", strings.Join(s, "\n"))
+	}
+	r.tmux("send-keys", "-t", "kyyard", "C-w")
+	r.waitFor("the focus on the pods (»)", has("» pods(demo)"))
+	r.tmux("send-keys", "-t", "kyyard", "C-w")
+	r.waitFor("the focus on the Deployments again", has("» deployments(demo)"))
+	r.tmux("send-keys", "-t", "kyyard", "/", "web", "Enter")
+	r.waitFor("the Deployments filtered to web", has("» deployments(demo)", "/web"))
+	r.tmux("send-keys", "-t", "kyyard", "L")
+	s = r.waitFor("the logs of the cursor's Deployment in the top pane", has("› logs deployments/", " · following · ", "» deployments(demo)"))
+	if !strings.Contains(s[1], "› logs deployments/") {
+		t.Fatalf("the logs are not the top pane's screen:\n%s", strings.Join(s, "\n"))
+	}
+	r.tmux("send-keys", "-t", "kyyard", ":only", "Enter")
+	r.waitFor("one pane again", func(s []string) bool { return !strings.Contains(strings.Join(s, "\n"), "» ") })
+	r.tmux("send-keys", "-t", "kyyard", "q")
+}
