@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kyyard/kyyard/kube"
@@ -89,4 +91,68 @@ func ScrollKey(key string, offset *int, height int) bool {
 		return false
 	}
 	return true
+}
+
+// ScrollKeys are the scroll keys of a page (Page). A screen's Keys struct
+// embeds them: each is an action of the screen's key table (up, down,
+// page-up, page-down, top, bottom).
+type ScrollKeys struct {
+	// Up and Down scroll a line.
+	Up, Down key.Binding
+	// PageUp and PageDown scroll a page.
+	PageUp, PageDown key.Binding
+	// Top and Bottom scroll to the first and the last lines.
+	Top, Bottom key.Binding
+}
+
+// DefaultScrollKeys returns the default scroll keys: ↑/k and ↓/j a line,
+// pgup and pgdn/space a page, g/home the top, G/end the bottom.
+func DefaultScrollKeys() ScrollKeys {
+	return ScrollKeys{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "scroll up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "scroll down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", " "), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+	}
+}
+
+// Scroll moves *offset as msg says when it is one of the scroll keys (a
+// page is height less two lines; Page clamps what is past the end) and
+// reports whether it was.
+func (k ScrollKeys) Scroll(msg tea.KeyMsg, offset *int, height int) bool {
+	page := max(height-2, 1)
+	switch {
+	case key.Matches(msg, k.Down):
+		*offset++
+	case key.Matches(msg, k.Up):
+		*offset = max(*offset-1, 0)
+	case key.Matches(msg, k.PageDown):
+		*offset += page
+	case key.Matches(msg, k.PageUp):
+		*offset = max(*offset-page, 0)
+	case key.Matches(msg, k.Top):
+		*offset = 0
+	case key.Matches(msg, k.Bottom):
+		*offset = 1 << 30
+	default:
+		return false
+	}
+	return true
+}
+
+// ScrollHelp is the scroll keys' one entry of the help overlay: "↑/↓
+// pgup/pgdn  scroll" with the default keys.
+func (k ScrollKeys) ScrollHelp() key.Binding {
+	lines, pages := HelpOf("", k.Up, k.Down), HelpOf("", k.PageUp, k.PageDown)
+	var helps []string
+	for _, b := range []key.Binding{lines, pages} {
+		if b.Enabled() {
+			helps = append(helps, b.Help().Key)
+		}
+	}
+	out := HelpOf("scroll", k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom)
+	out.SetHelp(strings.Join(helps, " "), "scroll")
+	return out
 }

@@ -1,0 +1,55 @@
+package views
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// HelpOf returns one entry of the help overlay for several bindings that
+// share it ("n/esc  cancel", "↑/↓  move"): their keys, the help keys of
+// the enabled ones joined by "/", and desc. It is disabled (the overlay
+// leaves it out) when none is enabled. The screen matches the bindings
+// themselves; the entry is for Bindings only.
+func HelpOf(desc string, bs ...key.Binding) key.Binding {
+	var keys, helps []string
+	for _, b := range bs {
+		keys = append(keys, b.Keys()...)
+		if h := b.Help().Key; h != "" && b.Enabled() {
+			helps = append(helps, h)
+		}
+	}
+	out := key.NewBinding(key.WithKeys(keys...), key.WithHelp(strings.Join(helps, "/"), desc))
+	if len(helps) == 0 {
+		out.SetEnabled(false)
+	}
+	return out
+}
+
+// Hint is one part of a screen's help line: the first key of each
+// enabled binding of bs as the help overlay writes it, joined by "/",
+// then what they do ("y confirm", "n/esc cancel"); "" when none is bound,
+// so that a help line never names a key the person unbound.
+func Hint(does string, bs ...key.Binding) string {
+	var ks []string
+	for _, b := range bs {
+		if b.Enabled() && len(b.Keys()) > 0 {
+			ks = append(ks, KeyHelp(b.Keys()[:1]))
+		}
+	}
+	if len(ks) == 0 {
+		return ""
+	}
+	return strings.Join(ks, "/") + " " + does
+}
+
+// Hints joins the parts of a help line that are not "" with " · ".
+func Hints(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " · ")
+}
