@@ -20,6 +20,7 @@ import (
 	"github.com/kyyard/kyyard/views/detail"
 	"github.com/kyyard/kyyard/views/inventory"
 	"github.com/kyyard/kyyard/views/logs"
+	"github.com/kyyard/kyyard/views/operate"
 	"github.com/kyyard/kyyard/views/pickers"
 	"github.com/kyyard/kyyard/views/rollout"
 	"github.com/kyyard/kyyard/views/workload"
@@ -64,6 +65,8 @@ func KeyTables() []KeyTable {
 		{detail.KeyTable, "describe and YAML (d, y)", true, ptr(detail.DefaultKeys)},
 		{logs.KeyTable, "logs (l, p)", true, ptr(logs.DefaultKeys)},
 		{rollout.KeyTable, "rollout status (R)", true, ptr(rollout.DefaultKeys)},
+		{operate.KeyTable, "the confirmation of an action (restart, scale, delete, ...)", true, ptr(operate.DefaultKeys)},
+		{operate.ListKeyTable, "the action list (a)", true, ptr(operate.DefaultListKeys)},
 		{apps.KeyTable, ":apps", true, ptr(apps.DefaultKeys)},
 		{workload.KeyTable, "the workload form (e)", false, ptr(workload.DefaultKeys)},
 		{deploy.KeyTable, "deploy and remove (:apps)", false, ptr(deploy.DefaultKeys)},
