@@ -18,6 +18,7 @@ import (
 	"github.com/kyyard/kyyard/views/apps"
 	"github.com/kyyard/kyyard/views/deploy"
 	"github.com/kyyard/kyyard/views/detail"
+	"github.com/kyyard/kyyard/views/drain"
 	"github.com/kyyard/kyyard/views/inventory"
 	"github.com/kyyard/kyyard/views/logs"
 	"github.com/kyyard/kyyard/views/operate"
@@ -67,6 +68,7 @@ func KeyTables() []KeyTable {
 		{rollout.KeyTable, "rollout status (R)", true, ptr(rollout.DefaultKeys)},
 		{operate.KeyTable, "the confirmation of an action (restart, scale, delete, ...)", true, ptr(operate.DefaultKeys)},
 		{operate.ListKeyTable, "the action list (a)", true, ptr(operate.DefaultListKeys)},
+		{drain.KeyTable, "the drain of a node (D)", true, ptr(drain.DefaultKeys)},
 		{apps.KeyTable, ":apps", true, ptr(apps.DefaultKeys)},
 		{workload.KeyTable, "the workload form (e)", false, ptr(workload.DefaultKeys)},
 		{deploy.KeyTable, "deploy and remove (:apps)", false, ptr(deploy.DefaultKeys)},

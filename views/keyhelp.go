@@ -33,8 +33,8 @@ func HelpOf(desc string, bs ...key.Binding) key.Binding {
 func Hint(does string, bs ...key.Binding) string {
 	var ks []string
 	for _, b := range bs {
-		if b.Enabled() && len(b.Keys()) > 0 {
-			ks = append(ks, KeyHelp(b.Keys()[:1]))
+		if k := firstKey(b); k != "" {
+			ks = append(ks, k)
 		}
 	}
 	if len(ks) == 0 {
@@ -52,4 +52,30 @@ func Hints(parts ...string) string {
 		}
 	}
 	return strings.Join(out, " · ")
+}
+
+// firstKey is b's first key as the help overlay writes it, "" when b is
+// unbound or disabled.
+func firstKey(b key.Binding) string {
+	if !b.Enabled() || len(b.Keys()) == 0 {
+		return ""
+	}
+	return KeyHelp(b.Keys()[:1])
+}
+
+// YesNo is the keys a question offers, in force ("y/n"): yes's first key,
+// then that of the first of no that is bound; one unbound is left out
+// ("y", "n"), "" when neither is.
+func YesNo(yes key.Binding, no ...key.Binding) string {
+	parts := []string{}
+	if y := firstKey(yes); y != "" {
+		parts = append(parts, y)
+	}
+	for _, b := range no {
+		if n := firstKey(b); n != "" {
+			parts = append(parts, n)
+			break
+		}
+	}
+	return strings.Join(parts, "/")
 }

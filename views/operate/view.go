@@ -2,7 +2,6 @@ package operate
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 
@@ -155,7 +154,7 @@ func (m *Model) confirmLines() ([]string, string) {
 	if len(m.items) > 1 {
 		ask = fmt.Sprintf("%s %s?", m.what(), kube.Plural(m.sendable(), "object"))
 	}
-	if yn := yesNo(k); yn != "" {
+	if yn := views.YesNo(k.Confirm, k.Cancel, k.Back); yn != "" {
 		ask += " " + yn
 	}
 	out = append(out, st.Error.Render(ask))
@@ -198,19 +197,4 @@ func switchHint(force key.Binding, to string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (%s: %s)", views.KeyHelp(force.Keys()[:1]), to)
-}
-
-// yesNo is the question's keys in force ("y/n"): Confirm's first key,
-// then Cancel's (Back's when Cancel is unbound); "" when neither is.
-func yesNo(k Keys) string {
-	var parts []string
-	for _, bs := range [][]key.Binding{{k.Confirm}, {k.Cancel, k.Back}} {
-		for _, b := range bs {
-			if b.Enabled() && len(b.Keys()) > 0 {
-				parts = append(parts, views.KeyHelp(b.Keys()[:1]))
-				break
-			}
-		}
-	}
-	return strings.Join(parts, "/")
 }
