@@ -19,6 +19,7 @@ import (
 	"github.com/kyyard/kyyard/views/deploy"
 	"github.com/kyyard/kyyard/views/detail"
 	"github.com/kyyard/kyyard/views/drain"
+	"github.com/kyyard/kyyard/views/helm"
 	"github.com/kyyard/kyyard/views/inventory"
 	"github.com/kyyard/kyyard/views/logs"
 	"github.com/kyyard/kyyard/views/operate"
@@ -69,6 +70,9 @@ func KeyTables() []KeyTable {
 		{operate.KeyTable, "the confirmation of an action (restart, scale, delete, ...)", true, ptr(operate.DefaultKeys)},
 		{operate.ListKeyTable, "the action list (a)", true, ptr(operate.DefaultListKeys)},
 		{drain.KeyTable, "the drain of a node (D)", true, ptr(drain.DefaultKeys)},
+		{helm.ReleasesKeyTable, "the Helm releases (:helm)", true, ptr(helm.DefaultReleasesKeys)},
+		{helm.HistoryKeyTable, "a Helm release's revisions (enter on :helm)", true, ptr(helm.DefaultHistoryKeys)},
+		{helm.RollbackKeyTable, "a Helm rollback (r on a revision)", true, ptr(helm.DefaultRollbackKeys)},
 		{apps.KeyTable, ":apps", true, ptr(apps.DefaultKeys)},
 		{workload.KeyTable, "the workload form (e)", false, ptr(workload.DefaultKeys)},
 		{deploy.KeyTable, "deploy and remove (:apps)", false, ptr(deploy.DefaultKeys)},

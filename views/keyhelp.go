@@ -33,7 +33,7 @@ func HelpOf(desc string, bs ...key.Binding) key.Binding {
 func Hint(does string, bs ...key.Binding) string {
 	var ks []string
 	for _, b := range bs {
-		if k := firstKey(b); k != "" {
+		if k := FirstKey(b); k != "" {
 			ks = append(ks, k)
 		}
 	}
@@ -54,9 +54,9 @@ func Hints(parts ...string) string {
 	return strings.Join(out, " · ")
 }
 
-// firstKey is b's first key as the help overlay writes it, "" when b is
+// FirstKey is b's first key as the help overlay writes it, "" when b is
 // unbound or disabled.
-func firstKey(b key.Binding) string {
+func FirstKey(b key.Binding) string {
 	if !b.Enabled() || len(b.Keys()) == 0 {
 		return ""
 	}
@@ -68,11 +68,11 @@ func firstKey(b key.Binding) string {
 // ("y", "n"), "" when neither is.
 func YesNo(yes key.Binding, no ...key.Binding) string {
 	parts := []string{}
-	if y := firstKey(yes); y != "" {
+	if y := FirstKey(yes); y != "" {
 		parts = append(parts, y)
 	}
 	for _, b := range no {
-		if n := firstKey(b); n != "" {
+		if n := FirstKey(b); n != "" {
 			parts = append(parts, n)
 			break
 		}
