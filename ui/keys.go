@@ -16,10 +16,13 @@ import (
 
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/apps"
+	"github.com/kyyard/kyyard/views/clusters"
 	"github.com/kyyard/kyyard/views/deploy"
 	"github.com/kyyard/kyyard/views/detail"
 	"github.com/kyyard/kyyard/views/drain"
+	"github.com/kyyard/kyyard/views/forwards"
 	"github.com/kyyard/kyyard/views/helm"
+	"github.com/kyyard/kyyard/views/history"
 	"github.com/kyyard/kyyard/views/inventory"
 	"github.com/kyyard/kyyard/views/logs"
 	"github.com/kyyard/kyyard/views/operate"
@@ -70,6 +73,9 @@ func KeyTables() []KeyTable {
 		{operate.KeyTable, "the confirmation of an action (restart, scale, delete, ...)", true, ptr(operate.DefaultKeys)},
 		{operate.ListKeyTable, "the action list (a)", true, ptr(operate.DefaultListKeys)},
 		{drain.KeyTable, "the drain of a node (D)", true, ptr(drain.DefaultKeys)},
+		{forwards.KeyTable, "the port-forwards (:pf)", true, ptr(forwards.DefaultKeys)},
+		{history.KeyTable, "the session's history (:history)", true, ptr(history.DefaultKeys)},
+		{clusters.KeyTable, "the clusters overview (:clusters)", true, ptr(clusters.DefaultKeys)},
 		{helm.ReleasesKeyTable, "the Helm releases (:helm)", true, ptr(helm.DefaultReleasesKeys)},
 		{helm.HistoryKeyTable, "a Helm release's revisions (enter on :helm)", true, ptr(helm.DefaultHistoryKeys)},
 		{helm.RollbackKeyTable, "a Helm rollback (r on a revision)", true, ptr(helm.DefaultRollbackKeys)},
