@@ -20,14 +20,17 @@ import (
 	"github.com/kyyard/kyyard/views/deploy"
 	"github.com/kyyard/kyyard/views/detail"
 	"github.com/kyyard/kyyard/views/drain"
+	"github.com/kyyard/kyyard/views/events"
 	"github.com/kyyard/kyyard/views/forwards"
 	"github.com/kyyard/kyyard/views/helm"
 	"github.com/kyyard/kyyard/views/history"
 	"github.com/kyyard/kyyard/views/inventory"
 	"github.com/kyyard/kyyard/views/logs"
 	"github.com/kyyard/kyyard/views/operate"
+	"github.com/kyyard/kyyard/views/ownertree"
 	"github.com/kyyard/kyyard/views/pickers"
 	"github.com/kyyard/kyyard/views/rollout"
+	"github.com/kyyard/kyyard/views/secret"
 	"github.com/kyyard/kyyard/views/workload"
 )
 
@@ -72,6 +75,9 @@ func KeyTables() []KeyTable {
 		{rollout.KeyTable, "rollout status (R)", true, ptr(rollout.DefaultKeys)},
 		{operate.KeyTable, "the confirmation of an action (restart, scale, delete, ...)", true, ptr(operate.DefaultKeys)},
 		{operate.ListKeyTable, "the action list (a)", true, ptr(operate.DefaultListKeys)},
+		{secret.KeyTable, "a Secret's decoded values (x)", true, ptr(secret.DefaultKeys)},
+		{ownertree.KeyTable, "the owner tree (o)", true, ptr(ownertree.DefaultKeys)},
+		{events.KeyTable, "an object's events (v)", true, ptr(events.DefaultKeys)},
 		{drain.KeyTable, "the drain of a node (D)", true, ptr(drain.DefaultKeys)},
 		{forwards.KeyTable, "the port-forwards (:pf)", true, ptr(forwards.DefaultKeys)},
 		{history.KeyTable, "the session's history (:history)", true, ptr(history.DefaultKeys)},
