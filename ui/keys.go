@@ -20,7 +20,9 @@ import (
 	"github.com/kyyard/kyyard/views/deploy"
 	"github.com/kyyard/kyyard/views/detail"
 	"github.com/kyyard/kyyard/views/drain"
+	"github.com/kyyard/kyyard/views/drift"
 	"github.com/kyyard/kyyard/views/events"
+	"github.com/kyyard/kyyard/views/fleetchange"
 	"github.com/kyyard/kyyard/views/forwards"
 	"github.com/kyyard/kyyard/views/helm"
 	"github.com/kyyard/kyyard/views/history"
@@ -79,6 +81,8 @@ func KeyTables() []KeyTable {
 		{ownertree.KeyTable, "the owner tree (o)", true, ptr(ownertree.DefaultKeys)},
 		{events.KeyTable, "an object's events (v)", true, ptr(events.DefaultKeys)},
 		{drain.KeyTable, "the drain of a node (D)", true, ptr(drain.DefaultKeys)},
+		{drift.KeyTable, "the drift of a workload across the contexts (=)", true, ptr(drift.DefaultKeys)},
+		{fleetchange.KeyTable, "a change or restart applied cluster by cluster", true, ptr(fleetchange.DefaultKeys)},
 		{forwards.KeyTable, "the port-forwards (:pf)", true, ptr(forwards.DefaultKeys)},
 		{history.KeyTable, "the session's history (:history)", true, ptr(history.DefaultKeys)},
 		{clusters.KeyTable, "the clusters overview (:clusters)", true, ptr(clusters.DefaultKeys)},
