@@ -22,6 +22,7 @@ import (
 	"github.com/kyyard/kyyard/views/drain"
 	"github.com/kyyard/kyyard/views/drift"
 	"github.com/kyyard/kyyard/views/events"
+	"github.com/kyyard/kyyard/views/filecopy"
 	"github.com/kyyard/kyyard/views/fleetchange"
 	"github.com/kyyard/kyyard/views/forwards"
 	"github.com/kyyard/kyyard/views/helm"
@@ -31,6 +32,7 @@ import (
 	"github.com/kyyard/kyyard/views/operate"
 	"github.com/kyyard/kyyard/views/ownertree"
 	"github.com/kyyard/kyyard/views/pickers"
+	"github.com/kyyard/kyyard/views/portforward"
 	"github.com/kyyard/kyyard/views/rollout"
 	"github.com/kyyard/kyyard/views/secret"
 	"github.com/kyyard/kyyard/views/workload"
@@ -77,12 +79,14 @@ func KeyTables() []KeyTable {
 		{rollout.KeyTable, "rollout status (R)", true, ptr(rollout.DefaultKeys)},
 		{operate.KeyTable, "the confirmation of an action (restart, scale, delete, ...)", true, ptr(operate.DefaultKeys)},
 		{operate.ListKeyTable, "the action list (a)", true, ptr(operate.DefaultListKeys)},
+		{filecopy.KeyTable, "the file copy (T on a pod)", true, ptr(filecopy.DefaultKeys)},
 		{secret.KeyTable, "a Secret's decoded values (x)", true, ptr(secret.DefaultKeys)},
 		{ownertree.KeyTable, "the owner tree (o)", true, ptr(ownertree.DefaultKeys)},
 		{events.KeyTable, "an object's events (v)", true, ptr(events.DefaultKeys)},
 		{drain.KeyTable, "the drain of a node (D)", true, ptr(drain.DefaultKeys)},
 		{drift.KeyTable, "the drift of a workload across the contexts (=)", true, ptr(drift.DefaultKeys)},
 		{fleetchange.KeyTable, "a change or restart applied cluster by cluster", true, ptr(fleetchange.DefaultKeys)},
+		{portforward.KeyTable, "the port-forward dialog (shift+f)", false, ptr(portforward.DefaultKeys)},
 		{forwards.KeyTable, "the port-forwards (:pf)", true, ptr(forwards.DefaultKeys)},
 		{history.KeyTable, "the session's history (:history)", true, ptr(history.DefaultKeys)},
 		{clusters.KeyTable, "the clusters overview (:clusters)", true, ptr(clusters.DefaultKeys)},

@@ -31,16 +31,23 @@ func HelpOf(desc string, bs ...key.Binding) key.Binding {
 // then what they do ("y confirm", "n/esc cancel"); "" when none is bound,
 // so that a help line never names a key the person unbound.
 func Hint(does string, bs ...key.Binding) string {
+	ks := HintKeys(bs...)
+	if ks == "" {
+		return ""
+	}
+	return ks + " " + does
+}
+
+// HintKeys is the first key of each enabled binding of bs as the help
+// overlay writes it, joined by "/" ("←/→"); "" when none is bound.
+func HintKeys(bs ...key.Binding) string {
 	var ks []string
 	for _, b := range bs {
 		if k := FirstKey(b); k != "" {
 			ks = append(ks, k)
 		}
 	}
-	if len(ks) == 0 {
-		return ""
-	}
-	return strings.Join(ks, "/") + " " + does
+	return strings.Join(ks, "/")
 }
 
 // Hints joins the parts of a help line that are not "" with " · ".
