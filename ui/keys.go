@@ -17,6 +17,7 @@ import (
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/apps"
 	"github.com/kyyard/kyyard/views/clusters"
+	"github.com/kyyard/kyyard/views/create"
 	"github.com/kyyard/kyyard/views/deploy"
 	"github.com/kyyard/kyyard/views/detail"
 	"github.com/kyyard/kyyard/views/drain"
@@ -36,6 +37,7 @@ import (
 	"github.com/kyyard/kyyard/views/rollout"
 	"github.com/kyyard/kyyard/views/secret"
 	"github.com/kyyard/kyyard/views/workload"
+	"github.com/kyyard/kyyard/views/yamledit"
 )
 
 // GlobalKeyTable is the name of the root's keys (views.GlobalKeys) in the
@@ -83,6 +85,8 @@ func KeyTables() []KeyTable {
 		{secret.KeyTable, "a Secret's decoded values (x)", true, ptr(secret.DefaultKeys)},
 		{ownertree.KeyTable, "the owner tree (o)", true, ptr(ownertree.DefaultKeys)},
 		{events.KeyTable, "an object's events (v)", true, ptr(events.DefaultKeys)},
+		{yamledit.KeyTable, "the YAML edit (E)", true, ptr(yamledit.DefaultKeys)},
+		{create.KeyTable, ":create", true, ptr(create.DefaultKeys)},
 		{drain.KeyTable, "the drain of a node (D)", true, ptr(drain.DefaultKeys)},
 		{drift.KeyTable, "the drift of a workload across the contexts (=)", true, ptr(drift.DefaultKeys)},
 		{fleetchange.KeyTable, "a change or restart applied cluster by cluster", true, ptr(fleetchange.DefaultKeys)},

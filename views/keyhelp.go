@@ -86,3 +86,12 @@ func YesNo(yes key.Binding, no ...key.Binding) string {
 	}
 	return strings.Join(parts, "/")
 }
+
+// HintAll is a help line's part that names every key of b, as its help
+// key writes them ("y/enter apply"); "" when b is unbound.
+func HintAll(does string, b key.Binding) string {
+	if FirstKey(b) == "" || b.Help().Key == "" {
+		return ""
+	}
+	return b.Help().Key + " " + does
+}

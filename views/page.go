@@ -68,31 +68,6 @@ func WrapLines(lines []string, w int) []string {
 	return out
 }
 
-// ScrollKey moves *offset as a page's scroll keys do (↓/j and ↑/k a line,
-// pgdn/space and pgup a page of height, g/home the top, G/end the bottom:
-// Page clamps what is past it) and reports whether key (tea.KeyMsg.String)
-// was one of them.
-func ScrollKey(key string, offset *int, height int) bool {
-	page := max(height-2, 1)
-	switch key {
-	case "down", "j":
-		*offset++
-	case "up", "k":
-		*offset = max(*offset-1, 0)
-	case "pgdown", " ":
-		*offset += page
-	case "pgup":
-		*offset = max(*offset-page, 0)
-	case "g", "home":
-		*offset = 0
-	case "G", "end":
-		*offset = 1 << 30
-	default:
-		return false
-	}
-	return true
-}
-
 // ScrollKeys are the scroll keys of a page (Page). A screen's Keys struct
 // embeds them: each is an action of the screen's key table (up, down,
 // page-up, page-down, top, bottom).
