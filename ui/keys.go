@@ -23,6 +23,7 @@ import (
 	"github.com/kyyard/kyyard/views/drain"
 	"github.com/kyyard/kyyard/views/drift"
 	"github.com/kyyard/kyyard/views/events"
+	"github.com/kyyard/kyyard/views/exec"
 	"github.com/kyyard/kyyard/views/filecopy"
 	"github.com/kyyard/kyyard/views/fleetchange"
 	"github.com/kyyard/kyyard/views/forwards"
@@ -81,6 +82,7 @@ func KeyTables() []KeyTable {
 		{rollout.KeyTable, "rollout status (R)", true, ptr(rollout.DefaultKeys)},
 		{operate.KeyTable, "the confirmation of an action (restart, scale, delete, ...)", true, ptr(operate.DefaultKeys)},
 		{operate.ListKeyTable, "the action list (a)", true, ptr(operate.DefaultListKeys)},
+		{exec.KeyTable, "the shell's container choice and warnings (s on a pod)", true, ptr(exec.DefaultKeys)},
 		{filecopy.KeyTable, "the file copy (T on a pod)", true, ptr(filecopy.DefaultKeys)},
 		{secret.KeyTable, "a Secret's decoded values (x)", true, ptr(secret.DefaultKeys)},
 		{ownertree.KeyTable, "the owner tree (o)", true, ptr(ownertree.DefaultKeys)},
