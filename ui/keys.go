@@ -101,7 +101,8 @@ func KeyTables() []KeyTable {
 		{helm.RollbackKeyTable, "a Helm rollback (r on a revision)", true, ptr(helm.DefaultRollbackKeys)},
 		{apps.KeyTable, ":apps", true, ptr(apps.DefaultKeys)},
 		{workload.KeyTable, "the workload form (e)", false, ptr(workload.DefaultKeys)},
-		{deploy.KeyTable, "deploy and remove (:apps)", false, ptr(deploy.DefaultKeys)},
+		{deploy.KeyTable, "the deploy form and its preview (:apps)", false, ptr(deploy.DefaultKeys)},
+		{deploy.RemoveKeyTable, "the remove of an app (ctrl+d on :apps)", true, ptr(deploy.DefaultRemoveKeys)},
 		{pickers.KeyTable, "the namespace and context pickers", false, ptr(pickers.DefaultKeys)},
 	}
 }

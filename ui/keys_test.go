@@ -2,6 +2,7 @@ package ui_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -133,10 +134,17 @@ func TestCheckKeyMap(t *testing.T) {
 	}
 }
 
+// sharedByDesign are the keys a screen binds to two actions on stages
+// that never show at once: the deploy form's tab (next field) and its
+// preview's (YAML / diff); the answers to the form's questions (y, n, N:
+// discard your edits?, remove the service?) and the preview's n, N (next,
+// previous match).
+var sharedByDesign = map[string][]string{"deploy": {"tab", "y", "n", "N"}}
+
 // TestDefaultKeysHoldNoKeyTwice: on each screen, the default keys are
 // held by one action each (the global keys on the screens the root passes
 // keys to), but for the esc a screen takes before the root's back
-// (BackCapturer) and the deploy screen's tab on its two stages.
+// (BackCapturer) and the keys sharedByDesign.
 func TestDefaultKeysHoldNoKeyTwice(t *testing.T) {
 	var global []views.KeyAction
 	for _, table := range ui.KeyTables() {
@@ -154,9 +162,7 @@ func TestDefaultKeysHoldNoKeyTwice(t *testing.T) {
 		}
 		for _, a := range all {
 			for _, k := range a.Binding.Keys() {
-				// The deploy form's tab (next field) and its preview's
-				// (YAML / diff) are on two stages of the screen.
-				if other, ok := held[k]; ok && k != "esc" && !(table.Name == "deploy" && k == "tab") {
+				if other, ok := held[k]; ok && k != "esc" && !slices.Contains(sharedByDesign[table.Name], k) {
 					t.Errorf("%s: %q is %s's and %s's", table.Name, k, other, a.Name)
 				}
 				held[k] = a.Name
