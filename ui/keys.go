@@ -107,6 +107,19 @@ func KeyTables() []KeyTable {
 	}
 }
 
+// typedActions are, by table, the actions of a screen the root passes
+// keys to that act while the screen takes text (Capturing: a path, a
+// name, a text area): the root passes no keys then, so no chord reaches
+// them, and CheckKeyMap refuses one.
+var typedActions = map[string][]string{
+	operate.KeyTable:      {"back", "take"},
+	filecopy.KeyTable:     {"next-field", "previous-field", "start", "back"},
+	exec.KeyTable:         {"open", "back"},
+	create.KeyTable:       {"preview", "discard"},
+	yamledit.KeyTable:     {"preview", "discard"},
+	deploy.RemoveKeyTable: {"remove", "back", "up", "down"},
+}
+
 // KeyMapError is a fault of a key map: Path is its place in the
 // configuration file (["keys", table, action]), for the line it is on.
 type KeyMapError struct {
@@ -172,6 +185,9 @@ func checkTable(t KeyTable, km views.KeyMap, global []views.KeyAction) error {
 			for _, k := range a.Binding.Keys() {
 				if _, _, chord := views.ChordParts(k); chord && changed && !t.Root {
 					return &KeyMapError{[]string{"keys", table, a.Name}, fmt.Sprintf("%s takes its keys itself: a chord (%s) cannot be bound there", t.Screens, views.KeyHelp([]string{k}))}
+				}
+				if _, _, chord := views.ChordParts(k); chord && changed && slices.Contains(typedActions[table], a.Name) {
+					return &KeyMapError{[]string{"keys", table, a.Name}, fmt.Sprintf("%s acts while text is typed on %s, when the root passes no keys: a chord (%s) cannot be bound to it", a.Name, t.Screens, views.KeyHelp([]string{k}))}
 				}
 				if h, ok := held[k]; ok && (changed || h.changed) && !(h.table == table && h.action == a.Name) {
 					blame, other := holder{table, a.Name, changed}, h

@@ -111,6 +111,7 @@ func TestCheckKeyMap(t *testing.T) {
 		{"global over a table's", views.KeyMap{"global": {"quit": {"x"}}}, "keys.global.quit", "x is also table's decode"},
 		{"chord behind its own first key", views.KeyMap{"table": {"delete": {"g d"}}}, "keys.table.delete", "the chord g d starts with g, which is table's top"},
 		{"chord where keys are text", views.KeyMap{"picker": {"pick": {"ctrl+x y"}}}, "keys.picker.pick", "cannot be bound there"},
+		{"chord on an action taken while typing", views.KeyMap{"create": {"preview": {"ctrl+x s"}}}, "keys.create.preview", "preview acts while text is typed on :create"},
 		{"a favourite's digit", views.KeyMap{"table": {"describe": {"3"}}}, "keys.table.describe", "namespace favourite's key"},
 	}
 	for _, c := range cases {
