@@ -171,3 +171,27 @@ func TestDefaultKeysHoldNoKeyTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyMapChordOnTheConfirmation: a chord reaches a screen the root
+// passes keys to (the confirmation: `confirm: {confirm: "ctrl+x y"}`):
+// y alone sends nothing; ctrl+x, then y, deletes.
+func TestKeyMapChordOnTheConfirmation(t *testing.T) {
+	h := startKeyed(t, views.KeyMap{"confirm": {"confirm": {"ctrl+x y"}}})
+	open := h.send(tea.KeyMsg{Type: tea.KeyCtrlD})() // the confirmation's OperateMsg
+	h.settle(h.send(open))                           // its plan
+	if got := h.title(); !strings.HasPrefix(got, "delete pods/web-1") {
+		t.Fatalf("ctrl+d opened %q", got)
+	}
+	if v := h.m.View(); !strings.Contains(v, "ctrl+x y confirm") {
+		t.Errorf("the confirmation does not name the chord:\n%s", v)
+	}
+	h.settle(h.keys("y"))
+	if v := h.m.View(); strings.Contains(v, "1 of 1 done") || !strings.HasPrefix(h.title(), "delete pods/web-1") {
+		t.Fatalf("y alone confirmed:\n%s", v)
+	}
+	h.settle(h.send(tea.KeyMsg{Type: tea.KeyCtrlX}))
+	h.settle(h.keys("y"))
+	if v := h.m.View(); !strings.Contains(v, "1 of 1 done") {
+		t.Fatalf("ctrl+x y did not confirm: status %q\n%s", h.promptLine(), v)
+	}
+}

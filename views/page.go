@@ -120,14 +120,23 @@ func (k ScrollKeys) Scroll(msg tea.KeyMsg, offset *int, height int) bool {
 // ScrollHelp is the scroll keys' one entry of the help overlay: "↑/↓
 // pgup/pgdn  scroll" with the default keys.
 func (k ScrollKeys) ScrollHelp() key.Binding {
-	lines, pages := HelpOf("", k.Up, k.Down), HelpOf("", k.PageUp, k.PageDown)
+	return ScrollHelp(k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom)
+}
+
+// ScrollHelp returns one entry of the help overlay for a screen's scroll
+// keys: the help keys of up and down joined by "/", then those of pageUp
+// and pageDown ("↑/↓ pgup/pgdn  scroll"); it holds the keys of all of
+// them and of more (the top and the bottom: not named), so that the root
+// knows a chord bound to any of them.
+func ScrollHelp(up, down, pageUp, pageDown key.Binding, more ...key.Binding) key.Binding {
+	lines, pages := HelpOf("", up, down), HelpOf("", pageUp, pageDown)
 	var helps []string
 	for _, b := range []key.Binding{lines, pages} {
 		if b.Enabled() {
 			helps = append(helps, b.Help().Key)
 		}
 	}
-	out := HelpOf("scroll", k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom)
+	out := HelpOf("scroll", append([]key.Binding{up, down, pageUp, pageDown}, more...)...)
 	out.SetHelp(strings.Join(helps, " "), "scroll")
 	return out
 }

@@ -228,7 +228,8 @@ func (m *RemoveModel) Title() string {
 
 // Bindings are the screen's keys, for the help overlay.
 func (m *RemoveModel) Bindings() []key.Binding {
-	return []key.Binding{m.keys.Remove, m.keys.Back}
+	k := m.keys
+	return []key.Binding{k.Remove, k.Back, views.HelpOf("scroll", k.Up, k.Down)}
 }
 
 // Capturing is true while the name is typed.

@@ -81,7 +81,7 @@ func (m *Model) verb() string {
 // Bindings are the screen's keys, for the help overlay.
 func (m *Model) Bindings() []key.Binding {
 	k := m.keys
-	return []key.Binding{k.Apply, k.Undo, k.Refresh, k.LeaveOut, views.HelpOf("scroll", k.Up, k.Down)}
+	return []key.Binding{k.Apply, k.Undo, k.Refresh, k.LeaveOut, views.HelpOf("scroll", k.Up, k.Down), k.Back}
 }
 
 // Capturing is true while a warning's confirmation is typed.

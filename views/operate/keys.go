@@ -40,8 +40,8 @@ func DefaultKeys() Keys {
 		Cancel:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "cancel")),
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		Take:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "take the typed text / the replicas; after a trigger, its Job's pods")),
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "scroll up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "scroll down")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up (results)")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down (results)")),
 	}

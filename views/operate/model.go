@@ -455,7 +455,7 @@ func (m *Model) Title() string {
 // Bindings are the screen's keys, for the help overlay.
 func (m *Model) Bindings() []key.Binding {
 	k := m.keys
-	return []key.Binding{k.Confirm, k.Take, k.Force, views.HelpOf("cancel", k.Cancel, k.Back)}
+	return []key.Binding{k.Confirm, k.Take, k.Force, views.HelpOf("cancel", k.Cancel, k.Back), views.ScrollHelp(k.Up, k.Down, k.PageUp, k.PageDown)}
 }
 
 // Capturing reports whether text is typed (the replicas, a name to
