@@ -16,14 +16,30 @@ import (
 
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/apps"
+	"github.com/kyyard/kyyard/views/clusters"
+	"github.com/kyyard/kyyard/views/create"
 	"github.com/kyyard/kyyard/views/deploy"
 	"github.com/kyyard/kyyard/views/detail"
+	"github.com/kyyard/kyyard/views/drain"
+	"github.com/kyyard/kyyard/views/drift"
+	"github.com/kyyard/kyyard/views/events"
+	"github.com/kyyard/kyyard/views/exec"
+	"github.com/kyyard/kyyard/views/filecopy"
+	"github.com/kyyard/kyyard/views/fleetchange"
+	"github.com/kyyard/kyyard/views/forwards"
+	"github.com/kyyard/kyyard/views/helm"
+	"github.com/kyyard/kyyard/views/history"
 	"github.com/kyyard/kyyard/views/inventory"
 	"github.com/kyyard/kyyard/views/keylist"
 	"github.com/kyyard/kyyard/views/logs"
+	"github.com/kyyard/kyyard/views/operate"
+	"github.com/kyyard/kyyard/views/ownertree"
 	"github.com/kyyard/kyyard/views/pickers"
+	"github.com/kyyard/kyyard/views/portforward"
 	"github.com/kyyard/kyyard/views/rollout"
+	"github.com/kyyard/kyyard/views/secret"
 	"github.com/kyyard/kyyard/views/workload"
+	"github.com/kyyard/kyyard/views/yamledit"
 )
 
 // GlobalKeyTable is the name of the root's keys (views.GlobalKeys) in the
@@ -65,12 +81,45 @@ func KeyTables() []KeyTable {
 		{detail.KeyTable, "describe and YAML (d, y)", true, ptr(detail.DefaultKeys)},
 		{logs.KeyTable, "logs (l, p)", true, ptr(logs.DefaultKeys)},
 		{rollout.KeyTable, "rollout status (R)", true, ptr(rollout.DefaultKeys)},
+		{operate.KeyTable, "the confirmation of an action (restart, scale, delete, ...)", true, ptr(operate.DefaultKeys)},
+		{operate.ListKeyTable, "the action list (a)", true, ptr(operate.DefaultListKeys)},
+		{drain.KeyTable, "the drain of a node (D)", true, ptr(drain.DefaultKeys)},
+		{yamledit.KeyTable, "the YAML edit (E)", true, ptr(yamledit.DefaultKeys)},
+		{secret.KeyTable, "a Secret's decoded values (x)", true, ptr(secret.DefaultKeys)},
+		{ownertree.KeyTable, "the owner tree (o)", true, ptr(ownertree.DefaultKeys)},
+		{events.KeyTable, "an object's events (v)", true, ptr(events.DefaultKeys)},
+		{exec.KeyTable, "the shell's container choice and warnings (s on a pod)", true, ptr(exec.DefaultKeys)},
+		{filecopy.KeyTable, "the file copy (T on a pod)", true, ptr(filecopy.DefaultKeys)},
+		{portforward.KeyTable, "the port-forward dialog (shift+f)", false, ptr(portforward.DefaultKeys)},
+		{drift.KeyTable, "the drift of a workload across the contexts (=)", true, ptr(drift.DefaultKeys)},
+		{fleetchange.KeyTable, "a change or restart applied cluster by cluster", true, ptr(fleetchange.DefaultKeys)},
+		{clusters.KeyTable, "the clusters overview (:clusters)", true, ptr(clusters.DefaultKeys)},
+		{create.KeyTable, ":create", true, ptr(create.DefaultKeys)},
+		{forwards.KeyTable, "the port-forwards (:pf)", true, ptr(forwards.DefaultKeys)},
+		{history.KeyTable, "the session's history (:history)", true, ptr(history.DefaultKeys)},
+		{helm.ReleasesKeyTable, "the Helm releases (:helm)", true, ptr(helm.DefaultReleasesKeys)},
+		{helm.HistoryKeyTable, "a Helm release's revisions (enter on :helm)", true, ptr(helm.DefaultHistoryKeys)},
+		{helm.RollbackKeyTable, "a Helm rollback (r on a revision)", true, ptr(helm.DefaultRollbackKeys)},
 		{apps.KeyTable, ":apps", true, ptr(apps.DefaultKeys)},
 		{workload.KeyTable, "the workload form (e)", false, ptr(workload.DefaultKeys)},
-		{deploy.KeyTable, "deploy and remove (:apps)", false, ptr(deploy.DefaultKeys)},
+		{deploy.KeyTable, "the deploy form and its preview (:apps)", false, ptr(deploy.DefaultKeys)},
+		{deploy.RemoveKeyTable, "the remove of an app (ctrl+d on :apps)", true, ptr(deploy.DefaultRemoveKeys)},
 		{pickers.KeyTable, "the namespace and context pickers", false, ptr(pickers.DefaultKeys)},
 		{keylist.KeyTable, "this list (:keys)", true, ptr(keylist.DefaultKeys)},
 	}
+}
+
+// typedActions are, by table, the actions of a screen the root passes
+// keys to that act while the screen takes text (Capturing: a path, a
+// name, a text area): the root passes no keys then, so no chord reaches
+// them, and CheckKeyMap refuses one.
+var typedActions = map[string][]string{
+	operate.KeyTable:      {"back", "take"},
+	filecopy.KeyTable:     {"next-field", "previous-field", "start", "back"},
+	exec.KeyTable:         {"open", "back"},
+	create.KeyTable:       {"preview", "discard"},
+	yamledit.KeyTable:     {"preview", "discard"},
+	deploy.RemoveKeyTable: {"remove", "back", "up", "down"},
 }
 
 // KeyMapError is a fault of a key map: Path is its place in the
@@ -147,6 +196,9 @@ func checkTable(t KeyTable, km views.KeyMap, global []views.KeyAction) error {
 				}
 				if _, _, chord := views.ChordParts(k); chord && changed && table == GlobalKeyTable && a.Name == "focus" {
 					return &KeyMapError{[]string{"keys", table, a.Name}, "the panes take the focus key before any screen: one key, not a chord"}
+				}
+				if _, _, chord := views.ChordParts(k); chord && changed && slices.Contains(typedActions[table], a.Name) {
+					return &KeyMapError{[]string{"keys", table, a.Name}, fmt.Sprintf("%s acts while text is typed on %s, when the root passes no keys: a chord (%s) cannot be bound to it", a.Name, t.Screens, views.KeyHelp([]string{k}))}
 				}
 				if h, ok := held[k]; ok && (changed || h.changed) && !(h.table == table && h.action == a.Name) {
 					blame, other := holder{table, a.Name, changed}, h

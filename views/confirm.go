@@ -226,7 +226,7 @@ func (c *Confirm) Update(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if c.mode == ConfirmOnEnter {
-		if msg.String() == "enter" {
+		if msg.Type == tea.KeyEnter { // the typed text's own key, as a prompt's
 			want := c.asks[c.focus].Want
 			if c.inputs[c.focus].Value() != want {
 				c.note = fmt.Sprintf("that is not %q: type it exactly to confirm", want)
@@ -270,7 +270,7 @@ func (c *Confirm) Reset() {
 // what was typed (Reset); any other key goes to Update, and once no ask
 // is left done's command follows it.
 func (c *Confirm) Key(msg tea.KeyMsg, done func() tea.Cmd) tea.Cmd {
-	if msg.String() == "esc" {
+	if msg.Type == tea.KeyEsc { // the typed text's own key, as a prompt's
 		c.Reset()
 		return nil
 	}

@@ -120,8 +120,9 @@ type namedBinding interface {
 var bindingType = reflect.TypeOf(key.Binding{})
 
 // KeyActions lists the actions of keys, a pointer to a screen's Keys
-// struct, in field order: every key.Binding field, and every element of
-// a slice field whose elements name themselves (Name, KeyBinding). Other
+// struct, in field order: every key.Binding field, every element of a
+// slice field whose elements name themselves (Name, KeyBinding), and the
+// actions of an embedded struct (ScrollKeys) as the struct's own. Other
 // fields are skipped. keys not a pointer to a struct gives none.
 func KeyActions(keys any) []KeyAction {
 	v := reflect.ValueOf(keys)
@@ -138,6 +139,8 @@ func KeyActions(keys any) []KeyAction {
 		switch {
 		case ft.Type == bindingType:
 			out = append(out, KeyAction{Name: KebabName(ft.Name), Binding: f.Addr().Interface().(*key.Binding)})
+		case ft.Anonymous && f.Kind() == reflect.Struct:
+			out = append(out, KeyActions(f.Addr().Interface())...)
 		case f.Kind() == reflect.Slice:
 			for j := 0; j < f.Len(); j++ {
 				if nb, ok := f.Index(j).Addr().Interface().(namedBinding); ok {

@@ -72,3 +72,38 @@ func TestBindRebindsTheNamedActions(t *testing.T) {
 		t.Error("KeyActions of a struct value (not a pointer) gave actions")
 	}
 }
+
+// TestEmbeddedScrollKeysAreActions: a Keys struct embedding
+// views.ScrollKeys has their actions as its own, rebound by the map; the
+// scroll help and a page's hints show the keys in force.
+func TestEmbeddedScrollKeysAreActions(t *testing.T) {
+	type keys struct {
+		Confirm key.Binding
+		views.ScrollKeys
+	}
+	k := keys{Confirm: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "confirm")), ScrollKeys: views.DefaultScrollKeys()}
+	if h := k.ScrollHelp().Help(); h.Key != "↑/↓ pgup/pgdn" || h.Desc != "scroll" {
+		t.Errorf("default scroll help %+v", h)
+	}
+	views.KeyMap{"t": {"down": {"J"}, "page-up": {}, "confirm": {"Y"}}}.Bind("t", &k)
+	var names []string
+	for _, a := range views.KeyActions(&k) {
+		names = append(names, a.Name)
+	}
+	if want := []string{"confirm", "up", "down", "page-up", "page-down", "top", "bottom"}; !slices.Equal(names, want) {
+		t.Errorf("actions %v, want %v", names, want)
+	}
+	offset := 3
+	if k.Scroll(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")}, &offset, 20) || offset != 3 {
+		t.Errorf("j (down's old key) scrolled: %d", offset)
+	}
+	if !k.Scroll(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("J")}, &offset, 20) || offset != 4 {
+		t.Errorf("J (down's new key) did not scroll: %d", offset)
+	}
+	if h := k.ScrollHelp().Help().Key; h != "↑/J pgdn" {
+		t.Errorf("rebound scroll help %q", h)
+	}
+	if got := views.Hints(views.Hint("confirm", k.Confirm), views.Hint("page up", k.PageUp), views.Hint("scroll", k.Up, k.Down)); got != "Y confirm · ↑/J scroll" {
+		t.Errorf("hints %q", got)
+	}
+}

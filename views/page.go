@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kyyard/kyyard/kube"
@@ -66,27 +68,75 @@ func WrapLines(lines []string, w int) []string {
 	return out
 }
 
-// ScrollKey moves *offset as a page's scroll keys do (↓/j and ↑/k a line,
-// pgdn/space and pgup a page of height, g/home the top, G/end the bottom:
-// Page clamps what is past it) and reports whether key (tea.KeyMsg.String)
-// was one of them.
-func ScrollKey(key string, offset *int, height int) bool {
+// ScrollKeys are the scroll keys of a page (Page). A screen's Keys struct
+// embeds them: each is an action of the screen's key table (up, down,
+// page-up, page-down, top, bottom).
+type ScrollKeys struct {
+	// Up and Down scroll a line.
+	Up, Down key.Binding
+	// PageUp and PageDown scroll a page.
+	PageUp, PageDown key.Binding
+	// Top and Bottom scroll to the first and the last lines.
+	Top, Bottom key.Binding
+}
+
+// DefaultScrollKeys returns the default scroll keys: ↑/k and ↓/j a line,
+// pgup and pgdn/space a page, g/home the top, G/end the bottom.
+func DefaultScrollKeys() ScrollKeys {
+	return ScrollKeys{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "scroll up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "scroll down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", " "), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+	}
+}
+
+// Scroll moves *offset as msg says when it is one of the scroll keys (a
+// page is height less two lines; Page clamps what is past the end) and
+// reports whether it was.
+func (k ScrollKeys) Scroll(msg tea.KeyMsg, offset *int, height int) bool {
 	page := max(height-2, 1)
-	switch key {
-	case "down", "j":
+	switch {
+	case key.Matches(msg, k.Down):
 		*offset++
-	case "up", "k":
+	case key.Matches(msg, k.Up):
 		*offset = max(*offset-1, 0)
-	case "pgdown", " ":
+	case key.Matches(msg, k.PageDown):
 		*offset += page
-	case "pgup":
+	case key.Matches(msg, k.PageUp):
 		*offset = max(*offset-page, 0)
-	case "g", "home":
+	case key.Matches(msg, k.Top):
 		*offset = 0
-	case "G", "end":
+	case key.Matches(msg, k.Bottom):
 		*offset = 1 << 30
 	default:
 		return false
 	}
 	return true
+}
+
+// ScrollHelp is the scroll keys' one entry of the help overlay: "↑/↓
+// pgup/pgdn  scroll" with the default keys.
+func (k ScrollKeys) ScrollHelp() key.Binding {
+	return ScrollHelp(k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom)
+}
+
+// ScrollHelp returns one entry of the help overlay for a screen's scroll
+// keys: the help keys of up and down joined by "/", then those of pageUp
+// and pageDown ("↑/↓ pgup/pgdn  scroll"); it holds the keys of all of
+// them and of more (the top and the bottom: not named), so that the root
+// knows a chord bound to any of them.
+func ScrollHelp(up, down, pageUp, pageDown key.Binding, more ...key.Binding) key.Binding {
+	lines, pages := HelpOf("", up, down), HelpOf("", pageUp, pageDown)
+	var helps []string
+	for _, b := range []key.Binding{lines, pages} {
+		if b.Enabled() {
+			helps = append(helps, b.Help().Key)
+		}
+	}
+	out := HelpOf("scroll", append([]key.Binding{up, down, pageUp, pageDown}, more...)...)
+	out.SetHelp(strings.Join(helps, " "), "scroll")
+	return out
 }

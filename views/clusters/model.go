@@ -98,6 +98,7 @@ type Model struct {
 	interval time.Duration
 	now      func() time.Time
 	closed   bool
+	keys     Keys
 }
 
 // Option changes a new screen.
@@ -112,7 +113,7 @@ func WithClock(now func() time.Time) Option { return func(m *Model) { m.now = no
 // least 10 s).
 func New(vc *views.Context, conn Connector, contexts []string, current string, opts ...Option) *Model {
 	m := &Model{vc: vc, conn: conn, current: current, now: time.Now,
-		interval: max(5*vc.Config.RefreshInterval, minInterval)}
+		interval: max(5*vc.Config.RefreshInterval, minInterval), keys: views.BoundKeys(vc, KeyTable, DefaultKeys)}
 	for _, c := range contexts {
 		m.rows = append(m.rows, &row{context: c})
 	}
@@ -262,20 +263,8 @@ func (m *Model) Close() {
 	}
 }
 
-var keys = struct{ Up, Down, PageUp, PageDown, Top, Bottom, Open, Refresh, Left, Right key.Binding }{
-	Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-	Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-	PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
-	PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down")),
-	Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
-	Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
-	Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "that cluster's pods (switches to its context)")),
-	Refresh:  key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read every cluster again")),
-	Left:     key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "scroll the columns left")),
-	Right:    key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "scroll the columns right (when they do not fit)")),
-}
-
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	keys := m.keys
 	switch {
 	case key.Matches(msg, keys.Up):
 		m.cursor = max(m.cursor-1, 0)
@@ -317,6 +306,7 @@ func (m *Model) Title() string { return fmt.Sprintf("clusters[%d]", len(m.rows))
 
 // Bindings are the screen's keys, for the help overlay.
 func (m *Model) Bindings() []key.Binding {
+	keys := m.keys
 	return []key.Binding{keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Top, keys.Bottom, keys.Open, keys.Refresh, keys.Left, keys.Right}
 }
 

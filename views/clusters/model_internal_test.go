@@ -211,3 +211,28 @@ func TestOverviewScrollsAndSaysReading(t *testing.T) {
 		t.Fatalf("pgdn did not move the cursor in sight:\n%s", v)
 	}
 }
+
+// TestClustersKeysRebound: with `clusters: {open: o, down: J}`, enter
+// and j do nothing; J moves down, o switches to the cursor's context.
+func TestClustersKeysRebound(t *testing.T) {
+	client, _ := kubetest.FakeClient(t)
+	vc := viewtest.Context(client, 120, 12)
+	vc.KeyMap = views.KeyMap{"clusters": {"open": {"o"}, "down": {"J"}}}
+	m := New(vc, fleet(), []string{"prod-eu", "staging"}, "prod-eu")
+	for _, k := range []string{"enter", "j"} {
+		if _, cmd := m.Update(viewtest.Key(k)); cmd != nil || m.cursor != 0 {
+			t.Fatalf("%s (an old key) acted: cursor %d", k, m.cursor)
+		}
+	}
+	m.Update(viewtest.Key("J"))
+	_, cmd := m.Update(viewtest.Key("o"))
+	if cmd == nil {
+		t.Fatal("o (open's new key) did nothing")
+	}
+	if msg, ok := cmd().(views.SwitchContextMsg); !ok || msg.Context != "staging" {
+		t.Fatalf("o on staging: %#v", msg)
+	}
+	if v := m.View(); !strings.Contains(v, "o that cluster's pods") {
+		t.Errorf("the help line does not name o:\n%s", v)
+	}
+}

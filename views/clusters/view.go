@@ -60,10 +60,11 @@ func (m *Model) View() string {
 	} else if 1+m.cursor < m.offset {
 		m.offset = m.cursor // the header too, at the top
 	}
-	help := "enter that cluster's pods · ctrl+r read again · esc back"
+	k, more := m.keys, ""
 	if m.maxScroll(w) > 0 {
-		help = "enter that cluster's pods · ←/→ more columns · ctrl+r read again · esc back"
+		more = views.Hint("more columns", k.Left, k.Right)
 	}
+	help := views.Hints(views.Hint("that cluster's pods", k.Open), more, views.Hint("read again", k.Refresh), views.Hint("back", m.vc.Keys.Back))
 	return views.Page(st, w, m.vc.Height, body, help, &m.offset)
 }
 

@@ -86,12 +86,14 @@ type Model struct {
 	started  bool // Init ran
 	offset   int
 	area     *yamledit.Area
+	keys     Keys
 }
 
 // New returns the screen that creates what req asks through cr, handing
 // the terminal to hand (nil: the text area).
 func New(vc *views.Context, cr Creator, hand yamledit.Handoff, req Request) *Model {
-	m := &Model{vc: vc, cr: cr, hand: hand, req: req, area: yamledit.NewArea()}
+	k := views.BoundKeys(vc, KeyTable, DefaultKeys)
+	m := &Model{vc: vc, cr: cr, hand: hand, req: req, area: yamledit.NewArea(k.Preview, k.Discard), keys: k}
 	m.text, m.start = req.Text, req.Text
 	return m
 }
@@ -259,7 +261,7 @@ func (m *Model) planned(msg plannedMsg) tea.Cmd {
 func (m *Model) reopen(err error) tea.Cmd {
 	m.problem = []string{"ERROR: " + views.ErrText(err), "Correct the text below and save, or quit the editor without a change to stop."}
 	if m.hand == nil {
-		m.problem[1] = "Correct the text below and ctrl+s, or esc twice to discard it."
+		m.problem[1] = "Correct the text below and " + views.FirstKey(m.keys.Preview) + ", or " + views.FirstKey(m.keys.Discard) + " twice to discard it."
 	}
 	return tea.Batch(m.startEdit(), views.Report(views.StatusMsg{}, views.RefusedOutcome(m.ref(), kube.ActionServerSideApply, err, "nothing written")))
 }

@@ -373,3 +373,35 @@ func TestCreateBigViewFits(t *testing.T) {
 	h.Run(m.Init())
 	h.Golden("textarea-200x50", 200, 50)
 }
+
+// TestCreateKeysRebound: with `create: {apply: [A, enter], edit: E}`, y
+// applies nothing and e edits nothing on the preview; A applies; once
+// done, enter (apply's last key) goes back, as the help line says.
+func TestCreateKeysRebound(t *testing.T) {
+	f := &fake{}
+	h := &harness{Driver: viewtest.Driver{T: t}}
+	vc := viewtest.Context(nil, width, height)
+	vc.KeyMap = views.KeyMap{"create": {"apply": {"A", "enter"}, "edit": {"E"}}}
+	kept := func(string) tea.Cmd { return func() tea.Msg { return yamledit.EditedMsg{} } }
+	h.Screen = create.New(vc, f, kept, create.Request{Text: template, Source: "cm.yaml"})
+	h.Run(h.Screen.Init())
+	if v := h.Screen.View(); !strings.Contains(v, "apply? A/enter") || !strings.Contains(v, "A/enter apply · E edit again") {
+		t.Fatalf("the preview does not name A and E:\n%s", v)
+	}
+	h.Key("e")
+	h.Key("y")
+	if len(f.applied) != 0 || len(f.planned) != 1 {
+		t.Fatalf("y or e (old keys) acted: applied %v, planned %d times", f.applied, len(f.planned))
+	}
+	h.Key("A")
+	if len(f.applied) != 1 {
+		t.Fatalf("A (apply's new key) applied %v", f.applied)
+	}
+	if v := h.Screen.View(); !strings.Contains(v, "esc/enter back") {
+		t.Errorf("the outcome's help line:\n%s", v)
+	}
+	h.Key("enter")
+	if !back(h) {
+		t.Error("enter on the outcomes does not go back")
+	}
+}

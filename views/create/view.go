@@ -24,7 +24,7 @@ func (m *Model) header() []string {
 func (m *Model) areaHeader() []string {
 	return append(append([]string(nil), m.problem...),
 		fmt.Sprintf("Creating from %s: server-side apply, field manager %s", m.source(), kube.FieldManager),
-		"ctrl+s previews a dry run: nothing is written before you confirm; '---' separates objects")
+		views.FirstKey(m.keys.Preview)+" previews a dry run: nothing is written before you confirm; '---' separates objects")
 }
 
 // Title names what is created.
@@ -63,28 +63,19 @@ func (m *Model) Unsaved() string {
 	return "an unapplied :create of " + m.source()
 }
 
-// keys are the screen's bindings, for the help overlay.
-var keys = struct {
-	Apply, Edit, Scroll, Discard, Preview key.Binding
-}{
-	Apply:   key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "apply (after the preview; type force to take over fields)")),
-	Edit:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit again (text kept)")),
-	Scroll:  key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓ pgup/pgdn", "scroll")),
-	Discard: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "discard (twice)")),
-	Preview: key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "preview (text area)")),
-}
-
 // Bindings are the screen's keys.
 func (m *Model) Bindings() []key.Binding {
-	return []key.Binding{keys.Apply, keys.Edit, keys.Scroll, keys.Discard, keys.Preview}
+	k := m.keys
+	return []key.Binding{k.Apply, k.Edit, k.ScrollHelp(), k.Discard, k.Preview}
 }
 
 // back closes the screen.
 func back() tea.Msg { return views.BackMsg{} }
 
-// key handles a key in the current phase.
+// key handles a key in the current phase: in the text area, its own
+// (yamledit.Area.Key); a text a warning asks takes every key.
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
-	s := msg.String()
+	k := m.keys
 	if m.phase == phaseEditing && m.hand == nil {
 		ev, cmd := m.area.Key(msg)
 		switch ev {
@@ -99,22 +90,22 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.confirm.Typing() {
 		return m.confirm.Key(msg, m.apply)
 	}
-	switch s {
-	case "esc":
+	switch {
+	case key.Matches(msg, k.Discard):
 		switch {
 		case m.phase == phaseOpening || m.phase == phasePlanning || m.phase == phaseApplying:
 			return nil // an answer is on its way; it decides
 		case m.Unsaved() != "" && !m.discard:
 			m.discard = true
-			return views.Status("esc again discards your text · e edits it again", false)
+			return views.Status(views.Hints(views.Hint("again discards your text", k.Discard), views.Hint("edits it again", k.Edit)), false)
 		}
 		return back
-	case "e":
+	case key.Matches(msg, k.Edit):
 		if m.phase == phasePreview || m.phase == phaseHeld {
 			m.problem = nil
 			return m.startEdit()
 		}
-	case "y", "enter":
+	case key.Matches(msg, k.Apply):
 		switch m.phase {
 		case phasePreview:
 			return m.apply()
@@ -122,7 +113,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			return back
 		}
 	default:
-		views.ScrollKey(s, &m.offset, m.vc.Height)
+		k.Scroll(msg, &m.offset, m.vc.Height)
 	}
 	m.discard = false
 	return nil
@@ -140,10 +131,20 @@ func (m *Model) View() string {
 	case phaseApplying:
 		return views.Page(st, w, h, []string{"applying " + m.source() + " …"}, "waiting for the API server", &m.offset)
 	case phaseHeld:
-		body := append(yamledit.ProblemLines(st, m.problem), "", "your text is kept: e edits it again; esc twice discards it")
-		return views.Page(st, w, h, body, "e edit again · esc discard (twice)", &m.offset)
+		k := m.keys
+		body := append(yamledit.ProblemLines(st, m.problem), "", "your text is kept: "+views.Hint("edits it again", k.Edit)+"; "+views.Hint("twice discards it", k.Discard))
+		return views.Page(st, w, h, body, views.Hints(views.Hint("edit again", k.Edit), views.Hint("discard (twice)", k.Discard)), &m.offset)
 	case phaseDone:
-		return views.Page(st, w, h, m.outcomeLines(), "esc/enter back · ↑/↓ scroll", &m.offset)
+		k := m.keys
+		back := views.HintKeys(k.Discard)
+		if ks := k.Apply.Keys(); len(ks) > 0 {
+			back = strings.Trim(back+"/"+views.KeyHelp(ks[len(ks)-1:]), "/")
+		}
+		help := views.Hint("scroll", k.Up, k.Down)
+		if back != "" {
+			help = views.Hints(back+" back", help)
+		}
+		return views.Page(st, w, h, m.outcomeLines(), help, &m.offset)
 	case phaseEditing:
 		if m.hand != nil {
 			return views.Page(st, w, h, []string{"editing " + m.source() + " in your editor …"}, "save and quit the editor to preview", &m.offset)
@@ -208,20 +209,22 @@ func (m *Model) previewLines() []string {
 		return out
 	}
 	if m.force {
-		out = append(out, st.Error.Render(fmt.Sprintf("fields above are owned by other field managers: y asks you to type %q to take them over (kubectl apply --server-side --force-conflicts)", forceWord)))
+		out = append(out, st.Error.Render(fmt.Sprintf("fields above are owned by other field managers: %s asks you to type %q to take them over (kubectl apply --server-side --force-conflicts)", views.FirstKey(m.keys.Apply), forceWord)))
 	}
-	return append(out, st.Error.Render("apply? y/enter"))
+	return append(out, st.Error.Render(strings.TrimSpace("apply? "+strings.TrimSpace(views.HintAll("", m.keys.Apply)))))
 }
 
 // previewHelp is the preview's help line.
 func (m *Model) previewHelp() string {
+	k := m.keys
+	again, discard := views.Hint("edit again", k.Edit), views.Hint("discard (twice)", k.Discard)
 	switch {
 	case m.confirm.Typing():
 		return "enter take the text · esc stop typing"
 	case m.blocked() != "":
-		return "e edit again · esc discard (twice)"
+		return views.Hints(again, discard)
 	}
-	return "y/enter apply · e edit again · ↑/↓ scroll · esc discard (twice)"
+	return views.Hints(views.HintAll("apply", k.Apply), again, views.Hint("scroll", k.Up, k.Down), discard)
 }
 
 // outcomeLines are the apply's outcomes, one per object.

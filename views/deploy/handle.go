@@ -72,10 +72,10 @@ func (m *Model) formKeyOf(msg tea.KeyMsg) tea.Cmd {
 	if m.discard {
 		// The answer to "discard your edits? y/n" (as the workload
 		// form): y leaves, n or esc keeps the form.
-		switch msg.String() {
-		case "y", "Y":
+		switch {
+		case key.Matches(msg, k.Discard):
 			return back
-		case "n", "N", "esc":
+		case key.Matches(msg, k.Keep):
 			m.discard = false
 			m.note, m.noteErr = "the form is kept", false
 		}
@@ -86,7 +86,7 @@ func (m *Model) formKeyOf(msg tea.KeyMsg) tea.Cmd {
 		// The answer to "remove service x? y/n".
 		i := m.dropAsk - 1
 		m.dropAsk = 0
-		if msg.String() == "y" && i < len(m.f.svcs) && len(m.f.svcs) > 1 {
+		if key.Matches(msg, k.DropService) && i < len(m.f.svcs) && len(m.f.svcs) > 1 {
 			return m.dropService(i)
 		}
 		m.note, m.noteErr = "the service was kept", false
@@ -98,7 +98,7 @@ func (m *Model) formKeyOf(msg tea.KeyMsg) tea.Cmd {
 			return back
 		}
 		m.discard = true
-		m.note, m.noteErr = "discard your edits? y/n (nothing was deployed)", true
+		m.note, m.noteErr = strings.TrimSpace("discard your edits? "+views.YesNo(k.Discard, k.Keep))+" (nothing was deployed)", true
 		return nil
 	case key.Matches(msg, k.Preview):
 		return m.openPreview()
@@ -166,7 +166,11 @@ func (m *Model) remove(fd field) tea.Cmd {
 	case fd.svc >= 0 && len(m.f.svcs) > 1 && m.f.svcs[fd.svc].filled():
 		// A service with something typed in goes only after a y.
 		m.dropAsk = fd.svc + 1
-		m.note, m.noteErr = fmt.Sprintf("remove service %s from the form (its objects are deleted on the next deploy)? y/n", m.serviceName(fd.svc)), true
+		ask := fmt.Sprintf("remove service %s from the form (its objects are deleted on the next deploy)?", m.serviceName(fd.svc))
+		if y := views.FirstKey(m.keys.DropService); y != "" {
+			ask += " " + y + "/n" // any other key than y keeps it
+		}
+		m.note, m.noteErr = ask, true
 		return nil
 	case fd.svc >= 0 && len(m.f.svcs) > 1:
 		return m.dropService(fd.svc)

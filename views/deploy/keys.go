@@ -25,6 +25,13 @@ type Keys struct {
 	Edit key.Binding
 	// Back goes back a stage (esc), the form kept.
 	Back key.Binding
+	// Discard and Keep answer Back's question on an edited form "discard
+	// your edits?": Discard leaves the form (y), Keep keeps it (n, esc).
+	Discard, Keep key.Binding
+	// DropService answers Delete's question on a service with something
+	// typed in, "remove service x?": it removes the service (y); any
+	// other key keeps it.
+	DropService key.Binding
 }
 
 // KeyTable is the name of this screen's keys in the configuration
@@ -51,5 +58,37 @@ func DefaultKeys() Keys {
 		Passes:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "preview: show/hide the passed checks")),
 		Edit:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "after a deploy: edit again")),
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back a stage (the form is kept)")),
+		Discard:   key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "discard your edits (when asked)")),
+		Keep:      key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n", "keep your edits (when asked)")),
+		// Y, N are no answer here: only y removes a service.
+		DropService: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "remove the service (when asked)")),
+	}
+}
+
+// RemoveKeys are the bindings of the remove of an instance (ctrl+d on
+// :apps): their key table is "remove". The instance name is typed: the
+// keys bound here are the screen's, even there.
+type RemoveKeys struct {
+	// Remove removes the instance once its name is typed; once the
+	// remove ended, it leaves the screen (enter).
+	Remove key.Binding
+	// Back cancels before anything is deleted; once the remove ended, it
+	// leaves the screen; while it runs, it says to wait (esc).
+	Back key.Binding
+	// Up and Down scroll a line (pgup and pgdn too).
+	Up, Down key.Binding
+}
+
+// RemoveKeyTable is the name of the remove's keys in the configuration
+// file's key map (views.KeyMap): `keys: {remove: {ACTION: KEYS}}`.
+const RemoveKeyTable = "remove"
+
+// DefaultRemoveKeys returns the remove's default bindings.
+func DefaultRemoveKeys() RemoveKeys {
+	return RemoveKeys{
+		Remove: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "remove (after the instance name is typed)")),
+		Back:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel; nothing is deleted")),
+		Up:     key.NewBinding(key.WithKeys("up", "pgup"), key.WithHelp("↑", "scroll up")),
+		Down:   key.NewBinding(key.WithKeys("down", "pgdown"), key.WithHelp("↓", "scroll down")),
 	}
 }

@@ -282,7 +282,7 @@ func (m *Model) Bindings() []key.Binding {
 	k := m.keys
 	switch m.mode {
 	case modeForm:
-		return []key.Binding{k.Next, k.Previous, k.Down, k.Up, k.PageDown, k.PageUp, k.Add, k.Delete, k.Preview, k.Back}
+		return []key.Binding{k.Next, k.Previous, k.Down, k.Up, k.PageDown, k.PageUp, k.Add, k.Delete, k.Preview, k.Back, k.Discard, k.Keep, k.DropService}
 	case modePreview:
 		return []key.Binding{k.Deploy, k.PageDown, k.PageUp, k.Tab, k.Search, k.NextMatch, k.Passes, k.Back}
 	case modeRun:
@@ -295,7 +295,7 @@ func (m *Model) Bindings() []key.Binding {
 // ?, : and q, which the root's usual hint offers): "" elsewhere.
 func (m *Model) Hint() string {
 	if m.mode == modeForm {
-		return "ctrl+s preview · esc back · ctrl+c quit"
+		return views.Hints(views.Hint("preview", m.keys.Preview), views.Hint("back", m.keys.Back), "ctrl+c quit")
 	}
 	return ""
 }

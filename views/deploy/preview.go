@@ -124,11 +124,12 @@ func (m *Model) previewKey(msg tea.KeyMsg) tea.Cmd {
 	p, k := m.pv, m.keys
 	m.note = ""
 	if p.searching {
-		switch msg.String() {
-		case "esc":
+		// The search's own keys, as a typed field's.
+		switch msg.Type {
+		case tea.KeyEsc:
 			p.searching = false
 			p.search.Blur()
-		case "enter":
+		case tea.KeyEnter:
 			p.searching, p.query = false, p.search.Value()
 			p.search.Blur()
 			p.at = -1

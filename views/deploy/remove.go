@@ -29,6 +29,7 @@ type RemoveModel struct {
 	note                string
 	run                 *run
 	offset              int
+	keys                RemoveKeys
 }
 
 // NewRemove returns the confirmation of removing namespace/instance
@@ -39,7 +40,8 @@ func NewRemove(vc *views.Context, r Remover, namespace, instance string) *Remove
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.TextStyle = vc.Styles.Prompt
 	in.Width = max(len(instance), 3) + 2
-	return &RemoveModel{vc: vc, r: r, namespace: namespace, instance: instance, input: in, planning: true}
+	return &RemoveModel{vc: vc, r: r, namespace: namespace, instance: instance, input: in, planning: true,
+		keys: views.BoundKeys(vc, RemoveKeyTable, DefaultRemoveKeys)}
 }
 
 // Init plans the remove (once).
@@ -84,27 +86,29 @@ func (m *RemoveModel) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 	return m, nil
 }
 
+// key handles a key: the screen's keys first, even while the instance
+// name is typed; the others are typed.
 func (m *RemoveModel) key(msg tea.KeyMsg) tea.Cmd {
-	s := msg.String()
+	k := m.keys
 	switch {
 	case m.run != nil:
 		switch {
-		case s == "esc" && !m.run.done:
+		case key.Matches(msg, k.Back) && !m.run.done:
 			m.note = "the remove is running: wait for its end"
-		case s == "esc", s == "enter" && m.run.done:
+		case key.Matches(msg, k.Back), key.Matches(msg, k.Remove) && m.run.done:
 			return back
-		case s == "down", s == "pgdown":
+		case key.Matches(msg, k.Down):
 			m.offset++
-		case s == "up", s == "pgup":
+		case key.Matches(msg, k.Up):
 			m.offset = max(m.offset-1, 0)
 		}
 		return nil
-	case s == "esc":
+	case key.Matches(msg, k.Back):
 		m.token++
 		return tea.Batch(back, views.Status(fmt.Sprintf("remove of %s cancelled: nothing was deleted", views.Sanitize(m.instance)), false))
 	case m.planning || m.err != nil || len(m.plan.Steps) == 0:
 		return nil
-	case s == "enter":
+	case key.Matches(msg, k.Remove):
 		if m.input.Value() != m.instance {
 			m.note = fmt.Sprintf("that is not %q: type the instance name exactly to confirm", m.instance)
 			return nil
@@ -118,10 +122,10 @@ func (m *RemoveModel) key(msg tea.KeyMsg) tea.Cmd {
 			return r.Remove(ctx, ns, inst, progress)
 		})
 		return cmd
-	case s == "down", s == "pgdown":
+	case key.Matches(msg, k.Down):
 		m.offset++
 		return nil
-	case s == "up", s == "pgup":
+	case key.Matches(msg, k.Up):
 		m.offset = max(m.offset-1, 0)
 		return nil
 	}
@@ -152,14 +156,19 @@ func (m *RemoveModel) View() string {
 	st := m.vc.Styles
 	inst, ns := views.Sanitize(m.instance), views.Sanitize(m.namespace)
 	var body []string
-	help := "esc cancel"
+	k := m.keys
+	back := views.Hint("back", k.Back)
+	help := views.Hint("cancel", k.Back)
 	switch {
 	case m.run != nil:
 		done, failed, skipped := stepCounts(m.run.steps)
 		head := fmt.Sprintf("removing %s from %s: %d of %s done", inst, ns, done, kube.Plural(len(m.run.steps), "step"))
-		help = "esc: the remove goes on; wait for its end"
+		help = "the remove goes on; wait for its end"
+		if b := views.HintKeys(k.Back); b != "" {
+			help = b + ": " + help
+		}
 		if m.run.done {
-			help = "enter/esc back"
+			help = views.Hint("back", k.Remove, k.Back)
 			head = fmt.Sprintf("✓ removed %s from %s: %d deleted, %d kept", inst, ns, done, kept(m.run.steps))
 			if m.run.failed() {
 				head = st.Error.Render(fmt.Sprintf("✗ the remove of %s stopped: %d done, %d failed, %d skipped", inst, done, failed, skipped))
@@ -173,10 +182,10 @@ func (m *RemoveModel) View() string {
 		body = []string{st.Muted.Render(fmt.Sprintf("reading what %s in %s is made of…", inst, ns))}
 	case m.err != nil:
 		body = []string{st.Error.Render(fmt.Sprintf("✗ cannot remove %s from %s: %s", inst, ns, views.ErrText(m.err)))}
-		help = "esc back"
+		help = back
 	case len(m.plan.Steps) == 0:
 		body = []string{fmt.Sprintf("%s in %s has no objects left to remove", inst, ns)}
-		help = "esc back"
+		help = back
 	default:
 		body = []string{fmt.Sprintf("remove %s from %s", inst, ns), "will delete (foreground: a Deployment's pods go with it):"}
 		var keep []string
@@ -204,7 +213,7 @@ func (m *RemoveModel) View() string {
 		if m.note != "" {
 			body = append(body, st.Error.Render(m.note))
 		}
-		help = "enter remove · esc cancel"
+		help = views.Hints(views.Hint("remove", k.Remove), views.Hint("cancel", k.Back))
 	}
 	if m.note != "" && m.run != nil {
 		body = append(body, st.Muted.Render(m.note))
@@ -219,10 +228,8 @@ func (m *RemoveModel) Title() string {
 
 // Bindings are the screen's keys, for the help overlay.
 func (m *RemoveModel) Bindings() []key.Binding {
-	return []key.Binding{
-		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "remove (after the instance name is typed)")),
-		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel; nothing is deleted")),
-	}
+	k := m.keys
+	return []key.Binding{k.Remove, k.Back, views.HelpOf("scroll", k.Up, k.Down)}
 }
 
 // Capturing is true while the name is typed.

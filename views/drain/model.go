@@ -59,6 +59,7 @@ type Model struct {
 	states     map[string]kube.DrainEvent // by pod (ObjectRef.String)
 	outcome    kube.OperateOutcome
 	offset     int
+	keys       Keys
 }
 
 // New returns the drain screen of the Node node (its name and the UID
@@ -68,7 +69,7 @@ func New(vc *views.Context, d Drainer, node kube.ObjectRef, timeout time.Duratio
 	if timeout <= 0 {
 		timeout = kube.DefaultDrainTimeout
 	}
-	return &Model{vc: vc, d: d, node: node, timeout: timeout, states: map[string]kube.DrainEvent{}}
+	return &Model{vc: vc, d: d, node: node, timeout: timeout, states: map[string]kube.DrainEvent{}, keys: views.BoundKeys(vc, KeyTable, DefaultKeys)}
 }
 
 type plannedMsg struct {
@@ -183,31 +184,32 @@ func (m *Model) Close() {
 	}
 }
 
-// key handles one key.
+// key handles one key: a text typed for a warning takes them all.
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
-	s := msg.String()
 	if m.confirm.Typing() {
 		return m.confirm.Key(msg, m.start)
 	}
-	switch s {
-	case "esc", "n":
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Back):
 		if m.phase == phaseRunning {
-			if s == "esc" && !m.cancelling {
+			if !m.cancelling {
 				m.cancelling = true
 				m.cancel()
 			}
 			return nil
 		}
-		if s == "n" && m.phase != phaseConfirm {
-			return nil
-		}
 		return func() tea.Msg { return views.BackMsg{} }
-	case "y":
+	case key.Matches(msg, k.Cancel):
+		if m.phase == phaseConfirm {
+			return func() tea.Msg { return views.BackMsg{} }
+		}
+	case key.Matches(msg, k.Drain):
 		if m.phase == phaseConfirm {
 			return m.start()
 		}
 	default:
-		views.ScrollKey(s, &m.offset, m.vc.Height)
+		k.Scroll(msg, &m.offset, m.vc.Height)
 	}
 	return nil
 }
@@ -222,14 +224,40 @@ func (m *Model) Capturing() bool { return m.confirm.Typing() }
 // Title names the Node.
 func (m *Model) Title() string { return views.Sanitize("drain nodes/" + m.node.Name) }
 
-var keys = struct{ Drain, Cancel, Scroll key.Binding }{
-	Drain:  key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "drain (after the plan)")),
-	Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back; while draining: cancel (the node stays cordoned)")),
-	Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓ pgup/pgdn", "scroll")),
+// Keys are the drain screen's bindings: its key table is "drain". A text
+// a warning asks to be typed takes every key (enter takes it, esc stops
+// typing).
+type Keys struct {
+	// Drain cordons the Node and evicts its pods, once the plan is shown
+	// (y).
+	Drain key.Binding
+	// Cancel leaves the plan: nothing is done (n).
+	Cancel key.Binding
+	// Back leaves the screen; while the drain runs, it cancels the drain
+	// instead: the Node stays cordoned (esc).
+	Back key.Binding
+	// ScrollKeys scroll the plan and the progress.
+	views.ScrollKeys
+}
+
+// KeyTable is the name of the drain screen's keys in the configuration
+// file's key map (views.KeyMap): `keys: {drain: {ACTION: KEYS}}`.
+const KeyTable = "drain"
+
+// DefaultKeys returns the drain screen's default bindings.
+func DefaultKeys() Keys {
+	return Keys{
+		Drain:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "drain (after the plan)")),
+		Cancel:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "cancel (after the plan): nothing is done")),
+		Back:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back; while draining: cancel (the node stays cordoned)")),
+		ScrollKeys: views.DefaultScrollKeys(),
+	}
 }
 
 // Bindings are the screen's keys.
-func (m *Model) Bindings() []key.Binding { return []key.Binding{keys.Drain, keys.Cancel, keys.Scroll} }
+func (m *Model) Bindings() []key.Binding {
+	return []key.Binding{m.keys.Drain, m.keys.Cancel, m.keys.Back, m.keys.ScrollHelp()}
+}
 
 // counts are the pods to evict by where they stand.
 func (m *Model) counts() (gone, blocked, failed int) {

@@ -163,3 +163,28 @@ func TestRefusedPlanSendsNothing(t *testing.T) {
 		t.Fatalf("refused plan:\n%s", v)
 	}
 }
+
+// TestDrainKeyRebound: with `drain: {drain: D, cancel: none}`, y does not
+// drain and n does not leave; D drains; the question and the help line
+// name D (and esc, the cancel left).
+func TestDrainKeyRebound(t *testing.T) {
+	f := &fake{}
+	var answers []views.AnswerMsg
+	vc := viewtest.Context(nil, width, height)
+	vc.KeyMap = views.KeyMap{"drain": {"drain": {"D"}, "cancel": {}}}
+	var m views.Screen = drain.New(vc, f, node, time.Minute)
+	m = drive(m, m.Init(), &answers)
+	if v := m.View(); !strings.Contains(v, "drain nodes/kwok-node-1? D/esc") || !strings.Contains(v, "D drain · esc cancel") {
+		t.Fatalf("the plan does not name D:\n%s", v)
+	}
+	for _, k := range []string{"y", "n"} {
+		if _, cmd := m.Update(viewtest.Key(k)); cmd != nil || f.ran != 0 {
+			t.Fatalf("%s acted (ran %d)", k, f.ran)
+		}
+	}
+	_, cmd := m.Update(viewtest.Key("D"))
+	drive(m, cmd, &answers)
+	if f.ran != 1 {
+		t.Fatalf("D did not drain (ran %d)", f.ran)
+	}
+}

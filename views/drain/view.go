@@ -9,13 +9,13 @@ import (
 
 // View draws the phase.
 func (m *Model) View() string {
-	st := m.vc.Styles
+	st, k := m.vc.Styles, m.keys
 	w, h := m.vc.Width, m.vc.Height
 	if m.phase == phasePlanning {
-		return views.Page(st, w, h, []string{"planning the drain of nodes/" + m.node.Name + " (its pods, the guards) …"}, "esc back", &m.offset)
+		return views.Page(st, w, h, []string{"planning the drain of nodes/" + m.node.Name + " (its pods, the guards) …"}, views.Hint("back", k.Back), &m.offset)
 	}
 	if m.plan == nil {
-		return views.Page(st, w, h, []string{st.Error.Render(fmt.Sprintf("cannot drain nodes/%s: %s", m.node.Name, views.ErrText(m.err)))}, "esc back", &m.offset)
+		return views.Page(st, w, h, []string{st.Error.Render(fmt.Sprintf("cannot drain nodes/%s: %s", m.node.Name, views.ErrText(m.err)))}, views.Hint("back", k.Back), &m.offset)
 	}
 	p := m.plan
 	var body []string
@@ -75,7 +75,8 @@ func (m *Model) View() string {
 			body = append(body, "  "+views.Sanitize(pod.Ref.Namespace+"/"+pod.Ref.Name)+"  "+st.Muted.Render(views.Sanitize(pod.Why)))
 		}
 	}
-	help := "↑/↓ scroll · esc back"
+	scroll := views.Hint("scroll", k.Up, k.Down)
+	help := views.Hints(scroll, views.Hint("back", k.Back))
 	switch m.phase {
 	case phaseConfirm:
 		body = append(body, "")
@@ -89,11 +90,15 @@ func (m *Model) View() string {
 			}
 			help = "enter take the text · esc stop typing"
 		default:
-			body = append(body, st.Error.Render(fmt.Sprintf("drain nodes/%s? y/n", p.Node.Name)))
-			help = "y drain · n/esc cancel · ↑/↓ scroll"
+			ask := fmt.Sprintf("drain nodes/%s?", p.Node.Name)
+			if yn := views.YesNo(k.Drain, k.Cancel, k.Back); yn != "" {
+				ask += " " + yn
+			}
+			body = append(body, st.Error.Render(ask))
+			help = views.Hints(views.Hint("drain", k.Drain), views.Hint("cancel", k.Cancel, k.Back), scroll)
 		}
 	case phaseRunning:
-		help = "esc cancel the drain (the node stays cordoned) · ↑/↓ scroll"
+		help = views.Hints(views.Hint("cancel the drain (the node stays cordoned)", k.Back), scroll)
 	}
 	return views.Page(st, w, h, body, help, &m.offset)
 }

@@ -61,7 +61,7 @@ type Model struct {
 	onlyDiffs bool
 	offset    int
 	colOffset int // the first context shown (←/→)
-	keys      []key.Binding
+	keys      Keys
 
 	// lines are the table's lines as drawn for drawnKey (tableLines).
 	lines    []string
@@ -71,16 +71,7 @@ type Model struct {
 // New returns the screen comparing ref in each member, in their order
 // (the columns' order); it reads them when it starts (Init).
 func New(vc *views.Context, ref kube.WorkloadRef, members []Member) *Model {
-	return &Model{vc: vc, ref: ref, members: members, keys: []key.Binding{
-		key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
-		key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
-		key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", "page")),
-		key.NewBinding(key.WithKeys("g", "G"), key.WithHelp("g/G", "first/last field")),
-		key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "only the fields that differ (again: all)")),
-		key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "the other contexts, when not all fit")),
-		key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read every context again")),
-		key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit once, apply cluster by cluster")),
-	}}
+	return &Model{vc: vc, ref: ref, members: members, keys: views.BoundKeys(vc, KeyTable, DefaultKeys)}
 }
 
 // Init reads the workload in every context.
@@ -124,29 +115,29 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		}
 		m.reads, m.rows, m.read, m.reading, m.lines = msg.reads, Compare(msg.reads), true, false, nil
 	case tea.KeyMsg:
-		page := max(m.vc.Height-4, 1)
-		switch msg.String() {
-		case "down", "j":
+		page, k := max(m.vc.Height-4, 1), m.keys
+		switch {
+		case key.Matches(msg, k.Down):
 			m.offset++
-		case "up", "k":
+		case key.Matches(msg, k.Up):
 			m.offset = max(m.offset-1, 0)
-		case "pgdown":
+		case key.Matches(msg, k.PageDown):
 			m.offset += page
-		case "pgup":
+		case key.Matches(msg, k.PageUp):
 			m.offset = max(m.offset-page, 0)
-		case "g", "home":
+		case key.Matches(msg, k.Top):
 			m.offset = 0
-		case "G", "end":
+		case key.Matches(msg, k.Bottom):
 			m.offset = 1 << 30
-		case "d":
+		case key.Matches(msg, k.OnlyDiffs):
 			m.onlyDiffs, m.offset = !m.onlyDiffs, 0
-		case "right", "l":
+		case key.Matches(msg, k.Right):
 			m.colOffset++ // clamped when drawn
-		case "left", "h":
+		case key.Matches(msg, k.Left):
 			m.colOffset = max(m.colOffset-1, 0)
-		case "ctrl+r":
+		case key.Matches(msg, k.Refresh):
 			return m, m.readAll()
-		case "e":
+		case key.Matches(msg, k.Edit):
 			return m, m.changeAcross()
 		}
 	}
@@ -170,7 +161,11 @@ func (m *Model) Title() string {
 }
 
 // Bindings are the screen's keys, for the help overlay.
-func (m *Model) Bindings() []key.Binding { return m.keys }
+func (m *Model) Bindings() []key.Binding {
+	k := m.keys
+	return []key.Binding{k.Up, k.Down, views.HelpOf("page", k.PageUp, k.PageDown), views.HelpOf("first/last field", k.Top, k.Bottom),
+		k.OnlyDiffs, views.HelpOf("the other contexts, when not all fit", k.Left, k.Right), k.Refresh, k.Edit}
+}
 
 // Capturing is false: the screen takes no text.
 func (m *Model) Capturing() bool { return false }
@@ -207,7 +202,10 @@ func (m *Model) View() string {
 			}
 		}
 	}
-	return views.Page(st, w, m.vc.Height, body, "≠ differs · d only the differences · e edit once, apply cluster by cluster · ctrl+r read again · esc back", &m.offset)
+	k := m.keys
+	help := views.Hints("≠ differs", views.Hint("only the differences", k.OnlyDiffs), views.Hint("edit once, apply cluster by cluster", k.Edit),
+		views.Hint("read again", k.Refresh), views.Hint("back", m.vc.Keys.Back))
+	return views.Page(st, w, m.vc.Height, body, help, &m.offset)
 }
 
 // what names the workload: "deployments/web (demo)".
@@ -276,7 +274,11 @@ func (m *Model) table(w int) []string {
 	}
 	var out []string
 	if to-from < len(m.reads) {
-		out = append(out, st.Muted.Render(fmt.Sprintf("contexts %d–%d of %d (←/→ for the others)", from+1, to, len(m.reads))))
+		others := ""
+		if lr := views.Hint("for the others", m.keys.Left, m.keys.Right); lr != "" {
+			others = " (" + lr + ")"
+		}
+		out = append(out, st.Muted.Render(fmt.Sprintf("contexts %d–%d of %d%s", from+1, to, len(m.reads), others)))
 	}
 	out = append(out, st.ColumnHeader.Render(line("", "FIELD", names)))
 	for _, r := range m.rows {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/drift"
 	"github.com/kyyard/kyyard/views/viewtest"
 )
@@ -184,4 +185,22 @@ func lineWith(view, s string) string {
 		}
 	}
 	return ""
+}
+
+// TestDriftKeysRebound: with `drift: {only-diffs: D}`, d keeps every
+// field; D shows only those that differ, and the help line names D.
+func TestDriftKeysRebound(t *testing.T) {
+	rs := []*reader{{w: web("nginx:1.27.3", "hello")}, {w: web("nginx:1.27.4", "hallo")}}
+	vc := viewtest.Context(nil, 110, 16)
+	vc.KeyMap = views.KeyMap{"drift": {"only-diffs": {"D"}}}
+	m := drift.New(vc, deployRef, []drift.Member{{Context: "eu", Reader: rs[0]}, {Context: "us", Reader: rs[1]}})
+	m.Update(m.Init()())
+	m.Update(viewtest.Key("d"))
+	if v := m.View(); !strings.Contains(v, "replicas") || !strings.Contains(v, "D only the differences") {
+		t.Fatalf("d (only-diffs' old key) acted, or D is not named:\n%s", v)
+	}
+	m.Update(viewtest.Key("D"))
+	if v := m.View(); strings.Contains(v, "replicas") {
+		t.Fatalf("D (only-diffs' new key) kept every field:\n%s", v)
+	}
 }

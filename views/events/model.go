@@ -54,6 +54,7 @@ type Model struct {
 	offset  int
 	now     func() time.Time
 	epoch   int // ticks of another epoch (the screen left) are dropped
+	keys    Keys
 }
 
 // New returns the events screen of msg's object, read through rd.
@@ -62,7 +63,7 @@ func New(vc *views.Context, rd Reader, msg views.OpenEventsMsg) *Model {
 	in.Prompt = "/"
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.PromptStyle, in.TextStyle = vc.Styles.Prompt, vc.Styles.Prompt
-	return &Model{vc: vc, rd: rd, target: msg, filter: in, now: time.Now}
+	return &Model{vc: vc, rd: rd, target: msg, filter: in, now: time.Now, keys: views.BoundKeys(vc, KeyTable, DefaultKeys)}
 }
 
 // SetClock fixes the clock ages are drawn with (tests).
@@ -175,16 +176,16 @@ func (m *Model) apply() {
 	m.offset = min(m.offset, max(len(m.shown)-1, 0))
 }
 
-// key handles one key.
+// key handles one key: while the filter is typed, enter and esc are the
+// filter's and the others are typed.
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
-	s := msg.String()
 	if m.typing {
-		switch s {
-		case "enter":
+		switch msg.Type {
+		case tea.KeyEnter:
 			m.typing = false
 			m.filter.Blur()
 			return nil
-		case "esc":
+		case tea.KeyEsc:
 			m.typing = false
 			m.filter.Blur()
 			m.filter.SetValue("")
@@ -196,11 +197,12 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.apply()
 		return cmd
 	}
-	switch s {
-	case "/":
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Filter):
 		m.typing = true
 		return m.filter.Focus()
-	case "esc", "q":
+	case key.Matches(msg, k.Back):
 		if m.filter.Value() != "" {
 			m.filter.SetValue("")
 			m.apply()
@@ -208,19 +210,19 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		m.epoch++ // the ticks stop
 		return func() tea.Msg { return views.BackMsg{} }
-	case "r", "ctrl+r":
+	case key.Matches(msg, k.Refresh):
 		return m.read()
-	case "j", "down":
+	case key.Matches(msg, k.Down):
 		m.offset = min(m.offset+1, max(len(m.shown)-1, 0))
-	case "k", "up":
+	case key.Matches(msg, k.Up):
 		m.offset = max(m.offset-1, 0)
-	case "g", "home":
+	case key.Matches(msg, k.Top):
 		m.offset = 0
-	case "G", "end":
+	case key.Matches(msg, k.Bottom):
 		m.offset = max(len(m.shown)-1, 0)
-	case "pgdown", "ctrl+f":
+	case key.Matches(msg, k.PageDown):
 		m.offset = min(m.offset+m.rows(), max(len(m.shown)-1, 0))
-	case "pgup", "ctrl+b":
+	case key.Matches(msg, k.PageUp):
 		m.offset = max(m.offset-m.rows(), 0)
 	}
 	return nil
@@ -237,18 +239,10 @@ func (m *Model) Title() string {
 // Capturing is true while the filter is typed.
 func (m *Model) Capturing() bool { return m.typing }
 
-var keys = struct {
-	Filter, Move, Refresh, Back key.Binding
-}{
-	Filter:  key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by type, reason, object, message")),
-	Move:    key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k ↑/↓ g/G pgup/pgdn", "scroll")),
-	Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "read now (every 2 s anyway)")),
-	Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter; back")),
-}
-
 // Bindings are the screen's keys.
 func (m *Model) Bindings() []key.Binding {
-	return []key.Binding{keys.Filter, keys.Move, keys.Refresh, keys.Back}
+	k := m.keys
+	return []key.Binding{k.Filter, k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom, k.Refresh, k.Back}
 }
 
 // widths are the drawn columns' widths but the message's, in cells.
@@ -261,9 +255,10 @@ func (m *Model) View() string {
 	head := st.Title.Render(views.Sanitize(fmt.Sprintf("events of %s/%s", m.target.Kind, m.target.Name)))
 	switch {
 	case !m.loaded:
-		return views.Page(st, w, h, []string{head, "", "reading …"}, "esc back", new(int))
+		return views.Page(st, w, h, []string{head, "", "reading …"}, views.Hint("back", m.keys.Back), new(int))
 	case m.err != nil:
-		return views.Page(st, w, h, []string{head, "", st.Error.Render(views.Sanitize(views.ErrText(m.err)))}, "r read again · esc back", new(int))
+		help := views.Hints(views.Hint("read again", m.keys.Refresh), views.Hint("back", m.keys.Back))
+		return views.Page(st, w, h, []string{head, "", st.Error.Render(views.Sanitize(views.ErrText(m.err)))}, help, new(int))
 	}
 	head += st.Muted.Render(fmt.Sprintf(" · %s of it and of what it owns (%s) · newest first · live",
 		kube.Plural(len(m.shown), "event"), kube.Plural(m.ev.Objects, "object")))
@@ -292,7 +287,8 @@ func (m *Model) View() string {
 	for len(out) < h-1 {
 		out = append(out, "")
 	}
-	last := " " + st.Muted.Render("/ filter · j/k scroll · r read now · esc back")
+	k := m.keys
+	last := " " + st.Muted.Render(views.Hints(views.Hint("filter", k.Filter), views.Hint("scroll", k.Down, k.Up), views.Hint("read now", k.Refresh), views.Hint("back", k.Back)))
 	if m.typing || m.filter.Value() != "" {
 		last = " " + m.filter.View()
 	}

@@ -119,3 +119,35 @@ func BenchmarkEventsScreen(b *testing.B) {
 		}
 	})
 }
+
+// TestEventsKeysRebound: with `events: {filter: f, refresh: R}`, / and r
+// do nothing; f types the filter (where r is a letter), R reads again.
+func TestEventsKeysRebound(t *testing.T) {
+	f := &fake{ev: sample(5)}
+	vc := viewtest.Context(nil, width, height)
+	vc.KeyMap = views.KeyMap{"events": {"filter": {"f"}, "refresh": {"R"}}}
+	m := events.New(vc, f, views.OpenEventsMsg{Kind: "deployments", Namespace: "demo", Name: "web"})
+	m.Update(m.Init()()) // the first read (the tick it starts is not run)
+	d := &viewtest.Driver{T: t, Screen: m}
+	d.Key("/")
+	if _, cmd := m.Update(viewtest.Key("r")); m.Capturing() || cmd != nil {
+		t.Fatalf("/ or r (old keys) acted: typing %v, reads %d", m.Capturing(), f.reads)
+	}
+	if v := m.View(); !strings.Contains(v, "f filter · j/k scroll · R read now · esc back") {
+		t.Errorf("the help line does not name f and R:\n%s", v)
+	}
+	d.Key("f")
+	d.Type("rwarning")
+	d.Key("enter")
+	if m.Capturing() || f.reads != 1 || !strings.Contains(m.View(), "/rwarning") {
+		t.Fatalf("f did not type the filter, r read: reads %d\n%s", f.reads, m.View())
+	}
+	_, cmd := m.Update(viewtest.Key("R"))
+	if cmd == nil {
+		t.Fatal("R (refresh's new key) did not read")
+	}
+	cmd()
+	if f.reads != 2 {
+		t.Fatalf("reads %d after R", f.reads)
+	}
+}

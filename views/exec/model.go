@@ -58,6 +58,7 @@ type Model struct {
 	// it (the screen left the stack).
 	ctx    context.Context
 	cancel context.CancelFunc
+	keys   Keys
 }
 
 // New returns the screen for msg's pod or container, through ex and, for
@@ -67,7 +68,7 @@ func New(vc *views.Context, ex Execer, dbg Debugger, msg views.OpenShellMsg, mem
 	if memory == nil {
 		memory = &Memory{}
 	}
-	m := &Model{vc: vc, ex: ex, dbg: dbg, memory: memory, target: msg, container: msg.Container}
+	m := &Model{vc: vc, ex: ex, dbg: dbg, memory: memory, target: msg, container: msg.Container, keys: views.BoundKeys(vc, KeyTable, DefaultKeys)}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	m.input = textinput.New()
 	m.input.Prompt = ""
@@ -215,22 +216,23 @@ func (m *Model) confirm() {
 	}
 }
 
-// key handles a key on the current page; esc is the root's (back).
+// key handles a key on the current page; esc is the root's (back) but
+// while the debug image is typed.
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
-	s := msg.String()
+	k := m.keys
 	switch m.phase {
 	case phasePick:
-		switch s {
-		case "up", "k":
+		switch {
+		case key.Matches(msg, k.Up):
 			m.cursor = max(m.cursor-1, 0)
-		case "down", "j":
+		case key.Matches(msg, k.Down):
 			m.cursor = min(m.cursor+1, len(m.containers)-1)
-		case "enter":
+		case key.Matches(msg, k.Open):
 			m.container, m.phase = m.containers[m.cursor], phasePlan
 			return m.planCmd()
 		}
 	case phaseConfirm, phaseDebugConfirm:
-		if s == "y" || s == "Y" {
+		if key.Matches(msg, k.Confirm) {
 			m.confirm()
 			if m.phase == phaseConfirm {
 				m.phase = phaseOpen
@@ -239,17 +241,17 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			m.phase = phaseDebugWait
 			return m.debugOpenCmd()
 		}
-		if s == "n" {
+		if key.Matches(msg, k.Cancel) {
 			return back
 		}
 	case phaseNoShell:
 		if m.dbg == nil {
 			return nil
 		}
-		if s == "esc" {
+		if key.Matches(msg, k.Back) {
 			return back
 		}
-		if s == "enter" {
+		if key.Matches(msg, k.Open) {
 			image := strings.TrimSpace(m.input.Value())
 			if image == "" {
 				image = kube.DefaultDebugImage
@@ -278,14 +280,17 @@ func (m *Model) Title() string { return "shell(" + m.where() + ")" }
 
 // Bindings are the screen's keys.
 func (m *Model) Bindings() []key.Binding {
+	k := m.keys
 	switch m.phase {
 	case phasePick:
-		return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open a shell in this container"))}
+		return []key.Binding{views.HelpOf("choose a container", k.Up, k.Down), k.Open}
 	case phaseConfirm, phaseDebugConfirm:
-		return []key.Binding{key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "go on despite the warnings"))}
+		return []key.Binding{k.Confirm, k.Cancel}
 	case phaseNoShell:
 		if m.dbg != nil {
-			return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "start a debug container"))}
+			debug := k.Open
+			debug.SetHelp(debug.Help().Key, "start a debug container")
+			return []key.Binding{debug, k.Back}
 		}
 	}
 	return nil

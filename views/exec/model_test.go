@@ -414,3 +414,25 @@ func TestShellNoShellGoesToHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestShellKeysRebound: with `shell: {confirm: G}`, y and Y do not go on
+// despite the warnings; G does, and the help line names it.
+func TestShellKeysRebound(t *testing.T) {
+	vc := viewtest.Context(nil, 80, 24)
+	vc.KeyMap = views.KeyMap{"shell": {"confirm": {"G"}}}
+	ex := &fakeExecer{plan: onePlan(true)}
+	m := exec.New(vc, ex, nil, target, nil)
+	drive(t, m, m.Init())
+	if v := m.View(); !strings.Contains(v, "G go on · esc cancel") {
+		t.Errorf("the help line does not name G:\n%s", v)
+	}
+	for _, k := range []string{"y", "Y"} {
+		if _, cmd := m.Update(viewtest.Key(k)); cmd != nil || len(ex.opens) != 0 {
+			t.Fatalf("%s (confirm's old key) went on", k)
+		}
+	}
+	_, cmd := m.Update(viewtest.Key("G"))
+	if h, _ := drive(t, m, cmd); h == nil || len(ex.opens) != 1 {
+		t.Fatalf("G (confirm's new key) did not open the shell: %+v", ex.opens)
+	}
+}

@@ -8,10 +8,11 @@ import (
 // View draws the page of the current phase in Context.Width x
 // Context.Height cells.
 func (m *Model) View() string {
-	st := m.vc.Styles
+	st, k := m.vc.Styles, m.keys
 	where := views.Sanitize(m.where())
 	var body []string
-	help := "esc cancel"
+	cancel := views.Hint("cancel", m.vc.Keys.Back) // the root's back, but while the image is typed
+	help := cancel
 	switch m.phase {
 	case phasePlan:
 		body = []string{"shell in " + where + ": checking the guards…"}
@@ -24,7 +25,7 @@ func (m *Model) View() string {
 			}
 			body = append(body, line)
 		}
-		help = "↑/↓ choose · enter open · esc cancel"
+		help = views.Hints(views.Hint("choose", k.Up, k.Down), views.Hint("open", k.Open), cancel)
 	case phaseConfirm, phaseDebugConfirm:
 		what := "a shell in " + where
 		if m.phase == phaseDebugConfirm {
@@ -34,21 +35,21 @@ func (m *Model) View() string {
 		for _, v := range m.verdicts {
 			body = append(body, st.Error.Render("! "+string(v.Reason))+" "+views.Sanitize(v.Sentence))
 		}
-		help = "y go on · esc cancel"
+		help = views.Hints(views.Hint("go on", k.Confirm), cancel)
 	case phaseOpen:
 		body = []string{"shell in " + where + " (container " + views.Sanitize(m.container) + "): choosing a shell…"}
 	case phaseNoShell:
 		body = []string{st.Error.Render("container "+views.Sanitize(m.container)+" of "+where+" has no shell") + ": " + views.Sanitize(m.noShell), ""}
 		if m.dbg == nil {
 			body = append(body, "debug containers are not available with this client")
-			help = "esc back"
+			help = views.Hint("back", m.vc.Keys.Back)
 			break
 		}
 		body = append(body,
 			"start an ephemeral debug container that shares its processes (kubectl debug -it --target)?",
 			"image ["+m.input.View()+"]",
 			st.Muted.Render("the default is "+kube.DefaultDebugImage+"; the image chosen is remembered for this session"))
-		help = "enter start · esc cancel"
+		help = views.Hints(views.Hint("start", k.Open), views.Hint("cancel", k.Back))
 	case phaseDebugPlan:
 		body = []string{"debug container (" + views.Sanitize(m.image) + ") in " + where + ": checking the guards…"}
 	case phaseDebugWait:

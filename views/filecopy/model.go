@@ -72,6 +72,7 @@ type Model struct {
 	result    string
 	failed    bool
 	offset    int
+	keys      Keys
 }
 
 // New returns the copy screen of msg's pod (and container) through cp.
@@ -86,7 +87,7 @@ func New(vc *views.Context, cp Copier, msg views.OpenCopyMsg) *Model {
 		return in
 	}
 	return &Model{vc: vc, cp: cp, target: msg, dir: kube.CopyFromContainer, container: msg.Container,
-		remote: input(""), local: input("."), focus: fieldRemote}
+		remote: input(""), local: input("."), focus: fieldRemote, keys: views.BoundKeys(vc, KeyTable, DefaultKeys)}
 }
 
 type plannedMsg struct {
@@ -303,56 +304,58 @@ func (m *Model) copied(msg copiedMsg) {
 	}
 }
 
-// key handles a key in the current phase.
+// key handles a key in the current phase: the screen's keys first, even
+// while a path is typed; a text a warning asks takes every key.
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
-	s := msg.String()
 	if m.confirm.Typing() {
 		return m.confirm.Key(msg, m.start)
 	}
+	k := m.keys
 	switch m.phase {
 	case phasePlanning:
-		if s == "esc" {
+		if key.Matches(msg, k.Back) {
 			return back
 		}
 		return nil
 	case phaseCopying:
-		if s == "esc" && m.cancel != nil {
+		if key.Matches(msg, k.Back) && m.cancel != nil {
 			m.cancel()
 			m.note = "cancelling…"
 		}
 		return nil
 	case phaseDone:
-		switch s {
-		case "esc", "enter", "q":
+		switch {
+		case key.Matches(msg, k.Back, k.Start):
 			return back
-		case "r":
+		case key.Matches(msg, k.Again):
 			m.phase, m.result, m.failed = phaseForm, "", false
 			return m.focusCmd()
 		}
 		return nil
 	}
-	switch s {
-	case "esc":
+	switch {
+	case key.Matches(msg, k.Back):
 		return back
-	case "tab", "down":
+	case key.Matches(msg, k.NextField):
 		m.focus = m.next(1)
 		return m.focusCmd()
-	case "shift+tab", "up":
+	case key.Matches(msg, k.PreviousField):
 		m.focus = m.next(-1)
 		return m.focusCmd()
-	case "enter":
+	case key.Matches(msg, k.Start):
 		return m.start()
 	}
+	choice := key.Matches(msg, k.PreviousChoice, k.NextChoice)
 	switch m.focus {
 	case fieldDirection:
-		if s == "left" || s == "right" || s == " " || s == "space" {
+		if choice {
 			m.dir = map[kube.CopyDirection]kube.CopyDirection{kube.CopyFromContainer: kube.CopyToContainer, kube.CopyToContainer: kube.CopyFromContainer}[m.dir]
 			m.swapDefaults()
 		}
 		return nil
 	case fieldContainer:
-		if (s == "left" || s == "right" || s == " " || s == "space") && len(m.choices) > 1 {
-			i := (indexOf(m.choices, m.container) + map[bool]int{true: 1, false: len(m.choices) - 1}[s != "left"]) % len(m.choices)
+		if choice && len(m.choices) > 1 {
+			i := (indexOf(m.choices, m.container) + map[bool]int{true: 1, false: len(m.choices) - 1}[!key.Matches(msg, k.PreviousChoice)]) % len(m.choices)
 			m.container, m.phase = m.choices[i], phasePlanning
 			return m.planCmd()
 		}
@@ -422,19 +425,11 @@ func (m *Model) Unsaved() string {
 	return ""
 }
 
-var keys = struct {
-	Move, Switch, Start, Cancel, Again key.Binding
-}{
-	Move:   key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab/shift+tab", "next/previous field")),
-	Switch: key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→ space", "switch the direction or the container")),
-	Start:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "copy (a warning asks y first)")),
-	Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back; cancels a running copy")),
-	Again:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "another copy (after one ended)")),
-}
-
 // Bindings are the screen's keys.
 func (m *Model) Bindings() []key.Binding {
-	return []key.Binding{keys.Move, keys.Switch, keys.Start, keys.Cancel, keys.Again}
+	k := m.keys
+	return []key.Binding{views.HelpOf("next/previous field", k.NextField, k.PreviousField),
+		views.HelpOf("switch the direction or the container", k.PreviousChoice, k.NextChoice), k.Start, k.Back, k.Again}
 }
 
 // landing says where the copy would land, kubectl cp's rule in words.

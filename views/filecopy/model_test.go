@@ -220,3 +220,24 @@ func TestCopyPlanFails(t *testing.T) {
 		t.Fatalf("%s", v)
 	}
 }
+
+// TestCopyKeysRebound: with `copy: {start: ctrl+s, next-field: [tab]}`,
+// enter copies nothing and ↓ stays in the path; ctrl+s copies, and the
+// help line names it.
+func TestCopyKeysRebound(t *testing.T) {
+	f := &fake{}
+	vc := viewtest.Context(nil, width, height)
+	vc.KeyMap = views.KeyMap{"copy": {"start": {"ctrl+s"}, "next-field": {"tab"}}}
+	h := &viewtest.Driver{T: t, Screen: filecopy.New(vc, f, views.OpenCopyMsg{Namespace: "demo", Pod: "web-1", UID: "u1"})}
+	h.Run(h.Screen.Init())
+	h.Type("/var/log/app")
+	h.Key("down")
+	h.Key("enter")
+	if len(f.reqs) != 0 || !strings.Contains(h.Screen.View(), "ctrl+s copy") {
+		t.Fatalf("enter (start's old key) copied, or ctrl+s is not named: %+v\n%s", f.reqs, h.Screen.View())
+	}
+	h.Key("ctrl+s")
+	if len(f.reqs) != 1 || f.reqs[0].Remote != "/var/log/app" || f.reqs[0].Local != "." {
+		t.Fatalf("ctrl+s (start's new key): copies %+v", f.reqs)
+	}
+}

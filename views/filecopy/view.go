@@ -18,22 +18,23 @@ const barWidth = 20
 
 // View draws the phase.
 func (m *Model) View() string {
-	st := m.vc.Styles
+	st, k := m.vc.Styles, m.keys
+	back := views.Hint("back", k.Back)
 	w, h := m.vc.Width, m.vc.Height
 	head := []string{st.Title.Render(views.Sanitize(fmt.Sprintf("copy files: pod %s/%s", m.target.Namespace, m.target.Pod))) +
 		st.Muted.Render(" · a tar stream over pods/exec, as kubectl cp")}
 	switch m.phase {
 	case phasePlanning:
-		return views.Page(st, w, h, append(head, "", "checking that a copy may run in this pod …"), "esc back", &m.offset)
+		return views.Page(st, w, h, append(head, "", "checking that a copy may run in this pod …"), back, &m.offset)
 	case phaseCopying:
-		return views.Page(st, w, h, append(head, "", m.progressLine(), m.note), "esc cancel the copy", &m.offset)
+		return views.Page(st, w, h, append(head, "", m.progressLine(), m.note), views.Hint("cancel the copy", k.Back), &m.offset)
 	case phaseDone:
 		style := st.Muted
 		if m.failed {
 			style = st.Error
 		}
 		return views.Page(st, w, h, append(head, "", style.Render(views.Sanitize(m.result)), "", st.Muted.Render("the outcome is in :history")),
-			"enter/esc back · r another copy", &m.offset)
+			views.Hints(views.Hint("back", k.Start, k.Back), views.Hint("another copy", k.Again)), &m.offset)
 	}
 	body := append(head, "")
 	for _, v := range m.plan.Verdicts {
@@ -41,7 +42,7 @@ func (m *Model) View() string {
 	}
 	if why := m.refusal(); why != "" {
 		body = append(body, "", st.Error.Render(views.Sanitize("no copy can run: "+why)))
-		return views.Page(st, w, h, body, "esc back", &m.offset)
+		return views.Page(st, w, h, body, back, &m.offset)
 	}
 	mark := func(f field) string {
 		if m.focus == f {
@@ -56,7 +57,12 @@ func (m *Model) View() string {
 	body = append(body, "", mark(fieldDirection)+"direction       "+dir)
 	container := views.Sanitize(m.container)
 	if len(m.choices) > 1 {
-		container = "‹ " + container + " ›  " + st.Muted.Render(views.Sanitize(fmt.Sprintf("(%d containers: ←/→)", len(m.choices))))
+		switch ks := views.HintKeys(k.PreviousChoice, k.NextChoice); ks {
+		case "":
+			container = "‹ " + container + " ›  " + st.Muted.Render(views.Sanitize(fmt.Sprintf("(%d containers)", len(m.choices))))
+		default:
+			container = "‹ " + container + " ›  " + st.Muted.Render(views.Sanitize(fmt.Sprintf("(%d containers: %s)", len(m.choices), ks)))
+		}
 	}
 	body = append(body, mark(fieldContainer)+"container       "+container)
 	body = append(body, mark(fieldRemote)+"container path  "+m.remote.View())
@@ -76,7 +82,8 @@ func (m *Model) View() string {
 	if m.note != "" {
 		body = append(body, "", st.Error.Render(views.Sanitize(m.note)))
 	}
-	return views.Page(st, w, h, body, "tab field · ←/→ switch · enter copy · esc back", &m.offset)
+	help := views.Hints(views.Hint("field", k.NextField), views.Hint("switch", k.PreviousChoice, k.NextChoice), views.Hint("copy", k.Start), back)
+	return views.Page(st, w, h, body, help, &m.offset)
 }
 
 // progressLine is the bytes copied, with a bar when the total is known.

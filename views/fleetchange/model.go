@@ -46,21 +46,14 @@ type Model struct {
 	// rollout.PollEvery); tests shorten them.
 	Deadline, Poll time.Duration
 
-	keys []key.Binding
+	keys Keys
 }
 
 // New returns the screen of change (made in change.Source) applied to
 // ref in each target, in their order; it plans when it starts (Init).
 func New(vc *views.Context, ref kube.WorkloadRef, change Change, targets []Target) *Model {
 	return &Model{vc: vc, ref: ref, change: change, targets: targets,
-		Deadline: rollout.DefaultDeadline, Poll: rollout.PollEvery,
-		keys: []key.Binding{
-			key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "apply, cluster by cluster (confirm the warnings first)")),
-			key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo the clusters changed (once stopped or done)")),
-			key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "plan again (read and dry-run every cluster)")),
-			key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1–9", "leave that cluster out of the plan (again: put it back)")),
-			key.NewBinding(key.WithKeys("up", "k", "down", "j"), key.WithHelp("↑/↓", "scroll")),
-		}}
+		Deadline: rollout.DefaultDeadline, Poll: rollout.PollEvery, keys: views.BoundKeys(vc, KeyTable, DefaultKeys)}
 }
 
 // Init plans the change in every target.
@@ -86,7 +79,10 @@ func (m *Model) verb() string {
 }
 
 // Bindings are the screen's keys, for the help overlay.
-func (m *Model) Bindings() []key.Binding { return m.keys }
+func (m *Model) Bindings() []key.Binding {
+	k := m.keys
+	return []key.Binding{k.Apply, k.Undo, k.Refresh, k.LeaveOut, views.HelpOf("scroll", k.Up, k.Down), k.Back}
+}
 
 // Capturing is true while a warning's confirmation is typed.
 func (m *Model) Capturing() bool { return m.confirm != nil && m.confirm.Typing() }
@@ -185,35 +181,36 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 // key handles a key.
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	m.note = ""
-	if msg.String() != "u" {
+	k := m.keys
+	if !key.Matches(msg, k.Undo) {
 		m.undoAsked = false
 	}
 	if m.Capturing() {
 		return m.confirm.Key(msg, m.start)
 	}
-	switch msg.String() {
-	case "esc":
+	switch {
+	case key.Matches(msg, k.Back):
 		if m.phase == phaseApplying || m.phase == phaseUndoing {
 			m.note = "the change is on its way: wait until it stops or is done"
 			return nil
 		}
 		return func() tea.Msg { return views.BackMsg{} }
-	case "down", "j":
+	case key.Matches(msg, k.Down):
 		m.offset++
-	case "up", "k":
+	case key.Matches(msg, k.Up):
 		m.offset = max(m.offset-1, 0)
-	case "ctrl+r":
+	case key.Matches(msg, k.Refresh):
 		if m.phase == phasePlanned || m.phase == phasePlanning {
 			return m.plan()
 		}
-		m.note = "written already: esc, and open the change again to plan anew"
-	case "y":
+		m.note = "written already: " + views.FirstKey(k.Back) + ", and open the change again to plan anew"
+	case key.Matches(msg, k.Apply):
 		return m.yes()
-	case "1", "2", "3", "4", "5", "6", "7", "8", "9":
+	case key.Matches(msg, k.LeaveOut):
 		if m.phase == phasePlanned {
-			m.leaveOut(int(msg.String()[0] - '1'))
+			m.leaveOut(slices.Index(k.LeaveOut.Keys(), msg.String()))
 		}
-	case "u":
+	case key.Matches(msg, k.Undo):
 		return m.undo()
 	}
 	return nil
@@ -351,7 +348,7 @@ func (m *Model) stop() tea.Cmd {
 	changed := m.changed()
 	status := fmt.Sprintf("stopped at %s: %s; %d later cluster(s) untouched", cur.target.Context, cur.why, len(m.steps)-m.current-1)
 	if len(changed) > 0 && !m.change.Restart {
-		status += fmt.Sprintf("; u undoes the %d changed", len(changed))
+		status += fmt.Sprintf("; %s the %d changed", views.Hint("undoes", m.keys.Undo), len(changed))
 	}
 	cmds = append(cmds, views.Status(status, true))
 	return tea.Batch(cmds...)
@@ -391,7 +388,7 @@ func (m *Model) undo() tea.Cmd {
 	}
 	if !m.undoAsked {
 		m.undoAsked = true
-		m.note = fmt.Sprintf("u again writes the change back in %d cluster(s), the last changed first (each read again); any other key keeps it", len(changed))
+		m.note = fmt.Sprintf("%s again writes the change back in %d cluster(s), the last changed first (each read again); any other key keeps it", views.FirstKey(m.keys.Undo), len(changed))
 		return nil
 	}
 	m.undoAsked = false

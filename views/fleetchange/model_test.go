@@ -321,3 +321,30 @@ func TestChangeClusterLeftOut(t *testing.T) {
 		t.Fatalf("history %q", got)
 	}
 }
+
+// TestChangeKeysRebound: with `change: {apply: A, leave-out: [f1, f2,
+// f3]}`, y applies nothing and 2 leaves nothing out; f2 leaves the second
+// cluster out (f2 puts it back), A applies to the others.
+func TestChangeKeysRebound(t *testing.T) {
+	eu, us, ap := &editor{w: web("nginx:1.27")}, &editor{w: web("nginx:1.27")}, &editor{w: web("nginx:1.27")}
+	vc := viewtest.Context(nil, 120, 40)
+	vc.KeyMap = views.KeyMap{"change": {"apply": {"A"}, "leave-out": {"f1", "f2", "f3"}}}
+	targets := []fleetchange.Target{{Context: "eu", Editor: eu}, {Context: "us", Editor: us}, {Context: "ap", Editor: ap}}
+	m := fleetchange.New(vc, ref, fleetchange.Change{Source: "eu", Base: web("nginx:1.27"), Edited: web("nginx:1.28")}, targets)
+	m.Poll = 0
+	d := &driver{Driver: viewtest.Driver{T: t, Screen: m}, m: m}
+	d.run(m.Init())
+	d.key("2")
+	d.key("y")
+	if v := m.View(); strings.Contains(v, "left out") || len(eu.writes)+len(us.writes)+len(ap.writes) != 0 || !strings.Contains(v, "A apply cluster by cluster · f1/f2/f3 leave a cluster out") {
+		t.Fatalf("2 or y (old keys) acted, or the help line names them:\n%s", v)
+	}
+	d.Send(tea.KeyMsg{Type: tea.KeyF2})
+	if v := m.View(); !strings.Contains(v, "2 us — left out of the plan (f2 puts it back)") {
+		t.Fatalf("f2 did not leave us out:\n%s", v)
+	}
+	d.key("A")
+	if len(eu.writes) != 1 || len(us.writes) != 0 || len(ap.writes) != 1 {
+		t.Fatalf("writes eu %v us %v ap %v", eu.writes, us.writes, ap.writes)
+	}
+}

@@ -2,7 +2,6 @@ package fleetchange
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
@@ -20,7 +19,7 @@ func (m *Model) View() string {
 	what := fmt.Sprintf("%s/%s (%s)", m.ref.Kind, views.Sanitize(m.ref.Name), views.Sanitize(m.ref.Namespace))
 	if m.phase == phasePlanning {
 		body = append(body, st.Muted.Render(fmt.Sprintf("planning the change of %s in %d contexts: reading and dry-running each…", what, len(m.targets))))
-		return views.Page(st, m.vc.Width, m.vc.Height, body, "esc back", &m.offset)
+		return views.Page(st, m.vc.Width, m.vc.Height, body, views.Hint("back", m.keys.Back), &m.offset)
 	}
 	if m.change.Restart {
 		body = append(body, fmt.Sprintf("restart %s in each context in this order, one at a time, each rollout followed to its end; the first failure stops it:", what))
@@ -66,7 +65,10 @@ func (m *Model) stateText(i, blocked int) string {
 	case statePlanned:
 		switch {
 		case s.out:
-			return fmt.Sprintf("left out of the plan (%d puts it back)", i+1)
+			if ks := m.keys.LeaveOut.Keys(); i < len(ks) {
+				return fmt.Sprintf("left out of the plan (%s puts it back)", views.KeyHelp(ks[i:i+1]))
+			}
+			return "left out of the plan"
 		case s.blocked() != "":
 			return "refused: " + s.blocked() + " — the change will stop here"
 		case i > blocked:
@@ -148,21 +150,26 @@ func (m *Model) stepLines(s *step) []string {
 
 // help is the help line for the phase.
 func (m *Model) help() string {
+	k := m.keys
+	scroll, back := views.Hint("scroll", k.Up, k.Down), views.Hint("back", k.Back)
 	switch m.phase {
 	case phasePlanned:
-		back := "esc back to the form"
-		if m.change.Restart {
-			back = "esc back"
+		if !m.change.Restart {
+			back = views.Hint("back to the form", k.Back)
 		}
-		return "y apply cluster by cluster · 1–9 leave a cluster out · ctrl+r plan again · ↑/↓ scroll · " + back
+		leave := ""
+		if k.LeaveOut.Enabled() {
+			leave = k.LeaveOut.Help().Key + " leave a cluster out"
+		}
+		return views.Hints(views.Hint("apply cluster by cluster", k.Apply), leave, views.Hint("plan again", k.Refresh), scroll, back)
 	case phaseApplying:
 		return "applying: each cluster waits for the one before to roll out"
 	case phaseUndoing:
 		return "undoing the clusters changed, one at a time"
 	}
-	parts := []string{}
+	undo := ""
 	if len(m.changed()) > 0 && !m.change.Restart {
-		parts = append(parts, "u undo the clusters changed")
+		undo = views.Hint("undo the clusters changed", k.Undo)
 	}
-	return strings.Join(append(parts, "↑/↓ scroll", "esc back"), " · ")
+	return views.Hints(undo, scroll, back)
 }

@@ -50,7 +50,28 @@ type Model struct {
 	token  int
 	offset int
 	now    func() time.Time
-	keys   []key.Binding
+	keys   Keys
+}
+
+// Keys are the :pf screen's bindings: its key table is "forwards".
+type Keys struct {
+	// Up and Down move the cursor.
+	Up, Down key.Binding
+	// Stop stops the selected forward (x, ctrl+d).
+	Stop key.Binding
+}
+
+// KeyTable is the name of the screen's keys in the configuration file's
+// key map (views.KeyMap): `keys: {forwards: {ACTION: KEYS}}`.
+const KeyTable = "forwards"
+
+// DefaultKeys returns the screen's default bindings.
+func DefaultKeys() Keys {
+	return Keys{
+		Up:   key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "move")),
+		Down: key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "move")),
+		Stop: key.NewBinding(key.WithKeys("x", "ctrl+d"), key.WithHelp("x/ctrl+d", "stop the forward")),
+	}
 }
 
 // Option configures the screen.
@@ -61,10 +82,7 @@ func WithClock(now func() time.Time) Option { return func(m *Model) { m.now = no
 
 // New returns the screen over fw.
 func New(vc *views.Context, fw Forwards, opts ...Option) *Model {
-	m := &Model{vc: vc, fw: fw, now: time.Now, keys: []key.Binding{
-		key.NewBinding(key.WithKeys("up", "k", "down", "j"), key.WithHelp("↑/↓", "move")),
-		key.NewBinding(key.WithKeys("x", "ctrl+d"), key.WithHelp("x/ctrl+d", "stop the forward")),
-	}}
+	m := &Model{vc: vc, fw: fw, now: time.Now, keys: views.BoundKeys(vc, KeyTable, DefaultKeys)}
 	for _, o := range opts {
 		o(m)
 	}
@@ -104,12 +122,12 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		}
 		return m, views.Status(fmt.Sprintf("forward %d stopped", msg.id), false)
 	case tea.KeyMsg:
-		switch msg.String() {
-		case "up", "k":
+		switch {
+		case key.Matches(msg, m.keys.Up):
 			m.cursor = max(m.cursor-1, 0)
-		case "down", "j":
+		case key.Matches(msg, m.keys.Down):
 			m.cursor++
-		case "x", "ctrl+d":
+		case key.Matches(msg, m.keys.Stop):
 			return m, m.stop()
 		}
 	}
@@ -215,10 +233,12 @@ func (m *Model) View() string {
 			body = append(body, st.Error.Render("    "+failedText(f)))
 		}
 	}
-	help := "↑/↓ move · x stop · esc back · IN: bytes to you, OUT: to the pod"
+	k := m.keys
+	keys := views.Hints(views.Hint("move", k.Up, k.Down), views.Hint("stop", k.Stop), views.Hint("back", m.vc.Keys.Back))
+	help := views.Hints(keys, "IN: bytes to you, OUT: to the pod")
 	if !wide && len(m.list) > 0 {
 		// What the compact layout leaves out, said in 80 columns.
-		help = "↑/↓ move · x stop · esc back · IN: to you, OUT: to the pod · wider shows ns"
+		help = views.Hints(keys, "IN: to you, OUT: to the pod · wider shows ns")
 	}
 	return views.Page(st, m.vc.Width, m.vc.Height, body, help, &m.offset)
 }
@@ -248,7 +268,9 @@ func cut(s string, w int) string {
 func (m *Model) Title() string { return fmt.Sprintf("port-forwards[%d]", len(m.list)) }
 
 // Bindings are the screen's keys, for the help overlay.
-func (m *Model) Bindings() []key.Binding { return m.keys }
+func (m *Model) Bindings() []key.Binding {
+	return []key.Binding{views.HelpOf("move", m.keys.Up, m.keys.Down), m.keys.Stop}
+}
 
 // Capturing is false: the screen takes no text.
 func (m *Model) Capturing() bool { return false }

@@ -143,3 +143,29 @@ func TestForwardsSayTheMove(t *testing.T) {
 		t.Fatalf("the moves are not counted:\n%s", v)
 	}
 }
+
+// TestForwardsStopRebound: with `forwards: {stop: X}`, x and ctrl+d stop
+// nothing; X stops the selected forward, and the help line names it.
+func TestForwardsStopRebound(t *testing.T) {
+	f := &fakeForwards{list: sample()}
+	vc := viewtest.Context(nil, 200, 50)
+	vc.KeyMap = views.KeyMap{"forwards": {"stop": {"X"}}}
+	var m views.Screen = forwards.New(vc, f)
+	m.Init()
+	for _, k := range []string{"x", "ctrl+d"} {
+		if _, cmd := m.Update(viewtest.Key(k)); cmd != nil {
+			t.Fatalf("%s (stop's old key) acted", k)
+		}
+	}
+	if v := m.View(); !strings.Contains(v, "↑/↓ move · X stop · esc back") {
+		t.Errorf("the help line does not name X:\n%s", v)
+	}
+	_, cmd := m.Update(viewtest.Key("X"))
+	if cmd == nil {
+		t.Fatal("X (stop's new key) did nothing")
+	}
+	m.Update(cmd())
+	if len(f.stopped) != 1 || f.stopped[0] != 1 {
+		t.Fatalf("stopped %v", f.stopped)
+	}
+}

@@ -34,13 +34,14 @@ type History struct {
 	marked          int // the revision marked for a diff (space), 0 for none
 	token           int
 	now             func() time.Time
+	keys            HistoryKeys
 }
 
 // NewHistory returns the revisions of release name in namespace, read
 // through r from Init on (again each time the screen comes back on top,
 // and on ctrl+r).
 func NewHistory(vc *views.Context, r Reader, namespace, name string, opts ...Option) *History {
-	return &History{vc: vc, r: r, namespace: namespace, name: name, now: optionsOf(opts).now}
+	return &History{vc: vc, r: r, namespace: namespace, name: name, now: optionsOf(opts).now, keys: views.BoundKeys(vc, HistoryKeyTable, DefaultHistoryKeys)}
 }
 
 // Init reads the revisions.
@@ -71,19 +72,6 @@ func (m *History) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 	return m, nil
 }
 
-// historyKeys are the revisions' bindings.
-var historyKeys = struct{ Up, Down, Values, AllValues, Manifest, Mark, Diff, Rollback, Refresh key.Binding }{
-	Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-	Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-	Values:    key.NewBinding(key.WithKeys("v", "enter"), key.WithHelp("v/enter", "the revision's values (as given)")),
-	AllValues: key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "its values with the chart's defaults (helm get values --all)")),
-	Manifest:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "its manifest (Secret values as sizes)")),
-	Mark:      key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark the revision to diff from (again: unmark)")),
-	Diff:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diff: the marked revision (else the one before) → the selected one")),
-	Rollback:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "roll back to the selected revision (planned and confirmed first)")),
-	Refresh:   key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read again")),
-}
-
 func (m *History) selected() (kube.HelmRelease, bool) {
 	if len(m.revs) == 0 {
 		return kube.HelmRelease{}, false
@@ -93,7 +81,7 @@ func (m *History) selected() (kube.HelmRelease, bool) {
 }
 
 func (m *History) key(msg tea.KeyMsg) tea.Cmd {
-	k := historyKeys
+	k := m.keys
 	rev, ok := m.selected()
 	switch {
 	case key.Matches(msg, k.Up):
@@ -120,12 +108,12 @@ func (m *History) key(msg tea.KeyMsg) tea.Cmd {
 		from := m.marked
 		if from == 0 {
 			if m.cursor+1 >= len(m.revs) {
-				return views.Status(fmt.Sprintf("revision %d has none before it: mark one with space, then d", rev.Revision), true)
+				return views.Status(fmt.Sprintf("revision %d has none before it: mark one with %s, then %s", rev.Revision, views.FirstKey(k.Mark), views.FirstKey(k.Diff)), true)
 			}
 			from = m.revs[m.cursor+1].Revision
 		}
 		if from == rev.Revision {
-			return views.Status("the marked revision is the selected one: move to another, then d", true)
+			return views.Status("the marked revision is the selected one: move to another, then "+views.FirstKey(k.Diff), true)
 		}
 		return push(diffScreen(m.vc, m.r, m.namespace, m.name, from, rev.Revision))
 	case key.Matches(msg, k.Rollback):
@@ -174,9 +162,16 @@ func (m *History) View() string {
 		body = append(body, fit(left+st.Health(r.Health()).Render(status)+rest))
 	}
 	keepInSight(&m.offset, first+m.cursor, m.vc.Height)
-	help := "v values · V with defaults · m manifest · space mark · d diff · r roll back to it · esc back"
+	k, back := m.keys, views.Hint("back", m.vc.Keys.Back)
+	shows := []string{views.Hint("values", k.Values), views.Hint("with defaults", k.AllValues), views.Hint("manifest", k.Manifest),
+		views.Hint("mark", k.Mark), views.Hint("diff", k.Diff)}
+	help := views.Hints(append(shows, views.Hint("roll back to it", k.Rollback), back)...)
 	if m.vc.ReadOnly() {
-		help = "read-only: r is off · v values · V with defaults · m manifest · space mark · d diff · esc back"
+		off := "read-only"
+		if h := views.Hint("is off", k.Rollback); h != "" {
+			off += ": " + h
+		}
+		help = views.Hints(append(append([]string{off}, shows...), back)...)
 	}
 	return views.Page(st, w, m.vc.Height, body, help, &m.offset)
 }
@@ -188,7 +183,7 @@ func (m *History) Title() string {
 
 // Bindings are the screen's keys, for the help overlay.
 func (m *History) Bindings() []key.Binding {
-	k := historyKeys
+	k := m.keys
 	return []key.Binding{k.Up, k.Down, k.Values, k.AllValues, k.Manifest, k.Mark, k.Diff, k.Rollback, k.Refresh}
 }
 

@@ -69,6 +69,7 @@ type Releases struct {
 	offset    int
 	token     int
 	now       func() time.Time
+	keys      ReleasesKeys
 }
 
 // Option changes a new screen.
@@ -90,7 +91,7 @@ func optionsOf(opts []Option) options {
 // New returns the releases of namespace ("" every namespace), read
 // through r from Init on and again every RefreshInterval.
 func New(vc *views.Context, r Reader, namespace string, opts ...Option) *Releases {
-	return &Releases{vc: vc, r: r, namespace: namespace, now: optionsOf(opts).now}
+	return &Releases{vc: vc, r: r, namespace: namespace, now: optionsOf(opts).now, keys: views.BoundKeys(vc, ReleasesKeyTable, DefaultReleasesKeys)}
 }
 
 // Init reads the list and starts its refresh (a new chain each time the
@@ -133,16 +134,6 @@ func (m *Releases) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 	return m, nil
 }
 
-// releasesKeys are the list's bindings.
-var releasesKeys = struct{ Up, Down, Open, Values, Manifest, Refresh key.Binding }{
-	Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-	Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-	Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "the release's revisions (diff, rollback)")),
-	Values:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "the latest revision's values")),
-	Manifest: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "the latest revision's manifest (Secret values as sizes)")),
-	Refresh:  key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read again")),
-}
-
 func (m *Releases) selected() (kube.HelmRelease, bool) {
 	if len(m.rels) == 0 {
 		return kube.HelmRelease{}, false
@@ -152,7 +143,7 @@ func (m *Releases) selected() (kube.HelmRelease, bool) {
 }
 
 func (m *Releases) key(msg tea.KeyMsg) tea.Cmd {
-	k := releasesKeys
+	k := m.keys
 	rel, ok := m.selected()
 	switch {
 	case key.Matches(msg, k.Up):
@@ -223,7 +214,9 @@ func (m *Releases) View() string {
 		body = append(body, fit(line+st.Health(r.Health()).Render(status)+rest))
 	}
 	keepInSight(&m.offset, first+m.cursor, m.vc.Height)
-	help := "enter revisions · v values · m manifest · ctrl+r read again · esc back"
+	k := m.keys
+	help := views.Hints(views.Hint("revisions", k.Open), views.Hint("values", k.Values), views.Hint("manifest", k.Manifest),
+		views.Hint("read again", k.Refresh), views.Hint("back", m.vc.Keys.Back))
 	return views.Page(st, w, m.vc.Height, body, help, &m.offset)
 }
 
@@ -249,7 +242,7 @@ func (m *Releases) Title() string {
 
 // Bindings are the screen's keys, for the help overlay.
 func (m *Releases) Bindings() []key.Binding {
-	k := releasesKeys
+	k := m.keys
 	return []key.Binding{k.Up, k.Down, k.Open, k.Values, k.Manifest, k.Refresh}
 }
 

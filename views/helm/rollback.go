@@ -42,13 +42,14 @@ type Rollback struct {
 	err     error
 	outcome kube.OperateOutcome
 	offset  int
+	keys    RollbackKeys
 }
 
 // NewRollback returns the rollback of release name in namespace from
 // revision from (the latest the person saw) to revision to, planned from
 // Init on; nothing is written before y.
 func NewRollback(vc *views.Context, r Reader, namespace, name string, from, to int) *Rollback {
-	return &Rollback{vc: vc, r: r, namespace: namespace, name: name, from: from, to: to}
+	return &Rollback{vc: vc, r: r, namespace: namespace, name: name, from: from, to: to, keys: views.BoundKeys(vc, RollbackKeyTable, DefaultRollbackKeys)}
 }
 
 type plannedMsg struct {
@@ -125,22 +126,22 @@ func (m *Rollback) start() tea.Cmd {
 }
 
 func (m *Rollback) key(msg tea.KeyMsg) tea.Cmd {
-	s := msg.String()
-	switch s {
-	case "esc", "n":
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Back, k.Cancel):
 		if m.phase == phaseRunning {
-			return views.Status("the rollback runs to its end (Helm cannot stop it midway); esc once it is done", false)
+			return views.Status("the rollback runs to its end (Helm cannot stop it midway); "+views.Hint("once it is done", k.Back), false)
 		}
-		if s == "n" && m.phase != phaseConfirm {
+		if key.Matches(msg, k.Cancel) && m.phase != phaseConfirm {
 			return nil
 		}
 		return func() tea.Msg { return views.BackMsg{} }
-	case "y":
+	case key.Matches(msg, k.Rollback):
 		if m.phase == phaseConfirm {
 			return m.start()
 		}
 	default:
-		views.ScrollKey(s, &m.offset, m.vc.Height)
+		k.Scroll(msg, &m.offset, m.vc.Height)
 	}
 	return nil
 }
@@ -156,24 +157,20 @@ func (m *Rollback) Title() string {
 	return views.Sanitize(fmt.Sprintf("helm rollback %s/%s %d → %d", m.namespace, m.name, m.from, m.to))
 }
 
-var rollbackKeys = struct{ Roll, Back, Scroll key.Binding }{
-	Roll:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "roll back (after the plan)")),
-	Back:   key.NewBinding(key.WithKeys("esc", "n"), key.WithHelp("n/esc", "cancel: nothing is sent")),
-	Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓ pgup/pgdn", "scroll")),
-}
-
 // Bindings are the screen's keys.
 func (m *Rollback) Bindings() []key.Binding {
-	return []key.Binding{rollbackKeys.Roll, rollbackKeys.Back, rollbackKeys.Scroll}
+	k := m.keys
+	return []key.Binding{k.Rollback, views.HelpOf("cancel: nothing is sent", k.Cancel, k.Back), k.ScrollHelp()}
 }
 
 // View draws the plan, the run and the outcome.
 func (m *Rollback) View() string {
-	st := m.vc.Styles
+	st, k := m.vc.Styles, m.keys
+	back, scroll := views.Hint("back", k.Back), views.Hint("scroll", k.Up, k.Down)
 	w, h := m.vc.Width, m.vc.Height
 	what := views.Sanitize(fmt.Sprintf("helm release %s/%s", m.namespace, m.name))
 	if m.phase == phasePlanning {
-		return views.Page(st, w, h, []string{fmt.Sprintf("planning the rollback of %s to revision %d (the guards, the diff) …", what, m.to)}, "esc back", &m.offset)
+		return views.Page(st, w, h, []string{fmt.Sprintf("planning the rollback of %s to revision %d (the guards, the diff) …", what, m.to)}, back, &m.offset)
 	}
 	var body []string
 	switch m.phase {
@@ -191,7 +188,7 @@ func (m *Rollback) View() string {
 	}
 	if m.plan == nil {
 		body = append(body, st.Error.Render("cannot roll back: "+views.ErrText(m.err)))
-		return views.Page(st, w, h, body, "esc back", &m.offset)
+		return views.Page(st, w, h, body, back, &m.offset)
 	}
 	for _, v := range m.plan.Verdicts {
 		body = append(body, "  "+views.VerdictLine(st, v))
@@ -210,15 +207,19 @@ func (m *Rollback) View() string {
 	} else if m.err == nil {
 		body = append(body, "", st.Muted.Render(fmt.Sprintf("revisions %d and %d have the same values and manifest", m.from, m.to)))
 	}
-	help := "↑/↓ scroll · esc back"
+	help := views.Hints(scroll, back)
 	switch {
 	case m.phase == phaseConfirm && m.plan.Verdicts.Refusal() != nil:
 		body = append(body, "", st.Error.Render("refused: nothing sent"))
 	case m.phase == phaseConfirm:
-		body = append(body, "", st.Error.Render(fmt.Sprintf("roll %s back to revision %d? y/n", what, m.to)))
-		help = "y roll back · n/esc cancel · ↑/↓ scroll"
+		ask := fmt.Sprintf("roll %s back to revision %d?", what, m.to)
+		if yn := views.YesNo(k.Rollback, k.Cancel, k.Back); yn != "" {
+			ask += " " + yn
+		}
+		body = append(body, "", st.Error.Render(ask))
+		help = views.Hints(views.Hint("roll back", k.Rollback), views.Hint("cancel", k.Cancel, k.Back), scroll)
 	case m.phase == phaseRunning:
-		help = "↑/↓ scroll (the rollback runs to its end)"
+		help = views.Hint("scroll (the rollback runs to its end)", k.Up, k.Down)
 	}
 	return views.Page(st, w, h, body, help, &m.offset)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kyyard/kyyard/kube"
+	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/history"
 	"github.com/kyyard/kyyard/views/viewtest"
 )
@@ -61,5 +62,29 @@ func TestAppend(t *testing.T) {
 	}
 	if err := history.Append(filepath.Join(dir, "kyyard", "history.log", "x"), entries()); err == nil {
 		t.Fatal("an unwritable path was written")
+	}
+}
+
+// TestHistoryKeysRebound: with `history: {top: T}`, g leaves the list at
+// its end; T scrolls to the first entries.
+func TestHistoryKeysRebound(t *testing.T) {
+	vc := viewtest.Context(nil, 120, 5)
+	vc.KeyMap = views.KeyMap{"history": {"top": {"T"}}}
+	var list []history.Entry
+	for range 5 {
+		list = append(list, entries()...)
+	}
+	var m views.Screen = history.New(vc, list, "")
+	end := m.View()
+	if strings.Contains(end, "TIME") {
+		t.Fatalf("the list does not start at its end:\n%s", end)
+	}
+	m, _ = m.Update(viewtest.Key("g"))
+	if v := m.View(); v != end {
+		t.Fatalf("g (top's old key) scrolled:\n%s", v)
+	}
+	m, _ = m.Update(viewtest.Key("T"))
+	if v := m.View(); !strings.Contains(v, "TIME") {
+		t.Fatalf("T (top's new key) did not scroll to the top:\n%s", v)
 	}
 }

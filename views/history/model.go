@@ -16,17 +16,34 @@ type Model struct {
 	entries []Entry
 	path    string // the file they are appended to, "" when none
 	offset  int
-	keys    []key.Binding
+	keys    Keys
+}
+
+// Keys are the :history screen's bindings: its key table is "history".
+type Keys struct {
+	// Up and Down scroll a line (pgup and pgdn too).
+	Up, Down key.Binding
+	// Top scrolls to the first entries (g).
+	Top key.Binding
+}
+
+// KeyTable is the name of the screen's keys in the configuration file's
+// key map (views.KeyMap): `keys: {history: {ACTION: KEYS}}`.
+const KeyTable = "history"
+
+// DefaultKeys returns the screen's default bindings.
+func DefaultKeys() Keys {
+	return Keys{
+		Up:   key.NewBinding(key.WithKeys("up", "k", "pgup"), key.WithHelp("↑/k", "scroll up")),
+		Down: key.NewBinding(key.WithKeys("down", "j", "pgdown"), key.WithHelp("↓/j", "scroll down")),
+		Top:  key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "the first entries")),
+	}
 }
 
 // New returns the screen showing entries (the slice is not changed);
 // path names the file they are appended to ("" when none is written).
 func New(vc *views.Context, entries []Entry, path string) *Model {
-	return &Model{vc: vc, entries: entries, path: path, offset: 1 << 30, keys: []key.Binding{
-		key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
-		key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
-		key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "the first entries")),
-	}}
+	return &Model{vc: vc, entries: entries, path: path, offset: 1 << 30, keys: views.BoundKeys(vc, KeyTable, DefaultKeys)}
 }
 
 // Init does nothing: the entries are in memory.
@@ -35,12 +52,12 @@ func (m *Model) Init() tea.Cmd { return nil }
 // Update scrolls.
 func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
-		switch k.String() {
-		case "down", "j", "pgdown":
+		switch {
+		case key.Matches(k, m.keys.Down):
 			m.offset++
-		case "up", "k", "pgup":
+		case key.Matches(k, m.keys.Up):
 			m.offset = max(m.offset-1, 0)
-		case "g", "home":
+		case key.Matches(k, m.keys.Top):
 			m.offset = 0
 		}
 	}
@@ -76,14 +93,15 @@ func (m *Model) View() string {
 	if m.path != "" {
 		help = "also appended to " + m.path
 	}
-	return views.Page(st, m.vc.Width, m.vc.Height, body, "↑/↓ scroll · esc back · "+help, &m.offset)
+	help = views.Hints(views.Hint("scroll", m.keys.Up, m.keys.Down), views.Hint("back", m.vc.Keys.Back), help)
+	return views.Page(st, m.vc.Width, m.vc.Height, body, help, &m.offset)
 }
 
 // Title is "history[<entries>]".
 func (m *Model) Title() string { return fmt.Sprintf("history[%d]", len(m.entries)) }
 
 // Bindings are the screen's keys, for the help overlay.
-func (m *Model) Bindings() []key.Binding { return m.keys }
+func (m *Model) Bindings() []key.Binding { return []key.Binding{m.keys.Up, m.keys.Down, m.keys.Top} }
 
 // Capturing is false: the screen takes no text.
 func (m *Model) Capturing() bool { return false }

@@ -69,8 +69,12 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		o.Since, o.TailLines = 0, DefaultTail
 		return m.start()
 	case key.Matches(msg, k.Since):
+		i := slices.Index(k.Since.Keys(), msg.String())
+		if i < 0 || i >= len(sinceDurations) {
+			return nil
+		}
 		o := &m.req.Options
-		o.Since, o.TailLines = sinceKeys[msg.String()], -1
+		o.Since, o.TailLines = sinceDurations[i], -1
 		return m.start()
 	case key.Matches(msg, k.Container):
 		if len(m.containers) == 0 {

@@ -20,7 +20,8 @@ type Keys struct {
 	// Previous reads the previous container instance's log, or back.
 	Previous key.Binding
 	// Tail and Since restart the stream at the last DefaultTail lines or
-	// at 1m, 5m, 15m, 30m, 1h ago.
+	// at 1m, 5m, 15m, 30m, 1h ago: Since's first key 1m, its second 5m,
+	// ... (1-5); a sixth key and those after it do nothing.
 	Tail, Since key.Binding
 	// Container opens the container picker.
 	Container key.Binding

@@ -32,10 +32,9 @@ type Streamer interface {
 // DefaultTail is how many last lines `0` (tail) restarts the stream at.
 const DefaultTail = 1000
 
-// sinceKeys are the durations the keys 1 to 5 restart the stream at.
-var sinceKeys = map[string]time.Duration{
-	"1": time.Minute, "2": 5 * time.Minute, "3": 15 * time.Minute, "4": 30 * time.Minute, "5": time.Hour,
-}
+// sinceDurations are the durations Since's keys restart the stream at:
+// its first key (1) the first, its second (2) the second, ...
+var sinceDurations = []time.Duration{time.Minute, 5 * time.Minute, 15 * time.Minute, 30 * time.Minute, time.Hour}
 
 // Timestamp modes (t cycles them).
 const (

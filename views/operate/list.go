@@ -40,6 +40,7 @@ type List struct {
 	token    int
 	note     string
 	offset   int
+	keys     ListKeys
 }
 
 // listPlanMsg carries one action's plan.
@@ -53,7 +54,7 @@ type listPlanMsg struct {
 
 // NewList returns the action list of msg's object, planned through op.
 func NewList(vc *views.Context, op Operator, msg views.ActionsMsg) *List {
-	l := &List{vc: vc, op: op, target: msg.Target, replicas: msg.Replicas}
+	l := &List{vc: vc, op: op, target: msg.Target, replicas: msg.Replicas, keys: views.BoundKeys(vc, ListKeyTable, DefaultListKeys)}
 	for _, ak := range views.Actions {
 		a := ak.Action
 		r := listRow{action: a, key: ak.Key}
@@ -113,12 +114,12 @@ func (l *List) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 		}
 	case tea.KeyMsg:
 		l.note = ""
-		switch msg.String() {
-		case "up", "k":
+		switch {
+		case key.Matches(msg, l.keys.Up):
 			l.cursor = max(l.cursor-1, 0)
-		case "down", "j":
+		case key.Matches(msg, l.keys.Down):
 			l.cursor = min(l.cursor+1, len(l.rows)-1)
-		case "enter":
+		case key.Matches(msg, l.keys.Open):
 			r := l.rows[l.cursor]
 			if !r.planned {
 				l.note = "still checking " + string(r.action)
@@ -170,7 +171,8 @@ func (l *List) View() string {
 	if l.note != "" {
 		body = append(body, "", st.Error.Render(l.note))
 	}
-	return views.Page(st, l.vc.Width, l.vc.Height, body, "↑/↓ choose · enter confirm it · esc back", &l.offset)
+	help := views.Hints(views.Hint("choose", l.keys.Up, l.keys.Down), views.Hint("confirm it", l.keys.Open), views.Hint("back", l.vc.Keys.Back))
+	return views.Page(st, l.vc.Width, l.vc.Height, body, help, &l.offset)
 }
 
 // Title is "actions <kind>/<name>(<namespace>)".
@@ -180,10 +182,7 @@ func (l *List) Title() string {
 
 // Bindings are the list's keys, for the help overlay.
 func (l *List) Bindings() []key.Binding {
-	return []key.Binding{
-		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "choose an action")),
-		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open its confirmation")),
-	}
+	return []key.Binding{views.HelpOf("choose an action", l.keys.Up, l.keys.Down), l.keys.Open}
 }
 
 // Capturing is false: the list takes no text.

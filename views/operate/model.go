@@ -72,13 +72,14 @@ type Model struct {
 	// of every object not refused; nil until the plans are read.
 	confirm *views.Confirm
 	offset  int
+	keys    Keys
 }
 
 // New returns the screen for msg's action on msg's targets, through op;
 // kind describes the targets' kind (its plugin's KindInfo). A scale
 // starts with its form; other actions plan at Init.
 func New(vc *views.Context, op Operator, kind kube.KindInfo, msg views.OperateMsg) *Model {
-	m := &Model{vc: vc, op: op, kind: kind, action: msg.Action, current: msg.Replicas}
+	m := &Model{vc: vc, op: op, kind: kind, action: msg.Action, current: msg.Replicas, keys: views.BoundKeys(vc, KeyTable, DefaultKeys)}
 	for _, r := range msg.Targets {
 		m.items = append(m.items, item{ref: r})
 	}
@@ -199,15 +200,17 @@ func (m *Model) sendable() int {
 	return n
 }
 
-// key handles a key on the current page.
+// key handles a key on the current page: Back first, at every stage;
+// then the scale form's Take, else the key is typed; a text being typed
+// for a warning takes every key but Back.
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
-	s := msg.String()
-	if s == "esc" {
+	k := m.keys
+	if key.Matches(msg, k.Back) {
 		return m.leave()
 	}
 	switch m.phase {
 	case phaseScale:
-		if s == "enter" {
+		if key.Matches(msg, k.Take) {
 			n, err := kube.ParseReplicas(m.input.Value())
 			if err != nil {
 				m.note = "replicas: " + err.Error()
@@ -225,8 +228,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		if m.confirm.Typing() {
 			return m.confirm.Update(msg)
 		}
-		switch s {
-		case "f":
+		switch {
+		case key.Matches(msg, k.Force):
 			if m.action == kube.ActionDelete && m.hasPods() {
 				m.force = !m.force
 				m.phase, m.confirm = phasePlan, nil
@@ -235,32 +238,32 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 				}
 				return m.planCmds()
 			}
-		case "y":
+		case key.Matches(msg, k.Confirm):
 			if m.sendable() == 0 {
 				return nil
 			}
 			m.phase = phaseRun
 			return m.sendNext()
-		case "n":
+		case key.Matches(msg, k.Cancel):
 			return m.leave()
 		}
 	case phaseResult:
-		switch s {
-		case "down", "j", "pgdown":
+		switch {
+		case key.Matches(msg, k.Down, k.PageDown):
 			m.offset++
-		case "up", "k", "pgup":
+		case key.Matches(msg, k.Up, k.PageUp):
 			m.offset = max(m.offset-1, 0)
-		case "enter":
+		case key.Matches(msg, k.Take):
 			if cmd := m.openCreated(); cmd != nil {
 				return cmd
 			}
 			return m.leave()
 		}
 	case phasePlan, phaseRun:
-		switch s {
-		case "down", "j":
+		switch {
+		case key.Matches(msg, k.Down):
 			m.offset++
-		case "up", "k":
+		case key.Matches(msg, k.Up):
 			m.offset = max(m.offset-1, 0)
 		}
 	}
@@ -451,12 +454,8 @@ func (m *Model) Title() string {
 
 // Bindings are the screen's keys, for the help overlay.
 func (m *Model) Bindings() []key.Binding {
-	return []key.Binding{
-		key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "confirm")),
-		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "take the typed text / the replicas; after a trigger, its Job's pods")),
-		key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "pods: force delete (grace period 0)")),
-		key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n esc", "cancel")),
-	}
+	k := m.keys
+	return []key.Binding{k.Confirm, k.Take, k.Force, views.HelpOf("cancel", k.Cancel, k.Back), views.ScrollHelp(k.Up, k.Down, k.PageUp, k.PageDown)}
 }
 
 // Capturing reports whether text is typed (the replicas, a name to

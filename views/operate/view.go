@@ -3,6 +3,8 @@ package operate
 import (
 	"fmt"
 
+	"github.com/charmbracelet/bubbles/key"
+
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
 )
@@ -10,22 +12,23 @@ import (
 // View draws the page of the current phase in Context.Width x
 // Context.Height cells.
 func (m *Model) View() string {
+	k := m.keys
 	var body []string
 	var help string
 	switch m.phase {
 	case phaseScale:
-		body, help = m.scaleLines(), "enter check and confirm · esc cancel"
+		body, help = m.scaleLines(), views.Hints(views.Hint("check and confirm", k.Take), views.Hint("cancel", k.Back))
 	case phasePlan:
-		body, help = m.planLines(), "esc cancel"
+		body, help = m.planLines(), views.Hint("cancel", k.Back)
 	case phaseConfirm:
 		body, help = m.confirmLines()
 	case phaseRun, phaseResult:
 		body = m.resultLines()
-		help = "esc back (the rest is left alone)"
+		help = views.Hint("back (the rest is left alone)", k.Back)
 		if m.phase == phaseResult {
-			help = "↑/↓ scroll · enter/esc back"
+			help = views.Hints(views.Hint("scroll", k.Up, k.Down), views.Hint("back", k.Take, k.Back))
 			if ref, ok := m.created(); ok {
-				help = "enter the pods of " + views.Sanitize(string(ref.Kind)+"/"+ref.Name) + " · ↑/↓ scroll · esc back"
+				help = views.Hints(views.Hint("the pods of "+views.Sanitize(string(ref.Kind)+"/"+ref.Name), k.Take), views.Hint("scroll", k.Up, k.Down), views.Hint("back", k.Back))
 			}
 		}
 	}
@@ -123,11 +126,12 @@ func (m *Model) confirmLines() ([]string, string) {
 		}
 	}
 	out = append(out, "")
+	k := m.keys
 	if m.action == kube.ActionDelete && m.hasPods() {
 		if m.force {
-			out = append(out, st.Error.Render("pods are deleted at once: they leave the API without waiting for their node to stop them (f: graceful)"))
+			out = append(out, st.Error.Render("pods are deleted at once: they leave the API without waiting for their node to stop them"+switchHint(k.Force, "graceful")))
 		} else {
-			out = append(out, "pods are deleted gracefully, with their own grace period (f: force)")
+			out = append(out, "pods are deleted gracefully, with their own grace period"+switchHint(k.Force, "force"))
 		}
 	}
 	if refused > 0 {
@@ -135,27 +139,30 @@ func (m *Model) confirmLines() ([]string, string) {
 	}
 	if m.sendable() == 0 {
 		if refused == 0 {
-			return out, "nothing to send · esc back"
+			return out, views.Hints("nothing to send", views.Hint("back", k.Back))
 		}
-		return out, "nothing can be done · esc back"
+		return out, views.Hints("nothing can be done", views.Hint("back", k.Back))
 	}
 	if i, text := m.confirm.Pending(); i >= 0 {
 		out = append(out, fmt.Sprintf("type %q to confirm %s: [%s]", text, objectName(m.items[m.confirm.Ask(i).Of].ref), m.confirm.Input(i)))
 		if n := m.confirm.Note(); n != "" {
 			out = append(out, st.Error.Render(n))
 		}
-		return out, "enter take the text · esc cancel"
+		return out, views.Hints("enter take the text", views.Hint("cancel", k.Back))
 	}
-	ask := fmt.Sprintf("%s %s? y/n", m.what(), objectName(m.items[0].ref))
+	ask := fmt.Sprintf("%s %s?", m.what(), objectName(m.items[0].ref))
 	if len(m.items) > 1 {
-		ask = fmt.Sprintf("%s %s? y/n", m.what(), kube.Plural(m.sendable(), "object"))
+		ask = fmt.Sprintf("%s %s?", m.what(), kube.Plural(m.sendable(), "object"))
+	}
+	if yn := views.YesNo(k.Confirm, k.Cancel, k.Back); yn != "" {
+		ask += " " + yn
 	}
 	out = append(out, st.Error.Render(ask))
-	help := "y confirm · n/esc cancel"
+	force := ""
 	if m.action == kube.ActionDelete && m.hasPods() {
-		help = "y confirm · f graceful/force · n/esc cancel"
+		force = views.Hint("graceful/force", k.Force)
 	}
-	return out, help
+	return out, views.Hints(views.Hint("confirm", k.Confirm), force, views.Hint("cancel", k.Cancel, k.Back))
 }
 
 // resultLines is one line per object: its outcome, or that it waits.
@@ -181,4 +188,13 @@ func (m *Model) resultLines() []string {
 		head = fmt.Sprintf("%s: %d of %d done", m.what(), ok, len(m.items))
 	}
 	return append([]string{head}, lines...)
+}
+
+// switchHint is the note of the key that switches the delete of pods to
+// the other way ("(f: force)"), "" when Force is unbound.
+func switchHint(force key.Binding, to string) string {
+	if !force.Enabled() || len(force.Keys()) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s: %s)", views.KeyHelp(force.Keys()[:1]), to)
 }

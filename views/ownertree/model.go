@@ -47,11 +47,12 @@ type Model struct {
 	cursor  int
 	offset  int
 	reading bool
+	keys    Keys
 }
 
 // New returns the owner tree screen of msg's object, read through rd.
 func New(vc *views.Context, rd Reader, msg views.OpenOwnerTreeMsg) *Model {
-	return &Model{vc: vc, rd: rd, target: msg}
+	return &Model{vc: vc, rd: rd, target: msg, keys: views.BoundKeys(vc, KeyTable, DefaultKeys)}
 }
 
 type treeMsg struct {
@@ -87,7 +88,7 @@ func (m *Model) Update(msg tea.Msg) (views.Screen, tea.Cmd) {
 			m.show(msg)
 		}
 	case tea.KeyMsg:
-		return m, m.key(msg.String())
+		return m, m.key(msg)
 	}
 	return m, nil
 }
@@ -128,27 +129,28 @@ func (m *Model) show(msg treeMsg) {
 }
 
 // key handles one key.
-func (m *Model) key(s string) tea.Cmd {
-	switch s {
-	case "esc", "q":
+func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Back):
 		return func() tea.Msg { return views.BackMsg{} }
-	case "r", "ctrl+r":
+	case key.Matches(msg, k.Refresh):
 		if !m.reading {
 			return m.read()
 		}
-	case "j", "down":
+	case key.Matches(msg, k.Down):
 		m.cursor = min(m.cursor+1, max(len(m.lines)-1, 0))
-	case "k", "up":
+	case key.Matches(msg, k.Up):
 		m.cursor = max(m.cursor-1, 0)
-	case "g", "home":
+	case key.Matches(msg, k.Top):
 		m.cursor = 0
-	case "G", "end":
+	case key.Matches(msg, k.Bottom):
 		m.cursor = max(len(m.lines)-1, 0)
-	case "pgdown", "ctrl+f":
+	case key.Matches(msg, k.PageDown):
 		m.cursor = min(m.cursor+m.rows(), max(len(m.lines)-1, 0))
-	case "pgup", "ctrl+b":
+	case key.Matches(msg, k.PageUp):
 		m.cursor = max(m.cursor-m.rows(), 0)
-	case "!":
+	case key.Matches(msg, k.Unhealthy):
 		// The next line that is not ok, below the cursor (wrapping).
 		for d := 1; d <= len(m.lines); d++ {
 			i := (m.cursor + d) % len(m.lines)
@@ -157,11 +159,11 @@ func (m *Model) key(s string) tea.Cmd {
 				break
 			}
 		}
-	case "enter", "d", "y":
+	case key.Matches(msg, k.Describe, k.YAML):
 		if m.cursor < len(m.lines) {
 			n := m.lines[m.cursor].node
 			view := views.DescribeView
-			if s == "y" {
+			if key.Matches(msg, k.YAML) {
 				view = views.YAMLView
 			}
 			msg := views.OpenObjectMsg{View: view, Kind: n.Kind, Namespace: n.Namespace, Name: n.Name}
@@ -182,20 +184,10 @@ func (m *Model) Title() string {
 // Capturing is false: the screen takes no text.
 func (m *Model) Capturing() bool { return false }
 
-var keys = struct {
-	Move, Open, YAML, Unhealthy, Refresh, Back key.Binding
-}{
-	Move:      key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k ↑/↓ g/G", "move")),
-	Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/d", "describe the object")),
-	YAML:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "its YAML")),
-	Unhealthy: key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "next object that is not ok")),
-	Refresh:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "read the tree again")),
-	Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-}
-
 // Bindings are the screen's keys.
 func (m *Model) Bindings() []key.Binding {
-	return []key.Binding{keys.Move, keys.Open, keys.YAML, keys.Unhealthy, keys.Refresh, keys.Back}
+	k := m.keys
+	return []key.Binding{k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom, k.Describe, k.YAML, k.Unhealthy, k.Refresh, k.Back}
 }
 
 // View draws the tree: a header, the notes, then the lines around the
@@ -206,9 +198,10 @@ func (m *Model) View() string {
 		st.Muted.Render(" · owner references up and down; a Service's selected pods ~")
 	switch {
 	case !m.loaded:
-		return views.Page(st, w, h, []string{head, "", "reading …"}, "esc back", &m.offset)
+		return views.Page(st, w, h, []string{head, "", "reading …"}, views.Hint("back", m.keys.Back), &m.offset)
 	case m.err != nil:
-		return views.Page(st, w, h, []string{head, "", st.Error.Render(views.Sanitize(views.ErrText(m.err)))}, "r read again · esc back", &m.offset)
+		help := views.Hints(views.Hint("read again", m.keys.Refresh), views.Hint("back", m.keys.Back))
+		return views.Page(st, w, h, []string{head, "", st.Error.Render(views.Sanitize(views.ErrText(m.err)))}, help, &m.offset)
 	}
 	out := []string{ansi.Truncate(" "+head, w, "…")}
 	for _, n := range m.notes {
@@ -222,7 +215,9 @@ func (m *Model) View() string {
 	for len(out) < h-1 {
 		out = append(out, "")
 	}
-	help := fmt.Sprintf("%d objects · enter describe · y YAML · ! next not ok · r again · esc back", len(m.lines))
+	k := m.keys
+	help := views.Hints(fmt.Sprintf("%d objects", len(m.lines)), views.Hint("describe", k.Describe), views.Hint("YAML", k.YAML),
+		views.Hint("next not ok", k.Unhealthy), views.Hint("again", k.Refresh), views.Hint("back", k.Back))
 	out = append(out[:min(len(out), h-1)], ansi.Truncate(" "+st.Muted.Render(help), w, "…"))
 	return strings.Join(out, "\n")
 }

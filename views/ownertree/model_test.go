@@ -95,3 +95,27 @@ func TestOwnerTreeScreenFailure(t *testing.T) {
 		t.Error("esc does not go back")
 	}
 }
+
+// TestOwnerTreeKeysRebound: with `tree: {yaml: Y, describe: [enter]}`, y
+// and d open nothing; Y opens the line's YAML, enter still describes it.
+func TestOwnerTreeKeysRebound(t *testing.T) {
+	vc := viewtest.Context(nil, width, height)
+	vc.KeyMap = views.KeyMap{"tree": {"yaml": {"Y"}, "describe": {"enter"}}}
+	d := &viewtest.Driver{T: t, Screen: ownertree.New(vc, &fake{tree: webTree()}, views.OpenOwnerTreeMsg{Kind: "pods", Namespace: "demo", Name: "web-1-b"})}
+	d.Run(d.Screen.Init())
+	for _, k := range []string{"y", "d"} {
+		if _, cmd := d.Screen.Update(viewtest.Key(k)); cmd != nil {
+			t.Fatalf("%s (an old key) opened %#v", k, cmd())
+		}
+	}
+	_, cmd := d.Screen.Update(viewtest.Key("Y"))
+	if cmd == nil {
+		t.Fatal("Y (yaml's new key) opened nothing")
+	}
+	if o, _ := cmd().(views.OpenObjectMsg); o.Name != "web-1-b" || o.View != views.YAMLView {
+		t.Fatalf("Y opened %+v", o)
+	}
+	if v := d.Screen.View(); !strings.Contains(v, "enter describe · Y YAML") {
+		t.Errorf("the help line does not name Y:\n%s", v)
+	}
+}

@@ -8,6 +8,7 @@ package portforward
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -64,6 +65,7 @@ type Model struct {
 	note    string // why enter did nothing, or the start's error
 	busy    bool
 	offset  int
+	keys    Keys
 }
 
 // New returns the dialog for msg's object, through fw.
@@ -76,7 +78,7 @@ func New(vc *views.Context, fw Forwarder, msg views.OpenPortForwardMsg) *Model {
 		in.PromptStyle, in.TextStyle = vc.Styles.Prompt, vc.Styles.Prompt
 		return in
 	}
-	return &Model{vc: vc, fw: fw, target: msg, other: input(), local: input()}
+	return &Model{vc: vc, fw: fw, target: msg, other: input(), local: input(), keys: views.BoundKeys(vc, KeyTable, DefaultKeys)}
 }
 
 // Init reads the ports the object declares.
@@ -207,15 +209,16 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.busy {
 		return nil
 	}
-	switch msg.String() {
-	case "esc":
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Back):
 		return func() tea.Msg { return views.BackMsg{} }
-	case "enter":
+	case key.Matches(msg, k.Start):
 		return m.start()
-	case "tab", "shift+tab":
+	case key.Matches(msg, k.LocalPort):
 		m.onLocal = !m.onLocal
 		return m.focus()
-	case "up":
+	case key.Matches(msg, k.Up):
 		m.note = ""
 		if m.onLocal {
 			m.onLocal = false // back to the port row chosen
@@ -224,7 +227,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.cursor = max(m.cursor-1, 0)
 		m.follow()
 		return m.focus()
-	case "down":
+	case key.Matches(msg, k.Down):
 		if m.onLocal {
 			return nil
 		}
@@ -276,9 +279,9 @@ func TrimZeros(s string) string {
 	return t
 }
 
-// PassesKey lets `?` through to the root's help overlay: the fields take
-// digits only (views.KeyPasser).
-func (m *Model) PassesKey(key string) bool { return key == "?" }
+// PassesKey lets the help key (?) through to the root's help overlay: the
+// fields take digits only (views.KeyPasser).
+func (m *Model) PassesKey(name string) bool { return slices.Contains(m.vc.Keys.Help.Keys(), name) }
 
 // start starts the forward chosen, or says what is missing.
 func (m *Model) start() tea.Cmd {
@@ -352,7 +355,9 @@ func (m *Model) View() string {
 	case m.note != "":
 		body = append(body, "", st.Error.Render(m.note))
 	}
-	return views.Page(st, m.vc.Width, m.vc.Height, body, "↑/↓ port · tab local port · enter forward · esc cancel", &m.offset)
+	k := m.keys
+	help := views.Hints(views.Hint("port", k.Up, k.Down), views.Hint("local port", k.LocalPort), views.Hint("forward", k.Start), views.Hint("cancel", k.Back))
+	return views.Page(st, m.vc.Width, m.vc.Height, body, help, &m.offset)
 }
 
 // Title is "port-forward".
@@ -360,12 +365,8 @@ func (m *Model) Title() string { return "port-forward" }
 
 // Bindings are the dialog's keys, for the help overlay.
 func (m *Model) Bindings() []key.Binding {
-	return []key.Binding{
-		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "choose a port")),
-		key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "local port")),
-		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "start the forward")),
-		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-	}
+	k := m.keys
+	return []key.Binding{views.HelpOf("choose a port", k.Up, k.Down), k.LocalPort, k.Start, k.Back}
 }
 
 // Capturing is true: the dialog takes digits and handles esc itself.

@@ -287,3 +287,29 @@ func FuzzParsePort(f *testing.F) {
 		}
 	})
 }
+
+// TestDialogKeysRebound: with `port-forward: {start: ctrl+s}` and the
+// help moved to f1 (`global: {help: f1}`), enter starts nothing and ?
+// stays in the dialog; ctrl+s starts the forward, f1 reaches the help.
+func TestDialogKeysRebound(t *testing.T) {
+	f := &fakeForwarder{ports: servicePorts()}
+	vc := viewtest.Context(nil, 80, 24)
+	vc.KeyMap = views.KeyMap{"port-forward": {"start": {"ctrl+s"}}, "global": {"help": {"f1"}}}
+	vc.Keys = views.BoundKeys(vc, "global", views.DefaultGlobalKeys)
+	var m views.Screen = portforward.New(vc, f, views.OpenPortForwardMsg{Kind: "services", Namespace: "demo", Name: "web", UID: "u1"})
+	m, _ = run(t, m, m.Init())
+	if kp := m.(views.KeyPasser); kp.PassesKey("?") || !kp.PassesKey("f1") {
+		t.Fatal("the dialog passes ? rather than f1 to the help")
+	}
+	if _, cmd := m.Update(viewtest.Key("enter")); cmd != nil || len(f.started) != 0 {
+		t.Fatalf("enter (start's old key) started %+v", f.started)
+	}
+	if v := m.View(); !strings.Contains(v, "ctrl+s forward") {
+		t.Errorf("the help line does not name ctrl+s:\n%s", v)
+	}
+	_, cmd := m.Update(viewtest.Key("ctrl+s"))
+	run(t, m, cmd)
+	if len(f.started) != 1 || f.started[0].RemotePort != 80 {
+		t.Fatalf("ctrl+s (start's new key) started %+v", f.started)
+	}
+}

@@ -44,11 +44,12 @@ type Model struct {
 	cursor   int
 	revealed map[string]bool
 	offset   int
+	keys     Keys
 }
 
 // New returns the decoded view of the Secret req names, read through rd.
 func New(vc *views.Context, rd Reader, req views.OpenSecretMsg) *Model {
-	return &Model{vc: vc, rd: rd, req: req, revealed: map[string]bool{}}
+	return &Model{vc: vc, rd: rd, req: req, revealed: map[string]bool{}, keys: views.BoundKeys(vc, KeyTable, DefaultKeys)}
 }
 
 // readMsg is the read's answer.
@@ -81,18 +82,41 @@ func (m *Model) read() tea.Cmd {
 // Close drops the values (views.Closer): nothing of them outlives the screen.
 func (m *Model) Close() { m.data, m.revealed = nil, map[string]bool{} }
 
-// keys are the screen's bindings.
-var keys = struct{ Move, Reveal, Edit, Refresh, Back key.Binding }{
-	Move:    key.NewBinding(key.WithKeys("up", "down", "k", "j"), key.WithHelp("↑/↓", "move")),
-	Reveal:  key.NewBinding(key.WithKeys("enter", " "), key.WithHelp("enter/space", "reveal or hide the value")),
-	Edit:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit the values (YAML edit, decoded)")),
-	Refresh: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read again (hides every value)")),
-	Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back (the values are dropped)")),
+// Keys are the decoded view's bindings: its key table is "secret".
+type Keys struct {
+	// Up and Down move the cursor.
+	Up, Down key.Binding
+	// Reveal reveals the cursor's value, or hides it again (enter,
+	// space).
+	Reveal key.Binding
+	// Edit edits the values, decoded, in the YAML edit (e).
+	Edit key.Binding
+	// Refresh reads the Secret again and hides every value (ctrl+r).
+	Refresh key.Binding
+	// Back leaves the screen; the values are dropped (esc).
+	Back key.Binding
+}
+
+// KeyTable is the name of the decoded view's keys in the configuration
+// file's key map (views.KeyMap): `keys: {secret: {ACTION: KEYS}}`.
+const KeyTable = "secret"
+
+// DefaultKeys returns the decoded view's default bindings.
+func DefaultKeys() Keys {
+	return Keys{
+		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "move")),
+		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "move")),
+		Reveal:  key.NewBinding(key.WithKeys("enter", " "), key.WithHelp("enter/space", "reveal or hide the value")),
+		Edit:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit the values (YAML edit, decoded)")),
+		Refresh: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read again (hides every value)")),
+		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back (the values are dropped)")),
+	}
 }
 
 // Bindings are the screen's keys.
 func (m *Model) Bindings() []key.Binding {
-	return []key.Binding{keys.Move, keys.Reveal, keys.Edit, keys.Refresh, keys.Back}
+	k := m.keys
+	return []key.Binding{views.HelpOf("move", k.Up, k.Down), k.Reveal, k.Edit, k.Refresh, k.Back}
 }
 
 // Capturing is false: no text is typed here.
@@ -125,22 +149,23 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.data != nil {
 		n = len(m.data.Values)
 	}
-	switch msg.String() {
-	case "up", "k":
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Up):
 		m.cursor = max(m.cursor-1, 0)
-	case "down", "j":
+	case key.Matches(msg, k.Down):
 		m.cursor = max(min(m.cursor+1, n-1), 0)
-	case "enter", " ":
+	case key.Matches(msg, k.Reveal):
 		if n > 0 {
 			k := m.data.Values[m.cursor].Key
 			m.revealed[k] = !m.revealed[k]
 		}
-	case "e":
+	case key.Matches(msg, k.Edit):
 		r := views.OpenYAMLEditMsg{Kind: "secrets", Namespace: m.req.Namespace, Name: m.req.Name}
 		return func() tea.Msg { return r }
-	case "ctrl+r":
+	case key.Matches(msg, k.Refresh):
 		return m.read()
-	case "esc":
+	case key.Matches(msg, k.Back):
 		return func() tea.Msg { return views.BackMsg{} }
 	}
 	return nil
@@ -150,15 +175,21 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 func (m *Model) View() string {
 	st := m.vc.Styles
 	w, h := m.vc.Width, m.vc.Height
-	help := "enter reveal/hide · e edit · ctrl+r read again · esc back"
+	k := m.keys
+	again, back := views.Hint("read again", k.Refresh), views.Hint("back", k.Back)
+	help := views.Hints(views.Hint("reveal/hide", k.Reveal), views.Hint("edit", k.Edit), again, back)
 	switch {
 	case m.err != nil:
-		return views.Page(st, w, h, []string{st.Error.Render(fmt.Sprintf("cannot read secret %s/%s: %s", m.req.Namespace, m.req.Name, views.ErrText(m.err)))}, "ctrl+r read again · esc back", &m.offset)
+		return views.Page(st, w, h, []string{st.Error.Render(fmt.Sprintf("cannot read secret %s/%s: %s", m.req.Namespace, m.req.Name, views.ErrText(m.err)))}, views.Hints(again, back), &m.offset)
 	case m.data == nil:
-		return views.Page(st, w, h, []string{"reading secret " + m.req.Namespace + "/" + m.req.Name + " …"}, "esc back", &m.offset)
+		return views.Page(st, w, h, []string{"reading secret " + m.req.Namespace + "/" + m.req.Name + " …"}, back, &m.offset)
 	}
 	d := m.data
-	body := []string{fmt.Sprintf("secret %s · %s · %s · values hidden until revealed (enter)", d.Ref, d.Type, kube.Plural(len(d.Values), "key"))}
+	hidden := "values hidden until revealed"
+	if r := views.FirstKey(k.Reveal); r != "" {
+		hidden += " (" + r + ")"
+	}
+	body := []string{fmt.Sprintf("secret %s · %s · %s · %s", d.Ref, d.Type, kube.Plural(len(d.Values), "key"), hidden)}
 	if len(d.Values) == 0 {
 		body = append(body, "", st.Muted.Render("no data"))
 		return views.Page(st, w, h, body, help, &m.offset)

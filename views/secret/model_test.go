@@ -112,3 +112,22 @@ func TestForbiddenRead(t *testing.T) {
 		t.Fatalf("forbidden:\n%s", v)
 	}
 }
+
+// TestSecretKeysRebound: with `secret: {reveal: v}`, enter and space
+// reveal nothing; v reveals the cursor's value, and the view names v.
+func TestSecretKeysRebound(t *testing.T) {
+	vc := viewtest.Context(nil, width, height)
+	vc.KeyMap = views.KeyMap{"secret": {"reveal": {"v"}}}
+	m := secret.New(vc, &fake{data: data()}, views.OpenSecretMsg{Namespace: "demo", Name: "db"})
+	run(m, m.Init())
+	press(m, "down")
+	press(m, "enter")
+	press(m, " ")
+	if v := m.View(); strings.Contains(v, "line one") || !strings.Contains(v, "values hidden until revealed (v)") || !strings.Contains(v, "v reveal/hide") {
+		t.Fatalf("enter or space (reveal's old keys) revealed, or v is not named:\n%s", v)
+	}
+	press(m, "v")
+	if !strings.Contains(m.View(), "line one") {
+		t.Fatalf("v (reveal's new key) did not reveal:\n%s", m.View())
+	}
+}

@@ -40,10 +40,10 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 func (m *Model) formKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	if m.asking {
-		switch msg.String() {
-		case "y", "Y":
+		switch {
+		case key.Matches(msg, k.Discard):
 			return back
-		case "n", "N", "esc":
+		case key.Matches(msg, k.Keep):
 			m.asking = false
 		}
 		return nil

@@ -28,6 +28,10 @@ type Keys struct {
 	Undo, Edit key.Binding
 	// Back discards (asking first), returns to the form, or leaves.
 	Back key.Binding
+	// Discard and Keep answer Back's question "discard your edits?":
+	// Discard leaves the form, the edits lost (y); Keep keeps it (n,
+	// esc).
+	Discard, Keep key.Binding
 }
 
 // KeyTable is the name of this screen's keys in the configuration
@@ -55,11 +59,13 @@ func DefaultKeys() Keys {
 		Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo after a failed rollout")),
 		Edit:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit again")),
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "discard / back")),
+		Discard:   key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "discard your edits (when asked)")),
+		Keep:      key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n", "keep your edits (when asked)")),
 	}
 }
 
 // list returns the bindings in help order.
 func (k Keys) list() []key.Binding {
 	return []key.Binding{k.Next, k.Previous, k.Down, k.Up, k.PageDown, k.PageUp, k.Add, k.Delete, k.Source, k.Toggle, k.Preview,
-		k.Reread, k.Apply, k.Patch, k.ReadAgain, k.Undo, k.Edit, k.Back}
+		k.Reread, k.Apply, k.Patch, k.ReadAgain, k.Undo, k.Edit, k.Back, k.Discard, k.Keep}
 }

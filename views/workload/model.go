@@ -397,11 +397,12 @@ func (m *Model) Capturing() bool {
 // while a confirmation is typed in the preview its own; "" elsewhere (the
 // root's usual line is true there).
 func (m *Model) Hint() string {
+	k := m.keys
 	switch {
 	case m.mode == modeForm:
-		return "ctrl+s preview · esc back · ctrl+c quit"
+		return views.Hints(views.Hint("preview", k.Preview), views.Hint("back", k.Back), "ctrl+c quit")
 	case m.mode == modePreview && m.Capturing():
-		return "type the confirmation · enter apply · esc back to the form · ctrl+c quit"
+		return views.Hints("type the confirmation", views.Hint("apply", k.Apply), views.Hint("back to the form", k.Back), "ctrl+c quit")
 	}
 	return ""
 }

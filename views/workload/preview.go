@@ -85,9 +85,10 @@ func (m *Model) previewKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Back):
 		m.mode, m.pv = modeForm, nil
 		return m.focusCmd()
-	case msg.String() == "ctrl+p":
-		// ctrl+p works everywhere on the page; p only while no
-		// confirmation is typed into (there it is a letter).
+	case key.Matches(msg, k.Patch) && msg.Type != tea.KeyRunes && msg.Type != tea.KeySpace:
+		// ctrl+p (a key that types nothing) works everywhere on the
+		// page; p only while no confirmation is typed into (there it is
+		// a letter).
 		p.patch = !p.patch
 		return nil
 	case key.Matches(msg, k.Down, k.PageDown):

@@ -89,7 +89,7 @@ func (m *Model) View() string {
 	}
 	lines = append(lines, notes...)
 	if m.asking {
-		help = st.Error.Render("discard your edits? y/n")
+		help = st.Error.Render(strings.TrimSpace("discard your edits? " + views.YesNo(m.keys.Discard, m.keys.Keep)))
 	} else {
 		help = st.Muted.Render(help)
 	}

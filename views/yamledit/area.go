@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -26,6 +27,9 @@ type Area struct {
 	ta       textarea.Model
 	baseline string // the text that counts as unchanged
 	discard  bool   // esc pressed once on a changed text
+	// preview and discardKey are the screen's bindings that preview and
+	// discard the text (ctrl+s, esc).
+	preview, discardKey key.Binding
 }
 
 // AreaEvent is what a key in the Area asks of its screen.
@@ -40,11 +44,12 @@ const (
 	AreaDiscard
 )
 
-// NewArea returns an empty, unfocused Area.
-func NewArea() *Area {
+// NewArea returns an empty, unfocused Area whose text preview previews
+// and discard discards (the screen's bindings: ctrl+s, esc).
+func NewArea(preview, discard key.Binding) *Area {
 	ta := textarea.New()
 	ta.ShowLineNumbers, ta.Prompt, ta.CharLimit, ta.MaxHeight = true, "", 0, 0
-	return &Area{ta: ta}
+	return &Area{ta: ta, preview: preview, discardKey: discard}
 }
 
 // Open shows text from its top, focused, sized to width x height cells
@@ -76,18 +81,19 @@ func (a *Area) Value() string { return a.ta.Value() }
 // Changed is true when the text differs from its baseline.
 func (a *Area) Changed() bool { return a.ta.Value() != a.baseline }
 
-// Key handles a key: ctrl+s blurs the area and asks for a preview; esc
-// discards an unchanged text at once and a changed one on the second esc
-// in a row (the first returns a status saying so); any other key edits.
+// Key handles a key: the preview key (ctrl+s) blurs the area and asks
+// for a preview; the discard key (esc) discards an unchanged text at once
+// and a changed one on the second press in a row (the first returns a
+// status saying so); any other key edits.
 func (a *Area) Key(msg tea.KeyMsg) (AreaEvent, tea.Cmd) {
-	switch msg.String() {
-	case "ctrl+s":
+	switch {
+	case key.Matches(msg, a.preview):
 		a.ta.Blur()
 		return AreaPreview, nil
-	case "esc":
+	case key.Matches(msg, a.discardKey):
 		if a.Changed() && !a.discard {
 			a.discard = true
-			return AreaTyping, views.Status("esc again discards your text · ctrl+s previews it", false)
+			return AreaTyping, views.Status(views.Hints(views.Hint("again discards your text", a.discardKey), views.Hint("previews it", a.preview)), false)
 		}
 		a.ta.Blur()
 		return AreaDiscard, nil
@@ -113,7 +119,8 @@ func (a *Area) View(st views.Styles, width, height int, header []string, problem
 	for _, l := range strings.Split(a.ta.View(), "\n") {
 		lines = append(lines, ansi.Truncate(" "+l, width, ""))
 	}
-	lines = append(lines[:min(len(lines), max(height-1, 0))], ansi.Truncate(" "+st.Muted.Render("ctrl+s preview (dry run) · esc discard (twice when edited)"), width, "…"))
+	help := views.Hints(views.Hint("preview (dry run)", a.preview), views.Hint("discard (twice when edited)", a.discardKey))
+	lines = append(lines[:min(len(lines), max(height-1, 0))], ansi.Truncate(" "+st.Muted.Render(help), width, "…"))
 	for len(lines) < height {
 		lines = append(lines[:len(lines)-1], "", lines[len(lines)-1])
 	}

@@ -69,12 +69,14 @@ type Model struct {
 	offset    int
 
 	area *Area
+	keys Keys
 }
 
 // New returns the screen that edits the object req names through ed,
 // handing the terminal to hand (nil: the text area).
 func New(vc *views.Context, ed Editor, hand Handoff, req views.OpenYAMLEditMsg) *Model {
-	return &Model{vc: vc, ed: ed, hand: hand, req: req, area: NewArea()}
+	k := views.BoundKeys(vc, KeyTable, DefaultKeys)
+	return &Model{vc: vc, ed: ed, hand: hand, req: req, area: NewArea(k.Preview, k.Discard), keys: k}
 }
 
 // openedMsg, plannedMsg and appliedMsg are the answers of the requests.
@@ -250,7 +252,7 @@ func (m *Model) problemOf(err error) tea.Cmd {
 	case kube.ReasonInvalid, kube.ReasonAdmissionDenied, kube.ReasonError:
 		m.problem = []string{"ERROR: " + views.ErrText(err), "Correct the text below and save, or quit the editor without a change to stop."}
 		if m.hand == nil {
-			m.problem[1] = "Correct the text below and ctrl+s, or esc twice to discard it."
+			m.problem[1] = "Correct the text below and " + views.FirstKey(m.keys.Preview) + ", or " + views.FirstKey(m.keys.Discard) + " twice to discard it."
 		}
 		return m.startEdit()
 	}
@@ -354,26 +356,16 @@ func (m *Model) Unsaved() string {
 	return "an unapplied YAML edit of " + m.edit.Ref.String()
 }
 
-// keys are the screen's bindings, for the help overlay.
-var keys = struct {
-	Apply, Edit, Patch, Scroll, Discard, Preview key.Binding
-}{
-	Apply:   key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "apply (after the preview)")),
-	Edit:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit again (text kept)")),
-	Patch:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "show the patch")),
-	Scroll:  key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓ pgup/pgdn", "scroll")),
-	Discard: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "discard the edit (twice)")),
-	Preview: key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "preview (text area)")),
-}
-
 // Bindings are the screen's keys.
 func (m *Model) Bindings() []key.Binding {
-	return []key.Binding{keys.Apply, keys.Edit, keys.Patch, keys.Scroll, keys.Discard, keys.Preview}
+	k := m.keys
+	return []key.Binding{k.Apply, k.Edit, k.Patch, k.ScrollHelp(), k.Discard, k.Preview}
 }
 
-// key handles a key in the current phase.
+// key handles a key in the current phase: in the text area, its own
+// (Area.Key); a text a warning asks takes every key.
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
-	s := msg.String()
+	k := m.keys
 	if m.phase == phaseEditing && m.hand == nil {
 		ev, cmd := m.area.Key(msg)
 		switch ev {
@@ -389,32 +381,32 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.confirm.Typing() {
 		return m.confirm.Key(msg, m.apply)
 	}
-	switch s {
-	case "esc":
+	switch {
+	case key.Matches(msg, k.Discard):
 		if m.phase == phaseOpening || m.phase == phasePlanning || m.phase == phaseApplying {
 			return nil // an answer is on its way; it decides
 		}
 		if m.Unsaved() != "" && !m.discard {
 			m.discard = true
-			return views.Status("esc again discards your text · e edits it again", false)
+			return views.Status(views.Hints(views.Hint("again discards your text", k.Discard), views.Hint("edits it again", k.Edit)), false)
 		}
 		m.edit = nil
 		return func() tea.Msg { return views.BackMsg{} }
-	case "e":
+	case key.Matches(msg, k.Edit):
 		if m.phase == phasePreview || m.phase == phaseHeld {
 			m.problem = nil
 			return m.startEdit()
 		}
-	case "y", "enter":
+	case key.Matches(msg, k.Apply):
 		if m.phase == phasePreview {
 			return m.apply()
 		}
-	case "p":
+	case key.Matches(msg, k.Patch):
 		if m.phase == phasePreview {
 			m.showPatch = !m.showPatch
 		}
 	default:
-		views.ScrollKey(s, &m.offset, m.vc.Height)
+		k.Scroll(msg, &m.offset, m.vc.Height)
 	}
 	m.discard = false
 	return nil

@@ -435,3 +435,35 @@ func TestSweepStaleRemovesOnlyOldEditFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestYAMLEditKeysRebound: with `yaml-edit: {preview: f5, apply: A}`, the
+// text area previews on f5, not ctrl+s, and says so; on the preview y
+// applies nothing, A applies.
+func TestYAMLEditKeysRebound(t *testing.T) {
+	f := &fake{}
+	vc := viewtest.Context(nil, width, height)
+	vc.KeyMap = views.KeyMap{"yaml-edit": {"preview": {"f5"}, "apply": {"A"}}}
+	m := yamledit.New(vc, f, nil, views.OpenYAMLEditMsg{Kind: "configmaps", Namespace: "demo", Name: "settings"})
+	h := &harness{Driver: viewtest.Driver{T: t, Screen: m}}
+	h.Run(m.Init())
+	h.Key("x")
+	h.Key("ctrl+s")
+	if v := h.Screen.View(); len(f.planned) != 0 || !strings.Contains(v, "f5 preview (dry run) · esc discard") || !strings.Contains(v, "f5 previews it") {
+		t.Fatalf("ctrl+s (preview's old key) planned %q, or f5 is not named:\n%s", f.planned, v)
+	}
+	h.Send(tea.KeyMsg{Type: tea.KeyF5})
+	if len(f.planned) != 1 || f.planned[0] != "x"+cmText {
+		t.Fatalf("f5 (preview's new key) planned %q", f.planned)
+	}
+	if v := h.Screen.View(); !strings.Contains(v, "apply this edit to demo/configmaps/settings? A") || !strings.Contains(v, "A apply · e edit again") {
+		t.Errorf("the preview does not name A:\n%s", v)
+	}
+	h.Key("y")
+	if saw(h, func(a views.AnswerMsg) bool { return true }) {
+		t.Fatal("y (apply's old key) applied")
+	}
+	h.Key("A")
+	if !saw(h, func(a views.AnswerMsg) bool { return len(a.Outcomes) == 1 && a.Outcomes[0].Written }) {
+		t.Fatalf("A (apply's new key) did not apply: %#v", h.Out)
+	}
+}

@@ -36,7 +36,7 @@ func (m *Model) areaHeader() []string {
 		return out
 	}
 	out = append(out, fmt.Sprintf("Editing %s (resourceVersion %s), sent as a %s of what you change.", m.edit.Ref, m.edit.Ref.ResourceVersion, m.edit.Patch),
-		"ctrl+s previews it (a server dry run and its diff): nothing is written before you confirm. managedFields and status are left out.")
+		views.FirstKey(m.keys.Preview)+" previews it (a server dry run and its diff): nothing is written before you confirm. managedFields and status are left out.")
 	if m.edit.Secret {
 		out = append(out, "This Secret's values are shown decoded under stringData; they are never written anywhere but the API server.")
 	}
@@ -45,18 +45,18 @@ func (m *Model) areaHeader() []string {
 
 // View draws the phase.
 func (m *Model) View() string {
-	st := m.vc.Styles
+	st, k := m.vc.Styles, m.keys
 	w, h := m.vc.Width, m.vc.Height
 	switch m.phase {
 	case phaseOpening:
-		return views.Page(st, w, h, []string{"reading " + m.ref().String() + " …"}, "esc back once read", &m.offset)
+		return views.Page(st, w, h, []string{"reading " + m.ref().String() + " …"}, views.Hint("back once read", k.Discard), &m.offset)
 	case phasePlanning:
 		return views.Page(st, w, h, []string{"dry run of the edit of " + m.ref().String() + " …"}, "waiting for the API server", &m.offset)
 	case phaseApplying:
 		return views.Page(st, w, h, []string{"applying the edit of " + m.ref().String() + " …"}, "waiting for the API server", &m.offset)
 	case phaseHeld:
-		body := append(ProblemLines(st, m.problem), "", "your text is kept: e edits it again; esc twice discards it")
-		return views.Page(st, w, h, body, "e edit again · esc discard (twice)", &m.offset)
+		body := append(ProblemLines(st, m.problem), "", "your text is kept: "+views.Hint("edits it again", k.Edit)+"; "+views.Hint("twice discards it", k.Discard))
+		return views.Page(st, w, h, body, views.Hints(views.Hint("edit again", k.Edit), views.Hint("discard (twice)", k.Discard)), &m.offset)
 	case phaseEditing:
 		if m.hand != nil {
 			return views.Page(st, w, h, []string{"editing " + m.ref().String() + " in your editor …"}, "save and quit the editor to preview", &m.offset)
@@ -121,17 +121,23 @@ func (m *Model) previewLines() []string {
 		}
 		return out
 	}
-	out = append(out, st.Error.Render(fmt.Sprintf("apply this edit to %s? y/enter", m.edit.Ref)))
+	ask := fmt.Sprintf("apply this edit to %s?", m.edit.Ref)
+	if ks := views.HintAll("", m.keys.Apply); ks != "" {
+		ask += " " + strings.TrimSpace(ks)
+	}
+	out = append(out, st.Error.Render(ask))
 	return out
 }
 
 // previewHelp is the preview's help line.
 func (m *Model) previewHelp() string {
+	k := m.keys
+	again, discard := views.Hint("edit again", k.Edit), views.Hint("discard (twice)", k.Discard)
 	switch {
 	case m.confirm.Typing():
 		return "enter take the text · esc stop typing"
 	case m.plan.Verdicts.Refusal() != nil:
-		return "e edit again · esc discard (twice)"
+		return views.Hints(again, discard)
 	}
-	return "y/enter apply · e edit again · p patch · ↑/↓ scroll · esc discard (twice)"
+	return views.Hints(views.HintAll("apply", k.Apply), again, views.Hint("patch", k.Patch), views.Hint("scroll", k.Up, k.Down), discard)
 }
