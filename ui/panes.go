@@ -32,6 +32,9 @@ type Panes struct {
 	// and goes to it.
 	exec          *Model
 	width, height int
+	// frames are the panes' last frames, reused while nothing reached
+	// the pane since (panesframe.go).
+	frames frames
 }
 
 // NewPanes returns the top-level model around first, the one pane shown
@@ -67,6 +70,7 @@ func (p *Panes) Init() tea.Cmd { return wrap(p.panes[0], p.panes[0].Init()) }
 // text, focuses the other one), mouse events to the pane under the
 // pointer, and anything else to every pane.
 func (p *Panes) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	defer p.frames.keep(p)()
 	switch msg := msg.(type) {
 	case paneMsg:
 		return p, p.fromPane(msg)
@@ -106,11 +110,12 @@ func (p *Panes) View() string {
 	if p.width < minTermWidth || p.height < minSplitHeight {
 		return splitTooSmall(p.Focused().vc.Styles, p.width, p.height)
 	}
-	return p.panes[0].View() + "\n" + p.panes[1].View()
+	return p.frames.view(p.panes[0]) + "\n" + p.frames.view(p.panes[1])
 }
 
 // to hands msg to pane m and wraps the Cmd it returns.
 func (p *Panes) to(m *Model, msg tea.Msg) tea.Cmd {
+	p.frames.touch(m)
 	_, cmd := m.Update(msg)
 	return wrap(m, cmd)
 }
@@ -128,6 +133,7 @@ func (p *Panes) shows(m *Model) bool {
 // fromPane takes a message a pane's Cmd returned.
 func (p *Panes) fromPane(msg paneMsg) tea.Cmd {
 	m := msg.pane
+	p.frames.touch(m) // whatever Panes does for it may change what it shows
 	if !p.shows(m) {
 		return p.orphan(m, msg.msg)
 	}

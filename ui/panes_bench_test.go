@@ -72,6 +72,13 @@ func loaded(b *testing.B, pane *ui.Model, update func(tea.Msg) tea.Cmd) {
 // at 200x50 and by two panes at 200x25 each (a split 200x50 terminal,
 // both panes showing the pods), the budget being the first's: a split
 // must not cost more per frame than one screen of the same size.
+//   - one-200x50: one pane's frame, drawn whole.
+//   - split-both-drawn: both panes' frames drawn whole (what a split costs
+//     when a message reached both, a resize or the focus moved).
+//   - key-one-200x50 and key-split: a key press (j, then k: the cursor
+//     row moves) and the frame after it, as Bubble Tea draws one after
+//     every message: in a split the focused pane is drawn again and the
+//     other pane's frame reused (panesframe.go).
 func BenchmarkSplitFrame(b *testing.B) {
 	client, _ := kubetest.FakeClient(b, manyPods(benchPods)...)
 	newPane := func() *ui.Model {
@@ -81,7 +88,7 @@ func BenchmarkSplitFrame(b *testing.B) {
 		}
 		return m
 	}
-	b.Run("one-200x50", func(b *testing.B) {
+	one := func(b *testing.B) (*ui.Model, func(tea.Msg) tea.Cmd) {
 		m := newPane()
 		update := func(msg tea.Msg) tea.Cmd { _, cmd := m.Update(msg); return cmd }
 		update(tea.WindowSizeMsg{Width: 200, Height: 50})
@@ -90,13 +97,9 @@ func BenchmarkSplitFrame(b *testing.B) {
 		if got := strings.Count(m.View(), "\n") + 1; got != 50 {
 			b.Fatalf("%d lines", got)
 		}
-		b.ReportAllocs()
-		b.ResetTimer()
-		for b.Loop() {
-			_ = m.View()
-		}
-	})
-	b.Run("split-2x200x25", func(b *testing.B) {
+		return m, update
+	}
+	split := func(b *testing.B) (*ui.Panes, func(tea.Msg) tea.Cmd) {
 		p := ui.NewPanes(newPane())
 		update := func(msg tea.Msg) tea.Cmd { _, cmd := p.Update(msg); return cmd }
 		update(tea.WindowSizeMsg{Width: 200, Height: 50})
@@ -114,10 +117,42 @@ func BenchmarkSplitFrame(b *testing.B) {
 		if got := strings.Count(view, "\n") + 1; got != 50 || strings.Count(view, "web-0") < 30 {
 			b.Fatalf("the panes do not both show pods:\n%s", view)
 		}
+		return p, update
+	}
+	b.Run("one-200x50", func(b *testing.B) {
+		m, _ := one(b)
 		b.ReportAllocs()
-		b.ResetTimer()
 		for b.Loop() {
+			_ = m.View()
+		}
+	})
+	b.Run("split-both-drawn", func(b *testing.B) {
+		p, _ := split(b)
+		top, bottom := p.Pane(0), p.Pane(1)
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = top.View() + "\n" + bottom.View()
+		}
+	})
+	keys := []tea.Msg{viewtest.Key("j"), viewtest.Key("k")}
+	b.Run("key-one-200x50", func(b *testing.B) {
+		m, update := one(b)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			update(keys[i%2])
+			_ = m.View()
+			i++
+		}
+	})
+	b.Run("key-split", func(b *testing.B) {
+		p, update := split(b)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			update(keys[i%2])
 			_ = p.View()
+			i++
 		}
 	})
 }

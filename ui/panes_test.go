@@ -464,3 +464,42 @@ func TestLogsBeside(t *testing.T) {
 		t.Fatalf("L at 80x11: %q\n%s", h.title(0), h.p.View())
 	}
 }
+
+// TestSplitFramesAreTheirPanes: a split reuses the frame of a pane no
+// message reached since it was drawn; after each step (keys in the
+// focused pane, the focus moved, a resize, a filter, :only) the frame is
+// the one the two panes draw afresh.
+func TestSplitFramesAreTheirPanes(t *testing.T) {
+	h := startPanes(t, 120, 30)
+	h.command("split deploy")
+	fresh := func(step string) {
+		t.Helper()
+		got := h.p.View()
+		if h.p.Pane(1) == nil {
+			if want := h.p.Pane(0).View(); got != want {
+				t.Fatalf("%s: the frame is not the pane's:\n%s\n--- want ---\n%s", step, got, want)
+			}
+			return
+		}
+		if want := h.p.Pane(0).View() + "\n" + h.p.Pane(1).View(); got != want {
+			t.Fatalf("%s: a stale pane frame:\n%s\n--- want ---\n%s", step, got, want)
+		}
+	}
+	fresh("split")
+	h.keys("j")
+	fresh("j in the lower pane")
+	h.send(viewtest.Key("ctrl+w"))
+	fresh("the focus moved up")
+	h.keys("j", "k")
+	fresh("j k in the upper pane")
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 26})
+	fresh("resized")
+	h.keys("/", "w", "e", "b", "enter")
+	fresh("a filter in the upper pane")
+	h.send(viewtest.Key("ctrl+w"))
+	h.keys("?")
+	fresh("the help in the lower pane")
+	h.keys("esc")
+	h.command("only")
+	fresh(":only")
+}
