@@ -177,6 +177,30 @@ func CheckKeyMap(km views.KeyMap) []error {
 	return faults
 }
 
+// chordFault is the fault of key k of action (table, action) when it is
+// a chord where none can be: on a screen that takes its keys itself, on
+// the panes' focus key, on an action that acts while text is typed, or
+// ending with esc (which cancels a chord); nil otherwise, and for a key
+// the map does not name (changed false).
+func chordFault(t KeyTable, table, action, k string, changed bool) error {
+	_, second, chord := views.ChordParts(k)
+	if !chord || !changed {
+		return nil
+	}
+	at := []string{"keys", table, action}
+	switch {
+	case !t.Root:
+		return &KeyMapError{at, fmt.Sprintf("on %s the screen takes its keys itself: a chord (%s) cannot be bound there", t.Screens, views.KeyHelp([]string{k}))}
+	case table == GlobalKeyTable && action == "focus":
+		return &KeyMapError{at, "the panes take the focus key before any screen: one key, not a chord"}
+	case slices.Contains(typedActions[table], action):
+		return &KeyMapError{at, fmt.Sprintf("%s acts while text is typed on %s, when the root passes no keys: a chord (%s) cannot be bound to it", action, t.Screens, views.KeyHelp([]string{k}))}
+	case second == "esc":
+		return &KeyMapError{at, "esc cancels a chord: it cannot be a chord's second key"}
+	}
+	return nil
+}
+
 // holder is an action holding a key on one screen.
 type holder struct {
 	table, action string
@@ -186,28 +210,44 @@ type holder struct {
 // checkTable checks one table's keys against each other and the global
 // ones (CheckKeyMap).
 func checkTable(t KeyTable, km views.KeyMap, global []views.KeyAction) error {
-	held := map[string]holder{}
+	// The pairs the defaults make (esc is the root's back and a screen's
+	// own, which it takes first) are no clash, written out or not.
+	byDefault := map[string][]string{}
+	if t.Name != GlobalKeyTable && t.Root {
+		for _, a := range KeyTables()[0].Actions(nil) {
+			for _, k := range a.Binding.Keys() {
+				byDefault[k] = append(byDefault[k], GlobalKeyTable+"."+a.Name)
+			}
+		}
+	}
+	for _, a := range t.Actions(nil) {
+		for _, k := range a.Binding.Keys() {
+			byDefault[k] = append(byDefault[k], t.Name+"."+a.Name)
+		}
+	}
+	paired := func(k string, x, y holder) bool {
+		return slices.Contains(byDefault[k], x.table+"."+x.action) && slices.Contains(byDefault[k], y.table+"."+y.action)
+	}
+	held := map[string][]holder{}
 	hold := func(table string, actions []views.KeyAction) error {
 		for _, a := range actions {
 			_, changed := km[table][a.Name]
 			for _, k := range a.Binding.Keys() {
-				if _, _, chord := views.ChordParts(k); chord && changed && !t.Root {
-					return &KeyMapError{[]string{"keys", table, a.Name}, fmt.Sprintf("%s takes its keys itself: a chord (%s) cannot be bound there", t.Screens, views.KeyHelp([]string{k}))}
+				if err := chordFault(t, table, a.Name, k, changed); err != nil {
+					return err
 				}
-				if _, _, chord := views.ChordParts(k); chord && changed && table == GlobalKeyTable && a.Name == "focus" {
-					return &KeyMapError{[]string{"keys", table, a.Name}, "the panes take the focus key before any screen: one key, not a chord"}
-				}
-				if _, _, chord := views.ChordParts(k); chord && changed && slices.Contains(typedActions[table], a.Name) {
-					return &KeyMapError{[]string{"keys", table, a.Name}, fmt.Sprintf("%s acts while text is typed on %s, when the root passes no keys: a chord (%s) cannot be bound to it", a.Name, t.Screens, views.KeyHelp([]string{k}))}
-				}
-				if h, ok := held[k]; ok && (changed || h.changed) && !(h.table == table && h.action == a.Name) {
-					blame, other := holder{table, a.Name, changed}, h
-					if !changed {
-						blame, other = h, holder{table, a.Name, changed}
+				mine := holder{table, a.Name, changed}
+				for _, h := range held[k] {
+					if h.table == table && h.action == a.Name || paired(k, h, mine) {
+						continue
 					}
-					return &KeyMapError{[]string{"keys", blame.table, blame.action}, fmt.Sprintf("%s is also %s's %s on %s: unbind or rebind one of them", views.KeyHelp([]string{k}), other.table, other.action, t.Screens)}
+					blame, other := mine, h
+					if !changed {
+						blame, other = h, mine
+					}
+					return &KeyMapError{[]string{"keys", blame.table, blame.action}, fmt.Sprintf("%s is also %s (table %s) on %s: unbind or rebind one of them", views.KeyHelp([]string{k}), other.action, other.table, t.Screens)}
 				}
-				held[k] = holder{table, a.Name, changed}
+				held[k] = append(held[k], mine)
 			}
 		}
 		return nil
@@ -221,17 +261,19 @@ func checkTable(t KeyTable, km views.KeyMap, global []views.KeyAction) error {
 		return err
 	}
 	for _, k := range slices.Sorted(maps.Keys(held)) {
-		h := held[k]
+		h := held[k][0]
 		if first, _, chord := views.ChordParts(k); chord {
 			if own, ok := held[first]; ok {
-				return &KeyMapError{[]string{"keys", h.table, h.action}, fmt.Sprintf("the chord %s starts with %s, which is %s's %s on %s: the second key would never come", views.KeyHelp([]string{k}), views.KeyHelp([]string{first}), own.table, own.action, t.Screens)}
+				return &KeyMapError{[]string{"keys", h.table, h.action}, fmt.Sprintf("the chord %s starts with %s, which is %s (table %s) on %s: the second key would never come", views.KeyHelp([]string{k}), views.KeyHelp([]string{first}), own[0].action, own[0].table, t.Screens)}
 			}
 		}
 	}
 	if t.Name == inventory.KeyTable {
 		for _, k := range favouritesKeys.Keys() {
-			if h, ok := held[k]; ok && h.changed {
-				return &KeyMapError{[]string{"keys", h.table, h.action}, fmt.Sprintf("%s is a namespace favourite's key on the tables (0-9)", k)}
+			for _, h := range held[k] {
+				if h.changed {
+					return &KeyMapError{[]string{"keys", h.table, h.action}, fmt.Sprintf("%s is a namespace favourite's key on the tables (0-9)", k)}
+				}
 			}
 		}
 	}
@@ -300,6 +342,15 @@ func (m *Model) chordKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	return nil, false
+}
+
+// dropChord drops the first key of a chord waiting for its second (the
+// focus left the pane, the mouse was used): the status line says so.
+func (m *Model) dropChord() {
+	if first := m.short.chord; first != "" {
+		m.short.chord = ""
+		m.status = views.StatusMsg{Text: views.KeyHelp([]string{first}) + " … cancelled"}
+	}
 }
 
 // chordBound reports whether a chord the top screen or the root binds is

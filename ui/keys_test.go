@@ -115,11 +115,13 @@ func TestCheckKeyMap(t *testing.T) {
 	}{
 		{"unknown table", views.KeyMap{"tabel": {"describe": {"i"}}}, "keys.tabel", "no such key table (the tables: global, table,"},
 		{"unknown action", views.KeyMap{"table": {"delet": {"x"}}}, "keys.table.delet", "no such action on the tables of kinds"},
-		{"bound twice", views.KeyMap{"table": {"describe": {"ctrl+d"}}}, "keys.table.describe", "ctrl+d is also table's delete on the tables of kinds"},
-		{"global over a table's", views.KeyMap{"global": {"quit": {"x"}}}, "keys.global.quit", "x is also table's decode"},
-		{"chord behind its own first key", views.KeyMap{"table": {"delete": {"g d"}}}, "keys.table.delete", "the chord g d starts with g, which is table's top"},
+		{"bound twice", views.KeyMap{"table": {"describe": {"ctrl+d"}}}, "keys.table.describe", "ctrl+d is also delete (table table) on the tables of kinds"},
+		{"global over a table's", views.KeyMap{"global": {"quit": {"x"}}}, "keys.global.quit", "x is also decode (table table)"},
+		{"chord behind its own first key", views.KeyMap{"table": {"delete": {"g d"}}}, "keys.table.delete", "the chord g d starts with g, which is top (table table)"},
 		{"chord where keys are text", views.KeyMap{"picker": {"pick": {"ctrl+x y"}}}, "keys.picker.pick", "cannot be bound there"},
 		{"chord on an action taken while typing", views.KeyMap{"create": {"preview": {"ctrl+x s"}}}, "keys.create.preview", "preview acts while text is typed on :create"},
+		{"a chord ending in esc", views.KeyMap{"table": {"delete": {"ctrl+x esc"}}}, "keys.table.delete", "esc cancels a chord"},
+		{"a second back key on a table's", views.KeyMap{"global": {"back": {"esc", "Z"}}}, "keys.global.back", "Z is also resume (table table)"},
 		{"a favourite's digit", views.KeyMap{"table": {"describe": {"3"}}}, "keys.table.describe", "namespace favourite's key"},
 	}
 	for _, c := range cases {
@@ -137,6 +139,10 @@ func TestCheckKeyMap(t *testing.T) {
 	ok := views.KeyMap{"table": {"describe": {"ctrl+d"}, "delete": {"ctrl+x d"}}, "global": {"quit": {"ctrl+q"}}}
 	if faults := ui.CheckKeyMap(ok); faults != nil {
 		t.Errorf("a moved key: %v", faults)
+	}
+	// The defaults written out are no fault, esc's pairs included.
+	if faults := ui.CheckKeyMap(views.KeyMap{"global": {"back": {"esc"}}, "deploy": {"tab": {"tab"}}, "table": {"clear": {"esc"}}}); faults != nil {
+		t.Errorf("the defaults written out: %v", faults)
 	}
 	if faults := ui.CheckKeyMap(nil); faults != nil {
 		t.Errorf("no key map: %v", faults)
@@ -230,5 +236,32 @@ func TestKeyMapChordOnTheConfirmation(t *testing.T) {
 	h.settle(h.keys("y"))
 	if v := h.m.View(); !strings.Contains(v, "1 of 1 done") {
 		t.Fatalf("ctrl+x y did not confirm: status %q\n%s", h.promptLine(), v)
+	}
+}
+
+// TestChordDroppedWhenTheFocusMoves: a chord's first key waiting in one
+// pane of a split is dropped when the focus moves away, so a key pressed
+// there later is itself (d describes), never the chord's second key (d
+// would delete).
+func TestChordDroppedWhenTheFocusMoves(t *testing.T) {
+	km := views.KeyMap{"table": {"delete": {"ctrl+x d"}}}
+	client, _ := kubetest.FakeClient(t, objects()...)
+	vc := viewtest.Context(client, 0, 0)
+	vc.KeyMap = km
+	vc.Keys = views.BoundKeys(vc, ui.GlobalKeyTable, views.DefaultGlobalKeys)
+	m, err := ui.New(vc, "pods", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &paneHarness{t: t, p: ui.NewPanes(m)}
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h.run(h.p.Init())
+	h.command("split")
+	h.send(tea.KeyMsg{Type: tea.KeyCtrlX})
+	h.send(viewtest.Key("ctrl+w"))
+	h.send(viewtest.Key("ctrl+w"))
+	h.run(h.keys("d"))
+	if got := h.title(1); !strings.Contains(got, "describe") {
+		t.Fatalf("d after the focus came back opened %q (the chord was kept)", got)
 	}
 }

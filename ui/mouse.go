@@ -15,6 +15,9 @@ import (
 // counted from below the header and the title bar (every line of the
 // chrome but the status line).
 func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
+	if msg.Action == tea.MouseActionPress {
+		m.dropChord() // a click or the wheel: the keys' chord is dropped
+	}
 	above := m.chrome() - 1
 	if m.prompting || m.overlay != nil || m.help || m.quitAsked != "" || msg.Y < above {
 		return nil

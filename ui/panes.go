@@ -198,8 +198,17 @@ func (p *Panes) key(msg tea.KeyMsg) tea.Cmd {
 		f.status = views.StatusMsg{Text: views.KeyHelp(f.vc.Keys.Focus.Keys()[:1]) + " moves between panes: :split opens a second"}
 		return nil
 	}
+	p.dropChords()
 	p.sess.focus = f.other()
 	return nil
+}
+
+// dropChords drops a chord's first key waiting in either pane: the focus
+// moves, and a key pressed later in that pane must not complete it.
+func (p *Panes) dropChords() {
+	for _, m := range p.panes {
+		m.dropChord()
+	}
 }
 
 // mouse hands a mouse event to the pane under the pointer, Y counted from
@@ -210,6 +219,9 @@ func (p *Panes) mouse(msg tea.MouseMsg) tea.Cmd {
 		m, msg.Y = p.panes[1], msg.Y-top
 	}
 	if len(p.panes) == 2 && msg.Action == tea.MouseActionPress && !tea.MouseEvent(msg).IsWheel() {
+		if p.sess.focus != m {
+			p.dropChords()
+		}
 		p.sess.focus = m
 	}
 	return p.to(m, msg)

@@ -91,7 +91,7 @@ func TestKeyMapFaultsNameTheirLine(t *testing.T) {
 	for text, want := range map[string]string{
 		"mouse: true\nkeys:\n  table:\n    delete: \"ctrl+x d\"\n    delet: x\n": "configuration file c.yaml, line 5: keys.table.delet: no such action on the tables of kinds",
 		"keys:\n  logs: {}\n  tabel:\n    describe: i\n":                         "configuration file c.yaml, line 3: keys.tabel: no such key table (the tables: global, table,",
-		"keys:\n  table:\n    up: [k]\n    describe: ctrl+d\n":                   "configuration file c.yaml, line 4: keys.table.describe: ctrl+d is also table's delete on the tables of kinds",
+		"keys:\n  table:\n    up: [k]\n    describe: ctrl+d\n":                   "configuration file c.yaml, line 4: keys.table.describe: ctrl+d is also delete (table table) on the tables of kinds",
 	} {
 		cfg, err := config.Parse("c.yaml", []byte(text))
 		if err != nil {
