@@ -85,6 +85,13 @@ func (m *Model) askSplit(line string) tea.Cmd {
 		m.status = views.StatusMsg{Error: true, Text: ":split takes what the new pane shows: :split pods, :split deploy shop"}
 		return nil
 	}
+	if f := strings.Fields(line); len(f) > 0 && !m.knownWord(f[0]) {
+		// Checked before a pane is opened or replaced: a mistyped line
+		// leaves the panes as they are.
+		m.status = views.StatusMsg{Error: true, Text: ":split " + views.Echo(line, m.width) + ": " + views.Echo(f[0], m.width) +
+			" is no kind, alias or command known here (a kind installed since kyyard started: :split, then :" + views.Echo(f[0], m.width) + " in the new pane)"}
+		return nil
+	}
 	if o := m.other(); o != nil {
 		if work := o.unsaved(); work != "" {
 			m.status = views.StatusMsg{Error: true, Text: ":split would close " + work + " in the other pane: apply or discard it first"}
@@ -93,6 +100,26 @@ func (m *Model) askSplit(line string) tea.Cmd {
 	}
 	return func() tea.Msg { return splitMsg{line: line} }
 }
+
+// knownWord reports whether a `:` line's first word is one of kyyard's
+// commands, an alias of the configuration file, :ns or a kind the
+// client knows.
+func (m *Model) knownWord(word string) bool {
+	if commandWord(word) || word == "ns" {
+		return true
+	}
+	if _, ok := m.short.aliases[word]; ok {
+		return true
+	}
+	_, ok := m.vc.Client.Kind(word)
+	return ok
+}
+
+// commandWord reports whether word is one of the `:` commands' words;
+// set in init, as the commands table names askSplit, which asks it.
+var commandWord func(word string) bool
+
+func init() { commandWord = func(word string) bool { return commandFor(word) != nil } }
 
 // askOnly runs `:only`: it asks Panes to close the other pane, unless it
 // holds unsaved work.
