@@ -291,6 +291,9 @@ keys:
 	if !reflect.DeepEqual(f.Keys, want) {
 		t.Fatalf("Keys = %#v\nwant %#v", f.Keys, want)
 	}
+	if _, err := config.Parse("k.yaml", []byte("keys: {table: {page-down: pgdn, port-forward: shift+f, mark-range: ctrl+space}}\n")); err != nil {
+		t.Errorf("the help's spellings: %v", err)
+	}
 	for _, c := range []struct{ file, want string }{
 		{"keys:\n  table:\n    delete: ctrl+x\n    describe: controlx\n", "line 4: keys.table.describe: \"controlx\": not a key"},
 		{"keys:\n  table:\n    describe: [d, \"g \"]\n", "line 3: keys.table.describe[1]: \"g \": a key is missing"},

@@ -39,6 +39,8 @@ var namedKeys = map[string]bool{
 	"delete": true, "insert": true, "home": true, "end": true, "pgup": true, "pgdown": true,
 	"up": true, "down": true, "left": true, "right": true,
 	"ctrl+@": true, `ctrl+\`: true, "ctrl+]": true, "ctrl+^": true, "ctrl+_": true,
+	// As the help overlay writes them (views.KeyName reads them so).
+	"pgdn": true, "ctrl+space": true,
 }
 
 // aliasedKeys are keys a terminal sends as another key (Bubble Tea names
@@ -85,13 +87,16 @@ func checkOneKey(k string) error {
 	if namedKeys[base] {
 		return nil
 	}
+	if l, ok := strings.CutPrefix(base, "shift+"); ok && len(l) == 1 && l[0] >= 'a' && l[0] <= 'z' {
+		return nil // shift+f is F, as the help writes port-forward's key
+	}
 	if r, size := utf8.DecodeRuneInString(base); size == len(base) && r != utf8.RuneError && unicode.IsPrint(r) && !unicode.IsSpace(r) {
 		return nil
 	}
 	if base == "" {
 		return fmt.Errorf("a key is missing (two spaces, or one at an end?)")
 	}
-	return fmt.Errorf("not a key: one character, space, enter, tab, esc, pgup, f1-f20, ctrl+<letter>, alt+ any of them")
+	return fmt.Errorf("not a key: one character, space, enter, tab, shift+tab, esc, backspace, delete, insert, home, end, pgup, pgdown, up, down, left, right, f1-f20, ctrl+<letter>, alt+ any of them")
 }
 
 // checkKeys checks each key's spelling in the `keys:` section (which

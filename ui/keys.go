@@ -332,7 +332,7 @@ func (m *Model) chordKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		case name == "esc":
 			m.status = views.StatusMsg{Text: views.KeyHelp([]string{first}) + " … cancelled"}
 		default:
-			m.status = views.StatusMsg{Text: views.KeyHelp([]string{seq}) + ": no such key here · ? help"}
+			m.status = views.StatusMsg{Text: m.noSuchKey(views.KeyHelp([]string{seq}))}
 		}
 		return nil, true
 	}
@@ -342,6 +342,12 @@ func (m *Model) chordKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	return nil, false
+}
+
+// noSuchKey says key does nothing here, and which key shows the help
+// (the help's key in force; none when it is unbound).
+func (m *Model) noSuchKey(key string) string {
+	return views.Hints(key+": no such key here", views.Hint("help", m.vc.Keys.Help))
 }
 
 // dropChord drops the first key of a chord waiting for its second (the
@@ -388,6 +394,6 @@ func (m *Model) keyRows() []keylist.Row {
 	for _, b := range m.hotkeyHelp() {
 		rows = append(rows, keylist.Row{Table: "hotkeys", Screens: "the tables (the configuration file's hotkeys:)", Action: b.Help().Desc, Keys: b.Keys(), FromFile: true})
 	}
-	rows = append(rows, keylist.Row{Table: "favourites", Screens: "the tables", Action: "namespace", Keys: favouritesKeys.Keys(), Help: favouritesKeys.Help().Desc})
+	rows = append(rows, keylist.Row{Table: "favourites", Screens: "the tables (fixed: no keys: table)", Action: "namespace", Keys: favouritesKeys.Keys(), Help: favouritesKeys.Help().Desc})
 	return rows
 }

@@ -30,7 +30,7 @@ func (m *Model) unknownKey(msg tea.KeyMsg) tea.Cmd {
 		m.status = m.cleared
 		return nil
 	}
-	m.status = views.StatusMsg{Text: name + ": no such key here · ? help"}
+	m.status = views.StatusMsg{Text: m.noSuchKey(name)}
 	return nil
 }
 

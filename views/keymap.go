@@ -52,14 +52,28 @@ func Rebind(b *key.Binding, ks []string) {
 }
 
 // KeyName returns the name Bubble Tea gives the key written k in the
-// configuration file: "space" is " " (tea.KeySpace's String), each part of
-// a chord likewise ("g space" → "g  "). Other names are kept.
+// configuration file, each part of a chord likewise ("g space" → "g  "):
+// "space" is " " (tea.KeySpace's String), and the names the help overlay
+// writes are Bubble Tea's ("pgdn" → "pgdown", "ctrl+space" → "ctrl+@",
+// "shift+f" → "F"). Other names are kept.
 func KeyName(k string) string {
 	parts := strings.Split(k, " ")
 	for i, p := range parts {
-		if p == "space" {
-			parts[i] = " "
+		alt, base := "", p
+		if b, ok := strings.CutPrefix(p, "alt+"); ok {
+			alt, base = "alt+", b
 		}
+		switch l, shifted := strings.CutPrefix(base, "shift+"); {
+		case base == "space":
+			base = " "
+		case base == "pgdn":
+			base = "pgdown"
+		case base == "ctrl+space":
+			base = "ctrl+@"
+		case shifted && len(l) == 1 && l[0] >= 'a' && l[0] <= 'z':
+			base = strings.ToUpper(l)
+		}
+		parts[i] = alt + base
 	}
 	return strings.Join(parts, " ")
 }

@@ -31,8 +31,11 @@ func TestChordPartsAndHelp(t *testing.T) {
 	if got := views.KeyHelp([]string{"up", "k", "ctrl+x d", "g  ", " "}); got != "↑/k/ctrl+x d/g space/space" {
 		t.Errorf("KeyHelp: %q", got)
 	}
-	if got := views.KeyName("g space"); got != "g  " {
-		t.Errorf("KeyName(g space) = %q", got)
+	for written, want := range map[string]string{"g space": "g  ", "pgdn": "pgdown", "ctrl+space": "ctrl+@", "shift+f": "F",
+		"alt+shift+x": "alt+X", "ctrl+x pgdn": "ctrl+x pgdown", "shift+tab": "shift+tab", "d": "d"} {
+		if got := views.KeyName(written); got != want {
+			t.Errorf("KeyName(%q) = %q, want %q", written, got, want)
+		}
 	}
 }
 

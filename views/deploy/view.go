@@ -206,10 +206,12 @@ func (m *Model) formView() string {
 	default:
 		out = append(out, ansi.Truncate(" "+st.Muted.Render("✓ the form is valid"), w, "…"))
 	}
-	help := "tab move · ctrl+n add · ctrl+d remove · ctrl+s preview · esc discard"
+	k := m.keys
+	does := "preview"
 	if len(m.errs) > 0 {
-		help = fmt.Sprintf("tab move · ctrl+n add · ctrl+d remove · ctrl+s preview (fix %s) · esc discard", kube.Plural(len(m.errs), "field"))
+		does = fmt.Sprintf("preview (fix %s)", kube.Plural(len(m.errs), "field"))
 	}
+	help := views.Hints(views.Hint("move", k.Next), views.Hint("add", k.Add), views.Hint("remove", k.Delete), views.Hint(does, k.Preview), views.Hint("discard", k.Back))
 	out = append(out, ansi.Truncate(" "+st.Muted.Render(help), w, "…"))
 	return strings.Join(out[:min(len(out), h)], "\n")
 }

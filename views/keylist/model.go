@@ -174,11 +174,12 @@ func from(r Row) string {
 // View draws the list in Context.Width x Context.Height cells, the filter
 // prompt or the help line at the bottom.
 func (m *Model) View() string {
-	help := "↑/↓ scroll · / filter · esc back · rebind in " + m.fileName()
+	k := m.keys
+	help := views.Hints(views.Hint("scroll", k.Up, k.Down), views.Hint("filter", k.Filter), views.Hint("back", m.vc.Keys.Back), "rebind in "+m.fileName())
 	if m.input.Focused() {
 		help = m.input.View()
 	} else if m.filter != "" {
-		help = "/" + views.Echo(m.filter, m.vc.Width) + " · esc clears · " + help
+		help = "/" + views.Echo(m.filter, m.vc.Width) + " · esc clears · " + help // esc: the screen's own (CapturesBack)
 	}
 	return views.Page(m.vc.Styles, m.vc.Width, m.vc.Height, m.lines(), help, &m.offset)
 }

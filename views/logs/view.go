@@ -297,12 +297,17 @@ func (m *Model) footer(w int) string {
 		case showHidden:
 			parts = append(parts, "matching hidden (!)")
 		}
-		parts = append(parts, "n/N next/prev")
+		if h := views.Hint("next/prev", m.keys.Next, m.keys.PrevMatch); h != "" {
+			parts = append(parts, h)
+		}
 	}
 	if m.note != "" {
 		parts = append(parts, m.note)
 	} else {
-		parts = append(parts, "s follow · w wrap · t time · J JSON · / search · c container · ctrl+s save · y copy")
+		k := m.keys
+		parts = append(parts, views.Hints(views.Hint("follow", k.Follow), views.Hint("wrap", k.Wrap), views.Hint("time", k.Time),
+			views.Hint("JSON", k.JSON), views.Hint("search", k.Search), views.Hint("container", k.Container),
+			views.Hint("save", k.Save), views.Hint("copy", k.Copy)))
 	}
 	return st.Muted.Render(ansi.Truncate(strings.Join(parts, " · "), w, "…"))
 }

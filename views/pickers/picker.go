@@ -252,21 +252,35 @@ func (m *Model) markedValues() []string {
 // enter and esc do. Without a list (it cannot be read, or is still being
 // read) typing is a name for enter to open, not a filter.
 func (m *Model) Hint() string {
+	k := m.keys
+	pick, cancel := views.Hint("open", k.Pick), views.Hint("cancel", k.Cancel)
 	switch {
 	case m.typed && len(m.allWords) > 0:
-		return "type a " + m.noun + " name (" + m.allWords[0] + ": all namespaces)  enter open  esc cancel  ctrl+c quit"
+		return spaced("type a "+m.noun+" name ("+m.allWords[0]+": all namespaces)", pick, cancel, "ctrl+c quit")
 	case m.typed:
-		return "type a " + m.noun + " name  enter open  esc cancel  ctrl+c quit"
+		return spaced("type a "+m.noun+" name", pick, cancel, "ctrl+c quit")
 	case m.loading:
-		return "type a " + m.noun + " name or wait for the list  enter open  esc cancel  ctrl+c quit"
+		return spaced("type a "+m.noun+" name or wait for the list", pick, cancel, "ctrl+c quit")
 	}
 	if n := len(m.markedValues()); n > 0 {
-		return "type to filter  tab mark  enter the " + strconv.Itoa(n) + " marked at once  esc cancel  ctrl+c quit"
+		return spaced("type to filter", views.Hint("mark", k.Mark), views.Hint("the "+strconv.Itoa(n)+" marked at once", k.Pick), cancel, "ctrl+c quit")
 	}
 	if m.pickMany != nil {
-		return "type to filter  tab mark several  enter pick  esc cancel  ctrl+c quit"
+		return spaced("type to filter", views.Hint("mark several", k.Mark), views.Hint("pick", k.Pick), cancel, "ctrl+c quit")
 	}
-	return "type to filter  enter pick  esc cancel  ctrl+c quit"
+	return spaced("type to filter", views.Hint("pick", k.Pick), cancel, "ctrl+c quit")
+}
+
+// spaced joins the parts of a picker's hint that are not "" with two
+// spaces (an unbound key's part is "").
+func spaced(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "  ")
 }
 
 // filter keeps the items whose label contains the typed text, ignoring
@@ -308,11 +322,14 @@ func (m *Model) messageLines() []string {
 		return lines
 	}
 	if m.problem == "" {
-		hint := "↑/↓ move  enter pick  esc cancel  " + strconv.Itoa(len(m.shown)) + " of " + strconv.Itoa(len(m.items))
+		k := m.keys
+		move, cancel := views.Hint("move", k.Up, k.Down), views.Hint("cancel", k.Cancel)
+		count := strconv.Itoa(len(m.shown)) + " of " + strconv.Itoa(len(m.items))
+		hint := spaced(move, views.Hint("pick", k.Pick), cancel, count)
 		if n := len(m.markedValues()); n > 0 {
-			hint = "↑/↓ move  tab mark  enter the " + strconv.Itoa(n) + " marked at once  esc cancel  " + strconv.Itoa(len(m.shown)) + " of " + strconv.Itoa(len(m.items))
+			hint = spaced(move, views.Hint("mark", k.Mark), views.Hint("the "+strconv.Itoa(n)+" marked at once", k.Pick), cancel, count)
 		} else if m.pickMany != nil {
-			hint = "↑/↓ move  enter pick  tab mark several  esc cancel  " + strconv.Itoa(len(m.shown)) + " of " + strconv.Itoa(len(m.items))
+			hint = spaced(move, views.Hint("pick", k.Pick), views.Hint("mark several", k.Mark), cancel, count)
 		}
 		lines = append(lines, st.Muted.Render(ansi.Truncate(hint, w, "…")))
 	}

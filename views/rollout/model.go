@@ -150,12 +150,12 @@ func (m *Model) View() string {
 		}
 		body = append(body, "", style.Render(m.f.Summary(m.name())))
 	}
-	help := "esc back (the rollout goes on; the status line says how it stands)"
+	help := views.Hint("back (the rollout goes on; the status line says how it stands)", m.keys.Back)
 	if m.f.Done {
-		help = "esc back"
+		help = views.Hint("back", m.keys.Back)
 	}
 	if m.canUndo() {
-		help = "u undo · " + help
+		help = views.Hints(views.Hint("undo", m.keys.Undo), help)
 	}
 	return views.Page(st, m.vc.Width, m.vc.Height, body, help, &m.offset)
 }

@@ -181,16 +181,17 @@ func managedBy(w kube.Workload) string {
 // formHelp is the form's last line: how many changes, the keys, and what
 // stops a preview.
 func (m *Model) formHelp() string {
-	preview := "ctrl+s preview"
+	k := m.keys
+	does := "preview"
 	if n := m.form.errorCount(); n > 0 {
-		preview += " (fix " + plural(n, "field") + " first)"
+		does += " (fix " + plural(n, "field") + " first)"
 	}
-	parts := []string{"tab/shift+tab move", preview, "esc back"}
+	parts := []string{views.Hint("move", k.Next, k.Previous), views.Hint(does, k.Preview), views.Hint("back", k.Back)}
 	if n := m.form.changeCount(); n > 0 {
 		parts = append(parts, plural(n, "change"))
 	}
 	parts = append(parts, m.lineKeys()...)
-	return strings.Join(parts, " · ")
+	return views.Hints(parts...)
 }
 
 // lineKeys are the keys that add, remove or switch on the focused field's
@@ -205,21 +206,22 @@ func (m *Model) lineKeys() []string {
 	if fd.c < 0 {
 		return nil
 	}
-	addEnv := "ctrl+n add env"
+	k := m.keys
+	addEnv := views.Hint("add env", k.Add)
 	if len(m.form.ctrs[fd.c].env) >= kube.MaxFormEnv {
 		addEnv = ""
 	}
 	var keys []string
 	switch fd.kind {
 	case fkCommand, fkArgs:
-		keys = []string{"ctrl+n add line", "ctrl+d remove line"}
+		keys = []string{views.Hint("add line", k.Add), views.Hint("remove line", k.Delete)}
 	case fkNoCommand, fkNoArgs:
-		keys = []string{"ctrl+n add line"}
+		keys = []string{views.Hint("add line", k.Add)}
 	case fkNoEnv:
 		keys = []string{addEnv}
 	case fkEnvName, fkEnvValue, fkEnvRef, fkEnvKey, fkEnvOptional,
 		fkEnvFieldPath, fkEnvResource, fkEnvContainer, fkEnvDivisor, fkEnvFixed:
-		keys = []string{addEnv, "ctrl+d remove env", "ctrl+t value/secret/configmap/field/resource"}
+		keys = []string{addEnv, views.Hint("remove env", k.Delete), views.Hint("value/secret/configmap/field/resource", k.Source)}
 	}
 	return slices.DeleteFunc(keys, func(k string) bool { return k == "" })
 }
