@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -79,16 +80,45 @@ func startInTmux(t *testing.T, cols, rows int, args ...string) *tmuxRun {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatalf("tmux is needed to drive kyyard in a terminal (hack/test.sh installs it): %v", err)
 	}
-	bin := filepath.Join(t.TempDir(), "kyyard")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/kyyard/kyyard/cmd/kyyard").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := kyyardBinary(t)
 	r := &tmuxRun{t: t, socket: fmt.Sprintf("kyyard-e2e-%d", os.Getpid())}
 	command := append([]string{"env", "XDG_CONFIG_HOME=" + t.TempDir(), bin}, args...)
 	r.tmux(append([]string{"-f", "/dev/null", "new-session", "-d", "-s", "kyyard", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows)}, command...)...)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", r.socket, "kill-server").Run() })
 	return r
 }
+
+// kyyardBinary returns the kyyard binary the end-to-end tests run:
+// $KYYARD_E2E_KYYARD (hack/test.sh builds it before the tests, so that no
+// build competes with the other packages' tests for the CPU), else one
+// built once for this test binary.
+func kyyardBinary(t *testing.T) string {
+	t.Helper()
+	if bin := os.Getenv("KYYARD_E2E_KYYARD"); bin != "" {
+		return bin
+	}
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "kyyard-e2e-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		built = filepath.Join(dir, "kyyard")
+		if out, err := exec.Command("go", "build", "-o", built, "github.com/kyyard/kyyard/cmd/kyyard").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return built
+}
+
+var (
+	buildOnce sync.Once
+	built     string
+	buildErr  error
+)
 
 // rowsOf returns the pod names the screen lists (those starting with
 // prefix), top to bottom, and the line each is on.

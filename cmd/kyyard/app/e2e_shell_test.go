@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -91,11 +90,7 @@ func (p *ptyRun) termios() unix.Termios {
 // controlling terminal (so a resize sends it SIGWINCH).
 func startUnderPty(t *testing.T, cols, rows uint16, args ...string) *ptyRun {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "kyyard")
-	build := exec.Command("go", "build", "-o", bin, "github.com/kyyard/kyyard/cmd/kyyard")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := kyyardBinary(t)
 	master, slave, err := pty.Open()
 	if err != nil {
 		t.Fatal(err)
