@@ -55,13 +55,9 @@ go run ./hack/helmseed -kubeconfig "$cache/kubeconfig/admin.kubeconfig"
 
 # The local fleet (three control planes beside the cluster, hack/cluster
 # `fleet`), for the multi-cluster tests; stopped again if this run started it.
+# The trap is set before `fleet up`, so a failed start or seed stops the
+# fleet's processes too.
 fleet_started=0
-if ! "$cluster" fleet status >/dev/null 2>&1; then
-  echo "== starting the local fleet (3 control planes)"
-  fleet_started=1
-fi
-"$cluster" fleet up
-"$cluster" fleet seed
 stop_fleet() {
   if [ "$fleet_started" = 1 ]; then
     echo "== stopping the local fleet this run started"
@@ -69,6 +65,12 @@ stop_fleet() {
   fi
 }
 trap 'stop_fleet; stop' EXIT
+if ! "$cluster" fleet status >/dev/null 2>&1; then
+  echo "== starting the local fleet (3 control planes)"
+  fleet_started=1
+fi
+"$cluster" fleet up
+"$cluster" fleet seed
 export KYYARD_E2E_FLEET_KUBECONFIG="$cache/fleet/kubeconfig"
 
 export KYYARD_E2E=1

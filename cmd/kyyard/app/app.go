@@ -296,7 +296,7 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	uiOpts = append(uiOpts, start...)
 	uiOpts = append(uiOpts, ui.WithConfigFile(cfg.Path))
 	if len(cfg.Aliases) > 0 {
-		aliases, hotkeys, err := shortcuts(cfg)
+		aliases, hotkeys, err := shortcuts(cfg, km)
 		if err != nil {
 			return err
 		}

@@ -11,8 +11,9 @@ import (
 // shortcuts returns the configuration file's aliases and hotkeys for the
 // ui. Errors: an alias named like one of kyyard's own commands (:q would
 // no longer quit), a hotkey on a key kyyard binds on its tables (it would
-// take that key away), each naming the file, the entry and its line.
-func shortcuts(cfg *config.File) (map[string]ui.Alias, map[string]string, error) {
+// take that key away; km is the key map checkedKeyMap returned, nil for
+// the defaults), each naming the file, the entry and its line.
+func shortcuts(cfg *config.File, km views.KeyMap) (map[string]ui.Alias, map[string]string, error) {
 	aliases := make(map[string]ui.Alias, len(cfg.Aliases))
 	for word, a := range cfg.Aliases {
 		if ui.IsCommand(word) {
@@ -21,7 +22,7 @@ func shortcuts(cfg *config.File) (map[string]ui.Alias, map[string]string, error)
 		aliases[word] = ui.Alias{Kind: a.Kind, Namespace: a.Namespace, Filter: a.Filter}
 	}
 	for k := range cfg.Hotkeys {
-		if ui.ReservedKey(k, keyMap(cfg)) {
+		if ui.ReservedKey(k, km) {
 			return nil, nil, cfg.ErrorAt([]any{"hotkeys", k}, "kyyard binds %s on its tables already; choose another key", k)
 		}
 	}

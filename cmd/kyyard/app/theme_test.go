@@ -53,15 +53,15 @@ func TestChooseTheme(t *testing.T) {
 // tables (d describes) stops kyyard at start, naming it; f2 is taken.
 func TestHotkeyOnKyyardsKeyIsRefused(t *testing.T) {
 	cfg := &config.File{Aliases: map[string]config.Alias{"web": {Kind: "pods"}}, Hotkeys: map[string]string{"ctrl+r": "web"}}
-	if _, _, err := shortcuts(cfg); err == nil || !strings.Contains(err.Error(), "hotkeys.ctrl+r") {
+	if _, _, err := shortcuts(cfg, nil); err == nil || !strings.Contains(err.Error(), "hotkeys.ctrl+r") {
 		t.Fatalf("a hotkey on ctrl+r: %v", err)
 	}
 	cfg.Hotkeys = map[string]string{"f2": "web"}
-	if _, hotkeys, err := shortcuts(cfg); err != nil || hotkeys["f2"] != "web" {
+	if _, hotkeys, err := shortcuts(cfg, nil); err != nil || hotkeys["f2"] != "web" {
 		t.Fatalf("f2: %v, %v", hotkeys, err)
 	}
 	cfg.Aliases["q"] = config.Alias{Kind: "pods"}
-	if _, _, err := shortcuts(cfg); err == nil || !strings.Contains(err.Error(), "aliases.q: :q is kyyard's own command") {
+	if _, _, err := shortcuts(cfg, nil); err == nil || !strings.Contains(err.Error(), "aliases.q: :q is kyyard's own command") {
 		t.Fatalf("an alias q: %v", err)
 	}
 }
@@ -77,7 +77,7 @@ func TestShortcutFaultsNameTheirLine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := shortcuts(cfg); err == nil || err.Error() != want {
+		if _, _, err := shortcuts(cfg, nil); err == nil || err.Error() != want {
 			t.Errorf("%q: %v, want %s", text, err, want)
 		}
 	}
