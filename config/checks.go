@@ -144,6 +144,7 @@ var hotkeySyntax = regexp.MustCompile(`^(f([1-9]|1[0-2])|ctrl\+[a-z]|alt\+[a-z0-
 // malformed favourite namespace.
 func (f *File) checkContexts() []error {
 	var errs []error
+	intervals := f.doc.keysWriting([]any{"contexts"}, "metricsInterval")
 	for ctx, m := range f.Contexts {
 		if ctx == "" {
 			errs = append(errs, f.doc.errorAt([]any{"contexts", ctx}, "the context's name is empty; write a kubeconfig context's name"))
@@ -155,7 +156,7 @@ func (f *File) checkContexts() []error {
 		// A metricsInterval written as 0s reads as the zero Duration, as
 		// a missing one does: the document tells them apart.
 		at := []any{"contexts", ctx, "metricsInterval"}
-		if _, _, written := f.doc.lineOf(at); m.MetricsInterval.Duration < 0 || m.MetricsInterval.Duration == 0 && written {
+		if m.MetricsInterval.Duration < 0 || m.MetricsInterval.Duration == 0 && intervals[ctx] {
 			errs = append(errs, f.doc.errorAt(at, "%s must be positive (as --metrics-interval; leave it out for the default)", m.MetricsInterval))
 		}
 		for i, ns := range m.Namespaces {

@@ -228,6 +228,14 @@ func TestContextMetricsInterval(t *testing.T) {
 	if f, err := config.Parse("c.yaml", []byte("contexts:\n  big: {strict: true}\n")); err != nil || f.For("big").MetricsInterval.Duration != 0 {
 		t.Errorf("left out: %v", err)
 	}
+	// Written through an alias or a merge key counts as written: zero is
+	// refused there too; a context beside it that leaves it out is not.
+	merged := "contexts:\n  first: &b {metricsInterval: 0s}\n  quiet: {strict: true}\n  big:\n    <<: *b\n    strict: true\n  same: *b\n"
+	_, err = config.Parse("c.yaml", []byte(merged))
+	if err == nil || !strings.Contains(err.Error(), "contexts.big.metricsInterval: 0s must be positive") || !strings.Contains(err.Error(), "contexts.first.metricsInterval") ||
+		!strings.Contains(err.Error(), "contexts.same.metricsInterval") || strings.Contains(err.Error(), "quiet") {
+		t.Errorf("merged: %v", err)
+	}
 }
 
 // Fleets name sets of contexts; an empty one, an empty member or a bad

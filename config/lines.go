@@ -77,9 +77,16 @@ func syntaxError(name string, data []byte, err error) error {
 // false when the path is not in the file: line and column are then those
 // of the nearest enclosing entry that is, 0 when there is none.
 func (d *document) lineOf(path []any) (line, column int, written bool) {
+	_, line, column, written = d.find(path)
+	return line, column, written
+}
+
+// find is lineOf that also returns the node written at path (the value
+// of a mapping entry, a list item), nil when the path is not written.
+func (d *document) find(path []any) (value *yaml.Node, line, column int, written bool) {
 	n := d.root
 	if n == nil {
-		return 0, 0, len(path) == 0
+		return nil, 0, 0, len(path) == 0
 	}
 	line, column = n.Line, n.Column
 	for _, step := range path {
@@ -94,11 +101,28 @@ func (d *document) lineOf(path []any) (line, column int, written bool) {
 			}
 		}
 		if at == nil {
-			return line, column, false
+			return nil, line, column, false
 		}
 		line, column, n = at.Line, at.Column, next
 	}
-	return line, column, true
+	return n, line, column, true
+}
+
+// keysWriting returns the keys of the mapping at path whose values are
+// mappings with field written in them (found as lineOf finds a key): one
+// pass over the mapping, where lineOf for each of its keys would read it
+// once per key (a file of 5,000 contexts took 2.9 s to check that way).
+func (d *document) keysWriting(path []any, field string) map[string]bool {
+	out := map[string]bool{}
+	n, _, _, written := d.find(path)
+	if !written {
+		return out
+	}
+	for _, e := range entries(n) {
+		k, _ := lookup(e.value, field)
+		out[e.key.Value] = k != nil // a later entry of the same key wins
+	}
+	return out
 }
 
 // errorAt returns the fault at path (as lineOf takes it) in the file:
