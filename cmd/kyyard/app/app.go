@@ -122,7 +122,15 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 		// A subcommand uses no per-context setting, but a configuration
 		// file that would stop the dashboard stops it too: the same
 		// --config means the same thing everywhere.
-		_, err := loadConfig(opts.config)
+		cfg, err := loadConfig(opts.config)
+		if err != nil {
+			return err
+		}
+		km, err := checkedKeyMap(cfg)
+		if err != nil {
+			return err
+		}
+		_, _, err = shortcuts(cfg, km)
 		return err
 	}
 	cmd.PersistentFlags().StringVar(&opts.logFile, "log-file", "", "write client-go's diagnostics (watch errors, retries) to this file; by default they are dropped, since they would tear the screen")

@@ -168,6 +168,19 @@ func TestSubcommandsTakeTheGlobalFlags(t *testing.T) {
 			t.Errorf("kyyard %v with a malformed config: %v", args, err)
 		}
 	}
+	// So does one whose key map or hotkeys the dashboard refuses (found
+	// by a trial: get ran with a key map the dashboard refused).
+	for body, want := range map[string]string{
+		"keys:\n  table: {describe: y}\n":                          "line 2: keys.table.describe",
+		"aliases:\n  web: {kind: pods}\nhotkeys:\n  ctrl+d: web\n": "line 4: hotkeys.ctrl+d",
+	} {
+		if err := os.WriteFile(bad, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := execute("get", "pods", "--config", bad, "--kubeconfig", missing); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("get with %q: %v, want %q", body, err, want)
+		}
+	}
 	if _, err := execute("get", "pods", "--config", missing, "--kubeconfig", missing); err == nil || !strings.Contains(err.Error(), "--config") {
 		t.Errorf("get with a missing --config: %v", err)
 	}
