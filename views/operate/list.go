@@ -9,12 +9,14 @@ import (
 
 	"github.com/kyyard/kyyard/kube"
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/inventory"
 )
 
 // listRow is one action of the list and what its plan said.
 type listRow struct {
 	action kube.Action
-	// key is the inventory key of the action (views.Actions).
+	// key is the tables' key of the action in force (views.Actions, as
+	// the key map binds it), "" when unbound.
 	key     string
 	planned bool
 	// why is the reason the action is disabled ("" when it may be done);
@@ -55,9 +57,15 @@ type listPlanMsg struct {
 // NewList returns the action list of msg's object, planned through op.
 func NewList(vc *views.Context, op Operator, msg views.ActionsMsg) *List {
 	l := &List{vc: vc, op: op, target: msg.Target, replicas: msg.Replicas, keys: views.BoundKeys(vc, ListKeyTable, DefaultListKeys)}
-	for _, ak := range views.Actions {
+	// The key column names the tables' keys in force (the key map's), an
+	// unbound action none.
+	table := views.BoundKeys(vc, inventory.KeyTable, inventory.DefaultKeys)
+	for i, ak := range views.Actions {
 		a := ak.Action
-		r := listRow{action: a, key: ak.Key}
+		r := listRow{action: a}
+		if i < len(table.Operate) && table.Operate[i].Binding.Enabled() {
+			r.key = table.Operate[i].Binding.Help().Key
+		}
 		switch {
 		case !msg.Kind.Supports(a):
 			r.planned, r.why, r.reason = true, "not offered on "+string(msg.Target.Kind), kube.ReasonInvalid

@@ -99,6 +99,28 @@ func TestActionListSaysWhyActionsAreDisabled(t *testing.T) {
 	}
 }
 
+// TestActionListNamesTheKeysInForce: the key column names the tables'
+// keys as the key map binds them (a trial: `a` listed the default keys
+// after a rebind), an unbound action no key.
+func TestActionListNamesTheKeysInForce(t *testing.T) {
+	vc := viewtest.Context(nil, 80, 24)
+	vc.KeyMap = views.KeyMap{"table": {"delete": {"ctrl+x d"}, "restart": {}}}
+	l := operate.NewList(vc, &byAction{}, views.ActionsMsg{Target: ref(kube.KindDeployments, "web"), Kind: kinds.Deployments{}.Info(), Replicas: 3})
+	runList(t, l, l.Init())
+	lines := map[kube.Action]string{}
+	for _, line := range strings.Split(l.View(), "\n") {
+		for _, a := range []kube.Action{kube.ActionDelete, kube.ActionRestart, kube.ActionScale} {
+			if strings.Contains(line, " "+string(a)+" ") {
+				lines[a] = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), ">"))
+			}
+		}
+	}
+	if !strings.HasPrefix(lines[kube.ActionDelete], "ctrl+x d  delete") || !strings.HasPrefix(lines[kube.ActionRestart], "restart") ||
+		!strings.HasPrefix(lines[kube.ActionScale], "s ") {
+		t.Fatalf("key column %q:\n%s", lines, l.View())
+	}
+}
+
 // TestActionListSaysNothingToDo: resume of a running Deployment (its plan
 // says nothing would be sent) is listed as nothing to do, not "may be
 // done", and enter says so instead of asking (the tester's trial: `a`
