@@ -14,6 +14,7 @@
 # also on failure or ctrl-c (the fleet's demo data stays). Needs tmux.
 # Usage: hack/bench-fleet.sh [--pods N] [--nodes N] [--idle D] [--starts N]
 #        [--restart CONTEXT] [--down D] [--kyyard PATH] [--no-seed] [--keep]
+#        [--server-cpu SHARE]  (each API server held to SHARE of one core)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -30,6 +31,7 @@ down=20s
 seed=1
 keep=0
 kyyard=bin/kyyard
+servercpu=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --pods) pods=$2; shift 2 ;;
@@ -39,6 +41,7 @@ while [ $# -gt 0 ]; do
     --restart) restart=$2; shift 2 ;;
     --down) down=$2; shift 2 ;;
     --kyyard) kyyard=$2; shift 2 ;;
+    --server-cpu) servercpu=$2; shift 2 ;; # each API server's share of a core (remote clusters' emulation)
     --no-seed) seed=0; shift ;; # the pods of an earlier --keep run are there
     --keep) keep=1; shift ;;    # leave the seeded pods for another run
     *) echo "unknown flag $1" >&2; exit 2 ;;
@@ -73,4 +76,4 @@ if [ "$seed" = 1 ]; then
 fi
 go run ./hack/scale fleet-measure --kubeconfig "$kubeconfig" --contexts "$contexts" \
   --audit-log "$fleetdir/{context}/logs/audit.log" --kyyard "$kyyard" --idle "$idle" --starts "$starts" \
-  --cluster-tool "$cluster" --restart "$restart" --down "$down" --session "$session"
+  --cluster-tool "$cluster" --restart "$restart" --down "$down" --session "$session" --server-cpu "$servercpu"

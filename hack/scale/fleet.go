@@ -59,8 +59,9 @@ type fleetOptions struct {
 	clusterTool        string // hack/cluster's binary; "" skips the outage
 	restart            string // the member whose API server is stopped
 	down               time.Duration
-	session            string // the tmux session
-	as                 string // the user kyyard impersonates
+	session            string  // the tmux session
+	as                 string  // the user kyyard impersonates
+	serverCPU          float64 // each API server's share of one core (limitServers); 0: no limit
 }
 
 // audit is context name's audit log.
@@ -266,6 +267,14 @@ func fleetMeasure(ctx context.Context, o fleetOptions) error {
 			return fmt.Errorf("%s has no pods of the scale run: seed it first (seed --contexts)", o.contexts[i])
 		}
 	}
+	if o.serverCPU > 0 {
+		release, err := o.limitServers(o.serverCPU)
+		if err != nil {
+			return err
+		}
+		defer release()
+		onInterrupt(release)
+	}
 	runtime.GC()
 	debug.FreeOSMemory()
 	scaleSum := 0
@@ -278,6 +287,9 @@ func fleetMeasure(ctx context.Context, o fleetOptions) error {
 	}
 	fmt.Printf("  alone:    %s\n", strings.Join(o.kyyardArgs(0), " "))
 	fmt.Printf("  fleet:    %s\n", strings.Join(o.kyyardArgs(-1), " "))
+	if o.serverCPU > 0 {
+		fmt.Printf("  each API server held to %.2f of one core (a CPU quota of its own, as a remote cluster's takes no CPU from kyyard's machine)\n", o.serverCPU)
+	}
 	fmt.Printf("  load average before: %s\n", loadAverage())
 
 	// Rounds: each cluster alone, then the fleet; the fleet's last start

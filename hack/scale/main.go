@@ -85,6 +85,7 @@ func main() {
 	clusterTool := fs.String("cluster-tool", "", "hack/cluster's binary, whose `fleet restart-apiserver` stops a member's API server (fleet-measure); empty skips the outage")
 	restart := fs.String("restart", "", "the fleet member whose API server is stopped while kyyard shows the fleet (fleet-measure; its context's name); empty: the second context")
 	down := fs.Duration("down", 20*time.Second, "how long that API server stays stopped (fleet-measure)")
+	serverCPU := fs.Float64("server-cpu", 0, "hold each fleet member's API server to this share of one core, in a cgroup of its own (fleet-measure; 0.33: a third; 0: no limit; needs root): remote clusters take no CPU from kyyard's machine")
 	noWait := fs.Bool("no-wait", false, "return once the pods are created, most still being started by kwok (seed; then measure --interleave: a start while the cluster churns)")
 	interleave := fs.Bool("interleave", false, "time one bare LIST right before each start of kyyard, and count the pods not yet Running then, instead of three LISTs and three streaming lists before the first start (measure: a start while the cluster churns, issue 25)")
 	session := fs.String("session", "", "the tmux session kyyard runs in (fleet-measure; default kyyard-fleet-run-PID)")
@@ -176,7 +177,7 @@ func main() {
 			break
 		}
 		opts := fleetOptions{kyyard: *binary, kubeconfig: *kubeconfig, contexts: names, clients: clients, hosts: hosts, auditLog: *auditLog,
-			starts: max(*starts, 1), idle: *idle, clusterTool: *clusterTool, restart: *restart, down: *down, session: *session}
+			starts: max(*starts, 1), idle: *idle, clusterTool: *clusterTool, restart: *restart, down: *down, session: *session, serverCPU: *serverCPU}
 		if opts.restart == "" {
 			opts.restart = names[1]
 		}
