@@ -122,15 +122,7 @@ func NewCommand(out, errOut io.Writer) *cobra.Command {
 		// A subcommand uses no per-context setting, but a configuration
 		// file that would stop the dashboard stops it too: the same
 		// --config means the same thing everywhere.
-		cfg, err := loadConfig(opts.config)
-		if err != nil {
-			return err
-		}
-		km, err := checkedKeyMap(cfg)
-		if err != nil {
-			return err
-		}
-		_, _, err = shortcuts(cfg, km)
+		_, _, _, err := checkedConfig(opts.config)
 		return err
 	}
 	cmd.PersistentFlags().StringVar(&opts.logFile, "log-file", "", "write client-go's diagnostics (watch errors, retries) to this file; by default they are dropped, since they would tear the screen")
@@ -230,11 +222,7 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 		}
 		return err
 	}
-	cfg, err := loadConfig(opts.config)
-	if err != nil {
-		return err
-	}
-	km, err := checkedKeyMap(cfg)
+	cfg, km, short, err := checkedConfig(opts.config)
 	if err != nil {
 		return err
 	}
@@ -304,11 +292,7 @@ func run(flags *genericclioptions.ConfigFlags, opts options) error {
 	uiOpts = append(uiOpts, start...)
 	uiOpts = append(uiOpts, ui.WithConfigFile(cfg.Path))
 	if len(cfg.Aliases) > 0 {
-		aliases, hotkeys, err := shortcuts(cfg, km)
-		if err != nil {
-			return err
-		}
-		uiOpts = append(uiOpts, ui.WithAliases(aliases, hotkeys))
+		uiOpts = append(uiOpts, ui.WithAliases(short.aliases, short.hotkeys))
 	}
 	root, err := ui.New(vc, kube.Kind(opts.command), ns, uiOpts...)
 	if err != nil {

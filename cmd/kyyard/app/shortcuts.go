@@ -29,6 +29,35 @@ func shortcuts(cfg *config.File, km views.KeyMap) (map[string]ui.Alias, map[stri
 	return aliases, cfg.Hotkeys, nil
 }
 
+// configShortcuts are the configuration file's aliases and hotkeys as the
+// ui takes them (shortcuts).
+type configShortcuts struct {
+	aliases map[string]ui.Alias
+	hotkeys map[string]string
+}
+
+// checkedConfig reads the configuration file at path (loadConfig) and
+// checks what only kyyard's screens can: the key map against their key
+// tables (checkedKeyMap), the aliases and hotkeys against kyyard's
+// commands and keys (shortcuts). The dashboard and every subcommand start
+// only with a file it accepts. Errors: loadConfig's, then every fault of
+// the key map, then the first of the shortcuts, each naming its line.
+func checkedConfig(path string) (*config.File, views.KeyMap, configShortcuts, error) {
+	cfg, err := loadConfig(path)
+	if err != nil {
+		return nil, nil, configShortcuts{}, err
+	}
+	km, err := checkedKeyMap(cfg)
+	if err != nil {
+		return nil, nil, configShortcuts{}, err
+	}
+	aliases, hotkeys, err := shortcuts(cfg, km)
+	if err != nil {
+		return nil, nil, configShortcuts{}, err
+	}
+	return cfg, km, configShortcuts{aliases: aliases, hotkeys: hotkeys}, nil
+}
+
 // keyMap returns the configuration file's `keys:` section as the screens
 // take it (views.KeyMap: "space" written as Bubble Tea names it).
 func keyMap(cfg *config.File) views.KeyMap {
