@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -9,7 +10,8 @@ import (
 )
 
 // unknownKey hands a key no global binding took to the top screen. When it
-// is a letter, digit or sign that no binding of the root or of the screen
+// is a letter, digit or sign, alone or with alt, or ctrl with a letter
+// (reportable), that no binding of the root or of the screen
 // names, and the screen did nothing with it (no command, the same view),
 // the status line says so (`x: no such key here · ? help`), unless it
 // showed a message the key press cleared: that message comes back, never
@@ -18,7 +20,7 @@ import (
 func (m *Model) unknownKey(msg tea.KeyMsg) tea.Cmd {
 	name := msg.String()
 	_, hinter := m.Top().(views.Hinter)
-	if msg.Type != tea.KeyRunes || len(msg.Runes) != 1 || msg.Alt || msg.Paste || hinter || m.bound(name) {
+	if !reportable(msg) || hinter || m.bound(name) {
 		return m.toTop(msg)
 	}
 	before := m.Top().View()
@@ -45,4 +47,20 @@ func (m *Model) bound(name string) bool {
 		}
 	}
 	return false
+}
+
+// reportable reports whether an unbound msg is said to be no key: one
+// rune (x, alt+x) or ctrl with one letter or sign (ctrl+g), not pasted
+// text. The keys a terminal sends as ctrl+letters of their own (tab is
+// ctrl+i, enter ctrl+m) are named by Bubble Tea as those keys, and
+// ctrl+c always quits.
+func reportable(msg tea.KeyMsg) bool {
+	if msg.Paste {
+		return false
+	}
+	if msg.Type == tea.KeyRunes {
+		return len(msg.Runes) == 1
+	}
+	name := msg.String()
+	return strings.HasPrefix(name, "ctrl+") && len(name) == len("ctrl+g") && name != "ctrl+c"
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/kyyard/kyyard/internal/kubetest"
 	"github.com/kyyard/kyyard/views"
 	"github.com/kyyard/kyyard/views/viewtest"
@@ -42,7 +44,16 @@ func TestUnknownKeySaysSo(t *testing.T) {
 			t.Fatalf("an unknown key hid the outcome: %q", got)
 		}
 	}
+	// ctrl and alt keys no binding names say so too (a trial: they got
+	// no answer at all).
 	h := startWith(t, client, "demo", 80, 24)
+	for _, k := range []tea.KeyMsg{{Type: tea.KeyCtrlG}, {Type: tea.KeyRunes, Runes: []rune{'q'}, Alt: true}} {
+		h.keys("j") // a key of the list: the last answer goes
+		h.send(k)
+		if got := statusOf(h.m.View()); !strings.HasPrefix(got, k.String()+": no such key here") {
+			t.Fatalf("%s: status line %q", k, got)
+		}
+	}
 	h.keys("/", "%")
 	if got := statusOf(h.m.View()); strings.Contains(got, "no such key") {
 		t.Fatalf("typed into the filter: %q", got)
