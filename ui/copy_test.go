@@ -56,6 +56,16 @@ func TestEventsKeyAndTimeline(t *testing.T) {
 	if got := h.m.Top().Title(); got != "events pods/web-1" {
 		t.Fatalf("v on a pod: top screen %q", got)
 	}
+	// A filter kept (typed, then enter): esc clears it first, as the
+	// screen's help says, then goes back (a trial: the root's esc left).
+	h.keys("/", "w", "enter", "esc")
+	if got := h.m.Top().Title(); got != "events pods/web-1" {
+		t.Fatalf("esc with a filter: top screen %q", got)
+	}
+	h.keys("esc")
+	if got := h.m.Top().Title(); got == "events pods/web-1" {
+		t.Fatalf("esc without a filter stayed on %q", got)
+	}
 	h.command("timeline all")
 	if got := h.m.Top().Title(); !strings.HasPrefix(got, "events(all)") {
 		t.Fatalf(":timeline all: top screen %q", got)

@@ -236,6 +236,10 @@ func (m *Model) Title() string {
 	return views.Sanitize(fmt.Sprintf("events %s/%s", m.target.Kind, m.target.Name))
 }
 
+// CapturesBack is true while a filter is kept: the back key clears it
+// first, then leaves the screen (views.BackCapturer).
+func (m *Model) CapturesBack() bool { return m.filter.Value() != "" }
+
 // Capturing is true while the filter is typed.
 func (m *Model) Capturing() bool { return m.typing }
 
