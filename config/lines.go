@@ -7,6 +7,7 @@ package config
 // decoder, faultAt), so that each names its line the same way.
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -40,7 +41,24 @@ func parseDocument(name string, data []byte) (*document, error) {
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
 		d.root = doc.Content[0]
 	}
+	// A second document (after ---) would be silently unread: say so.
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var first, second yaml.Node
+	if dec.Decode(&first) == nil && dec.Decode(&second) == nil && !emptyDocument(&second) {
+		return nil, &fault{name: name, line: max(second.Line, 1), msg: "a second YAML document (after ---): kyyard reads one; join them into one"}
+	}
 	return d, nil
+}
+
+// emptyDocument reports whether n, a document node, holds nothing (a
+// trailing --- with nothing after it).
+func emptyDocument(n *yaml.Node) bool {
+	for _, c := range n.Content {
+		if c.Kind != yaml.ScalarNode || c.Tag != "!!null" || c.Value != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // syntaxLine is the line a YAML parser names in its error ("yaml: line 3:

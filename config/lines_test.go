@@ -54,6 +54,9 @@ func TestEveryFaultNamesItsLine(t *testing.T) {
 		// The YAML itself: the parser's line (the one before a
 		// misindented key).
 		{"malformed YAML", 8, "   metricsInterval: 60s", 7, "not valid YAML: did not find expected key"},
+		// A second document would be left unread (a trailing --- alone
+		// is no document).
+		{"a second document", 13, "---\nhotkeys: {f2: web}", 13, "a second YAML document (after ---): kyyard reads one; join them into one"},
 		// The file's shape, read against the structs.
 		{"unknown field", 7, "    redonly: true", 7, "contexts.prod-eu.redonly: unknown field (known: readonly, strict, shell, metricsInterval, namespaces)"},
 		{"unknown top-level field", 2, "moose: true", 2, "moose: unknown field (known: readonlyContexts, contexts, fleets, theme, themes, mouse, aliases, hotkeys, keys)"},
@@ -273,5 +276,15 @@ fleets: {all: ["*"]}
 	// twice, not two (encoding/json kept the last silently).
 	if _, err := Parse("c", []byte("contexts:\n  p:\n    readonly: true\n    ReadOnly: false\n")); err == nil || err.Error() != "configuration file c, line 4: contexts.p.readonly: written twice (first on line 3); keep one" {
 		t.Errorf("readonly twice: %v", err)
+	}
+}
+
+// TestOneDocument: a --- before the document or after it with nothing
+// after, and YAML's end marker, are no second document.
+func TestOneDocument(t *testing.T) {
+	for _, text := range []string{"---\nmouse: true\n", "mouse: true\n---\n", "mouse: true\n...\n", "# only a comment\n"} {
+		if _, err := Parse("c.yaml", []byte(text)); err != nil {
+			t.Errorf("%q: %v", text, err)
+		}
 	}
 }
