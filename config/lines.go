@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -73,13 +74,28 @@ var syntaxLine = regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`)
 // taken from it; yaml.v3 alone decides what is valid, and its own message
 // is given when yaml.v2 accepts the file.
 func syntaxError(name string, data []byte, err error) error {
+	if !utf8.Valid(data) {
+		// yaml.v3 says "invalid leading UTF-8 octet" without a line.
+		at := 0
+		for r, size := utf8.DecodeRune(data); r != utf8.RuneError || size > 1; r, size = utf8.DecodeRune(data[at:]) {
+			at += size
+		}
+		line := 1 + bytes.Count(data[:at], []byte("\n"))
+		column := at - bytes.LastIndexByte(data[:at], '\n')
+		return &fault{name: name, line: line, column: column,
+			msg: fmt.Sprintf("not UTF-8 text (byte 0x%02x at column %d); save the file as UTF-8", data[at], column)}
+	}
 	if _, err2 := sigsyaml.YAMLToJSON(data); err2 != nil {
 		err = err2
 	}
 	msg := strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
 	if m := syntaxLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return &fault{name: name, line: line, msg: "not valid YAML: " + m[2]}
+		msg := "not valid YAML: " + m[2]
+		if lines := strings.Split(string(data), "\n"); line >= 1 && line <= len(lines) && strings.Contains(lines[line-1], "\t") {
+			msg += " (a tab: YAML indents with spaces only)"
+		}
+		return &fault{name: name, line: line, msg: msg}
 	}
 	return &fault{name: name, msg: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
 }

@@ -288,3 +288,18 @@ func TestOneDocument(t *testing.T) {
 		}
 	}
 }
+
+// TestTabsAndBytesNamed: a tab in the indentation and bytes that are not
+// UTF-8 name their line and what is wrong (a trial: "found character
+// that cannot start any token", and no line for the bytes).
+func TestTabsAndBytesNamed(t *testing.T) {
+	for text, want := range map[string]string{
+		"mouse: true\ncontexts:\n\tprod: {strict: true}\n": "configuration file c.yaml, line 3: not valid YAML: found character that cannot start any token (a tab: YAML indents with spaces only)",
+		"mouse: true\ntheme: \"\xff\xfe\"\n":               "configuration file c.yaml, line 2: not UTF-8 text (byte 0xff at column 9); save the file as UTF-8",
+		"theme: dark # caf\xc3":                            "configuration file c.yaml, line 1: not UTF-8 text (byte 0xc3 at column 18); save the file as UTF-8",
+	} {
+		if _, err := Parse("c.yaml", []byte(text)); err == nil || err.Error() != want {
+			t.Errorf("%q:\n got %v\nwant %s", text, err, want)
+		}
+	}
+}
