@@ -108,7 +108,11 @@ func (p *Panes) View() string {
 		return ""
 	}
 	if p.width < minTermWidth || p.height < minSplitHeight {
-		return splitTooSmall(p.Focused().vc.Styles, p.width, p.height)
+		f, prompt := p.Focused(), ""
+		if f.prompting {
+			prompt = f.promptView()
+		}
+		return splitTooSmall(f.vc.Styles, p.width, p.height, prompt)
 	}
 	return p.frames.view(p.panes[0]) + "\n" + p.frames.view(p.panes[1])
 }

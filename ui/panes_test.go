@@ -355,6 +355,22 @@ func TestSplitTooSmall(t *testing.T) {
 	}
 	h.send(tea.WindowSizeMsg{Width: 80, Height: 11})
 	viewtest.Golden(t, "panes-too-small", h.p.View())
+	// The : line typed there is shown on the last line (a trial: :only
+	// was typed blind), at any size.
+	h.keys(":", "o", "n")
+	for _, size := range [][2]int{{80, 11}, {30, 4}, {19, 1}} {
+		h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		view := h.p.View()
+		viewtest.Size(t, view, size[0], size[1])
+		if lines := strings.Split(view, "\n"); !strings.HasPrefix(lines[len(lines)-1], ":on") {
+			t.Errorf("%dx%d, typing :on:\n%s", size[0], size[1], view)
+		}
+	}
+	h.keys("l", "y")
+	h.run(h.keys("enter"))
+	if h.p.Pane(1) != nil {
+		t.Fatalf(":only typed in a too small split did not close a pane:\n%s", h.p.View())
+	}
 }
 
 // TestResizeSplitsTheHeight: the top pane gets the upper half (rounded

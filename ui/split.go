@@ -277,10 +277,16 @@ func (m *Model) splitHint() string {
 }
 
 // splitTooSmall fills a width x height terminal too small for two panes
-// with the sizes and the way out, in fewer words when it does not fit.
-func splitTooSmall(st views.Styles, width, height int) string {
+// with the sizes and the way out, in fewer words when it does not fit;
+// prompt, when not empty, is the focused pane's `:` line being typed,
+// drawn on the last line (so that :only is not typed blind).
+func splitTooSmall(st views.Styles, width, height int, prompt string) string {
 	need := fmt.Sprintf("%dx%d", minTermWidth, minSplitHeight)
-	lines := views.FitWords(width, height,
+	textHeight := height
+	if prompt != "" {
+		textHeight = max(height-1, 0)
+	}
+	lines := views.FitWords(width, textHeight,
 		fmt.Sprintf("Terminal too small for two panes: %dx%d, they need %s. Resize, or :only shows one.", width, height, need),
 		fmt.Sprintf("Too small to split: %dx%d, need %s; :only", width, height, need),
 		fmt.Sprintf("Too small %dx%d, need %s", width, height, need),
@@ -289,8 +295,15 @@ func splitTooSmall(st views.Styles, width, height int) string {
 	for i, l := range lines {
 		lines[i] = padRight(l, width)
 	}
-	for len(lines) < height {
+	for len(lines) < textHeight {
 		lines = append(lines, strings.Repeat(" ", width))
 	}
-	return st.Error.Render(strings.Join(lines, "\n"))
+	text := st.Error.Render(strings.Join(lines, "\n"))
+	switch {
+	case prompt == "":
+		return text
+	case textHeight == 0:
+		return ansi.Truncate(prompt, width, "")
+	}
+	return text + "\n" + ansi.Truncate(prompt, width, "")
 }
