@@ -592,3 +592,24 @@ func TestFormSecurityHint(t *testing.T) {
 		}
 	}
 }
+
+// TestPreviewNamesTheKeysInForce: the preview's help line names the deploy
+// table's keys as the key map binds them, an unbound one not at all (a
+// trial: it named the default keys after a rebind).
+func TestPreviewNamesTheKeysInForce(t *testing.T) {
+	f := &fakeDeployer{plan: plan()}
+	f.record = kube.RecordedRequest{Request: recorded(), Version: "4711"}
+	vc := viewtest.Context(nil, 200, 50)
+	vc.KeyMap = views.KeyMap{deploy.KeyTable: {"back": {"ctrl+b"}, "tab": {"ctrl+t"}, "search": {}}}
+	h := newHarness(t, deploy.New(vc, f, "demo", "shop", deploy.WithClock(fixedClock)), 200, 50)
+	h.until("the form filled from the record", func() bool { return h.has("registry.local:5000") })
+	h.press("ctrl+s")
+	h.until("the plan", func() bool { return h.has("dry run  ✓") })
+	if !h.has("confirm 1 warning · ↑/↓ scroll · ctrl+b back to the form") || h.has("esc back") {
+		t.Fatalf("the preview's question:\n%s", h.view())
+	}
+	h.typ("y")
+	if !h.has("enter deploy · ctrl+b back to the form · ctrl+t YAML/diff · n/N next/previous match") || h.has("/ search") || h.has("esc back") {
+		t.Fatalf("the preview's help line:\n%s", h.view())
+	}
+}

@@ -31,7 +31,7 @@ func (m *Model) View() string {
 			body = []string{st.Error.Render(fmt.Sprintf("✗ the record of %s in %s could not be read: %s", views.Sanitize(m.instance),
 				views.Sanitize(m.namespace), views.ErrText(m.loadErr)))}
 		}
-		return views.Page(st, w, h, body, "esc back", &m.offset)
+		return views.Page(st, w, h, body, views.Hint("back", m.keys.Back), &m.offset)
 	case modePreview:
 		return m.previewView()
 	case modeRun:
@@ -260,6 +260,8 @@ func (m *Model) previewView() string {
 	for len(out) < h-1 {
 		out = append(out, "")
 	}
+	k := m.keys
+	scroll, toForm := views.Hint("scroll", k.Up, k.Down), views.Hint("back to the form", k.Back)
 	var help string
 	switch {
 	case p.searching:
@@ -267,9 +269,9 @@ func (m *Model) previewView() string {
 	case m.note != "":
 		help = st.Error.Render(m.note)
 	case p.blocked() != "" && !p.running:
-		help = st.Muted.Render("cannot deploy: " + p.blocked() + " · esc back to the form")
+		help = st.Muted.Render(views.Hints("cannot deploy: "+p.blocked(), toForm))
 	case p.running:
-		help = st.Muted.Render("↑↓ pgup/pgdn scroll · tab YAML/diff · / search · esc back to the form")
+		help = st.Muted.Render(views.Hints(toForm, views.Hint("YAML/diff", k.Tab), views.Hint("search", k.Search), scroll))
 	case p.typing():
 		what := kube.Plural(p.confirm.Unconfirmed(), "warning")
 		if i := p.pruneInput(); i >= 0 && !p.confirm.Confirmed(i) {
@@ -278,9 +280,10 @@ func (m *Model) previewView() string {
 				what += " and " + kube.Plural(n, "warning")
 			}
 		}
-		help = st.Muted.Render(fmt.Sprintf("confirm %s · ↑↓ scroll · esc back to the form", what))
+		help = st.Muted.Render(views.Hints("confirm "+what, scroll, toForm))
 	default:
-		help = st.Muted.Render("enter deploy · ↑↓ pgup/pgdn scroll · tab YAML/diff · / search, n/N · esc back to the form")
+		help = st.Muted.Render(views.Hints(views.Hint("deploy", k.Deploy), toForm, views.Hint("YAML/diff", k.Tab), views.Hint("search", k.Search),
+			views.Hint("next/previous match", k.NextMatch, k.PrevMatch), scroll))
 	}
 	out = append(out[:min(len(out), h-1)], " "+help)
 	for i, l := range out {
@@ -343,14 +346,18 @@ func (m *Model) runView() string {
 	st, r := m.vc.Styles, m.run
 	done, failed, skipped := stepCounts(r.steps)
 	head := fmt.Sprintf("deploying %s in %s: %d of %s done", m.name(), views.Sanitize(m.req.Namespace), done, kube.Plural(len(r.steps), "step"))
-	help := "esc: the deploy goes on; wait for its end"
+	k := m.keys
+	help := "the deploy goes on; wait for its end"
+	if back := views.HintKeys(k.Back); back != "" {
+		help = back + ": " + help
+	}
 	switch {
 	case r.done && r.failed():
 		head = st.Error.Render(fmt.Sprintf("✗ the deploy of %s stopped: %d done, %d failed, %d skipped", m.name(), done, failed, skipped))
-		help = "e/esc back to the form (kept) to fix it · ↑↓ scroll"
+		help = views.Hints(views.Hint("back to the form (kept) to fix it", k.Edit, k.Back), views.Hint("scroll", k.Up, k.Down))
 	case r.done:
 		head = fmt.Sprintf("✓ deployed %s in %s: %s done", m.name(), views.Sanitize(m.req.Namespace), kube.Plural(done, "step"))
-		help = "e edit again · esc back · ↑↓ scroll"
+		help = views.Hints(views.Hint("edit again", k.Edit), views.Hint("back", k.Back), views.Hint("scroll", k.Up, k.Down))
 	}
 	body := []string{head}
 	body = append(body, stepLines(st, r.steps, r.spin.View(), r.runningText)...)
