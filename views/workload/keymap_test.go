@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kyyard/kyyard/views"
+	"github.com/kyyard/kyyard/views/rollout"
 	"github.com/kyyard/kyyard/views/viewtest"
 )
 
@@ -39,5 +40,24 @@ func TestDiscardKeysRebound(t *testing.T) {
 	h.press("esc", "D")
 	if len(h.out) != 1 {
 		t.Fatal("D did not leave")
+	}
+}
+
+// TestRolloutHelpNamesTheKeysInForce: the rollout page's help line names
+// the form table's keys as the key map binds them, an unbound one not at
+// all (it named e and esc after a rebind).
+func TestRolloutHelpNamesTheKeysInForce(t *testing.T) {
+	vc := viewtest.Context(nil, 80, 24)
+	vc.KeyMap = views.KeyMap{"form": {"edit": {"E"}, "back": {"ctrl+b"}}}
+	m := New(vc, newFake(webWorkload()), kindInfo(t, webRef.Kind), webRef)
+	m.ro = &rolloutState{f: &rollout.Follow{}}
+	if got := m.rolloutHelp(); got != "E edit again · ctrl+b back (the rollout goes on)" {
+		t.Fatalf("rollout help %q", got)
+	}
+	vc.KeyMap = views.KeyMap{"form": {"edit": {}}}
+	m = New(vc, newFake(webWorkload()), kindInfo(t, webRef.Kind), webRef)
+	m.ro = &rolloutState{f: &rollout.Follow{Done: true}}
+	if got := m.rolloutHelp(); got != "esc back" {
+		t.Fatalf("rollout help with edit unbound %q", got)
 	}
 }

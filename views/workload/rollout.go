@@ -208,16 +208,13 @@ const undoText = "u writes back the images, command and args, env, resources and
 
 // rolloutHelp is the rollout page's last line.
 func (m *Model) rolloutHelp() string {
-	r := m.ro
-	parts := []string{}
+	r, k := m.ro, m.keys
+	undo, back := "", views.Hint("back", k.Back)
 	if r.canUndo() {
-		parts = append(parts, "u undo")
+		undo = views.Hint("undo", k.Undo)
 	}
-	parts = append(parts, "e edit again")
-	if r.f.Done {
-		parts = append(parts, "esc back")
-	} else {
-		parts = append(parts, "esc back (the rollout goes on)")
+	if !r.f.Done {
+		back = views.Hint("back (the rollout goes on)", k.Back)
 	}
-	return strings.Join(parts, " · ")
+	return views.Hints(undo, views.Hint("edit again", k.Edit), back)
 }

@@ -41,10 +41,10 @@ func (m *Model) View() string {
 			for _, l := range strings.Split(ansi.Wrap(errText(m.loadErr), max(w-2, 10), " /"), "\n") {
 				body = append(body, "  "+l)
 			}
-			help = "ctrl+r reads again · esc back"
+			help = views.Hints(views.Hint("reads again", m.keys.Reread), views.Hint("back", m.keys.Back))
 		} else {
 			body = []string{st.Muted.Render(" reading " + m.name() + "…")}
-			help = "esc back"
+			help = views.Hint("back", m.keys.Back)
 		}
 	case modeForm:
 		top = m.facts(m.formHeight())
