@@ -51,14 +51,18 @@ func HintKeys(bs ...key.Binding) string {
 }
 
 // Hints joins the parts of a help line that are not "" with " · ".
-func Hints(parts ...string) string {
+func Hints(parts ...string) string { return JoinHints(" · ", parts...) }
+
+// JoinHints joins the parts of a help line that are not "" (an unbound
+// key's Hint) with sep: Hints' " · ", or the pickers' two spaces.
+func JoinHints(sep string, parts ...string) string {
 	var out []string
 	for _, p := range parts {
 		if p != "" {
 			out = append(out, p)
 		}
 	}
-	return strings.Join(out, " · ")
+	return strings.Join(out, sep)
 }
 
 // FirstKey is b's first key as the help overlay writes it, "" when b is

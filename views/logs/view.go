@@ -297,9 +297,7 @@ func (m *Model) footer(w int) string {
 		case showHidden:
 			parts = append(parts, "matching hidden (!)")
 		}
-		if h := views.Hint("next/prev", m.keys.Next, m.keys.PrevMatch); h != "" {
-			parts = append(parts, h)
-		}
+		parts = append(parts, views.Hint("next/prev", m.keys.Next, m.keys.PrevMatch))
 	}
 	if m.note != "" {
 		parts = append(parts, m.note)
@@ -309,7 +307,7 @@ func (m *Model) footer(w int) string {
 			views.Hint("JSON", k.JSON), views.Hint("search", k.Search), views.Hint("container", k.Container),
 			views.Hint("save", k.Save), views.Hint("copy", k.Copy)))
 	}
-	return st.Muted.Render(ansi.Truncate(strings.Join(parts, " · "), w, "…"))
+	return st.Muted.Render(ansi.Truncate(views.Hints(parts...), w, "…"))
 }
 
 // pickerView draws the container picker under a line that says why.

@@ -273,15 +273,7 @@ func (m *Model) Hint() string {
 
 // spaced joins the parts of a picker's hint that are not "" with two
 // spaces (an unbound key's part is "").
-func spaced(parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, "  ")
-}
+func spaced(parts ...string) string { return views.JoinHints("  ", parts...) }
 
 // filter keeps the items whose label contains the typed text, ignoring
 // case, and moves the cursor to the first of them.
