@@ -168,9 +168,9 @@ func CheckKeyMap(km views.KeyMap) []error {
 	if len(faults) > 0 {
 		return faults
 	}
-	global := byName[GlobalKeyTable].Actions(km)
+	global, globalDefaults := byName[GlobalKeyTable].Actions(km), byName[GlobalKeyTable].Actions(nil)
 	for _, t := range tables {
-		if err := checkTable(t, km, global); err != nil {
+		if err := checkTable(t, km, global, globalDefaults); err != nil {
 			faults = append(faults, err)
 		}
 	}
@@ -208,13 +208,14 @@ type holder struct {
 }
 
 // checkTable checks one table's keys against each other and the global
-// ones (CheckKeyMap).
-func checkTable(t KeyTable, km views.KeyMap, global []views.KeyAction) error {
+// ones (CheckKeyMap): global as the map binds them, globalDefaults as
+// kyyard does.
+func checkTable(t KeyTable, km views.KeyMap, global, globalDefaults []views.KeyAction) error {
 	// The pairs the defaults make (esc is the root's back and a screen's
 	// own, which it takes first) are no clash, written out or not.
 	byDefault := map[string][]string{}
 	if t.Name != GlobalKeyTable && t.Root {
-		for _, a := range KeyTables()[0].Actions(nil) {
+		for _, a := range globalDefaults {
 			for _, k := range a.Binding.Keys() {
 				byDefault[k] = append(byDefault[k], GlobalKeyTable+"."+a.Name)
 			}
